@@ -1,0 +1,72 @@
+package dev.cairn.events.serde;
+
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RetainedCheckpoints;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The serdes of Cairn's topic values, one per envelope, each reading every frozen version of its
+ * schema. Keys are plain UTF-8 job ids (Kafka's StringSerde).
+ */
+public final class CairnSerdes {
+
+    /** The envelope types whose schemas are frozen and kept readable forever. */
+    public static final List<Class<? extends SpecificRecord>> ENVELOPES = List.of(
+            RequestEnvelope.class, AckEnvelope.class, ControlEnvelope.class, JournalEnvelope.class,
+            RetainedCheckpoints.class);
+
+    private static final Map<Long, String> ALL_FINGERPRINTS = fingerprintsOfAllEnvelopes();
+
+    private CairnSerdes() {}
+
+    /** Values of cairn.requests. */
+    public static AvroEventSerde<RequestEnvelope> requests() {
+        return forEnvelope(RequestEnvelope.class);
+    }
+
+    /** Values of cairn.acks. */
+    public static AvroEventSerde<AckEnvelope> acks() {
+        return forEnvelope(AckEnvelope.class);
+    }
+
+    /** Values of cairn.control. */
+    public static AvroEventSerde<ControlEnvelope> control() {
+        return forEnvelope(ControlEnvelope.class);
+    }
+
+    /** Values of cairn.journal. */
+    public static AvroEventSerde<JournalEnvelope> journal() {
+        return forEnvelope(JournalEnvelope.class);
+    }
+
+    /** Values of cairn.completed. */
+    public static AvroEventSerde<RetainedCheckpoints> retained() {
+        return forEnvelope(RetainedCheckpoints.class);
+    }
+
+    /** A serde for one of {@link #ENVELOPES}, reading all its frozen versions. */
+    public static <T extends SpecificRecord> AvroEventSerde<T> forEnvelope(Class<T> type) {
+        String name = SpecificData.get().getSchema(type).getName();
+        return new AvroEventSerde<>(type, SchemaVersions.frozen(name), ALL_FINGERPRINTS);
+    }
+
+    private static Map<Long, String> fingerprintsOfAllEnvelopes() {
+        Map<Long, String> names = new HashMap<>();
+        for (Class<? extends SpecificRecord> type : ENVELOPES) {
+            Schema current = SpecificData.get().getSchema(type);
+            names.put(AvroEventSerde.fingerprint(current), current.getName());
+            for (Schema frozen : SchemaVersions.frozen(current.getName())) {
+                names.put(AvroEventSerde.fingerprint(frozen), current.getName());
+            }
+        }
+        return names;
+    }
+}

@@ -1,0 +1,79 @@
+package dev.cairn.events.topics;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The names and configuration of Cairn's topics. Every keyed topic is keyed by job id and has the same
+ * partition count, so one job's events stay in order and one stream task owns one job's state.
+ *
+ * <ul>
+ *   <li>{@code <prefix>requests}: trigger requests, job specs and status changes from users and tools;</li>
+ *   <li>{@code <prefix>acks}: task started, acknowledged and declined, from sidecars;</li>
+ *   <li>{@code <prefix>journal}: every event the coordinator accepted or decided, never deleted;</li>
+ *   <li>{@code <prefix>control}: trigger, complete and abort notifications for sidecars;</li>
+ *   <li>{@code <prefix>completed}: compacted, the retained completed checkpoints per job;</li>
+ *   <li>{@code <prefix>dlq}: records that could not be read, with the reason in headers.</li>
+ * </ul>
+ *
+ * @param prefix prepended to every name, {@code cairn.} by default
+ */
+public record CairnTopics(String prefix) {
+
+    /** The default prefix. */
+    public static final String DEFAULT_PREFIX = "cairn.";
+
+    public CairnTopics {
+        Objects.requireNonNull(prefix, "prefix");
+        if (!prefix.matches("[a-zA-Z0-9._-]*")) {
+            throw new IllegalArgumentException("topic prefix '" + prefix
+                    + "' may contain only letters, digits, '.', '_' and '-'");
+        }
+    }
+
+    /** Topics named with the default prefix {@code cairn.}. */
+    public static CairnTopics defaults() {
+        return new CairnTopics(DEFAULT_PREFIX);
+    }
+
+    public String requests() {
+        return prefix + "requests";
+    }
+
+    public String acks() {
+        return prefix + "acks";
+    }
+
+    public String journal() {
+        return prefix + "journal";
+    }
+
+    public String control() {
+        return prefix + "control";
+    }
+
+    public String completed() {
+        return prefix + "completed";
+    }
+
+    public String dlq() {
+        return prefix + "dlq";
+    }
+
+    /** Every topic Cairn uses, with the topic-level configuration each needs. */
+    public Map<String, Map<String, String>> withConfigs() {
+        return Map.of(
+                requests(), Map.of(),
+                acks(), Map.of(),
+                journal(), Map.of("retention.ms", "-1", "retention.bytes", "-1"),
+                control(), Map.of(),
+                completed(), Map.of("cleanup.policy", "compact"),
+                dlq(), Map.of("retention.ms", "-1", "retention.bytes", "-1"));
+    }
+
+    /** Every topic name, in a fixed order. */
+    public List<String> all() {
+        return List.of(requests(), acks(), journal(), control(), completed(), dlq());
+    }
+}

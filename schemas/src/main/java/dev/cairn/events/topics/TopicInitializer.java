@@ -1,0 +1,160 @@
+package dev.cairn.events.topics;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates Cairn's topics idempotently at start-up and waits until they can take writes.
+ *
+ * <p>Topics that exist already are kept as they are, but a partition count that differs from the one
+ * asked for is an error: one job's events must land in the same partition number on every topic.
+ * After creation it waits until every partition has a leader and answers a ListOffsets request, since
+ * producing to a topic right after its creation can lose the first batch (KAFKA-15591).
+ */
+public final class TopicInitializer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicInitializer.class);
+
+    private final Admin admin;
+    private final Duration timeout;
+
+    public TopicInitializer(Admin admin, Duration timeout) {
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Makes sure every topic of {@code topics} exists with {@code partitions} partitions and is ready.
+     *
+     * @return the names of the topics this call created
+     * @throws IllegalStateException when a topic exists with another partition count, or is not ready in time
+     */
+    public List<String> ensure(CairnTopics topics, int partitions, short replicationFactor) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
+        }
+        if (replicationFactor < 1) {
+            throw new IllegalArgumentException("replication factor must be at least 1, was " + replicationFactor);
+        }
+        List<NewTopic> wanted = new ArrayList<>();
+        topics.withConfigs().forEach((name, config) ->
+                wanted.add(new NewTopic(name, partitions, replicationFactor).configs(config)));
+        CreateTopicsResult result = admin.createTopics(wanted);
+        List<String> created = new ArrayList<>();
+        for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> entry : result.values().entrySet()) {
+            try {
+                entry.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                created.add(entry.getKey());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + entry.getKey() + ": "
+                            + e.getCause().getMessage(), e.getCause());
+                }
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("creating topic " + entry.getKey() + " took longer than " + timeout, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while creating topics", e);
+            }
+        }
+        checkPartitionCounts(topics.all(), partitions);
+        awaitReady(topics.all());
+        if (!created.isEmpty()) {
+            LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions, replicationFactor);
+        }
+        return created;
+    }
+
+    private void checkPartitionCounts(List<String> names, int partitions) {
+        Map<String, TopicDescription> descriptions = describe(names);
+        List<String> mismatched = descriptions.values().stream()
+                .filter(d -> d.partitions().size() != partitions)
+                .map(d -> d.name() + " has " + d.partitions().size())
+                .toList();
+        if (!mismatched.isEmpty()) {
+            throw new IllegalStateException("every Cairn topic must have " + partitions
+                    + " partitions so that a job's events share one partition number, but " + mismatched);
+        }
+    }
+
+    /** Waits until every partition of the topics has a leader and answers ListOffsets. */
+    public void awaitReady(List<String> names) {
+        Instant deadline = Instant.now().plus(timeout);
+        Optional<String> lastProblem = Optional.empty();
+        while (Instant.now().isBefore(deadline)) {
+            lastProblem = readinessProblem(names);
+            if (lastProblem.isEmpty()) {
+                return;
+            }
+            pause();
+        }
+        throw new IllegalStateException("topics " + names + " not ready within " + timeout + ": "
+                + lastProblem.orElse("unknown"));
+    }
+
+    private Optional<String> readinessProblem(List<String> names) {
+        try {
+            Map<String, TopicDescription> descriptions = describe(names);
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            for (TopicDescription description : descriptions.values()) {
+                for (TopicPartitionInfo partition : description.partitions()) {
+                    if (partition.leader() == null || partition.leader().isEmpty()) {
+                        return Optional.of(description.name() + "-" + partition.partition() + " has no leader");
+                    }
+                    request.put(new TopicPartition(description.name(), partition.partition()), OffsetSpec.latest());
+                }
+            }
+            ListOffsetsResult offsets = admin.listOffsets(request);
+            offsets.all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return Optional.empty();
+        } catch (ExecutionException | TimeoutException | IllegalStateException e) {
+            return Optional.of(String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topics", e);
+        }
+    }
+
+    private Map<String, TopicDescription> describe(List<String> names) {
+        try {
+            return admin.describeTopics(Set.copyOf(names)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe topics " + names.stream().collect(Collectors.joining(", "))
+                    + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing topics", e);
+        }
+    }
+
+    private static void pause() {
+        try {
+            TimeUnit.MILLISECONDS.sleep(50);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for topics", e);
+        }
+    }
+}
