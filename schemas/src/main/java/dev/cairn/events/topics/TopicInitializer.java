@@ -1,12 +1,9 @@
 package dev.cairn.events.topics;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -14,12 +11,8 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
-import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -79,7 +72,7 @@ public final class TopicInitializer {
             }
         }
         checkPartitionCounts(topics.all(), partitions);
-        awaitReady(topics.all());
+        TopicReadiness.awaitReady(admin, topics.all(), timeout);
         if (!created.isEmpty()) {
             LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions, replicationFactor);
         }
@@ -98,44 +91,6 @@ public final class TopicInitializer {
         }
     }
 
-    /** Waits until every partition of the topics has a leader and answers ListOffsets. */
-    public void awaitReady(List<String> names) {
-        Instant deadline = Instant.now().plus(timeout);
-        Optional<String> lastProblem = Optional.empty();
-        while (Instant.now().isBefore(deadline)) {
-            lastProblem = readinessProblem(names);
-            if (lastProblem.isEmpty()) {
-                return;
-            }
-            pause();
-        }
-        throw new IllegalStateException("topics " + names + " not ready within " + timeout + ": "
-                + lastProblem.orElse("unknown"));
-    }
-
-    private Optional<String> readinessProblem(List<String> names) {
-        try {
-            Map<String, TopicDescription> descriptions = describe(names);
-            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-            for (TopicDescription description : descriptions.values()) {
-                for (TopicPartitionInfo partition : description.partitions()) {
-                    if (partition.leader() == null || partition.leader().isEmpty()) {
-                        return Optional.of(description.name() + "-" + partition.partition() + " has no leader");
-                    }
-                    request.put(new TopicPartition(description.name(), partition.partition()), OffsetSpec.latest());
-                }
-            }
-            ListOffsetsResult offsets = admin.listOffsets(request);
-            offsets.all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-            return Optional.empty();
-        } catch (ExecutionException | TimeoutException | IllegalStateException e) {
-            return Optional.of(String.valueOf(e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for topics", e);
-        }
-    }
-
     private Map<String, TopicDescription> describe(List<String> names) {
         try {
             return admin.describeTopics(Set.copyOf(names)).allTopicNames()
@@ -146,15 +101,6 @@ public final class TopicInitializer {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while describing topics", e);
-        }
-    }
-
-    private static void pause() {
-        try {
-            TimeUnit.MILLISECONDS.sleep(50);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for topics", e);
         }
     }
 }

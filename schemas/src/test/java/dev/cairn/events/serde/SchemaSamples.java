@@ -10,13 +10,13 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
-/** Builds sample data for any Avro schema: one envelope per branch of its event union. */
-final class SchemaSamples {
+/** Builds sample data for any Avro schema: one envelope per branch of its event union (shared with other modules' tests). */
+public final class SchemaSamples {
 
     private SchemaSamples() {}
 
     /** One generic envelope per branch of the envelope's first union field (or one record if it has none). */
-    static List<GenericRecord> oneOfEachEvent(Schema envelope) {
+    public static List<GenericRecord> oneOfEachEvent(Schema envelope) {
         Schema.Field unionField = envelope.getFields().stream()
                 .filter(f -> f.schema().getType() == Schema.Type.UNION)
                 .findFirst().orElse(null);
@@ -38,7 +38,7 @@ final class SchemaSamples {
 
     /** The same samples as the generated specific classes. */
     @SuppressWarnings("unchecked")
-    static <T extends SpecificRecord> List<T> oneOfEachEvent(Class<T> type) {
+    public static <T extends SpecificRecord> List<T> oneOfEachEvent(Class<T> type) {
         Schema schema = SpecificData.get().getSchema(type);
         return oneOfEachEvent(schema).stream().map(g -> (T) SpecificData.get().deepCopy(schema, g)).toList();
     }
