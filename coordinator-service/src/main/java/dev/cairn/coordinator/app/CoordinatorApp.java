@@ -1,0 +1,96 @@
+package dev.cairn.coordinator.app;
+
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.streams.CoordinatorTopology;
+import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.events.topics.TopicInitializer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One coordinator instance: creates the topics if missing, then runs the {@link CoordinatorTopology} with
+ * exactly-once processing. Main, the demo and the integration tests all start the coordinator this way.
+ */
+public final class CoordinatorApp implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CoordinatorApp.class);
+
+    private final CoordinatorConfig config;
+    private final KafkaStreams streams;
+
+    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams) {
+        this.config = config;
+        this.streams = streams;
+    }
+
+    /** Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance. */
+    public static CoordinatorApp start(CoordinatorConfig config) {
+        try (Admin admin = Admin.create(adminProperties(config))) {
+            new TopicInitializer(admin, Duration.ofSeconds(60))
+                    .ensure(config.topics(), config.partitions(), config.replicationFactor());
+        }
+        Topology topology = CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
+                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval());
+        KafkaStreams streams = new KafkaStreams(topology, streamsProperties(config));
+        streams.setUncaughtExceptionHandler(error -> {
+            LOG.error("Coordinator stream thread failed; replacing it", error);
+            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                    .REPLACE_THREAD;
+        });
+        streams.start();
+        LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {})", config.applicationId(),
+                config.bootstrapServers(), config.topics().prefix(), config.partitions(), config.stateDir());
+        return new CoordinatorApp(config, streams);
+    }
+
+    /** The Kafka Streams properties of a coordinator: exactly-once, dead-letter handling, low latency. */
+    public static Properties streamsProperties(CoordinatorConfig config) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.commitInterval().toMillis()));
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Short.toString(config.replicationFactor()));
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().dlq());
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "10");
+        config.kafkaProperties().forEach(props::put);
+        return props;
+    }
+
+    private static Map<String, Object> adminProperties(CoordinatorConfig config) {
+        Map<String, Object> props = new java.util.HashMap<>(config.kafkaProperties());
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        return props;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public CoordinatorConfig config() {
+        return config;
+    }
+
+    /** Stops processing and leaves the group, so that other instances take over this one's jobs at once. */
+    @Override
+    public void close() {
+        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+                .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+    }
+}

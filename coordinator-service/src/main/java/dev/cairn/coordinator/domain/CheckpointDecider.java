@@ -1,0 +1,155 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.PeriodicTriggerScheduled;
+import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.TriggerRequest;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The pure core of the coordinator: {@code decide(command, state, now) -> events}, with Flink 1.15+
+ * CheckpointCoordinator semantics. It never mutates the given state: it decides on an
+ * {@link OverlayState} and applies each event it emits with {@link CheckpointEvolver} as it goes.
+ * The caller applies the returned events, in order, to the real state with {@link #evolver()}.
+ */
+public final class CheckpointDecider {
+
+    private final CoordinatorSettings settings;
+    private final CheckpointEvolver evolver;
+
+    public CheckpointDecider(CoordinatorSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.evolver = new CheckpointEvolver(settings);
+    }
+
+    /** The evolver the shell (and an audit replay) applies the decided events with. */
+    public CheckpointEvolver evolver() {
+        return evolver;
+    }
+
+    public CoordinatorSettings settings() {
+        return settings;
+    }
+
+    /** The events that {@code command} leads to at {@code nowMs}; empty when it changes nothing. */
+    public List<SpecificRecord> decide(Command command, CoordinatorState state, long nowMs) {
+        Decision d = new Decision(state, evolver, settings, nowMs);
+        if (command instanceof Command.RegisterJob c) {
+            register(d, c);
+            return d.events();
+        }
+        if (command instanceof Command.Tick c) {
+            if (state.job(c.jobId()).isPresent()) {
+                tick(d, c.jobId());
+            }
+            return d.events();
+        }
+        if (state.job(command.jobId()).isEmpty()) {
+            d.reject(command.jobId(), command, "unknown job " + command.jobId());
+            return d.events();
+        }
+        if (command instanceof Command.ChangeJobStatus c) {
+            changeStatus(d, c);
+        } else if (command instanceof Command.RequestTrigger c) {
+            requestTrigger(d, c);
+        } else if (command instanceof Command.StartTask c) {
+            TaskMessages.taskStarted(d, c, c.started());
+        } else if (command instanceof Command.Acknowledge c) {
+            TaskMessages.acknowledge(d, c, c.ack());
+        } else if (command instanceof Command.Decline c) {
+            TaskMessages.decline(d, c, c.decline());
+        }
+        return d.events();
+    }
+
+    private static void register(Decision d, Command.RegisterJob command) {
+        JobSpec spec = command.spec();
+        Optional<String> invalid = JobSpecs.validate(spec);
+        if (invalid.isPresent()) {
+            d.reject(spec.getJobId(), command, "invalid job spec: " + invalid.get());
+            return;
+        }
+        String jobId = spec.getJobId();
+        Optional<JobState> existing = d.state.job(jobId);
+        if (existing.isPresent() && JobSpecs.sameSpec(existing.get().getSpec(), spec)) {
+            return;
+        }
+        d.emit(spec);
+        if (existing.isPresent()) {
+            Aborts.abortAllPending(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND,
+                    "job spec replaced");
+        }
+        if (d.job(jobId).getStatus() == JobStatus.RUNNING) {
+            schedule(d, jobId, d.now + JobSpecs.initialDelayMs(spec.getConfig(), command.initialDelayFraction()));
+            RequestQueue.run(d, jobId);
+        }
+    }
+
+    private static void changeStatus(Decision d, Command.ChangeJobStatus command) {
+        JobStatusChange change = command.change();
+        String jobId = change.getJobId();
+        JobState job = d.job(jobId);
+        if (job.getStatus() == change.getStatus()) {
+            return;
+        }
+        d.emit(change);
+        if (job.getStatus() == JobStatus.RUNNING) {
+            String message = "job " + jobId + " left RUNNING for " + change.getStatus();
+            if (job.getNextPeriodicDueMs() != null) {
+                d.emit(PeriodicTriggerStopped.newBuilder().setJobId(jobId).setTimestampMs(d.now).build());
+            }
+            Aborts.abortAllPending(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
+            Aborts.dropAllQueued(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
+        } else if (change.getStatus() == JobStatus.RUNNING) {
+            schedule(d, jobId, d.now + JobSpecs.initialDelayMs(job.getSpec().getConfig(),
+                    command.initialDelayFraction()));
+            RequestQueue.run(d, jobId);
+        }
+    }
+
+    private static void requestTrigger(Decision d, Command.RequestTrigger command) {
+        TriggerRequest request = command.request();
+        if (request.getRequestId() == null || request.getRequestId().isBlank()) {
+            d.reject(request.getJobId(), command, "request id is empty");
+            return;
+        }
+        if (RequestQueue.isKnownRequest(d.job(request.getJobId()), request.getRequestId())) {
+            return;
+        }
+        d.emit(request);
+        RequestQueue.submitManual(d, request);
+        RequestQueue.run(d, request.getJobId());
+    }
+
+    /** Expires overdue checkpoints, then fires a due periodic trigger; stale ticks change nothing. */
+    private static void tick(Decision d, String jobId) {
+        for (PendingCheckpoint expired : RequestQueue.expired(d.job(jobId), d.now)) {
+            Aborts.abort(d, jobId, expired, CheckpointFailureReason.CHECKPOINT_EXPIRED,
+                    "Checkpoint " + expired.getCheckpointId() + " of job " + jobId + " expired before completing");
+        }
+        JobState job = d.job(jobId);
+        Long due = job.getNextPeriodicDueMs();
+        if (due != null && due <= d.now) {
+            if (job.getStatus() == JobStatus.RUNNING) {
+                schedule(d, jobId, JobSpecs.nextFixedRateDue(due,
+                        JobSpecs.effectiveIntervalMs(job.getSpec().getConfig()), d.now));
+            } else {
+                d.emit(PeriodicTriggerStopped.newBuilder().setJobId(jobId).setTimestampMs(d.now).build());
+            }
+            RequestQueue.submitPeriodic(d, jobId);
+        }
+        RequestQueue.run(d, jobId);
+    }
+
+    private static void schedule(Decision d, String jobId, long dueAtMs) {
+        d.emit(PeriodicTriggerScheduled.newBuilder().setJobId(jobId).setDueAtMs(dueAtMs).setTimestampMs(d.now).build());
+    }
+}

@@ -1,0 +1,268 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.coordinator.state.CheckpointCounts;
+import dev.cairn.coordinator.state.CompletedTotals;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointFailureCounted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.PeriodicTriggerScheduled;
+import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.RequestDequeued;
+import dev.cairn.events.RequestQueued;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TriggerFailed;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Applies one journal event to the state: the only place where state changes. It takes no
+ * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
+ * stores are exactly {@code fold(evolve, journal)}. Events that change nothing (requests, outcomes,
+ * discarded acks, rejections, declines whose abort follows) are accepted and ignored.
+ */
+public final class CheckpointEvolver {
+
+    private final CoordinatorSettings settings;
+    private final HistoryRecorder history;
+
+    public CheckpointEvolver(CoordinatorSettings settings) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.history = new HistoryRecorder(settings);
+    }
+
+    /** Applies every event in order. */
+    public void fold(CoordinatorState state, Iterable<? extends SpecificRecord> events) {
+        for (SpecificRecord event : events) {
+            evolve(state, event);
+        }
+    }
+
+    /** Applies one event. */
+    public void evolve(CoordinatorState state, SpecificRecord event) {
+        if (event instanceof JobSpec e) {
+            onJobSpec(state, e);
+        } else if (event instanceof JobStatusChange e) {
+            update(state, e.getJobId(), j -> j.setStatus(e.getStatus()));
+        } else if (event instanceof TaskStarted e) {
+            state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId());
+        } else if (event instanceof CheckpointAcknowledged e) {
+            onAck(state, e);
+        } else if (event instanceof CheckpointTriggered e) {
+            onTriggered(state, e);
+        } else if (event instanceof CheckpointCompleted e) {
+            onCompleted(state, e);
+        } else if (event instanceof CheckpointAborted e) {
+            onAborted(state, e);
+        } else if (event instanceof PeriodicTriggerScheduled e) {
+            update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(e.getDueAtMs()));
+        } else if (event instanceof PeriodicTriggerStopped e) {
+            update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(null));
+        } else if (event instanceof RequestQueued e) {
+            onQueued(state, e);
+        } else if (event instanceof RequestDequeued e) {
+            update(state, e.getJobId(), j -> j.setQueue(withoutRequest(j.getQueue(), e.getSequence())));
+        } else if (event instanceof TriggerFailed e) {
+            update(state, e.getJobId(), j -> j.setCounts(counts(j, 0, 0, 0, 1)));
+        } else if (event instanceof CheckpointFailureCounted e) {
+            update(state, e.getJobId(), j -> {
+                j.setConsecutiveFailures(e.getConsecutiveFailures());
+                j.setCountedFailureIds(bounded(j.getCountedFailureIds(), e.getCheckpointId()));
+            });
+        } else if (event instanceof JobFailed e) {
+            update(state, e.getJobId(), j -> {
+                j.setConsecutiveFailures(0);
+                j.setCountedFailureIds(new ArrayList<>());
+            });
+        }
+    }
+
+    private static void onJobSpec(CoordinatorState state, JobSpec spec) {
+        Optional<JobState> existing = state.job(spec.getJobId());
+        if (existing.isPresent()) {
+            JobState next = Values.copy(existing.get(), JobState::new);
+            next.setSpec(spec);
+            state.putJob(next);
+            return;
+        }
+        state.putJob(JobState.newBuilder()
+                .setJobId(spec.getJobId())
+                .setSpec(spec)
+                .setStatus(JobStatus.RUNNING)
+                .setQueue(new ArrayList<>())
+                .setPending(new ArrayList<>())
+                .setCountedFailureIds(new ArrayList<>())
+                .setRecentlyEndedIds(new ArrayList<>())
+                .setCounts(CheckpointCounts.newBuilder().build())
+                .setHistory(new ArrayList<>())
+                .setTotals(CompletedTotals.newBuilder().build())
+                .build());
+    }
+
+    private static void onAck(CoordinatorState state, CheckpointAcknowledged ack) {
+        state.putAck(ack);
+        update(state, ack.getJobId(), j -> j.setPending(replacePending(j.getPending(), ack.getCheckpointId(), p -> {
+            PendingCheckpoint next = Values.copy(p, PendingCheckpoint::new);
+            next.setAcksReceived(p.getAcksReceived() + 1);
+            next.setStateSizeBytes(p.getStateSizeBytes() + ack.getStateHandle().getSizeBytes());
+            next.setLatestAckTimestampMs(Math.max(ack.getTimestampMs(),
+                    Optional.ofNullable(p.getLatestAckTimestampMs()).orElse(Long.MIN_VALUE)));
+            return next;
+        })));
+    }
+
+    private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
+        PendingCheckpoint pending = PendingCheckpoint.newBuilder()
+                .setCheckpointId(e.getCheckpointId())
+                .setType(e.getType())
+                .setPeriodic(e.getPeriodic())
+                .setForce(e.getForce())
+                .setTriggerTimestampMs(e.getTimestampMs())
+                .setTimeoutAtMs(e.getTimeoutAtMs())
+                .setStorageLocation(e.getStorageLocation())
+                .setRequestId(e.getRequestId())
+                .setAcksExpected(JobSpecs.acksExpected(e.getPlan()))
+                .setAcksReceived(0)
+                .setStateSizeBytes(0)
+                .build();
+        update(state, e.getJobId(), j -> {
+            List<PendingCheckpoint> pendings = new ArrayList<>(j.getPending());
+            pendings.add(pending);
+            pendings.sort(Comparator.comparingLong(PendingCheckpoint::getCheckpointId));
+            j.setPending(pendings);
+            j.setNextCheckpointId(Math.max(j.getNextCheckpointId(), e.getCheckpointId() + 1));
+            j.setCounts(counts(j, 1, 1, 0, 0));
+        });
+    }
+
+    private void onCompleted(CoordinatorState state, CheckpointCompleted e) {
+        Optional<JobState> job = state.job(e.getJobId());
+        if (job.isEmpty()) {
+            return;
+        }
+        Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
+        JobState next = Values.copy(job.get(), JobState::new);
+        next.setPending(without(job.get().getPending(), e.getCheckpointId()));
+        next.setLastSucceededId(Math.max(job.get().getLastSucceededId(), e.getCheckpointId()));
+        next.setLastCompletionMs(e.getCompletionTimestampMs());
+        next.setConsecutiveFailures(0);
+        next.setCountedFailureIds(new ArrayList<>());
+        next.setRecentlyEndedIds(bounded(job.get().getRecentlyEndedIds(), e.getCheckpointId()));
+        next.setCounts(counts(job.get(), 0, pending.isPresent() ? -1 : 0, 1, 0));
+        if (e.getType() != CheckpointType.SAVEPOINT) {
+            next.setLatestCompletedId(Math.max(job.get().getLatestCompletedId(), e.getCheckpointId()));
+            state.putRetained(Retention.retain(state.retained(e.getJobId()), e,
+                    job.get().getSpec().getConfig().getRetained()));
+        }
+        history.completed(state, next, pending, e);
+        state.putJob(next);
+    }
+
+    private void onAborted(CoordinatorState state, CheckpointAborted e) {
+        Optional<JobState> job = state.job(e.getJobId());
+        if (job.isEmpty()) {
+            return;
+        }
+        Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
+        JobState next = Values.copy(job.get(), JobState::new);
+        next.setPending(without(job.get().getPending(), e.getCheckpointId()));
+        next.setRecentlyEndedIds(bounded(job.get().getRecentlyEndedIds(), e.getCheckpointId()));
+        next.setCounts(counts(job.get(), 0, pending.isPresent() ? -1 : 0, 0, 1));
+        history.aborted(state, next, pending, e);
+        state.putJob(next);
+    }
+
+    private static void onQueued(CoordinatorState state, RequestQueued e) {
+        QueuedRequest request = QueuedRequest.newBuilder()
+                .setSequence(e.getSequence())
+                .setRequestId(e.getRequestId())
+                .setType(e.getType())
+                .setForce(e.getForce())
+                .setPeriodic(e.getPeriodic())
+                .setTargetLocation(e.getTargetLocation())
+                .setTimestampMs(e.getTimestampMs())
+                .build();
+        update(state, e.getJobId(), j -> {
+            List<QueuedRequest> queue = new ArrayList<>(j.getQueue());
+            queue.add(request);
+            queue.sort(RequestOrder.HEAD_FIRST);
+            j.setQueue(queue);
+            j.setNextRequestSequence(Math.max(j.getNextRequestSequence(), e.getSequence() + 1));
+        });
+    }
+
+    /** Puts a changed copy of the job, if it exists. */
+    private static void update(CoordinatorState state, String jobId, Consumer<JobState> change) {
+        state.job(jobId).ifPresent(job -> {
+            JobState next = Values.copy(job, JobState::new);
+            change.accept(next);
+            state.putJob(next);
+        });
+    }
+
+    static Optional<PendingCheckpoint> pending(JobState job, long checkpointId) {
+        return job.getPending().stream().filter(p -> p.getCheckpointId() == checkpointId).findFirst();
+    }
+
+    private static List<PendingCheckpoint> replacePending(List<PendingCheckpoint> pendings, long checkpointId,
+            UnaryOperator<PendingCheckpoint> change) {
+        List<PendingCheckpoint> result = new ArrayList<>(pendings.size());
+        for (PendingCheckpoint p : pendings) {
+            result.add(p.getCheckpointId() == checkpointId ? change.apply(p) : p);
+        }
+        return result;
+    }
+
+    private static List<PendingCheckpoint> without(List<PendingCheckpoint> pendings, long checkpointId) {
+        List<PendingCheckpoint> result = new ArrayList<>(pendings);
+        result.removeIf(p -> p.getCheckpointId() == checkpointId);
+        return result;
+    }
+
+    private static List<QueuedRequest> withoutRequest(List<QueuedRequest> queue, long sequence) {
+        List<QueuedRequest> result = new ArrayList<>(queue);
+        result.removeIf(r -> r.getSequence() == sequence);
+        return result;
+    }
+
+    private List<Long> bounded(List<Long> ids, long id) {
+        List<Long> result = new ArrayList<>(ids);
+        if (!result.contains(id)) {
+            result.add(id);
+        }
+        while (result.size() > settings.recentlyEndedSize()) {
+            result.remove(0);
+        }
+        return result;
+    }
+
+    private static CheckpointCounts counts(JobState job, long triggered, long inProgress, long completed,
+            long failed) {
+        return counts(job.getCounts(), triggered, inProgress, completed, failed);
+    }
+
+    private static CheckpointCounts counts(CheckpointCounts c, long triggered, long inProgress, long completed,
+            long failed) {
+        return CheckpointCounts.newBuilder()
+                .setTriggered(c.getTriggered() + triggered)
+                .setInProgress(c.getInProgress() + inProgress)
+                .setCompleted(c.getCompleted() + completed)
+                .setFailed(c.getFailed() + failed)
+                .build();
+    }
+}

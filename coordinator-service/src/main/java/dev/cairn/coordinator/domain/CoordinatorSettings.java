@@ -1,0 +1,23 @@
+package dev.cairn.coordinator.domain;
+
+/**
+ * Coordinator-wide bounds that are not part of a job's spec. The same settings must be used by the
+ * live decider and by an audit replay, since they bound what {@link CheckpointEvolver} keeps.
+ *
+ * @param maxQueuedRequests capacity of a job's request queue (Flink: 1000)
+ * @param historySize ended checkpoints kept per job in the stats history (Flink: 10)
+ * @param recentlyEndedSize ended checkpoint ids remembered so that their acks count as late
+ *     messages (Flink: 16)
+ */
+public record CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize) {
+
+    /** Flink's defaults. */
+    public static final CoordinatorSettings DEFAULTS = new CoordinatorSettings(1000, 10, 16);
+
+    public CoordinatorSettings {
+        if (maxQueuedRequests < 1 || historySize < 1 || recentlyEndedSize < 1) {
+            throw new IllegalArgumentException("every bound must be at least 1: " + maxQueuedRequests
+                    + ", " + historySize + ", " + recentlyEndedSize);
+        }
+    }
+}

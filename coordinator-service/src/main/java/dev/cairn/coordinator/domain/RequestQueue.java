@@ -1,0 +1,215 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.PeriodicTriggerScheduled;
+import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.RequestDequeued;
+import dev.cairn.events.RequestQueued;
+import dev.cairn.events.RequestStatus;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.TriggerFailed;
+import dev.cairn.events.TriggerRequest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The single entry point of periodic, manual and savepoint requests (Flink: CheckpointRequestDecider
+ * and CheckpointCoordinator's trigger path): queueing with a bounded capacity, choosing what runs,
+ * and triggering it.
+ */
+final class RequestQueue {
+
+    private RequestQueue() {
+    }
+
+    /** Whether a request with that id is queued, pending or in the history: re-sending it changes nothing. */
+    static boolean isKnownRequest(JobState job, String requestId) {
+        return job.getQueue().stream().anyMatch(r -> requestId.equals(r.getRequestId()))
+                || job.getPending().stream().anyMatch(p -> requestId.equals(p.getRequestId()))
+                || job.getHistory().stream().map(CheckpointSummary::getRequestId).anyMatch(requestId::equals);
+    }
+
+    static void submitManual(Decision d, TriggerRequest request) {
+        String jobId = request.getJobId();
+        JobState job = d.job(jobId);
+        if (job.getStatus() != JobStatus.RUNNING) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED,
+                    CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND,
+                    "Job " + jobId + " is " + job.getStatus() + ", not RUNNING", null);
+            return;
+        }
+        boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
+        enqueue(d, jobId, QueuedRequest.newBuilder()
+                .setSequence(job.getNextRequestSequence())
+                .setRequestId(request.getRequestId())
+                .setType(request.getType())
+                .setForce(request.getForce() || savepoint)
+                .setPeriodic(false)
+                .setTargetLocation(savepoint ? request.getTargetLocation() : null)
+                .setTimestampMs(d.now)
+                .build());
+    }
+
+    static void submitPeriodic(Decision d, String jobId) {
+        JobState job = d.job(jobId);
+        if (job.getStatus() != JobStatus.RUNNING) {
+            d.emit(TriggerFailed.newBuilder()
+                    .setJobId(jobId)
+                    .setType(CheckpointType.CHECKPOINT)
+                    .setPeriodic(true)
+                    .setReason(CheckpointFailureReason.PERIODIC_SCHEDULER_SHUTDOWN)
+                    .setMessage("Periodic checkpoint scheduler of job " + jobId + " is shut down")
+                    .setTimestampMs(d.now)
+                    .build());
+            return;
+        }
+        enqueue(d, jobId, QueuedRequest.newBuilder()
+                .setSequence(job.getNextRequestSequence())
+                .setType(CheckpointType.CHECKPOINT)
+                .setForce(false)
+                .setPeriodic(true)
+                .setTimestampMs(d.now)
+                .build());
+    }
+
+    /**
+     * Full queue: a new manual request is rejected if the lowest queued one is manual; otherwise the
+     * new request is queued and the lowest one (periodic, possibly the new one) is evicted.
+     */
+    private static void enqueue(Decision d, String jobId, QueuedRequest request) {
+        List<QueuedRequest> queue = d.job(jobId).getQueue();
+        String tooMany = "Too many queued checkpoint requests for job " + jobId + " (capacity "
+                + d.settings.maxQueuedRequests() + ")";
+        if (queue.size() >= d.settings.maxQueuedRequests() && !request.getPeriodic()
+                && !queue.get(queue.size() - 1).getPeriodic()) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED,
+                    CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS, tooMany, null);
+            return;
+        }
+        d.emit(RequestQueued.newBuilder()
+                .setJobId(jobId)
+                .setRequestId(request.getRequestId())
+                .setType(request.getType())
+                .setForce(request.getForce())
+                .setPeriodic(request.getPeriodic())
+                .setTargetLocation(request.getTargetLocation())
+                .setSequence(request.getSequence())
+                .setTimestampMs(request.getTimestampMs())
+                .build());
+        List<QueuedRequest> after = d.job(jobId).getQueue();
+        if (after.size() > d.settings.maxQueuedRequests()) {
+            Aborts.drop(d, jobId, after.get(after.size() - 1), CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS,
+                    tooMany);
+        }
+    }
+
+    /** Runs queued requests, head first, until the head cannot run. */
+    static void run(Decision d, String jobId) {
+        while (true) {
+            JobState job = d.job(jobId);
+            if (job.getStatus() != JobStatus.RUNNING || job.getQueue().isEmpty()) {
+                return;
+            }
+            QueuedRequest head = job.getQueue().get(0);
+            boolean full = job.getPending().size() >= job.getSpec().getConfig().getMaxConcurrent();
+            if (full && !head.getForce()) {
+                return;
+            }
+            if (!head.getForce() && head.getPeriodic() && job.getLastCompletionMs() != null) {
+                long remaining = job.getLastCompletionMs() + job.getSpec().getConfig().getMinPauseMs() - d.now;
+                if (remaining > 0) {
+                    Aborts.drop(d, jobId, head, CheckpointFailureReason.MINIMUM_TIME_BETWEEN_CHECKPOINTS,
+                            "Minimum pause between checkpoints of job " + jobId + " not passed: " + remaining
+                                    + " ms remaining");
+                    d.emit(PeriodicTriggerScheduled.newBuilder()
+                            .setJobId(jobId)
+                            .setDueAtMs(d.now + remaining)
+                            .setTimestampMs(d.now)
+                            .build());
+                    return;
+                }
+            }
+            d.emit(RequestDequeued.newBuilder()
+                    .setJobId(jobId)
+                    .setSequence(head.getSequence())
+                    .setRequestId(head.getRequestId())
+                    .setPeriodic(head.getPeriodic())
+                    .setTimestampMs(d.now)
+                    .build());
+            trigger(d, jobId, head);
+        }
+    }
+
+    private static void trigger(Decision d, String jobId, QueuedRequest request) {
+        JobState job = d.job(jobId);
+        JobSpec spec = job.getSpec();
+        List<PlannedVertex> plan = new ArrayList<>();
+        for (TaskVertex vertex : spec.getTasks()) {
+            List<String> attempts = new ArrayList<>(vertex.getParallelism());
+            for (int subtask = 0; subtask < vertex.getParallelism(); subtask++) {
+                Optional<String> attempt = d.state.attempt(jobId, vertex.getTaskId(), subtask);
+                if (attempt.isEmpty() && JobSpecs.isRequired(vertex)) {
+                    failTrigger(d, jobId, request, "Not all required tasks are currently running for job " + jobId
+                            + ": task " + vertex.getTaskId() + " subtask " + subtask + " has no running attempt");
+                    return;
+                }
+                attempts.add(attempt.orElse(""));
+            }
+            plan.add(PlannedVertex.newBuilder()
+                    .setTaskId(vertex.getTaskId())
+                    .setAttemptIds(attempts)
+                    .setTriggered(vertex.getTriggered())
+                    .setAcknowledges(vertex.getAcknowledges())
+                    .setNotified(vertex.getNotified())
+                    .build());
+        }
+        long id = job.getNextCheckpointId();
+        boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
+        d.emit(CheckpointTriggered.newBuilder()
+                .setJobId(jobId)
+                .setCheckpointId(id)
+                .setTimestampMs(d.now)
+                .setType(request.getType())
+                .setPeriodic(request.getPeriodic())
+                .setForce(request.getForce())
+                .setStorageLocation(savepoint ? JobSpecs.savepointLocation(spec, id, request.getTargetLocation())
+                        : JobSpecs.checkpointLocation(spec, id))
+                .setPlan(plan)
+                .setTimeoutAtMs(d.now + spec.getConfig().getTimeoutMs())
+                .setRequestId(request.getRequestId())
+                .build());
+        if (request.getRequestId() != null) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.TRIGGERED, null, null, id);
+        }
+    }
+
+    private static void failTrigger(Decision d, String jobId, QueuedRequest request, String message) {
+        CheckpointFailureReason reason = CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING;
+        d.emit(TriggerFailed.newBuilder()
+                .setJobId(jobId)
+                .setRequestId(request.getRequestId())
+                .setType(request.getType())
+                .setPeriodic(request.getPeriodic())
+                .setReason(reason)
+                .setMessage(message)
+                .setTimestampMs(d.now)
+                .build());
+        if (request.getRequestId() != null) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
+        }
+    }
+
+    /** Pending checkpoints at or past their timeout, oldest first. */
+    static List<PendingCheckpoint> expired(JobState job, long now) {
+        return job.getPending().stream().filter(p -> p.getTimeoutAtMs() <= now).toList();
+    }
+}

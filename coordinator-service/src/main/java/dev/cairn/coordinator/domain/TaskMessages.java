@@ -1,0 +1,189 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.RequestStatus;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SubtaskState;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TaskVertex;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the sidecars report: task attempts, acknowledgements and declines (Flink: the
+ * receiveAcknowledgeMessage / receiveDeclineMessage / failUnacknowledgedPendingCheckpointsFor paths
+ * of CheckpointCoordinator, and PendingCheckpoint.acknowledgeTask), and completion.
+ */
+final class TaskMessages {
+
+    private TaskMessages() {
+    }
+
+    static void taskStarted(Decision d, Command command, TaskStarted started) {
+        String jobId = started.getJobId();
+        JobState job = d.job(jobId);
+        Optional<TaskVertex> vertex = JobSpecs.vertex(job.getSpec(), started.getTaskId());
+        if (!JobSpecs.hasSubtask(job.getSpec(), started.getTaskId(), started.getSubtaskIndex())) {
+            d.reject(jobId, command, "unknown task " + started.getTaskId() + " subtask " + started.getSubtaskIndex());
+            return;
+        }
+        Optional<String> previous = d.state.attempt(jobId, started.getTaskId(), started.getSubtaskIndex());
+        if (previous.isPresent() && previous.get().equals(started.getAttemptId())) {
+            return;
+        }
+        d.emit(started);
+        if (previous.isEmpty() || !JobSpecs.isRequired(vertex.orElseThrow())) {
+            return;
+        }
+        for (PendingCheckpoint pending : new ArrayList<>(job.getPending())) {
+            if (d.state.ack(jobId, pending.getCheckpointId(), started.getTaskId(), started.getSubtaskIndex())
+                    .isEmpty()) {
+                Aborts.abort(d, jobId, pending, CheckpointFailureReason.TASK_FAILURE,
+                        "Task " + started.getTaskId() + " subtask " + started.getSubtaskIndex() + " of job " + jobId
+                                + " restarted (attempt " + started.getAttemptId() + " replaces " + previous.get()
+                                + ") before acknowledging checkpoint " + pending.getCheckpointId());
+            }
+        }
+        RequestQueue.run(d, jobId);
+    }
+
+    static void acknowledge(Decision d, Command command, CheckpointAcknowledged ack) {
+        String jobId = ack.getJobId();
+        JobState job = d.job(jobId);
+        if (!validCheckpointId(d, command, job, ack.getCheckpointId())) {
+            return;
+        }
+        if (!JobSpecs.hasSubtask(job.getSpec(), ack.getTaskId(), ack.getSubtaskIndex())) {
+            d.reject(jobId, command, "unknown task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex());
+            return;
+        }
+        long id = ack.getCheckpointId();
+        String who = " from task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex() + " (attempt "
+                + ack.getAttemptId() + ") of job " + jobId;
+        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, id);
+        if (pending.isEmpty()) {
+            boolean late = job.getRecentlyEndedIds().contains(id);
+            discard(d, ack, late ? AckDiscardStatus.LATE : AckDiscardStatus.DISCARDED, late
+                    ? "Received late message for now expired checkpoint attempt " + id + who
+                    : "Received message for an unknown or ended checkpoint " + id + who);
+            return;
+        }
+        boolean acknowledges = JobSpecs.vertex(job.getSpec(), ack.getTaskId()).orElseThrow().getAcknowledges();
+        Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
+        Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
+        if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
+            discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who);
+        } else if (!acknowledges || existing.isPresent() || !current.equals(Optional.of(ack.getAttemptId()))) {
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who
+                    + ": the attempt is not in the plan; discarding its state handle");
+        } else {
+            d.emit(ack);
+            PendingCheckpoint updated = CheckpointEvolver.pending(d.job(jobId), id).orElseThrow();
+            if (updated.getAcksReceived() >= updated.getAcksExpected()) {
+                complete(d, jobId, updated);
+                RequestQueue.run(d, jobId);
+            }
+        }
+    }
+
+    static void decline(Decision d, Command command, CheckpointDeclined decline) {
+        String jobId = decline.getJobId();
+        JobState job = d.job(jobId);
+        if (!validCheckpointId(d, command, job, decline.getCheckpointId())) {
+            return;
+        }
+        if (!JobSpecs.hasSubtask(job.getSpec(), decline.getTaskId(), decline.getSubtaskIndex())) {
+            d.reject(jobId, command, "unknown task " + decline.getTaskId() + " subtask " + decline.getSubtaskIndex());
+            return;
+        }
+        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, decline.getCheckpointId());
+        if (pending.isEmpty()) {
+            d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
+                    + " is not pending");
+            return;
+        }
+        d.emit(decline);
+        CheckpointFailureReason reason = decline.getReason() != null ? decline.getReason()
+                : CheckpointFailureReason.CHECKPOINT_DECLINED;
+        String message = "Decline checkpoint " + decline.getCheckpointId() + " by task " + decline.getTaskId()
+                + " of job " + jobId + ": " + decline.getMessage();
+        Aborts.abort(d, jobId, pending.get(), reason, message);
+        RequestQueue.run(d, jobId);
+    }
+
+    private static boolean validCheckpointId(Decision d, Command command, JobState job, long checkpointId) {
+        if (checkpointId < 0 || checkpointId >= job.getNextCheckpointId()) {
+            d.reject(job.getJobId(), command, "checkpoint id " + checkpointId + " of job " + job.getJobId()
+                    + " was never triggered (next id " + job.getNextCheckpointId() + ")");
+            return false;
+        }
+        return true;
+    }
+
+    private static void discard(Decision d, CheckpointAcknowledged ack, AckDiscardStatus status, String message) {
+        d.emit(AckDiscarded.newBuilder()
+                .setJobId(ack.getJobId())
+                .setCheckpointId(ack.getCheckpointId())
+                .setTaskId(ack.getTaskId())
+                .setSubtaskIndex(ack.getSubtaskIndex())
+                .setAttemptId(ack.getAttemptId())
+                .setStatus(status)
+                .setStateHandle(status == AckDiscardStatus.DUPLICATE ? null : ack.getStateHandle())
+                .setMessage(message)
+                .setTimestampMs(d.now)
+                .build());
+    }
+
+    /** Every required ack is in: complete, then subsume older pending checkpoints. */
+    private static void complete(Decision d, String jobId, PendingCheckpoint pending) {
+        JobState job = d.job(jobId);
+        List<SubtaskState> states = new ArrayList<>();
+        long total = 0;
+        for (CheckpointAcknowledged ack : d.state.acks(jobId, pending.getCheckpointId())) {
+            states.add(SubtaskState.newBuilder()
+                    .setTaskId(ack.getTaskId())
+                    .setSubtaskIndex(ack.getSubtaskIndex())
+                    .setAttemptId(ack.getAttemptId())
+                    .setHandle(ack.getStateHandle())
+                    .build());
+            total += ack.getStateHandle().getSizeBytes();
+        }
+        boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
+        Optional<RetainedCheckpoints> retained = d.state.retained(jobId);
+        long lastSubsumed = savepoint ? -1
+                : Retention.lastSubsumedId(retained, job.getSpec().getConfig().getRetained());
+        d.emit(CheckpointCompleted.newBuilder()
+                .setJobId(jobId)
+                .setCheckpointId(pending.getCheckpointId())
+                .setType(pending.getType())
+                .setTriggerTimestampMs(pending.getTriggerTimestampMs())
+                .setCompletionTimestampMs(d.now)
+                .setStorageLocation(pending.getStorageLocation())
+                .setSubtaskStates(states)
+                .setTotalSizeBytes(total)
+                .setLastSubsumedId(lastSubsumed)
+                .build());
+        if (pending.getRequestId() != null) {
+            d.outcome(jobId, pending.getRequestId(), RequestStatus.COMPLETED, null, null, pending.getCheckpointId());
+        }
+        if (savepoint) {
+            return;
+        }
+        for (PendingCheckpoint older : new ArrayList<>(d.job(jobId).getPending())) {
+            if (older.getCheckpointId() < pending.getCheckpointId() && older.getType() != CheckpointType.SAVEPOINT) {
+                Aborts.abort(d, jobId, older, CheckpointFailureReason.CHECKPOINT_SUBSUMED, "Checkpoint "
+                        + older.getCheckpointId() + " of job " + jobId + " subsumed by checkpoint "
+                        + pending.getCheckpointId());
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.cairn.coordinator.streams;
+
+import dev.cairn.coordinator.domain.CheckpointDecider;
+import dev.cairn.coordinator.domain.Command;
+import dev.cairn.coordinator.domain.EventDescriptions;
+import dev.cairn.coordinator.domain.TimerIndex;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.JournalEnvelope;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The thin shell around {@link CheckpointDecider}: turns each request or ack record, and each due timer,
+ * into a command; runs the decider; applies the events to the stores with the same evolve that replay
+ * uses; and forwards them: every event to the journal, notifications to the control topic, the retained
+ * checkpoints to the completed topic after a completion. It makes no decision of its own.
+ */
+final class CoordinatorProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+
+    private static final Logger LOG = LoggerFactory.getLogger("dev.cairn.coordinator.CheckpointCoordinator");
+    private static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
+
+    private final CheckpointDecider decider;
+    private final CommandMapper commands;
+    private final Duration tickInterval;
+    private ProcessorContext<String, SpecificRecord> context;
+    private StoreBackedCoordinatorState state;
+    private KeyValueStore<Bytes, Bytes> timers;
+
+    CoordinatorProcessor(CheckpointDecider decider, CommandMapper commands, Duration tickInterval) {
+        this.decider = decider;
+        this.commands = commands;
+        this.tickInterval = tickInterval;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, SpecificRecord> context) {
+        this.context = context;
+        this.state = new StoreBackedCoordinatorState(context.getStateStore(CoordinatorStores.JOBS),
+                context.getStateStore(CoordinatorStores.ATTEMPTS), context.getStateStore(CoordinatorStores.ACKS),
+                context.getStateStore(CoordinatorStores.RETAINED));
+        this.timers = context.getStateStore(CoordinatorStores.TIMERS);
+        context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
+    }
+
+    @Override
+    public void process(Record<String, SpecificRecord> record) {
+        run(commands.toCommand(record.key(), record.value()), context.currentSystemTimeMs());
+    }
+
+    /** Sends a tick to every job with a timer due by {@code now}; costs what is due, not the number of jobs. */
+    private void fireDueTimers(long now) {
+        Set<String> dueJobs = new LinkedHashSet<>();
+        List<Bytes> fired = new ArrayList<>();
+        try (KeyValueIterator<Bytes, Bytes> it = timers.all()) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, Bytes> entry = it.next();
+                if (StoreKeys.timerDueAt(entry.key) > now) {
+                    break;
+                }
+                fired.add(entry.key);
+                dueJobs.add(StoreKeys.timerJob(entry.key));
+            }
+        }
+        fired.forEach(timers::delete);
+        dueJobs.forEach(jobId -> run(new Command.Tick(jobId), now));
+    }
+
+    private void run(Command command, long now) {
+        List<SpecificRecord> events = decider.decide(command, state, now);
+        boolean completed = false;
+        for (SpecificRecord event : events) {
+            decider.evolver().evolve(state, event);
+            TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
+            EventDescriptions.describe(event).ifPresent(LOG::info);
+            context.forward(new Record<>(command.jobId(), new JournalEnvelope(event), now), CoordinatorTopology.JOURNAL_SINK);
+            if (event instanceof CheckpointTriggered || event instanceof CheckpointCompleted
+                    || event instanceof CheckpointAborted) {
+                context.forward(new Record<>(command.jobId(), new ControlEnvelope(event), now),
+                        CoordinatorTopology.CONTROL_SINK);
+            }
+            completed |= event instanceof CheckpointCompleted;
+        }
+        if (completed) {
+            state.retained(command.jobId()).ifPresent(retained ->
+                    context.forward(new Record<>(command.jobId(), retained, now), CoordinatorTopology.COMPLETED_SINK));
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.cairn.coordinator.streams;
+
+import dev.cairn.coordinator.domain.CheckpointDecider;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
+import java.time.Duration;
+import java.util.function.DoubleSupplier;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.Topology;
+
+/**
+ * Builds the coordinator's Kafka Streams topology (the one main, the demo and the tests run):
+ *
+ * <pre>
+ *   cairn.requests --+                                +--> cairn.journal   (every event, in order)
+ *                    +--> coordinator (decide, evolve) +--> cairn.control   (trigger / complete / abort)
+ *   cairn.acks ------+     stores: jobs, attempts,     +--> cairn.completed (retained checkpoints per job)
+ *                          acks, retained, timers
+ * </pre>
+ *
+ * Both sources feed one processor; the topics are co-partitioned by job id, so one stream task owns all
+ * of a job's records and state. A wall-clock punctuator fires due timers every {@code tickInterval}.
+ */
+public final class CoordinatorTopology {
+
+    static final String REQUESTS_SOURCE = "requests-source";
+    static final String ACKS_SOURCE = "acks-source";
+    static final String PROCESSOR = "coordinator";
+    static final String JOURNAL_SINK = "journal-sink";
+    static final String CONTROL_SINK = "control-sink";
+    static final String COMPLETED_SINK = "completed-sink";
+
+    private CoordinatorTopology() {}
+
+    /**
+     * @param topics the topic names
+     * @param settings the decider's bounds (queue capacity, history size)
+     * @param random draws the random fraction of the first periodic trigger's delay
+     * @param tickInterval how often due timers are looked for
+     */
+    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
+            Duration tickInterval) {
+        CheckpointDecider decider = new CheckpointDecider(settings);
+        Topology topology = new Topology();
+        topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), CairnSerdes.requests().deserializer(),
+                topics.requests());
+        topology.addSource(ACKS_SOURCE, new StringDeserializer(), CairnSerdes.acks().deserializer(), topics.acks());
+        topology.addProcessor(PROCESSOR,
+                () -> new CoordinatorProcessor(decider, new CommandMapper(random), tickInterval),
+                REQUESTS_SOURCE, ACKS_SOURCE);
+        CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
+        topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), CairnSerdes.journal().serializer(),
+                PROCESSOR);
+        topology.addSink(CONTROL_SINK, topics.control(), new StringSerializer(), CairnSerdes.control().serializer(),
+                PROCESSOR);
+        topology.addSink(COMPLETED_SINK, topics.completed(), new StringSerializer(),
+                CairnSerdes.retained().serializer(), PROCESSOR);
+        return topology;
+    }
+}

@@ -1,0 +1,301 @@
+package dev.cairn.coordinator.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.SubtaskState;
+import dev.cairn.events.TaskVertex;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.Tuple;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Random command sequences against one job: invariants hold after every decision, and folding the
+ * serialized journal reproduces the live state.
+ */
+class CoordinatorPropertyTest {
+
+    private static final String JOB = "prop-job";
+
+    /** One random step; indexes are reduced modulo what exists when the step runs. */
+    sealed interface Action {
+    }
+
+    record Advance(long ms) implements Action {
+    }
+
+    record Restart(int vertex, int subtask) implements Action {
+    }
+
+    record Manual(boolean savepoint, boolean force) implements Action {
+    }
+
+    record AckOne(int pending, int vertex, int subtask, int attemptKind) implements Action {
+    }
+
+    record AckAll(int pending) implements Action {
+    }
+
+    record AckAnyId(int offset) implements Action {
+    }
+
+    record DeclineOne(int pending, int vertex, int subtask, CheckpointFailureReason reason) implements Action {
+    }
+
+    record Status(JobStatus status) implements Action {
+    }
+
+    record Respec(int maxConcurrent) implements Action {
+    }
+
+    record Run(JobSpec spec, double fraction, List<Action> actions) {
+    }
+
+    @Provide
+    Arbitrary<Run> runs() {
+        Arbitrary<TaskVertex> vertex = Combinators.combine(Arbitraries.integers().between(1, 3),
+                Arbitraries.of(true, false), Arbitraries.of(true, false))
+                .as((parallelism, triggered, acknowledges) -> Fixtures.vertex("t", parallelism, triggered, acknowledges));
+        Arbitrary<List<TaskVertex>> vertices = vertex.list().ofMinSize(1).ofMaxSize(3).map(list -> {
+            List<TaskVertex> named = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                TaskVertex v = list.get(i);
+                named.add(Fixtures.vertex("task-" + i, v.getParallelism(), i == 0 || v.getTriggered(),
+                        i == 0 || v.getAcknowledges()));
+            }
+            return named;
+        });
+        Arbitrary<CheckpointConfig> config = Combinators.combine(Arbitraries.longs().between(50, 300),
+                Arbitraries.longs().between(50, 600), Arbitraries.longs().between(0, 100),
+                Arbitraries.integers().between(1, 3), Arbitraries.integers().between(0, 3),
+                Arbitraries.integers().between(1, 3))
+                .as((interval, timeout, minPause, maxConcurrent, tolerable, retained) -> Fixtures.config()
+                        .setIntervalMs(interval).setTimeoutMs(timeout).setMinPauseMs(minPause)
+                        .setMaxConcurrent(maxConcurrent).setTolerableFailures(tolerable).setRetained(retained)
+                        .build());
+        Arbitrary<JobSpec> spec = Combinators.combine(vertices, config).as((tasks, c) -> JobSpec.newBuilder()
+                .setJobId(JOB).setTasks(tasks).setConfig(c).setTimestampMs(0).build());
+        Arbitrary<Integer> any = Arbitraries.integers().between(0, 20);
+        @SuppressWarnings("unchecked")
+        Arbitrary<Action> action = Arbitraries.frequencyOf(
+                Tuple.of(6, Arbitraries.longs().between(0, 400).map(Advance::new)),
+                Tuple.of(2, Combinators.combine(any, any).as(Restart::new)),
+                Tuple.of(3, Combinators.combine(Arbitraries.of(true, false), Arbitraries.of(true, false))
+                        .as(Manual::new)),
+                Tuple.of(6, Combinators.combine(any, any, any, Arbitraries.integers().between(0, 5))
+                        .as(AckOne::new)),
+                Tuple.of(10, any.map(AckAll::new)),
+                Tuple.of(1, Arbitraries.integers().between(-3, 2).map(AckAnyId::new)),
+                Tuple.of(2, Combinators.combine(any, any, any, Arbitraries.of(CheckpointFailureReason.class))
+                        .as(DeclineOne::new)),
+                Tuple.of(1, Arbitraries.of(JobStatus.RUNNING, JobStatus.RUNNING, JobStatus.RUNNING,
+                        JobStatus.SUSPENDED, JobStatus.FAILED).map(Status::new)),
+                Tuple.of(1, Arbitraries.integers().between(1, 3).map(Respec::new)));
+        return Combinators.combine(spec, Arbitraries.doubles().between(0, 0.99), action.list().ofMinSize(10).ofMaxSize(80))
+                .as(Run::new);
+    }
+
+    @Property(tries = 300)
+    void shouldKeepCheckpointInvariantsAndReplayToTheLiveState(@ForAll("runs") Run run) {
+        CheckpointDecider decider = new CheckpointDecider(new CoordinatorSettings(4, 3, 4));
+        InMemoryCoordinatorState live = new InMemoryCoordinatorState();
+        Invariants invariants = new Invariants();
+        List<SpecificRecord> journal = new ArrayList<>();
+        Map<String, Integer> attemptNumbers = new HashMap<>();
+        long now = 1000;
+
+        List<Command> commands = new ArrayList<>();
+        commands.add(new Command.RegisterJob(run.spec(), run.fraction()));
+        for (TaskVertex v : run.spec().getTasks()) {
+            for (int s = 0; s < v.getParallelism(); s++) {
+                commands.add(restart(v.getTaskId(), s, attemptNumbers));
+            }
+        }
+        for (Command command : commands) {
+            now = step(decider, live, command, now, invariants, journal);
+        }
+        for (Action action : run.actions()) {
+            if (action instanceof Advance a) {
+                now += a.ms();
+                now = step(decider, live, new Command.Tick(JOB), now, invariants, journal);
+                continue;
+            }
+            for (Command command : commandsFor(action, live, attemptNumbers, run.spec())) {
+                now = step(decider, live, command, now, invariants, journal);
+            }
+        }
+
+        Statistics.label("checkpoints completed").collect(bucket(count(journal, CheckpointCompleted.class)));
+        Statistics.label("checkpoints aborted").collect(bucket(count(journal, CheckpointAborted.class)));
+        Statistics.label("acks discarded").collect(bucket(count(journal, AckDiscarded.class)));
+        InMemoryCoordinatorState replayed = new InMemoryCoordinatorState();
+        decider.evolver().fold(replayed, journal.stream().map(JournalCodec::roundTrip).toList());
+        assertThat(replayed).isEqualTo(live);
+    }
+
+    private static long count(List<SpecificRecord> journal, Class<?> type) {
+        return journal.stream().filter(type::isInstance).count();
+    }
+
+    private static String bucket(long n) {
+        return n == 0 ? "0" : n < 5 ? "1-4" : "5+";
+    }
+
+    private static long step(CheckpointDecider decider, InMemoryCoordinatorState live, Command command, long now,
+            Invariants invariants, List<SpecificRecord> journal) {
+        InMemoryCoordinatorState before = live.copy();
+        List<SpecificRecord> events = decider.decide(command, live, now);
+        assertThat(live).as("decide must not mutate the state").isEqualTo(before);
+        for (SpecificRecord event : events) {
+            invariants.check(live, event);
+            decider.evolver().evolve(live, event);
+        }
+        journal.addAll(events);
+        return now + 1;
+    }
+
+    private static Command restart(String taskId, int subtask, Map<String, Integer> attemptNumbers) {
+        int number = attemptNumbers.merge(taskId + "/" + subtask, 1, Integer::sum);
+        return new Command.StartTask(Fixtures.started(JOB, taskId, subtask, Fixtures.attempt(taskId, subtask, number)));
+    }
+
+    private static List<Command> commandsFor(Action action, InMemoryCoordinatorState live,
+            Map<String, Integer> attemptNumbers, JobSpec initialSpec) {
+        JobState job = live.job(JOB).orElseThrow();
+        List<TaskVertex> tasks = job.getSpec().getTasks();
+        List<PendingCheckpoint> pending = job.getPending();
+        long someId = pending.isEmpty() ? job.getNextCheckpointId() - 1 : 0;
+        if (action instanceof Restart r) {
+            TaskVertex v = tasks.get(r.vertex() % tasks.size());
+            return List.of(restart(v.getTaskId(), r.subtask() % v.getParallelism(), attemptNumbers));
+        }
+        if (action instanceof Manual m) {
+            String requestId = "req-" + job.getNextRequestSequence() + "-" + job.getCounts().getTriggered();
+            return List.of(new Command.RequestTrigger(Fixtures.request(requestId,
+                    m.savepoint() ? CheckpointType.SAVEPOINT : CheckpointType.CHECKPOINT, m.force())));
+        }
+        if (action instanceof AckOne a) {
+            long id = pending.isEmpty() ? someId : pending.get(a.pending() % pending.size()).getCheckpointId();
+            TaskVertex v = tasks.get(a.vertex() % tasks.size());
+            int subtask = a.subtask() % v.getParallelism();
+            String current = live.attempt(JOB, v.getTaskId(), subtask).orElse("none");
+            String attempt = a.attemptKind() == 0 ? "stranger" : a.attemptKind() == 1
+                    ? Fixtures.attempt(v.getTaskId(), subtask, 1) : current;
+            return List.of(new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), subtask, attempt, 7)));
+        }
+        if (action instanceof AckAll a) {
+            if (pending.isEmpty()) {
+                return List.of();
+            }
+            long id = pending.get(a.pending() % pending.size()).getCheckpointId();
+            List<Command> acks = new ArrayList<>();
+            for (TaskVertex v : tasks) {
+                for (int s = 0; v.getAcknowledges() && s < v.getParallelism(); s++) {
+                    String current = live.attempt(JOB, v.getTaskId(), s).orElse("none");
+                    acks.add(new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), s, current, 3)));
+                }
+            }
+            return acks;
+        }
+        if (action instanceof AckAnyId a) {
+            TaskVertex v = tasks.get(0);
+            return List.of(new Command.Acknowledge(Fixtures.ack(JOB, job.getNextCheckpointId() + a.offset(),
+                    v.getTaskId(), 0, live.attempt(JOB, v.getTaskId(), 0).orElse("none"), 1)));
+        }
+        if (action instanceof DeclineOne d) {
+            long id = pending.isEmpty() ? someId : pending.get(d.pending() % pending.size()).getCheckpointId();
+            TaskVertex v = tasks.get(d.vertex() % tasks.size());
+            dev.cairn.events.CheckpointDeclined declined = Fixtures.declined(id, v.getTaskId(),
+                    d.subtask() % v.getParallelism(), d.reason());
+            declined.setJobId(JOB);
+            return List.of(new Command.Decline(declined));
+        }
+        if (action instanceof Status s) {
+            return List.of(new Command.ChangeJobStatus(JobStatusChange.newBuilder().setJobId(JOB)
+                    .setStatus(s.status()).setTimestampMs(0).build(), 0.5));
+        }
+        Respec r = (Respec) action;
+        CheckpointConfig config = CheckpointConfig.newBuilder()
+                .setIntervalMs(initialSpec.getConfig().getIntervalMs())
+                .setTimeoutMs(initialSpec.getConfig().getTimeoutMs())
+                .setMinPauseMs(initialSpec.getConfig().getMinPauseMs())
+                .setMaxConcurrent(r.maxConcurrent())
+                .setTolerableFailures(initialSpec.getConfig().getTolerableFailures())
+                .setRetained(initialSpec.getConfig().getRetained())
+                .setStorageBaseLocation(initialSpec.getConfig().getStorageBaseLocation())
+                .build();
+        return List.of(new Command.RegisterJob(JobSpec.newBuilder().setJobId(JOB).setTasks(initialSpec.getTasks())
+                .setConfig(config).setTimestampMs(0).build(), 0.25));
+    }
+
+    /** Checks each event against what happened before it, in journal order. */
+    private static final class Invariants {
+        private long lastTriggeredId;
+        private final Map<Long, CheckpointTriggered> triggered = new HashMap<>();
+        private final Set<Long> ended = new HashSet<>();
+        private final Map<Long, Set<String>> acked = new HashMap<>();
+
+        void check(InMemoryCoordinatorState before, SpecificRecord event) {
+            JobState job = before.job(JOB).orElse(null);
+            if (event instanceof CheckpointTriggered t) {
+                assertThat(t.getCheckpointId()).as("ids strictly increase").isGreaterThan(lastTriggeredId);
+                lastTriggeredId = t.getCheckpointId();
+                if (!t.getForce()) {
+                    assertThat(job.getPending().size()).as("pending before a non-forced trigger")
+                            .isLessThan(job.getSpec().getConfig().getMaxConcurrent());
+                }
+                triggered.put(t.getCheckpointId(), t);
+            } else if (event instanceof CheckpointAcknowledged a) {
+                assertThat(acked.computeIfAbsent(a.getCheckpointId(), id -> new HashSet<>())
+                        .add(a.getTaskId() + "/" + a.getSubtaskIndex())).as("one accepted ack per subtask").isTrue();
+            } else if (event instanceof CheckpointCompleted c) {
+                end(c.getCheckpointId());
+                Set<String> required = new HashSet<>();
+                for (PlannedVertex v : triggered.get(c.getCheckpointId()).getPlan()) {
+                    for (int s = 0; v.getAcknowledges() && s < v.getAttemptIds().size(); s++) {
+                        required.add(v.getTaskId() + "/" + s + "@" + v.getAttemptIds().get(s));
+                    }
+                }
+                Set<String> states = new HashSet<>();
+                for (SubtaskState s : c.getSubtaskStates()) {
+                    states.add(s.getTaskId() + "/" + s.getSubtaskIndex() + "@" + s.getAttemptId());
+                }
+                assertThat(states).as("completion only with every required ack of the planned attempts")
+                        .isEqualTo(required);
+                assertThat(c.getSubtaskStates()).hasSameSizeAs(required);
+            } else if (event instanceof CheckpointAborted a) {
+                end(a.getCheckpointId());
+            }
+        }
+
+        private void end(long id) {
+            assertThat(triggered).as("only triggered checkpoints end").containsKey(id);
+            assertThat(ended.add(id)).as("checkpoint %s ends at most once", id).isTrue();
+        }
+    }
+}

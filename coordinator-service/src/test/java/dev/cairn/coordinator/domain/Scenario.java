@@ -1,0 +1,93 @@
+package dev.cairn.coordinator.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.state.JobState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Given-when-then fixture for the decider: {@code given(events...)} folds a journal into a fresh
+ * state, {@code and(command, now)} decides and applies a setup command, {@code when(command, now)}
+ * decides the command under test, checks that deciding did not touch the state, applies the events
+ * and returns them for assertions.
+ */
+final class Scenario {
+
+    private final CheckpointDecider decider;
+    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final List<SpecificRecord> journal = new ArrayList<>();
+
+    private Scenario(CoordinatorSettings settings) {
+        this.decider = new CheckpointDecider(settings);
+    }
+
+    static Scenario given(SpecificRecord... events) {
+        return withSettings(CoordinatorSettings.DEFAULTS, events);
+    }
+
+    static Scenario withSettings(CoordinatorSettings settings, SpecificRecord... events) {
+        Scenario scenario = new Scenario(settings);
+        scenario.apply(Arrays.asList(events));
+        return scenario;
+    }
+
+    /** A RUNNING job with every subtask started, first periodic trigger due at {@code firstDue}. */
+    static Scenario runningJob(dev.cairn.events.JobSpec spec, long firstDue) {
+        return given().runningJobOf(spec, firstDue);
+    }
+
+    Scenario runningJobOf(dev.cairn.events.JobSpec spec, long firstDue) {
+        long registeredAt = firstDue - spec.getConfig().getMinPauseMs();
+        and(new Command.RegisterJob(spec, 0.0), registeredAt);
+        for (dev.cairn.events.TaskVertex vertex : spec.getTasks()) {
+            for (int subtask = 0; subtask < vertex.getParallelism(); subtask++) {
+                and(new Command.StartTask(Fixtures.started(spec.getJobId(), vertex.getTaskId(), subtask,
+                        Fixtures.attempt(vertex.getTaskId(), subtask, 1))), registeredAt);
+            }
+        }
+        return this;
+    }
+
+    Scenario and(Command command, long now) {
+        apply(decider.decide(command, state, now));
+        return this;
+    }
+
+    Then when(Command command, long now) {
+        InMemoryCoordinatorState before = state.copy();
+        List<SpecificRecord> events = decider.decide(command, state, now);
+        assertThat(state).as("decide must not mutate the state it is given").isEqualTo(before);
+        apply(events);
+        InMemoryCoordinatorState replayed = new InMemoryCoordinatorState();
+        decider.evolver().fold(replayed, journal);
+        assertThat(replayed).as("state is fold(evolve, journal)").isEqualTo(state);
+        return new Then(events, state, this);
+    }
+
+    /** Every acknowledging subtask of the job acks checkpoint {@code id} with its first attempt. */
+    Scenario ackAll(String jobId, long id, long now) {
+        for (dev.cairn.events.TaskVertex vertex : job(jobId).getSpec().getTasks()) {
+            for (int subtask = 0; vertex.getAcknowledges() && subtask < vertex.getParallelism(); subtask++) {
+                and(new Command.Acknowledge(Fixtures.ack(jobId, id, vertex.getTaskId(), subtask,
+                        Fixtures.attempt(vertex.getTaskId(), subtask, 1), 10)), now);
+            }
+        }
+        return this;
+    }
+
+    InMemoryCoordinatorState state() {
+        return state;
+    }
+
+    JobState job(String jobId) {
+        return state.job(jobId).orElseThrow();
+    }
+
+    private void apply(List<SpecificRecord> events) {
+        journal.addAll(events);
+        decider.evolver().fold(state, events);
+    }
+}

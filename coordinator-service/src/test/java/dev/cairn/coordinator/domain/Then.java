@@ -1,0 +1,70 @@
+package dev.cairn.coordinator.domain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.state.JobState;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/** The events a command led to, and the state after applying them. */
+final class Then {
+
+    private final List<SpecificRecord> events;
+    private final InMemoryCoordinatorState state;
+    private final Scenario scenario;
+
+    Then(List<SpecificRecord> events, InMemoryCoordinatorState state, Scenario scenario) {
+        this.events = events;
+        this.state = state;
+        this.scenario = scenario;
+    }
+
+    List<SpecificRecord> events() {
+        return events;
+    }
+
+    /** Exactly these events, in this order. */
+    Then then(SpecificRecord... expected) {
+        assertThat(events).containsExactly(expected);
+        return this;
+    }
+
+    /** Exactly events of these types, in this order. */
+    Then thenTypes(Class<?>... types) {
+        assertThat(events).extracting(e -> (Object) e.getClass()).containsExactly((Object[]) types);
+        return this;
+    }
+
+    Then thenNothing() {
+        assertThat(events).isEmpty();
+        return this;
+    }
+
+    /** The only event of that type. */
+    <T> T single(Class<T> type) {
+        List<T> found = all(type);
+        assertThat(found).as("events of type %s in %s", type.getSimpleName(), events).hasSize(1);
+        return found.get(0);
+    }
+
+    <T> List<T> all(Class<T> type) {
+        return events.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    boolean has(Class<?> type) {
+        return events.stream().anyMatch(type::isInstance);
+    }
+
+    JobState job(String jobId) {
+        return state.job(jobId).orElseThrow();
+    }
+
+    InMemoryCoordinatorState state() {
+        return state;
+    }
+
+    /** Goes on with the same scenario. */
+    Scenario scenario() {
+        return scenario;
+    }
+}

@@ -1,0 +1,205 @@
+package dev.cairn.coordinator.it;
+
+import dev.cairn.coordinator.app.CoordinatorApp;
+import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.kafka.test.KafkaCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
+
+/**
+ * Runs a real coordinator against the test broker, on topics of its own, and plays the users and sidecars:
+ * produces requests and acks, reads the control topic and the journal (read_committed, as sidecars do).
+ */
+final class CoordinatorHarness implements AutoCloseable {
+
+    static final Duration WAIT = Duration.ofSeconds(45);
+
+    final CairnTopics topics = new CairnTopics("it-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+    private final KafkaCluster kafka;
+    private final String applicationId = "coordinator-" + UUID.randomUUID();
+    private final KafkaProducer<String, RequestEnvelope> requests;
+    private final KafkaProducer<String, AckEnvelope> acks;
+    private final TopicReader<ControlEnvelope> control;
+    private final TopicReader<JournalEnvelope> journal;
+    private CoordinatorApp coordinator;
+
+    CoordinatorHarness(KafkaCluster kafka, Path stateDir) {
+        this.kafka = kafka;
+        this.coordinator = startCoordinator(stateDir);
+        this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.requests().serializer());
+        this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.acks().serializer());
+        this.control = new TopicReader<>(topics.control(), CairnSerdes.control().deserializer());
+        this.journal = new TopicReader<>(topics.journal(), CairnSerdes.journal().deserializer());
+    }
+
+    private CoordinatorApp startCoordinator(Path stateDir) {
+        CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics, 2, (short) 1,
+                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of());
+        CoordinatorApp app = CoordinatorApp.start(config);
+        Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
+        return app;
+    }
+
+    /** Stops the coordinator and starts a new instance of the same application on {@code stateDir}. */
+    void restartCoordinator(Path stateDir) {
+        coordinator.close();
+        coordinator = startCoordinator(stateDir);
+    }
+
+    CoordinatorApp coordinator() {
+        return coordinator;
+    }
+
+    static JobSpec job(String jobId, long intervalMs, long timeoutMs, String... taskIds) {
+        List<TaskVertex> vertices = new ArrayList<>();
+        for (String taskId : taskIds) {
+            vertices.add(TaskVertex.newBuilder().setTaskId(taskId).setParallelism(1).build());
+        }
+        return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices)
+                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(intervalMs).setTimeoutMs(timeoutMs)
+                        .setTolerableFailures(100).setStorageBaseLocation("file:///cairn-it").build())
+                .setTimestampMs(System.currentTimeMillis()).build();
+    }
+
+    void register(JobSpec spec) {
+        send(requests, topics.requests(), spec.getJobId(), new RequestEnvelope(spec));
+    }
+
+    void startTask(String jobId, String taskId, String attemptId) {
+        send(acks, topics.acks(), jobId, new AckEnvelope(TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId)
+                .setSubtaskIndex(0).setAttemptId(attemptId).setTimestampMs(System.currentTimeMillis()).build()));
+    }
+
+    void ack(String jobId, long checkpointId, String taskId, String attemptId) {
+        send(acks, topics.acks(), jobId, new AckEnvelope(CheckpointAcknowledged.newBuilder()
+                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(0)
+                .setAttemptId(attemptId)
+                .setStateHandle(StateHandle.newBuilder()
+                        .setLocation("file:///cairn-it/" + jobId + "/chk-" + checkpointId + "/" + taskId)
+                        .setSizeBytes(1_000).build())
+                .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2).build())
+                .setTimestampMs(System.currentTimeMillis()).build()));
+    }
+
+    void decline(String jobId, long checkpointId, String taskId, String attemptId) {
+        send(acks, topics.acks(), jobId, new AckEnvelope(CheckpointDeclined.newBuilder()
+                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(0)
+                .setAttemptId(attemptId).setReason(CheckpointFailureReason.CHECKPOINT_DECLINED)
+                .setMessage("test declines").setTimestampMs(System.currentTimeMillis()).build()));
+    }
+
+    /** Produces raw bytes to the requests topic, as a broken client would. */
+    void sendRawRequest(String key, byte[] value) {
+        try (KafkaProducer<String, byte[]> raw =
+                     new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(topics.requests(), key, value));
+            raw.flush();
+        }
+    }
+
+    /** Waits for the next control event of the type that matches, skipping others. */
+    <T extends SpecificRecord> T awaitControl(Class<T> type, Predicate<T> matching) {
+        return control.await(envelope -> envelope.getEvent(), type, matching);
+    }
+
+    <T extends SpecificRecord> T awaitJournal(Class<T> type, Predicate<T> matching) {
+        return journal.await(envelope -> envelope.getEvent(), type, matching);
+    }
+
+    private static <V> void send(KafkaProducer<String, V> producer, String topic, String key, V value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new AssertionError("cannot produce to " + topic, e);
+        }
+    }
+
+    private Map<String, Object> producerProps() {
+        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, 0);
+    }
+
+    @Override
+    public void close() {
+        coordinator.close();
+        requests.close();
+        acks.close();
+        control.close();
+        journal.close();
+    }
+
+    /** Reads a whole topic from the beginning (every partition, committed records only), keeping what it read. */
+    final class TopicReader<V> implements AutoCloseable {
+
+        private final KafkaConsumer<String, V> consumer;
+        private final List<V> unread = new ArrayList<>();
+
+        TopicReader(String topic, Deserializer<V> values) {
+            consumer = new KafkaConsumer<>(Map.of(
+                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10), new StringDeserializer(), values);
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+        }
+
+        <T> T await(java.util.function.Function<V, Object> event, Class<T> type, Predicate<T> matching) {
+            List<T> found = new ArrayList<>();
+            Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(10)).until(() -> {
+                consumer.poll(Duration.ofMillis(50)).forEach(r -> unread.add(r.value()));
+                for (int i = 0; i < unread.size(); i++) {
+                    Object candidate = event.apply(unread.get(i));
+                    if (type.isInstance(candidate) && matching.test(type.cast(candidate))) {
+                        found.add(type.cast(candidate));
+                        unread.subList(0, i + 1).clear();
+                        return true;
+                    }
+                }
+                return false;
+            });
+            return found.get(0);
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+}

@@ -1,0 +1,65 @@
+package dev.cairn.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A coordinator restarted on the same state directory, or on an empty one (state restored from the
+ * changelogs), continues with the next checkpoint id and still expires a checkpoint pending before it stopped.
+ */
+@ExtendWith(KafkaClusterExtension.class)
+class CoordinatorRestartIT {
+
+    private static final List<String> TASKS = List.of("source", "sink");
+
+    @Test
+    void shouldContinueAfterARestartOnTheSameStateDirectory(KafkaCluster kafka, @TempDir Path stateDir) {
+        continuesAfterRestart(kafka, stateDir, stateDir);
+    }
+
+    @Test
+    void shouldRestoreFromChangelogsAfterARestartOnAFreshStateDirectory(KafkaCluster kafka, @TempDir Path first,
+            @TempDir Path second) {
+        continuesAfterRestart(kafka, first, second.resolve("fresh"));
+    }
+
+    private static void continuesAfterRestart(KafkaCluster kafka, Path before, Path after) {
+        String job = "restart-" + UUID.randomUUID();
+        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, before)) {
+            cairn.register(CoordinatorHarness.job(job, 400, 4_000, TASKS.toArray(String[]::new)));
+            TASKS.forEach(task -> cairn.startTask(job, task, task + "-1"));
+
+            CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            TASKS.forEach(task -> cairn.ack(job, first.getCheckpointId(), task, task + "-1"));
+            cairn.awaitControl(CheckpointCompleted.class, c -> c.getCheckpointId() == first.getCheckpointId());
+            CheckpointTriggered pending = cairn.awaitControl(CheckpointTriggered.class,
+                    t -> t.getCheckpointId() > first.getCheckpointId());
+            cairn.ack(job, pending.getCheckpointId(), "source", "source-1");
+
+            cairn.restartCoordinator(after);
+
+            CheckpointAborted expired = cairn.awaitControl(CheckpointAborted.class,
+                    a -> a.getCheckpointId() == pending.getCheckpointId());
+            assertThat(expired.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
+            CheckpointTriggered next = cairn.awaitControl(CheckpointTriggered.class,
+                    t -> t.getCheckpointId() > pending.getCheckpointId());
+            assertThat(next.getCheckpointId()).isEqualTo(pending.getCheckpointId() + 1);
+            TASKS.forEach(task -> cairn.ack(job, next.getCheckpointId(), task, task + "-1"));
+            CheckpointCompleted completed = cairn.awaitControl(CheckpointCompleted.class,
+                    c -> c.getCheckpointId() == next.getCheckpointId());
+            assertThat(completed.getSubtaskStates()).hasSize(TASKS.size());
+        }
+    }
+}

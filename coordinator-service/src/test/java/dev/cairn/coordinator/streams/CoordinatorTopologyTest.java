@@ -1,0 +1,204 @@
+package dev.cairn.coordinator.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The topology with a mocked wall clock: periodic triggering, completion, timeouts and dead letters. */
+class CoordinatorTopologyTest {
+
+    private static final CairnTopics TOPICS = CairnTopics.defaults();
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+
+    @TempDir
+    java.nio.file.Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, RequestEnvelope> requests;
+    private TestInputTopic<String, AckEnvelope> acks;
+    private TestInputTopic<byte[], byte[]> rawRequests;
+    private TestOutputTopic<String, ControlEnvelope> control;
+    private TestOutputTopic<String, JournalEnvelope> journal;
+    private TestOutputTopic<String, RetainedCheckpoints> completed;
+    private TestOutputTopic<byte[], byte[]> deadLetters;
+
+    @BeforeEach
+    void startDriver() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TOPICS.dlq());
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
+        driver = new TopologyTestDriver(
+                CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, Duration.ofMillis(100)),
+                props, START);
+        requests = driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
+        acks = driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
+        rawRequests = driver.createInputTopic(TOPICS.requests(), new ByteArraySerializer(), new ByteArraySerializer());
+        control = driver.createOutputTopic(TOPICS.control(), new StringDeserializer(), CairnSerdes.control().deserializer());
+        journal = driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
+        completed = driver.createOutputTopic(TOPICS.completed(), new StringDeserializer(),
+                CairnSerdes.retained().deserializer());
+        deadLetters = driver.createOutputTopic(TOPICS.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void closeDriver() {
+        driver.close();
+    }
+
+    @Test
+    void shouldTriggerPeriodicallyAndCompleteWhenEveryTaskAcks() {
+        registerJobWithTwoRunningTasks("job-1", 1_000, 10_000);
+
+        driver.advanceWallClockTime(Duration.ofMillis(1_100));
+
+        CheckpointTriggered triggered = (CheckpointTriggered) control.readValue().getEvent();
+        assertThat(triggered.getCheckpointId()).isEqualTo(1L);
+        assertThat(triggered.getStorageLocation()).isEqualTo("file:///cp/job-1/chk-1");
+
+        acknowledge("job-1", 1, "source", "a-source");
+        acknowledge("job-1", 1, "sink", "a-sink");
+
+        CheckpointCompleted done = (CheckpointCompleted) control.readValue().getEvent();
+        assertThat(done.getCheckpointId()).isEqualTo(1L);
+        assertThat(done.getSubtaskStates()).hasSize(2);
+        RetainedCheckpoints retained = completed.readValue();
+        assertThat(retained.getCheckpoints()).extracting(CheckpointCompleted::getCheckpointId).containsExactly(1L);
+
+        driver.advanceWallClockTime(Duration.ofMillis(1_000));
+        CheckpointTriggered next = (CheckpointTriggered) control.readValue().getEvent();
+        assertThat(next.getCheckpointId()).isEqualTo(2L);
+
+        KeyValueStore<String, JobState> jobs = driver.getKeyValueStore(CoordinatorStores.JOBS);
+        assertThat(jobs.get("job-1").getLatestCompletedId()).isEqualTo(1L);
+    }
+
+    @Test
+    void shouldAbortAsExpiredWhenTimeoutPasses() {
+        registerJobWithTwoRunningTasks("job-2", 1_000, 3_000);
+        driver.advanceWallClockTime(Duration.ofMillis(1_100));
+        assertThat(control.readValue().getEvent()).isInstanceOf(CheckpointTriggered.class);
+        acknowledge("job-2", 1, "source", "a-source");
+
+        driver.advanceWallClockTime(Duration.ofMillis(3_000));
+
+        List<Object> events = control.readValuesToList().stream().map(ControlEnvelope::getEvent).toList();
+        CheckpointAborted aborted = events.stream().filter(CheckpointAborted.class::isInstance)
+                .map(CheckpointAborted.class::cast).findFirst().orElseThrow();
+        assertThat(aborted.getCheckpointId()).isEqualTo(1L);
+        assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
+    }
+
+    @Test
+    void shouldJournalEveryAcceptedAndDecidedEventInOrder() {
+        registerJobWithTwoRunningTasks("job-3", 1_000, 10_000);
+        driver.advanceWallClockTime(Duration.ofMillis(1_100));
+
+        List<String> kinds = journal.readValuesToList().stream()
+                .map(e -> e.getEvent().getClass().getSimpleName()).toList();
+        assertThat(kinds).startsWith("JobSpec").contains("TaskStarted", "CheckpointTriggered");
+        assertThat(kinds.indexOf("CheckpointTriggered")).isGreaterThan(kinds.lastIndexOf("TaskStarted"));
+    }
+
+    @Test
+    void shouldSendUnreadableRecordsToTheDeadLetterTopicAndKeepGoing() {
+        rawRequests.pipeInput("job-4".getBytes(StandardCharsets.UTF_8), "{not avro}".getBytes(StandardCharsets.UTF_8));
+        registerJobWithTwoRunningTasks("job-4", 1_000, 10_000);
+
+        TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
+        assertThat(new String(dead.value(), StandardCharsets.UTF_8)).isEqualTo("{not avro}");
+        assertThat(header(dead, DeadLetterQueueHandler.REASON)).isEqualTo("NOT_SINGLE_OBJECT_ENCODED");
+        assertThat(header(dead, DeadLetterQueueHandler.SOURCE_TOPIC)).isEqualTo(TOPICS.requests());
+        assertThat(header(dead, DeadLetterQueueHandler.SOURCE_OFFSET)).isEqualTo("0");
+
+        driver.advanceWallClockTime(Duration.ofMillis(1_100));
+        assertThat(control.readValue().getEvent()).isInstanceOf(CheckpointTriggered.class);
+    }
+
+    @Test
+    void shouldDeadLetterARecordKeyedByAnotherJob() {
+        requests.pipeInput("job-x", new RequestEnvelope(spec("job-y", 1_000, 10_000)));
+
+        TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
+        assertThat(header(dead, DeadLetterQueueHandler.STAGE)).isEqualTo("processing");
+        assertThat(header(dead, DeadLetterQueueHandler.MESSAGE)).contains("record key 'job-x' differs from the job id 'job-y'");
+        assertThat(journal.isEmpty()).isTrue();
+    }
+
+    private void registerJobWithTwoRunningTasks(String jobId, long intervalMs, long timeoutMs) {
+        requests.pipeInput(jobId, new RequestEnvelope(spec(jobId, intervalMs, timeoutMs)));
+        acks.pipeInput(jobId, new AckEnvelope(started(jobId, "source", "a-source")));
+        acks.pipeInput(jobId, new AckEnvelope(started(jobId, "sink", "a-sink")));
+    }
+
+    private static JobSpec spec(String jobId, long intervalMs, long timeoutMs) {
+        return JobSpec.newBuilder().setJobId(jobId)
+                .setTasks(List.of(
+                        TaskVertex.newBuilder().setTaskId("source").setParallelism(1).build(),
+                        TaskVertex.newBuilder().setTaskId("sink").setParallelism(1).build()))
+                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(intervalMs).setTimeoutMs(timeoutMs)
+                        .setStorageBaseLocation("file:///cp").build())
+                .setTimestampMs(START.toEpochMilli()).build();
+    }
+
+    private static TaskStarted started(String jobId, String taskId, String attemptId) {
+        return TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId).setSubtaskIndex(0)
+                .setAttemptId(attemptId).setTimestampMs(START.toEpochMilli()).build();
+    }
+
+    private void acknowledge(String jobId, long checkpointId, String taskId, String attemptId) {
+        acks.pipeInput(jobId, new AckEnvelope(CheckpointAcknowledged.newBuilder()
+                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(0)
+                .setAttemptId(attemptId)
+                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s/" + taskId).setSizeBytes(100).build())
+                .setMetrics(SubtaskMetrics.newBuilder().build())
+                .setTimestampMs(START.toEpochMilli()).build()));
+    }
+
+    private static String header(TestRecord<byte[], byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
