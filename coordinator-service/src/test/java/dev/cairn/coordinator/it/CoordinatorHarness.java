@@ -2,6 +2,8 @@ package dev.cairn.coordinator.it;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.streams.CoordinatorStores;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
@@ -9,6 +11,8 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.StateHandle;
@@ -37,6 +41,9 @@ import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.awaitility.Awaitility;
 
 /**
@@ -96,6 +103,22 @@ final class CoordinatorHarness implements AutoCloseable {
 
     void register(JobSpec spec) {
         send(requests, topics.requests(), spec.getJobId(), new RequestEnvelope(spec));
+    }
+
+    void changeStatus(String jobId, JobStatus status) {
+        send(requests, topics.requests(), jobId, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(jobId)
+                .setStatus(status).setTimestampMs(System.currentTimeMillis()).build()));
+    }
+
+    /** The job's state as the coordinator's store holds it now (an interactive query). */
+    JobState liveJob(String jobId) {
+        ReadOnlyKeyValueStore<String, JobState> jobs = coordinator.streams().store(
+                StoreQueryParameters.fromNameAndType(CoordinatorStores.JOBS, QueryableStoreTypes.keyValueStore()));
+        return jobs.get(jobId);
+    }
+
+    String bootstrapServers() {
+        return kafka.bootstrapServers();
     }
 
     void startTask(String jobId, String taskId, String attemptId) {

@@ -2,12 +2,17 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.audit.JournalReplay;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.nio.charset.StandardCharsets;
@@ -120,6 +125,27 @@ class CoordinatorIT {
 
         CommandRejected rejected = cairn.awaitJournal(CommandRejected.class, r -> r.getJobId().equals(job));
         assertThat(rejected.getReason()).contains("unknown job");
+    }
+
+    @Test
+    void shouldRebuildTheLiveStateByReplayingTheJournal() {
+        String job = "audit-" + UUID.randomUUID();
+        startJob(job, 200, 10_000);
+        for (int round = 0; round < 2; round++) {
+            CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, attempt(job, task)));
+            cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+        }
+        cairn.changeStatus(job, JobStatus.SUSPENDED);
+        cairn.awaitJournal(PeriodicTriggerStopped.class, s -> s.getJobId().equals(job));
+
+        JournalReplay.Result replayed = new JournalReplay(cairn.bootstrapServers(), Map.of(), CoordinatorSettings.DEFAULTS)
+                .replay(cairn.topics.journal(), Duration.ofSeconds(30));
+
+        JobState live = cairn.liveJob(job);
+        assertThat(live.getCounts().getCompleted()).isGreaterThanOrEqualTo(2L);
+        assertThat(replayed.state().job(job)).contains(live);
+        assertThat(replayed.events()).isPositive();
     }
 
     private static void startJob(String job, long intervalMs, long timeoutMs) {
