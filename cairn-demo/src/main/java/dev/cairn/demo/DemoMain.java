@@ -1,54 +1,62 @@
 package dev.cairn.demo;
 
+import dev.cairn.coordinator.app.CoordinatorApp;
+import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.audit.JournalReplay;
+import dev.cairn.coordinator.domain.CheckpointStatsSummary;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.streams.CoordinatorStores;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
-import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.events.topics.TopicInitializer;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The embedded demo: starts a real Kafka broker inside this JVM, creates Cairn's topics, produces a job
- * spec and a trigger request to {@code cairn.requests} and reads them back through the Avro serde,
- * telling the user what happens at each step.
+ * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once),
+ * a job of four subtasks whose stand-in sidecars ack, decline or stay silent, a savepoint request, and at
+ * the end a summary and an audit: the journal replayed into a fresh state must equal the live store.
  */
 @Command(name = "cairn-demo", mixinStandardHelpOptions = true,
-        description = "Runs Cairn end to end on an in-JVM Kafka broker and exits.")
+        description = "Runs Cairn end to end on an in-JVM Kafka broker for a bounded time and exits.")
 public final class DemoMain implements Callable<Integer> {
+
+    private static final Map<String, Integer> TASKS = new LinkedHashMap<>(Map.of("source", 1, "map", 2, "sink", 1));
+
+    @Option(names = "--duration", defaultValue = "PT12S",
+            description = "How long the job runs before it is suspended, ISO-8601 (default: ${DEFAULT-VALUE}).")
+    Duration duration;
 
     @Option(names = "--partitions", defaultValue = "3", description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
     int partitions;
 
     @Option(names = "--job", defaultValue = "demo-job", description = "The id of the demo job (default: ${DEFAULT-VALUE}).")
     String jobId;
-
-    @Option(names = "--timeout", defaultValue = "PT60S", description = "How long to wait for Kafka at most, ISO-8601 (default: ${DEFAULT-VALUE}).")
-    Duration timeout;
 
     private final PrintStream out;
 
@@ -61,83 +69,93 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--duration must be positive, was " + duration);
+        }
         out.println("Cairn demo: starting a single-node Kafka broker (KRaft) inside this JVM...");
-        long start = System.nanoTime();
+        Path stateDir = Files.createTempDirectory("cairn-demo-state");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
-             Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers()))) {
-            out.printf("Broker up at %s after %d ms.%n", broker.bootstrapServers(), (System.nanoTime() - start) / 1_000_000);
-            CairnTopics topics = CairnTopics.defaults();
-            new TopicInitializer(admin, timeout).ensure(topics, partitions, (short) 1);
-            out.printf("Topics ready (%d partitions each): %s%n", partitions, String.join(", ", topics.all()));
-
-            List<RequestEnvelope> sent = List.of(new RequestEnvelope(jobSpec()), new RequestEnvelope(manualCheckpoint()));
-            produce(broker.bootstrapServers(), topics.requests(), sent);
-            out.printf("Produced %d events to %s, keyed by job id '%s'.%n", sent.size(), topics.requests(), jobId);
-
-            List<RequestEnvelope> read = consume(broker.bootstrapServers(), topics.requests(), sent.size());
-            out.printf("Read them back through the Avro single-object serde:%n");
-            read.forEach(envelope -> out.println("  - " + EventText.describe(envelope.getEvent())));
-            if (!read.equals(sent)) {
-                out.println("The events read back differ from the events sent.");
+             CoordinatorApp coordinator = CoordinatorApp.start(
+                     CoordinatorConfig.forLocalBroker(broker.bootstrapServers(), "cairn-demo", stateDir)
+                             .withPartitions(partitions))) {
+            String bootstrap = broker.bootstrapServers();
+            out.printf("Broker at %s; coordinator started (Kafka Streams, exactly-once) on %d partitions per topic.%n",
+                    bootstrap, partitions);
+            if (!coordinator.awaitRunning(Duration.ofSeconds(60))) {
+                out.println("The coordinator did not start processing within 60 s.");
                 return 1;
             }
-            out.println("Every event read back equals the event sent. Demo finished.");
-            return 0;
+            try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap);
+                 DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal());
+                 DemoTasks tasks = new DemoTasks(bootstrap, coordinator.config().topics(), jobId)) {
+                String requestsTopic = coordinator.config().topics().requests();
+                JobSpec spec = jobSpec();
+                requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(spec))).get();
+                out.println("Registered " + EventText.describe(spec));
+                tasks.start(TASKS);
+                out.println("Started 4 subtasks (stand-in sidecars): the sink declines every 3rd checkpoint, "
+                        + "map-1 ignores every 5th, savepoints are always acknowledged.");
+
+                journal.followUntil(event -> false, duration.dividedBy(2));
+                TriggerRequest savepoint = savepoint();
+                requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(savepoint))).get();
+                out.println("Requested a " + EventText.describe(savepoint));
+                journal.followUntil(event -> false, duration.dividedBy(2));
+
+                requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(JobStatusChange.newBuilder()
+                        .setJobId(jobId).setStatus(JobStatus.SUSPENDED).setTimestampMs(System.currentTimeMillis())
+                        .build()))).get();
+                boolean stopped = journal.followUntil(PeriodicTriggerStopped.class::isInstance, Duration.ofSeconds(30));
+                out.println("Suspended the job" + (stopped ? ": periodic triggering stopped." : ", but the journal never said so."));
+                return summarize(coordinator, journal) && stopped ? 0 : 1;
+            }
         }
+    }
+
+    private boolean summarize(CoordinatorApp coordinator, DemoJournal journal) {
+        JobState live = coordinator.streams().store(StoreQueryParameters.fromNameAndType(
+                CoordinatorStores.JOBS, QueryableStoreTypes.<String, JobState>keyValueStore())).get(jobId);
+        CheckpointStatsSummary stats = CheckpointStatsSummary.of(live);
+        out.println();
+        out.println("Summary for job " + jobId + ":");
+        out.printf("  completed: %d %s%n", journal.completed().size(), journal.completed());
+        out.printf("  aborted:   %s%n", journal.abortedByReason().isEmpty() ? "none" : journal.abortedByReason());
+        journal.outcomes().forEach(o -> out.printf("  request %s: %s%s%n", o.getRequestId(), o.getStatus(),
+                o.getCheckpointId() == null ? "" : " (checkpoint " + o.getCheckpointId() + ")"));
+        out.printf("  store says: %d triggered, %d completed, %d failed; end-to-end p50 %d ms, p99 %d ms%n",
+                live.getCounts().getTriggered(), live.getCounts().getCompleted(), live.getCounts().getFailed(),
+                stats.endToEndDurationMs().p50(), stats.endToEndDurationMs().p99());
+
+        JournalReplay.Result replay = new JournalReplay(coordinator.config().bootstrapServers(), Map.of(),
+                CoordinatorSettings.DEFAULTS).replay(coordinator.config().topics().journal(), Duration.ofSeconds(30));
+        boolean same = replay.state().job(jobId).map(live::equals).orElse(false);
+        out.printf("Audit: replayed %d journal events into a fresh state; it %s the live store.%n",
+                replay.events(), same ? "equals" : "DIFFERS FROM");
+        return same && !journal.completed().isEmpty();
     }
 
     private JobSpec jobSpec() {
-        return JobSpec.newBuilder()
-                .setJobId(jobId)
-                .setTasks(List.of(
-                        TaskVertex.newBuilder().setTaskId("source").setParallelism(1).build(),
-                        TaskVertex.newBuilder().setTaskId("map").setParallelism(2).build(),
-                        TaskVertex.newBuilder().setTaskId("sink").setParallelism(1).build()))
+        List<TaskVertex> vertices = TASKS.entrySet().stream()
+                .map(e -> TaskVertex.newBuilder().setTaskId(e.getKey()).setParallelism(e.getValue()).build())
+                .toList();
+        return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices)
                 .setConfig(CheckpointConfig.newBuilder()
-                        .setIntervalMs(2_000).setTimeoutMs(10_000).setMinPauseMs(500)
-                        .setStorageBaseLocation("file:///tmp/cairn-demo/checkpoints").build())
-                .setTimestampMs(System.currentTimeMillis())
-                .build();
-    }
-
-    private TriggerRequest manualCheckpoint() {
-        return TriggerRequest.newBuilder()
-                .setJobId(jobId).setRequestId(UUID.randomUUID().toString())
-                .setType(CheckpointType.CHECKPOINT).setRequester("cairn-demo")
+                        .setIntervalMs(1_000).setTimeoutMs(2_000).setMinPauseMs(200).setTolerableFailures(10)
+                        .setRetained(3).setStorageBaseLocation("file:///tmp/cairn-demo/checkpoints").build())
                 .setTimestampMs(System.currentTimeMillis()).build();
     }
 
-    private void produce(String bootstrap, String topic, List<RequestEnvelope> events) {
-        Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        try (KafkaProducer<String, RequestEnvelope> producer =
-                     new KafkaProducer<>(props, new StringSerializer(), CairnSerdes.requests().serializer())) {
-            for (RequestEnvelope event : events) {
-                producer.send(new ProducerRecord<>(topic, jobId, event));
-            }
-            producer.flush();
-        }
+    private TriggerRequest savepoint() {
+        return TriggerRequest.newBuilder().setJobId(jobId).setRequestId("savepoint-" + UUID.randomUUID().toString().substring(0, 8))
+                .setType(CheckpointType.SAVEPOINT).setRequester("cairn-demo")
+                .setTargetLocation("file:///tmp/cairn-demo/savepoints/sp-1")
+                .setTimestampMs(System.currentTimeMillis()).build();
     }
 
-    private List<RequestEnvelope> consume(String bootstrap, String topic, int expected) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, "cairn-demo-reader");
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        List<RequestEnvelope> read = new ArrayList<>();
-        try (KafkaConsumer<String, RequestEnvelope> consumer =
-                     new KafkaConsumer<>(props, new StringDeserializer(), CairnSerdes.requests().deserializer())) {
-            consumer.subscribe(List.of(topic));
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (read.size() < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, RequestEnvelope> record : consumer.poll(Duration.ofMillis(200))) {
-                    read.add(record.value());
-                }
-            }
-        }
-        return read;
+    private static KafkaProducer<String, RequestEnvelope> requestProducer(String bootstrap) {
+        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
+                new StringSerializer(), CairnSerdes.requests().serializer());
     }
 }

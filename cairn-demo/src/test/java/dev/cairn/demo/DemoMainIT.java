@@ -15,15 +15,18 @@ class DemoMainIT {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
 
-        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2");
+        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT7S");
 
         String printed = buffer.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
         assertThat(printed)
-                .contains("Topics ready (2 partitions each): cairn.requests, cairn.acks, cairn.journal")
-                .contains("job spec for 'it-job': tasks source x1, map x2, sink x1")
-                .contains("checkpoint request")
-                .contains("Every event read back equals the event sent.");
+                .contains("coordinator started (Kafka Streams, exactly-once) on 2 partitions per topic")
+                .contains("Registered job spec for 'it-job': tasks source x1, map x2, sink x1")
+                .contains("Requested a savepoint request")
+                .contains("Suspended the job: periodic triggering stopped.")
+                .containsPattern("completed: [1-9]\\d* \\[1, ")
+                .contains("CHECKPOINT_DECLINED")
+                .containsPattern("Audit: replayed \\d+ journal events into a fresh state; it equals the live store.");
     }
 
     @Test
@@ -38,5 +41,17 @@ class DemoMainIT {
         assertThat(errors.toString(StandardCharsets.UTF_8))
                 .contains("Invalid value for option '--partitions'")
                 .contains("'three' is not an int");
+    }
+
+    @Test
+    void shouldExplainAMalformedDuration() {
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new DemoMain(System.out));
+        command.setErr(new java.io.PrintWriter(errors, true, StandardCharsets.UTF_8));
+
+        int exit = command.execute("--duration", "ten seconds");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(errors.toString(StandardCharsets.UTF_8)).contains("Invalid value for option '--duration'");
     }
 }

@@ -7,7 +7,9 @@ import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -29,10 +31,12 @@ public final class CoordinatorApp implements AutoCloseable {
 
     private final CoordinatorConfig config;
     private final KafkaStreams streams;
+    private final CountDownLatch running;
 
-    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams) {
+    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, CountDownLatch running) {
         this.config = config;
         this.streams = streams;
+        this.running = running;
     }
 
     /** Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance. */
@@ -49,10 +53,16 @@ public final class CoordinatorApp implements AutoCloseable {
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
                     .REPLACE_THREAD;
         });
+        CountDownLatch running = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            if (now == KafkaStreams.State.RUNNING) {
+                running.countDown();
+            }
+        });
         streams.start();
         LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {})", config.applicationId(),
                 config.bootstrapServers(), config.topics().prefix(), config.partitions(), config.stateDir());
-        return new CoordinatorApp(config, streams);
+        return new CoordinatorApp(config, streams, running);
     }
 
     /** The Kafka Streams properties of a coordinator: exactly-once, dead-letter handling, low latency. */
@@ -77,6 +87,11 @@ public final class CoordinatorApp implements AutoCloseable {
         Map<String, Object> props = new java.util.HashMap<>(config.kafkaProperties());
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         return props;
+    }
+
+    /** Waits until the coordinator has been assigned its tasks and processes records; false on time-out. */
+    public boolean awaitRunning(Duration timeout) throws InterruptedException {
+        return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     public KafkaStreams streams() {
