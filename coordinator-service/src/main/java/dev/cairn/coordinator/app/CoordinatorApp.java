@@ -1,11 +1,16 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.query.KafkaTriggerPublisher;
+import dev.cairn.coordinator.query.QueryServer;
+import dev.cairn.coordinator.query.StreamsStateSource;
+import dev.cairn.coordinator.query.TriggerPublisher;
 import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,6 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One coordinator instance: creates the topics if missing, then runs the {@link CoordinatorTopology} with
  * exactly-once processing. Main, the demo and the integration tests all start the coordinator this way.
+ * With a {@link CoordinatorConfig#queryServer()}, it also serves the REST API over its state stores, and
+ * advertises that API's host:port as Kafka Streams' {@code application.server}, so that every instance
+ * can route a query to the instance that owns the job.
  */
 public final class CoordinatorApp implements AutoCloseable {
 
@@ -32,11 +40,16 @@ public final class CoordinatorApp implements AutoCloseable {
     private final CoordinatorConfig config;
     private final KafkaStreams streams;
     private final CountDownLatch running;
+    private final QueryServer queryServer;
+    private final TriggerPublisher triggerPublisher;
 
-    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, CountDownLatch running) {
+    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, CountDownLatch running,
+            QueryServer queryServer, TriggerPublisher triggerPublisher) {
         this.config = config;
         this.streams = streams;
         this.running = running;
+        this.queryServer = queryServer;
+        this.triggerPublisher = triggerPublisher;
     }
 
     /** Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance. */
@@ -47,7 +60,24 @@ public final class CoordinatorApp implements AutoCloseable {
         }
         Topology topology = CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
                 () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval());
-        KafkaStreams streams = new KafkaStreams(topology, streamsProperties(config));
+        Properties props = streamsProperties(config);
+        QueryServer queryServer = config.queryServer() == null ? null : QueryServer.bind(config.queryServer());
+        try {
+            if (queryServer != null) {
+                props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryServer.applicationServer());
+            }
+            return start(config, topology, props, queryServer);
+        } catch (RuntimeException e) {
+            if (queryServer != null) {
+                queryServer.close();
+            }
+            throw e;
+        }
+    }
+
+    private static CoordinatorApp start(CoordinatorConfig config, Topology topology, Properties props,
+            QueryServer queryServer) {
+        KafkaStreams streams = new KafkaStreams(topology, props);
         streams.setUncaughtExceptionHandler(error -> {
             LOG.error("Coordinator stream thread failed; replacing it", error);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
@@ -62,7 +92,13 @@ public final class CoordinatorApp implements AutoCloseable {
         streams.start();
         LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {})", config.applicationId(),
                 config.bootstrapServers(), config.topics().prefix(), config.partitions(), config.stateDir());
-        return new CoordinatorApp(config, streams, running);
+        TriggerPublisher publisher = null;
+        if (queryServer != null) {
+            publisher = new KafkaTriggerPublisher(config.bootstrapServers(), config.kafkaProperties(),
+                    config.topics().requests());
+            queryServer.start(new StreamsStateSource(streams, queryServer.self()), publisher);
+        }
+        return new CoordinatorApp(config, streams, running, queryServer, publisher);
     }
 
     /** The Kafka Streams properties of a coordinator: exactly-once, dead-letter handling, low latency. */
@@ -102,9 +138,21 @@ public final class CoordinatorApp implements AutoCloseable {
         return config;
     }
 
-    /** Stops processing and leaves the group, so that other instances take over this one's jobs at once. */
+    /** The REST API, when the configuration asks for one. */
+    public Optional<QueryServer> queryServer() {
+        return Optional.ofNullable(queryServer);
+    }
+
+    /**
+     * Stops the REST API, then processing, and leaves the group, so that other instances take over this
+     * one's jobs at once.
+     */
     @Override
     public void close() {
+        if (queryServer != null) {
+            queryServer.close();
+            triggerPublisher.close();
+        }
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
     }

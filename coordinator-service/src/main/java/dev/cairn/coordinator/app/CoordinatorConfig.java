@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.app;
 
+import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param tickInterval how often the wall-clock punctuator looks for due timers
  * @param commitInterval Kafka Streams' commit interval (bounds the latency of every decision under EOS)
  * @param kafkaProperties passed through to the Kafka clients (security settings and the like)
+ * @param queryServer where the REST API over the state stores listens; {@code null} runs no REST API
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -28,7 +30,8 @@ public record CoordinatorConfig(
         Path stateDir,
         Duration tickInterval,
         Duration commitInterval,
-        Map<String, String> kafkaProperties) {
+        Map<String, String> kafkaProperties,
+        QueryServerConfig queryServer) {
 
     public CoordinatorConfig {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -45,6 +48,14 @@ public record CoordinatorConfig(
         kafkaProperties = Map.copyOf(kafkaProperties);
     }
 
+    /** A coordinator without REST API. */
+    public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
+            short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
+            Map<String, String> kafkaProperties) {
+        this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
+                commitInterval, kafkaProperties, null);
+    }
+
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
     public static CoordinatorConfig forLocalBroker(String bootstrapServers, String applicationId, Path stateDir) {
         return new CoordinatorConfig(bootstrapServers, applicationId, CairnTopics.defaults(), 3, (short) 1, stateDir,
@@ -53,12 +64,18 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties);
+                tickInterval, commitInterval, kafkaProperties, queryServer);
     }
 
     public CoordinatorConfig withStateDir(Path newStateDir) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, newStateDir,
-                tickInterval, commitInterval, kafkaProperties);
+                tickInterval, commitInterval, kafkaProperties, queryServer);
+    }
+
+    /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
+    public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, newQueryServer);
     }
 
     private static void requirePositive(String name, long value) {

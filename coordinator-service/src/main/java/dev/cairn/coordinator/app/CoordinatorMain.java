@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.app;
 
+import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.Reader;
@@ -61,6 +62,21 @@ public final class CoordinatorMain implements Callable<Integer> {
             description = "Properties file passed to the Kafka clients (env CAIRN_KAFKA_CONFIG).")
     Path kafkaConfig;
 
+    @Option(names = "--http-port", defaultValue = "${env:CAIRN_HTTP_PORT:-8081}",
+            description = "Port of the REST API over the state stores; 0 picks a free port, -1 runs no REST API "
+                    + "(env CAIRN_HTTP_PORT, default ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(names = "--http-bind-address", defaultValue = "${env:CAIRN_HTTP_BIND_ADDRESS:-0.0.0.0}",
+            description = "Address the REST API listens on (env CAIRN_HTTP_BIND_ADDRESS, default ${DEFAULT-VALUE}).")
+    String httpBindAddress;
+
+    @Option(names = "--advertised-host", defaultValue = "${env:CAIRN_ADVERTISED_HOST}",
+            description = "Host at which the other coordinator instances reach this one's REST API (it becomes "
+                    + "Kafka Streams' application.server, which routes queries); default: the bind address, or "
+                    + "this machine's host name when listening on every interface (env CAIRN_ADVERTISED_HOST).")
+    String advertisedHost;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -73,6 +89,10 @@ public final class CoordinatorMain implements Callable<Integer> {
                 cmd.getErr().println("cairn-coordinator: " + error.getMessage());
                 return CommandLine.ExitCode.USAGE;
             }
+            if (error instanceof java.io.UncheckedIOException) {
+                cmd.getErr().println("cairn-coordinator: " + error.getMessage());
+                return CommandLine.ExitCode.SOFTWARE;
+            }
             throw error;
         });
         return commandLine;
@@ -82,7 +102,16 @@ public final class CoordinatorMain implements Callable<Integer> {
     CoordinatorConfig config() {
         return new CoordinatorConfig(bootstrapServers, applicationId, new CairnTopics(topicPrefix), partitions,
                 replicationFactor, stateDir, Duration.ofMillis(tickIntervalMs), Duration.ofMillis(commitIntervalMs),
-                kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig));
+                kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig), queryServerConfig());
+    }
+
+    /** The REST API's settings, {@code null} for none. */
+    private QueryServerConfig queryServerConfig() {
+        if (httpPort < -1) {
+            throw new IllegalArgumentException("--http-port must be -1 (no REST API), 0 (a free port) or a port "
+                    + "number, was " + httpPort);
+        }
+        return httpPort == -1 ? null : QueryServerConfig.of(httpBindAddress, httpPort, advertisedHost);
     }
 
     @Override

@@ -5,7 +5,6 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.BytesSerializer;
@@ -15,19 +14,17 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * {@link CoordinatorState} over the Kafka Streams stores of one stream task. Every read and write is one
- * key, except {@link #acks} and {@link #removeAcks}, which scan one checkpoint's key prefix.
+ * {@link CoordinatorState} over the Kafka Streams stores of one stream task: reads go through the same
+ * {@link StoreReader} that interactive queries use. Every read and write is one key, except {@link #acks}
+ * and {@link #removeAcks}, which scan one checkpoint's key prefix.
  */
 final class StoreBackedCoordinatorState implements CoordinatorState {
-
-    private static final Comparator<CheckpointAcknowledged> BY_SUBTASK = Comparator
-            .comparing(CheckpointAcknowledged::getTaskId)
-            .thenComparingInt(CheckpointAcknowledged::getSubtaskIndex);
 
     private final KeyValueStore<String, JobState> jobs;
     private final KeyValueStore<Bytes, String> attempts;
     private final KeyValueStore<Bytes, CheckpointAcknowledged> acks;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
+    private final StoreReader reader;
 
     StoreBackedCoordinatorState(KeyValueStore<String, JobState> jobs, KeyValueStore<Bytes, String> attempts,
             KeyValueStore<Bytes, CheckpointAcknowledged> acks, KeyValueStore<String, RetainedCheckpoints> retained) {
@@ -35,11 +32,12 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         this.attempts = attempts;
         this.acks = acks;
         this.retained = retained;
+        this.reader = new StoreReader(jobs, attempts, acks, retained);
     }
 
     @Override
     public Optional<JobState> job(String jobId) {
-        return Optional.ofNullable(jobs.get(jobId));
+        return reader.job(jobId);
     }
 
     @Override
@@ -49,7 +47,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return Optional.ofNullable(attempts.get(StoreKeys.attempt(jobId, taskId, subtaskIndex)));
+        return reader.attempt(jobId, taskId, subtaskIndex);
     }
 
     @Override
@@ -59,7 +57,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        return Optional.ofNullable(acks.get(StoreKeys.ack(jobId, checkpointId, taskId, subtaskIndex)));
+        return reader.ack(jobId, checkpointId, taskId, subtaskIndex);
     }
 
     @Override
@@ -69,13 +67,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
-        List<CheckpointAcknowledged> found = new ArrayList<>();
-        try (KeyValueIterator<Bytes, CheckpointAcknowledged> it =
-                     acks.prefixScan(StoreKeys.ackPrefix(jobId, checkpointId), new BytesSerializer())) {
-            it.forEachRemaining(entry -> found.add(entry.value));
-        }
-        found.sort(BY_SUBTASK);
-        return found;
+        return reader.acks(jobId, checkpointId);
     }
 
     @Override
@@ -93,7 +85,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public Optional<RetainedCheckpoints> retained(String jobId) {
-        return Optional.ofNullable(retained.get(jobId));
+        return reader.retained(jobId);
     }
 
     @Override

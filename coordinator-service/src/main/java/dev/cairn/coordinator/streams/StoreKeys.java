@@ -5,16 +5,17 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
- * Byte keys of the per-subtask and timer stores. Strings are length-prefixed, so that a key's prefix
+ * Byte keys of the per-subtask and timer stores, shared by the processor that writes them and the
+ * interactive queries that read them. Strings are length-prefixed, so that a key's prefix
  * (a job, or a job and a checkpoint id) is a contiguous range of the store; numbers are big-endian with
  * the sign bit flipped, so that byte order is numeric order.
  */
-final class StoreKeys {
+public final class StoreKeys {
 
     private StoreKeys() {}
 
     /** (jobId, taskId, subtaskIndex) of the attempts store. */
-    static Bytes attempt(String jobId, String taskId, int subtaskIndex) {
+    public static Bytes attempt(String jobId, String taskId, int subtaskIndex) {
         byte[] job = utf8(jobId);
         byte[] task = utf8(taskId);
         return Bytes.wrap(ByteBuffer.allocate(4 + job.length + 4 + task.length + 4)
@@ -23,7 +24,7 @@ final class StoreKeys {
     }
 
     /** (jobId, checkpointId): the prefix of every ack of one checkpoint. */
-    static Bytes ackPrefix(String jobId, long checkpointId) {
+    public static Bytes ackPrefix(String jobId, long checkpointId) {
         byte[] job = utf8(jobId);
         return Bytes.wrap(ByteBuffer.allocate(4 + job.length + 8)
                 .putInt(job.length).put(job).putLong(checkpointId ^ Long.MIN_VALUE).array());

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.it;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;
 import dev.cairn.events.AckEnvelope;
@@ -22,6 +23,7 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,10 +63,17 @@ final class CoordinatorHarness implements AutoCloseable {
     private final KafkaProducer<String, AckEnvelope> acks;
     private final TopicReader<ControlEnvelope> control;
     private final TopicReader<JournalEnvelope> journal;
+    private final QueryServerConfig queryServer;
     private CoordinatorApp coordinator;
 
     CoordinatorHarness(KafkaCluster kafka, Path stateDir) {
+        this(kafka, stateDir, null);
+    }
+
+    /** With the REST API at {@code queryServer} ({@code null}: none), also after a restart. */
+    CoordinatorHarness(KafkaCluster kafka, Path stateDir, QueryServerConfig queryServer) {
         this.kafka = kafka;
+        this.queryServer = queryServer;
         this.coordinator = startCoordinator(stateDir);
         this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.acks().serializer());
@@ -73,8 +82,12 @@ final class CoordinatorHarness implements AutoCloseable {
     }
 
     private CoordinatorApp startCoordinator(Path stateDir) {
+        return startCoordinator(stateDir, queryServer);
+    }
+
+    private CoordinatorApp startCoordinator(Path stateDir, QueryServerConfig withQueryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics, 2, (short) 1,
-                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of());
+                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), withQueryServer);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
@@ -88,6 +101,20 @@ final class CoordinatorHarness implements AutoCloseable {
 
     CoordinatorApp coordinator() {
         return coordinator;
+    }
+
+    /** The REST API of the coordinator, e.g. {@code http://127.0.0.1:40123}. */
+    URI queryUri() {
+        return coordinator.queryServer().orElseThrow(() -> new IllegalStateException("started without REST API"))
+                .uri();
+    }
+
+    /**
+     * Starts one more instance of the same application (same id, same topics) on {@code stateDir}, with its
+     * REST API at {@code withQueryServer}; the caller closes it.
+     */
+    CoordinatorApp startAnotherInstance(Path stateDir, QueryServerConfig withQueryServer) {
+        return startCoordinator(stateDir, withQueryServer);
     }
 
     static JobSpec job(String jobId, long intervalMs, long timeoutMs, String... taskIds) {
@@ -122,13 +149,23 @@ final class CoordinatorHarness implements AutoCloseable {
     }
 
     void startTask(String jobId, String taskId, String attemptId) {
+        startTask(jobId, taskId, 0, attemptId);
+    }
+
+    void startTask(String jobId, String taskId, int subtaskIndex, String attemptId) {
         send(acks, topics.acks(), jobId, new AckEnvelope(TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId)
-                .setSubtaskIndex(0).setAttemptId(attemptId).setTimestampMs(System.currentTimeMillis()).build()));
+                .setSubtaskIndex(subtaskIndex).setAttemptId(attemptId).setTimestampMs(System.currentTimeMillis())
+                .build()));
     }
 
     void ack(String jobId, long checkpointId, String taskId, String attemptId) {
+        ack(jobId, checkpointId, taskId, 0, attemptId);
+    }
+
+    /** Acks with a state of 1,000 bytes, sync 1 ms and async 2 ms. */
+    void ack(String jobId, long checkpointId, String taskId, int subtaskIndex, String attemptId) {
         send(acks, topics.acks(), jobId, new AckEnvelope(CheckpointAcknowledged.newBuilder()
-                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(0)
+                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(subtaskIndex)
                 .setAttemptId(attemptId)
                 .setStateHandle(StateHandle.newBuilder()
                         .setLocation("file:///cairn-it/" + jobId + "/chk-" + checkpointId + "/" + taskId)

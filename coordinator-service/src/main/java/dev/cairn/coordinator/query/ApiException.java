@@ -1,0 +1,46 @@
+package dev.cairn.coordinator.query;
+
+/**
+ * A request the REST API answers with an error status and a JSON body {@code {"error": "..."}} that says
+ * exactly what is wrong. 503 answers carry a {@code Retry-After} header: the state is moving between
+ * instances (or not restored yet) and the same request will succeed shortly.
+ */
+public final class ApiException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Seconds a client should wait before retrying a 503. */
+    static final int RETRY_AFTER_SECONDS = 1;
+
+    private final int status;
+
+    ApiException(int status, String message) {
+        super(message, null, false, false);
+        this.status = status;
+    }
+
+    static ApiException badRequest(String message) {
+        return new ApiException(400, message);
+    }
+
+    static ApiException notFound(String message) {
+        return new ApiException(404, message);
+    }
+
+    static ApiException methodNotAllowed(String message) {
+        return new ApiException(405, message);
+    }
+
+    static ApiException tooLarge(String message) {
+        return new ApiException(413, message);
+    }
+
+    static ApiException unavailable(String message) {
+        return new ApiException(503, message);
+    }
+
+    /** The HTTP status of the answer. */
+    public int status() {
+        return status;
+    }
+}

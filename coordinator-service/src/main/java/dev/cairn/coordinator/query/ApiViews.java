@@ -1,0 +1,131 @@
+package dev.cairn.coordinator.query;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import java.util.List;
+
+/**
+ * The JSON documents of the REST API, as records; {@link Json} writes their components in snake_case, the
+ * way Flink's REST API names them ({@code num_acknowledged_subtasks}, {@code end_to_end_duration}, ...).
+ * Durations are milliseconds, sizes bytes, timestamps epoch milliseconds; {@code null} means "not known
+ * (yet)". {@link JobViews} builds them from the stores' values.
+ */
+public final class ApiViews {
+
+    private ApiViews() {
+    }
+
+    /** {@code GET /jobs/{jobId}}: the spec, the status and the scheduling state of a job. */
+    public record Job(String jid, String state, long registeredAt, List<Task> tasks, Config config,
+            long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
+            int pendingCheckpoints, int consecutiveFailures, List<QueuedRequest> queuedRequests) {
+    }
+
+    /** A vertex of the job spec and its roles in a checkpoint. */
+    public record Task(String taskId, int parallelism, boolean triggered, boolean acknowledges, boolean notified) {
+    }
+
+    /** The checkpoint configuration (Flink: {@code /jobs/:jobid/checkpoints/config}). */
+    public record Config(long interval, long timeout, long minPause, int maxConcurrent,
+            int tolerableFailedCheckpoints, int retained, String storageBaseLocation) {
+    }
+
+    /** A trigger request waiting in the job's queue, head first. */
+    public record QueuedRequest(String requestId, String checkpointType, boolean force, boolean periodic,
+            String targetLocation, long queuedAt) {
+    }
+
+    /** {@code GET /jobs/{jobId}/checkpoints}: counts, summary, latest, pending and history (newest first). */
+    public record CheckpointStats(Counts counts, Summary summary, Latest latest, List<Checkpoint> pending,
+            List<Checkpoint> history) {
+    }
+
+    /** How many checkpoints were triggered, are in progress, completed and failed, since the job was registered. */
+    public record Counts(long triggered, long inProgress, long completed, long failed) {
+    }
+
+    /**
+     * Figures over the completed checkpoints in the history ({@code completed_in_history} of them), and
+     * all-time figures over every completed checkpoint.
+     */
+    public record Summary(int completedInHistory, Figures endToEndDuration, Figures stateSize, AllTime allTime) {
+    }
+
+    /** Min, average, max and nearest-rank percentiles of one measure; all zero when nothing was measured. */
+    public record Figures(long count, long min, double avg, long max, long p50, long p90, long p99) {
+    }
+
+    /** All-time figures of every completed checkpoint of the job. */
+    public record AllTime(Totals endToEndDuration, Totals stateSize) {
+    }
+
+    /** Count, min, average and max of one measure. */
+    public record Totals(long count, long min, double avg, long max) {
+    }
+
+    /** The newest completed checkpoint, completed savepoint and failed checkpoint in the history. */
+    public record Latest(Checkpoint completed, Checkpoint savepoint, Checkpoint failed) {
+    }
+
+    /**
+     * One checkpoint: {@code status} is IN_PROGRESS (pending), COMPLETED or FAILED. For a pending one,
+     * {@code end_to_end_duration} runs to its latest ack and {@code expires_at} is its timeout.
+     */
+    public record Checkpoint(long id, String status, String checkpointType, boolean periodic, long triggerTimestamp,
+            Long latestAckTimestamp, Long endTimestamp, Long endToEndDuration, long stateSize, int numSubtasks,
+            int numAcknowledgedSubtasks, String externalPath, String requestId, Long expiresAt, String failureReason,
+            String failureMessage) {
+    }
+
+    /**
+     * {@code GET /jobs/{jobId}/checkpoints/{checkpointId}}: the checkpoint's fields, its per-subtask stats
+     * grouped by task, and the subtasks that have not acknowledged it (empty once it completed).
+     */
+    public record CheckpointDetail(@JsonUnwrapped Checkpoint checkpoint, List<TaskStats> tasks,
+            List<SubtaskRef> missingSubtasks) {
+    }
+
+    /** The acknowledgements of one task (vertex) for one checkpoint. */
+    public record TaskStats(String taskId, int numSubtasks, int numAcknowledgedSubtasks, Long latestAckTimestamp,
+            long stateSize, List<SubtaskStats> subtasks) {
+    }
+
+    /** What one subtask reported in its acknowledgement (Flink: SubtaskCheckpointStatistics). */
+    public record SubtaskStats(int index, String attemptId, String status, long ackTimestamp,
+            long endToEndDuration, long stateSize, String stateLocation, SyncAsync checkpoint, Alignment alignment,
+            long startDelay, long persistedData) {
+    }
+
+    /** Synchronous and asynchronous snapshot durations of a subtask. */
+    public record SyncAsync(long sync, long async) {
+    }
+
+    /** Barrier alignment of a subtask. */
+    public record Alignment(long duration) {
+    }
+
+    /** A subtask by task id and index, with its current attempt ({@code null} when it never started). */
+    public record SubtaskRef(String taskId, int index, String attemptId) {
+    }
+
+    /**
+     * {@code GET /jobs/{jobId}/checkpoints/latest-completed}: the newest retained completed checkpoint,
+     * what a restarted job restores from.
+     */
+    public record Restore(long id, String checkpointType, long triggerTimestamp, long completionTimestamp,
+            long stateSize, String externalPath, Long lastSubsumedId, int retainedCheckpoints,
+            List<SubtaskState> subtaskStates) {
+    }
+
+    /** The state handle one subtask acknowledged in a completed checkpoint. */
+    public record SubtaskState(String taskId, int index, String attemptId, String location, long stateSize) {
+    }
+
+    /** The 202 answer to a trigger request, named like Flink's TriggerResponse. */
+    public record Triggered(@JsonProperty("request-id") String requestId) {
+    }
+
+    /** Every error answer. */
+    public record Error(String error) {
+    }
+}

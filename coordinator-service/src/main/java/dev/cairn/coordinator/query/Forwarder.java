@@ -1,0 +1,63 @@
+package dev.cairn.coordinator.query;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Passes a GET on to the instance that owns the job and hands its answer back as it is. The forwarded
+ * request carries {@value #FORWARDED_BY}, so that an instance that receives a forwarded request for a job it
+ * does not own (the assignment moved meanwhile) answers 503 instead of forwarding again: no loops.
+ */
+final class Forwarder {
+
+    /** Set on forwarded requests: the instance that forwarded it. */
+    static final String FORWARDED_BY = "X-Cairn-Forwarded-By";
+    /** Set on every answer: the instance whose stores answered. */
+    static final String SERVED_BY = "X-Cairn-Served-By";
+    private static final List<String> PASSED_BACK = List.of("Retry-After", "Allow", SERVED_BY);
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+    private final String self;
+
+    /** @param self this instance's host:port, sent as {@value #FORWARDED_BY} */
+    Forwarder(String self) {
+        this.self = self;
+    }
+
+    /**
+     * GETs {@code rawPathAndQuery} from {@code owner}.
+     *
+     * @throws ApiException 503 when the owner does not answer
+     */
+    HttpAnswer get(JobLocation.Remote owner, String rawPathAndQuery) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + owner.authority() + rawPathAndQuery))
+                .timeout(TIMEOUT)
+                .header(FORWARDED_BY, self)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+        try {
+            HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+            Map<String, String> headers = new HashMap<>();
+            PASSED_BACK.forEach(name -> response.headers().firstValue(name).ifPresent(v -> headers.put(name, v)));
+            return new HttpAnswer(response.statusCode(), response.body(), headers);
+        } catch (IOException e) {
+            throw ApiException.unavailable("coordinator instance " + owner.authority()
+                    + " owns this job but did not answer (" + e + "); it may be restarting");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("interrupted while asking coordinator instance " + owner.authority());
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.cairn.coordinator.query;
+
+import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.coordinator.state.CheckpointStatus;
+import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.CheckpointAcknowledged;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Answers each GET endpoint from the stores of the instance that owns the job, or fails with a 404 that
+ * says what is missing. The cost of a query is one point read, plus for one checkpoint a scan of its acks
+ * and, for the subtasks that have not acknowledged, one point read each.
+ */
+final class JobQueries {
+
+    private JobQueries() {
+    }
+
+    static ApiViews.Job job(StoreReader stores, String jobId) {
+        return JobViews.job(existing(stores, jobId));
+    }
+
+    static ApiViews.CheckpointStats checkpoints(StoreReader stores, String jobId) {
+        return JobViews.checkpoints(existing(stores, jobId));
+    }
+
+    static ApiViews.CheckpointDetail checkpoint(StoreReader stores, String jobId, long checkpointId) {
+        JobState job = existing(stores, jobId);
+        Optional<PendingCheckpoint> pending = job.getPending().stream()
+                .filter(p -> p.getCheckpointId() == checkpointId).findFirst();
+        Optional<CheckpointSummary> ended = job.getHistory().stream()
+                .filter(s -> s.getCheckpointId() == checkpointId).findFirst();
+        if (pending.isEmpty() && ended.isEmpty()) {
+            throw ApiException.notFound(whyNotFound(job, checkpointId));
+        }
+        ApiViews.Checkpoint checkpoint = pending.map(JobViews::pending).orElseGet(() -> JobViews.ended(ended.get()));
+        List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
+        boolean completed = ended.map(s -> s.getStatus() == CheckpointStatus.COMPLETED).orElse(false);
+        List<ApiViews.SubtaskRef> missing = completed ? List.of()
+                : JobViews.unacknowledged(job.getSpec(), acks).stream()
+                        .map(m -> new ApiViews.SubtaskRef(m.taskId(), m.index(),
+                                stores.attempt(jobId, m.taskId(), m.index()).orElse(null)))
+                        .toList();
+        return JobViews.detail(checkpoint, job.getSpec(), acks, missing);
+    }
+
+    static ApiViews.Restore latestCompleted(StoreReader stores, String jobId) {
+        existing(stores, jobId);
+        return stores.retained(jobId).flatMap(JobViews::latestCompleted)
+                .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
+    }
+
+    private static JobState existing(StoreReader stores, String jobId) {
+        return stores.job(jobId)
+                .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' does not exist (never registered)"));
+    }
+
+    private static String whyNotFound(JobState job, long checkpointId) {
+        String prefix = "checkpoint " + checkpointId + " of job '" + job.getJobId() + "' ";
+        if (checkpointId >= job.getNextCheckpointId() || checkpointId < 1) {
+            long last = job.getNextCheckpointId() - 1;
+            String sofar = last < 1 ? "no checkpoint was triggered yet" : "ids so far: 1.." + last;
+            return prefix + "was never triggered (" + sofar + ")";
+        }
+        List<CheckpointSummary> history = job.getHistory();
+        String kept = history.isEmpty() ? "none"
+                : history.get(0).getCheckpointId() + ".." + history.get(history.size() - 1).getCheckpointId();
+        return prefix + "is neither pending nor in the bounded history any more (history holds ids " + kept + ")";
+    }
+}

@@ -1,0 +1,212 @@
+package dev.cairn.coordinator.query;
+
+import dev.cairn.coordinator.streams.StoreReader;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The REST API's routes:
+ * <pre>
+ *   GET  /jobs/{jobId}                                  spec, status, schedule
+ *   GET  /jobs/{jobId}/checkpoints                      counts, summary, latest, pending, history
+ *   POST /jobs/{jobId}/checkpoints                      trigger a checkpoint or savepoint (202)
+ *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
+ *   GET  /jobs/{jobId}/checkpoints/details/{id}         the same, at Flink's path
+ *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
+ * </pre>
+ * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
+ * the instance that served it in {@value Forwarder#SERVED_BY}. Errors are JSON {@code {"error": "..."}}; no
+ * request, however broken, stops the server.
+ */
+final class QueryApi implements HttpHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
+    static final int MAX_BODY_BYTES = 64 * 1024;
+    private static final String ENDPOINTS = "GET /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
+            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed";
+
+    private final StateSource source;
+    private final TriggerPublisher publisher;
+    private final Forwarder forwarder;
+    private final String self;
+    private final LongSupplier clock;
+
+    /**
+     * @param self this instance's host:port, as other instances reach it
+     * @param clock the time stamped on trigger requests
+     */
+    QueryApi(StateSource source, TriggerPublisher publisher, String self, LongSupplier clock) {
+        this.source = source;
+        this.publisher = publisher;
+        this.forwarder = new Forwarder(self);
+        this.self = self;
+        this.clock = clock;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) throws IOException {
+        HttpAnswer answer;
+        try {
+            answer = route(exchange);
+        } catch (ApiException e) {
+            answer = HttpAnswer.error(e, e.status() == 503
+                    ? Map.of("Retry-After", Integer.toString(ApiException.RETRY_AFTER_SECONDS)) : Map.of());
+        } catch (InvalidStateStoreException e) {
+            answer = HttpAnswer.error(ApiException.unavailable("the job's stores are not queryable right now ("
+                    + e.getMessage() + ")"), Map.of("Retry-After", Integer.toString(ApiException.RETRY_AFTER_SECONDS)));
+        } catch (RuntimeException e) {
+            LOG.warn("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            answer = HttpAnswer.error(new ApiException(500, "internal error: " + e), Map.of());
+        }
+        write(exchange, answer);
+    }
+
+    private HttpAnswer route(HttpExchange exchange) throws IOException {
+        String method = exchange.getRequestMethod();
+        List<String> path = segments(exchange.getRequestURI().getRawPath());
+        if (path.size() >= 2 && path.get(0).equals("jobs")) {
+            String jobId = path.get(1);
+            List<String> rest = path.subList(2, path.size());
+            if (rest.isEmpty()) {
+                return get(exchange, jobId, stores -> JobQueries.job(stores, jobId));
+            }
+            if (rest.get(0).equals("checkpoints")) {
+                if (rest.size() == 1 && method.equals("POST")) {
+                    return trigger(exchange, jobId);
+                }
+                if (rest.size() == 1) {
+                    return get(exchange, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
+                }
+                if (rest.size() == 2 && rest.get(1).equals("latest-completed")) {
+                    return get(exchange, jobId, stores -> JobQueries.latestCompleted(stores, jobId));
+                }
+                boolean flinkPath = rest.size() == 3 && rest.get(1).equals("details");
+                if (rest.size() == 2 || flinkPath) {
+                    long checkpointId = checkpointId(rest.get(rest.size() - 1));
+                    return get(exchange, jobId, stores -> JobQueries.checkpoint(stores, jobId, checkpointId));
+                }
+            }
+        }
+        throw ApiException.notFound("no endpoint " + method + " " + exchange.getRequestURI().getRawPath()
+                + "; the API serves " + ENDPOINTS);
+    }
+
+    private HttpAnswer get(HttpExchange exchange, String jobId, Function<StoreReader, Object> query) {
+        return get(exchange, jobId, query, "GET");
+    }
+
+    private HttpAnswer get(HttpExchange exchange, String jobId, Function<StoreReader, Object> query, String allow) {
+        if (!exchange.getRequestMethod().equals("GET")) {
+            throw new ApiException(405, exchange.getRequestMethod() + " is not allowed here; allowed: " + allow);
+        }
+        JobLocation location = source.locate(jobId);
+        if (location instanceof JobLocation.Remote owner) {
+            return forward(exchange, jobId, owner);
+        }
+        if (location instanceof JobLocation.Unavailable unavailable) {
+            throw ApiException.unavailable("the state of job '" + jobId + "' is not queryable right now: "
+                    + unavailable.reason());
+        }
+        int partition = ((JobLocation.Local) location).partition();
+        return HttpAnswer.json(200, query.apply(source.reader(partition)));
+    }
+
+    private HttpAnswer forward(HttpExchange exchange, String jobId, JobLocation.Remote owner) {
+        String forwardedBy = exchange.getRequestHeaders().getFirst(Forwarder.FORWARDED_BY);
+        if (forwardedBy != null) {
+            throw ApiException.unavailable("instance " + forwardedBy + " sent job '" + jobId + "' here, but "
+                    + owner.authority() + " owns it now (the assignment is moving)");
+        }
+        String query = exchange.getRequestURI().getRawQuery();
+        return forwarder.get(owner, exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query));
+    }
+
+    /** Validates the body, checks that the job exists (asking its owner if need be), then produces the request. */
+    private HttpAnswer trigger(HttpExchange exchange, String jobId) throws IOException {
+        TriggerBody body = TriggerBody.parse(readBody(exchange));
+        JobLocation location = source.locate(jobId);
+        if (location instanceof JobLocation.Remote owner) {
+            HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId));
+            if (answer.status() != 200) {
+                return answer;
+            }
+        } else if (location instanceof JobLocation.Local local) {
+            JobQueries.job(source.reader(local.partition()), jobId);
+        } else {
+            throw ApiException.unavailable("cannot check that job '" + jobId + "' exists right now: "
+                    + ((JobLocation.Unavailable) location).reason());
+        }
+        String requestId = body.requestId() != null ? body.requestId() : UUID.randomUUID().toString();
+        publisher.publish(body.toRequest(jobId, requestId, clock.getAsLong()));
+        LOG.info("REST: requested {} {} of job {}{}", body.type(), requestId, jobId, body.force() ? " (forced)" : "");
+        return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
+    }
+
+    private static String readBody(HttpExchange exchange) throws IOException {
+        try (InputStream in = exchange.getRequestBody()) {
+            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw ApiException.tooLarge("the body is larger than " + MAX_BODY_BYTES + " bytes");
+            }
+            return new String(bytes, StandardCharsets.UTF_8);
+        }
+    }
+
+    private static long checkpointId(String segment) {
+        try {
+            return Long.parseLong(segment);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("checkpoint id must be a number (or 'latest-completed'), not '"
+                    + segment + "'");
+        }
+    }
+
+    private void write(HttpExchange exchange, HttpAnswer answer) throws IOException {
+        try (exchange) {
+            Map<String, String> headers = new HashMap<>(answer.headers());
+            headers.putIfAbsent(Forwarder.SERVED_BY, self);
+            headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(answer.status(), answer.body().length == 0 ? -1 : answer.body().length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(answer.body());
+            }
+        }
+    }
+
+    /** Path segments, percent-decoded one by one (so that an encoded '/' stays inside its segment). */
+    static List<String> segments(String rawPath) {
+        List<String> segments = new ArrayList<>();
+        for (String raw : rawPath.split("/")) {
+            if (raw.isEmpty()) {
+                continue;
+            }
+            try {
+                segments.add(URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                throw ApiException.badRequest("malformed percent-encoding in path segment '" + raw + "'");
+            }
+        }
+        return segments;
+    }
+
+    static String encode(String segment) {
+        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+}

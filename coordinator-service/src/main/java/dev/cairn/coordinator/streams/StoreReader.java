@@ -1,0 +1,72 @@
+package dev.cairn.coordinator.streams;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.RetainedCheckpoints;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.BytesSerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Read-only access to the coordinator's stores of one stream task (see
+ * {@link dev.cairn.coordinator.streams.CoordinatorStores}): point reads, and one prefix scan for the acks
+ * of one checkpoint. Reads may throw Kafka Streams' {@code InvalidStateStoreException} when the task
+ * moves away meanwhile; the API answers 503 then.
+ */
+public final class StoreReader {
+
+    private static final Comparator<CheckpointAcknowledged> BY_SUBTASK = Comparator
+            .comparing(CheckpointAcknowledged::getTaskId)
+            .thenComparingInt(CheckpointAcknowledged::getSubtaskIndex);
+
+    private final ReadOnlyKeyValueStore<String, JobState> jobs;
+    private final ReadOnlyKeyValueStore<Bytes, String> attempts;
+    private final ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks;
+    private final ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained;
+
+    /** Over the jobs, attempts, acks and retained stores of the same stream task. */
+    public StoreReader(ReadOnlyKeyValueStore<String, JobState> jobs, ReadOnlyKeyValueStore<Bytes, String> attempts,
+            ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks,
+            ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained) {
+        this.jobs = jobs;
+        this.attempts = attempts;
+        this.acks = acks;
+        this.retained = retained;
+    }
+
+    /** The job's state, empty for a job that was never registered. */
+    public Optional<JobState> job(String jobId) {
+        return Optional.ofNullable(jobs.get(jobId));
+    }
+
+    /** The current attempt of a subtask, empty when it never started. */
+    public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
+        return Optional.ofNullable(attempts.get(StoreKeys.attempt(jobId, taskId, subtaskIndex)));
+    }
+
+    /** The accepted acks of a pending checkpoint or one in the history, ordered by (taskId, subtaskIndex). */
+    public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
+        List<CheckpointAcknowledged> found = new ArrayList<>();
+        try (KeyValueIterator<Bytes, CheckpointAcknowledged> it =
+                     acks.prefixScan(StoreKeys.ackPrefix(jobId, checkpointId), new BytesSerializer())) {
+            it.forEachRemaining(entry -> found.add(entry.value));
+        }
+        found.sort(BY_SUBTASK);
+        return found;
+    }
+
+    /** One accepted ack, empty when that subtask has not acknowledged the checkpoint. */
+    public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
+        return Optional.ofNullable(acks.get(StoreKeys.ack(jobId, checkpointId, taskId, subtaskIndex)));
+    }
+
+    /** The retained completed checkpoints of the job, newest last. */
+    public Optional<RetainedCheckpoints> retained(String jobId) {
+        return Optional.ofNullable(retained.get(jobId));
+    }
+}

@@ -1,0 +1,199 @@
+package dev.cairn.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.TriggerRequest;
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The REST API of a real coordinator on a real broker, read over HTTP while the test plays the sidecars. */
+@ExtendWith(KafkaClusterExtension.class)
+class QueryApiIT {
+
+    @TempDir
+    static Path stateDir;
+
+    private static CoordinatorHarness cairn;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeAll
+    static void startCoordinator(KafkaCluster kafka) {
+        cairn = new CoordinatorHarness(kafka, stateDir, QueryServerConfig.loopback());
+    }
+
+    @AfterAll
+    static void stopCoordinator() {
+        cairn.close();
+    }
+
+    @Test
+    void shouldServeCheckpointStatsAPendingCheckpointAndTheLatestCompletedOne() throws Exception {
+        String job = "query-" + UUID.randomUUID();
+        startJob(job);
+        JsonNode registered = awaitJson("/jobs/" + job, node -> true);
+        assertThat(registered.get("state").asText()).isEqualTo("RUNNING");
+        assertThat(registered.get("config").get("interval").asLong()).isEqualTo(300);
+        assertThat(registered.get("tasks").get(0).get("parallelism").asInt()).isEqualTo(2);
+
+        CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        cairn.ack(job, first.getCheckpointId(), "source", 0, attempt(job, "source", 0));
+        cairn.ack(job, first.getCheckpointId(), "source", 1, attempt(job, "source", 1));
+        cairn.ack(job, first.getCheckpointId(), "sink", 0, attempt(job, "sink", 0));
+        cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job)
+                && c.getCheckpointId() == first.getCheckpointId());
+        CheckpointTriggered second = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        cairn.ack(job, second.getCheckpointId(), "source", 0, attempt(job, "source", 0));
+
+        JsonNode pending = awaitJson("/jobs/" + job + "/checkpoints/" + second.getCheckpointId(),
+                node -> node.get("num_acknowledged_subtasks").asInt() == 1);
+        assertThat(pending.get("status").asText()).isEqualTo("IN_PROGRESS");
+        assertThat(pending.get("num_subtasks").asInt()).isEqualTo(3);
+        assertThat(pending.get("tasks").get(0).get("subtasks").get(0).get("state_size").asLong()).isEqualTo(1_000);
+        assertThat(pending.get("tasks").get(0).get("subtasks").get(0).get("checkpoint").get("async").asLong())
+                .isEqualTo(2);
+        assertThat(missing(pending)).containsExactly("source/1 " + attempt(job, "source", 1),
+                "sink/0 " + attempt(job, "sink", 0));
+
+        JsonNode stats = awaitJson("/jobs/" + job + "/checkpoints", node -> true);
+        assertThat(stats.get("counts").get("completed").asLong()).isEqualTo(1);
+        assertThat(stats.get("counts").get("in_progress").asLong()).isEqualTo(1);
+        assertThat(stats.get("history").get(0).get("id").asLong()).isEqualTo(first.getCheckpointId());
+        assertThat(stats.get("history").get(0).get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(stats.get("pending").get(0).get("id").asLong()).isEqualTo(second.getCheckpointId());
+        assertThat(stats.get("summary").get("completed_in_history").asInt()).isEqualTo(1);
+        assertThat(stats.get("summary").get("state_size").get("p99").asLong()).isEqualTo(3_000);
+        assertThat(stats.get("latest").get("completed").get("id").asLong()).isEqualTo(first.getCheckpointId());
+
+        JsonNode completed = awaitJson("/jobs/" + job + "/checkpoints/" + first.getCheckpointId(), node -> true);
+        assertThat(completed.get("status").asText()).isEqualTo("COMPLETED");
+        assertThat(completed.get("missing_subtasks")).isEmpty();
+        assertThat(completed.get("tasks").get(0).get("num_acknowledged_subtasks").asInt()).isEqualTo(2);
+
+        JsonNode restore = awaitJson("/jobs/" + job + "/checkpoints/latest-completed", node -> true);
+        assertThat(restore.get("id").asLong()).isEqualTo(first.getCheckpointId());
+        assertThat(restore.get("external_path").asText()).endsWith("/" + job + "/chk-" + first.getCheckpointId());
+        assertThat(restore.get("state_size").asLong()).isEqualTo(3_000);
+        assertThat(restore.get("subtask_states")).hasSize(3);
+    }
+
+    @Test
+    void shouldProduceTheTriggerRequestOfAPostedSavepoint() throws Exception {
+        String job = "savepoint-" + UUID.randomUUID();
+        startJob(job);
+        awaitJson("/jobs/" + job, node -> true);
+        String requestId = "sp-" + UUID.randomUUID();
+
+        HttpResponse<String> response = post("/jobs/" + job + "/checkpoints", "{\"type\": \"SAVEPOINT\", "
+                + "\"targetLocation\": \"file:///savepoints/" + job + "\", \"requestId\": \"" + requestId + "\"}");
+
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(Json.MAPPER.readTree(response.body()).get("request-id").asText()).isEqualTo(requestId);
+        TriggerRequest request = cairn.awaitJournal(TriggerRequest.class, r -> requestId.equals(r.getRequestId()));
+        assertThat(request.getJobId()).isEqualTo(job);
+        assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
+        assertThat(request.getTargetLocation()).isEqualTo("file:///savepoints/" + job);
+        assertThat(request.getRequester()).isEqualTo("rest");
+    }
+
+    @Test
+    void shouldAnswerBadRequestsWithJsonErrorsAndKeepServing() throws Exception {
+        String job = "errors-" + UUID.randomUUID();
+        startJob(job);
+        awaitJson("/jobs/" + job, node -> true);
+
+        HttpResponse<String> unknownJob = get("/jobs/no-such-job/checkpoints");
+        HttpResponse<String> malformed = post("/jobs/" + job + "/checkpoints", "{\"type\": \"CHECKPOINT\",");
+        HttpResponse<String> unknownField = post("/jobs/" + job + "/checkpoints", "{\"priority\": 1}");
+        HttpResponse<String> triggerUnknownJob = post("/jobs/no-such-job/checkpoints", "{}");
+
+        assertThat(unknownJob.statusCode()).isEqualTo(404);
+        assertThat(error(unknownJob)).isEqualTo("job 'no-such-job' does not exist (never registered)");
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(error(malformed)).startsWith("malformed JSON at line 1");
+        assertThat(unknownField.statusCode()).isEqualTo(400);
+        assertThat(error(unknownField)).startsWith("unknown field 'priority'");
+        assertThat(triggerUnknownJob.statusCode()).isEqualTo(404);
+        assertThat(get("/jobs/" + job).statusCode()).isEqualTo(200);
+    }
+
+    /** source x2 and sink x1, checkpoint every 300 ms, timeout 60 s: a pending checkpoint stays pending. */
+    private static void startJob(String job) {
+        cairn.register(JobSpec.newBuilder().setJobId(job)
+                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(2).build(),
+                        TaskVertex.newBuilder().setTaskId("sink").setParallelism(1).build()))
+                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(300).setTimeoutMs(60_000)
+                        .setTolerableFailures(100).setStorageBaseLocation("file:///cairn-it").build())
+                .setTimestampMs(System.currentTimeMillis()).build());
+        cairn.startTask(job, "source", 0, attempt(job, "source", 0));
+        cairn.startTask(job, "source", 1, attempt(job, "source", 1));
+        cairn.startTask(job, "sink", 0, attempt(job, "sink", 0));
+    }
+
+    private static String attempt(String job, String task, int subtask) {
+        return job + "/" + task + "/" + subtask + "/1";
+    }
+
+    private static List<String> missing(JsonNode checkpoint) {
+        List<String> missing = new ArrayList<>();
+        checkpoint.get("missing_subtasks").forEach(m -> missing.add(m.get("task_id").asText() + "/"
+                + m.get("index").asInt() + " " + m.get("attempt_id").asText()));
+        return missing;
+    }
+
+    /** GETs {@code path} until it answers 200 with a body that matches (the coordinator is asynchronous). */
+    private JsonNode awaitJson(String path, Predicate<JsonNode> matching) {
+        AtomicReference<JsonNode> found = new AtomicReference<>();
+        Awaitility.await().atMost(CoordinatorHarness.WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
+            HttpResponse<String> response = get(path);
+            if (response.statusCode() != 200) {
+                return false;
+            }
+            JsonNode node = Json.MAPPER.readTree(response.body());
+            found.set(node);
+            return matching.test(node);
+        });
+        return found.get();
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static String error(HttpResponse<String> response) throws IOException {
+        return Json.MAPPER.readTree(response.body()).get("error").asText();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.cairn.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.app.CoordinatorApp;
+import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.query.QueryServer;
+import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.events.TriggerRequest;
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.streams.KafkaStreams;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two instances of one coordinator application, each with its own REST API: a job's state lives in one of
+ * them, and either answers for it (the other forwards to the owner).
+ */
+@ExtendWith(KafkaClusterExtension.class)
+class QueryRoutingIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @Test
+    void shouldAnswerForAJobFromEitherInstance(KafkaCluster kafka, @TempDir Path firstDir, @TempDir Path secondDir)
+            throws Exception {
+        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, firstDir, QueryServerConfig.loopback());
+             CoordinatorApp second = cairn.startAnotherInstance(secondDir, QueryServerConfig.loopback())) {
+            List<CoordinatorApp> instances = List.of(cairn.coordinator(), second);
+            Awaitility.await().atMost(WAIT).until(() -> instances.stream().allMatch(app ->
+                    app.streams().state() == KafkaStreams.State.RUNNING
+                            && app.streams().metadataForAllStreamsClients().size() == 2));
+            String job = "routing-" + UUID.randomUUID();
+            cairn.register(CoordinatorHarness.job(job, 60_000, 60_000, "source", "sink"));
+
+            Map<String, String> servedBy = new HashMap<>();
+            Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+                servedBy.clear();
+                for (CoordinatorApp app : instances) {
+                    HttpResponse<String> response = get(app, "/jobs/" + job);
+                    if (response.statusCode() != 200
+                            || !Json.MAPPER.readTree(response.body()).get("jid").asText().equals(job)) {
+                        return false;
+                    }
+                    servedBy.put(server(app).applicationServer(),
+                            response.headers().firstValue("X-Cairn-Served-By").orElse("?"));
+                }
+                return servedBy.values().stream().distinct().count() == 1;
+            });
+
+            String owner = servedBy.values().iterator().next();
+            assertThat(owner).isIn(server(cairn.coordinator()).applicationServer(), server(second).applicationServer());
+            assertThat(servedBy).as("the instance that does not own the job forwarded to the one that does")
+                    .anySatisfy((asked, answered) -> assertThat(answered).isNotEqualTo(asked));
+
+            CoordinatorApp notOwner = instances.stream()
+                    .filter(app -> !server(app).applicationServer().equals(owner)).findFirst().orElseThrow();
+            HttpResponse<String> triggered = post(notOwner, "/jobs/" + job + "/checkpoints", "{\"force\": true}");
+            assertThat(triggered.statusCode()).isEqualTo(202);
+            JsonNode answer = Json.MAPPER.readTree(triggered.body());
+            TriggerRequest request = cairn.awaitJournal(TriggerRequest.class,
+                    r -> r.getRequestId().equals(answer.get("request-id").asText()));
+            assertThat(request.getJobId()).isEqualTo(job);
+            assertThat(request.getForce()).isTrue();
+        }
+    }
+
+    private static QueryServer server(CoordinatorApp app) {
+        return app.queryServer().orElseThrow();
+    }
+
+    private HttpResponse<String> get(CoordinatorApp app, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(server(app).uri() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(CoordinatorApp app, String path, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(server(app).uri() + path))
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

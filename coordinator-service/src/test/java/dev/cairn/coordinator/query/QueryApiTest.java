@@ -1,0 +1,252 @@
+package dev.cairn.coordinator.query;
+
+import dev.cairn.coordinator.streams.StoreReader;
+import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.TriggerRequest;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTP side of the REST API, without a broker: two servers on loopback over the stores of a
+ * TopologyTestDriver, with the location of the job's state set by the test.
+ */
+class QueryApiTest {
+
+    private static final String JOB = "job-1";
+
+    @TempDir
+    Path stateDir;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<TriggerRequest> published = new CopyOnWriteArrayList<>();
+    private CoordinatorDriver cairn;
+    private Source sourceA;
+    private Source sourceB;
+    private QueryServer a;
+    private QueryServer b;
+    private long pendingId;
+
+    @BeforeEach
+    void startTwoServersOverOneJob() {
+        cairn = new CoordinatorDriver(stateDir);
+        cairn.register(spec(JOB, task("source", 2)));
+        cairn.startTask(JOB, "source", 0);
+        cairn.startTask(JOB, "source", 1);
+        CheckpointTriggered triggered = cairn.nextTrigger();
+        cairn.ack(JOB, triggered.getCheckpointId(), "source", 1, 100);
+        pendingId = triggered.getCheckpointId();
+        a = QueryServer.bind(QueryServerConfig.loopback());
+        b = QueryServer.bind(QueryServerConfig.loopback());
+        sourceA = new Source(new JobLocation.Local(0));
+        sourceB = new Source(new JobLocation.Local(0));
+        a.start(sourceA, published::add);
+        b.start(sourceB, published::add);
+    }
+
+    @AfterEach
+    void stop() {
+        a.close();
+        b.close();
+        cairn.close();
+    }
+
+    @Test
+    void shouldAnswerTheJobAndItsCheckpointsAsJson() throws Exception {
+        HttpResponse<String> job = get(a, "/jobs/" + JOB);
+        assertThat(job.statusCode()).isEqualTo(200);
+        assertThat(job.headers().firstValue("Content-Type")).hasValue("application/json; charset=utf-8");
+        assertThat(job.headers().firstValue("X-Cairn-Served-By")).hasValue(a.applicationServer());
+        assertThat(json(job).get("jid").asText()).isEqualTo(JOB);
+
+        JsonNode stats = json(get(a, "/jobs/" + JOB + "/checkpoints"));
+        assertThat(stats.get("counts").get("in_progress").asInt()).isEqualTo(1);
+
+        JsonNode pending = json(get(a, "/jobs/" + JOB + "/checkpoints/" + pendingId));
+        assertThat(pending.get("status").asText()).isEqualTo("IN_PROGRESS");
+        assertThat(pending.get("missing_subtasks").get(0).get("index").asInt()).isZero();
+        assertThat(json(get(a, "/jobs/" + JOB + "/checkpoints/details/" + pendingId))).isEqualTo(pending);
+    }
+
+    @Test
+    void shouldAnswer404WithAJsonErrorForAnUnknownJob() throws Exception {
+        HttpResponse<String> response = get(a, "/jobs/nobody/checkpoints");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(json(response).get("error").asText()).isEqualTo("job 'nobody' does not exist (never registered)");
+    }
+
+    @Test
+    void shouldAnswer503WithRetryAfterWhileNoInstanceOwnsTheJob() throws Exception {
+        sourceA.location = new JobLocation.Unavailable("rebalancing");
+
+        HttpResponse<String> response = get(a, "/jobs/" + JOB);
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(json(response).get("error").asText())
+                .isEqualTo("the state of job 'job-1' is not queryable right now: rebalancing");
+    }
+
+    @Test
+    void shouldAnswer503WhenTheStoresMoveAwayDuringTheQuery() throws Exception {
+        sourceA.brokenStores = true;
+
+        HttpResponse<String> response = get(a, "/jobs/" + JOB);
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(json(response).get("error").asText()).contains("not queryable right now").contains("migrated");
+    }
+
+    @Test
+    void shouldForwardAQueryToTheInstanceThatOwnsTheJob() throws Exception {
+        sourceA.location = remote(b);
+
+        HttpResponse<String> response = get(a, "/jobs/" + JOB + "/checkpoints/" + pendingId);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("X-Cairn-Served-By")).hasValue(b.applicationServer());
+        assertThat(json(response)).isEqualTo(json(get(b, "/jobs/" + JOB + "/checkpoints/" + pendingId)));
+    }
+
+    @Test
+    void shouldNotForwardAForwardedQueryAgainWhileTheAssignmentMoves() throws Exception {
+        sourceA.location = remote(b);
+        sourceB.location = remote(a);
+
+        HttpResponse<String> response = get(a, "/jobs/" + JOB);
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(json(response).get("error").asText()).contains("the assignment is moving");
+    }
+
+    @Test
+    void shouldPublishATriggerRequestAndAnswer202WithItsId() throws Exception {
+        HttpResponse<String> response = post(a, "/jobs/" + JOB + "/checkpoints",
+                "{\"type\":\"SAVEPOINT\",\"targetLocation\":\"s3://sp\",\"requestId\":\"r-1\"}");
+
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(json(response).get("request-id").asText()).isEqualTo("r-1");
+        assertThat(published).singleElement().satisfies(request -> {
+            assertThat(request.getJobId()).isEqualTo(JOB);
+            assertThat(request.getRequestId()).isEqualTo("r-1");
+            assertThat(request.getTargetLocation()).isEqualTo("s3://sp");
+            assertThat(request.getRequester()).isEqualTo("rest");
+        });
+    }
+
+    @Test
+    void shouldGenerateARequestIdWhenTheBodyHasNone() throws Exception {
+        HttpResponse<String> response = post(a, "/jobs/" + JOB + "/checkpoints", "");
+
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(json(response).get("request-id").asText()).isNotBlank()
+                .isEqualTo(published.get(0).getRequestId());
+    }
+
+    @Test
+    void shouldRejectAMalformedBodyAndKeepServing() throws Exception {
+        HttpResponse<String> rejected = post(a, "/jobs/" + JOB + "/checkpoints", "{\"type\":\"SAVEPIONT\"}");
+
+        assertThat(rejected.statusCode()).isEqualTo(400);
+        assertThat(json(rejected).get("error").asText())
+                .isEqualTo("type must be one of CHECKPOINT, SAVEPOINT, not the string \"SAVEPIONT\"");
+        assertThat(published).isEmpty();
+        assertThat(get(a, "/jobs/" + JOB).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldNotTriggerACheckpointOfAJobThatDoesNotExist() throws Exception {
+        HttpResponse<String> response = post(a, "/jobs/nobody/checkpoints", "{}");
+
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(json(response).get("error").asText()).contains("job 'nobody' does not exist");
+        assertThat(published).isEmpty();
+    }
+
+    @Test
+    void shouldAskTheOwnerWhetherTheJobExistsBeforeTriggering() throws Exception {
+        sourceA.location = remote(b);
+
+        assertThat(post(a, "/jobs/nobody/checkpoints", "{}").statusCode()).isEqualTo(404);
+        assertThat(post(a, "/jobs/" + JOB + "/checkpoints", "{\"requestId\":\"r-2\"}").statusCode()).isEqualTo(202);
+        assertThat(published).extracting(TriggerRequest::getRequestId).containsExactly("r-2");
+    }
+
+    @Test
+    void shouldExplainUnknownEndpointsWrongMethodsAndBadCheckpointIds() throws Exception {
+        HttpResponse<String> unknown = get(a, "/overview");
+        HttpResponse<String> wrongMethod = post(a, "/jobs/" + JOB, "{}");
+        HttpResponse<String> badId = get(a, "/jobs/" + JOB + "/checkpoints/latest");
+
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(json(unknown).get("error").asText()).startsWith("no endpoint GET /overview; the API serves");
+        assertThat(wrongMethod.statusCode()).isEqualTo(405);
+        assertThat(json(wrongMethod).get("error").asText()).isEqualTo("POST is not allowed here; allowed: GET");
+        assertThat(badId.statusCode()).isEqualTo(400);
+        assertThat(json(badId).get("error").asText())
+                .isEqualTo("checkpoint id must be a number (or 'latest-completed'), not 'latest'");
+    }
+
+    private static JobLocation.Remote remote(QueryServer server) {
+        return new JobLocation.Remote("127.0.0.1", server.port());
+    }
+
+    private HttpResponse<String> get(QueryServer server, String path) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(server.uri() + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(QueryServer server, String path, String body)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(server.uri() + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static JsonNode json(HttpResponse<String> response) throws IOException {
+        return Json.MAPPER.readTree(response.body());
+    }
+
+    /** The driver's stores, at a location the test chooses. */
+    private final class Source implements StateSource {
+
+        volatile JobLocation location;
+        volatile boolean brokenStores;
+
+        Source(JobLocation location) {
+            this.location = location;
+        }
+
+        @Override
+        public JobLocation locate(String jobId) {
+            return location;
+        }
+
+        @Override
+        public StoreReader reader(int partition) {
+            if (brokenStores) {
+                throw new InvalidStateStoreException("the store migrated to another instance");
+            }
+            return cairn.reader();
+        }
+    }
+}
