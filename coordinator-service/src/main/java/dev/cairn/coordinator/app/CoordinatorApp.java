@@ -109,6 +109,9 @@ public final class CoordinatorApp implements AutoCloseable {
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(config.commitInterval().toMillis()));
+        // an idle stream thread waits poll.ms (100 ms by default) before it commits: a decision would stay
+        // invisible that long under exactly-once, so poll no longer than the commit interval
+        props.put(StreamsConfig.POLL_MS_CONFIG, Long.toString(config.commitInterval().toMillis()));
         props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, Short.toString(config.replicationFactor()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().dlq());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
