@@ -71,8 +71,8 @@ public final class TopicInitializer {
                 throw new IllegalStateException("interrupted while creating topics", e);
             }
         }
-        checkPartitionCounts(topics.all(), partitions);
         TopicReadiness.awaitReady(admin, topics.all(), timeout);
+        checkPartitionCounts(topics.all(), partitions);
         if (!created.isEmpty()) {
             LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions, replicationFactor);
         }

@@ -1,0 +1,158 @@
+package dev.cairn.sidecar.app;
+
+import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.sidecar.kafka.RuntimeSettings;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything one sidecar needs: where Kafka and Cairn's topics are, which subtask it stands beside, how it
+ * reaches the worker, and its time limits. Read from a properties file plus environment overrides with
+ * {@link #load(Path, Map)} / {@link #fromProperties(Map, Map)} (see {@link SidecarConfigParser} for the keys), or
+ * built in code with {@link #forTask} and the {@code with...} methods. Every setting is checked when the
+ * config is built; a missing or invalid one is a {@link SidecarConfigException} naming it.
+ *
+ * @param bootstrapServers {@code bootstrap.servers}: Kafka's bootstrap servers
+ * @param topics {@code topic.prefix}: the prefix of Cairn's topic names ({@code cairn.})
+ * @param jobId {@code job.id}: the job
+ * @param taskId {@code task.id}: the task this sidecar stands beside
+ * @param subtaskIndex {@code subtask.index}: its subtask, from 0
+ * @param hookKind {@code hook.kind}: java, http or command
+ * @param hookClass {@code hook.class}: the Java hook's class (no-arg constructor); {@code null} uses ServiceLoader
+ * @param hookUrl {@code hook.url}: the HTTP hook's base URL; {@code null} unless the kind is http
+ * @param hookCommand {@code hook.command}: the command hook's program and arguments; empty unless command
+ * @param hookTimeout {@code hook.timeout.ms}: how long one HTTP request or command may take
+ * @param snapshotTimeout {@code snapshot.timeout.ms}: how long a snapshot may take before the sidecar declines it
+ * @param startupTimeout {@code startup.timeout.ms}: how long start-up may wait for topics, restore and registration
+ * @param kafkaProperties {@code kafka.*}: passed to the Kafka clients without the prefix (security settings)
+ */
+public record SidecarConfig(
+        String bootstrapServers,
+        CairnTopics topics,
+        String jobId,
+        String taskId,
+        int subtaskIndex,
+        HookKind hookKind,
+        String hookClass,
+        URI hookUrl,
+        List<String> hookCommand,
+        Duration hookTimeout,
+        Duration snapshotTimeout,
+        Duration startupTimeout,
+        Map<String, String> kafkaProperties) {
+
+    /** Flink's default checkpoint timeout. */
+    public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofMinutes(2);
+
+    public SidecarConfig {
+        requireText(SidecarConfigParser.BOOTSTRAP_SERVERS, bootstrapServers);
+        require(SidecarConfigParser.TOPIC_PREFIX, topics);
+        requireText(SidecarConfigParser.JOB_ID, jobId);
+        requireText(SidecarConfigParser.TASK_ID, taskId);
+        if (subtaskIndex < 0) {
+            throw new SidecarConfigException(SidecarConfigParser.SUBTASK_INDEX,
+                    SidecarConfigParser.SUBTASK_INDEX + " must be >= 0, was " + subtaskIndex);
+        }
+        require(SidecarConfigParser.HOOK_KIND, hookKind);
+        hookCommand = hookCommand == null ? List.of() : List.copyOf(hookCommand);
+        requirePositive(SidecarConfigParser.HOOK_TIMEOUT_MS, hookTimeout);
+        requirePositive(SidecarConfigParser.SNAPSHOT_TIMEOUT_MS, snapshotTimeout);
+        requirePositive(SidecarConfigParser.STARTUP_TIMEOUT_MS, startupTimeout);
+        kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
+        if (hookKind == HookKind.HTTP) {
+            require(SidecarConfigParser.HOOK_URL, hookUrl);
+            SidecarConfigParser.checkHttpUrl(hookUrl.toString(), "");
+        }
+        if (hookKind == HookKind.COMMAND && hookCommand.isEmpty()) {
+            throw new SidecarConfigException(SidecarConfigParser.HOOK_COMMAND, SidecarConfigParser.HOOK_COMMAND
+                    + " is missing: hook.kind=command needs the program to run and its arguments");
+        }
+    }
+
+    /**
+     * A sidecar for one subtask with a Java hook and default topics and time limits.
+     */
+    public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
+        return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
+                null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
+                Map.of());
+    }
+
+    /** Reads {@code file} (a properties file) with overrides from {@code environment}. */
+    public static SidecarConfig load(Path file, Map<String, String> environment) {
+        return SidecarConfigParser.load(file, environment);
+    }
+
+    /** Builds a config from properties with overrides from {@code environment} (CAIRN_SIDECAR_... variables). */
+    public static SidecarConfig fromProperties(Map<String, String> properties, Map<String, String> environment) {
+        return SidecarConfigParser.parse(properties, "the config", environment);
+    }
+
+    public SidecarConfig withTopics(CairnTopics newTopics) {
+        return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties);
+    }
+
+    public SidecarConfig withSnapshotTimeout(Duration newTimeout) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties);
+    }
+
+    public SidecarConfig withStartupTimeout(Duration newTimeout) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties);
+    }
+
+    /** Reaches the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
+    public SidecarConfig withHttpHook(URI url, Duration timeout) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.HTTP, null, url,
+                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties);
+    }
+
+    /** Runs {@code command} for each call (hook.kind=command), each run limited to {@code timeout}. */
+    public SidecarConfig withCommandHook(List<String> command, Duration timeout) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.COMMAND, null, null,
+                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties);
+    }
+
+    /** Instantiates {@code className} as the hook (hook.kind=java); {@code null} looks one up with ServiceLoader. */
+    public SidecarConfig withJavaHook(String className) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.JAVA, className, null,
+                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties);
+    }
+
+    public SidecarConfig withKafkaProperties(Map<String, String> newProperties) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties);
+    }
+
+    /** What the Kafka side of the sidecar needs. */
+    public RuntimeSettings runtimeSettings() {
+        return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
+                startupTimeout, kafkaProperties);
+    }
+
+    private static void require(String key, Object value) {
+        if (value == null) {
+            throw new SidecarConfigException(key, key + " is missing");
+        }
+    }
+
+    private static void requireText(String key, String value) {
+        if (value == null || value.isBlank()) {
+            throw new SidecarConfigException(key, key + " is missing"
+                    + (value == null ? "" : ": it is empty"));
+        }
+    }
+
+    private static void requirePositive(String key, Duration value) {
+        require(key, value);
+        if (value.isNegative() || value.isZero()) {
+            throw new SidecarConfigException(key, key + " must be positive, was " + value.toMillis() + " ms");
+        }
+    }
+}

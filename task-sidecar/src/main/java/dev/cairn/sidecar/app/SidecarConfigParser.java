@@ -1,0 +1,250 @@
+package dev.cairn.sidecar.app;
+
+import dev.cairn.events.topics.CairnTopics;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Reads a {@link SidecarConfig} from properties and environment variables.
+ *
+ * <p>Keys: {@code bootstrap.servers}, {@code job.id}, {@code task.id}, {@code subtask.index} (required);
+ * {@code topic.prefix} ({@code cairn.}), {@code hook.kind} ({@code java}, {@code http} or {@code command};
+ * {@code java}), {@code hook.class} (java: a SnapshotHook with a no-arg constructor; absent: ServiceLoader),
+ * {@code hook.url} (http: an absolute http(s) URL), {@code hook.command} (command: program and arguments,
+ * quotes group words), {@code hook.timeout.ms} (default: the snapshot timeout), {@code snapshot.timeout.ms}
+ * (600000), {@code startup.timeout.ms} (120000), and any {@code kafka.<client setting>}, passed to the Kafka
+ * clients without the prefix.
+ *
+ * <p>The environment variable {@code CAIRN_SIDECAR_<KEY>} (upper case, dots as underscores, e.g.
+ * {@code CAIRN_SIDECAR_JOB_ID}, {@code CAIRN_SIDECAR_KAFKA_SECURITY_PROTOCOL}) overrides the key.
+ */
+public final class SidecarConfigParser {
+
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String JOB_ID = "job.id";
+    public static final String TASK_ID = "task.id";
+    public static final String SUBTASK_INDEX = "subtask.index";
+    public static final String HOOK_KIND = "hook.kind";
+    public static final String HOOK_CLASS = "hook.class";
+    public static final String HOOK_URL = "hook.url";
+    public static final String HOOK_COMMAND = "hook.command";
+    public static final String HOOK_TIMEOUT_MS = "hook.timeout.ms";
+    public static final String SNAPSHOT_TIMEOUT_MS = "snapshot.timeout.ms";
+    public static final String STARTUP_TIMEOUT_MS = "startup.timeout.ms";
+    /** Keys with this prefix go to the Kafka clients, without it. */
+    public static final String KAFKA_PREFIX = "kafka.";
+    /** Environment variables with this prefix override keys. */
+    public static final String ENV_PREFIX = "CAIRN_SIDECAR_";
+
+    /** Every key apart from the {@code kafka.} ones. */
+    public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, JOB_ID, TASK_ID, SUBTASK_INDEX,
+            HOOK_KIND, HOOK_CLASS, HOOK_URL, HOOK_COMMAND, HOOK_TIMEOUT_MS, SNAPSHOT_TIMEOUT_MS, STARTUP_TIMEOUT_MS);
+
+    private static final String JAVA_CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
+
+    private SidecarConfigParser() {
+    }
+
+    /** The environment variable that overrides {@code key}. */
+    public static String envName(String key) {
+        return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_');
+    }
+
+    /** A setting's text and where it came from, for messages. */
+    private record Value(String text, String source) {}
+
+    static SidecarConfig load(Path file, Map<String, String> environment) {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(reader);
+        } catch (NoSuchFileException e) {
+            throw new SidecarConfigException("config", "config file " + file + " does not exist");
+        } catch (IOException | IllegalArgumentException e) {
+            throw new SidecarConfigException("config", "config file " + file + " cannot be read: " + e.getMessage(), e);
+        }
+        Map<String, String> map = new HashMap<>();
+        properties.stringPropertyNames().forEach(name -> map.put(name, properties.getProperty(name)));
+        return parse(map, "config file " + file, environment);
+    }
+
+    static SidecarConfig parse(Map<String, String> properties, String origin, Map<String, String> environment) {
+        Map<String, Value> values = new HashMap<>();
+        Map<String, String> kafka = new TreeMap<>();
+        properties.forEach((rawKey, text) -> {
+            String key = rawKey.trim();
+            if (key.startsWith(KAFKA_PREFIX)) {
+                kafka.put(kafkaKey(key, "in " + origin), text.trim());
+            } else if (KEYS.contains(key)) {
+                values.put(key, new Value(text.trim(), "in " + origin));
+            } else {
+                throw new SidecarConfigException(key, "unknown setting '" + key + "' in " + origin + " (known: "
+                        + String.join(", ", KEYS) + ", and kafka.<client setting>)");
+            }
+        });
+        for (String key : KEYS) {
+            String variable = envName(key);
+            if (environment.containsKey(variable)) {
+                values.put(key, new Value(environment.get(variable).trim(), "from environment variable " + variable));
+            }
+        }
+        String kafkaEnv = envName(KAFKA_PREFIX);
+        environment.forEach((variable, text) -> {
+            if (variable.startsWith(kafkaEnv)) {
+                String key = KAFKA_PREFIX + variable.substring(kafkaEnv.length()).toLowerCase(Locale.ROOT)
+                        .replace('_', '.');
+                kafka.put(kafkaKey(key, "from environment variable " + variable), text.trim());
+            }
+        });
+        return build(values, kafka, origin);
+    }
+
+    private static SidecarConfig build(Map<String, Value> values, Map<String, String> kafka, String origin) {
+        HookKind kind = optional(values, HOOK_KIND) == null ? HookKind.JAVA : HookKind.parse(values.get(HOOK_KIND).text())
+                .orElseThrow(() -> invalid(values, HOOK_KIND, "must be one of java, http, command"));
+        Duration snapshotTimeout = millis(values, SNAPSHOT_TIMEOUT_MS, SidecarConfig.DEFAULT_SNAPSHOT_TIMEOUT);
+        String hookClass = optional(values, HOOK_CLASS);
+        if (hookClass != null && !hookClass.matches(JAVA_CLASS_NAME)) {
+            throw invalid(values, HOOK_CLASS, "must be a fully qualified Java class name");
+        }
+        String url = optional(values, HOOK_URL);
+        URI hookUrl = url == null ? null : checkHttpUrl(url, " (" + values.get(HOOK_URL).source() + ")");
+        String commandLine = optional(values, HOOK_COMMAND);
+        List<String> command;
+        try {
+            command = commandLine == null ? List.of() : CommandLineSplitter.split(commandLine);
+        } catch (IllegalArgumentException e) {
+            throw invalid(values, HOOK_COMMAND, "cannot be split into words: " + e.getMessage());
+        }
+        onlyFor(values, HOOK_CLASS, kind, HookKind.JAVA);
+        onlyFor(values, HOOK_URL, kind, HookKind.HTTP);
+        onlyFor(values, HOOK_COMMAND, kind, HookKind.COMMAND);
+        if (kind == HookKind.HTTP && hookUrl == null) {
+            throw missing(HOOK_URL, origin, " (hook.kind=http needs the worker's URL)");
+        }
+        if (kind == HookKind.COMMAND && command.isEmpty()) {
+            throw missing(HOOK_COMMAND, origin, " (hook.kind=command needs the program to run)");
+        }
+        return new SidecarConfig(
+                required(values, BOOTSTRAP_SERVERS, origin),
+                topics(values),
+                required(values, JOB_ID, origin),
+                required(values, TASK_ID, origin),
+                subtaskIndex(values, origin),
+                kind, hookClass, hookUrl, command,
+                millis(values, HOOK_TIMEOUT_MS, snapshotTimeout),
+                snapshotTimeout,
+                millis(values, STARTUP_TIMEOUT_MS, SidecarConfig.DEFAULT_STARTUP_TIMEOUT),
+                kafka);
+    }
+
+    /** {@code text} as an absolute http or https URL with a host. */
+    static URI checkHttpUrl(String text, String where) {
+        String problem = HOOK_URL + " must be an absolute http:// or https:// URL with a host, was '" + text + "'"
+                + where;
+        try {
+            URI uri = new URI(text);
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!(scheme.equals("http") || scheme.equals("https")) || uri.getHost() == null) {
+                throw new SidecarConfigException(HOOK_URL, problem);
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new SidecarConfigException(HOOK_URL, problem + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static CairnTopics topics(Map<String, Value> values) {
+        String prefix = optional(values, TOPIC_PREFIX);
+        if (prefix == null) {
+            return CairnTopics.defaults();
+        }
+        try {
+            return new CairnTopics(prefix);
+        } catch (IllegalArgumentException e) {
+            throw invalid(values, TOPIC_PREFIX, "may contain only letters, digits, '.', '_' and '-'");
+        }
+    }
+
+    private static int subtaskIndex(Map<String, Value> values, String origin) {
+        String text = required(values, SUBTASK_INDEX, origin);
+        try {
+            int index = Integer.parseInt(text);
+            if (index >= 0) {
+                return index;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid(values, SUBTASK_INDEX, "must be a whole number >= 0");
+    }
+
+    private static Duration millis(Map<String, Value> values, String key, Duration fallback) {
+        String text = optional(values, key);
+        if (text == null) {
+            return fallback;
+        }
+        try {
+            long millis = Long.parseLong(text);
+            if (millis > 0) {
+                return Duration.ofMillis(millis);
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw invalid(values, key, "must be a positive number of milliseconds");
+    }
+
+    private static void onlyFor(Map<String, Value> values, String key, HookKind kind, HookKind owner) {
+        if (optional(values, key) != null && kind != owner) {
+            throw new SidecarConfigException(key, key + " is set (" + values.get(key).source() + ") but hook.kind is "
+                    + kind.configName() + "; set hook.kind=" + owner.configName() + " to use it");
+        }
+    }
+
+    private static String kafkaKey(String key, String source) {
+        String clientKey = key.substring(KAFKA_PREFIX.length());
+        if (clientKey.isBlank()) {
+            throw new SidecarConfigException(key, "'" + key + "' " + source
+                    + " names no Kafka client setting after 'kafka.'");
+        }
+        return clientKey;
+    }
+
+    private static String optional(Map<String, Value> values, String key) {
+        Value value = values.get(key);
+        return value == null || value.text().isEmpty() ? null : value.text();
+    }
+
+    private static String required(Map<String, Value> values, String key, String origin) {
+        String text = optional(values, key);
+        if (text == null) {
+            throw missing(key, origin, "");
+        }
+        return text;
+    }
+
+    private static SidecarConfigException missing(String key, String origin, String why) {
+        return new SidecarConfigException(key, key + " is missing" + why + ": set it in " + origin
+                + " or with the environment variable " + envName(key));
+    }
+
+    private static SidecarConfigException invalid(Map<String, Value> values, String key, String rule) {
+        Value value = values.get(key);
+        return new SidecarConfigException(key, key + " " + rule + ", was '" + value.text() + "' (" + value.source()
+                + ")");
+    }
+}

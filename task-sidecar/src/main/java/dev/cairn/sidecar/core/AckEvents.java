@@ -1,0 +1,113 @@
+package dev.cairn.sidecar.core;
+
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Builds what a sidecar produces to {@code cairn.acks} ({@link TaskStarted}, {@link CheckpointAcknowledged},
+ * {@link CheckpointDeclined}) and maps a failed snapshot to a decline reason. Pure functions.
+ */
+public final class AckEvents {
+
+    private AckEvents() {
+    }
+
+    /** Why a snapshot failed, as a decline says it. */
+    public record Failure(CheckpointFailureReason reason, String message) {}
+
+    /** The announcement of a new attempt. */
+    public static TaskStarted started(TaskAttempt attempt, long nowMs) {
+        return TaskStarted.newBuilder()
+                .setJobId(attempt.jobId())
+                .setTaskId(attempt.taskId())
+                .setSubtaskIndex(attempt.subtaskIndex())
+                .setAttemptId(attempt.attemptId())
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /**
+     * The acknowledgement of a finished snapshot. When the worker measured neither a synchronous nor an
+     * asynchronous duration, the whole time from hook start to result ({@code elapsedMs}) is reported as
+     * asynchronous.
+     */
+    public static CheckpointAcknowledged ack(TaskAttempt attempt, long checkpointId, SnapshotResult result,
+            long startDelayMs, long elapsedMs, long nowMs) {
+        boolean measured = result.syncDurationMs() > 0 || result.asyncDurationMs() > 0;
+        return CheckpointAcknowledged.newBuilder()
+                .setJobId(attempt.jobId())
+                .setCheckpointId(checkpointId)
+                .setTaskId(attempt.taskId())
+                .setSubtaskIndex(attempt.subtaskIndex())
+                .setAttemptId(attempt.attemptId())
+                .setStateHandle(StateHandle.newBuilder()
+                        .setLocation(result.location())
+                        .setSizeBytes(result.sizeBytes())
+                        .build())
+                .setMetrics(SubtaskMetrics.newBuilder()
+                        .setSyncDurationMs(Math.max(0, result.syncDurationMs()))
+                        .setAsyncDurationMs(measured ? Math.max(0, result.asyncDurationMs()) : Math.max(0, elapsedMs))
+                        .setAlignmentDurationMs(Math.max(0, result.alignmentDurationMs()))
+                        .setStartDelayMs(Math.max(0, startDelayMs))
+                        .setBytesPersisted(Math.max(0, result.bytesPersisted()))
+                        .build())
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /** A decline of one checkpoint by this attempt. */
+    public static CheckpointDeclined decline(TaskAttempt attempt, long checkpointId, Failure failure, long nowMs) {
+        return CheckpointDeclined.newBuilder()
+                .setJobId(attempt.jobId())
+                .setCheckpointId(checkpointId)
+                .setTaskId(attempt.taskId())
+                .setSubtaskIndex(attempt.subtaskIndex())
+                .setAttemptId(attempt.attemptId())
+                .setReason(failure.reason())
+                .setMessage(failure.message())
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /**
+     * The reason and message of a failed snapshot: a {@link SnapshotDeclinedException} keeps the worker's
+     * reason (CHECKPOINT_DECLINED when it gave none); any other failure, thrown or completing the snapshot's
+     * stage, is a CHECKPOINT_ASYNC_EXCEPTION naming the exception.
+     */
+    public static Failure failureOf(Throwable error) {
+        Throwable cause = unwrap(error);
+        if (cause instanceof SnapshotDeclinedException declined) {
+            CheckpointFailureReason reason = declined.reason() != null ? declined.reason()
+                    : CheckpointFailureReason.CHECKPOINT_DECLINED;
+            return new Failure(reason, messageOf(declined));
+        }
+        if (cause instanceof CancellationException) {
+            return new Failure(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION, "the snapshot was cancelled");
+        }
+        return new Failure(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
+                "the snapshot hook failed: " + cause.getClass().getName()
+                        + (cause.getMessage() != null ? ": " + cause.getMessage() : ""));
+    }
+
+    private static Throwable unwrap(Throwable error) {
+        Throwable current = error;
+        while ((current instanceof CompletionException || current instanceof ExecutionException)
+                && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+
+    private static String messageOf(Throwable error) {
+        return error.getMessage() != null ? error.getMessage() : error.getClass().getName();
+    }
+}

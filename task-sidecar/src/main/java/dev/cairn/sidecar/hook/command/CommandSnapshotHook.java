@@ -1,0 +1,247 @@
+package dev.cairn.sidecar.hook.command;
+
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.http.HookJson;
+import dev.cairn.sidecar.hook.http.MalformedHookMessageException;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A worker reached by running a command (an argv list, run without a shell unless the command itself is
+ * {@code sh -c ...}) once per call, with the call in environment variables:
+ * <ul>
+ *   <li>{@code CAIRN_HOOK_ACTION}: {@code snapshot}, {@code complete}, {@code abort} or {@code restore};</li>
+ *   <li>snapshot: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_CHECKPOINT_TYPE} ({@code CHECKPOINT} or
+ *       {@code SAVEPOINT}), {@code CAIRN_CHECKPOINT_TIMESTAMP} (epoch ms), {@code CAIRN_STORAGE_LOCATION},
+ *       {@code CAIRN_JOB_ID}, {@code CAIRN_TASK_ID}, {@code CAIRN_SUBTASK_INDEX};</li>
+ *   <li>complete: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LAST_SUBSUMED_ID} (-1 when none);
+ *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none);</li>
+ *   <li>restore: {@code CAIRN_RESTORE_CHECKPOINT_ID}, {@code CAIRN_RESTORE_LOCATION},
+ *       {@code CAIRN_RESTORE_SIZE_BYTES}, all three unset when there is nothing to restore.</li>
+ * </ul>
+ * Variables of this protocol that a call does not set are removed from the inherited environment; the
+ * optional fixed environment (say {@code CAIRN_JOB_ID} for notify and restore calls) is set on every call.
+ *
+ * <p>A snapshot acknowledges when the command exits 0 with a snapshot result as JSON on stdout (see
+ * {@link HookJson}); it declines ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) on a non-zero exit
+ * (with the exit code and the last lines of stderr), on a timeout (the command and its descendants are
+ * destroyed) and on an exit 0 whose stdout is not a valid result. Notify and restore calls throw an
+ * {@link IOException} in the same cases, bar the result.
+ */
+public final class CommandSnapshotHook implements SnapshotHook {
+
+    /** Every variable this protocol sets; inherited values of these never leak into a call. */
+    static final List<String> PROTOCOL_VARIABLES = List.of("CAIRN_HOOK_ACTION", "CAIRN_CHECKPOINT_ID",
+            "CAIRN_CHECKPOINT_TYPE", "CAIRN_CHECKPOINT_TIMESTAMP", "CAIRN_STORAGE_LOCATION", "CAIRN_JOB_ID",
+            "CAIRN_TASK_ID", "CAIRN_SUBTASK_INDEX", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_LATEST_COMPLETED_ID",
+            "CAIRN_RESTORE_LOCATION", "CAIRN_RESTORE_CHECKPOINT_ID", "CAIRN_RESTORE_SIZE_BYTES");
+
+    private static final AtomicInteger HOOKS = new AtomicInteger();
+
+    private final List<String> command;
+    private final Duration timeout;
+    private final Map<String, String> environment;
+    private final ExecutorService drains;
+    private final ScheduledExecutorService timer;
+    private final Set<ProcessRun> running = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param command the program and its arguments
+     * @param timeout how long one run may take before it is destroyed
+     */
+    public CommandSnapshotHook(List<String> command, Duration timeout) {
+        this(command, timeout, Map.of());
+    }
+
+    /**
+     * @param command the program and its arguments
+     * @param timeout how long one run may take before it is destroyed
+     * @param environment variables set on every run (a call's own variables take precedence)
+     */
+    public CommandSnapshotHook(List<String> command, Duration timeout, Map<String, String> environment) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(timeout, "timeout");
+        if (command.isEmpty() || command.get(0).isBlank()) {
+            throw new IllegalArgumentException("hook command must name a program, was " + command);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("hook command timeout must be positive, was " + timeout);
+        }
+        this.command = List.copyOf(command);
+        this.timeout = timeout;
+        this.environment = Map.copyOf(environment);
+        int id = HOOKS.incrementAndGet();
+        AtomicInteger threads = new AtomicInteger();
+        this.drains = Executors.newCachedThreadPool(runnable ->
+                daemon(runnable, "cairn-command-hook-" + id + "-drain-" + threads.incrementAndGet()));
+        this.timer = Executors.newSingleThreadScheduledExecutor(runnable ->
+                daemon(runnable, "cairn-command-hook-" + id + "-timer"));
+    }
+
+    @Override
+    public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("CAIRN_HOOK_ACTION", "snapshot");
+        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(request.checkpointId()));
+        variables.put("CAIRN_CHECKPOINT_TYPE", request.type().name());
+        variables.put("CAIRN_CHECKPOINT_TIMESTAMP", Long.toString(request.timestampMs()));
+        variables.put("CAIRN_STORAGE_LOCATION", request.storageLocation());
+        variables.put("CAIRN_JOB_ID", request.jobId());
+        variables.put("CAIRN_TASK_ID", request.taskId());
+        variables.put("CAIRN_SUBTASK_INDEX", Integer.toString(request.subtaskIndex()));
+        CompletableFuture<ProcessRun.Outcome> run;
+        try {
+            run = run(variables);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(declined(e.getMessage()));
+        }
+        CompletableFuture<SnapshotResult> result = new CompletableFuture<>();
+        run.whenComplete((outcome, error) -> {
+            try {
+                if (error != null) {
+                    throw declined(describe("snapshot") + " failed: " + error);
+                }
+                result.complete(result(outcome));
+            } catch (SnapshotDeclinedException declined) {
+                result.completeExceptionally(declined);
+            }
+        });
+        return result;
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException, InterruptedException {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("CAIRN_HOOK_ACTION", "complete");
+        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(checkpointId));
+        variables.put("CAIRN_LAST_SUBSUMED_ID", Long.toString(lastSubsumedId));
+        await("complete", variables);
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException, InterruptedException {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("CAIRN_HOOK_ACTION", "abort");
+        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(checkpointId));
+        variables.put("CAIRN_LATEST_COMPLETED_ID", Long.toString(latestCompletedId));
+        await("abort", variables);
+    }
+
+    @Override
+    public void restore(Optional<RestorePoint> from) throws IOException, InterruptedException {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("CAIRN_HOOK_ACTION", "restore");
+        from.ifPresent(point -> {
+            variables.put("CAIRN_RESTORE_CHECKPOINT_ID", Long.toString(point.checkpointId()));
+            variables.put("CAIRN_RESTORE_LOCATION", point.location());
+            variables.put("CAIRN_RESTORE_SIZE_BYTES", Long.toString(point.sizeBytes()));
+        });
+        await("restore", variables);
+    }
+
+    /** Destroys the runs still going (and their descendants) and stops this hook's threads. */
+    @Override
+    public void close() {
+        running.forEach(ProcessRun::destroy);
+        timer.shutdownNow();
+        drains.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return "CommandSnapshotHook[" + String.join(" ", command) + ", timeout " + timeout.toMillis() + " ms]";
+    }
+
+    private SnapshotResult result(ProcessRun.Outcome outcome) throws SnapshotDeclinedException {
+        Optional<String> failure = failure("snapshot", outcome);
+        if (failure.isPresent()) {
+            throw declined(failure.get());
+        }
+        if (outcome.stdoutOverflowed()) {
+            throw declined(describe("snapshot") + " wrote more than " + ProcessRun.MAX_STDOUT_BYTES
+                    + " bytes to stdout; expected a JSON snapshot result");
+        }
+        try {
+            return HookJson.parseSnapshotResult(outcome.stdout());
+        } catch (MalformedHookMessageException e) {
+            throw declined(describe("snapshot") + " exited 0 but its stdout is not a valid snapshot result: "
+                    + e.getMessage() + "; stdout: " + HookJson.excerpt(outcome.stdout()));
+        }
+    }
+
+    /** Why a run failed (timed out or non-zero exit), empty when it exited 0. */
+    private Optional<String> failure(String action, ProcessRun.Outcome outcome) {
+        if (outcome.timedOut()) {
+            return Optional.of(describe(action) + " timed out after " + timeout.toMillis()
+                    + " ms and was destroyed with its descendants; stderr tail:\n" + outcome.stderrTail());
+        }
+        if (outcome.exitCode() != 0) {
+            return Optional.of(describe(action) + " exited with code " + outcome.exitCode() + "; stderr tail:\n"
+                    + outcome.stderrTail());
+        }
+        return Optional.empty();
+    }
+
+    private void await(String action, Map<String, String> variables) throws IOException, InterruptedException {
+        ProcessRun.Outcome outcome;
+        try {
+            outcome = run(variables).get();
+        } catch (ExecutionException e) {
+            throw new IOException(describe(action) + " failed: " + e.getCause(), e.getCause());
+        }
+        Optional<String> failure = failure(action, outcome);
+        if (failure.isPresent()) {
+            throw new IOException(failure.get());
+        }
+    }
+
+    private CompletableFuture<ProcessRun.Outcome> run(Map<String, String> variables) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        PROTOCOL_VARIABLES.forEach(env::remove);
+        env.putAll(environment);
+        env.putAll(variables);
+        ProcessRun run;
+        try {
+            run = ProcessRun.start(builder, timeout, drains, timer);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("could not start hook command [" + String.join(" ", command) + "] for "
+                    + variables.get("CAIRN_HOOK_ACTION") + ": " + e.getMessage(), e);
+        }
+        running.add(run);
+        return run.outcome().whenComplete((outcome, error) -> running.remove(run));
+    }
+
+    private String describe(String action) {
+        return "hook command [" + String.join(" ", command) + "] (" + action + ")";
+    }
+
+    private static SnapshotDeclinedException declined(String message) {
+        return new SnapshotDeclinedException(CheckpointFailureReason.CHECKPOINT_DECLINED, message);
+    }
+
+    private static Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

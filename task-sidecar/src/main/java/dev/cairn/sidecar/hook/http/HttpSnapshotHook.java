@@ -1,0 +1,206 @@
+package dev.cairn.sidecar.hook.http;
+
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A worker reached over local HTTP. Every call is a {@code POST} of a JSON body (see {@link HookJson}):
+ * <ul>
+ *   <li>{@code {base}/snapshot}: a 2xx answer carrying a snapshot result acknowledges; any other status,
+ *       a 2xx body that is not a valid result, a transport error or no answer within the timeout declines
+ *       the checkpoint ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) with a message naming the
+ *       cause (status and the start of the body for an error status).</li>
+ *   <li>{@code {base}/notify}: the checkpoint's outcome; {@code {base}/restore}: the restore point or
+ *       {@code {}}. Their answers' bodies are ignored; a non-2xx status, an error or a timeout throws an
+ *       {@link IOException} naming the status and body.</li>
+ * </ul>
+ */
+public final class HttpSnapshotHook implements SnapshotHook {
+
+    private static final AtomicInteger CLIENTS = new AtomicInteger();
+
+    private final String base;
+    private final URI snapshotUri;
+    private final URI notifyUri;
+    private final URI restoreUri;
+    private final Duration timeout;
+    private final ExecutorService executor;
+    private final HttpClient client;
+
+    /**
+     * @param baseUrl the worker's base URL ({@code http} or {@code https}); the endpoints are below it
+     * @param timeout how long one call may take, from sending the request to reading the whole answer
+     */
+    public HttpSnapshotHook(URI baseUrl, Duration timeout) {
+        Objects.requireNonNull(baseUrl, "baseUrl");
+        Objects.requireNonNull(timeout, "timeout");
+        String scheme = baseUrl.getScheme() == null ? "" : baseUrl.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https")) {
+            throw new IllegalArgumentException("HTTP hook URL must be an http or https URL, was " + baseUrl);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("HTTP hook timeout must be positive, was " + timeout);
+        }
+        this.base = baseUrl.toString().replaceAll("/+$", "");
+        this.snapshotUri = URI.create(base + "/snapshot");
+        this.notifyUri = URI.create(base + "/notify");
+        this.restoreUri = URI.create(base + "/restore");
+        this.timeout = timeout;
+        int id = CLIENTS.incrementAndGet();
+        AtomicInteger threads = new AtomicInteger();
+        this.executor = Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "cairn-http-hook-" + id + "-" + threads.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(timeout)
+                .executor(executor)
+                .build();
+    }
+
+    @Override
+    public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+        CompletableFuture<HttpResponse<String>> sent =
+                client.sendAsync(post(snapshotUri, HookJson.snapshotRequest(request)),
+                        HttpResponse.BodyHandlers.ofString());
+        CompletableFuture<SnapshotResult> outcome = new CompletableFuture<>();
+        // time out a dependent copy, so that cancelling the original still aborts the exchange
+        sent.thenApply(response -> response)
+                .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((response, error) -> answer(outcome, sent, response, error));
+        outcome.whenComplete((result, error) -> {
+            if (outcome.isCancelled()) {
+                sent.cancel(true);
+            }
+        });
+        return outcome;
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException, InterruptedException {
+        call(notifyUri, HookJson.notification(HookNotification.completed(checkpointId, lastSubsumedId)));
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException, InterruptedException {
+        call(notifyUri, HookJson.notification(HookNotification.aborted(checkpointId, latestCompletedId)));
+    }
+
+    @Override
+    public void restore(Optional<RestorePoint> from) throws IOException, InterruptedException {
+        call(restoreUri, HookJson.restore(from));
+    }
+
+    /** Stops the client's threads; calls still in flight fail. */
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+
+    @Override
+    public String toString() {
+        return "HttpSnapshotHook[" + snapshotUri.resolve("/") + ", timeout " + timeout.toMillis() + " ms]";
+    }
+
+    private void answer(CompletableFuture<SnapshotResult> outcome, CompletableFuture<?> sent,
+            HttpResponse<String> response, Throwable error) {
+        if (error != null) {
+            sent.cancel(true);
+            outcome.completeExceptionally(declined(failure(snapshotUri, error)));
+            return;
+        }
+        try {
+            outcome.complete(result(response));
+        } catch (SnapshotDeclinedException declined) {
+            outcome.completeExceptionally(declined);
+        }
+    }
+
+    private SnapshotResult result(HttpResponse<String> response) throws SnapshotDeclinedException {
+        String body = response.body() == null ? "" : response.body();
+        if (response.statusCode() / 100 != 2) {
+            throw declined("HTTP hook POST " + snapshotUri + " answered " + response.statusCode() + ": "
+                    + HookJson.excerpt(body));
+        }
+        try {
+            return HookJson.parseSnapshotResult(body);
+        } catch (MalformedHookMessageException e) {
+            throw declined("HTTP hook POST " + snapshotUri + " answered " + response.statusCode()
+                    + " with an invalid snapshot result: " + e.getMessage() + "; body: " + HookJson.excerpt(body));
+        }
+    }
+
+    private void call(URI uri, String json) throws IOException, InterruptedException {
+        CompletableFuture<HttpResponse<String>> sent =
+                client.sendAsync(post(uri, json), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response;
+        try {
+            response = sent.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            sent.cancel(true);
+            throw e;
+        } catch (TimeoutException | ExecutionException e) {
+            sent.cancel(true);
+            throw new IOException(failure(uri, e), e.getCause() == null ? e : e.getCause());
+        }
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException("HTTP hook POST " + uri + " answered " + response.statusCode() + ": "
+                    + HookJson.excerpt(response.body() == null ? "" : response.body()));
+        }
+    }
+
+    private HttpRequest post(URI uri, String json) {
+        return HttpRequest.newBuilder(uri)
+                .timeout(timeout)
+                .header("Content-Type", "application/json; charset=utf-8")
+                .header("Accept", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+    }
+
+    /** Describes why a call got no answer. */
+    private String failure(URI uri, Throwable error) {
+        Throwable cause = error;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        if (cause instanceof TimeoutException || cause instanceof HttpTimeoutException) {
+            return "HTTP hook POST " + uri + " timed out after " + timeout.toMillis() + " ms";
+        }
+        if (cause instanceof ConnectException) {
+            return "HTTP hook POST " + uri + " could not connect: " + cause;
+        }
+        return "HTTP hook POST " + uri + " failed: " + cause;
+    }
+
+    private static SnapshotDeclinedException declined(String message) {
+        return new SnapshotDeclinedException(CheckpointFailureReason.CHECKPOINT_DECLINED, message);
+    }
+}

@@ -1,0 +1,151 @@
+package dev.cairn.sidecar.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.command.CommandSnapshotHook;
+import dev.cairn.sidecar.hook.http.HttpSnapshotHook;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HookFactoryTest {
+
+    private static final SidecarConfig BASE = SidecarConfig.forTask("k:9092", "orders", "sink", 0);
+
+    @TempDir
+    Path dir;
+
+    /** A hook the factory can instantiate. */
+    public static final class NoOpHook implements SnapshotHook {
+        @Override
+        public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+            return CompletableFuture.completedFuture(SnapshotResult.of("file:///x", 0));
+        }
+
+        @Override
+        public void notifyComplete(long checkpointId, long lastSubsumedId) {
+        }
+
+        @Override
+        public void notifyAborted(long checkpointId, long latestCompletedId) {
+        }
+
+        @Override
+        public void restore(Optional<RestorePoint> from) {
+        }
+    }
+
+    /** Not a hook. */
+    public static final class NotAHook {
+    }
+
+    /** A hook without a no-argument constructor. */
+    public static final class HookWithArguments extends HookFactoryTestHooks.Base {
+        public HookWithArguments(String name) {
+        }
+    }
+
+    @Test
+    void javaHookClassIsInstantiatedWithItsNoArgumentConstructor() throws Exception {
+        try (SnapshotHook hook = HookFactory.create(BASE.withJavaHook(NoOpHook.class.getName()))) {
+            assertThat(hook).isInstanceOf(NoOpHook.class);
+        }
+    }
+
+    @Test
+    void javaHookClassThatDoesNotExistIsNamed() {
+        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook("com.example.Missing")))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.class")
+                .hasMessageContaining("com.example.Missing").hasMessageContaining("class path");
+    }
+
+    @Test
+    void javaHookClassThatIsNoHookIsNamed() {
+        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(NotAHook.class.getName())))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("does not implement");
+    }
+
+    @Test
+    void javaHookClassWithoutNoArgumentConstructorIsNamed() {
+        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookWithArguments.class.getName())))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("no-argument constructor");
+    }
+
+    @Test
+    void javaHookClassWhoseConstructorFailsIsNamed() {
+        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookFactoryTestHooks.Failing.class.getName())))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("constructor")
+                .hasMessageContaining("no license");
+    }
+
+    @Test
+    void hookRegisteredWithServiceLoaderIsUsedWhenNoClassIsNamed() throws Exception {
+        ClassLoader loader = servicesLoader(NoOpHook.class.getName());
+
+        try (SnapshotHook hook = HookFactory.create(BASE, loader)) {
+            assertThat(hook).isInstanceOf(NoOpHook.class);
+        }
+    }
+
+    @Test
+    void noHookClassAndNoRegisteredHookIsNamed() {
+        assertThatThrownBy(() -> HookFactory.create(BASE, servicesLoader()))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.class")
+                .hasMessageContaining("ServiceLoader");
+    }
+
+    @Test
+    void severalRegisteredHooksWithoutAChoiceAreListed() {
+        ClassLoader loader = servicesLoader(NoOpHook.class.getName(), HookFactoryTestHooks.Silent.class.getName());
+
+        assertThatThrownBy(() -> HookFactory.create(BASE, loader)).isInstanceOf(SidecarConfigException.class)
+                .hasMessageContaining(NoOpHook.class.getName())
+                .hasMessageContaining(HookFactoryTestHooks.Silent.class.getName());
+    }
+
+    /** A class loader whose only SnapshotHook registrations are {@code providers}. */
+    private ClassLoader servicesLoader(String... providers) {
+        Path file = dir.resolve("services-" + providers.length);
+        try {
+            Files.writeString(file, String.join("\n", providers) + "\n");
+            URL url = file.toUri().toURL();
+            return new ClassLoader(getClass().getClassLoader()) {
+                @Override
+                public Enumeration<URL> getResources(String name) throws IOException {
+                    return name.equals("META-INF/services/" + SnapshotHook.class.getName())
+                            ? Collections.enumeration(providers.length == 0 ? List.of() : List.of(url))
+                            : super.getResources(name);
+                }
+            };
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void httpAndCommandKindsCreateTheirHooks() throws Exception {
+        try (SnapshotHook http = HookFactory.create(BASE.withHttpHook(URI.create("http://127.0.0.1:9/w"),
+                Duration.ofSeconds(1)));
+             SnapshotHook command = HookFactory.create(BASE.withCommandHook(List.of("true"), Duration.ofSeconds(1)))) {
+            assertThat(http).isInstanceOf(HttpSnapshotHook.class);
+            assertThat(command).isInstanceOf(CommandSnapshotHook.class);
+        }
+    }
+}

@@ -1,0 +1,245 @@
+package dev.cairn.sidecar.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.events.topics.CairnTopics;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading a sidecar's settings from a properties file and the environment, and refusing bad ones. */
+class SidecarConfigTest {
+
+    private static final Map<String, String> NO_ENV = Map.of();
+
+    @TempDir
+    Path dir;
+
+    private static Map<String, String> minimal() {
+        Map<String, String> props = new HashMap<>();
+        props.put("bootstrap.servers", "kafka:9092");
+        props.put("job.id", "orders");
+        props.put("task.id", "sink");
+        props.put("subtask.index", "2");
+        return props;
+    }
+
+    private static Map<String, String> with(String key, String value) {
+        Map<String, String> props = minimal();
+        props.put(key, value);
+        return props;
+    }
+
+    private static Map<String, String> without(String key) {
+        Map<String, String> props = minimal();
+        props.remove(key);
+        return props;
+    }
+
+    private static AbstractThrowableAssert<?, ? extends Throwable> rejecting(Map<String, String> props,
+            Map<String, String> env, String setting) {
+        return assertThatThrownBy(() -> SidecarConfig.fromProperties(props, env))
+                .isInstanceOfSatisfying(SidecarConfigException.class, e -> assertThat(e.setting()).isEqualTo(setting))
+                .hasMessageContaining(setting);
+    }
+
+    @Test
+    void minimalFileGivesAJavaHookSidecarWithDefaults() throws Exception {
+        Path file = dir.resolve("sidecar.properties");
+        Files.writeString(file, "bootstrap.servers = kafka:9092\njob.id=orders\ntask.id=sink\nsubtask.index=2\n",
+                StandardCharsets.UTF_8);
+
+        SidecarConfig config = SidecarConfig.load(file, NO_ENV);
+
+        assertThat(config.bootstrapServers()).isEqualTo("kafka:9092");
+        assertThat(config.jobId()).isEqualTo("orders");
+        assertThat(config.taskId()).isEqualTo("sink");
+        assertThat(config.subtaskIndex()).isEqualTo(2);
+        assertThat(config.topics()).isEqualTo(CairnTopics.defaults());
+        assertThat(config.hookKind()).isEqualTo(HookKind.JAVA);
+        assertThat(config.hookClass()).isNull();
+        assertThat(config.snapshotTimeout()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(config.hookTimeout()).isEqualTo(config.snapshotTimeout());
+        assertThat(config.kafkaProperties()).isEmpty();
+    }
+
+    @Test
+    void everySettingIsRead() {
+        Map<String, String> props = minimal();
+        props.put("topic.prefix", "prod.cairn.");
+        props.put("hook.kind", "HTTP");
+        props.put("hook.url", "http://127.0.0.1:8090/cairn");
+        props.put("hook.timeout.ms", "2500");
+        props.put("snapshot.timeout.ms", "30000");
+        props.put("startup.timeout.ms", "5000");
+        props.put("kafka.security.protocol", "SASL_SSL");
+
+        SidecarConfig config = SidecarConfig.fromProperties(props, NO_ENV);
+
+        assertThat(config.topics().control()).isEqualTo("prod.cairn.control");
+        assertThat(config.hookKind()).isEqualTo(HookKind.HTTP);
+        assertThat(config.hookUrl()).isEqualTo(URI.create("http://127.0.0.1:8090/cairn"));
+        assertThat(config.hookTimeout()).isEqualTo(Duration.ofMillis(2_500));
+        assertThat(config.snapshotTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.startupTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(config.kafkaProperties()).containsExactlyEntriesOf(Map.of("security.protocol", "SASL_SSL"));
+        assertThat(config.runtimeSettings().kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
+    }
+
+    @Test
+    void environmentOverridesTheFileAndAddsKafkaSettings() {
+        Map<String, String> env = Map.of(
+                "CAIRN_SIDECAR_JOB_ID", "payments",
+                "CAIRN_SIDECAR_SUBTASK_INDEX", "0",
+                "CAIRN_SIDECAR_SNAPSHOT_TIMEOUT_MS", "1000",
+                "CAIRN_SIDECAR_KAFKA_SASL_MECHANISM", "PLAIN",
+                "PATH", "/usr/bin");
+
+        SidecarConfig config = SidecarConfig.fromProperties(with("kafka.sasl.mechanism", "GSSAPI"), env);
+
+        assertThat(config.jobId()).isEqualTo("payments");
+        assertThat(config.subtaskIndex()).isZero();
+        assertThat(config.snapshotTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.kafkaProperties()).containsEntry("sasl.mechanism", "PLAIN");
+    }
+
+    @Test
+    void environmentAloneIsEnough() {
+        Map<String, String> env = Map.of("CAIRN_SIDECAR_BOOTSTRAP_SERVERS", "k:9092", "CAIRN_SIDECAR_JOB_ID", "j",
+                "CAIRN_SIDECAR_TASK_ID", "t", "CAIRN_SIDECAR_SUBTASK_INDEX", "3", "CAIRN_SIDECAR_HOOK_KIND", "command",
+                "CAIRN_SIDECAR_HOOK_COMMAND", "/opt/worker/snapshot.sh --fast 'two words'");
+
+        SidecarConfig config = SidecarConfig.fromProperties(Map.of(), env);
+
+        assertThat(config.hookKind()).isEqualTo(HookKind.COMMAND);
+        assertThat(config.hookCommand()).containsExactly("/opt/worker/snapshot.sh", "--fast", "two words");
+    }
+
+    @Test
+    void missingJobIdIsNamedWithItsEnvironmentVariable() {
+        rejecting(without("job.id"), NO_ENV, "job.id").hasMessageContaining("missing")
+                .hasMessageContaining("CAIRN_SIDECAR_JOB_ID");
+    }
+
+    @Test
+    void emptyJobIdCountsAsMissing() {
+        rejecting(with("job.id", "  "), NO_ENV, "job.id").hasMessageContaining("missing");
+    }
+
+    @Test
+    void missingBootstrapServersTaskAndSubtaskAreNamed() {
+        rejecting(without("bootstrap.servers"), NO_ENV, "bootstrap.servers");
+        rejecting(without("task.id"), NO_ENV, "task.id");
+        rejecting(without("subtask.index"), NO_ENV, "subtask.index");
+    }
+
+    @Test
+    void nonNumericSubtaskIndexIsRefusedNamingTheValueAndItsSource() {
+        rejecting(minimal(), Map.of("CAIRN_SIDECAR_SUBTASK_INDEX", "first"), "subtask.index")
+                .hasMessageContaining("'first'").hasMessageContaining("CAIRN_SIDECAR_SUBTASK_INDEX");
+    }
+
+    @Test
+    void negativeSubtaskIndexIsRefused() {
+        rejecting(with("subtask.index", "-1"), NO_ENV, "subtask.index").hasMessageContaining(">= 0");
+    }
+
+    @Test
+    void unknownHookKindIsRefusedListingTheKnownOnes() {
+        rejecting(with("hook.kind", "grpc"), NO_ENV, "hook.kind").hasMessageContaining("'grpc'")
+                .hasMessageContaining("java, http, command");
+    }
+
+    @Test
+    void hookUrlThatIsNotAUrlIsRefused() {
+        Map<String, String> props = with("hook.kind", "http");
+        props.put("hook.url", "not a url");
+        rejecting(props, NO_ENV, "hook.url").hasMessageContaining("'not a url'");
+    }
+
+    @Test
+    void hookUrlWithoutHttpSchemeOrHostIsRefused() {
+        Map<String, String> props = with("hook.kind", "http");
+        props.put("hook.url", "ftp://worker/x");
+        rejecting(props, NO_ENV, "hook.url").hasMessageContaining("http");
+        props.put("hook.url", "/snapshot");
+        rejecting(props, NO_ENV, "hook.url");
+    }
+
+    @Test
+    void httpHookWithoutUrlIsRefused() {
+        rejecting(with("hook.kind", "http"), NO_ENV, "hook.url").hasMessageContaining("missing");
+    }
+
+    @Test
+    void commandHookWithoutCommandOrWithAnUnclosedQuoteIsRefused() {
+        rejecting(with("hook.kind", "command"), NO_ENV, "hook.command").hasMessageContaining("missing");
+        Map<String, String> props = with("hook.kind", "command");
+        props.put("hook.command", "snapshot.sh 'unclosed");
+        rejecting(props, NO_ENV, "hook.command").hasMessageContaining("quote");
+    }
+
+    @Test
+    void hookSettingOfAnotherKindIsRefusedSayingWhichKindUsesIt() {
+        rejecting(with("hook.url", "http://localhost:8090"), NO_ENV, "hook.url")
+                .hasMessageContaining("hook.kind=http");
+        rejecting(with("hook.command", "x.sh"), NO_ENV, "hook.command").hasMessageContaining("hook.kind=command");
+    }
+
+    @Test
+    void malformedHookClassNameIsRefused() {
+        rejecting(with("hook.class", "com.example.My Hook"), NO_ENV, "hook.class");
+    }
+
+    @Test
+    void nonPositiveOrNonNumericTimeoutsAreRefused() {
+        rejecting(with("snapshot.timeout.ms", "0"), NO_ENV, "snapshot.timeout.ms").hasMessageContaining("positive");
+        rejecting(with("hook.timeout.ms", "5s"), NO_ENV, "hook.timeout.ms").hasMessageContaining("'5s'");
+        rejecting(with("startup.timeout.ms", "-3"), NO_ENV, "startup.timeout.ms");
+    }
+
+    @Test
+    void topicPrefixWithIllegalCharactersIsRefused() {
+        rejecting(with("topic.prefix", "cairn/"), NO_ENV, "topic.prefix");
+    }
+
+    @Test
+    void unknownSettingIsRefusedAsALikelyTypo() {
+        rejecting(with("jobid", "orders"), NO_ENV, "jobid").hasMessageContaining("unknown setting");
+    }
+
+    @Test
+    void kafkaPrefixWithoutASettingIsRefused() {
+        rejecting(with("kafka.", "x"), NO_ENV, "kafka.");
+    }
+
+    @Test
+    void missingOrUnreadableFileIsNamed() {
+        Path missing = dir.resolve("nope.properties");
+        assertThatThrownBy(() -> SidecarConfig.load(missing, NO_ENV)).isInstanceOf(SidecarConfigException.class)
+                .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void configBuiltInCodeIsCheckedToo() {
+        SidecarConfig config = SidecarConfig.forTask("k:9092", "orders", "sink", 0);
+
+        assertThatThrownBy(() -> config.withCommandHook(List.of(), Duration.ofSeconds(1)))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.command");
+        assertThatThrownBy(() -> config.withSnapshotTimeout(Duration.ZERO))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("snapshot.timeout.ms");
+        assertThatThrownBy(() -> SidecarConfig.forTask("k:9092", "orders", "sink", -1))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("subtask.index");
+        assertThat(config.withHttpHook(URI.create("http://localhost:1/x"), Duration.ofSeconds(1)).hookKind())
+                .isEqualTo(HookKind.HTTP);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.cairn.sidecar.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.junit.jupiter.api.Test;
+
+class AckEventsTest {
+
+    @Test
+    void registrationAnnouncesTheAttemptOfTheSubtask() {
+        TaskStarted started = AckEvents.started(new TaskAttempt("job", "map", 2, "a-1"), 42);
+
+        assertThat(started.getJobId()).isEqualTo("job");
+        assertThat(started.getTaskId()).isEqualTo("map");
+        assertThat(started.getSubtaskIndex()).isEqualTo(2);
+        assertThat(started.getAttemptId()).isEqualTo("a-1");
+        assertThat(started.getTimestampMs()).isEqualTo(42);
+    }
+
+    @Test
+    void declineWrappedInCompletionLayersKeepsTheWorkersReason() {
+        Throwable wrapped = new CompletionException(new ExecutionException(new SnapshotDeclinedException(
+                CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING, "closing")));
+
+        AckEvents.Failure failure = AckEvents.failureOf(wrapped);
+
+        assertThat(failure).isEqualTo(new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING,
+                "closing"));
+    }
+
+    @Test
+    void declineWithoutReasonIsAPlainDecline() {
+        AckEvents.Failure failure = AckEvents.failureOf(new SnapshotDeclinedException(null, "no"));
+
+        assertThat(failure.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
+    }
+
+    @Test
+    void cancelledSnapshotSaysSo() {
+        assertThat(AckEvents.failureOf(new CancellationException()).message()).contains("cancelled");
+    }
+
+    @Test
+    void otherFailureNamesTheExceptionEvenWithoutMessage() {
+        AckEvents.Failure failure = AckEvents.failureOf(new NullPointerException());
+
+        assertThat(failure.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION);
+        assertThat(failure.message()).contains("java.lang.NullPointerException");
+    }
+}

@@ -1,0 +1,123 @@
+package dev.cairn.sidecar.core;
+
+import static dev.cairn.sidecar.core.ControlEvents.ME;
+import static dev.cairn.sidecar.core.ControlEvents.aborted;
+import static dev.cairn.sidecar.core.ControlEvents.completed;
+import static dev.cairn.sidecar.core.ControlEvents.trigger;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.sidecar.core.SidecarAction.NotifyAborted;
+import dev.cairn.sidecar.core.SidecarAction.NotifyComplete;
+import dev.cairn.sidecar.core.SidecarAction.PublishAck;
+import dev.cairn.sidecar.core.SidecarAction.PublishDecline;
+import dev.cairn.sidecar.core.SidecarAction.StartSnapshot;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.ArrayList;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sidecar's rules hold for any interleaving of triggers, notifications and snapshot outcomes: the hook
+ * runs one snapshot at a time, in trigger order, never for a checkpoint that already ended, and every
+ * checkpoint gets at most one answer and at most one notification.
+ */
+class SidecarCorePropertiesTest {
+
+    enum Step { TRIGGER, COMPLETE, ABORT, SUCCEED, FAIL, TIME_OUT, STALE_OUTCOME }
+
+    @Test
+    void anyInterleavingKeepsTheSidecarsPromises() {
+        for (long seed = 0; seed < 2_000; seed++) {
+            Random random = new Random(seed);
+            List<Step> steps = new ArrayList<>();
+            int length = 1 + random.nextInt(80);
+            for (int i = 0; i < length; i++) {
+                steps.add(Step.values()[random.nextInt(Step.values().length)]);
+            }
+            try {
+                run(steps, random);
+            } catch (AssertionError e) {
+                throw new AssertionError("seed " + seed + ", steps " + steps + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void run(List<Step> steps, Random random) {
+        SidecarCore core = new SidecarCore(ME, Duration.ofSeconds(5));
+        Map<Long, Integer> answers = new HashMap<>();
+        Map<Long, Integer> notifications = new HashMap<>();
+        Set<Long> endedIds = new HashSet<>();
+        long nextId = 1;
+        long lastStarted = 0;
+        Long hookBusyWith = null;
+        long now = 0;
+        for (Step step : steps) {
+            now += 10;
+            List<SidecarAction> actions;
+            switch (step) {
+                case TRIGGER -> actions = core.onTrigger(trigger(nextId++, now), now);
+                case COMPLETE -> {
+                    long id = 1 + random.nextInt((int) nextId);
+                    endedIds.add(id);
+                    actions = core.onCompleted(completed(id, id - 1));
+                }
+                case ABORT -> {
+                    long id = 1 + random.nextInt((int) nextId);
+                    endedIds.add(id);
+                    actions = core.onAborted(aborted(id, -1));
+                }
+                case SUCCEED, FAIL -> {
+                    if (hookBusyWith == null) {
+                        continue;
+                    }
+                    long id = hookBusyWith;
+                    hookBusyWith = null;
+                    actions = step == Step.SUCCEED ? core.onSnapshotSucceeded(id, SnapshotResult.of("f:/" + id, 1), now)
+                            : core.onSnapshotFailed(id, new IOException("failed"), now);
+                }
+                case TIME_OUT -> {
+                    if (hookBusyWith == null) {
+                        continue;
+                    }
+                    actions = core.onSnapshotTimedOut(hookBusyWith, now);
+                }
+                default -> {
+                    long id = random.nextInt(100);
+                    if (hookBusyWith != null && hookBusyWith == id) {
+                        continue;
+                    }
+                    actions = core.onSnapshotSucceeded(id, SnapshotResult.of("f:/x", 1), now);
+                }
+            }
+            for (SidecarAction action : actions) {
+                if (action instanceof StartSnapshot start) {
+                    long id = start.request().checkpointId();
+                    assertThat(hookBusyWith).as("a snapshot starts while the hook is busy").isNull();
+                    assertThat(id).as("snapshots start in trigger order").isGreaterThan(lastStarted);
+                    assertThat(endedIds).as("no snapshot for an ended checkpoint").doesNotContain(id);
+                    hookBusyWith = id;
+                    lastStarted = id;
+                } else if (action instanceof PublishAck ack) {
+                    answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
+                } else if (action instanceof PublishDecline decline) {
+                    answers.merge(decline.decline().getCheckpointId(), 1, Integer::sum);
+                    assertThat(endedIds).as("no decline for an ended checkpoint")
+                            .doesNotContain(decline.decline().getCheckpointId());
+                } else if (action instanceof NotifyComplete complete) {
+                    notifications.merge(complete.checkpointId(), 1, Integer::sum);
+                } else if (action instanceof NotifyAborted abort) {
+                    notifications.merge(abort.checkpointId(), 1, Integer::sum);
+                }
+            }
+            assertThat(answers.values()).as("answers per checkpoint").allMatch(count -> count == 1);
+            assertThat(notifications.values()).as("notifications per checkpoint").allMatch(count -> count == 1);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cairn.sidecar.hook.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class HookJsonTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void everyMessageReadsBackAsWritten() throws Exception {
+        SnapshotRequest request =
+                new SnapshotRequest(3, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-3", "j", "t", 1);
+        SnapshotResult result = new SnapshotResult("file:///s", 5, 1, 2, 3, 4);
+        RestorePoint point = new RestorePoint(2, "file:///s", 5);
+
+        assertThat(HookJson.parseSnapshotRequest(HookJson.snapshotRequest(request))).isEqualTo(request);
+        assertThat(HookJson.parseSnapshotResult(HookJson.snapshotResult(result))).isEqualTo(result);
+        assertThat(HookJson.parseNotification(HookJson.notification(HookNotification.completed(3, -1))))
+                .isEqualTo(HookNotification.completed(3, -1));
+        assertThat(HookJson.parseNotification(HookJson.notification(HookNotification.aborted(4, 2))))
+                .isEqualTo(HookNotification.aborted(4, 2));
+        assertThat(HookJson.parseRestore(HookJson.restore(Optional.of(point)))).contains(point);
+        assertThat(HookJson.parseRestore(HookJson.restore(Optional.empty()))).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "''                                                              | is empty",
+        "'{'                                                             | not valid JSON",
+        "'[1,2]'                                                         | must be a JSON object, was array",
+        "'{\"location\":\"a\",\"sizeBytes\":1} trailing'                 | not valid JSON",
+        "'{\"location\":\"a\",\"location\":\"b\",\"sizeBytes\":1}'       | not valid JSON",
+        "'{\"sizeBytes\":1}'                                             | missing field location",
+        "'{\"location\":\"\",\"sizeBytes\":1}'                           | field location must be a non-empty string",
+        "'{\"location\":7,\"sizeBytes\":1}'                              | location must be a non-empty string, was 7",
+        "'{\"location\":\"a\"}'                                          | missing field sizeBytes",
+        "'{\"location\":\"a\",\"sizeBytes\":\"12\"}'                     | field sizeBytes must be an integer >= 0",
+        "'{\"location\":\"a\",\"sizeBytes\":1.5}'                        | field sizeBytes must be an integer >= 0",
+        "'{\"location\":\"a\",\"sizeBytes\":1,\"asyncDurationMs\":-3}'   | asyncDurationMs must be an integer >= 0",
+    })
+    void malformedSnapshotResultIsRejectedNamingTheProblem(String body, String problem) {
+        assertThatThrownBy(() -> HookJson.parseSnapshotResult(body))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "-checkpointId              | missing field checkpointId",
+        "timestampMs=-1             | field timestampMs must be an integer >= 0, was -1",
+        "type=\"FULL\"             | field type must be one of [CHECKPOINT, SAVEPOINT], was \"FULL\"",
+        "-jobId                     | missing field jobId",
+        "taskId=null                | missing field taskId",
+        "storageLocation=[]         | field storageLocation must be a non-empty string, was []",
+        "subtaskIndex=3000000000    | field subtaskIndex is too large",
+    })
+    void malformedSnapshotRequestIsRejectedNamingTheProblem(String change, String problem) throws Exception {
+        ObjectNode node = (ObjectNode) JSON.readTree(HookJson.snapshotRequest(
+                new SnapshotRequest(3, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-3", "j", "t", 1)));
+        if (change.startsWith("-")) {
+            node.remove(change.substring(1));
+        } else {
+            String[] fieldAndValue = change.split("=", 2);
+            node.set(fieldAndValue[0], JSON.readTree(fieldAndValue[1]));
+        }
+        String body = JSON.writeValueAsString(node);
+
+        assertThatThrownBy(() -> HookJson.parseSnapshotRequest(body))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "'{\"checkpointId\":1,\"outcome\":\"DONE\",\"lastSubsumedId\":0}'      | field outcome must be one of",
+        "'{\"checkpointId\":1,\"outcome\":\"COMPLETED\"}'                      | missing field lastSubsumedId",
+        "'{\"checkpointId\":1,\"outcome\":\"ABORTED\",\"lastSubsumedId\":0}'   | missing field latestCompletedId",
+        "'{\"outcome\":\"ABORTED\",\"latestCompletedId\":0}'                   | missing field checkpointId",
+        "'{\"checkpointId\":-4,\"outcome\":\"ABORTED\",\"latestCompletedId\":0}' | checkpointId must be an integer >= 0",
+    })
+    void malformedNotificationIsRejectedNamingTheProblem(String body, String problem) {
+        assertThatThrownBy(() -> HookJson.parseNotification(body))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
+    }
+
+    @Test
+    void partialRestorePointIsRejectedNamingTheMissingField() {
+        assertThatThrownBy(() -> HookJson.parseRestore("{\"checkpointId\":3,\"location\":\"file:///x\"}"))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining("missing field sizeBytes");
+    }
+
+    @Test
+    void excerptKeepsShortBodiesAndCutsLongOnes() {
+        assertThat(HookJson.excerpt("  short \n")).isEqualTo("short");
+        assertThat(HookJson.excerpt("")).isEqualTo("(empty body)");
+        assertThat(HookJson.excerpt("y".repeat(HookJson.MAX_EXCERPT + 5)))
+                .isEqualTo("y".repeat(HookJson.MAX_EXCERPT) + "... (5 more characters)");
+    }
+}

@@ -1,0 +1,231 @@
+package dev.cairn.sidecar.hook.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.io.IOException;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class HttpSnapshotHookTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final SnapshotRequest REQUEST = new SnapshotRequest(7, 1_700_000_000_123L,
+            CheckpointType.SAVEPOINT, "file:///savepoints/job-a/chk-7", "job-a", "map", 2);
+
+    private StubWorkerServer worker;
+    private HttpSnapshotHook hook;
+
+    @BeforeEach
+    void startWorker() throws IOException {
+        worker = new StubWorkerServer();
+        hook = new HttpSnapshotHook(worker.baseUrl(), Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void stop() {
+        hook.close();
+        worker.close();
+    }
+
+    @Test
+    void snapshotPostsTheRequestAsJsonAndAcknowledgesWithTheWorkersResult() throws Exception {
+        worker.answer(200, "{\"location\":\"file:///state/7\",\"sizeBytes\":42,\"syncDurationMs\":3,"
+                + "\"asyncDurationMs\":4,\"alignmentDurationMs\":5,\"bytesPersisted\":6,\"ignored\":true}");
+
+        SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertThat(result).isEqualTo(new SnapshotResult("file:///state/7", 42, 3, 4, 5, 6));
+        StubWorkerServer.Received request = worker.received().get(0);
+        assertThat(request.method()).isEqualTo("POST");
+        assertThat(request.path()).isEqualTo("/snapshot");
+        assertThat(request.contentType()).startsWith("application/json");
+        assertThat(JSON.readTree(request.body())).isEqualTo(JSON.readTree("{\"checkpointId\":7,"
+                + "\"timestampMs\":1700000000123,\"type\":\"SAVEPOINT\",\"storageLocation\":"
+                + "\"file:///savepoints/job-a/chk-7\",\"jobId\":\"job-a\",\"taskId\":\"map\",\"subtaskIndex\":2}"));
+    }
+
+    @Test
+    void resultWithOnlyLocationAndSizeHasZeroDurationsAndPersistsItsSize() throws Exception {
+        worker.answer(201, "{\"location\":\"s3://bucket/7\",\"sizeBytes\":10}");
+
+        SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertThat(result).isEqualTo(SnapshotResult.of("s3://bucket/7", 10));
+    }
+
+    @Test
+    void serverErrorDeclinesWithTheStatusAndTheBody() throws Exception {
+        worker.answer(500, "disk full on /data");
+
+        SnapshotDeclinedException declined = declineOf(hook.snapshot(REQUEST).toCompletableFuture());
+
+        assertThat(declined.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
+        assertThat(declined.getMessage()).contains("answered 500").contains("disk full on /data");
+    }
+
+    @Test
+    void clientErrorDeclinesToo() throws Exception {
+        worker.answer(409, "{\"error\":\"not ready\"}");
+
+        assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
+                .contains("409").contains("not ready");
+    }
+
+    @Test
+    void longErrorBodyIsQuotedOnlyInPart() throws Exception {
+        worker.answer(503, "x".repeat(10_000));
+
+        String message = declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage();
+
+        assertThat(message).contains("503").contains("x".repeat(HookJson.MAX_EXCERPT))
+                .contains("(" + (10_000 - HookJson.MAX_EXCERPT) + " more characters)");
+        assertThat(message.length()).isLessThan(HookJson.MAX_EXCERPT + 300);
+    }
+
+    @Test
+    void workerThatDoesNotAnswerInTimeDeclinesAsTimedOut() throws Exception {
+        worker.hang();
+        try (HttpSnapshotHook impatient = new HttpSnapshotHook(worker.baseUrl(), Duration.ofMillis(300))) {
+            CompletableFuture<SnapshotResult> snapshot = impatient.snapshot(REQUEST).toCompletableFuture();
+
+            SnapshotDeclinedException declined = declineOf(snapshot);
+
+            assertThat(declined.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
+            assertThat(declined.getMessage()).contains("/snapshot").contains("timed out after 300 ms");
+        }
+    }
+
+    @Test
+    void successWithABodyThatIsNotJsonDeclinesSayingSo() throws Exception {
+        worker.answer(200, "<html>ok</html>");
+
+        assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
+                .contains("invalid snapshot result").contains("not valid JSON").contains("<html>ok</html>");
+    }
+
+    @Test
+    void successWithoutALocationDeclinesNamingTheMissingField() throws Exception {
+        worker.answer(200, "{\"sizeBytes\":3}");
+
+        assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
+                .contains("missing field location");
+    }
+
+    @Test
+    void successWithANegativeSizeDeclinesNamingTheField() throws Exception {
+        worker.answer(200, "{\"location\":\"x\",\"sizeBytes\":-1}");
+
+        assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
+                .contains("field sizeBytes must be an integer >= 0, was -1");
+    }
+
+    @Test
+    void unreachableWorkerDeclines() throws Exception {
+        URI gone = worker.baseUrl();
+        worker.close();
+        try (HttpSnapshotHook orphan = new HttpSnapshotHook(gone, Duration.ofSeconds(5))) {
+            SnapshotDeclinedException declined = declineOf(orphan.snapshot(REQUEST).toCompletableFuture());
+
+            assertThat(declined.getMessage()).contains(gone + "/snapshot");
+        }
+    }
+
+    @Test
+    void notificationsPostTheOutcomeWithTheRelatedId() throws Exception {
+        hook.notifyComplete(7, 6);
+        hook.notifyAborted(8, 7);
+
+        assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/notify", "/notify");
+        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":7,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":6}"));
+        assertThat(json(1)).isEqualTo(JSON.readTree("{\"checkpointId\":8,\"outcome\":\"ABORTED\",\"latestCompletedId\":7}"));
+    }
+
+    @Test
+    void restorePostsThePointOrAnEmptyObjectForAFreshStart() throws Exception {
+        worker.answer(200, "{}");
+
+        hook.restore(Optional.of(new RestorePoint(4, "file:///state/4", 99)));
+        hook.restore(Optional.empty());
+
+        assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/restore", "/restore");
+        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\",\"sizeBytes\":99}"));
+        assertThat(json(1)).isEqualTo(JSON.readTree("{}"));
+    }
+
+    @Test
+    void failedNotificationThrowsWithTheStatusAndTheBody() {
+        worker.answer(502, "commit failed");
+
+        assertThatThrownBy(() -> hook.notifyComplete(3, 2)).isInstanceOf(IOException.class)
+                .hasMessageContaining("/notify").hasMessageContaining("502").hasMessageContaining("commit failed");
+    }
+
+    @Test
+    void failedRestoreThrowsWithTheStatusAndTheBody() {
+        worker.answer(404, "no such state");
+
+        assertThatThrownBy(() -> hook.restore(Optional.empty())).isInstanceOf(IOException.class)
+                .hasMessageContaining("/restore").hasMessageContaining("404").hasMessageContaining("no such state");
+    }
+
+    @Test
+    void notificationThatGetsNoAnswerInTimeThrows() throws IOException {
+        worker.hang();
+        try (HttpSnapshotHook impatient = new HttpSnapshotHook(worker.baseUrl(), Duration.ofMillis(200))) {
+            assertThatThrownBy(() -> impatient.notifyAborted(5, 4)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("timed out after 200 ms");
+        }
+    }
+
+    @Test
+    void endpointsLiveBelowTheBaseUrlsPath() throws Exception {
+        worker.answer(200, "{\"location\":\"l\",\"sizeBytes\":1}");
+        try (HttpSnapshotHook prefixed = new HttpSnapshotHook(URI.create(worker.baseUrl() + "/hooks/"),
+                Duration.ofSeconds(5))) {
+            prefixed.snapshot(REQUEST).toCompletableFuture().get(10, TimeUnit.SECONDS);
+            prefixed.restore(Optional.empty());
+        }
+
+        assertThat(worker.received()).extracting(StubWorkerServer.Received::path)
+                .containsExactly("/hooks/snapshot", "/hooks/restore");
+    }
+
+    @Test
+    void rejectsAUrlThatIsNotHttpAndATimeoutThatIsNotPositive() {
+        assertThatThrownBy(() -> new HttpSnapshotHook(URI.create("ftp://localhost/x"), Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http or https");
+        assertThatThrownBy(() -> new HttpSnapshotHook(URI.create("http://localhost"), Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout must be positive");
+    }
+
+    private JsonNode json(int index) throws IOException {
+        return JSON.readTree(worker.received().get(index).body());
+    }
+
+    /** The decline a snapshot ended with, waiting at most 10 s. */
+    static SnapshotDeclinedException declineOf(CompletableFuture<SnapshotResult> snapshot) throws Exception {
+        try {
+            SnapshotResult result = snapshot.get(10, TimeUnit.SECONDS);
+            throw new AssertionError("expected a decline, got " + result);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(SnapshotDeclinedException.class);
+            return (SnapshotDeclinedException) e.getCause();
+        }
+    }
+}

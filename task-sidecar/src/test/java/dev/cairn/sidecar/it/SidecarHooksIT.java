@@ -1,0 +1,86 @@
+package dev.cairn.sidecar.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.SubtaskState;
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
+import dev.cairn.sidecar.sample.CounterWorker;
+import dev.cairn.sidecar.sample.HookServer;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Sidecars whose workers are reached over local HTTP and through a command, with the real coordinator. */
+@ExtendWith(KafkaClusterExtension.class)
+class SidecarHooksIT {
+
+    @TempDir
+    static Path stateDir;
+
+    private static SidecarTestBed bed;
+
+    @BeforeAll
+    static void start(KafkaCluster kafka) {
+        bed = new SidecarTestBed(kafka, stateDir);
+    }
+
+    @AfterEach
+    void stopSidecars() {
+        bed.stopSidecarsAndJobs();
+    }
+
+    @AfterAll
+    static void stop() {
+        bed.close();
+    }
+
+    @Test
+    void shouldCheckpointAWorkerReachedOverHttp(@TempDir Path workerDir) throws Exception {
+        String job = SidecarTestBed.uniqueJobId("http");
+        CounterWorker worker = new CounterWorker(workerDir);
+        try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
+            bed.register(SidecarTestBed.job(job, 300, 10_000, "counter"));
+            bed.startSidecar(bed.sidecarConfig(job, "counter", 0).withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
+
+            CheckpointCompleted third = bed.awaitJournal(CheckpointCompleted.class,
+                    c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
+
+            SubtaskState state = third.getSubtaskStates().get(0);
+            Path file = Path.of(URI.create(state.getHandle().getLocation()));
+            assertThat(file).exists();
+            assertThat(state.getHandle().getSizeBytes()).isEqualTo(Files.size(file));
+            Awaitility.await().atMost(SidecarTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
+        }
+    }
+
+    @Test
+    void shouldCheckpointAWorkerReachedThroughACommand(@TempDir Path workerDir) throws Exception {
+        String job = SidecarTestBed.uniqueJobId("command");
+        Path script = Path.of("src/test/resources/it/worker-hook.sh").toAbsolutePath();
+        bed.register(SidecarTestBed.job(job, 300, 10_000, "shell"));
+        bed.startSidecar(bed.sidecarConfig(job, "shell", 0)
+                .withCommandHook(List.of("sh", script.toString(), workerDir.toString()), Duration.ofSeconds(10)));
+
+        CheckpointCompleted second = bed.awaitJournal(CheckpointCompleted.class,
+                c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);
+
+        Path file = Path.of(URI.create(second.getSubtaskStates().get(0).getHandle().getLocation()));
+        assertThat(Files.readString(file)).isEqualTo("state of shell-0 at 2\n");
+        Path log = workerDir.resolve("notifications.log");
+        Awaitility.await().atMost(SidecarTestBed.WAIT)
+                .until(() -> Files.exists(log) && Files.readString(log).contains("complete 2 1"));
+        assertThat(Files.readAllLines(log)).startsWith("restore none", "complete 1 -1");
+    }
+}

@@ -1,0 +1,209 @@
+package dev.cairn.sidecar.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CounterWorkerTest {
+
+    @TempDir
+    Path stateDir;
+
+    @Test
+    void snapshotWritesTheAdvancedCounterToAFilePerCheckpoint() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            SnapshotResult first = snapshot(worker, request(1));
+            SnapshotResult second = snapshot(worker, request(2));
+
+            Path expected = stateDir.resolve("job-a").resolve("map-1").resolve("chk-2");
+            assertThat(second.location()).isEqualTo(expected.toUri().toString());
+            assertThat(Files.readString(expected)).isEqualTo("2\n");
+            assertThat(second.sizeBytes()).isEqualTo(Files.size(expected)).isEqualTo(second.bytesPersisted());
+            assertThat(Files.readString(Path.of(URI.create(first.location())))).isEqualTo("1\n");
+            assertThat(worker.value()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void restoreReadsTheValueBackAndCountingContinuesFromIt() throws Exception {
+        SnapshotResult third;
+        try (CounterWorker before = new CounterWorker(stateDir)) {
+            snapshot(before, request(1));
+            snapshot(before, request(2));
+            third = snapshot(before, request(3));
+        }
+        try (CounterWorker after = new CounterWorker(stateDir)) {
+            after.restore(Optional.of(new RestorePoint(3, third.location(), third.sizeBytes())));
+
+            assertThat(after.value()).isEqualTo(3);
+            assertThat(Files.readString(Path.of(URI.create(snapshot(after, request(4)).location())))).isEqualTo("4\n");
+        }
+    }
+
+    @Test
+    void restoreAcceptsAPlainPathAndAFreshStartCountsFromZero() throws Exception {
+        Path file = Files.writeString(stateDir.resolve("state"), "41\n");
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            worker.restore(Optional.of(new RestorePoint(9, file.toString(), 3)));
+            assertThat(worker.value()).isEqualTo(41);
+
+            worker.restore(Optional.empty());
+            assertThat(worker.value()).isZero();
+        }
+    }
+
+    @Test
+    void restoreFromAMissingOrCorruptFileFailsNamingTheLocation() throws Exception {
+        Path corrupt = Files.writeString(stateDir.resolve("corrupt"), "forty-two");
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            assertThatThrownBy(() -> worker.restore(Optional.of(new RestorePoint(5, corrupt.toUri().toString(), 9))))
+                    .isInstanceOf(IOException.class).hasMessageContaining("is not a counter value: \"forty-two\"");
+            String missing = stateDir.resolve("missing").toUri().toString();
+            assertThatThrownBy(() -> worker.restore(Optional.of(new RestorePoint(6, missing, 9))))
+                    .isInstanceOf(IOException.class).hasMessageContaining("cannot read").hasMessageContaining(missing);
+        }
+    }
+
+    @Test
+    void completionDeletesTheFilesOfSubsumedCheckpointsButKeepsSavepoints() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            for (long id = 1; id <= 4; id++) {
+                snapshot(worker, request(id));
+            }
+            SnapshotResult savepoint = snapshot(worker, new SnapshotRequest(2, 0, CheckpointType.SAVEPOINT,
+                    "file:///savepoints/2", "job-a", "map", 1));
+
+            worker.notifyComplete(3, 2);
+
+            Path directory = stateDir.resolve("job-a").resolve("map-1");
+            assertThat(directory.resolve("chk-1")).doesNotExist();
+            assertThat(directory.resolve("chk-2")).doesNotExist();
+            assertThat(directory.resolve("chk-3")).exists();
+            assertThat(directory.resolve("chk-4")).exists();
+            assertThat(Path.of(URI.create(savepoint.location()))).exists().hasFileName("savepoint-2");
+            assertThat(worker.lastCompletedCheckpointId()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void abortDeletesTheAbortedCheckpointsFile() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            Path first = Path.of(URI.create(snapshot(worker, request(1)).location()));
+            Path second = Path.of(URI.create(snapshot(worker, request(2)).location()));
+
+            worker.notifyAborted(2, 1);
+
+            assertThat(second).doesNotExist();
+            assertThat(first).exists();
+        }
+    }
+
+    @Test
+    void declinesEveryCheckpointWhoseIdIsAMultipleOfN() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 3)) {
+            for (long id = 1; id <= 7; id++) {
+                CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(id)).toCompletableFuture();
+                if (id % 3 == 0) {
+                    SnapshotDeclinedException declined = declineOf(snapshot);
+                    assertThat(declined.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
+                    assertThat(declined.getMessage()).contains("multiple of 3").contains("this is " + id);
+                } else {
+                    assertThat(snapshot.get(10, TimeUnit.SECONDS).location()).endsWith("chk-" + id);
+                }
+            }
+            assertThat(worker.value()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void slowWorkerCompletesAfterItsDelayWithoutHoldingUpNotifications() throws Exception {
+        Duration slowness = Duration.ofMillis(1500);
+        try (CounterWorker worker = new CounterWorker(stateDir, slowness, 0)) {
+            long start = System.nanoTime();
+            CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(1)).toCompletableFuture();
+            worker.notifyAborted(0, -1);
+
+            assertThat(snapshot).as("still writing when the notification was handled").isNotDone();
+            await().atMost(Duration.ofSeconds(10)).until(snapshot::isDone);
+            assertThat(snapshot.get().asyncDurationMs()).isGreaterThanOrEqualTo(slowness.toMillis());
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(slowness.toMillis());
+        }
+    }
+
+    @Test
+    void idsThatAreNotDirectoryNamesAreDeclined() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            SnapshotDeclinedException declined = declineOf(worker.snapshot(
+                    new SnapshotRequest(1, 0, CheckpointType.CHECKPOINT, "s", "../escape", "map", 0)).toCompletableFuture());
+
+            assertThat(declined.getMessage()).contains("jobId \"../escape\"");
+            assertThat(stateDir.getParent().resolve("escape")).doesNotExist();
+        }
+    }
+
+    @Test
+    void closingDeclinesTheSnapshotsStillBeingWritten() throws Exception {
+        CounterWorker worker = new CounterWorker(stateDir, Duration.ofMinutes(5), 0);
+        CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(1)).toCompletableFuture();
+
+        worker.close();
+
+        SnapshotDeclinedException declined = declineOf(snapshot);
+        assertThat(declined.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING);
+        assertThat(declined.getMessage()).contains("closed while writing");
+    }
+
+    @Test
+    void closedWorkerDeclinesAsClosing() throws Exception {
+        CounterWorker worker = new CounterWorker(stateDir);
+        worker.close();
+
+        assertThat(declineOf(worker.snapshot(request(1)).toCompletableFuture()).reason())
+                .isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING);
+    }
+
+    @Test
+    void rejectsNegativeOptions() {
+        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ofMillis(-1), 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowness");
+        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ZERO, -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declineEvery");
+    }
+
+    static SnapshotRequest request(long checkpointId) {
+        return new SnapshotRequest(checkpointId, 1_700_000_000_000L + checkpointId, CheckpointType.CHECKPOINT,
+                "file:///checkpoints/job-a/chk-" + checkpointId, "job-a", "map", 1);
+    }
+
+    private static SnapshotResult snapshot(CounterWorker worker, SnapshotRequest request) throws Exception {
+        return worker.snapshot(request).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+
+    static SnapshotDeclinedException declineOf(CompletableFuture<SnapshotResult> snapshot) throws Exception {
+        try {
+            SnapshotResult result = snapshot.get(10, TimeUnit.SECONDS);
+            throw new AssertionError("expected a decline, got " + result);
+        } catch (ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(SnapshotDeclinedException.class);
+            return (SnapshotDeclinedException) e.getCause();
+        }
+    }
+}
