@@ -39,14 +39,14 @@ import picocli.CommandLine.Option;
 
 /**
  * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once),
- * a job of four subtasks whose stand-in sidecars ack, decline or stay silent, a savepoint request, and at
- * the end a summary and an audit: the journal replayed into a fresh state must equal the live store.
+ * a job of four subtasks, each a sample worker with a real sidecar beside it (one slow, one that declines
+ * every third checkpoint), a savepoint request, and at the end a summary and an audit: the journal
+ * replayed into a fresh state must equal the live store.
  */
 @Command(name = "cairn-demo", mixinStandardHelpOptions = true,
         description = "Runs Cairn end to end on an in-JVM Kafka broker for a bounded time and exits.")
 public final class DemoMain implements Callable<Integer> {
 
-    private static final Map<String, Integer> TASKS = new LinkedHashMap<>(Map.of("source", 1, "map", 2, "sink", 1));
 
     @Option(names = "--duration", defaultValue = "PT12S",
             description = "How long the job runs before it is suspended, ISO-8601 (default: ${DEFAULT-VALUE}).")
@@ -87,30 +87,37 @@ public final class DemoMain implements Callable<Integer> {
                 return 1;
             }
             try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap);
-                 DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal());
-                 DemoTasks tasks = new DemoTasks(bootstrap, coordinator.config().topics(), jobId)) {
+                 DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal())) {
                 String requestsTopic = coordinator.config().topics().requests();
                 JobSpec spec = jobSpec();
                 requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(spec))).get();
                 out.println("Registered " + EventText.describe(spec));
-                tasks.start(TASKS);
-                out.println("Started 4 subtasks (stand-in sidecars): the sink declines every 3rd checkpoint, "
-                        + "map-1 ignores every 5th, savepoints are always acknowledged.");
-
-                journal.followUntil(event -> false, duration.dividedBy(2));
-                TriggerRequest savepoint = savepoint();
-                requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(savepoint))).get();
-                out.println("Requested a " + EventText.describe(savepoint));
-                journal.followUntil(event -> false, duration.dividedBy(2));
-
-                requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(JobStatusChange.newBuilder()
-                        .setJobId(jobId).setStatus(JobStatus.SUSPENDED).setTimestampMs(System.currentTimeMillis())
-                        .build()))).get();
-                boolean stopped = journal.followUntil(PeriodicTriggerStopped.class::isInstance, Duration.ofSeconds(30));
-                out.println("Suspended the job" + (stopped ? ": periodic triggering stopped." : ", but the journal never said so."));
-                return summarize(coordinator, journal) && stopped ? 0 : 1;
+                try (DemoWorkers workers = DemoWorkers.start(bootstrap, coordinator.config().topics(), jobId,
+                        Files.createTempDirectory("cairn-demo-workers"))) {
+                    out.println("Started 4 sample workers, each with a sidecar beside it:");
+                    DemoWorkers.SUBTASKS.forEach(subtask -> out.println("  " + subtask.describe()));
+                    return runJob(coordinator, requests, journal, workers);
+                }
             }
         }
+    }
+
+    private int runJob(CoordinatorApp coordinator, KafkaProducer<String, RequestEnvelope> requests,
+            DemoJournal journal, DemoWorkers workers) throws Exception {
+        String requestsTopic = coordinator.config().topics().requests();
+        journal.followUntil(event -> false, duration.dividedBy(2));
+        TriggerRequest savepoint = savepoint();
+        requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(savepoint))).get();
+        out.println("Requested a " + EventText.describe(savepoint));
+        journal.followUntil(event -> false, duration.dividedBy(2));
+
+        requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(JobStatusChange.newBuilder()
+                .setJobId(jobId).setStatus(JobStatus.SUSPENDED).setTimestampMs(System.currentTimeMillis())
+                .build()))).get();
+        boolean stopped = journal.followUntil(PeriodicTriggerStopped.class::isInstance, Duration.ofSeconds(30));
+        out.println("Suspended the job" + (stopped ? ": periodic triggering stopped." : ", but the journal never said so."));
+        out.println("Worker counters: " + workers.counters());
+        return summarize(coordinator, journal) && stopped ? 0 : 1;
     }
 
     private boolean summarize(CoordinatorApp coordinator, DemoJournal journal) {
@@ -136,12 +143,14 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     private JobSpec jobSpec() {
-        List<TaskVertex> vertices = TASKS.entrySet().stream()
+        Map<String, Integer> parallelism = new LinkedHashMap<>();
+        DemoWorkers.SUBTASKS.forEach(subtask -> parallelism.merge(subtask.taskId(), 1, Integer::sum));
+        List<TaskVertex> vertices = parallelism.entrySet().stream()
                 .map(e -> TaskVertex.newBuilder().setTaskId(e.getKey()).setParallelism(e.getValue()).build())
                 .toList();
         return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices)
                 .setConfig(CheckpointConfig.newBuilder()
-                        .setIntervalMs(1_000).setTimeoutMs(2_000).setMinPauseMs(200).setTolerableFailures(10)
+                        .setIntervalMs(1_000).setTimeoutMs(3_000).setMinPauseMs(200).setTolerableFailures(10)
                         .setRetained(3).setStorageBaseLocation("file:///tmp/cairn-demo/checkpoints").build())
                 .setTimestampMs(System.currentTimeMillis()).build();
     }

@@ -15,13 +15,15 @@ class DemoMainIT {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
 
-        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT7S");
+        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT8S");
 
         String printed = buffer.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
         assertThat(printed)
                 .contains("coordinator started (Kafka Streams, exactly-once) on 2 partitions per topic")
                 .contains("Registered job spec for 'it-job': tasks source x1, map x2, sink x1")
+                .contains("Started 4 sample workers, each with a sidecar beside it")
+                .contains("map-1: slow (700 ms per snapshot)")
                 .contains("Requested a savepoint request")
                 .contains("Suspended the job: periodic triggering stopped.")
                 .containsPattern("completed: [1-9]\\d* \\[1, ")

@@ -1,0 +1,191 @@
+package dev.cairn.coordinator.cli;
+
+import dev.cairn.coordinator.cli.RequestSender.Delivery;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.topics.CairnTopics;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cairn}: the command line of Cairn's users. Each subcommand validates its flags locally, produces
+ * one event to {@code <prefix>requests} keyed by the job id (idempotent producer, {@code acks=all}), waits
+ * for the broker's acknowledgement and prints what it sent.
+ *
+ * <ul>
+ *   <li>{@code cairn register}: a {@code JobSpec} (tasks and checkpoint configuration);</li>
+ *   <li>{@code cairn trigger}: a {@code TriggerRequest} for a checkpoint or savepoint now;</li>
+ *   <li>{@code cairn status}: a {@code JobStatusChange}.</li>
+ * </ul>
+ *
+ * <p>Exit codes are picocli's: 0 when the broker acknowledged the event, 2 for a malformed flag or
+ * configuration (nothing is sent), 1 when the event could not be sent.
+ */
+@Command(name = "cairn",
+        description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
+                + "change a job's status.",
+        subcommands = {RegisterCommand.class, TriggerCommand.class, StatusCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | status)",
+        footer = {"", "Examples:",
+                "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
+                "      --task-roles sink:ack,notify --interval-ms 2000 --timeout-ms 10000 \\",
+                "      --storage file:///tmp/cairn",
+                "  cairn trigger --job orders --savepoint --target s3://bucket/savepoints/sp-1",
+                "  cairn trigger --job orders --force --request-id nightly-2024-06-01",
+                "  cairn status --job orders --status SUSPENDED",
+                "",
+                "Exit codes: 0 sent and acknowledged, 2 malformed flags (nothing sent), 1 not sent."})
+public final class CairnCli implements Runnable {
+
+    /** The requester recorded in every TriggerRequest the CLI produces. */
+    public static final String REQUESTER = "cli";
+
+    @Option(names = "--bootstrap-servers", scope = ScopeType.INHERIT, paramLabel = "HOST:PORT[,...]",
+            defaultValue = "${env:CAIRN_BOOTSTRAP_SERVERS}",
+            description = "Kafka bootstrap servers (env CAIRN_BOOTSTRAP_SERVERS; else bootstrap.servers of "
+                    + "--kafka-config; else " + ProducerSettings.DEFAULT_BOOTSTRAP_SERVERS + ").")
+    String bootstrapServers;
+
+    @Option(names = "--topic-prefix", scope = ScopeType.INHERIT, paramLabel = "PREFIX",
+            defaultValue = "${env:CAIRN_TOPIC_PREFIX:-cairn.}",
+            description = "Prefix of the topic names; requests go to <prefix>requests "
+                    + "(env CAIRN_TOPIC_PREFIX, default ${DEFAULT-VALUE}).")
+    String topicPrefix;
+
+    @Option(names = "--kafka-config", scope = ScopeType.INHERIT, paramLabel = "FILE",
+            defaultValue = "${env:CAIRN_KAFKA_CONFIG}",
+            description = "Properties file passed to the Kafka producer as it is: security settings and the like "
+                    + "(env CAIRN_KAFKA_CONFIG).")
+    Path kafkaConfig;
+
+    @Option(names = "--send-timeout-ms", scope = ScopeType.INHERIT, paramLabel = "MS",
+            defaultValue = "${env:CAIRN_SEND_TIMEOUT_MS:-30000}",
+            description = "Advanced: how long to wait for the brokers' metadata and for the acknowledgement "
+                    + "(max.block.ms and delivery.timeout.ms) before giving up "
+                    + "(env CAIRN_SEND_TIMEOUT_MS, default ${DEFAULT-VALUE}).")
+    long sendTimeoutMs;
+
+    @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
+            description = "Show this help and exit.")
+    boolean help;
+
+    @Spec
+    CommandSpec spec;
+
+    private final RequestSender.Factory senders;
+    private final Clock clock;
+
+    /** A CLI that produces to Kafka. */
+    public CairnCli() {
+        this(KafkaRequestSender::new, Clock.systemUTC());
+    }
+
+    /** A CLI that hands its requests to {@code senders}, stamping them with {@code clock}. */
+    CairnCli(RequestSender.Factory senders, Clock clock) {
+        this.senders = senders;
+        this.clock = clock;
+    }
+
+    /** Runs the CLI and exits with its exit code. */
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The {@code cairn} command line, producing to Kafka. */
+    public static CommandLine commandLine() {
+        return commandLine(new CairnCli());
+    }
+
+    /** The command line of {@code cli}, with short error messages and the exit codes described above. */
+    static CommandLine commandLine(CairnCli cli) {
+        CommandLine commandLine = new CommandLine(cli);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        commandLine.setParameterExceptionHandler(CairnCli::shortUsageError);
+        commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
+            if (error instanceof IllegalArgumentException) {
+                cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + error.getMessage());
+                return CommandLine.ExitCode.USAGE;
+            }
+            if (error instanceof SendFailedException) {
+                cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + error.getMessage());
+                return CommandLine.ExitCode.SOFTWARE;
+            }
+            throw error;
+        });
+        return commandLine;
+    }
+
+    /** The problem as given, and where to read about the flags; no page-long usage after every typo. */
+    private static int shortUsageError(ParameterException error, String[] args) {
+        CommandLine cmd = error.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(error.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(error, err);
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for the flags.");
+        return CommandLine.ExitCode.USAGE;
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Name what to send: register, trigger or status.");
+    }
+
+    /** The time stamped on the events. */
+    long nowMs() {
+        return clock.millis();
+    }
+
+    /**
+     * Checks the common flags and sends one request keyed by {@code jobId}.
+     *
+     * @param command the subcommand, for error messages naming its flags
+     * @throws ParameterException when a common flag is malformed (nothing is sent)
+     * @throws SendFailedException when the broker did not acknowledge the request
+     */
+    Delivery send(CommandSpec command, String jobId, RequestEnvelope envelope) {
+        CairnTopics topics = topics(command);
+        Duration timeout = Duration.ofMillis(sendTimeoutMs);
+        Map<String, Object> producerConfig;
+        try {
+            producerConfig = ProducerSettings.of(bootstrapServers, kafkaConfig, timeout);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), e.getMessage(), e);
+        }
+        try (RequestSender sender = senders.open(producerConfig, timeout)) {
+            return sender.send(topics.requests(), jobId, envelope);
+        }
+    }
+
+    /** The topic names, with a malformed prefix reported as a flag error. */
+    CairnTopics topics(CommandSpec command) {
+        try {
+            return new CairnTopics(topicPrefix);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(command.commandLine(), "--topic-prefix: " + e.getMessage());
+        }
+    }
+
+    /** Fails with every problem at once, one per line, when there is any. */
+    static void requireNoProblems(CommandSpec command, List<String> problems) {
+        if (!problems.isEmpty()) {
+            throw new ParameterException(command.commandLine(), String.join(System.lineSeparator(), problems));
+        }
+    }
+
+    /** Checks that a required text flag is not blank. */
+    static void requireText(String flag, String value, List<String> problems) {
+        if (value == null || value.isBlank()) {
+            problems.add(flag + " must not be blank");
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package dev.cairn.coordinator.cli;
+
+import static dev.cairn.coordinator.cli.CairnCliRegisterTest.assertRefused;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CairnCliKafkaOptionsTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldProduceIdempotentlyWithAcksAllToTheRequestsTopicOfThePrefix() throws Exception {
+        Path config = Files.writeString(dir.resolve("client.properties"),
+                "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nclient.id=ops-laptop\n");
+
+        CliRun run = CliRun.of("status", "--job", "orders", "--status", "RUNNING", "--bootstrap-servers", "k1:9092",
+                "--topic-prefix", "prod.cairn.", "--kafka-config", config.toString(), "--send-timeout-ms", "4000");
+
+        assertThat(run.exit).as(run.err).isZero();
+        CliRun.Sent sent = run.sent.get(0);
+        assertThat(sent.topic()).isEqualTo("prod.cairn.requests");
+        assertThat(sent.timeout()).isEqualTo(Duration.ofMillis(4000));
+        assertThat(sent.producerConfig())
+                .containsEntry("bootstrap.servers", "k1:9092")
+                .containsEntry("acks", "all")
+                .containsEntry("enable.idempotence", "true")
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "PLAIN")
+                .containsEntry("client.id", "ops-laptop")
+                .containsEntry("max.block.ms", "4000")
+                .containsEntry("delivery.timeout.ms", "4000");
+    }
+
+    @Test
+    void shouldAcceptTheCommonFlagsBeforeTheSubcommandToo() {
+        CliRun run = CliRun.of("--bootstrap-servers", "k2:9092", "--topic-prefix", "staging.", "trigger",
+                "--job", "orders");
+
+        assertThat(run.exit).as(run.err).isZero();
+        assertThat(run.sent.get(0).topic()).isEqualTo("staging.requests");
+        assertThat(run.sent.get(0).producerConfig()).containsEntry("bootstrap.servers", "k2:9092");
+    }
+
+    @Test
+    void shouldTakeTheBrokersFromTheKafkaConfigWhenNoFlagNamesThem() throws Exception {
+        Path config = Files.writeString(dir.resolve("cloud.properties"), "bootstrap.servers=cloud:9092\n");
+
+        Map<String, Object> producer = ProducerSettings.of(null, config, Duration.ofSeconds(30));
+
+        assertThat(producer).containsEntry("bootstrap.servers", "cloud:9092");
+        assertThat(ProducerSettings.of("flag:9092", config, Duration.ofSeconds(30)))
+                .containsEntry("bootstrap.servers", "flag:9092");
+        assertThat(ProducerSettings.of(null, null, Duration.ofSeconds(30)))
+                .containsEntry("bootstrap.servers", "localhost:9092")
+                .containsEntry("client.id", "cairn-cli")
+                .containsEntry("request.timeout.ms", "30000");
+    }
+
+    @Test
+    void shouldKeepTheRequestTimeoutWithinTheSendTimeout() {
+        assertThat(ProducerSettings.of("k:9092", null, Duration.ofMillis(1500)))
+                .containsEntry("request.timeout.ms", "1500")
+                .containsEntry("delivery.timeout.ms", "1500");
+    }
+
+    @Test
+    void shouldRefuseAKafkaConfigThatWeakensAcks() throws Exception {
+        Path config = Files.writeString(dir.resolve("weak.properties"), "acks=1\n");
+
+        assertRefused(CliRun.of("trigger", "--job", "orders", "--kafka-config", config.toString()),
+                "--kafka-config: " + config + " sets acks=1, but a Cairn request must be written with acks=all");
+    }
+
+    @Test
+    void shouldRefuseAKafkaConfigThatTurnsIdempotenceOffOrSetsTimeouts() throws Exception {
+        Path noIdempotence = Files.writeString(dir.resolve("a.properties"), "enable.idempotence=false\n");
+        Path timeout = Files.writeString(dir.resolve("b.properties"), "max.block.ms=100\n");
+        Path transactional = Files.writeString(dir.resolve("c.properties"), "transactional.id=x\n");
+
+        assertThatThrownBy(() -> ProducerSettings.of(null, noIdempotence, Duration.ofSeconds(1)))
+                .hasMessageContaining("sets enable.idempotence=false");
+        assertThatThrownBy(() -> ProducerSettings.of(null, timeout, Duration.ofSeconds(1)))
+                .hasMessageContaining("sets max.block.ms, which the CLI derives from --send-timeout-ms");
+        assertThatThrownBy(() -> ProducerSettings.of(null, transactional, Duration.ofSeconds(1)))
+                .hasMessageContaining("sets transactional.id");
+    }
+
+    @Test
+    void shouldNameAKafkaConfigFileThatCannotBeRead() {
+        assertRefused(CliRun.of("trigger", "--job", "orders", "--kafka-config", dir.resolve("missing").toString()),
+                "--kafka-config: cannot read " + dir.resolve("missing"));
+    }
+
+    @Test
+    void shouldNameAKafkaConfigFileThatIsNotAPropertiesFile() throws Exception {
+        Path broken = Files.writeString(dir.resolve("broken.properties"), "sasl.jaas.config=\\u12zz\n");
+
+        assertRefused(CliRun.of("trigger", "--job", "orders", "--kafka-config", broken.toString()),
+                "broken.properties is not a properties file");
+    }
+
+    @Test
+    void shouldRefuseATopicPrefixKafkaCannotName() {
+        assertRefused(CliRun.of("trigger", "--job", "orders", "--topic-prefix", "cairn/"),
+                "--topic-prefix: topic prefix 'cairn/' may contain only letters, digits");
+    }
+
+    @Test
+    void shouldRefuseANonPositiveSendTimeout() {
+        assertRefused(CliRun.of("trigger", "--job", "orders", "--send-timeout-ms", "0"),
+                "--send-timeout-ms must be between 1 and");
+    }
+
+    @Test
+    void shouldExitWithOneAndSayWhatFailedWhenTheRequestIsNotAcknowledged() {
+        CliRun run = new CliRun().failingWith(new SendFailedException("could not send the TriggerRequest", null))
+                .run("trigger", "--job", "orders", "--request-id", "r-1");
+
+        assertThat(run.exit).isEqualTo(CommandLine.ExitCode.SOFTWARE);
+        assertThat(run.err).contains("cairn trigger: could not send the TriggerRequest")
+                .contains("request id: r-1 (to retry, pass --request-id r-1");
+        assertThat(run.out).doesNotContain("Sent");
+    }
+
+    @Test
+    void shouldAskForASubcommandWhenNoneIsGiven() {
+        CliRun run = CliRun.of("--bootstrap-servers", "k:9092");
+
+        assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err).contains("Name what to send: register, trigger or status.");
+    }
+
+    @Test
+    void shouldSuggestTheSubcommandForATypo() {
+        CliRun run = CliRun.of("triger", "--job", "orders");
+
+        assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err).contains("Unmatched argument").contains("trigger");
+    }
+
+    @Test
+    void shouldDescribeEverySubcommandAndTheEnvironmentInTheHelp() {
+        CliRun run = CliRun.of("--help");
+
+        assertThat(run.exit).isZero();
+        assertThat(run.out).contains("register", "trigger", "status", "CAIRN_BOOTSTRAP_SERVERS",
+                "CAIRN_TOPIC_PREFIX", "--kafka-config", "Exit codes");
+    }
+}
