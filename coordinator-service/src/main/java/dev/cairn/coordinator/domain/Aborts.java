@@ -93,7 +93,7 @@ final class Aborts {
                 .setConsecutiveFailures(failures)
                 .setTimestampMs(d.now)
                 .build());
-        int tolerable = job.getSpec().getConfig().getTolerableFailures();
+        int tolerable = job.getConfig().getTolerableFailures();
         if (failures > tolerable) {
             d.emit(JobFailed.newBuilder()
                     .setJobId(jobId)

@@ -47,12 +47,12 @@ public final class CheckpointDecider {
             return d.events();
         }
         if (command instanceof Command.Tick c) {
-            if (state.job(c.jobId()).isPresent()) {
+            if (d.state.job(c.jobId()).isPresent()) {
                 tick(d, c.jobId());
             }
             return d.events();
         }
-        if (state.job(command.jobId()).isEmpty()) {
+        if (d.state.job(command.jobId()).isEmpty()) {
             d.reject(command.jobId(), command, "unknown job " + command.jobId());
             return d.events();
         }
@@ -78,8 +78,8 @@ public final class CheckpointDecider {
             return;
         }
         String jobId = spec.getJobId();
-        Optional<JobState> existing = d.state.job(jobId);
-        if (existing.isPresent() && JobSpecs.sameSpec(existing.get().getSpec(), spec)) {
+        Optional<JobSpec> existing = d.state.spec(jobId);
+        if (existing.isPresent() && JobSpecs.sameSpec(existing.get(), spec)) {
             return;
         }
         d.emit(spec);
@@ -109,7 +109,7 @@ public final class CheckpointDecider {
             Aborts.abortAllPending(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
             Aborts.dropAllQueued(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
         } else if (change.getStatus() == JobStatus.RUNNING) {
-            schedule(d, jobId, d.now + JobSpecs.initialDelayMs(job.getSpec().getConfig(),
+            schedule(d, jobId, d.now + JobSpecs.initialDelayMs(job.getConfig(),
                     command.initialDelayFraction()));
             RequestQueue.run(d, jobId);
         }
@@ -140,7 +140,7 @@ public final class CheckpointDecider {
         if (due != null && due <= d.now) {
             if (job.getStatus() == JobStatus.RUNNING) {
                 schedule(d, jobId, JobSpecs.nextFixedRateDue(due,
-                        JobSpecs.effectiveIntervalMs(job.getSpec().getConfig()), d.now));
+                        JobSpecs.effectiveIntervalMs(job.getConfig()), d.now));
             } else {
                 d.emit(PeriodicTriggerStopped.newBuilder().setJobId(jobId).setTimestampMs(d.now).build());
             }

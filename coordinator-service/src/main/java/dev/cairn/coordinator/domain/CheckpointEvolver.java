@@ -20,10 +20,13 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerFailed;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -92,17 +95,31 @@ public final class CheckpointEvolver {
         }
     }
 
+    /**
+     * Stores the spec and its vertices, one key each: writes the vertices that are new or changed and removes
+     * those the new spec dropped (O(vertices), once per registration). The job keeps only the config.
+     */
     private static void onJobSpec(CoordinatorState state, JobSpec spec) {
-        Optional<JobState> existing = state.job(spec.getJobId());
+        String jobId = spec.getJobId();
+        Map<String, TaskVertex> previous = new HashMap<>();
+        state.spec(jobId).ifPresent(p -> p.getTasks().forEach(v -> previous.put(v.getTaskId(), v)));
+        for (TaskVertex vertex : spec.getTasks()) {
+            if (!vertex.equals(previous.remove(vertex.getTaskId()))) {
+                state.putVertex(jobId, vertex);
+            }
+        }
+        previous.keySet().forEach(dropped -> state.removeVertex(jobId, dropped));
+        state.putSpec(spec);
+        Optional<JobState> existing = state.job(jobId);
         if (existing.isPresent()) {
             JobState next = Values.copy(existing.get(), JobState::new);
-            next.setSpec(spec);
+            next.setConfig(spec.getConfig());
             state.putJob(next);
             return;
         }
         state.putJob(JobState.newBuilder()
-                .setJobId(spec.getJobId())
-                .setSpec(spec)
+                .setJobId(jobId)
+                .setConfig(spec.getConfig())
                 .setStatus(JobStatus.RUNNING)
                 .setQueue(new ArrayList<>())
                 .setPending(new ArrayList<>())
@@ -167,7 +184,7 @@ public final class CheckpointEvolver {
         if (e.getType() != CheckpointType.SAVEPOINT) {
             next.setLatestCompletedId(Math.max(job.get().getLatestCompletedId(), e.getCheckpointId()));
             state.putRetained(Retention.retain(state.retained(e.getJobId()), e,
-                    job.get().getSpec().getConfig().getRetained()));
+                    job.get().getConfig().getRetained()));
         }
         history.completed(state, next, pending, e);
         state.putJob(next);

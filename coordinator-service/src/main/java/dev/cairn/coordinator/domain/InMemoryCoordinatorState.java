@@ -2,9 +2,12 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.domain.StateKeys.AckKey;
 import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
+import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -18,6 +21,8 @@ import java.util.TreeMap;
 public final class InMemoryCoordinatorState implements CoordinatorState {
 
     private final TreeMap<String, JobState> jobs = new TreeMap<>();
+    private final TreeMap<String, JobSpec> specs = new TreeMap<>();
+    private final TreeMap<VertexKey, TaskVertex> vertices = new TreeMap<>();
     private final TreeMap<AttemptKey, String> attempts = new TreeMap<>();
     private final TreeMap<AckKey, CheckpointAcknowledged> acks = new TreeMap<>();
     private final TreeMap<String, RetainedCheckpoints> retained = new TreeMap<>();
@@ -26,6 +31,8 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     public InMemoryCoordinatorState copy() {
         InMemoryCoordinatorState copy = new InMemoryCoordinatorState();
         copy.jobs.putAll(jobs);
+        copy.specs.putAll(specs);
+        copy.vertices.putAll(vertices);
         copy.attempts.putAll(attempts);
         copy.acks.putAll(acks);
         copy.retained.putAll(retained);
@@ -42,6 +49,12 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
         return acks.size();
     }
 
+    /** Ids of the stored vertices of one job, sorted. */
+    public List<String> vertexIds(String jobId) {
+        return vertices.subMap(new VertexKey(jobId, ""), true, new VertexKey(jobId + '\u0000', ""), false)
+                .keySet().stream().map(VertexKey::taskId).toList();
+    }
+
     @Override
     public Optional<JobState> job(String jobId) {
         return Optional.ofNullable(jobs.get(jobId));
@@ -50,6 +63,31 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     @Override
     public void putJob(JobState job) {
         jobs.put(job.getJobId(), job);
+    }
+
+    @Override
+    public Optional<JobSpec> spec(String jobId) {
+        return Optional.ofNullable(specs.get(jobId));
+    }
+
+    @Override
+    public void putSpec(JobSpec spec) {
+        specs.put(spec.getJobId(), spec);
+    }
+
+    @Override
+    public Optional<TaskVertex> vertex(String jobId, String taskId) {
+        return Optional.ofNullable(vertices.get(new VertexKey(jobId, taskId)));
+    }
+
+    @Override
+    public void putVertex(String jobId, TaskVertex vertex) {
+        vertices.put(new VertexKey(jobId, vertex.getTaskId()), vertex);
+    }
+
+    @Override
+    public void removeVertex(String jobId, String taskId) {
+        vertices.remove(new VertexKey(jobId, taskId));
     }
 
     @Override
@@ -104,6 +142,8 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     public boolean equals(Object o) {
         return o instanceof InMemoryCoordinatorState other
                 && jobs.equals(other.jobs)
+                && specs.equals(other.specs)
+                && vertices.equals(other.vertices)
                 && attempts.equals(other.attempts)
                 && acks.equals(other.acks)
                 && retained.equals(other.retained);
@@ -111,12 +151,12 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobs, attempts, acks, retained);
+        return Objects.hash(jobs, specs, vertices, attempts, acks, retained);
     }
 
     @Override
     public String toString() {
-        return "InMemoryCoordinatorState{jobs=" + jobs + ", attempts=" + attempts + ", acks=" + acks.keySet()
-                + ", retained=" + retained + "}";
+        return "InMemoryCoordinatorState{jobs=" + jobs + ", specs=" + specs + ", vertices=" + vertices
+                + ", attempts=" + attempts + ", acks=" + acks.keySet() + ", retained=" + retained + "}";
     }
 }

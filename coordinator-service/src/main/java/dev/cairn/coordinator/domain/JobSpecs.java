@@ -73,14 +73,9 @@ public final class JobSpecs {
         return Optional.empty();
     }
 
-    /** The vertex with that id. */
-    public static Optional<TaskVertex> vertex(JobSpec spec, String taskId) {
-        return spec.getTasks().stream().filter(t -> t.getTaskId().equals(taskId)).findFirst();
-    }
-
-    /** Whether the subtask exists in the spec. */
-    public static boolean hasSubtask(JobSpec spec, String taskId, int subtaskIndex) {
-        return vertex(spec, taskId).map(v -> subtaskIndex >= 0 && subtaskIndex < v.getParallelism()).orElse(false);
+    /** Whether the vertex (as looked up by task id; empty when the spec has no such task) has that subtask. */
+    public static boolean hasSubtask(Optional<TaskVertex> vertex, int subtaskIndex) {
+        return vertex.map(v -> subtaskIndex >= 0 && subtaskIndex < v.getParallelism()).orElse(false);
     }
 
     /** A subtask of this vertex must run for a trigger: it is triggered or acknowledges. */
@@ -112,21 +107,21 @@ public final class JobSpecs {
     }
 
     /** {@code <base>/<job>/chk-<id>}. */
-    public static String checkpointLocation(JobSpec spec, long checkpointId) {
-        return base(spec) + "/chk-" + checkpointId;
+    public static String checkpointLocation(String jobId, CheckpointConfig config, long checkpointId) {
+        return base(jobId, config) + "/chk-" + checkpointId;
     }
 
     /** The requested target, else {@code <base>/<job>/savepoint-<id>}. */
-    public static String savepointLocation(JobSpec spec, long checkpointId, String target) {
-        return target != null && !target.isBlank() ? target : base(spec) + "/savepoint-" + checkpointId;
+    public static String savepointLocation(String jobId, CheckpointConfig config, long checkpointId, String target) {
+        return target != null && !target.isBlank() ? target : base(jobId, config) + "/savepoint-" + checkpointId;
     }
 
-    private static String base(JobSpec spec) {
-        String base = spec.getConfig().getStorageBaseLocation();
+    private static String base(String jobId, CheckpointConfig config) {
+        String base = config.getStorageBaseLocation();
         while (base.length() > 1 && base.endsWith("/")) {
             base = base.substring(0, base.length() - 1);
         }
-        return base + "/" + spec.getJobId();
+        return base + "/" + jobId;
     }
 
     /** Equal apart from the timestamp: re-registering it changes nothing. */

@@ -120,12 +120,12 @@ final class RequestQueue {
                 return;
             }
             QueuedRequest head = job.getQueue().get(0);
-            boolean full = job.getPending().size() >= job.getSpec().getConfig().getMaxConcurrent();
+            boolean full = job.getPending().size() >= job.getConfig().getMaxConcurrent();
             if (full && !head.getForce()) {
                 return;
             }
             if (!head.getForce() && head.getPeriodic() && job.getLastCompletionMs() != null) {
-                long remaining = job.getLastCompletionMs() + job.getSpec().getConfig().getMinPauseMs() - d.now;
+                long remaining = job.getLastCompletionMs() + job.getConfig().getMinPauseMs() - d.now;
                 if (remaining > 0) {
                     Aborts.drop(d, jobId, head, CheckpointFailureReason.MINIMUM_TIME_BETWEEN_CHECKPOINTS,
                             "Minimum pause between checkpoints of job " + jobId + " not passed: " + remaining
@@ -151,7 +151,7 @@ final class RequestQueue {
 
     private static void trigger(Decision d, String jobId, QueuedRequest request) {
         JobState job = d.job(jobId);
-        JobSpec spec = job.getSpec();
+        JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
         List<PlannedVertex> plan = new ArrayList<>();
         for (TaskVertex vertex : spec.getTasks()) {
             List<String> attempts = new ArrayList<>(vertex.getParallelism());
@@ -181,10 +181,11 @@ final class RequestQueue {
                 .setType(request.getType())
                 .setPeriodic(request.getPeriodic())
                 .setForce(request.getForce())
-                .setStorageLocation(savepoint ? JobSpecs.savepointLocation(spec, id, request.getTargetLocation())
-                        : JobSpecs.checkpointLocation(spec, id))
+                .setStorageLocation(savepoint
+                        ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
+                        : JobSpecs.checkpointLocation(jobId, job.getConfig(), id))
                 .setPlan(plan)
-                .setTimeoutAtMs(d.now + spec.getConfig().getTimeoutMs())
+                .setTimeoutAtMs(d.now + job.getConfig().getTimeoutMs())
                 .setRequestId(request.getRequestId())
                 .build());
         if (request.getRequestId() != null) {

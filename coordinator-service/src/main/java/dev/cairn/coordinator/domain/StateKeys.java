@@ -8,6 +8,17 @@ final class StateKeys {
     private StateKeys() {
     }
 
+    /** (jobId, taskId). */
+    record VertexKey(String jobId, String taskId) implements Comparable<VertexKey> {
+        private static final Comparator<VertexKey> ORDER = Comparator.comparing(VertexKey::jobId)
+                .thenComparing(VertexKey::taskId);
+
+        @Override
+        public int compareTo(VertexKey other) {
+            return ORDER.compare(this, other);
+        }
+    }
+
     /** (jobId, taskId, subtaskIndex). */
     record AttemptKey(String jobId, String taskId, int subtaskIndex) implements Comparable<AttemptKey> {
         private static final Comparator<AttemptKey> ORDER = Comparator.comparing(AttemptKey::jobId)

@@ -31,8 +31,8 @@ final class TaskMessages {
     static void taskStarted(Decision d, Command command, TaskStarted started) {
         String jobId = started.getJobId();
         JobState job = d.job(jobId);
-        Optional<TaskVertex> vertex = JobSpecs.vertex(job.getSpec(), started.getTaskId());
-        if (!JobSpecs.hasSubtask(job.getSpec(), started.getTaskId(), started.getSubtaskIndex())) {
+        Optional<TaskVertex> vertex = d.state.vertex(jobId, started.getTaskId());
+        if (!JobSpecs.hasSubtask(vertex, started.getSubtaskIndex())) {
             d.reject(jobId, command, "unknown task " + started.getTaskId() + " subtask " + started.getSubtaskIndex());
             return;
         }
@@ -62,7 +62,8 @@ final class TaskMessages {
         if (!validCheckpointId(d, command, job, ack.getCheckpointId())) {
             return;
         }
-        if (!JobSpecs.hasSubtask(job.getSpec(), ack.getTaskId(), ack.getSubtaskIndex())) {
+        Optional<TaskVertex> vertex = d.state.vertex(jobId, ack.getTaskId());
+        if (!JobSpecs.hasSubtask(vertex, ack.getSubtaskIndex())) {
             d.reject(jobId, command, "unknown task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex());
             return;
         }
@@ -77,7 +78,7 @@ final class TaskMessages {
                     : "Received message for an unknown or ended checkpoint " + id + who);
             return;
         }
-        boolean acknowledges = JobSpecs.vertex(job.getSpec(), ack.getTaskId()).orElseThrow().getAcknowledges();
+        boolean acknowledges = vertex.orElseThrow().getAcknowledges();
         Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
         Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
@@ -101,7 +102,7 @@ final class TaskMessages {
         if (!validCheckpointId(d, command, job, decline.getCheckpointId())) {
             return;
         }
-        if (!JobSpecs.hasSubtask(job.getSpec(), decline.getTaskId(), decline.getSubtaskIndex())) {
+        if (!JobSpecs.hasSubtask(d.state.vertex(jobId, decline.getTaskId()), decline.getSubtaskIndex())) {
             d.reject(jobId, command, "unknown task " + decline.getTaskId() + " subtask " + decline.getSubtaskIndex());
             return;
         }
@@ -160,7 +161,7 @@ final class TaskMessages {
         boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
         Optional<RetainedCheckpoints> retained = d.state.retained(jobId);
         long lastSubsumed = savepoint ? -1
-                : Retention.lastSubsumedId(retained, job.getSpec().getConfig().getRetained());
+                : Retention.lastSubsumedId(retained, job.getConfig().getRetained());
         d.emit(CheckpointCompleted.newBuilder()
                 .setJobId(jobId)
                 .setCheckpointId(pending.getCheckpointId())

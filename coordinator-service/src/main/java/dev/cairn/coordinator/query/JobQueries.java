@@ -6,13 +6,15 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.JobSpec;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Answers each GET endpoint from the stores of the instance that owns the job, or fails with a 404 that
- * says what is missing. The cost of a query is one point read, plus for one checkpoint a scan of its acks
- * and, for the subtasks that have not acknowledged, one point read each.
+ * says what is missing. The cost of a query is one point read of the job (and one of its spec for the job and
+ * for one checkpoint), plus for one checkpoint a scan of its acks and, for the subtasks that have not
+ * acknowledged, one point read each.
  */
 final class JobQueries {
 
@@ -20,7 +22,7 @@ final class JobQueries {
     }
 
     static ApiViews.Job job(StoreReader stores, String jobId) {
-        return JobViews.job(existing(stores, jobId));
+        return JobViews.job(existing(stores, jobId), spec(stores, jobId));
     }
 
     static ApiViews.CheckpointStats checkpoints(StoreReader stores, String jobId) {
@@ -37,14 +39,15 @@ final class JobQueries {
             throw ApiException.notFound(whyNotFound(job, checkpointId));
         }
         ApiViews.Checkpoint checkpoint = pending.map(JobViews::pending).orElseGet(() -> JobViews.ended(ended.get()));
+        JobSpec spec = spec(stores, jobId);
         List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
         boolean completed = ended.map(s -> s.getStatus() == CheckpointStatus.COMPLETED).orElse(false);
         List<ApiViews.SubtaskRef> missing = completed ? List.of()
-                : JobViews.unacknowledged(job.getSpec(), acks).stream()
+                : JobViews.unacknowledged(spec, acks).stream()
                         .map(m -> new ApiViews.SubtaskRef(m.taskId(), m.index(),
                                 stores.attempt(jobId, m.taskId(), m.index()).orElse(null)))
                         .toList();
-        return JobViews.detail(checkpoint, job.getSpec(), acks, missing);
+        return JobViews.detail(checkpoint, spec, acks, missing);
     }
 
     static ApiViews.Restore latestCompleted(StoreReader stores, String jobId) {
@@ -56,6 +59,12 @@ final class JobQueries {
     private static JobState existing(StoreReader stores, String jobId) {
         return stores.job(jobId)
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' does not exist (never registered)"));
+    }
+
+    /** The spec of a job that exists: registered together with its state. */
+    private static JobSpec spec(StoreReader stores, String jobId) {
+        return stores.spec(jobId)
+                .orElseThrow(() -> new IllegalStateException("job '" + jobId + "' has a state but no spec"));
     }
 
     private static String whyNotFound(JobState job, long checkpointId) {

@@ -30,9 +30,8 @@ public final class JobViews {
     private JobViews() {
     }
 
-    /** {@code GET /jobs/{jobId}}. */
-    public static ApiViews.Job job(JobState job) {
-        JobSpec spec = job.getSpec();
+    /** {@code GET /jobs/{jobId}}: the job's state and its registered spec. */
+    public static ApiViews.Job job(JobState job, JobSpec spec) {
         CheckpointConfig c = spec.getConfig();
         List<ApiViews.Task> tasks = spec.getTasks().stream()
                 .map(t -> new ApiViews.Task(t.getTaskId(), t.getParallelism(), t.getTriggered(), t.getAcknowledges(),

@@ -58,6 +58,7 @@ public final class StreamsStateSource implements StateSource {
     public StoreReader reader(int partition) {
         try {
             return new StoreReader(store(CoordinatorStores.JOBS, partition),
+                    store(CoordinatorStores.SPECS, partition), store(CoordinatorStores.VERTICES, partition),
                     store(CoordinatorStores.ATTEMPTS, partition), store(CoordinatorStores.ACKS, partition),
                     store(CoordinatorStores.RETAINED, partition));
         } catch (InvalidStateStoreException e) {

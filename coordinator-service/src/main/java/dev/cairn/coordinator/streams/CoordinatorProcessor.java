@@ -54,6 +54,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
         this.state = new StoreBackedCoordinatorState(context.getStateStore(CoordinatorStores.JOBS),
+                context.getStateStore(CoordinatorStores.SPECS), context.getStateStore(CoordinatorStores.VERTICES),
                 context.getStateStore(CoordinatorStores.ATTEMPTS), context.getStateStore(CoordinatorStores.ACKS),
                 context.getStateStore(CoordinatorStores.RETAINED));
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
@@ -84,6 +85,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     }
 
     private void run(Command command, long now) {
+        state.startCommand();
         List<SpecificRecord> events = decider.decide(command, state, now);
         boolean completed = false;
         for (SpecificRecord event : events) {

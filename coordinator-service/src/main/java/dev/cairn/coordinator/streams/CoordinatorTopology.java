@@ -16,8 +16,9 @@ import org.apache.kafka.streams.Topology;
  * <pre>
  *   cairn.requests --+                                +--> cairn.journal   (every event, in order)
  *                    +--> coordinator (decide, evolve) +--> cairn.control   (trigger / complete / abort)
- *   cairn.acks ------+     stores: jobs, attempts,     +--> cairn.completed (retained checkpoints per job)
- *                          acks, retained, timers
+ *   cairn.acks ------+     stores: jobs, specs,        +--> cairn.completed (retained checkpoints per job)
+ *                          vertices, attempts, acks,
+ *                          retained, timers
  * </pre>
  *
  * Both sources feed one processor; the topics are co-partitioned by job id, so one stream task owns all

@@ -3,9 +3,13 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -17,32 +21,78 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link CoordinatorState} over the Kafka Streams stores of one stream task: reads go through the same
  * {@link StoreReader} that interactive queries use. Every read and write is one key, except {@link #acks}
  * and {@link #removeAcks}, which scan one checkpoint's key prefix.
+ *
+ * <p>Within one command ({@link #startCommand()}) the job records read or written are remembered, so that
+ * deciding and then applying the events decode each job record once; everything is written through at once.
  */
 final class StoreBackedCoordinatorState implements CoordinatorState {
 
     private final KeyValueStore<String, JobState> jobs;
+    private final KeyValueStore<String, JobSpec> specs;
+    private final KeyValueStore<Bytes, TaskVertex> vertices;
     private final KeyValueStore<Bytes, String> attempts;
     private final KeyValueStore<Bytes, CheckpointAcknowledged> acks;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
     private final StoreReader reader;
+    /** The job records of the current command, as stored; empty: absent. */
+    private final Map<String, Optional<JobState>> commandJobs = new HashMap<>();
 
-    StoreBackedCoordinatorState(KeyValueStore<String, JobState> jobs, KeyValueStore<Bytes, String> attempts,
+    StoreBackedCoordinatorState(KeyValueStore<String, JobState> jobs, KeyValueStore<String, JobSpec> specs,
+            KeyValueStore<Bytes, TaskVertex> vertices, KeyValueStore<Bytes, String> attempts,
             KeyValueStore<Bytes, CheckpointAcknowledged> acks, KeyValueStore<String, RetainedCheckpoints> retained) {
         this.jobs = jobs;
+        this.specs = specs;
+        this.vertices = vertices;
         this.attempts = attempts;
         this.acks = acks;
         this.retained = retained;
-        this.reader = new StoreReader(jobs, attempts, acks, retained);
+        this.reader = new StoreReader(jobs, specs, vertices, attempts, acks, retained);
+    }
+
+    /** Forgets the job records remembered for the previous command. */
+    void startCommand() {
+        commandJobs.clear();
     }
 
     @Override
     public Optional<JobState> job(String jobId) {
-        return reader.job(jobId);
+        Optional<JobState> known = commandJobs.get(jobId);
+        if (known == null) {
+            known = reader.job(jobId);
+            commandJobs.put(jobId, known);
+        }
+        return known;
     }
 
     @Override
     public void putJob(JobState job) {
         jobs.put(job.getJobId(), job);
+        commandJobs.put(job.getJobId(), Optional.of(job));
+    }
+
+    @Override
+    public Optional<JobSpec> spec(String jobId) {
+        return reader.spec(jobId);
+    }
+
+    @Override
+    public void putSpec(JobSpec spec) {
+        specs.put(spec.getJobId(), spec);
+    }
+
+    @Override
+    public Optional<TaskVertex> vertex(String jobId, String taskId) {
+        return reader.vertex(jobId, taskId);
+    }
+
+    @Override
+    public void putVertex(String jobId, TaskVertex vertex) {
+        vertices.put(StoreKeys.vertex(jobId, vertex.getTaskId()), vertex);
+    }
+
+    @Override
+    public void removeVertex(String jobId, String taskId) {
+        vertices.delete(StoreKeys.vertex(jobId, taskId));
     }
 
     @Override

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
- * Byte keys of the per-subtask and timer stores, shared by the processor that writes them and the
+ * Byte keys of the per-vertex, per-subtask and timer stores, shared by the processor that writes them and the
  * interactive queries that read them. Strings are length-prefixed, so that a key's prefix
  * (a job, or a job and a checkpoint id) is a contiguous range of the store; numbers are big-endian with
  * the sign bit flipped, so that byte order is numeric order.
@@ -13,6 +13,14 @@ import org.apache.kafka.common.utils.Bytes;
 public final class StoreKeys {
 
     private StoreKeys() {}
+
+    /** (jobId, taskId) of the vertices store. */
+    public static Bytes vertex(String jobId, String taskId) {
+        byte[] job = utf8(jobId);
+        byte[] task = utf8(taskId);
+        return Bytes.wrap(ByteBuffer.allocate(4 + job.length + 4 + task.length)
+                .putInt(job.length).put(job).putInt(task.length).put(task).array());
+    }
 
     /** (jobId, taskId, subtaskIndex) of the attempts store. */
     public static Bytes attempt(String jobId, String taskId, int subtaskIndex) {

@@ -2,7 +2,9 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,15 +27,20 @@ public final class StoreReader {
             .thenComparingInt(CheckpointAcknowledged::getSubtaskIndex);
 
     private final ReadOnlyKeyValueStore<String, JobState> jobs;
+    private final ReadOnlyKeyValueStore<String, JobSpec> specs;
+    private final ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices;
     private final ReadOnlyKeyValueStore<Bytes, String> attempts;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks;
     private final ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained;
 
-    /** Over the jobs, attempts, acks and retained stores of the same stream task. */
-    public StoreReader(ReadOnlyKeyValueStore<String, JobState> jobs, ReadOnlyKeyValueStore<Bytes, String> attempts,
+    /** Over the jobs, specs, vertices, attempts, acks and retained stores of the same stream task. */
+    public StoreReader(ReadOnlyKeyValueStore<String, JobState> jobs, ReadOnlyKeyValueStore<String, JobSpec> specs,
+            ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices, ReadOnlyKeyValueStore<Bytes, String> attempts,
             ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks,
             ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained) {
         this.jobs = jobs;
+        this.specs = specs;
+        this.vertices = vertices;
         this.attempts = attempts;
         this.acks = acks;
         this.retained = retained;
@@ -42,6 +49,16 @@ public final class StoreReader {
     /** The job's state, empty for a job that was never registered. */
     public Optional<JobState> job(String jobId) {
         return Optional.ofNullable(jobs.get(jobId));
+    }
+
+    /** The job's registered spec (every vertex, in spec order), empty for a job that was never registered. */
+    public Optional<JobSpec> spec(String jobId) {
+        return Optional.ofNullable(specs.get(jobId));
+    }
+
+    /** One vertex of the job's current spec, empty when it has no such task. */
+    public Optional<TaskVertex> vertex(String jobId, String taskId) {
+        return Optional.ofNullable(vertices.get(StoreKeys.vertex(jobId, taskId)));
     }
 
     /** The current attempt of a subtask, empty when it never started. */

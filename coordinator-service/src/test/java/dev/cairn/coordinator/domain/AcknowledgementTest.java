@@ -13,6 +13,7 @@ import static dev.cairn.coordinator.domain.Fixtures.spec;
 import static dev.cairn.coordinator.domain.Fixtures.tick;
 import static dev.cairn.coordinator.domain.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.PendingCheckpoint;
@@ -25,6 +26,9 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SubtaskState;
+import dev.cairn.events.TaskVertex;
+import java.util.Locale;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -255,7 +259,48 @@ class AcknowledgementTest {
         assertThat(events).singleElement().isInstanceOf(CheckpointAcknowledged.class);
         assertThat(counting.scans).isZero();
         assertThat(counting.retainedReads).isZero();
+        assertThat(counting.specReads).as("the spec, which grows with the vertices, is not read").isZero();
+        assertThat(counting.jobReads).as("once to decide, once to apply the ack").isEqualTo(2);
+        assertThat(counting.vertexReads).isEqualTo(1);
+        assertThat(counting.attemptReads).isEqualTo(1);
+        assertThat(counting.ackReads).isEqualTo(1);
         assertThat(counting.jobWrites).isEqualTo(1);
         assertThat(counting.ackWrites).isEqualTo(1);
+        assertThat(counting.writes()).as("nothing but the job and the ack is written").isEqualTo(2);
+    }
+
+    @Test
+    void shouldReadAndWriteTheSameForAnAckWhateverTheNumberOfVertices() {
+        CountingState few = countAckToJobOf(3);
+        CountingState many = countAckToJobOf(3_000);
+
+        assertThat(many.reads()).isEqualTo(few.reads()).isEqualTo(5);
+        assertThat(many.writes()).isEqualTo(few.writes()).isEqualTo(2);
+        assertThat(many.scans).isEqualTo(few.scans).isZero();
+        assertThat(many.bytesRead).as("bytes read for 3,000 vertices vs %s for 3", few.bytesRead)
+                .isCloseTo(few.bytesRead, within(8L));
+        assertThat(many.bytesWritten).as("bytes written for 3,000 vertices vs %s for 3", few.bytesWritten)
+                .isCloseTo(few.bytesWritten, within(8L));
+    }
+
+    /**
+     * A job of {@code vertices} vertices of parallelism 1 (ids of equal length), checkpoint 1 pending with one
+     * ack in: decides and applies a second ack, which does not complete it, on a counting state.
+     */
+    private static CountingState countAckToJobOf(int vertices) {
+        TaskVertex[] tasks = IntStream.range(0, vertices)
+                .mapToObj(i -> vertex(String.format(Locale.ROOT, "v%05d", i), 1, i == 0, true))
+                .toArray(TaskVertex[]::new);
+        Scenario scenario = Scenario.runningJob(spec(JOB, config(), tasks), 1000).and(tick(), 1000)
+                .and(acknowledge(1, "v00000", 0), 1100);
+        CountingState counting = new CountingState(scenario.state());
+        CheckpointDecider decider = new CheckpointDecider(CoordinatorSettings.DEFAULTS);
+
+        var events = decider.decide(acknowledge(1, "v00001", 0), counting, 1200);
+        decider.evolver().fold(counting, events);
+
+        assertThat(events).singleElement().isInstanceOf(CheckpointAcknowledged.class);
+        assertThat(scenario.job(JOB).getPending().get(0).getAcksReceived()).isEqualTo(2);
+        return counting;
     }
 }

@@ -36,7 +36,7 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Random command sequences against one job: invariants hold after every decision, and folding the
- * serialized journal reproduces the live state.
+ * serialized journal reproduces the live state (jobs, specs, vertices, attempts, acks, retained).
  */
 class CoordinatorPropertyTest {
 
@@ -70,7 +70,8 @@ class CoordinatorPropertyTest {
     record Status(JobStatus status) implements Action {
     }
 
-    record Respec(int maxConcurrent) implements Action {
+    /** Registers the initial tasks again, or the current ones without the last (a spec that drops a task). */
+    record Respec(int maxConcurrent, boolean dropLastTask) implements Action {
     }
 
     record Run(JobSpec spec, double fraction, List<Action> actions) {
@@ -115,7 +116,8 @@ class CoordinatorPropertyTest {
                         .as(DeclineOne::new)),
                 Tuple.of(1, Arbitraries.of(JobStatus.RUNNING, JobStatus.RUNNING, JobStatus.RUNNING,
                         JobStatus.SUSPENDED, JobStatus.FAILED).map(Status::new)),
-                Tuple.of(1, Arbitraries.integers().between(1, 3).map(Respec::new)));
+                Tuple.of(1, Combinators.combine(Arbitraries.integers().between(1, 3), Arbitraries.of(true, false))
+                        .as(Respec::new)));
         return Combinators.combine(spec, Arbitraries.doubles().between(0, 0.99), action.list().ofMinSize(10).ofMaxSize(80))
                 .as(Run::new);
     }
@@ -176,6 +178,10 @@ class CoordinatorPropertyTest {
             decider.evolver().evolve(live, event);
         }
         journal.addAll(events);
+        List<TaskVertex> tasks = live.spec(JOB).map(JobSpec::getTasks).orElse(List.of());
+        assertThat(live.vertexIds(JOB)).as("one vertex key per task of the current spec")
+                .containsExactlyElementsOf(tasks.stream().map(TaskVertex::getTaskId).sorted().toList());
+        tasks.forEach(v -> assertThat(live.vertex(JOB, v.getTaskId())).contains(v));
         return now + 1;
     }
 
@@ -187,7 +193,7 @@ class CoordinatorPropertyTest {
     private static List<Command> commandsFor(Action action, InMemoryCoordinatorState live,
             Map<String, Integer> attemptNumbers, JobSpec initialSpec) {
         JobState job = live.job(JOB).orElseThrow();
-        List<TaskVertex> tasks = job.getSpec().getTasks();
+        List<TaskVertex> tasks = live.spec(JOB).orElseThrow().getTasks();
         List<PendingCheckpoint> pending = job.getPending();
         long someId = pending.isEmpty() ? job.getNextCheckpointId() - 1 : 0;
         if (action instanceof Restart r) {
@@ -249,7 +255,9 @@ class CoordinatorPropertyTest {
                 .setRetained(initialSpec.getConfig().getRetained())
                 .setStorageBaseLocation(initialSpec.getConfig().getStorageBaseLocation())
                 .build();
-        return List.of(new Command.RegisterJob(JobSpec.newBuilder().setJobId(JOB).setTasks(initialSpec.getTasks())
+        List<TaskVertex> respecTasks = r.dropLastTask() && tasks.size() > 1 ? tasks.subList(0, tasks.size() - 1)
+                : initialSpec.getTasks();
+        return List.of(new Command.RegisterJob(JobSpec.newBuilder().setJobId(JOB).setTasks(List.copyOf(respecTasks))
                 .setConfig(config).setTimestampMs(0).build(), 0.25));
     }
 
@@ -267,7 +275,7 @@ class CoordinatorPropertyTest {
                 lastTriggeredId = t.getCheckpointId();
                 if (!t.getForce()) {
                     assertThat(job.getPending().size()).as("pending before a non-forced trigger")
-                            .isLessThan(job.getSpec().getConfig().getMaxConcurrent());
+                            .isLessThan(job.getConfig().getMaxConcurrent());
                 }
                 triggered.put(t.getCheckpointId(), t);
             } else if (event instanceof CheckpointAcknowledged a) {

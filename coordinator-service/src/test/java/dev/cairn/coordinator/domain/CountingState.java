@@ -2,59 +2,136 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskVertex;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 
-/** Delegating state that counts the accesses whose cost grows with the number of tasks. */
+/**
+ * Delegating state that counts every read and write per kind of key, and the Avro-encoded bytes of the
+ * values read and written: what a store-backed state would decode and encode.
+ */
 final class CountingState implements CoordinatorState {
 
     private final CoordinatorState delegate;
-    int scans;
+    int jobReads;
+    int specReads;
+    int vertexReads;
+    int attemptReads;
+    int ackReads;
     int retainedReads;
+    /** Prefix scans: {@link #acks} and {@link #removeAcks}. */
+    int scans;
     int jobWrites;
+    int specWrites;
+    int vertexWrites;
+    int vertexRemovals;
+    int attemptWrites;
     int ackWrites;
+    int retainedWrites;
+    long bytesRead;
+    long bytesWritten;
 
     CountingState(CoordinatorState delegate) {
         this.delegate = delegate;
     }
 
+    /** Point reads of every kind. */
+    int reads() {
+        return jobReads + specReads + vertexReads + attemptReads + ackReads + retainedReads;
+    }
+
+    /** Writes and removals of every kind. */
+    int writes() {
+        return jobWrites + specWrites + vertexWrites + vertexRemovals + attemptWrites + ackWrites + retainedWrites;
+    }
+
     @Override
     public Optional<JobState> job(String jobId) {
-        return delegate.job(jobId);
+        jobReads++;
+        return read(delegate.job(jobId));
     }
 
     @Override
     public void putJob(JobState job) {
         jobWrites++;
+        bytesWritten += size(job);
         delegate.putJob(job);
     }
 
     @Override
+    public Optional<JobSpec> spec(String jobId) {
+        specReads++;
+        return read(delegate.spec(jobId));
+    }
+
+    @Override
+    public void putSpec(JobSpec spec) {
+        specWrites++;
+        bytesWritten += size(spec);
+        delegate.putSpec(spec);
+    }
+
+    @Override
+    public Optional<TaskVertex> vertex(String jobId, String taskId) {
+        vertexReads++;
+        return read(delegate.vertex(jobId, taskId));
+    }
+
+    @Override
+    public void putVertex(String jobId, TaskVertex vertex) {
+        vertexWrites++;
+        bytesWritten += size(vertex);
+        delegate.putVertex(jobId, vertex);
+    }
+
+    @Override
+    public void removeVertex(String jobId, String taskId) {
+        vertexRemovals++;
+        delegate.removeVertex(jobId, taskId);
+    }
+
+    @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return delegate.attempt(jobId, taskId, subtaskIndex);
+        attemptReads++;
+        return read(delegate.attempt(jobId, taskId, subtaskIndex));
     }
 
     @Override
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
+        attemptWrites++;
+        bytesWritten += size(attemptId);
         delegate.putAttempt(jobId, taskId, subtaskIndex, attemptId);
     }
 
     @Override
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        return delegate.ack(jobId, checkpointId, taskId, subtaskIndex);
+        ackReads++;
+        return read(delegate.ack(jobId, checkpointId, taskId, subtaskIndex));
     }
 
     @Override
     public void putAck(CheckpointAcknowledged ack) {
         ackWrites++;
+        bytesWritten += size(ack);
         delegate.putAck(ack);
     }
 
     @Override
     public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
         scans++;
-        return delegate.acks(jobId, checkpointId);
+        List<CheckpointAcknowledged> acks = delegate.acks(jobId, checkpointId);
+        acks.forEach(ack -> bytesRead += size(ack));
+        return acks;
     }
 
     @Override
@@ -66,11 +143,35 @@ final class CountingState implements CoordinatorState {
     @Override
     public Optional<RetainedCheckpoints> retained(String jobId) {
         retainedReads++;
-        return delegate.retained(jobId);
+        return read(delegate.retained(jobId));
     }
 
     @Override
     public void putRetained(RetainedCheckpoints retained) {
+        retainedWrites++;
+        bytesWritten += size(retained);
         delegate.putRetained(retained);
+    }
+
+    private <T> Optional<T> read(Optional<T> value) {
+        value.ifPresent(v -> bytesRead += size(v));
+        return value;
+    }
+
+    /** The Avro binary size of a record, the UTF-8 size of a string. */
+    private static long size(Object value) {
+        if (value instanceof String text) {
+            return text.getBytes(StandardCharsets.UTF_8).length;
+        }
+        SpecificRecord record = (SpecificRecord) value;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+        try {
+            new SpecificDatumWriter<SpecificRecord>(record.getSchema()).write(record, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.size();
     }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.domain;
 
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
+import static dev.cairn.coordinator.domain.Fixtures.SINK;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
 import static dev.cairn.coordinator.domain.Fixtures.checkpointRequest;
 import static dev.cairn.coordinator.domain.Fixtures.config;
@@ -22,6 +23,7 @@ import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
+import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -112,9 +114,26 @@ class JobLifecycleTest {
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND);
         assertThat(aborted.getMessage()).isEqualTo("job spec replaced");
         assertThat(then.single(PeriodicTriggerScheduled.class).getDueAtMs()).isEqualTo(1100);
-        assertThat(then.job(JOB).getSpec().getConfig().getIntervalMs()).isEqualTo(5000);
+        assertThat(then.job(JOB).getConfig().getIntervalMs()).isEqualTo(5000);
+        assertThat(then.state().spec(JOB)).contains(replaced);
         assertThat(then.job(JOB).getPending()).isEmpty();
         assertThat(then.job(JOB).getNextCheckpointId()).as("ids are never reused").isEqualTo(2);
+    }
+
+    @Test
+    void shouldStoreTheVerticesOfTheNewSpecAndForgetTheTasksItDropped() {
+        Scenario scenario = Scenario.runningJob(spec(), 1000);
+        JobSpec replaced = spec(JOB, config(), vertex(SOURCE, 3, true, true), vertex("new-task", 1, false, true));
+
+        Then then = scenario.when(new Command.RegisterJob(replaced, 0.0), 1003);
+
+        assertThat(then.state().spec(JOB)).contains(replaced);
+        assertThat(then.state().vertexIds(JOB)).containsExactly("new-task", SOURCE);
+        assertThat(then.state().vertex(JOB, SOURCE)).contains(replaced.getTasks().get(0));
+        assertThat(then.state().vertex(JOB, SINK)).isEmpty();
+        Then dropped = then.scenario().when(Fixtures.start(SINK, 0, 2), 1004);
+        assertThat(dropped.single(CommandRejected.class).getReason()).isEqualTo("unknown task sink subtask 0");
+        then.scenario().when(Fixtures.start(SOURCE, 2, 1), 1005).thenTypes(TaskStarted.class);
     }
 
     @Test

@@ -69,7 +69,7 @@ final class Scenario {
 
     /** Every acknowledging subtask of the job acks checkpoint {@code id} with its first attempt. */
     Scenario ackAll(String jobId, long id, long now) {
-        for (dev.cairn.events.TaskVertex vertex : job(jobId).getSpec().getTasks()) {
+        for (dev.cairn.events.TaskVertex vertex : state.spec(jobId).orElseThrow().getTasks()) {
             for (int subtask = 0; vertex.getAcknowledges() && subtask < vertex.getParallelism(); subtask++) {
                 and(new Command.Acknowledge(Fixtures.ack(jobId, id, vertex.getTaskId(), subtask,
                         Fixtures.attempt(vertex.getTaskId(), subtask, 1), 10)), now);

@@ -39,6 +39,37 @@ class StateAndStatsTest {
     }
 
     @Test
+    void shouldReadEachKeyFromTheBaseAtMostOnceAndRememberAbsentValues() {
+        Scenario scenario = Scenario.runningJob(spec(), 1000).and(tick(), 1000)
+                .and(Fixtures.acknowledge(1, SOURCE, 0), 1100);
+        CountingState base = new CountingState(scenario.state());
+        OverlayState overlay = new OverlayState(base);
+
+        for (int round = 0; round < 3; round++) {
+            assertThat(overlay.job(JOB)).isPresent();
+            assertThat(overlay.spec(JOB)).isPresent();
+            assertThat(overlay.vertex(JOB, SOURCE)).isPresent();
+            assertThat(overlay.vertex(JOB, "nope")).isEmpty();
+            assertThat(overlay.attempt(JOB, SOURCE, 0)).isPresent();
+            assertThat(overlay.ack(JOB, 1, SOURCE, 0)).isPresent();
+            assertThat(overlay.ack(JOB, 1, SOURCE, 1)).isEmpty();
+            assertThat(overlay.retained(JOB)).isEmpty();
+        }
+        overlay.removeVertex(JOB, SOURCE);
+
+        assertThat(overlay.vertex(JOB, SOURCE)).isEmpty();
+        assertThat(scenario.state().vertex(JOB, SOURCE)).as("the base keeps it").isPresent();
+        assertThat(overlay.acks(JOB, 1)).hasSize(1);
+        assertThat(base.jobReads).isEqualTo(1);
+        assertThat(base.specReads).isEqualTo(1);
+        assertThat(base.vertexReads).as("two keys").isEqualTo(2);
+        assertThat(base.attemptReads).isEqualTo(1);
+        assertThat(base.ackReads).as("two keys").isEqualTo(2);
+        assertThat(base.retainedReads).isEqualTo(1);
+        assertThat(base.writes()).isZero();
+    }
+
+    @Test
     void shouldKeepBoundedHistoryAndDropAcksOfCheckpointsThatLeaveIt() {
         Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 2, 16)).runningJobOf(spec(), 1000);
         for (int id = 1; id <= 3; id++) {

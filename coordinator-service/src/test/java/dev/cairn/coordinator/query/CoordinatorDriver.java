@@ -123,6 +123,7 @@ final class CoordinatorDriver implements AutoCloseable {
     /** The stores of the topology's only task. */
     StoreReader reader() {
         return new StoreReader(driver.getKeyValueStore(CoordinatorStores.JOBS),
+                driver.getKeyValueStore(CoordinatorStores.SPECS), driver.getKeyValueStore(CoordinatorStores.VERTICES),
                 driver.getKeyValueStore(CoordinatorStores.ATTEMPTS), driver.getKeyValueStore(CoordinatorStores.ACKS),
                 driver.getKeyValueStore(CoordinatorStores.RETAINED));
     }

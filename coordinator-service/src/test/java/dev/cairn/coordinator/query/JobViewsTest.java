@@ -30,7 +30,7 @@ class JobViewsTest {
 
     @Test
     void shouldWriteTheJobSpecStatusAndScheduleInSnakeCase() {
-        JsonNode json = json(JobViews.job(job()));
+        JsonNode json = json(JobViews.job(job(), spec()));
 
         assertThat(json.get("jid").asText()).isEqualTo("job-1");
         assertThat(json.get("state").asText()).isEqualTo("RUNNING");
@@ -59,7 +59,7 @@ class JobViewsTest {
         fresh.setHistory(new ArrayList<>());
         fresh.setNextPeriodicDueMs(null);
 
-        JsonNode job = json(JobViews.job(fresh));
+        JsonNode job = json(JobViews.job(fresh, spec()));
         JsonNode stats = json(JobViews.checkpoints(fresh));
 
         assertThat(job.get("latest_completed_id").isNull()).isTrue();
@@ -122,10 +122,10 @@ class JobViewsTest {
     void shouldInlineTheCheckpointInItsDetailAndGroupAcksByTaskInSpecOrder() {
         JobState job = job();
         List<CheckpointAcknowledged> acks = List.of(ack("source", 1, T0 + 4_040, 700));
-        List<ApiViews.SubtaskRef> missing = JobViews.unacknowledged(job.getSpec(), acks);
+        List<ApiViews.SubtaskRef> missing = JobViews.unacknowledged(spec(), acks);
         ApiViews.Checkpoint pending = JobViews.pending(job.getPending().get(0));
 
-        JsonNode detail = json(JobViews.detail(pending, job.getSpec(), acks, missing));
+        JsonNode detail = json(JobViews.detail(pending, spec(), acks, missing));
 
         assertThat(detail.get("id").asLong()).isEqualTo(4);
         assertThat(detail.get("status").asText()).isEqualTo("IN_PROGRESS");
@@ -153,7 +153,7 @@ class JobViewsTest {
 
     @Test
     void shouldExpectAcksOnlyFromAcknowledgingTasksTimesTheirParallelism() {
-        List<ApiViews.SubtaskRef> missing = JobViews.unacknowledged(job().getSpec(),
+        List<ApiViews.SubtaskRef> missing = JobViews.unacknowledged(spec(),
                 List.of(ack("source", 0, T0, 1), ack("sink", 0, T0, 1)));
 
         assertThat(missing).containsExactly(new ApiViews.SubtaskRef("source", 1, null));
@@ -177,13 +177,17 @@ class JobViewsTest {
         return ids;
     }
 
-    /** source x2 and sink x1 acknowledge, monitor x1 does not; 1 and 3 completed, 2 expired, 4 pending. */
-    static JobState job() {
-        JobSpec spec = JobSpec.newBuilder().setJobId("job-1")
+    /** source x2 and sink x1 acknowledge, monitor x1 does not. */
+    static JobSpec spec() {
+        return JobSpec.newBuilder().setJobId("job-1")
                 .setTasks(List.of(vertex("source", 2, true), vertex("sink", 1, true), vertex("monitor", 1, false)))
                 .setConfig(CheckpointConfig.newBuilder().setIntervalMs(1_000).setTimeoutMs(60_000).setMinPauseMs(100)
                         .setMaxConcurrent(2).setTolerableFailures(3).setStorageBaseLocation("file:///cp").build())
                 .setTimestampMs(T0).build();
+    }
+
+    /** The state of the job of {@link #spec()}: 1 and 3 completed, 2 expired, 4 pending. */
+    static JobState job() {
         PendingCheckpoint pending = PendingCheckpoint.newBuilder().setCheckpointId(4).setType(CheckpointType.CHECKPOINT)
                 .setPeriodic(true).setForce(false).setTriggerTimestampMs(T0 + 4_000).setTimeoutAtMs(T0 + 64_000)
                 .setStorageLocation("file:///cp/job-1/chk-4").setAcksExpected(3).setAcksReceived(1)
@@ -191,7 +195,7 @@ class JobViewsTest {
         QueuedRequest queued = QueuedRequest.newBuilder().setSequence(7).setRequestId("sp-1")
                 .setType(CheckpointType.SAVEPOINT).setForce(false).setPeriodic(false).setTimestampMs(T0 + 4_050)
                 .build();
-        return JobState.newBuilder().setJobId("job-1").setSpec(spec).setStatus(JobStatus.RUNNING)
+        return JobState.newBuilder().setJobId("job-1").setConfig(spec().getConfig()).setStatus(JobStatus.RUNNING)
                 .setNextCheckpointId(5).setLatestCompletedId(3).setLastSucceededId(3).setNextPeriodicDueMs(T0 + 5_000)
                 .setQueue(List.of(queued)).setPending(List.of(pending)).setCountedFailureIds(List.of())
                 .setRecentlyEndedIds(List.of(1L, 2L, 3L))

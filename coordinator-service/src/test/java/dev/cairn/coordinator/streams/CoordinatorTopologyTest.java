@@ -32,6 +32,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -113,6 +114,27 @@ class CoordinatorTopologyTest {
 
         KeyValueStore<String, JobState> jobs = driver.getKeyValueStore(CoordinatorStores.JOBS);
         assertThat(jobs.get("job-1").getLatestCompletedId()).isEqualTo(1L);
+    }
+
+    @Test
+    void shouldStoreTheSpecAndOneKeyPerVertexAndRemoveTheKeysOfDroppedTasks() {
+        registerJobWithTwoRunningTasks("job-5", 1_000, 10_000);
+        KeyValueStore<String, JobSpec> specs = driver.getKeyValueStore(CoordinatorStores.SPECS);
+        KeyValueStore<Bytes, TaskVertex> vertices = driver.getKeyValueStore(CoordinatorStores.VERTICES);
+        assertThat(vertices.get(StoreKeys.vertex("job-5", "sink")).getParallelism()).isEqualTo(1);
+
+        JobSpec sourceOnly = JobSpec.newBuilder().setJobId("job-5")
+                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(2).build()))
+                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(2_000).setTimeoutMs(10_000)
+                        .setStorageBaseLocation("file:///cp").build())
+                .setTimestampMs(START.toEpochMilli()).build();
+        requests.pipeInput("job-5", new RequestEnvelope(sourceOnly));
+
+        assertThat(specs.get("job-5")).isEqualTo(sourceOnly);
+        assertThat(vertices.get(StoreKeys.vertex("job-5", "sink"))).isNull();
+        assertThat(vertices.get(StoreKeys.vertex("job-5", "source"))).isEqualTo(sourceOnly.getTasks().get(0));
+        KeyValueStore<String, JobState> jobs = driver.getKeyValueStore(CoordinatorStores.JOBS);
+        assertThat(jobs.get("job-5").getConfig()).isEqualTo(sourceOnly.getConfig());
     }
 
     @Test
