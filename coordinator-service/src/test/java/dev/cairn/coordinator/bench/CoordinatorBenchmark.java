@@ -1,5 +1,12 @@
 package dev.cairn.coordinator.bench;
 
+import static dev.cairn.coordinator.bench.BenchmarkReport.format;
+import static dev.cairn.coordinator.bench.BenchmarkReport.percentile;
+
+import dev.cairn.coordinator.bench.BenchmarkReport.Breakdown;
+import dev.cairn.coordinator.bench.BenchmarkReport.LatencyResult;
+import dev.cairn.coordinator.bench.BenchmarkReport.ThroughputResult;
+
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.events.AckDiscarded;
@@ -85,8 +92,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *       (first trigger after a random delay in [0, interval]) practically never fires during a run; if it ever
  *       did, that checkpoint carries no request id and is ignored, and the manual request queues behind it.</li>
  *   <li>Layout ({@code --layout}): {@code vertex} (default) = one vertex with parallelism N, so the job spec has
- *       a constant size; {@code vertices} = N vertices of parallelism 1, so the job spec (part of the per-job
- *       state record) grows with N. Both are legitimate Flink job shapes.</li>
+ *       a constant size; {@code vertices} = N vertices of parallelism 1, so the job spec grows with N
+ *       (it has its own store: an ack reads only its vertex). Both are legitimate Flink job shapes.</li>
  *   <li>Acks carry short ids and locations (a 10,000-subtask CheckpointCompleted must stay below the 1 MiB
  *       default record size limit); the per-ack work of the coordinator does not depend on those lengths.</li>
  *   <li>The producers, the consumer, the broker and the coordinator share one JVM and the machine's cores; the
@@ -132,17 +139,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
  */
 public final class CoordinatorBenchmark {
 
-    private static final Duration POLL = Duration.ofMillis(100);
     private static final long ONE_YEAR_MS = 365L * 24 * 3600 * 1000;
 
-    private final Options options;
+    private final BenchmarkOptions options;
     private final String bootstrap;
     private final CoordinatorApp coordinator;
     private final KafkaProducer<String, RequestEnvelope> requests;
     private final KafkaProducer<String, AckEnvelope> acks;
     private final TopicReader<ControlEnvelope> control;
 
-    private CoordinatorBenchmark(Options options, String bootstrap, CoordinatorApp coordinator) {
+    private CoordinatorBenchmark(BenchmarkOptions options, String bootstrap, CoordinatorApp coordinator) {
         this.options = options;
         this.bootstrap = bootstrap;
         this.coordinator = coordinator;
@@ -150,11 +156,12 @@ public final class CoordinatorBenchmark {
                 CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerProps(options.lingerMs), new StringSerializer(),
                 CairnSerdes.acks().serializer());
-        this.control = new TopicReader<>(coordinator.config().topics().control(), CairnSerdes.control().deserializer());
+        this.control = new TopicReader<>(bootstrap, coordinator.config().topics().control(),
+                CairnSerdes.control().deserializer(), options.fetchMaxWaitMs, options.timeoutS);
     }
 
     public static void main(String[] args) throws Exception {
-        Options options = Options.parse(args);
+        BenchmarkOptions options = BenchmarkOptions.parse(args);
         if (options == null) {
             return;
         }
@@ -185,7 +192,7 @@ public final class CoordinatorBenchmark {
         }
         LatencyResult latency = options.latencyCheckpoints > 0 ? measureLatency() : null;
         close();
-        printSummary(throughput, latency, (System.nanoTime() - started) / 1e9);
+        BenchmarkReport.printSummary(options, throughput, latency, (System.nanoTime() - started) / 1e9);
     }
 
     // ---------------------------------------------------------------- throughput
@@ -260,8 +267,6 @@ public final class CoordinatorBenchmark {
      * @param processMs first ack processed -> last ack processed (the completion)
      * @param visibleMs completion decided -> completion read by the control consumer (EOS commit, fetch)
      */
-    private record Breakdown(long pickupMs, long processMs, long visibleMs, int discarded) {
-    }
 
     private Breakdown breakdown(Job job, long checkpointId, long firstSentWallMs, long consumedWallMs) {
         long[] firstProcessed = {Long.MAX_VALUE};
@@ -365,8 +370,8 @@ public final class CoordinatorBenchmark {
                         .setStorageBaseLocation("file:///b").build())
                 .setTimestampMs(System.currentTimeMillis()).build();
         long t0 = System.nanoTime();
-        TopicReader<JournalEnvelope> journal = new TopicReader<>(coordinator.config().topics().journal(),
-                CairnSerdes.journal().deserializer());
+        TopicReader<JournalEnvelope> journal = new TopicReader<>(bootstrap, coordinator.config().topics().journal(),
+                CairnSerdes.journal().deserializer(), options.fetchMaxWaitMs, options.timeoutS);
         {
             send(requests, coordinator.config().topics().requests(), jobId, new RequestEnvelope(spec));
             requests.flush();
@@ -475,152 +480,6 @@ public final class CoordinatorBenchmark {
         control.close();
     }
 
-    /** Reads every partition of a topic with read_committed, from its end at the time it is created. */
-    private final class TopicReader<V> implements AutoCloseable {
-
-        private final KafkaConsumer<String, V> consumer;
-        private final List<ConsumerRecord<String, V>> unread = new ArrayList<>();
-
-        TopicReader(String topic, Deserializer<V> values) {
-            consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, options.fetchMaxWaitMs,
-                    ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024),
-                    new StringDeserializer(), values);
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position); // resolve the end now, before anything new is produced
-        }
-
-        /** Polls until an event of that type matches; skips (and drops) everything read before it. */
-        <T> T await(Function<V, Object> event, Class<T> type, Predicate<T> matching, String what) {
-            ConsumerRecord<String, V> found = awaitRecord(record -> {
-                Object candidate = event.apply(record.value());
-                return type.isInstance(candidate) && matching.test(type.cast(candidate));
-            }, what);
-            return type.cast(event.apply(found.value()));
-        }
-
-        /** Polls until a record matches (each record is tested once); drops everything read before it. */
-        ConsumerRecord<String, V> awaitRecord(Predicate<ConsumerRecord<String, V>> matching, String what) {
-            long deadline = System.nanoTime() + options.timeoutS * 1_000_000_000L;
-            while (true) {
-                for (int i = 0; i < unread.size(); i++) {
-                    ConsumerRecord<String, V> candidate = unread.get(i);
-                    if (matching.test(candidate)) {
-                        unread.subList(0, i + 1).clear();
-                        return candidate;
-                    }
-                }
-                unread.clear();
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("timed out after " + options.timeoutS + " s waiting for " + what);
-                }
-                consumer.poll(POLL).forEach(unread::add);
-            }
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
-        }
-    }
-
-    // ---------------------------------------------------------------- results
-
-    private record ThroughputResult(int tasks, List<Double> ackPhaseMs, List<Double> sendMs,
-            List<Breakdown> breakdowns) {
-        /** Median coordinator processing time per ack (first ack processed -> completion, over N - 1 acks). */
-        double coordinatorMicrosPerAck() {
-            if (breakdowns.isEmpty() || tasks < 2) {
-                return Double.NaN;
-            }
-            return percentile(breakdowns.stream().map(b -> (double) b.processMs()).toList(), 50) * 1000 / (tasks - 1);
-        }
-
-        double medianMs() {
-            return percentile(ackPhaseMs, 50);
-        }
-
-        double acksPerSecond() {
-            return tasks / (medianMs() / 1000);
-        }
-
-        double microsPerAck() {
-            return medianMs() * 1000 / tasks;
-        }
-    }
-
-    private record LatencyResult(int tasks, List<Double> completionMs, List<Double> triggerMs) {
-        double completion(double p) {
-            return percentile(completionMs, p);
-        }
-
-        double trigger(double p) {
-            return percentile(triggerMs, p);
-        }
-    }
-
-    private void printSummary(List<ThroughputResult> throughput, LatencyResult latency, double seconds) {
-        System.out.println();
-        System.out.printf(Locale.ROOT, "Cairn coordinator benchmark: in-JVM KRaft broker, exactly_once_v2, commit %d ms,"
-                + " 3 partitions, layout %s, ack producer linger %d ms, extra streams config %s, %d cores, %.0f s total%n",
-                options.commitIntervalMs, options.layout.equals("vertex") ? "1 vertex x N subtasks" : "N vertices x 1",
-                options.lingerMs, options.streamsConfig, Runtime.getRuntime().availableProcessors(), seconds);
-        if (!throughput.isEmpty()) {
-            System.out.println("| tasks/checkpoint | checkpoints | ack phase ms (median) | acks/s | us/ack | "
-                    + "producer done ms | marginal us/ack vs previous | coordinator us/ack (journal) |");
-            System.out.println("|---:|---:|---:|---:|---:|---:|---:|---:|");
-            ThroughputResult previous = null;
-            for (ThroughputResult r : throughput) {
-                String marginal = previous == null ? "" : String.format(Locale.ROOT, "%.1f",
-                        (r.medianMs() - previous.medianMs()) * 1000 / (r.tasks() - previous.tasks()));
-                System.out.printf(Locale.ROOT, "| %d | %d | %.1f | %.0f | %.1f | %.1f | %s | %.1f |%n", r.tasks(),
-                        r.ackPhaseMs().size(), r.medianMs(), r.acksPerSecond(), r.microsPerAck(),
-                        percentile(r.sendMs(), 50), marginal, r.coordinatorMicrosPerAck());
-                previous = r;
-            }
-        }
-        if (latency != null) {
-            System.out.printf(Locale.ROOT, "completion latency (last ack produced -> CheckpointCompleted consumed),"
-                    + " %d tasks, %d checkpoints: p50 %.1f ms, p99 %.1f ms, max %.1f ms;"
-                    + " trigger latency p50 %.1f ms, p99 %.1f ms%n", latency.tasks(), latency.completionMs().size(),
-                    latency.completion(50), latency.completion(99), latency.completion(100), latency.trigger(50),
-                    latency.trigger(99));
-        }
-        for (ThroughputResult r : throughput) {
-            System.out.printf(Locale.ROOT, "RESULT throughput layout=%s tasks=%d ackPhaseMs=%.2f acksPerSec=%.1f "
-                    + "usPerAck=%.2f sendMs=%.2f coordinatorUsPerAck=%.2f%n", options.layout, r.tasks(), r.medianMs(),
-                    r.acksPerSecond(), r.microsPerAck(), percentile(r.sendMs(), 50), r.coordinatorMicrosPerAck());
-        }
-        if (latency != null) {
-            System.out.printf(Locale.ROOT, "RESULT latency tasks=%d p50Ms=%.2f p99Ms=%.2f maxMs=%.2f triggerP50Ms=%.2f%n",
-                    latency.tasks(), latency.completion(50), latency.completion(99), latency.completion(100),
-                    latency.trigger(50));
-        }
-    }
-
-    /** Nearest-rank percentile; p = 100 is the maximum. */
-    static double percentile(List<Double> values, double p) {
-        if (values.isEmpty()) {
-            return Double.NaN;
-        }
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int rank = (int) Math.ceil(p / 100 * sorted.length);
-        return sorted[Math.min(Math.max(rank, 1), sorted.length) - 1];
-    }
-
-    private static String format(List<Double> values) {
-        StringBuilder text = new StringBuilder("[");
-        for (double v : values) {
-            text.append(text.length() > 1 ? ", " : "").append(String.format(Locale.ROOT, "%.0f", v));
-        }
-        return text.append(']').toString();
-    }
 
     /** The coordinator logs two lines per checkpoint and one per TaskStarted; keep the output readable. */
     private static void quietOperatorLog() {
@@ -644,74 +503,6 @@ public final class CoordinatorBenchmark {
             });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    // ---------------------------------------------------------------- flags
-
-    private record Options(List<Integer> tasks, int checkpoints, int warmup, String layout, int latencyCheckpoints,
-            int latencyTasks, int latencyWarmup, int lingerMs, long commitIntervalMs, int fetchMaxWaitMs,
-            long timeoutS, boolean breakdown, Map<String, String> streamsConfig) {
-
-        private static final Map<String, String> DEFAULTS = new LinkedHashMap<>();
-
-        static {
-            DEFAULTS.put("tasks", "10,1000,10000");
-            DEFAULTS.put("checkpoints", "5");
-            DEFAULTS.put("warmup", "2");
-            DEFAULTS.put("layout", "vertex");
-            DEFAULTS.put("latency-checkpoints", "200");
-            DEFAULTS.put("latency-tasks", "10");
-            DEFAULTS.put("latency-warmup", "20");
-            DEFAULTS.put("linger-ms", "5");
-            DEFAULTS.put("commit-interval-ms", "20");
-            DEFAULTS.put("fetch-max-wait-ms", "10");
-            DEFAULTS.put("timeout-s", "120");
-            DEFAULTS.put("breakdown", "true");
-            DEFAULTS.put("streams-config", "");
-        }
-
-        /** The options, or null after printing the usage for {@code --help}. */
-        static Options parse(String[] args) {
-            Map<String, String> values = new LinkedHashMap<>(DEFAULTS);
-            for (String arg : args) {
-                if (arg.equals("--help") || arg.equals("-h")) {
-                    System.out.println("CoordinatorBenchmark flags (defaults): " + DEFAULTS);
-                    return null;
-                }
-                int eq = arg.indexOf('=');
-                String name = arg.startsWith("--") && eq > 2 ? arg.substring(2, eq) : null;
-                if (name == null || !DEFAULTS.containsKey(name)) {
-                    throw new IllegalArgumentException("unknown flag " + arg + "; flags (defaults): " + DEFAULTS);
-                }
-                values.put(name, arg.substring(eq + 1));
-            }
-            String layout = values.get("layout");
-            if (!layout.equals("vertex") && !layout.equals("vertices")) {
-                throw new IllegalArgumentException("--layout must be vertex or vertices, was " + layout);
-            }
-            List<Integer> tasks = values.get("tasks").isBlank() ? List.of()
-                    : Arrays.stream(values.get("tasks").split(",")).map(String::trim).map(Integer::parseInt).toList();
-            return new Options(tasks, Integer.parseInt(values.get("checkpoints")),
-                    Integer.parseInt(values.get("warmup")), layout, Integer.parseInt(values.get("latency-checkpoints")),
-                    Integer.parseInt(values.get("latency-tasks")), Integer.parseInt(values.get("latency-warmup")),
-                    Integer.parseInt(values.get("linger-ms")), Long.parseLong(values.get("commit-interval-ms")),
-                    Integer.parseInt(values.get("fetch-max-wait-ms")), Long.parseLong(values.get("timeout-s")),
-                    Boolean.parseBoolean(values.get("breakdown")), keyValues(values.get("streams-config")));
-        }
-
-        private static Map<String, String> keyValues(String text) {
-            Map<String, String> map = new LinkedHashMap<>();
-            for (String pair : text.split(";")) {
-                if (!pair.isBlank()) {
-                    int eq = pair.indexOf('=');
-                    if (eq <= 0) {
-                        throw new IllegalArgumentException("--streams-config wants key=value;key=value, got " + pair);
-                    }
-                    map.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
-                }
-            }
-            return map;
         }
     }
 }
