@@ -13,7 +13,14 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -22,7 +29,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Sidecars whose workers are reached over local HTTP and through a command, with the real coordinator. */
+/**
+ * Sidecars whose workers are reached over local HTTP and through a command, with the real coordinator; and a
+ * sidecar that meets an unreadable record on the control topic.
+ */
 @ExtendWith(KafkaClusterExtension.class)
 class SidecarHooksIT {
 
@@ -30,9 +40,11 @@ class SidecarHooksIT {
     static Path stateDir;
 
     private static SidecarTestBed bed;
+    private static KafkaCluster cluster;
 
     @BeforeAll
     static void start(KafkaCluster kafka) {
+        cluster = kafka;
         bed = new SidecarTestBed(kafka, stateDir);
     }
 
@@ -82,5 +94,27 @@ class SidecarHooksIT {
         Awaitility.await().atMost(SidecarTestBed.WAIT)
                 .until(() -> Files.exists(log) && Files.readString(log).contains("complete 2 1"));
         assertThat(Files.readAllLines(log)).startsWith("restore none", "complete 1 -1");
+    }
+
+    @Test
+    void shouldSkipAnUnreadableControlRecordAndKeepCheckpointing(@TempDir Path workerDir) throws Exception {
+        String job = SidecarTestBed.uniqueJobId("garbage");
+        CounterWorker worker = new CounterWorker(workerDir);
+        bed.register(SidecarTestBed.job(job, 300, 10_000, "counter"));
+        bed.startSidecar(job, "counter", 0, worker);
+        bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 1);
+
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+                new StringSerializer(), new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(bed.topics().control(), job, "not an event".getBytes(StandardCharsets.UTF_8)))
+                    .get();
+        }
+
+        CheckpointCompleted later = bed.awaitJournal(CheckpointCompleted.class,
+                c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
+        assertThat(later.getSubtaskStates()).hasSize(1);
+        Awaitility.await().atMost(SidecarTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
+        worker.close();
     }
 }
