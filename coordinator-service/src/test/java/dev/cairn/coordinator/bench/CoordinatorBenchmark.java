@@ -29,6 +29,7 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
+import dev.cairn.kafka.test.TopicTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -146,7 +147,7 @@ public final class CoordinatorBenchmark {
     private final CoordinatorApp coordinator;
     private final KafkaProducer<String, RequestEnvelope> requests;
     private final KafkaProducer<String, AckEnvelope> acks;
-    private final TopicReader<ControlEnvelope> control;
+    private final TopicTail<ControlEnvelope> control;
 
     private CoordinatorBenchmark(BenchmarkOptions options, String bootstrap, CoordinatorApp coordinator) {
         this.options = options;
@@ -156,8 +157,8 @@ public final class CoordinatorBenchmark {
                 CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerProps(options.lingerMs), new StringSerializer(),
                 CairnSerdes.acks().serializer());
-        this.control = new TopicReader<>(bootstrap, coordinator.config().topics().control(),
-                CairnSerdes.control().deserializer(), options.fetchMaxWaitMs, options.timeoutS);
+        this.control = TopicTail.fromEnd(bootstrap, coordinator.config().topics().control(),
+                CairnSerdes.control().deserializer(), ControlEnvelope::getEvent, readerSettings(options));
     }
 
     public static void main(String[] args) throws Exception {
@@ -271,7 +272,7 @@ public final class CoordinatorBenchmark {
     private Breakdown breakdown(Job job, long checkpointId, long firstSentWallMs, long consumedWallMs) {
         long[] firstProcessed = {Long.MAX_VALUE};
         int[] discarded = {0};
-        ConsumerRecord<String, JournalEnvelope> completed = job.journal().awaitRecord(record -> {
+        ConsumerRecord<String, JournalEnvelope> completed = job.journal().awaitNextRecord(record -> {
             Object event = record.value().getEvent();
             if (event instanceof CheckpointAcknowledged a && a.getJobId().equals(job.id())
                     && a.getCheckpointId() == checkpointId) {
@@ -281,7 +282,7 @@ public final class CoordinatorBenchmark {
             }
             return event instanceof CheckpointCompleted c && c.getJobId().equals(job.id())
                     && c.getCheckpointId() == checkpointId;
-        }, "journal entry of the completion of " + checkpointId);
+        }, timeout(), "journal entry of the completion of " + checkpointId);
         if (discarded[0] > 0) {
             System.err.println(discarded[0] + " acks of " + job.id() + " were discarded");
         }
@@ -336,7 +337,7 @@ public final class CoordinatorBenchmark {
      * A registered job whose subtasks all run: every vertex has the same parallelism. Its journal reader is
      * positioned after the job's TaskStarted events.
      */
-    private record Job(String id, List<String> taskIds, int parallelism, TopicReader<JournalEnvelope> journal)
+    private record Job(String id, List<String> taskIds, int parallelism, TopicTail<JournalEnvelope> journal)
             implements AutoCloseable {
         int subtasks() {
             return taskIds.size() * parallelism;
@@ -370,13 +371,13 @@ public final class CoordinatorBenchmark {
                         .setStorageBaseLocation("file:///b").build())
                 .setTimestampMs(System.currentTimeMillis()).build();
         long t0 = System.nanoTime();
-        TopicReader<JournalEnvelope> journal = new TopicReader<>(bootstrap, coordinator.config().topics().journal(),
-                CairnSerdes.journal().deserializer(), options.fetchMaxWaitMs, options.timeoutS);
+        TopicTail<JournalEnvelope> journal = TopicTail.fromEnd(bootstrap, coordinator.config().topics().journal(),
+                CairnSerdes.journal().deserializer(), JournalEnvelope::getEvent, readerSettings(options));
         {
             send(requests, coordinator.config().topics().requests(), jobId, new RequestEnvelope(spec));
             requests.flush();
             // Requests and acks are separate topics: a TaskStarted could overtake the JobSpec, so wait for it.
-            journal.await(JournalEnvelope::getEvent, JobSpec.class, s -> s.getJobId().equals(jobId), "job " + jobId);
+            journal.awaitNext(JobSpec.class, s -> s.getJobId().equals(jobId), timeout());
             for (String taskId : taskIds) {
                 for (int s = 0; s < parallelism; s++) {
                     send(acks, coordinator.config().topics().acks(), jobId, new AckEnvelope(TaskStarted.newBuilder()
@@ -386,14 +387,14 @@ public final class CoordinatorBenchmark {
             }
             acks.flush();
             Set<String> seen = new HashSet<>();
-            journal.await(JournalEnvelope::getEvent, SpecificRecord.class, event -> {
+            journal.awaitNext(SpecificRecord.class, event -> {
                 if (event instanceof TaskStarted t && t.getJobId().equals(jobId)) {
                     seen.add(t.getTaskId() + "/" + t.getSubtaskIndex());
                 } else if (event instanceof CommandRejected r && r.getJobId().equals(jobId)) {
                     throw new IllegalStateException("coordinator rejected a command of " + jobId + ": " + r);
                 }
                 return seen.size() == expected;
-            }, expected + " TaskStarted of " + jobId);
+            }, timeout());
         }
         Job job = new Job(jobId, taskIds, parallelism, journal);
         System.out.printf(Locale.ROOT, "job %s: %d subtasks (%s) registered and started in %.1f s%n", jobId,
@@ -408,9 +409,9 @@ public final class CoordinatorBenchmark {
                 .setJobId(job.id()).setRequestId(requestId).setType(CheckpointType.CHECKPOINT).setForce(false)
                 .setRequester("benchmark").setTimestampMs(System.currentTimeMillis()).build()));
         requests.flush();
-        return control.await(ControlEnvelope::getEvent, CheckpointTriggered.class, t -> {
+        return control.awaitNext(CheckpointTriggered.class, t -> {
             return t.getJobId().equals(job.id()) && requestId.equals(t.getRequestId());
-        }, "trigger of request " + requestId);
+        }, timeout());
     }
 
     /** Produces every ack of the checkpoint, then flushes; returns the nanoTime just before the last send. */
@@ -442,11 +443,11 @@ public final class CoordinatorBenchmark {
     }
 
     private void awaitCompleted(Job job, long checkpointId) {
-        SpecificRecord ended = control.await(ControlEnvelope::getEvent, SpecificRecord.class, e ->
+        SpecificRecord ended = control.awaitNext(SpecificRecord.class, e ->
                 (e instanceof CheckpointCompleted c && c.getJobId().equals(job.id()) && c.getCheckpointId() == checkpointId)
                         || (e instanceof CheckpointAborted a && a.getJobId().equals(job.id())
                                 && a.getCheckpointId() == checkpointId),
-                "completion of checkpoint " + checkpointId + " of " + job.id());
+                timeout());
         if (ended instanceof CheckpointAborted aborted) {
             throw new IllegalStateException("checkpoint aborted: " + aborted);
         }
@@ -472,6 +473,15 @@ public final class CoordinatorBenchmark {
         props.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
         return props;
+    }
+
+    private Duration timeout() {
+        return Duration.ofSeconds(options.timeoutS);
+    }
+
+    private static Map<String, Object> readerSettings(BenchmarkOptions options) {
+        return Map.of(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, options.fetchMaxWaitMs,
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 8 * 1024 * 1024);
     }
 
     private void close() {

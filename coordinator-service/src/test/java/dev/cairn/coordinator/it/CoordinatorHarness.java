@@ -23,6 +23,7 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.TopicTail;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,15 +33,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -61,8 +57,8 @@ final class CoordinatorHarness implements AutoCloseable {
     private final String applicationId = "coordinator-" + UUID.randomUUID();
     private final KafkaProducer<String, RequestEnvelope> requests;
     private final KafkaProducer<String, AckEnvelope> acks;
-    private final TopicReader<ControlEnvelope> control;
-    private final TopicReader<JournalEnvelope> journal;
+    private final TopicTail<ControlEnvelope> control;
+    private final TopicTail<JournalEnvelope> journal;
     private final QueryServerConfig queryServer;
     private CoordinatorApp coordinator;
 
@@ -77,8 +73,10 @@ final class CoordinatorHarness implements AutoCloseable {
         this.coordinator = startCoordinator(stateDir);
         this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.acks().serializer());
-        this.control = new TopicReader<>(topics.control(), CairnSerdes.control().deserializer());
-        this.journal = new TopicReader<>(topics.journal(), CairnSerdes.journal().deserializer());
+        this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
+                CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
+        this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
+                CairnSerdes.journal().deserializer(), JournalEnvelope::getEvent);
     }
 
     private CoordinatorApp startCoordinator(Path stateDir) {
@@ -192,11 +190,11 @@ final class CoordinatorHarness implements AutoCloseable {
 
     /** Waits for the next control event of the type that matches, skipping others. */
     <T extends SpecificRecord> T awaitControl(Class<T> type, Predicate<T> matching) {
-        return control.await(envelope -> envelope.getEvent(), type, matching);
+        return control.awaitNext(type, matching, WAIT);
     }
 
     <T extends SpecificRecord> T awaitJournal(Class<T> type, Predicate<T> matching) {
-        return journal.await(envelope -> envelope.getEvent(), type, matching);
+        return journal.awaitNext(type, matching, WAIT);
     }
 
     private static <V> void send(KafkaProducer<String, V> producer, String topic, String key, V value) {
@@ -220,46 +218,5 @@ final class CoordinatorHarness implements AutoCloseable {
         acks.close();
         control.close();
         journal.close();
-    }
-
-    /** Reads a whole topic from the beginning (every partition, committed records only), keeping what it read. */
-    final class TopicReader<V> implements AutoCloseable {
-
-        private final KafkaConsumer<String, V> consumer;
-        private final List<V> unread = new ArrayList<>();
-
-        TopicReader(String topic, Deserializer<V> values) {
-            consumer = new KafkaConsumer<>(Map.of(
-                    ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                    ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                    ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10), new StringDeserializer(), values);
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-        }
-
-        <T> T await(java.util.function.Function<V, Object> event, Class<T> type, Predicate<T> matching) {
-            List<T> found = new ArrayList<>();
-            Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(10)).until(() -> {
-                consumer.poll(Duration.ofMillis(50)).forEach(r -> unread.add(r.value()));
-                for (int i = 0; i < unread.size(); i++) {
-                    Object candidate = event.apply(unread.get(i));
-                    if (type.isInstance(candidate) && matching.test(type.cast(candidate))) {
-                        found.add(type.cast(candidate));
-                        unread.subList(0, i + 1).clear();
-                        return true;
-                    }
-                }
-                return false;
-            });
-            return found.get(0);
-        }
-
-        @Override
-        public void close() {
-            consumer.close();
-        }
     }
 }

@@ -14,6 +14,7 @@ import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.events.topics.TopicReadiness;
 import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.TopicTail;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -87,10 +88,10 @@ public final class SidecarTestBed implements AutoCloseable {
         this.requests = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(),
                 CairnSerdes.requests().serializer());
-        this.journal = new TopicTail<>(kafka.bootstrapServers(), topics.journal(), CairnSerdes.journal().deserializer(),
-                JournalEnvelope::getEvent);
-        this.control = new TopicTail<>(kafka.bootstrapServers(), topics.control(), CairnSerdes.control().deserializer(),
-                ControlEnvelope::getEvent);
+        this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
+                CairnSerdes.journal().deserializer(), JournalEnvelope::getEvent);
+        this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
+                CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
     }
 
     /**
