@@ -125,6 +125,10 @@ public final class ApiViews {
     public record Triggered(@JsonProperty("request-id") String requestId) {
     }
 
+    /** The 202 answer to a job registration ({@code PUT /jobs/{jobId}}). */
+    public record Registered(@JsonProperty("job-id") String jobId) {
+    }
+
     /** Every error answer. */
     public record Error(String error) {
     }

@@ -1,8 +1,10 @@
 package dev.cairn.coordinator.query;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -31,5 +33,34 @@ public final class Json {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + view.getClass().getSimpleName() + " as JSON", e);
         }
+    }
+
+    /**
+     * Reads a request body strictly.
+     *
+     * @throws ApiException 400 naming the line and column of malformed JSON
+     */
+    static JsonNode readTree(String text) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw ApiException.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
+        }
+    }
+
+    /** A value as an error message shows it: its kind and (up to 60 characters of) its JSON. */
+    static String describe(JsonNode node) {
+        String json = node.toString();
+        String shown = json.length() > 60 ? json.substring(0, 57) + "..." : json;
+        return switch (node.getNodeType()) {
+            case STRING -> "the string " + shown;
+            case NUMBER -> "the number " + shown;
+            case BOOLEAN -> "the boolean " + shown;
+            case ARRAY -> "an array " + shown;
+            case OBJECT -> "an object " + shown;
+            default -> shown;
+        };
     }
 }

@@ -1,7 +1,6 @@
 package dev.cairn.coordinator.query;
 
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,7 +13,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 
-/** Produces trigger requests to the requests topic with an idempotent producer, acks=all, one at a time. */
+/**
+ * Produces the REST API's requests (trigger requests, job specs) to the requests topic with an idempotent
+ * producer, acks=all, one at a time.
+ */
 public final class KafkaTriggerPublisher implements TriggerPublisher {
 
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(15);
@@ -42,9 +44,9 @@ public final class KafkaTriggerPublisher implements TriggerPublisher {
     }
 
     @Override
-    public void publish(TriggerRequest request) {
+    public void publish(String jobId, RequestEnvelope request) {
         try {
-            producer.send(new ProducerRecord<>(topic, request.getJobId(), new RequestEnvelope(request)))
+            producer.send(new ProducerRecord<>(topic, jobId, request))
                     .get(SEND_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -3,6 +3,7 @@ package dev.cairn.coordinator.query;
 import dev.cairn.coordinator.streams.StoreReader;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.cairn.events.JobSpec;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * The REST API's routes:
  * <pre>
  *   GET  /jobs/{jobId}                                  spec, status, schedule
+ *   PUT  /jobs/{jobId}                                  register a job or replace its spec (202)
  *   GET  /jobs/{jobId}/checkpoints                      counts, summary, latest, pending, history
  *   POST /jobs/{jobId}/checkpoints                      trigger a checkpoint or savepoint (202)
  *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
@@ -31,14 +33,15 @@ import org.slf4j.LoggerFactory;
  *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
  * </pre>
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
- * the instance that served it in {@value Forwarder#SERVED_BY}. Errors are JSON {@code {"error": "..."}}; no
+ * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT is produced to the requests topic by
+ * whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
  * request, however broken, stops the server.
  */
 final class QueryApi implements HttpHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     static final int MAX_BODY_BYTES = 64 * 1024;
-    private static final String ENDPOINTS = "GET /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
+    private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed";
 
     private final StateSource source;
@@ -49,7 +52,7 @@ final class QueryApi implements HttpHandler {
 
     /**
      * @param self this instance's host:port, as other instances reach it
-     * @param clock the time stamped on trigger requests
+     * @param clock the time stamped on trigger requests and job specs
      */
     QueryApi(StateSource source, TriggerPublisher publisher, String self, LongSupplier clock) {
         this.source = source;
@@ -83,8 +86,11 @@ final class QueryApi implements HttpHandler {
         if (path.size() >= 2 && path.get(0).equals("jobs")) {
             String jobId = path.get(1);
             List<String> rest = path.subList(2, path.size());
+            if (rest.isEmpty() && method.equals("PUT")) {
+                return register(exchange, jobId);
+            }
             if (rest.isEmpty()) {
-                return get(exchange, jobId, stores -> JobQueries.job(stores, jobId));
+                return get(exchange, jobId, stores -> JobQueries.job(stores, jobId), "GET, PUT");
             }
             if (rest.get(0).equals("checkpoints")) {
                 if (rest.size() == 1 && method.equals("POST")) {
@@ -156,6 +162,17 @@ final class QueryApi implements HttpHandler {
         publisher.publish(body.toRequest(jobId, requestId, clock.getAsLong()));
         LOG.info("REST: requested {} {} of job {}{}", body.type(), requestId, jobId, body.force() ? " (forced)" : "");
         return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
+    }
+
+    /**
+     * Validates the body as the coordinator would, then produces the job spec. Registering the same spec
+     * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
+     */
+    private HttpAnswer register(HttpExchange exchange, String jobId) throws IOException {
+        JobSpec spec = JobSpecBody.parse(readBody(exchange)).toSpec(jobId, clock.getAsLong());
+        publisher.publish(spec);
+        LOG.info("REST: registered job {} ({} tasks)", jobId, spec.getTasks().size());
+        return HttpAnswer.json(202, new ApiViews.Registered(jobId));
     }
 
     private static String readBody(HttpExchange exchange) throws IOException {

@@ -1,7 +1,5 @@
 package dev.cairn.coordinator.query;
 
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.TriggerRequest;
@@ -40,9 +38,10 @@ public record TriggerBody(CheckpointType type, boolean force, String targetLocat
         if (text == null || text.isBlank()) {
             return new TriggerBody(CheckpointType.CHECKPOINT, false, null, null);
         }
-        JsonNode root = readTree(text);
+        JsonNode root = Json.readTree(text);
         if (!root.isObject()) {
-            throw ApiException.badRequest("the body must be a JSON object like " + EXAMPLE + ", not " + describe(root));
+            throw ApiException.badRequest("the body must be a JSON object like " + EXAMPLE + ", not "
+                    + Json.describe(root));
         }
         List<String> problems = new ArrayList<>();
         root.fieldNames().forEachRemaining(name -> {
@@ -77,16 +76,6 @@ public record TriggerBody(CheckpointType type, boolean force, String targetLocat
                 .build();
     }
 
-    private static JsonNode readTree(String text) {
-        try {
-            return Json.MAPPER.readTree(text);
-        } catch (JsonProcessingException e) {
-            JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw ApiException.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
-        }
-    }
-
     private static CheckpointType type(JsonNode node, List<String> problems) {
         if (node == null || node.isNull()) {
             return CheckpointType.CHECKPOINT;
@@ -94,7 +83,7 @@ public record TriggerBody(CheckpointType type, boolean force, String targetLocat
         if (node.isTextual() && TYPES.contains(node.textValue())) {
             return CheckpointType.valueOf(node.textValue());
         }
-        problems.add("type must be one of " + String.join(", ", TYPES) + ", not " + describe(node));
+        problems.add("type must be one of " + String.join(", ", TYPES) + ", not " + Json.describe(node));
         return CheckpointType.CHECKPOINT;
     }
 
@@ -105,7 +94,7 @@ public record TriggerBody(CheckpointType type, boolean force, String targetLocat
         if (node.isBoolean()) {
             return node.booleanValue();
         }
-        problems.add("force must be true or false, not " + describe(node));
+        problems.add("force must be true or false, not " + Json.describe(node));
         return false;
     }
 
@@ -115,7 +104,7 @@ public record TriggerBody(CheckpointType type, boolean force, String targetLocat
             return null;
         }
         if (!node.isTextual()) {
-            problems.add(field + " must be a string or null, not " + describe(node));
+            problems.add(field + " must be a string or null, not " + Json.describe(node));
         } else if (node.textValue().isBlank()) {
             problems.add(field + " must not be blank (leave it out instead)");
         } else if (node.textValue().length() > MAX_TEXT_LENGTH) {
@@ -125,18 +114,5 @@ public record TriggerBody(CheckpointType type, boolean force, String targetLocat
             return node.textValue();
         }
         return null;
-    }
-
-    private static String describe(JsonNode node) {
-        String json = node.toString();
-        String shown = json.length() > 60 ? json.substring(0, 57) + "..." : json;
-        return switch (node.getNodeType()) {
-            case STRING -> "the string " + shown;
-            case NUMBER -> "the number " + shown;
-            case BOOLEAN -> "the boolean " + shown;
-            case ARRAY -> "an array " + shown;
-            case OBJECT -> "an object " + shown;
-            default -> shown;
-        };
     }
 }

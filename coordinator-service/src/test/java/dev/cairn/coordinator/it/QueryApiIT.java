@@ -143,6 +143,59 @@ class QueryApiIT {
         assertThat(get("/jobs/" + job).statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void shouldCheckpointAJobRegisteredWithPutAndIgnoreTheSameSpecPutAgain() throws Exception {
+        String job = "put-" + UUID.randomUUID();
+        String spec = "{\"tasks\": [{\"taskId\": \"source\", \"parallelism\": 1},"
+                + " {\"taskId\": \"sink\", \"parallelism\": 1, \"triggered\": false}],"
+                + " \"config\": {\"intervalMs\": 300, \"timeoutMs\": 60000, \"tolerableFailures\": 100,"
+                + " \"storageBaseLocation\": \"file:///cairn-it\"}}";
+
+        HttpResponse<String> registered = put("/jobs/" + job, spec);
+
+        assertThat(registered.statusCode()).isEqualTo(202);
+        assertThat(Json.MAPPER.readTree(registered.body()).get("job-id").asText()).isEqualTo(job);
+        JsonNode state = awaitJson("/jobs/" + job, node -> true);
+        assertThat(state.get("config").get("interval").asLong()).isEqualTo(300);
+        assertThat(state.get("config").get("max_concurrent").asInt()).isEqualTo(1);
+        assertThat(state.get("tasks").get(1).get("triggered").asBoolean()).isFalse();
+        cairn.startTask(job, "source", 0, attempt(job, "source", 0));
+        cairn.startTask(job, "sink", 0, attempt(job, "sink", 0));
+        CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+
+        // the same spec again, then a marker behind it on the job's partition: once the marker is journaled,
+        // the coordinator has seen the second spec, which must neither replace the spec nor abort the checkpoint
+        assertThat(put("/jobs/" + job, spec).statusCode()).isEqualTo(202);
+        String marker = "marker-" + UUID.randomUUID();
+        assertThat(post("/jobs/" + job + "/checkpoints", "{\"requestId\": \"" + marker + "\"}").statusCode())
+                .isEqualTo(202);
+        cairn.awaitJournal(TriggerRequest.class, r -> marker.equals(r.getRequestId()));
+        assertThat(awaitJson("/jobs/" + job, node -> true).get("registered_at").asLong())
+                .isEqualTo(state.get("registered_at").asLong());
+        cairn.ack(job, first.getCheckpointId(), "source", 0, attempt(job, "source", 0));
+        cairn.ack(job, first.getCheckpointId(), "sink", 0, attempt(job, "sink", 0));
+        CheckpointCompleted completed = cairn.awaitControl(CheckpointCompleted.class,
+                c -> c.getJobId().equals(job) && c.getCheckpointId() == first.getCheckpointId());
+        assertThat(completed.getCheckpointId()).isEqualTo(first.getCheckpointId());
+        JsonNode restore = awaitJson("/jobs/" + job + "/checkpoints/latest-completed", node -> true);
+        assertThat(restore.get("external_path").asText()).isEqualTo("file:///cairn-it/" + job + "/chk-"
+                + first.getCheckpointId());
+    }
+
+    @Test
+    void shouldRejectAJobSpecTheCoordinatorWouldRejectAndKeepServing() throws Exception {
+        String job = "bad-put-" + UUID.randomUUID();
+
+        HttpResponse<String> rejected = put("/jobs/" + job, "{\"tasks\": [{\"taskId\": \"sink\", "
+                + "\"parallelism\": 1, \"acknowledges\": false}], \"config\": {\"intervalMs\": -5, "
+                + "\"timeoutMs\": 1000, \"storageBaseLocation\": \"file:///cairn-it\"}}");
+
+        assertThat(rejected.statusCode()).isEqualTo(400);
+        assertThat(error(rejected)).contains("config.intervalMs must be >= 1, not -5")
+                .contains("no task acknowledges");
+        assertThat(get("/jobs/" + job).statusCode()).isEqualTo(404);
+    }
+
     /** source x2 and sink x1, checkpoint every 300 ms, timeout 60 s: a pending checkpoint stays pending. */
     private static void startJob(String job) {
         cairn.register(JobSpec.newBuilder().setJobId(job)
@@ -190,6 +243,12 @@ class QueryApiIT {
     private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> put(String path, String body) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -4,9 +4,13 @@ import dev.cairn.coordinator.streams.StoreReader;
 import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.query.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import java.io.IOException;
 import java.net.URI;
@@ -36,6 +40,8 @@ class QueryApiTest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<TriggerRequest> published = new CopyOnWriteArrayList<>();
+    private final List<JobSpec> registered = new CopyOnWriteArrayList<>();
+    private final List<String> keys = new CopyOnWriteArrayList<>();
     private CoordinatorDriver cairn;
     private Source sourceA;
     private Source sourceB;
@@ -56,8 +62,8 @@ class QueryApiTest {
         b = QueryServer.bind(QueryServerConfig.loopback());
         sourceA = new Source(new JobLocation.Local(0));
         sourceB = new Source(new JobLocation.Local(0));
-        a.start(sourceA, published::add);
-        b.start(sourceB, published::add);
+        a.start(sourceA, this::publish);
+        b.start(sourceB, this::publish);
     }
 
     @AfterEach
@@ -200,10 +206,88 @@ class QueryApiTest {
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).get("error").asText()).startsWith("no endpoint GET /overview; the API serves");
         assertThat(wrongMethod.statusCode()).isEqualTo(405);
-        assertThat(json(wrongMethod).get("error").asText()).isEqualTo("POST is not allowed here; allowed: GET");
+        assertThat(json(wrongMethod).get("error").asText()).isEqualTo("POST is not allowed here; allowed: GET, PUT");
         assertThat(badId.statusCode()).isEqualTo(400);
         assertThat(json(badId).get("error").asText())
                 .isEqualTo("checkpoint id must be a number (or 'latest-completed'), not 'latest'");
+    }
+
+    @Test
+    void shouldPublishTheJobSpecOfAPutAndAnswer202WithTheJobId() throws Exception {
+        HttpResponse<String> response = put(a, "/jobs/new%20job",
+                "{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":2},"
+                + "{\"taskId\":\"sink\",\"parallelism\":1,\"triggered\":false}],"
+                + "\"config\":{\"intervalMs\":2000,\"timeoutMs\":10000,\"retained\":3,"
+                + "\"storageBaseLocation\":\"file:///tmp/cairn\"}}");
+
+        assertThat(response.statusCode()).isEqualTo(202);
+        assertThat(json(response).get("job-id").asText()).isEqualTo("new job");
+        assertThat(keys).containsExactly("new job");
+        assertThat(registered).singleElement().satisfies(spec -> {
+            assertThat(spec.getJobId()).isEqualTo("new job");
+            assertThat(spec.getTasks()).extracting(TaskVertex::getTaskId, TaskVertex::getParallelism,
+                    TaskVertex::getTriggered).containsExactly(tuple("source", 2, true), tuple("sink", 1, false));
+            assertThat(spec.getConfig().getRetained()).isEqualTo(3);
+            assertThat(spec.getConfig().getMaxConcurrent()).isEqualTo(1);
+            assertThat(spec.getTimestampMs()).isPositive();
+        });
+        assertThat(published).isEmpty();
+    }
+
+    @Test
+    void shouldRejectAnInvalidJobSpecNamingEveryProblemAndKeepServing() throws Exception {
+        HttpResponse<String> rejected = put(a, "/jobs/" + JOB, "{\"tasks\":[{\"taskId\":\"source\","
+                + "\"parallelism\":0}],\"config\":{\"intervalMs\":\"2s\",\"timeoutMs\":10000},\"owner\":\"me\"}");
+        HttpResponse<String> malformed = put(a, "/jobs/" + JOB, "{\"tasks\": [");
+
+        assertThat(rejected.statusCode()).isEqualTo(400);
+        assertThat(json(rejected).get("error").asText())
+                .isEqualTo("unknown field 'owner' (known fields: tasks, config); "
+                + "tasks[0].parallelism must be >= 1, not 0; "
+                + "config.intervalMs must be a whole number, not the string \"2s\"; "
+                + "config.storageBaseLocation is missing");
+        assertThat(malformed.statusCode()).isEqualTo(400);
+        assertThat(json(malformed).get("error").asText()).startsWith("malformed JSON at line 1");
+        assertThat(registered).isEmpty();
+        assertThat(get(a, "/jobs/" + JOB).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void shouldAnswer503WhenTheJobSpecCannotBeSent() throws Exception {
+        QueryServer failing = QueryServer.bind(QueryServerConfig.loopback());
+        failing.start(sourceA, (jobId, request) -> {
+            throw ApiException.unavailable("cannot send the request to cairn.requests: broker down");
+        });
+        try {
+            HttpResponse<String> response = put(failing, "/jobs/" + JOB, "{\"tasks\":[{\"taskId\":\"s\","
+                    + "\"parallelism\":1}],\"config\":{\"intervalMs\":1,\"timeoutMs\":1,"
+                    + "\"storageBaseLocation\":\"file:///x\"}}");
+
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(response.headers().firstValue("Retry-After")).hasValue("1");
+            assertThat(json(response).get("error").asText()).contains("broker down");
+        } finally {
+            failing.close();
+        }
+    }
+
+    /** What the publisher of the servers records, by kind of request. */
+    private void publish(String jobId, RequestEnvelope request) {
+        keys.add(jobId);
+        if (request.getEvent() instanceof TriggerRequest trigger) {
+            published.add(trigger);
+        } else if (request.getEvent() instanceof JobSpec spec) {
+            registered.add(spec);
+        } else {
+            throw new AssertionError("unexpected request " + request);
+        }
+    }
+
+    private HttpResponse<String> put(QueryServer server, String path, String body)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(server.uri() + path))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private static JobLocation.Remote remote(QueryServer server) {
