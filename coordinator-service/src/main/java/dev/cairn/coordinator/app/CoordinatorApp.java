@@ -1,10 +1,10 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.query.KafkaTriggerPublisher;
+import dev.cairn.coordinator.query.KafkaRequestPublisher;
 import dev.cairn.coordinator.query.QueryServer;
 import dev.cairn.coordinator.query.StreamsStateSource;
-import dev.cairn.coordinator.query.TriggerPublisher;
+import dev.cairn.coordinator.query.RequestPublisher;
 import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.events.topics.TopicInitializer;
@@ -41,15 +41,15 @@ public final class CoordinatorApp implements AutoCloseable {
     private final KafkaStreams streams;
     private final CountDownLatch running;
     private final QueryServer queryServer;
-    private final TriggerPublisher triggerPublisher;
+    private final RequestPublisher requestPublisher;
 
     private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, CountDownLatch running,
-            QueryServer queryServer, TriggerPublisher triggerPublisher) {
+            QueryServer queryServer, RequestPublisher requestPublisher) {
         this.config = config;
         this.streams = streams;
         this.running = running;
         this.queryServer = queryServer;
-        this.triggerPublisher = triggerPublisher;
+        this.requestPublisher = requestPublisher;
     }
 
     /** Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance. */
@@ -92,9 +92,9 @@ public final class CoordinatorApp implements AutoCloseable {
         streams.start();
         LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {})", config.applicationId(),
                 config.bootstrapServers(), config.topics().prefix(), config.partitions(), config.stateDir());
-        TriggerPublisher publisher = null;
+        RequestPublisher publisher = null;
         if (queryServer != null) {
-            publisher = new KafkaTriggerPublisher(config.bootstrapServers(), config.kafkaProperties(),
+            publisher = new KafkaRequestPublisher(config.bootstrapServers(), config.kafkaProperties(),
                     config.topics().requests());
             queryServer.start(new StreamsStateSource(streams, queryServer.self()), publisher);
         }
@@ -154,7 +154,7 @@ public final class CoordinatorApp implements AutoCloseable {
     public void close() {
         if (queryServer != null) {
             queryServer.close();
-            triggerPublisher.close();
+            requestPublisher.close();
         }
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));

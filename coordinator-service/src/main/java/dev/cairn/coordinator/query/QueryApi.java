@@ -45,7 +45,7 @@ final class QueryApi implements HttpHandler {
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed";
 
     private final StateSource source;
-    private final TriggerPublisher publisher;
+    private final RequestPublisher publisher;
     private final Forwarder forwarder;
     private final String self;
     private final LongSupplier clock;
@@ -54,7 +54,7 @@ final class QueryApi implements HttpHandler {
      * @param self this instance's host:port, as other instances reach it
      * @param clock the time stamped on trigger requests and job specs
      */
-    QueryApi(StateSource source, TriggerPublisher publisher, String self, LongSupplier clock) {
+    QueryApi(StateSource source, RequestPublisher publisher, String self, LongSupplier clock) {
         this.source = source;
         this.publisher = publisher;
         this.forwarder = new Forwarder(self);

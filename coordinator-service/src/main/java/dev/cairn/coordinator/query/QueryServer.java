@@ -52,7 +52,7 @@ public final class QueryServer implements AutoCloseable {
     }
 
     /** Serves the API from now on. */
-    public void start(StateSource source, TriggerPublisher publisher) {
+    public void start(StateSource source, RequestPublisher publisher) {
         server.createContext("/", new QueryApi(source, publisher, applicationServer(), System::currentTimeMillis));
         server.start();
         LOG.info("REST API listening on {}:{}, advertised as {}", config.bindAddress(), port(), applicationServer());

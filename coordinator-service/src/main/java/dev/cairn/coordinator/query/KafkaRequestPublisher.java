@@ -17,7 +17,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Produces the REST API's requests (trigger requests, job specs) to the requests topic with an idempotent
  * producer, acks=all, one at a time.
  */
-public final class KafkaTriggerPublisher implements TriggerPublisher {
+public final class KafkaRequestPublisher implements RequestPublisher {
 
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(15);
 
@@ -29,7 +29,7 @@ public final class KafkaTriggerPublisher implements TriggerPublisher {
      * @param kafkaProperties passed to the producer as they are (security settings and the like)
      * @param topic the requests topic
      */
-    public KafkaTriggerPublisher(String bootstrapServers, Map<String, String> kafkaProperties, String topic) {
+    public KafkaRequestPublisher(String bootstrapServers, Map<String, String> kafkaProperties, String topic) {
         Map<String, Object> props = new HashMap<>(kafkaProperties);
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");

@@ -9,7 +9,7 @@ import dev.cairn.events.TriggerRequest;
  * keyed by job id, so that every request of a job reaches the stream task that owns it.
  */
 @FunctionalInterface
-public interface TriggerPublisher extends AutoCloseable {
+public interface RequestPublisher extends AutoCloseable {
 
     /**
      * Sends the request keyed by {@code jobId} and returns once it is durably in the topic.
