@@ -12,46 +12,17 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.SubtaskState;
-import dev.cairn.kafka.test.KafkaCluster;
-import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.it.RecordingHook.Notification;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Sidecars with Java hooks against the real coordinator on a real broker: acks, declines, expiries. */
-@ExtendWith(KafkaClusterExtension.class)
-class SidecarCheckpointingIT {
-
-    @TempDir
-    static Path stateDir;
-
-    private static SidecarTestBed bed;
-
-    @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        bed = new SidecarTestBed(kafka, stateDir);
-    }
-
-    @AfterEach
-    void stopTheTestsSidecarsAndJobs() {
-        bed.stopSidecarsAndJobs();
-    }
-
-    @AfterAll
-    static void stopCoordinator() {
-        bed.close();
-    }
+class SidecarCheckpointingIT extends SidecarTestBase {
 
     @Test
     void threeSidecarsCompleteFiveCheckpointsAndEachIsToldOfEveryCompletion() {

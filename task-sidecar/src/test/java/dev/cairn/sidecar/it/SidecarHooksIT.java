@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.SubtaskState;
-import dev.cairn.kafka.test.KafkaCluster;
-import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.sidecar.sample.CounterWorker;
 import dev.cairn.sidecar.sample.HookServer;
 import java.net.InetSocketAddress;
@@ -22,41 +20,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sidecars whose workers are reached over local HTTP and through a command, with the real coordinator; and a
  * sidecar that meets an unreadable record on the control topic.
  */
-@ExtendWith(KafkaClusterExtension.class)
-class SidecarHooksIT {
-
-    @TempDir
-    static Path stateDir;
-
-    private static SidecarTestBed bed;
-    private static KafkaCluster cluster;
-
-    @BeforeAll
-    static void start(KafkaCluster kafka) {
-        cluster = kafka;
-        bed = new SidecarTestBed(kafka, stateDir);
-    }
-
-    @AfterEach
-    void stopSidecars() {
-        bed.stopSidecarsAndJobs();
-    }
-
-    @AfterAll
-    static void stop() {
-        bed.close();
-    }
+class SidecarHooksIT extends SidecarTestBase {
 
     @Test
     void shouldCheckpointAWorkerReachedOverHttp(@TempDir Path workerDir) throws Exception {
@@ -105,7 +76,7 @@ class SidecarHooksIT {
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 1);
 
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
                 new StringSerializer(), new ByteArraySerializer())) {
             raw.send(new ProducerRecord<>(bed.topics().control(), job, "not an event".getBytes(StandardCharsets.UTF_8)))
                     .get();

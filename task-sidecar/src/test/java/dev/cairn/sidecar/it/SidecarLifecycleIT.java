@@ -10,8 +10,6 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
-import dev.cairn.kafka.test.KafkaCluster;
-import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfigParser;
 import dev.cairn.sidecar.app.SidecarMain;
@@ -20,42 +18,15 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /** A sidecar's life: restart with a new attempt and restore, and the sidecar process run from its settings. */
-@ExtendWith(KafkaClusterExtension.class)
-class SidecarLifecycleIT {
-
-    @TempDir
-    static Path stateDir;
-
-    private static SidecarTestBed bed;
-
-    @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        bed = new SidecarTestBed(kafka, stateDir);
-    }
-
-    @AfterEach
-    void stopTheTestsSidecarsAndJobs() {
-        bed.stopSidecarsAndJobs();
-    }
-
-    @AfterAll
-    static void stopCoordinator() {
-        bed.close();
-    }
+class SidecarLifecycleIT extends SidecarTestBase {
 
     @Test
     void restartedSidecarAbortsThePendingCheckpointResumesAndRestoresFromTheLatestCompleted() {
