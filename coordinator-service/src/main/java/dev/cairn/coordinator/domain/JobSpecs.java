@@ -54,6 +54,7 @@ public final class JobSpecs {
         }
         Set<String> ids = new HashSet<>();
         boolean anyAcknowledges = false;
+        boolean anyTriggered = false;
         for (TaskVertex task : tasks) {
             if (task.getTaskId() == null || task.getTaskId().isBlank()) {
                 return Optional.of("a task id is empty");
@@ -66,6 +67,10 @@ public final class JobSpecs {
                         + task.getParallelism());
             }
             anyAcknowledges |= task.getAcknowledges();
+            anyTriggered |= task.getTriggered();
+        }
+        if (!anyTriggered) {
+            return Optional.of("no task is triggered, so no checkpoint could ever start");
         }
         if (!anyAcknowledges) {
             return Optional.of("no task acknowledges checkpoints");

@@ -75,6 +75,7 @@ class JobLifecycleTest {
                 Arguments.of("empty base location", spec(config().setStorageBaseLocation(" "))),
                 Arguments.of("empty plan", spec(JOB, config())),
                 Arguments.of("no acknowledging task", spec(JOB, config(), vertex(SOURCE, 1, true, false))),
+                Arguments.of("no triggered task", spec(JOB, config(), vertex(SOURCE, 1, false, true))),
                 Arguments.of("parallelism <= 0", spec(JOB, config(), vertex(SOURCE, 0, true, true))),
                 Arguments.of("duplicate task ids",
                         spec(JOB, config(), vertex(SOURCE, 1, true, true), vertex(SOURCE, 2, false, true))),

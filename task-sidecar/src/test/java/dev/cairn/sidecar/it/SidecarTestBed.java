@@ -12,7 +12,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.events.topics.TopicReadiness;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.TopicTail;
 import dev.cairn.sidecar.app.Sidecar;
@@ -25,11 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -80,7 +76,6 @@ public final class SidecarTestBed implements AutoCloseable {
     /** Starts a coordinator (3 partitions per topic, tick 50 ms, commit 20 ms) and waits until it runs. */
     public SidecarTestBed(KafkaCluster kafka, Path stateDir) {
         this.kafka = kafka;
-        createTopics(kafka, topics);
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), "coordinator-" + UUID.randomUUID(),
                 topics, PARTITIONS, (short) 1, stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of());
         this.coordinator = CoordinatorApp.start(config);
@@ -92,21 +87,6 @@ public final class SidecarTestBed implements AutoCloseable {
                 CairnSerdes.journal().deserializer(), JournalEnvelope::getEvent);
         this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
-    }
-
-    /**
-     * Creates the topics (with their configuration) and waits until they take writes, before the coordinator
-     * starts: on a freshly started broker, describing just-created topics can fail for a moment.
-     */
-    private static void createTopics(KafkaCluster kafka, CairnTopics topics) {
-        try (Admin admin = kafka.createAdmin()) {
-            List<NewTopic> newTopics = topics.withConfigs().entrySet().stream()
-                    .map(e -> new NewTopic(e.getKey(), PARTITIONS, (short) 1).configs(e.getValue())).toList();
-            admin.createTopics(newTopics).all().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
-            TopicReadiness.awaitReady(admin, topics.all(), WAIT);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot create the topics " + topics.all(), e);
-        }
     }
 
     /** A job id no other test uses. */
