@@ -58,8 +58,13 @@ public final class CoordinatorApp implements AutoCloseable {
             new TopicInitializer(admin, Duration.ofSeconds(60))
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
         }
+        if (config.sidecarMasterKey() == null) {
+            LOG.warn("No sidecar master key: records on {} are accepted unsigned, so any client that can write "
+                    + "that topic can acknowledge any job's checkpoints", config.topics().acks());
+        }
         Topology topology = CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
-                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval());
+                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
+                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
         Properties props = streamsProperties(config);
         QueryServer queryServer = config.queryServer() == null ? null : QueryServer.bind(config.queryServer());
         try {
@@ -116,6 +121,7 @@ public final class CoordinatorApp implements AutoCloseable {
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, config.topics().dlq());
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "10");
         config.kafkaProperties().forEach(props::put);

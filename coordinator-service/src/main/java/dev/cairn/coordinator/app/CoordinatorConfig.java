@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +21,9 @@ import java.util.Objects;
  * @param commitInterval Kafka Streams' commit interval (bounds the latency of every decision under EOS)
  * @param kafkaProperties passed through to the Kafka clients (security settings and the like)
  * @param queryServer where the REST API over the state stores listens; {@code null} runs no REST API
+ * @param sidecarMasterKey the key every job's sidecar key is derived from; records on the acks topic must
+ *     be signed with their job's key ({@link dev.cairn.events.auth.SigningKey}); {@code null} accepts unsigned
+ *     records (for a trusted network only)
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -31,7 +35,8 @@ public record CoordinatorConfig(
         Duration tickInterval,
         Duration commitInterval,
         Map<String, String> kafkaProperties,
-        QueryServerConfig queryServer) {
+        QueryServerConfig queryServer,
+        SigningKey sidecarMasterKey) {
 
     public CoordinatorConfig {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -46,6 +51,14 @@ public record CoordinatorConfig(
             throw new IllegalArgumentException("bootstrap-servers must name at least one host:port");
         }
         kafkaProperties = Map.copyOf(kafkaProperties);
+    }
+
+    /** Without a sidecar master key: unsigned sidecar records are accepted. */
+    public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
+            short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
+            Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
+        this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
+                commitInterval, kafkaProperties, queryServer, null);
     }
 
     /** A coordinator without REST API. */
@@ -64,18 +77,24 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer);
+                tickInterval, commitInterval, kafkaProperties, queryServer, sidecarMasterKey);
     }
 
     public CoordinatorConfig withStateDir(Path newStateDir) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, newStateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer);
+                tickInterval, commitInterval, kafkaProperties, queryServer, sidecarMasterKey);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, newQueryServer);
+                tickInterval, commitInterval, kafkaProperties, newQueryServer, sidecarMasterKey);
+    }
+
+    /** The same settings, requiring sidecar records signed with keys derived from {@code masterKey}. */
+    public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, masterKey);
     }
 
     private static void requirePositive(String name, long value) {

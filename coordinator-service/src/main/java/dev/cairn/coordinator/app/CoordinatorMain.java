@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.Reader;
@@ -77,6 +78,17 @@ public final class CoordinatorMain implements Callable<Integer> {
                     + "this machine's host name when listening on every interface (env CAIRN_ADVERTISED_HOST).")
     String advertisedHost;
 
+    @Option(names = "--sidecar-master-key-file", defaultValue = "${env:CAIRN_SIDECAR_MASTER_KEY_FILE}",
+            description = "File holding the master key (Base64, from `cairn keys generate`) from which every job's "
+                    + "sidecar key is derived; records on the acks topic must then be signed with their job's key "
+                    + "(env CAIRN_SIDECAR_MASTER_KEY_FILE).")
+    Path sidecarMasterKeyFile;
+
+    @Option(names = "--allow-unsigned-sidecar-records", defaultValue = "${env:CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS:-false}",
+            description = "Accept unsigned TaskStarted, ack and decline records: only where nobody untrusted can "
+                    + "write the acks topic (env CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS, default ${DEFAULT-VALUE}).")
+    boolean allowUnsignedSidecarRecords;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -102,7 +114,29 @@ public final class CoordinatorMain implements Callable<Integer> {
     CoordinatorConfig config() {
         return new CoordinatorConfig(bootstrapServers, applicationId, new CairnTopics(topicPrefix), partitions,
                 replicationFactor, stateDir, Duration.ofMillis(tickIntervalMs), Duration.ofMillis(commitIntervalMs),
-                kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig), queryServerConfig());
+                kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig), queryServerConfig(),
+                sidecarMasterKey());
+    }
+
+    /** The master key, or {@code null} when unsigned records are explicitly allowed. */
+    private SigningKey sidecarMasterKey() {
+        if (sidecarMasterKeyFile != null && allowUnsignedSidecarRecords) {
+            throw new IllegalArgumentException("--sidecar-master-key-file and --allow-unsigned-sidecar-records "
+                    + "contradict each other: give one");
+        }
+        if (sidecarMasterKeyFile != null) {
+            try {
+                return SigningKey.fromFile(sidecarMasterKeyFile);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--sidecar-master-key-file: " + e.getMessage(), e);
+            }
+        }
+        if (!allowUnsignedSidecarRecords) {
+            throw new IllegalArgumentException("--sidecar-master-key-file is missing: sidecar records are "
+                    + "authenticated with keys derived from a master key (make one with `cairn keys generate`); "
+                    + "pass --allow-unsigned-sidecar-records to accept unsigned records on a trusted network");
+        }
+        return null;
     }
 
     /** The REST API's settings, {@code null} for none. */

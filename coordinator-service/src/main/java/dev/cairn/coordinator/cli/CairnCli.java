@@ -25,7 +25,8 @@ import picocli.CommandLine.Spec;
  * <ul>
  *   <li>{@code cairn register}: a {@code JobSpec} (tasks and checkpoint configuration);</li>
  *   <li>{@code cairn trigger}: a {@code TriggerRequest} for a checkpoint or savepoint now;</li>
- *   <li>{@code cairn status}: a {@code JobStatusChange}.</li>
+ *   <li>{@code cairn status}: a {@code JobStatusChange};</li>
+ *   <li>{@code cairn keys}: makes the keys that sign sidecar records (sends nothing).</li>
  * </ul>
  *
  * <p>Exit codes are picocli's: 0 when the broker acknowledged the event, 2 for a malformed flag or
@@ -34,8 +35,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
                 + "change a job's status.",
-        subcommands = {RegisterCommand.class, TriggerCommand.class, StatusCommand.class},
-        synopsisSubcommandLabel = "(register | trigger | status)",
+        subcommands = {RegisterCommand.class, TriggerCommand.class, StatusCommand.class, KeysCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | status | keys)",
         footer = {"", "Examples:",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
                 "      --task-roles sink:ack,notify --interval-ms 2000 --timeout-ms 10000 \\",
@@ -43,6 +44,8 @@ import picocli.CommandLine.Spec;
                 "  cairn trigger --job orders --savepoint --target s3://bucket/savepoints/sp-1",
                 "  cairn trigger --job orders --force --request-id nightly-2024-06-01",
                 "  cairn status --job orders --status SUSPENDED",
+                "  cairn keys generate --out master.key",
+                "  cairn keys job --job orders --master-key-file master.key",
                 "",
                 "Exit codes: 0 sent and acknowledged, 2 malformed flags (nothing sent), 1 not sent."})
 public final class CairnCli implements Runnable {

@@ -42,6 +42,11 @@ public final class CheckpointDecider {
     /** The events that {@code command} leads to at {@code nowMs}; empty when it changes nothing. */
     public List<SpecificRecord> decide(Command command, CoordinatorState state, long nowMs) {
         Decision d = new Decision(state, evolver, settings, nowMs);
+        Optional<String> outOfBounds = InputChecks.problem(command, settings.limits());
+        if (outOfBounds.isPresent()) {
+            d.reject(command.jobId(), command, outOfBounds.get());
+            return d.events();
+        }
         if (command instanceof Command.RegisterJob c) {
             register(d, c);
             return d.events();
@@ -52,6 +57,10 @@ public final class CheckpointDecider {
             }
             return d.events();
         }
+        if (command instanceof Command.StartTask c) {
+            TaskMessages.taskStarted(d, c, c.started());
+            return d.events();
+        }
         if (d.state.job(command.jobId()).isEmpty()) {
             d.reject(command.jobId(), command, "unknown job " + command.jobId());
             return d.events();
@@ -60,8 +69,6 @@ public final class CheckpointDecider {
             changeStatus(d, c);
         } else if (command instanceof Command.RequestTrigger c) {
             requestTrigger(d, c);
-        } else if (command instanceof Command.StartTask c) {
-            TaskMessages.taskStarted(d, c, c.started());
         } else if (command instanceof Command.Acknowledge c) {
             TaskMessages.acknowledge(d, c, c.ack());
         } else if (command instanceof Command.Decline c) {
@@ -72,7 +79,7 @@ public final class CheckpointDecider {
 
     private static void register(Decision d, Command.RegisterJob command) {
         JobSpec spec = command.spec();
-        Optional<String> invalid = JobSpecs.validate(spec);
+        Optional<String> invalid = JobSpecs.validate(spec, d.settings.limits());
         if (invalid.isPresent()) {
             d.reject(spec.getJobId(), command, "invalid job spec: " + invalid.get());
             return;

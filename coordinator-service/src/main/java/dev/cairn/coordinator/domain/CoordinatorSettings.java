@@ -8,16 +8,23 @@ package dev.cairn.coordinator.domain;
  * @param historySize ended checkpoints kept per job in the stats history (Flink: 10)
  * @param recentlyEndedSize ended checkpoint ids remembered so that their acks count as late
  *     messages (Flink: 16)
+ * @param limits bounds on what clients send (checked by the decider only, so replay does not depend on them)
  */
-public record CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize) {
+public record CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize, InputLimits limits) {
 
     /** Flink's defaults. */
-    public static final CoordinatorSettings DEFAULTS = new CoordinatorSettings(1000, 10, 16);
+    public static final CoordinatorSettings DEFAULTS = new CoordinatorSettings(1000, 10, 16, InputLimits.DEFAULTS);
 
     public CoordinatorSettings {
         if (maxQueuedRequests < 1 || historySize < 1 || recentlyEndedSize < 1) {
             throw new IllegalArgumentException("every bound must be at least 1: " + maxQueuedRequests
                     + ", " + historySize + ", " + recentlyEndedSize);
         }
+        java.util.Objects.requireNonNull(limits, "limits");
+    }
+
+    /** The given bounds with the default {@link InputLimits}. */
+    public CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize) {
+        this(maxQueuedRequests, historySize, recentlyEndedSize, InputLimits.DEFAULTS);
     }
 }

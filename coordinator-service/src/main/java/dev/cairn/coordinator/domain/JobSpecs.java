@@ -15,23 +15,33 @@ public final class JobSpecs {
     private JobSpecs() {
     }
 
-    /** Why the spec cannot be accepted, or empty when it is valid. */
+    /** Why the spec cannot be accepted under the default {@link InputLimits}, or empty when it is valid. */
     public static Optional<String> validate(JobSpec spec) {
-        if (spec.getJobId() == null || spec.getJobId().isBlank()) {
-            return Optional.of("job id is empty");
+        return validate(spec, InputLimits.DEFAULTS);
+    }
+
+    /**
+     * Why the spec cannot be accepted, or empty when it is valid. Sizes are checked against {@code limits}
+     * before anything is allocated for them (the plan of a trigger allocates per subtask).
+     */
+    public static Optional<String> validate(JobSpec spec, InputLimits limits) {
+        String idProblem = limits.checkId("job id", spec.getJobId());
+        if (idProblem != null) {
+            return Optional.of(idProblem);
         }
         CheckpointConfig config = spec.getConfig();
         if (config == null) {
             return Optional.of("checkpoint config is missing");
         }
-        if (config.getIntervalMs() <= 0) {
-            return Optional.of("intervalMs must be > 0 but is " + config.getIntervalMs());
-        }
-        if (config.getTimeoutMs() <= 0) {
-            return Optional.of("timeoutMs must be > 0 but is " + config.getTimeoutMs());
-        }
-        if (config.getMinPauseMs() < 0) {
-            return Optional.of("minPauseMs must be >= 0 but is " + config.getMinPauseMs());
+        return validateConfig(config, limits).or(() -> validateTasks(spec.getTasks(), limits));
+    }
+
+    private static Optional<String> validateConfig(CheckpointConfig config, InputLimits limits) {
+        Optional<String> durations = duration("intervalMs", config.getIntervalMs(), 1, limits)
+                .or(() -> duration("timeoutMs", config.getTimeoutMs(), 1, limits))
+                .or(() -> duration("minPauseMs", config.getMinPauseMs(), 0, limits));
+        if (durations.isPresent()) {
+            return durations;
         }
         if (config.getMaxConcurrent() < 1) {
             return Optional.of("maxConcurrent must be >= 1 but is " + config.getMaxConcurrent());
@@ -39,35 +49,53 @@ public final class JobSpecs {
         if (config.getTolerableFailures() < 0) {
             return Optional.of("tolerableFailures must be >= 0 but is " + config.getTolerableFailures());
         }
-        if (config.getRetained() < 1) {
-            return Optional.of("retained must be >= 1 but is " + config.getRetained());
+        if (config.getRetained() < 1 || config.getRetained() > limits.maxRetained()) {
+            return Optional.of("retained must be in [1, " + limits.maxRetained() + "] but is " + config.getRetained());
         }
         if (config.getStorageBaseLocation() == null || config.getStorageBaseLocation().isBlank()) {
             return Optional.of("storageBaseLocation is empty");
         }
-        return validateTasks(spec.getTasks());
+        return Optional.ofNullable(limits.checkLocation("storageBaseLocation", config.getStorageBaseLocation()));
     }
 
-    private static Optional<String> validateTasks(List<TaskVertex> tasks) {
+    private static Optional<String> duration(String field, long value, long min, InputLimits limits) {
+        if (value < min || value > limits.maxDurationMs()) {
+            return Optional.of(field + " must be in [" + min + ", " + limits.maxDurationMs() + "] but is " + value);
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<String> validateTasks(List<TaskVertex> tasks, InputLimits limits) {
         if (tasks == null || tasks.isEmpty()) {
             return Optional.of("the plan has no task");
+        }
+        if (tasks.size() > limits.maxVertices()) {
+            return Optional.of("the plan has " + tasks.size() + " tasks, more than the limit of "
+                    + limits.maxVertices());
         }
         Set<String> ids = new HashSet<>();
         boolean anyAcknowledges = false;
         boolean anyTriggered = false;
+        long subtasks = 0;
         for (TaskVertex task : tasks) {
-            if (task.getTaskId() == null || task.getTaskId().isBlank()) {
-                return Optional.of("a task id is empty");
+            String idProblem = limits.checkId("a task id", task.getTaskId());
+            if (idProblem != null) {
+                return Optional.of(idProblem);
             }
             if (!ids.add(task.getTaskId())) {
                 return Optional.of("duplicate task id " + task.getTaskId());
             }
-            if (task.getParallelism() <= 0) {
-                return Optional.of("parallelism of task " + task.getTaskId() + " must be > 0 but is "
-                        + task.getParallelism());
+            if (task.getParallelism() <= 0 || task.getParallelism() > limits.maxParallelism()) {
+                return Optional.of("parallelism of task " + task.getTaskId() + " must be in [1, "
+                        + limits.maxParallelism() + "] but is " + task.getParallelism());
             }
+            subtasks += task.getParallelism();
             anyAcknowledges |= task.getAcknowledges();
             anyTriggered |= task.getTriggered();
+        }
+        if (subtasks > limits.maxSubtasksPerJob()) {
+            return Optional.of("the plan has " + subtasks + " subtasks, more than the limit of "
+                    + limits.maxSubtasksPerJob() + " per job");
         }
         if (!anyTriggered) {
             return Optional.of("no task is triggered, so no checkpoint could ever start");

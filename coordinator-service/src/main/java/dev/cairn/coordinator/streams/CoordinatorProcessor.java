@@ -31,23 +31,33 @@ import org.slf4j.LoggerFactory;
  * into a command; runs the decider; applies the events to the stores with the same evolve that replay
  * uses; and forwards them: every event to the journal, notifications to the control topic, the retained
  * checkpoints to the completed topic after a completion. It makes no decision of its own.
+ *
+ * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
+ * {@code Error} included), and a decision whose records would be too large to send, is thrown as a
+ * {@link CommandFailedException} before anything is applied, so the record goes to the dead-letter topic
+ * and the next record is processed. A timer tick that fails is logged and retried later; the other jobs'
+ * ticks go on.
  */
 final class CoordinatorProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.cairn.coordinator.CheckpointCoordinator");
     private static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
+    private static final long TICK_RETRY_MS = 10_000;
 
     private final CheckpointDecider decider;
     private final CommandMapper commands;
     private final Duration tickInterval;
+    private final OutputSizeGuard sizeGuard;
     private ProcessorContext<String, SpecificRecord> context;
     private StoreBackedCoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
 
-    CoordinatorProcessor(CheckpointDecider decider, CommandMapper commands, Duration tickInterval) {
+    CoordinatorProcessor(CheckpointDecider decider, CommandMapper commands, Duration tickInterval,
+            OutputSizeGuard sizeGuard) {
         this.decider = decider;
         this.commands = commands;
         this.tickInterval = tickInterval;
+        this.sizeGuard = sizeGuard;
     }
 
     @Override
@@ -63,7 +73,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
-        run(commands.toCommand(record.key(), record.value()), context.currentSystemTimeMs());
+        Command command = commands.toCommand(record.key(), record.value());
+        long now = context.currentSystemTimeMs();
+        apply(command, decide(command, now), now);
     }
 
     /** Sends a tick to every job with a timer due by {@code now}; costs what is due, not the number of jobs. */
@@ -81,12 +93,41 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             }
         }
         fired.forEach(timers::delete);
-        dueJobs.forEach(jobId -> run(new Command.Tick(jobId), now));
+        for (String jobId : dueJobs) {
+            Command tick = new Command.Tick(jobId);
+            List<SpecificRecord> events;
+            try {
+                events = decide(tick, now);
+            } catch (CommandFailedException e) {
+                LOG.error("Timer of job {} failed; retrying in {} ms: {}", jobId, TICK_RETRY_MS, e.getMessage(), e);
+                timers.put(StoreKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
+                continue;
+            }
+            apply(tick, events, now);
+        }
     }
 
-    private void run(Command command, long now) {
+    /**
+     * Decides on an overlay of the stores, so a failure here leaves them untouched.
+     *
+     * @throws CommandFailedException for any failure, or events too large to send
+     */
+    private List<SpecificRecord> decide(Command command, long now) {
         state.startCommand();
-        List<SpecificRecord> events = decider.decide(command, state, now);
+        List<SpecificRecord> events;
+        try {
+            events = decider.decide(command, state, now);
+        } catch (Throwable failure) {
+            state.startCommand();
+            throw new CommandFailedException(failure.getClass().getSimpleName(), "deciding "
+                    + command.getClass().getSimpleName() + " of job " + command.jobId() + " failed: " + failure,
+                    failure);
+        }
+        sizeGuard.check(command.jobId(), events);
+        return events;
+    }
+
+    private void apply(Command command, List<SpecificRecord> events, long now) {
         boolean completed = false;
         for (SpecificRecord event : events) {
             decider.evolver().evolve(state, event);
@@ -101,8 +142,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             completed |= event instanceof CheckpointCompleted;
         }
         if (completed) {
-            state.retained(command.jobId()).ifPresent(retained ->
-                    context.forward(new Record<>(command.jobId(), retained, now), CoordinatorTopology.COMPLETED_SINK));
+            state.retained(command.jobId()).ifPresent(retained -> context.forward(
+                    new Record<>(command.jobId(), sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
         }
     }
 }

@@ -2,10 +2,18 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.VerifyingDeserializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.DoubleSupplier;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
@@ -32,6 +40,8 @@ public final class CoordinatorTopology {
     static final String JOURNAL_SINK = "journal-sink";
     static final String CONTROL_SINK = "control-sink";
     static final String COMPLETED_SINK = "completed-sink";
+    /** Below Kafka's default max.message.bytes (1 MiB) and max.request.size, leaving room for key and headers. */
+    public static final int DEFAULT_MAX_RECORD_BYTES = 1_000_000;
 
     private CoordinatorTopology() {}
 
@@ -43,13 +53,31 @@ public final class CoordinatorTopology {
      */
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval) {
+        return build(topics, settings, random, tickInterval, DEFAULT_MAX_RECORD_BYTES, Optional.empty());
+    }
+
+    /**
+     * @param maxRecordBytes the largest record value the coordinator sends; a decision that would send a
+     *     larger one is refused and its input dead-lettered (see {@link OutputSizeGuard})
+     * @param sidecarMasterKey when present, every record of the acks topic must be signed with the key of its
+     *     job derived from this one ({@link VerifyingDeserializer}); unsigned or mis-signed records are
+     *     dead-lettered
+     */
+    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
+            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey) {
+        OutputSizeGuard.requireValidLimit(maxRecordBytes);
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
         topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), CairnSerdes.requests().deserializer(),
                 topics.requests());
-        topology.addSource(ACKS_SOURCE, new StringDeserializer(), CairnSerdes.acks().deserializer(), topics.acks());
+        Deserializer<AckEnvelope> acks = sidecarMasterKey
+                .<Deserializer<AckEnvelope>>map(key -> new VerifyingDeserializer<>(CairnSerdes.acks(), key,
+                        CoordinatorTopology::jobIdOf))
+                .orElseGet(CairnSerdes::acks);
+        topology.addSource(ACKS_SOURCE, new StringDeserializer(), acks, topics.acks());
         topology.addProcessor(PROCESSOR,
-                () -> new CoordinatorProcessor(decider, new CommandMapper(random), tickInterval),
+                () -> new CoordinatorProcessor(decider, new CommandMapper(random), tickInterval,
+                        new OutputSizeGuard(maxRecordBytes)),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), CairnSerdes.journal().serializer(),
@@ -59,5 +87,16 @@ public final class CoordinatorTopology {
         topology.addSink(COMPLETED_SINK, topics.completed(), new StringSerializer(),
                 CairnSerdes.retained().serializer(), PROCESSOR);
         return topology;
+    }
+
+    private static String jobIdOf(AckEnvelope envelope) {
+        Object event = envelope.getEvent();
+        if (event instanceof TaskStarted started) {
+            return started.getJobId();
+        }
+        if (event instanceof CheckpointAcknowledged ack) {
+            return ack.getJobId();
+        }
+        return ((CheckpointDeclined) event).getJobId();
     }
 }

@@ -2,31 +2,39 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.events.serde.EventDecodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the coordinator running when a record cannot be read or processed: the record's original bytes go
- * to the dead-letter topic ({@code errors.dead.letter.queue.topic.name}, i.e. {@code cairn.dlq}) with
+ * Keeps the coordinator running when a record cannot be read, processed or sent: the record's original bytes
+ * go to the dead-letter topic ({@code errors.dead.letter.queue.topic.name}, i.e. {@code cairn.dlq}) with
  * headers saying why and where it came from, and processing resumes with the next record.
  *
- * <p>Headers: {@value #REASON} (the {@link EventDecodingException.Problem}, or the exception class),
- * {@value #MESSAGE}, {@value #STAGE} ({@code deserialization} or {@code processing}), {@value #SOURCE_TOPIC},
- * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}. Records sent are counted per application id.
+ * <p>Headers: {@value #REASON} (the {@link EventDecodingException.Problem}, the
+ * {@link CommandFailedException#reason()}, or the exception class), {@value #MESSAGE}, {@value #STAGE}
+ * ({@code deserialization}, {@code processing} or {@code production}), {@value #SOURCE_TOPIC},
+ * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}; for a record that could not be sent also
+ * {@value #DESTINATION_TOPIC} and {@value #VALUE_BYTES}, and no value (it was the problem). A value larger
+ * than {@value #MAX_VALUE_BYTES} bytes is cut to that size and {@value #TRUNCATED_FROM} says how large it
+ * was, so that the dead letter itself can always be sent. Records sent are counted per application id.
  */
-public final class DeadLetterQueueHandler implements DeserializationExceptionHandler, ProcessingExceptionHandler {
+public final class DeadLetterQueueHandler
+        implements DeserializationExceptionHandler, ProcessingExceptionHandler, ProductionExceptionHandler {
 
     public static final String REASON = "cairn.dlq.reason";
     public static final String MESSAGE = "cairn.dlq.message";
@@ -34,6 +42,11 @@ public final class DeadLetterQueueHandler implements DeserializationExceptionHan
     public static final String SOURCE_TOPIC = "cairn.dlq.source.topic";
     public static final String SOURCE_PARTITION = "cairn.dlq.source.partition";
     public static final String SOURCE_OFFSET = "cairn.dlq.source.offset";
+    public static final String DESTINATION_TOPIC = "cairn.dlq.destination.topic";
+    public static final String VALUE_BYTES = "cairn.dlq.value.bytes";
+    public static final String TRUNCATED_FROM = "cairn.dlq.truncated.from";
+    static final int MAX_VALUE_BYTES = 256 * 1024;
+    private static final int MAX_MESSAGE_CHARS = 4096;
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterQueueHandler.class);
     private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
@@ -73,10 +86,47 @@ public final class DeadLetterQueueHandler implements DeserializationExceptionHan
                 List.of(deadLetter("processing", context, context.sourceRawKey(), context.sourceRawValue(), exception)));
     }
 
+    /**
+     * A record the coordinator produced could not be sent: one too large, or one that cannot be serialized,
+     * is dead-lettered without its value and processing goes on; any other error fails as Kafka Streams
+     * would by default. A dead letter that cannot be sent is dropped with an error log, never retried.
+     */
+    @Override
+    public ProductionExceptionHandler.Response handleError(
+            ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
+        if (record.topic().equals(deadLetterTopic)) {
+            LOG.error("Could not send a dead letter to {}; dropped it: {}", deadLetterTopic, exception.toString());
+            return ProductionExceptionHandler.Response.resume();
+        }
+        if (!(exception instanceof RecordTooLargeException)) {
+            return ProductionExceptionHandler.Response.fail();
+        }
+        return ProductionExceptionHandler.Response.resume(List.of(unsent(context, record, exception)));
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public ProductionExceptionHandler.Response handleSerializationError(ErrorHandlerContext context,
+            ProducerRecord record, Exception exception,
+            SerializationExceptionOrigin origin) {
+        return ProductionExceptionHandler.Response.resume(List.of(unsent(context, record, exception)));
+    }
+
+    private ProducerRecord<byte[], byte[]> unsent(ErrorHandlerContext context, ProducerRecord<?, ?> record,
+            Exception exception) {
+        ProducerRecord<byte[], byte[]> dead = deadLetter("production", context,
+                record.key() instanceof byte[] bytes ? bytes : null, null, exception);
+        dead.headers().add(DESTINATION_TOPIC, utf8(record.topic()));
+        if (record.value() instanceof byte[] value) {
+            dead.headers().add(VALUE_BYTES, utf8(Integer.toString(value.length)));
+        }
+        return dead;
+    }
+
     private ProducerRecord<byte[], byte[]> deadLetter(
             String stage, ErrorHandlerContext context, byte[] key, byte[] value, Exception exception) {
-        String reason = exception instanceof EventDecodingException decoding
-                ? decoding.problem().name()
+        String reason = exception instanceof EventDecodingException decoding ? decoding.problem().name()
+                : exception instanceof CommandFailedException failed ? failed.reason()
                 : exception.getClass().getSimpleName();
         String message = String.valueOf(exception.getMessage());
         LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(), context.offset(),
@@ -84,12 +134,24 @@ public final class DeadLetterQueueHandler implements DeserializationExceptionHan
         count.incrementAndGet();
         RecordHeaders headers = new RecordHeaders();
         headers.add(REASON, utf8(reason));
-        headers.add(MESSAGE, utf8(message));
+        headers.add(MESSAGE, utf8(cut(message)));
         headers.add(STAGE, utf8(stage));
-        headers.add(SOURCE_TOPIC, utf8(context.topic()));
+        headers.add(SOURCE_TOPIC, utf8(String.valueOf(context.topic())));
         headers.add(SOURCE_PARTITION, utf8(Integer.toString(context.partition())));
         headers.add(SOURCE_OFFSET, utf8(Long.toString(context.offset())));
-        return new ProducerRecord<>(deadLetterTopic, null, key, value, headers);
+        byte[] kept = value;
+        if (value != null && value.length > MAX_VALUE_BYTES) {
+            kept = Arrays.copyOf(value, MAX_VALUE_BYTES);
+            headers.add(TRUNCATED_FROM, utf8(Integer.toString(value.length)));
+        }
+        byte[] keptKey = key != null && key.length > MAX_VALUE_BYTES ? Arrays.copyOf(key, MAX_VALUE_BYTES) : key;
+        return new ProducerRecord<>(deadLetterTopic, null, keptKey, kept, headers);
+    }
+
+    /** Messages quote input at times; keep the header small. */
+    private static String cut(String message) {
+        return message.length() <= MAX_MESSAGE_CHARS ? message
+                : message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
     }
 
     private static byte[] utf8(String text) {

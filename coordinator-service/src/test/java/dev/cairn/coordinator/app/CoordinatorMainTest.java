@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import dev.cairn.events.auth.SigningKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ class CoordinatorMainTest {
         CoordinatorMain main = parse("--bootstrap-servers", "k1:9092,k2:9092", "--application-id", "cairn-a",
                 "--topic-prefix", "prod.cairn.", "--partitions", "12", "--replication-factor", "3",
                 "--state-dir", dir.toString(), "--tick-interval-ms", "250", "--commit-interval-ms", "50",
-                "--kafka-config", kafkaConfig.toString());
+                "--kafka-config", kafkaConfig.toString(), "--allow-unsigned-sidecar-records");
 
         CoordinatorConfig config = main.config();
 
@@ -47,7 +48,8 @@ class CoordinatorMainTest {
 
     @Test
     void shouldRefuseANonPositivePartitionCountBeforeConnecting() {
-        Result result = run("--partitions", "0", "--bootstrap-servers", "127.0.0.1:1");
+        Result result = run("--partitions", "0", "--bootstrap-servers", "127.0.0.1:1",
+                "--allow-unsigned-sidecar-records");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("partitions must be positive, was 0");
     }
@@ -72,6 +74,41 @@ class CoordinatorMainTest {
         Result result = run("--kafka-config", broken.toString());
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("broken.properties is not a properties file").contains("Malformed");
+    }
+
+    @Test
+    void shouldRefuseToStartWithoutASidecarKeyUnlessUnsignedRecordsAreAllowed() {
+        Result result = run("--bootstrap-servers", "127.0.0.1:1");
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--sidecar-master-key-file is missing")
+                .contains("--allow-unsigned-sidecar-records");
+    }
+
+    @Test
+    void shouldReadTheSidecarMasterKeyFile() throws Exception {
+        SigningKey key = SigningKey.generate();
+        Path file = Files.writeString(dir.resolve("master.key"), key.toBase64() + "\n");
+
+        CoordinatorConfig config = parse("--sidecar-master-key-file", file.toString()).config();
+
+        assertThat(config.sidecarMasterKey().jobKey("orders").toBase64()).isEqualTo(key.jobKey("orders").toBase64());
+    }
+
+    @Test
+    void shouldNameAMasterKeyFileThatHoldsNoKey() throws Exception {
+        Path file = Files.writeString(dir.resolve("short.key"), "c2hvcnQ=\n");
+        Result result = run("--sidecar-master-key-file", file.toString());
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--sidecar-master-key-file: the key file").contains("short.key")
+                .contains("has 5 bytes; at least 32 are needed");
+    }
+
+    @Test
+    void shouldRefuseAKeyFileAndUnsignedRecordsTogether() throws Exception {
+        Path file = Files.writeString(dir.resolve("master.key"), SigningKey.generate().toBase64());
+        Result result = run("--sidecar-master-key-file", file.toString(), "--allow-unsigned-sidecar-records");
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("contradict each other");
     }
 
     private static CoordinatorMain parse(String... args) {

@@ -1,5 +1,6 @@
 package dev.cairn.events.serde;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -36,6 +37,10 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
 
     private static final AtomicBoolean TRUSTED = new AtomicBoolean();
 
+    static {
+        limitAvroAllocations();
+    }
+
     private final String typeName;
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
@@ -67,6 +72,18 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
     /** The 64-bit Rabin fingerprint that single-object encoding writes for a schema. */
     public static long fingerprint(Schema schema) {
         return SchemaNormalization.parsingFingerprint64(schema);
+    }
+
+    /**
+     * Bounds what Avro allocates for a length read from the bytes (a string, bytes or a collection), so that
+     * a corrupt or hostile record claiming a billion items fails to decode instead of exhausting the heap.
+     * Kafka records are at most a few MB; these bounds are far above anything Cairn writes. A value already
+     * set as a system property is kept (Avro reads them once, when its limits class loads).
+     */
+    private static void limitAvroAllocations() {
+        System.getProperties().putIfAbsent("org.apache.avro.limits.string.maxLength", "16777216");
+        System.getProperties().putIfAbsent("org.apache.avro.limits.bytes.maxLength", "16777216");
+        System.getProperties().putIfAbsent("org.apache.avro.limits.collectionItems.maxLength", "4194304");
     }
 
     /**
@@ -104,7 +121,16 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
                     "expected a " + typeName + " on topic " + topic + " but the record value is empty", null);
         }
         try {
-            return decoder.decode(data);
+            ByteArrayInputStream in = new ByteArrayInputStream(data);
+            T event = decoder.decode(in);
+            if (in.available() > 0) {
+                throw new EventDecodingException(EventDecodingException.Problem.TRAILING_BYTES,
+                        "the " + typeName + " on topic " + topic + " ends after " + (data.length - in.available())
+                                + " of its " + data.length + " bytes; the rest belongs to no event", null);
+            }
+            return event;
+        } catch (EventDecodingException e) {
+            throw e;
         } catch (BadHeaderException e) {
             throw new EventDecodingException(EventDecodingException.Problem.NOT_SINGLE_OBJECT_ENCODED,
                     "expected a " + typeName + " on topic " + topic

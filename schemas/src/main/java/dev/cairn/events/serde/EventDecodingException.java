@@ -21,7 +21,13 @@ public class EventDecodingException extends SerializationException {
         /** The record ends before the event does. */
         TRUNCATED,
         /** The body does not decode with the writer's schema. */
-        CORRUPT
+        CORRUPT,
+        /** A whole event followed by bytes that belong to none. */
+        TRAILING_BYTES,
+        /** A record of cairn.acks without the signature its job's key requires. */
+        UNSIGNED,
+        /** A record of cairn.acks whose signature does not match its job's key and its bytes. */
+        BAD_SIGNATURE
     }
 
     private static final long serialVersionUID = 1L;

@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.app;
 
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.kafka.RuntimeSettings;
 import java.net.URI;
@@ -28,6 +29,9 @@ import java.util.Map;
  * @param snapshotTimeout {@code snapshot.timeout.ms}: how long a snapshot may take before the sidecar declines it
  * @param startupTimeout {@code startup.timeout.ms}: how long start-up may wait for topics, restore and registration
  * @param kafkaProperties {@code kafka.*}: passed to the Kafka clients without the prefix (security settings)
+ * @param authKey {@code auth.key} or {@code auth.key.file}: the job's key (from {@code cairn keys job}) that
+ *     signs every record the sidecar sends; {@code null} sends unsigned records, which a coordinator with a
+ *     master key dead-letters
  */
 public record SidecarConfig(
         String bootstrapServers,
@@ -42,7 +46,8 @@ public record SidecarConfig(
         Duration hookTimeout,
         Duration snapshotTimeout,
         Duration startupTimeout,
-        Map<String, String> kafkaProperties) {
+        Map<String, String> kafkaProperties,
+        SigningKey authKey) {
 
     /** Flink's default checkpoint timeout. */
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
@@ -79,7 +84,13 @@ public record SidecarConfig(
     public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
                 null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
-                Map.of());
+                Map.of(), null);
+    }
+
+    /** Signs every record with {@code jobKey}, the key of this sidecar's job. */
+    public SidecarConfig withAuthKey(SigningKey jobKey) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey);
     }
 
     /** Reads {@code file} (a properties file) with overrides from {@code environment}. */
@@ -94,46 +105,46 @@ public record SidecarConfig(
 
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
     }
 
     public SidecarConfig withSnapshotTimeout(Duration newTimeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties);
+                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey);
     }
 
     public SidecarConfig withStartupTimeout(Duration newTimeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties);
+                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties, authKey);
     }
 
     /** Reaches the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
     public SidecarConfig withHttpHook(URI url, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.HTTP, null, url,
-                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties);
+                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
     }
 
     /** Runs {@code command} for each call (hook.kind=command), each run limited to {@code timeout}. */
     public SidecarConfig withCommandHook(List<String> command, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.COMMAND, null, null,
-                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties);
+                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
     }
 
     /** Instantiates {@code className} as the hook (hook.kind=java); {@code null} looks one up with ServiceLoader. */
     public SidecarConfig withJavaHook(String className) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.JAVA, className, null,
-                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties);
+                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
     }
 
     public SidecarConfig withKafkaProperties(Map<String, String> newProperties) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties, authKey);
     }
 
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
-                startupTimeout, kafkaProperties);
+                startupTimeout, kafkaProperties, authKey);
     }
 
     private static void require(String key, Object value) {

@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.app;
 
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.Reader;
@@ -25,8 +26,9 @@ import java.util.TreeMap;
  * {@code java}), {@code hook.class} (java: a SnapshotHook with a no-arg constructor; absent: ServiceLoader),
  * {@code hook.url} (http: an absolute http(s) URL), {@code hook.command} (command: program and arguments,
  * quotes group words), {@code hook.timeout.ms} (default: the snapshot timeout), {@code snapshot.timeout.ms}
- * (600000), {@code startup.timeout.ms} (120000), and any {@code kafka.<client setting>}, passed to the Kafka
- * clients without the prefix.
+ * (600000), {@code startup.timeout.ms} (120000), {@code auth.key} (the job's signing key in Base64, from
+ * {@code cairn keys job}) or {@code auth.key.file} (a file holding it), and any {@code kafka.<client setting>},
+ * passed to the Kafka clients without the prefix.
  *
  * <p>The environment variable {@code CAIRN_SIDECAR_<KEY>} (upper case, dots as underscores, e.g.
  * {@code CAIRN_SIDECAR_JOB_ID}, {@code CAIRN_SIDECAR_KAFKA_SECURITY_PROTOCOL}) overrides the key.
@@ -45,6 +47,8 @@ public final class SidecarConfigParser {
     public static final String HOOK_TIMEOUT_MS = "hook.timeout.ms";
     public static final String SNAPSHOT_TIMEOUT_MS = "snapshot.timeout.ms";
     public static final String STARTUP_TIMEOUT_MS = "startup.timeout.ms";
+    public static final String AUTH_KEY = "auth.key";
+    public static final String AUTH_KEY_FILE = "auth.key.file";
     /** Keys with this prefix go to the Kafka clients, without it. */
     public static final String KAFKA_PREFIX = "kafka.";
     /** Environment variables with this prefix override keys. */
@@ -52,7 +56,8 @@ public final class SidecarConfigParser {
 
     /** Every key apart from the {@code kafka.} ones. */
     public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, JOB_ID, TASK_ID, SUBTASK_INDEX,
-            HOOK_KIND, HOOK_CLASS, HOOK_URL, HOOK_COMMAND, HOOK_TIMEOUT_MS, SNAPSHOT_TIMEOUT_MS, STARTUP_TIMEOUT_MS);
+            HOOK_KIND, HOOK_CLASS, HOOK_URL, HOOK_COMMAND, HOOK_TIMEOUT_MS, SNAPSHOT_TIMEOUT_MS, STARTUP_TIMEOUT_MS,
+            AUTH_KEY, AUTH_KEY_FILE);
 
     private static final String JAVA_CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
 
@@ -148,7 +153,23 @@ public final class SidecarConfigParser {
                 millis(values, HOOK_TIMEOUT_MS, snapshotTimeout),
                 snapshotTimeout,
                 millis(values, STARTUP_TIMEOUT_MS, SidecarConfig.DEFAULT_STARTUP_TIMEOUT),
-                kafka);
+                kafka,
+                authKey(values));
+    }
+
+    private static SigningKey authKey(Map<String, Value> values) {
+        String inline = optional(values, AUTH_KEY);
+        String file = optional(values, AUTH_KEY_FILE);
+        if (inline != null && file != null) {
+            throw invalid(values, AUTH_KEY_FILE, "cannot be given together with " + AUTH_KEY + ": give one");
+        }
+        try {
+            return inline != null ? SigningKey.fromBase64(inline) : file != null ? SigningKey.fromFile(Path.of(file)) : null;
+        } catch (IllegalArgumentException e) {
+            String key = inline != null ? AUTH_KEY : AUTH_KEY_FILE;
+            throw new SidecarConfigException(key, key + " does not hold a valid key (" + values.get(key).source()
+                    + "): " + e.getMessage());
+        }
     }
 
     /** {@code text} as an absolute http or https URL with a host. */

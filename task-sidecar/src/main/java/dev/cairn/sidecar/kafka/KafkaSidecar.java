@@ -4,6 +4,7 @@ import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.serde.AvroEventSerde;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.sidecar.core.AckEvents;
@@ -126,7 +127,8 @@ public final class KafkaSidecar implements AutoCloseable {
                     settings.subtaskIndex());
             restore(hook, settings, restorePoint);
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
-                    CairnSerdes.acks().serializer());
+                    settings.authKey() == null ? CairnSerdes.acks().serializer()
+                            : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
             TaskAttempt attempt = new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
                     UUID.randomUUID().toString());
             register(producer, settings, attempt, clock, deadline);

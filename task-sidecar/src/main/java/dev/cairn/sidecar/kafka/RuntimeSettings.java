@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.Map;
@@ -17,9 +18,11 @@ import java.util.Objects;
  * @param snapshotTimeout how long one snapshot may take before the sidecar declines it
  * @param startupTimeout how long start-up may wait for the topics, the restore point and the registration
  * @param kafkaProperties passed to the consumers and the producer as they are (security settings, tuning)
+ * @param authKey the job's key that signs every record sent; {@code null}: unsigned
  */
 public record RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId,
-        int subtaskIndex, Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties) {
+        int subtaskIndex, Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
+        SigningKey authKey) {
 
     public RuntimeSettings {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");

@@ -11,7 +11,7 @@ class KafkaClientsTest {
 
     private static RuntimeSettings settings(Map<String, String> kafka) {
         return new RuntimeSettings("k1:9092,k2:9092", CairnTopics.defaults(), "orders", "sink", 3, Duration.ofSeconds(5),
-                Duration.ofSeconds(30), kafka);
+                Duration.ofSeconds(30), kafka, null);
     }
 
     @Test

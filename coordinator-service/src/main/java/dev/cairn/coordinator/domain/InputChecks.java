@@ -1,0 +1,88 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TriggerRequest;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * Checks a command's client-controlled fields against {@link InputLimits} before the decider looks at
+ * it: ids, locations and messages within their lengths, subtask indexes within the max parallelism, sizes
+ * not negative. Job specs are checked by {@link JobSpecs#validate(dev.cairn.events.JobSpec, InputLimits)},
+ * which the decider calls with the registration.
+ */
+final class InputChecks {
+
+    private InputChecks() {
+    }
+
+    /** The first problem of {@code command}, or empty when every field is within its bounds. */
+    static Optional<String> problem(Command command, InputLimits limits) {
+        Stream<String> problems;
+        if (command instanceof Command.RequestTrigger c) {
+            problems = trigger(c.request(), limits);
+        } else if (command instanceof Command.StartTask c) {
+            problems = started(c.started(), limits);
+        } else if (command instanceof Command.Acknowledge c) {
+            problems = ack(c.ack(), limits);
+        } else if (command instanceof Command.Decline c) {
+            problems = decline(c.decline(), limits);
+        } else if (command instanceof Command.ChangeJobStatus c) {
+            problems = status(c.change(), limits);
+        } else if (command instanceof Command.RegisterJob) {
+            problems = Stream.empty();
+        } else {
+            problems = Stream.of(limits.checkId("job id", command.jobId()));
+        }
+        return problems.filter(Objects::nonNull).findFirst();
+    }
+
+    private static Stream<String> trigger(TriggerRequest request, InputLimits limits) {
+        return Stream.of(
+                limits.checkId("job id", request.getJobId()),
+                limits.checkOptionalId("request id", request.getRequestId()),
+                limits.checkOptionalId("requester", request.getRequester()),
+                limits.checkLocation("target location", request.getTargetLocation()));
+    }
+
+    private static Stream<String> status(JobStatusChange change, InputLimits limits) {
+        return Stream.of(
+                limits.checkId("job id", change.getJobId()),
+                change.getStatus() == null ? "job status is missing" : null);
+    }
+
+    private static Stream<String> started(TaskStarted started, InputLimits limits) {
+        return Stream.of(
+                limits.checkId("job id", started.getJobId()),
+                limits.checkId("task id", started.getTaskId()),
+                limits.checkSubtaskIndex(started.getSubtaskIndex()),
+                limits.checkId("attempt id", started.getAttemptId()));
+    }
+
+    private static Stream<String> ack(CheckpointAcknowledged ack, InputLimits limits) {
+        StateHandle handle = ack.getStateHandle();
+        return Stream.of(
+                limits.checkId("job id", ack.getJobId()),
+                limits.checkId("task id", ack.getTaskId()),
+                limits.checkSubtaskIndex(ack.getSubtaskIndex()),
+                limits.checkId("attempt id", ack.getAttemptId()),
+                handle == null ? "state handle is missing" : limits.checkLocation("state handle location",
+                        handle.getLocation()),
+                handle != null && handle.getSizeBytes() < 0
+                        ? "state size must be >= 0 but is " + handle.getSizeBytes() : null);
+    }
+
+    private static Stream<String> decline(CheckpointDeclined decline, InputLimits limits) {
+        return Stream.of(
+                limits.checkId("job id", decline.getJobId()),
+                limits.checkId("task id", decline.getTaskId()),
+                limits.checkSubtaskIndex(decline.getSubtaskIndex()),
+                limits.checkId("attempt id", decline.getAttemptId()),
+                limits.checkMessage("decline message", decline.getMessage()));
+    }
+}

@@ -1,0 +1,72 @@
+package dev.cairn.coordinator.domain;
+
+/**
+ * Upper bounds on everything a client controls, checked before the coordinator allocates anything sized
+ * by it: a job spec, a trigger request, a task's messages. A record over a bound is rejected with a
+ * reason that names the field, the value and the bound; nothing is allocated for it.
+ *
+ * @param maxParallelism subtasks of one vertex (Flink's upper bound for max parallelism: 32,768)
+ * @param maxVertices vertices of one job
+ * @param maxSubtasksPerJob subtasks of all vertices of one job together
+ * @param maxIdLength characters of a job, task, attempt, request or requester id
+ * @param maxLocationLength characters of a storage location, savepoint target or state handle location
+ * @param maxMessageLength characters of a free-text message (a decline's reason)
+ * @param maxRetained completed checkpoints a job may ask to retain
+ * @param maxDurationMs the longest interval, timeout or minimum pause a job may ask for (so that no
+ *     deadline computed from it overflows)
+ */
+public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPerJob, int maxIdLength,
+        int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs) {
+
+    /**
+     * Flink's max parallelism, room for the largest jobs people run, ids and locations far longer than any
+     * real one. Records that still grow too large for Kafka are refused when produced, not here.
+     */
+    public static final InputLimits DEFAULTS = new InputLimits(32_768, 10_000, 100_000, 256, 1_024, 16_384, 100,
+            366L * 24 * 3600 * 1000);
+
+    public InputLimits {
+        if (maxParallelism < 1 || maxVertices < 1 || maxSubtasksPerJob < 1 || maxIdLength < 1
+                || maxLocationLength < 1 || maxMessageLength < 1 || maxRetained < 1 || maxDurationMs < 1) {
+            throw new IllegalArgumentException("every input limit must be at least 1: " + this);
+        }
+    }
+
+    /** A problem with {@code value} of {@code field} as an id, or {@code null} when it is a valid id. */
+    String checkId(String field, CharSequence value) {
+        if (value == null || value.toString().isBlank()) {
+            return field + " is empty";
+        }
+        return checkLength(field, value, maxIdLength);
+    }
+
+    /** A problem with an optional id ({@code null} is fine), or {@code null}. */
+    String checkOptionalId(String field, CharSequence value) {
+        return value == null ? null : checkLength(field, value, maxIdLength);
+    }
+
+    /** A problem with a location ({@code null} is fine), or {@code null}. */
+    String checkLocation(String field, CharSequence value) {
+        return value == null ? null : checkLength(field, value, maxLocationLength);
+    }
+
+    /** A problem with a free-text message ({@code null} is fine), or {@code null}. */
+    String checkMessage(String field, CharSequence value) {
+        return value == null ? null : checkLength(field, value, maxMessageLength);
+    }
+
+    /** A problem with a subtask index, or {@code null} when it lies in {@code [0, maxParallelism)}. */
+    String checkSubtaskIndex(int subtaskIndex) {
+        if (subtaskIndex < 0 || subtaskIndex >= maxParallelism) {
+            return "subtask index must be in [0, " + maxParallelism + ") but is " + subtaskIndex;
+        }
+        return null;
+    }
+
+    private static String checkLength(String field, CharSequence value, int max) {
+        if (value.length() > max) {
+            return field + " is " + value.length() + " characters long, more than the limit of " + max;
+        }
+        return null;
+    }
+}
