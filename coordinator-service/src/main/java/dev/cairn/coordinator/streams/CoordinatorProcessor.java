@@ -1,6 +1,8 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointDecider;
+import dev.cairn.coordinator.domain.CheckpointEvolver;
+import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.EventDescriptions;
 import dev.cairn.coordinator.domain.TimerIndex;
@@ -44,7 +46,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
     private static final long TICK_RETRY_MS = 10_000;
 
-    private final CheckpointDecider decider;
+    private final Decide decide;
+    private final CheckpointEvolver evolver;
     private final CommandMapper commands;
     private final Duration tickInterval;
     private final OutputSizeGuard sizeGuard;
@@ -52,9 +55,16 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private StoreBackedCoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
 
-    CoordinatorProcessor(CheckpointDecider decider, CommandMapper commands, Duration tickInterval,
+    /** How the processor decides: {@link CheckpointDecider#decide} (tests wrap it to make it fail). */
+    @FunctionalInterface
+    interface Decide {
+        List<SpecificRecord> decide(Command command, CoordinatorState state, long now);
+    }
+
+    CoordinatorProcessor(Decide decide, CheckpointEvolver evolver, CommandMapper commands, Duration tickInterval,
             OutputSizeGuard sizeGuard) {
-        this.decider = decider;
+        this.decide = decide;
+        this.evolver = evolver;
         this.commands = commands;
         this.tickInterval = tickInterval;
         this.sizeGuard = sizeGuard;
@@ -116,7 +126,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         state.startCommand();
         List<SpecificRecord> events;
         try {
-            events = decider.decide(command, state, now);
+            events = decide.decide(command, state, now);
         } catch (Throwable failure) {
             state.startCommand();
             throw new CommandFailedException(failure.getClass().getSimpleName(), "deciding "
@@ -130,7 +140,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private void apply(Command command, List<SpecificRecord> events, long now) {
         boolean completed = false;
         for (SpecificRecord event : events) {
-            decider.evolver().evolve(state, event);
+            evolver.evolve(state, event);
             TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
             EventDescriptions.describe(event).ifPresent(LOG::info);
             context.forward(new Record<>(command.jobId(), new JournalEnvelope(event), now), CoordinatorTopology.JOURNAL_SINK);

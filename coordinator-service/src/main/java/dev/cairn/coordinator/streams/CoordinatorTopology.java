@@ -13,6 +13,7 @@ import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -65,6 +66,13 @@ public final class CoordinatorTopology {
      */
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey) {
+        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey, UnaryOperator.identity());
+    }
+
+    /** As above, with the decider wrapped by {@code wrapDecide} (tests make it fail). */
+    static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
+            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
+            UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
         OutputSizeGuard.requireValidLimit(maxRecordBytes);
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
@@ -76,8 +84,8 @@ public final class CoordinatorTopology {
                 .orElseGet(CairnSerdes::acks);
         topology.addSource(ACKS_SOURCE, new StringDeserializer(), acks, topics.acks());
         topology.addProcessor(PROCESSOR,
-                () -> new CoordinatorProcessor(decider, new CommandMapper(random), tickInterval,
-                        new OutputSizeGuard(maxRecordBytes)),
+                () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), decider.evolver(),
+                        new CommandMapper(random), tickInterval, new OutputSizeGuard(maxRecordBytes)),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), CairnSerdes.journal().serializer(),

@@ -94,6 +94,16 @@ class AvroEventSerdeTest {
     }
 
     @Test
+    void shouldRejectBytesAfterAWholeEvent() {
+        byte[] whole = requests.serialize("t", SchemaSamples.oneOfEachEvent(RequestEnvelope.class).get(1));
+        for (int extra : new int[] {1, 1024, 1_000_000}) {
+            byte[] padded = Arrays.copyOf(whole, whole.length + extra);
+            assertProblem(() -> requests.deserialize("cairn.requests", padded), Problem.TRAILING_BYTES,
+                    "ends after " + whole.length + " of its " + padded.length + " bytes");
+        }
+    }
+
+    @Test
     void shouldRejectAnUnknownFingerprint() {
         byte[] bytes = requests.serialize("t", SchemaSamples.oneOfEachEvent(RequestEnvelope.class).get(0));
         bytes[5] ^= 0x5A;
