@@ -3,12 +3,10 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointDeclined;
-import dev.cairn.events.TaskStarted;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.VerifyingDeserializer;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.Optional;
@@ -80,7 +78,7 @@ public final class CoordinatorTopology {
                 topics.requests());
         Deserializer<AckEnvelope> acks = sidecarMasterKey
                 .<Deserializer<AckEnvelope>>map(key -> new VerifyingDeserializer<>(CairnSerdes.acks(), key,
-                        CoordinatorTopology::jobIdOf))
+                        EnvelopeJobIds::of))
                 .orElseGet(CairnSerdes::acks);
         topology.addSource(ACKS_SOURCE, new StringDeserializer(), acks, topics.acks());
         topology.addProcessor(PROCESSOR,
@@ -95,16 +93,5 @@ public final class CoordinatorTopology {
         topology.addSink(COMPLETED_SINK, topics.completed(), new StringSerializer(),
                 CairnSerdes.retained().serializer(), PROCESSOR);
         return topology;
-    }
-
-    private static String jobIdOf(AckEnvelope envelope) {
-        Object event = envelope.getEvent();
-        if (event instanceof TaskStarted started) {
-            return started.getJobId();
-        }
-        if (event instanceof CheckpointAcknowledged ack) {
-            return ack.getJobId();
-        }
-        return ((CheckpointDeclined) event).getJobId();
     }
 }

@@ -20,7 +20,10 @@ import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.TopicTail;
@@ -60,6 +63,7 @@ final class CoordinatorHarness implements AutoCloseable {
     private final TopicTail<ControlEnvelope> control;
     private final TopicTail<JournalEnvelope> journal;
     private final QueryServerConfig queryServer;
+    private final SigningKey masterKey;
     private CoordinatorApp coordinator;
 
     CoordinatorHarness(KafkaCluster kafka, Path stateDir) {
@@ -68,11 +72,24 @@ final class CoordinatorHarness implements AutoCloseable {
 
     /** With the REST API at {@code queryServer} ({@code null}: none), also after a restart. */
     CoordinatorHarness(KafkaCluster kafka, Path stateDir, QueryServerConfig queryServer) {
+        this(kafka, stateDir, queryServer, null);
+    }
+
+    /**
+     * With the REST API at {@code queryServer} ({@code null}: none) and, when {@code masterKey} is not
+     * {@code null}, a coordinator that requires signed sidecar records: the harness then signs every ack,
+     * decline and TaskStarted with the job's key derived from it.
+     */
+    CoordinatorHarness(KafkaCluster kafka, Path stateDir, QueryServerConfig queryServer, SigningKey masterKey) {
         this.kafka = kafka;
         this.queryServer = queryServer;
+        this.masterKey = masterKey;
         this.coordinator = startCoordinator(stateDir);
         this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.requests().serializer());
-        this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.acks().serializer());
+        this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), masterKey == null
+                ? CairnSerdes.acks().serializer()
+                : new SigningSerializer<>(CairnSerdes.acks().serializer(),
+                        envelope -> masterKey.jobKey(EnvelopeJobIds.of(envelope))));
         this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
         this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
@@ -85,7 +102,7 @@ final class CoordinatorHarness implements AutoCloseable {
 
     private CoordinatorApp startCoordinator(Path stateDir, QueryServerConfig withQueryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics, 2, (short) 1,
-                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), withQueryServer);
+                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), withQueryServer, masterKey);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
@@ -191,6 +208,11 @@ final class CoordinatorHarness implements AutoCloseable {
     /** Waits for the next control event of the type that matches, skipping others. */
     <T extends SpecificRecord> T awaitControl(Class<T> type, Predicate<T> matching) {
         return control.awaitNext(type, matching, WAIT);
+    }
+
+    /** Every journal event of {@code type} that matches, among everything journaled so far. */
+    <T extends SpecificRecord> List<T> journalEvents(Class<T> type, Predicate<T> matching) {
+        return journal.all(type, matching);
     }
 
     <T extends SpecificRecord> T awaitJournal(Class<T> type, Predicate<T> matching) {

@@ -101,6 +101,12 @@ public final class TopicTail<V> implements AutoCloseable {
         return matches;
     }
 
+    /** Every record read so far, headers included, after reading what is new. */
+    public synchronized List<ConsumerRecord<String, V>> records() {
+        readNew();
+        return List.copyOf(records);
+    }
+
     private synchronized ConsumerRecord<String, V> awaitRecord(int from, Predicate<ConsumerRecord<String, V>> matching,
             Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();

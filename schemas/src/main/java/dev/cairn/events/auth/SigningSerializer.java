@@ -1,10 +1,11 @@
 package dev.cairn.events.auth;
 
+import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
- * Serializes with {@code inner}, then signs the value bytes with one job's key into the
+ * Serializes with {@code inner}, then signs the value bytes with the key of the record's job into the
  * {@value RecordSignatures#HEADER} header: what a sidecar's producer uses for cairn.acks.
  *
  * @param <T> the record type
@@ -12,12 +13,17 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class SigningSerializer<T> implements Serializer<T> {
 
     private final Serializer<T> inner;
-    private final SigningKey jobKey;
+    private final Function<T, SigningKey> keyOf;
 
-    /** @param jobKey the key of the job whose records this producer sends */
+    /** @param jobKey the key of the one job whose records this producer sends (a sidecar's case) */
     public SigningSerializer(Serializer<T> inner, SigningKey jobKey) {
+        this(inner, record -> jobKey);
+    }
+
+    /** @param keyOf the key of the job a record belongs to (a tool that sends for several jobs) */
+    public SigningSerializer(Serializer<T> inner, Function<T, SigningKey> keyOf) {
         this.inner = inner;
-        this.jobKey = jobKey;
+        this.keyOf = keyOf;
     }
 
     @Override
@@ -29,7 +35,7 @@ public final class SigningSerializer<T> implements Serializer<T> {
     public byte[] serialize(String topic, Headers headers, T data) {
         byte[] value = inner.serialize(topic, headers, data);
         if (value != null) {
-            RecordSignatures.sign(headers, jobKey, value);
+            RecordSignatures.sign(headers, keyOf.apply(data), value);
         }
         return value;
     }

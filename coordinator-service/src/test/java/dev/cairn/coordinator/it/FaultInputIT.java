@@ -1,0 +1,159 @@
+package dev.cairn.coordinator.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CommandRejected;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
+import dev.cairn.kafka.test.TopicTail;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.ThreadMetadata;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Bad input against a real coordinator on a real broker, with signed sidecar records required: a spec that
+ * once crashed it for good, a TaskStarted that overtakes its job's spec, forged acks, and a stream of fuzzed
+ * records ({@code -Dcairn.fuzz.records}, 1,500 by default; the faults profile sends 10,000). The coordinator
+ * must keep serving healthy jobs on the same stream threads, dead-letter every unreadable or unauthenticated
+ * record and journal a rejection for every well-formed but invalid one.
+ */
+@ExtendWith(KafkaClusterExtension.class)
+class FaultInputIT {
+
+    private static final SigningKey MASTER = SigningKey.generate();
+    private static final int FUZZED = Integer.getInteger("cairn.fuzz.records", 1_500);
+
+    @TempDir
+    static Path stateDir;
+
+    private static CoordinatorHarness cairn;
+    private static TopicTail<byte[]> deadLetters;
+
+    @BeforeAll
+    static void startCoordinator(KafkaCluster kafka) {
+        cairn = new CoordinatorHarness(kafka, stateDir, null, MASTER);
+        deadLetters = TopicTail.fromBeginning(kafka.bootstrapServers(), cairn.topics.dlq(), new ByteArrayDeserializer(),
+                value -> value);
+    }
+
+    @AfterAll
+    static void stop() {
+        deadLetters.close();
+        cairn.close();
+    }
+
+    @Test
+    void shouldRejectASpecWithMaximalParallelismAndKeepServingOtherJobs() {
+        String poison = "poison-" + UUID.randomUUID();
+        cairn.register(JobSpec.newBuilder(CoordinatorHarness.job(poison, 200, 10_000, "source"))
+                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(Integer.MAX_VALUE).build()))
+                .build());
+
+        CommandRejected rejected = cairn.awaitJournal(CommandRejected.class, r -> r.getJobId().equals(poison));
+        assertThat(rejected.getReason()).contains("parallelism of task source must be in [1, 32768]");
+        assertHealthyJobCompletesACheckpoint();
+    }
+
+    @Test
+    void shouldApplyATaskStartedProducedBeforeItsJobSpec() {
+        String job = "early-" + UUID.randomUUID();
+        cairn.startTask(job, "source", "early-attempt");
+        cairn.awaitJournal(dev.cairn.events.TaskStarted.class, t -> t.getJobId().equals(job));
+
+        cairn.register(CoordinatorHarness.job(job, 200, 10_000, "source"));
+
+        CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        assertThat(triggered.getPlan().get(0).getAttemptIds()).containsExactly("early-attempt");
+    }
+
+    @Test
+    void shouldDeadLetterEveryUnreadableOrUnauthenticatedRecordAndJournalEveryInvalidOne(KafkaCluster kafka) {
+        Set<String> threadsBefore = streamThreads();
+        RecordFuzzer fuzzer = new RecordFuzzer(42L, cairn.topics.requests(), cairn.topics.acks(), MASTER);
+        Map<String, Integer> kinds = new HashMap<>();
+        int expectedDead = 0;
+        int expectedRejected = 0;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1_000_000,
+                ProducerConfig.LINGER_MS_CONFIG, 5), new ByteArraySerializer(), new ByteArraySerializer())) {
+            for (int i = 0; i < FUZZED; i++) {
+                RecordFuzzer.Fuzzed fuzzed = fuzzer.next(i);
+                producer.send(fuzzed.record());
+                kinds.merge(fuzzed.kind(), 1, Integer::sum);
+                if (fuzzed.deadLetter()) {
+                    expectedDead++;
+                } else {
+                    expectedRejected++;
+                }
+            }
+            producer.flush();
+        }
+        int dead = expectedDead;
+        int invalid = expectedRejected;
+
+        Awaitility.await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                .until(() -> deadLetters.records().size() >= dead
+                        && cairn.journalEvents(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-")).size()
+                        >= invalid);
+
+        List<ConsumerRecord<String, byte[]>> letters = deadLetters.records();
+        assertThat(letters).as("every unreadable or unauthenticated record of %s, and nothing else", kinds)
+                .hasSize(dead);
+        assertThat(letters).allSatisfy(letter -> assertThat(header(letter, DeadLetterQueueHandler.REASON)).isNotBlank());
+        assertThat(cairn.journalEvents(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-"))).hasSize(invalid);
+        assertThat(reasons(letters)).containsKeys("UNSIGNED", "BAD_SIGNATURE", "TRUNCATED", "TRAILING_BYTES",
+                "NOT_SINGLE_OBJECT_ENCODED", "UNKNOWN_SCHEMA", "IllegalArgumentException");
+        assertHealthyJobCompletesACheckpoint();
+        assertThat(streamThreads()).as("no stream thread died and was replaced").isEqualTo(threadsBefore);
+        assertThat(cairn.coordinator().streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+    }
+
+    private static void assertHealthyJobCompletesACheckpoint() {
+        String job = "healthy-" + UUID.randomUUID();
+        cairn.register(CoordinatorHarness.job(job, 200, 10_000, "source"));
+        cairn.startTask(job, "source", "a-1");
+        CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        cairn.ack(job, triggered.getCheckpointId(), "source", "a-1");
+        cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+    }
+
+    private static Set<String> streamThreads() {
+        return cairn.coordinator().streams().metadataForLocalThreads().stream().map(ThreadMetadata::threadName)
+                .collect(Collectors.toSet());
+    }
+
+    private static Map<String, Long> reasons(List<ConsumerRecord<String, byte[]>> letters) {
+        return letters.stream().collect(Collectors.groupingBy(l -> header(l, DeadLetterQueueHandler.REASON),
+                Collectors.counting()));
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> record, String name) {
+        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+}
