@@ -2,6 +2,7 @@ package dev.cairn.demo;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.coordinator.audit.JournalReplay;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
@@ -75,10 +76,11 @@ public final class DemoMain implements Callable<Integer> {
         }
         out.println("Cairn demo: starting a single-node Kafka broker (KRaft) inside this JVM...");
         Path stateDir = Files.createTempDirectory("cairn-demo-state");
+        SigningKey masterKey = SigningKey.generate();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
              CoordinatorApp coordinator = CoordinatorApp.start(
                      CoordinatorConfig.forLocalBroker(broker.bootstrapServers(), "cairn-demo", stateDir)
-                             .withPartitions(partitions))) {
+                             .withPartitions(partitions).withSidecarMasterKey(masterKey))) {
             String bootstrap = broker.bootstrapServers();
             out.printf("Broker at %s; coordinator started (Kafka Streams, exactly-once) on %d partitions per topic.%n",
                     bootstrap, partitions);
@@ -93,8 +95,9 @@ public final class DemoMain implements Callable<Integer> {
                 requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(spec))).get();
                 out.println("Registered " + EventText.describe(spec));
                 try (DemoWorkers workers = DemoWorkers.start(bootstrap, coordinator.config().topics(), jobId,
-                        Files.createTempDirectory("cairn-demo-workers"))) {
-                    out.println("Started 4 sample workers, each with a sidecar beside it:");
+                        masterKey.jobKey(jobId), Files.createTempDirectory("cairn-demo-workers"))) {
+                    out.println("Started 4 sample workers, each with a sidecar beside it that signs its records "
+                            + "with the job's key:");
                     DemoWorkers.SUBTASKS.forEach(subtask -> out.println("  " + subtask.describe()));
                     return runJob(coordinator, requests, journal, workers);
                 }

@@ -2,6 +2,7 @@ package dev.cairn.demo;
 
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.sidecar.app.SidecarConfig;
 import dev.cairn.sidecar.sample.CounterWorker;
 import java.nio.file.Path;
@@ -40,7 +41,8 @@ final class DemoWorkers implements AutoCloseable {
     private final List<CounterWorker> workers = new ArrayList<>();
 
     /** Starts every worker and its sidecar; each sidecar registers its attempt before this returns. */
-    static DemoWorkers start(String bootstrapServers, CairnTopics topics, String jobId, Path stateDir) {
+    static DemoWorkers start(String bootstrapServers, CairnTopics topics, String jobId, SigningKey jobKey,
+            Path stateDir) {
         DemoWorkers demo = new DemoWorkers();
         for (Subtask subtask : SUBTASKS) {
             CounterWorker worker = new CounterWorker(stateDir, subtask.slowness(), subtask.declineEvery());
@@ -48,7 +50,8 @@ final class DemoWorkers implements AutoCloseable {
             demo.sidecars.add(Sidecar.start(
                     SidecarConfig.forTask(bootstrapServers, jobId, subtask.taskId(), subtask.index())
                             .withTopics(topics)
-                            .withSnapshotTimeout(Duration.ofSeconds(5)),
+                            .withSnapshotTimeout(Duration.ofSeconds(5))
+                            .withAuthKey(jobKey),
                     worker));
         }
         return demo;

@@ -3,6 +3,7 @@ package dev.cairn.sidecar.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -241,5 +242,34 @@ class SidecarConfigTest {
                 .isInstanceOf(SidecarConfigException.class).hasMessageContaining("subtask.index");
         assertThat(config.withHttpHook(URI.create("http://localhost:1/x"), Duration.ofSeconds(1)).hookKind())
                 .isEqualTo(HookKind.HTTP);
+    }
+
+    @Test
+    void shouldReadTheJobKeyInlineOrFromAFile() throws Exception {
+        SigningKey key = SigningKey.generate();
+        Path file = Files.writeString(dir.resolve("orders.key"), key.toBase64() + "\n");
+
+        SigningKey inline = SidecarConfig.fromProperties(with("auth.key", key.toBase64()), NO_ENV).authKey();
+        SigningKey fromFile = SidecarConfig.fromProperties(with("auth.key.file", file.toString()), NO_ENV).authKey();
+
+        assertThat(inline.toBase64()).isEqualTo(key.toBase64());
+        assertThat(fromFile.toBase64()).isEqualTo(key.toBase64());
+        assertThat(SidecarConfig.fromProperties(minimal(), NO_ENV).authKey()).isNull();
+    }
+
+    @Test
+    void shouldRejectAnInvalidJobKeyWithoutPrintingIt() {
+        String tooShort = "c2VjcmV0LXNob3J0";
+        rejecting(with("auth.key", tooShort), NO_ENV, "auth.key")
+                .hasMessageContaining("auth.key does not hold a valid key")
+                .hasMessageContaining("at least 32 are needed")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain(tooShort));
+    }
+
+    @Test
+    void shouldRejectAJobKeyGivenTwice() {
+        Map<String, String> props = with("auth.key", SigningKey.generate().toBase64());
+        props.put("auth.key.file", "/etc/cairn/orders.key");
+        rejecting(props, NO_ENV, "auth.key.file").hasMessageContaining("cannot be given together with auth.key");
     }
 }
