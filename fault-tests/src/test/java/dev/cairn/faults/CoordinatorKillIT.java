@@ -9,13 +9,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The short version of the SIGKILL campaign, in the default build: a broker process, one coordinator process
- * and four jobs with real sidecars; the coordinator is SIGKILLed twice and restarted at once.
+ * and two jobs with real sidecars; the coordinator is SIGKILLed twice and restarted at once.
  */
 class CoordinatorKillIT {
 
     @Test
     void shouldTriggerWithinFiveSecondsAfterACoordinatorIsKilled() {
-        try (FaultCluster cluster = FaultCluster.start("kill-2", 1, 4)) {
+        try (FaultCluster cluster = FaultCluster.start("kill-2", 1, 2)) {
             CoordinatorProcess coordinator = cluster.coordinators.get(0);
 
             Recovery recovery = KillLoop.run(cluster, coordinator, 2);
