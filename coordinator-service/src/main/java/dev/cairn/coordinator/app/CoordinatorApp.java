@@ -95,8 +95,9 @@ public final class CoordinatorApp implements AutoCloseable {
             }
         });
         streams.start();
-        LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {})", config.applicationId(),
-                config.bootstrapServers(), config.topics().prefix(), config.partitions(), config.stateDir());
+        LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {}, {})",
+                config.applicationId(), config.bootstrapServers(), config.topics().prefix(), config.partitions(),
+                config.stateDir(), config.failover());
         RequestPublisher publisher = null;
         if (queryServer != null) {
             publisher = new KafkaRequestPublisher(config.bootstrapServers(), config.kafkaProperties(),
@@ -106,7 +107,11 @@ public final class CoordinatorApp implements AutoCloseable {
         return new CoordinatorApp(config, streams, running, queryServer, publisher);
     }
 
-    /** The Kafka Streams properties of a coordinator: exactly-once, dead-letter handling, low latency. */
+    /**
+     * The Kafka Streams properties of a coordinator: exactly-once, dead-letter handling, low latency, and the
+     * {@link CoordinatorConfig.Failover} settings; entries of {@link CoordinatorConfig#kafkaProperties()} override
+     * every one of them.
+     */
     public static Properties streamsProperties(CoordinatorConfig config) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
@@ -124,8 +129,30 @@ public final class CoordinatorApp implements AutoCloseable {
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "10");
+        putFailoverSettings(props, config);
         config.kafkaProperties().forEach(props::put);
         return props;
+    }
+
+    /**
+     * Unprefixed keys, so that the same key in {@code --kafka-config} (unprefixed or with a client prefix, which
+     * Kafka Streams ranks higher) overrides them.
+     */
+    private static void putFailoverSettings(Properties props, CoordinatorConfig config) {
+        CoordinatorConfig.Failover failover = config.failover();
+        boolean userSetInstanceId = config.kafkaProperties().keySet().stream()
+                .anyMatch(key -> key.endsWith(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        if (failover.instanceId() != null && !userSetInstanceId) {
+            // only the main consumer joins the group; Kafka Streams appends "-<thread index>" to the id
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), failover.instanceId());
+        }
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(failover.sessionTimeout().toMillis()));
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, Long.toString(failover.heartbeatInterval().toMillis()));
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, Integer.toString(failover.standbyReplicas()));
+        props.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, Long.toString(failover.acceptableRecoveryLag()));
+        props.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG,
+                Long.toString(failover.probingRebalanceInterval().toMillis()));
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Long.toString(failover.transactionTimeout().toMillis()));
     }
 
     private static Map<String, Object> adminProperties(CoordinatorConfig config) {

@@ -21,9 +21,10 @@ import java.util.Objects;
  * @param commitInterval Kafka Streams' commit interval (bounds the latency of every decision under EOS)
  * @param kafkaProperties passed through to the Kafka clients (security settings and the like)
  * @param queryServer where the REST API over the state stores listens; {@code null} runs no REST API
+ * @param failover how fast the group notices a lost instance and hands its jobs to another
  * @param sidecarMasterKey the key every job's sidecar key is derived from; records on the acks topic must
- *     be signed with their job's key ({@link dev.cairn.events.auth.SigningKey}); {@code null} accepts unsigned
- *     records (for a trusted network only)
+ *     be signed with their job's key ({@link SigningKey}); {@code null} accepts unsigned records (for a
+ *     trusted network only)
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -36,7 +37,68 @@ public record CoordinatorConfig(
         Duration commitInterval,
         Map<String, String> kafkaProperties,
         QueryServerConfig queryServer,
+        Failover failover,
         SigningKey sidecarMasterKey) {
+
+    /**
+     * The group membership and task placement settings that decide how long jobs go untriggered when an
+     * instance dies, and how soon a restarted instance gets its share back. Passed to Kafka Streams by
+     * {@link CoordinatorApp#streamsProperties}; a {@code --kafka-config} entry of the same name wins.
+     *
+     * @param instanceId {@code group.instance.id} (static membership: a restarted instance with the same id
+     *        takes its tasks back without a rebalance and without waiting for the session to time out);
+     *        {@code null} for dynamic membership
+     * @param sessionTimeout {@code session.timeout.ms}: how long a SIGKILLed instance keeps its tasks
+     * @param heartbeatInterval {@code heartbeat.interval.ms}, at most a third of the session timeout
+     * @param standbyReplicas {@code num.standby.replicas}: warm copies of every store on other instances
+     * @param acceptableRecoveryLag {@code acceptable.recovery.lag}: an instance at most this many changelog
+     *        records behind counts as caught up and gets active tasks at once (else it warms up first)
+     * @param probingRebalanceInterval {@code probing.rebalance.interval.ms}: how often warming-up instances are
+     *        checked (Kafka Streams allows no less than one minute)
+     * @param transactionTimeout the producer's {@code transaction.timeout.ms}: how long a killed instance's open
+     *        transaction hides later records from read_committed readers (sidecars, other instances)
+     */
+    public record Failover(String instanceId, Duration sessionTimeout, Duration heartbeatInterval, int standbyReplicas,
+            long acceptableRecoveryLag, Duration probingRebalanceInterval, Duration transactionTimeout) {
+
+        /** Cairn's defaults: dynamic membership, 6 s sessions, one standby, prompt placement, 5 s transactions. */
+        public static final Failover DEFAULTS = new Failover(null, Duration.ofSeconds(6), Duration.ofMillis(1500), 1,
+                Long.MAX_VALUE, Duration.ofMinutes(1), Duration.ofSeconds(5));
+
+        public Failover {
+            Objects.requireNonNull(sessionTimeout, "sessionTimeout");
+            Objects.requireNonNull(heartbeatInterval, "heartbeatInterval");
+            Objects.requireNonNull(probingRebalanceInterval, "probingRebalanceInterval");
+            Objects.requireNonNull(transactionTimeout, "transactionTimeout");
+            if (instanceId != null && instanceId.isBlank()) {
+                instanceId = null;
+            }
+            requirePositive("session-timeout", sessionTimeout.toMillis());
+            requirePositive("heartbeat-interval", heartbeatInterval.toMillis());
+            requirePositive("transaction-timeout", transactionTimeout.toMillis());
+            if (heartbeatInterval.toMillis() * 3 > sessionTimeout.toMillis()) {
+                throw new IllegalArgumentException("heartbeat-interval (" + heartbeatInterval.toMillis()
+                        + " ms) must be at most a third of session-timeout (" + sessionTimeout.toMillis() + " ms)");
+            }
+            if (standbyReplicas < 0) {
+                throw new IllegalArgumentException("standby-replicas must not be negative, was " + standbyReplicas);
+            }
+            if (acceptableRecoveryLag < 0) {
+                throw new IllegalArgumentException("acceptable-recovery-lag must not be negative, was "
+                        + acceptableRecoveryLag);
+            }
+            if (probingRebalanceInterval.toMillis() < 60_000) {
+                throw new IllegalArgumentException("probing-rebalance-interval must be at least 60000 ms (a Kafka "
+                        + "Streams limit), was " + probingRebalanceInterval.toMillis());
+            }
+        }
+
+        /** The same settings with static membership under {@code newInstanceId} ({@code null}: dynamic). */
+        public Failover withInstanceId(String newInstanceId) {
+            return new Failover(newInstanceId, sessionTimeout, heartbeatInterval, standbyReplicas,
+                    acceptableRecoveryLag, probingRebalanceInterval, transactionTimeout);
+        }
+    }
 
     public CoordinatorConfig {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -50,15 +112,16 @@ public record CoordinatorConfig(
         if (bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("bootstrap-servers must name at least one host:port");
         }
+        Objects.requireNonNull(failover, "failover");
         kafkaProperties = Map.copyOf(kafkaProperties);
     }
 
-    /** Without a sidecar master key: unsigned sidecar records are accepted. */
+    /** With the {@link Failover#DEFAULTS}. */
     public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, queryServer, null);
+                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null);
     }
 
     /** A coordinator without REST API. */
@@ -66,7 +129,7 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, null);
+                commitInterval, kafkaProperties, null, Failover.DEFAULTS);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
@@ -77,24 +140,30 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, sidecarMasterKey);
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey);
     }
 
     public CoordinatorConfig withStateDir(Path newStateDir) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, newStateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, sidecarMasterKey);
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, newQueryServer, sidecarMasterKey);
+                tickInterval, commitInterval, kafkaProperties, newQueryServer, failover, sidecarMasterKey);
     }
 
     /** The same settings, requiring sidecar records signed with keys derived from {@code masterKey}. */
     public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, masterKey);
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover, masterKey);
+    }
+
+    /** The same settings with other failover settings. */
+    public CoordinatorConfig withFailover(Failover newFailover) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, newFailover, sidecarMasterKey);
     }
 
     private static void requirePositive(String name, long value) {

@@ -5,6 +5,8 @@ import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,6 +91,45 @@ public final class CoordinatorMain implements Callable<Integer> {
                     + "write the acks topic (env CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS, default ${DEFAULT-VALUE}).")
     boolean allowUnsignedSidecarRecords;
 
+    @Option(names = "--instance-id", defaultValue = "${env:CAIRN_INSTANCE_ID}",
+            description = "Stable id of this instance, its group.instance.id (static membership): a restarted instance "
+                    + "with the same id takes its jobs back at once instead of after the session timeout. Default: "
+                    + "this machine's host name and a hash of --state-dir; an empty value turns static membership "
+                    + "off (env CAIRN_INSTANCE_ID).")
+    String instanceId;
+
+    @Option(names = "--session-timeout-ms", defaultValue = "${env:CAIRN_SESSION_TIMEOUT_MS:-6000}",
+            description = "How long the group waits for a silent (killed) instance before its jobs move to another; "
+                    + "at least the broker's group.min.session.timeout.ms (env CAIRN_SESSION_TIMEOUT_MS, default "
+                    + "${DEFAULT-VALUE}).")
+    long sessionTimeoutMs;
+
+    @Option(names = "--heartbeat-interval-ms", defaultValue = "${env:CAIRN_HEARTBEAT_INTERVAL_MS:-1500}",
+            description = "Heartbeat interval, at most a third of the session timeout (env CAIRN_HEARTBEAT_INTERVAL_MS, "
+                    + "default ${DEFAULT-VALUE}).")
+    long heartbeatIntervalMs;
+
+    @Option(names = "--standby-replicas", defaultValue = "${env:CAIRN_STANDBY_REPLICAS:-1}",
+            description = "Warm copies of every store kept on other instances (env CAIRN_STANDBY_REPLICAS, default "
+                    + "${DEFAULT-VALUE}).")
+    int standbyReplicas;
+
+    @Option(names = "--acceptable-recovery-lag", defaultValue = "${env:CAIRN_ACCEPTABLE_RECOVERY_LAG:-9223372036854775807}",
+            description = "Changelog records an instance may lag and still get active jobs at once; a lower value "
+                    + "makes a restarted instance warm up first and take its jobs back only at a probing rebalance "
+                    + "(env CAIRN_ACCEPTABLE_RECOVERY_LAG, default: no limit).")
+    long acceptableRecoveryLag;
+
+    @Option(names = "--probing-rebalance-interval-ms", defaultValue = "${env:CAIRN_PROBING_REBALANCE_INTERVAL_MS:-60000}",
+            description = "How often instances that warm up are checked, at least 60000 (env "
+                    + "CAIRN_PROBING_REBALANCE_INTERVAL_MS, default ${DEFAULT-VALUE}).")
+    long probingRebalanceIntervalMs;
+
+    @Option(names = "--transaction-timeout-ms", defaultValue = "${env:CAIRN_TRANSACTION_TIMEOUT_MS:-5000}",
+            description = "transaction.timeout.ms: how long a killed instance's open transaction hides newer records "
+                    + "from read_committed readers (env CAIRN_TRANSACTION_TIMEOUT_MS, default ${DEFAULT-VALUE}).")
+    long transactionTimeoutMs;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -115,7 +156,7 @@ public final class CoordinatorMain implements Callable<Integer> {
         return new CoordinatorConfig(bootstrapServers, applicationId, new CairnTopics(topicPrefix), partitions,
                 replicationFactor, stateDir, Duration.ofMillis(tickIntervalMs), Duration.ofMillis(commitIntervalMs),
                 kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig), queryServerConfig(),
-                sidecarMasterKey());
+                failover(), sidecarMasterKey());
     }
 
     /** The master key, or {@code null} when unsigned records are explicitly allowed. */
@@ -137,6 +178,28 @@ public final class CoordinatorMain implements Callable<Integer> {
                     + "pass --allow-unsigned-sidecar-records to accept unsigned records on a trusted network");
         }
         return null;
+    }
+
+    private CoordinatorConfig.Failover failover() {
+        return new CoordinatorConfig.Failover(instanceId == null ? defaultInstanceId(stateDir) : instanceId,
+                Duration.ofMillis(sessionTimeoutMs), Duration.ofMillis(heartbeatIntervalMs), standbyReplicas,
+                acceptableRecoveryLag, Duration.ofMillis(probingRebalanceIntervalMs),
+                Duration.ofMillis(transactionTimeoutMs));
+    }
+
+    /**
+     * This machine's host name and a hash of the absolute state directory: stable across restarts of the same
+     * instance, distinct for two instances on one machine (they cannot share a state directory).
+     */
+    static String defaultInstanceId(Path stateDir) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        String dir = stateDir.toAbsolutePath().normalize().toString();
+        return host + "-" + String.format("%08x", dir.hashCode());
     }
 
     /** The REST API's settings, {@code null} for none. */

@@ -40,6 +40,50 @@ class CoordinatorMainTest {
     }
 
     @Test
+    void shouldTurnFailoverFlagsIntoTheConfiguration() {
+        CoordinatorMain main = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString(), "--instance-id", "coordinator-a",
+                "--session-timeout-ms", "9000", "--heartbeat-interval-ms", "3000", "--standby-replicas", "2",
+                "--acceptable-recovery-lag", "500", "--probing-rebalance-interval-ms", "120000",
+                "--transaction-timeout-ms", "7000");
+
+        CoordinatorConfig.Failover failover = main.config().failover();
+
+        assertThat(failover).isEqualTo(new CoordinatorConfig.Failover("coordinator-a", Duration.ofSeconds(9),
+                Duration.ofSeconds(3), 2, 500, Duration.ofMinutes(2), Duration.ofSeconds(7)));
+    }
+
+    @Test
+    void shouldDeriveAStableInstanceIdFromTheHostAndTheStateDirectory() {
+        String first = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString()).config().failover().instanceId();
+        String again = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString()).config().failover().instanceId();
+        String elsewhere = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.resolve("other").toString()).config().failover().instanceId();
+
+        assertThat(first).isEqualTo(again).isNotEqualTo(elsewhere).isNotBlank();
+    }
+
+    @Test
+    void shouldUseDynamicMembershipForAnEmptyInstanceId() {
+        assertThat(parse("--allow-unsigned-sidecar-records", "--instance-id", "").config().failover().instanceId()).isNull();
+    }
+
+    @Test
+    void shouldDefaultToFailoverInSeconds() {
+        CoordinatorConfig.Failover failover = parse("--allow-unsigned-sidecar-records").config().failover();
+
+        assertThat(failover.sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(failover.heartbeatInterval()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(failover.transactionTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(failover.standbyReplicas()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAHeartbeatLongerThanAThirdOfTheSession() {
+        Result result = run("--session-timeout-ms", "6000", "--heartbeat-interval-ms", "3000");
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("heartbeat-interval (3000 ms) must be at most a third of session-timeout");
+    }
+
+    @Test
     void shouldExplainANonNumericPartitionCount() {
         Result result = run("--partitions", "many");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);

@@ -1,0 +1,150 @@
+package dev.cairn.faults;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One coordinator instance as a separate OS process: {@code java -jar cairn-coordinator-service.jar} with the
+ * flags this class builds (the only place the fault tests spell out a coordinator command line). The instance
+ * keeps its state directory, instance id and REST port across {@link #restart()}, as a restarted pod would.
+ * Its REST API listens on 127.0.0.1 and serves the live store ({@code GET /jobs/{id}/checkpoints}).
+ */
+final class CoordinatorProcess implements AutoCloseable {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final String name;
+    private final Path dir;
+    private final List<String> flags;
+    private final int httpPort;
+    private ChildProcess process;
+    private int incarnation;
+
+    private CoordinatorProcess(String name, Path dir, List<String> flags, int httpPort) {
+        this.name = name;
+        this.dir = dir;
+        this.flags = flags;
+        this.httpPort = httpPort;
+    }
+
+    /**
+     * Starts instance {@code name} of application {@code applicationId} on topics {@code prefix}*, its state in
+     * {@code dir/name/state}, with the flags of {@code tuning}; returns once the process runs (not yet assigned).
+     */
+    static CoordinatorProcess start(String name, Path dir, String bootstrapServers, String applicationId,
+            String topicPrefix, int partitions, FailoverTuning tuning) {
+        int httpPort = freePort();
+        Path home = dir.resolve(name);
+        List<String> flags = new ArrayList<>(List.of(
+                "--bootstrap-servers=" + bootstrapServers,
+                "--application-id=" + applicationId,
+                "--topic-prefix=" + topicPrefix,
+                "--partitions=" + partitions,
+                "--state-dir=" + home.resolve("state"),
+                "--tick-interval-ms=50",
+                "--http-port=" + httpPort,
+                "--http-bind-address=127.0.0.1",
+                "--advertised-host=127.0.0.1",
+                "--allow-unsigned-sidecar-records"));
+        flags.addAll(tuning.flags(name));
+        CoordinatorProcess coordinator = new CoordinatorProcess(name, home, List.copyOf(flags), httpPort);
+        coordinator.launch();
+        return coordinator;
+    }
+
+    private void launch() {
+        incarnation++;
+        List<String> command = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC", "-jar", coordinatorJar()));
+        command.addAll(flags);
+        process = ChildProcess.startJava("coordinator " + name, command, dir.resolve("coordinator-" + incarnation + ".log"));
+    }
+
+    private static String coordinatorJar() {
+        String jar = System.getProperty("cairn.coordinator.jar");
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("system property cairn.coordinator.jar must name the built coordinator "
+                    + "jar (mvn package builds coordinator-service/target/cairn-coordinator-service.jar), was " + jar);
+        }
+        return jar;
+    }
+
+    String name() {
+        return name;
+    }
+
+    /** SIGKILL: no leave-group, no transaction commit or abort, no state checkpoint. */
+    void kill() {
+        process.kill();
+    }
+
+    /** SIGTERM: a clean stop that leaves the group. */
+    void stop() {
+        process.stop(Duration.ofSeconds(40));
+    }
+
+    /** Starts the process again with the same flags, state directory and REST port. */
+    void restart() {
+        if (process.isAlive()) {
+            process.kill();
+        }
+        launch();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** {@code GET path} on this instance's REST API: the status and body, or status -1 when it does not answer. */
+    HttpAnswer get(String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                .timeout(Duration.ofSeconds(5)).GET().build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            return new HttpAnswer(response.statusCode(), response.body(),
+                    response.headers().firstValue("X-Cairn-Served-By").orElse(""));
+        } catch (IOException e) {
+            return new HttpAnswer(-1, e.toString(), "");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new HttpAnswer(-1, "interrupted", "");
+        }
+    }
+
+    /** A REST answer; {@code servedBy} is the instance (host:port) that owns the job, from X-Cairn-Served-By. */
+    record HttpAnswer(int status, String body, String servedBy) {}
+
+    /** Whether {@code servedBy} names this instance's REST API. */
+    boolean isServer(String servedBy) {
+        return servedBy.endsWith(":" + httpPort);
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.stop(Duration.ofSeconds(40));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "coordinator " + name + " (" + process + ")";
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cairn.faults;
+
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfig;
+import dev.cairn.sidecar.sample.CounterWorker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The load of a fault test: {@code jobs} jobs ({@code fault-job-0}, ...), each of two vertices of parallelism
+ * one ({@code source}, {@code sink}) checkpointed every {@link #INTERVAL}, registered by producing {@link JobSpec}
+ * records to {@code cairn.requests}; and one sample {@link CounterWorker} per subtask with a real {@link Sidecar}
+ * beside it in this JVM, acking through {@code cairn.acks}. {@link #suspendAll()} stops periodic triggering
+ * (pending checkpoints are aborted), so that every checkpoint ends and the invariants can be read.
+ */
+final class JobFleet implements AutoCloseable {
+
+    static final Duration INTERVAL = Duration.ofMillis(500);
+    /** Longer than a failover, so that checkpoints pending across it can still complete. */
+    static final Duration TIMEOUT = Duration.ofSeconds(20);
+    private static final List<String> TASKS = List.of("source", "sink");
+
+    private final List<String> jobIds;
+    private final CairnTopics topics;
+    private final KafkaProducer<String, RequestEnvelope> requests;
+    private final List<Sidecar> sidecars = new ArrayList<>();
+    private final List<CounterWorker> workers = new ArrayList<>();
+
+    private JobFleet(List<String> jobIds, CairnTopics topics, KafkaProducer<String, RequestEnvelope> requests) {
+        this.jobIds = jobIds;
+        this.topics = topics;
+        this.requests = requests;
+    }
+
+    /** Registers the jobs and starts their workers and sidecars; the topics must exist. */
+    static JobFleet start(String bootstrapServers, CairnTopics topics, int jobs, Path workDir) {
+        KafkaProducer<String, RequestEnvelope> requests = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), CairnSerdes.requests().serializer());
+        JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics, requests);
+        for (String jobId : fleet.jobIds) {
+            fleet.send(jobId, new RequestEnvelope(spec(jobId, workDir)));
+            for (String task : TASKS) {
+                CounterWorker worker = new CounterWorker(workDir.resolve("workers"));
+                fleet.workers.add(worker);
+                fleet.sidecars.add(Sidecar.start(SidecarConfig.forTask(bootstrapServers, jobId, task, 0)
+                        .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10)), worker));
+            }
+        }
+        return fleet;
+    }
+
+    private static JobSpec spec(String jobId, Path workDir) {
+        List<TaskVertex> vertices = TASKS.stream()
+                .map(task -> TaskVertex.newBuilder().setTaskId(task).setParallelism(1).build()).toList();
+        return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices)
+                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(INTERVAL.toMillis())
+                        .setTimeoutMs(TIMEOUT.toMillis()).setTolerableFailures(1_000_000)
+                        .setStorageBaseLocation(workDir.resolve("checkpoints").toUri().toString()).build())
+                .setTimestampMs(System.currentTimeMillis()).build();
+    }
+
+    List<String> jobIds() {
+        return jobIds;
+    }
+
+    /** Stops periodic triggering of every job; the coordinator aborts what is pending. */
+    void suspendAll() {
+        for (String jobId : jobIds) {
+            send(jobId, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(jobId).setStatus(JobStatus.SUSPENDED)
+                    .setTimestampMs(System.currentTimeMillis()).build()));
+        }
+    }
+
+    private void send(String jobId, RequestEnvelope request) {
+        try {
+            requests.send(new ProducerRecord<>(topics.requests(), jobId, request)).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot produce to " + topics.requests(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        sidecars.forEach(Sidecar::close);
+        workers.forEach(CounterWorker::close);
+        requests.close();
+    }
+}
