@@ -129,7 +129,7 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, null, Failover.DEFAULTS);
+                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */

@@ -102,7 +102,8 @@ final class CoordinatorHarness implements AutoCloseable {
 
     private CoordinatorApp startCoordinator(Path stateDir, QueryServerConfig withQueryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics, 2, (short) 1,
-                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), withQueryServer, masterKey);
+                stateDir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), withQueryServer,
+                CoordinatorConfig.Failover.DEFAULTS, masterKey);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
