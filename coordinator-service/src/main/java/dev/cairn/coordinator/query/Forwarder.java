@@ -21,7 +21,7 @@ final class Forwarder {
     static final String FORWARDED_BY = "X-Cairn-Forwarded-By";
     /** Set on every answer: the instance whose stores answered. */
     static final String SERVED_BY = "X-Cairn-Served-By";
-    private static final List<String> PASSED_BACK = List.of("Retry-After", "Allow", SERVED_BY);
+    private static final List<String> PASSED_BACK = List.of("Retry-After", "Allow", "WWW-Authenticate", SERVED_BY);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final HttpClient client = HttpClient.newBuilder()
@@ -38,15 +38,19 @@ final class Forwarder {
     /**
      * GETs {@code rawPathAndQuery} from {@code owner}.
      *
+     * @param authorizationOrNull the caller's {@code Authorization} header, passed on when reads need a token
      * @throws ApiException 503 when the owner does not answer
      */
-    HttpAnswer get(JobLocation.Remote owner, String rawPathAndQuery) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + owner.authority() + rawPathAndQuery))
+    HttpAnswer get(JobLocation.Remote owner, String rawPathAndQuery, String authorizationOrNull) {
+        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://" + owner.authority() + rawPathAndQuery))
                 .timeout(TIMEOUT)
                 .header(FORWARDED_BY, self)
                 .header("Accept", "application/json")
-                .GET()
-                .build();
+                .GET();
+        if (authorizationOrNull != null) {
+            builder.header("Authorization", authorizationOrNull);
+        }
+        HttpRequest request = builder.build();
         try {
             HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
             Map<String, String> headers = new HashMap<>();

@@ -28,30 +28,37 @@ import org.slf4j.LoggerFactory;
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
  * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT is produced to the requests topic by
  * whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
- * request, however broken, stops the server. It knows nothing of the HTTP server: {@link JettyApiHandler}
+ * request, however broken, stops the server. PUT and POST need a bearer token whose scope covers the job,
+ * GETs only when the {@link AccessPolicy} says so (see there). It knows nothing of the HTTP server: {@link JettyApiHandler}
  * turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
  */
 final class QueryApi {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     static final int MAX_BODY_BYTES = 64 * 1024;
+    private static final String AUTHORIZATION = "Authorization";
     private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed";
 
     private final StateSource source;
     private final RequestPublisher publisher;
+    private final AccessPolicy access;
     private final Forwarder forwarder;
     private final String self;
     private final LongSupplier clock;
 
     /**
+     * @param access who may read and change jobs
+     * @param forwarder reaches the instances that own other jobs
      * @param self this instance's host:port, as other instances reach it
      * @param clock the time stamped on trigger requests and job specs
      */
-    QueryApi(StateSource source, RequestPublisher publisher, String self, LongSupplier clock) {
+    QueryApi(StateSource source, RequestPublisher publisher, AccessPolicy access, Forwarder forwarder, String self,
+            LongSupplier clock) {
         this.source = source;
         this.publisher = publisher;
-        this.forwarder = new Forwarder(self);
+        this.access = access;
+        this.forwarder = forwarder;
         this.self = self;
         this.clock = clock;
     }
@@ -114,6 +121,7 @@ final class QueryApi {
         if (!request.method().equals("GET")) {
             throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: " + allow);
         }
+        access.authorizeRead(request.headers(AUTHORIZATION), jobId);
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
             return forward(request, jobId, owner);
@@ -132,15 +140,16 @@ final class QueryApi {
             throw ApiException.unavailable("instance " + forwardedBy + " sent job '" + jobId + "' here, but "
                     + owner.authority() + " owns it now (the assignment is moving)");
         }
-        return forwarder.get(owner, request.rawPathAndQuery());
+        return forwarder.get(owner, request.rawPathAndQuery(), passedOnAuthorization(request));
     }
 
     /** Validates the body, checks that the job exists (asking its owner if need be), then produces the request. */
     private HttpAnswer trigger(ApiRequest request, String jobId) {
+        String principal = access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
         TriggerBody body = TriggerBody.parse(request.bodyText());
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
-            HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId));
+            HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
             if (answer.status() != 200) {
                 return answer;
             }
@@ -152,7 +161,8 @@ final class QueryApi {
         }
         String requestId = body.requestId() != null ? body.requestId() : UUID.randomUUID().toString();
         publisher.publish(body.toRequest(jobId, requestId, clock.getAsLong()));
-        LOG.info("REST: requested {} {} of job {}{}", body.type(), requestId, jobId, body.force() ? " (forced)" : "");
+        LOG.info("REST: {} requested {} {} of job {}{}", principal, body.type(), requestId, jobId,
+                body.force() ? " (forced)" : "");
         return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
     }
 
@@ -161,10 +171,16 @@ final class QueryApi {
      * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
      */
     private HttpAnswer register(ApiRequest request, String jobId) {
+        String principal = access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
         JobSpec spec = JobSpecBody.parse(request.bodyText()).toSpec(jobId, clock.getAsLong());
         publisher.publish(spec);
-        LOG.info("REST: registered job {} ({} tasks)", jobId, spec.getTasks().size());
+        LOG.info("REST: {} registered job {} ({} tasks)", principal, jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));
+    }
+
+    /** The caller's Authorization header, passed on to the owner of the job when reads need a token. */
+    private String passedOnAuthorization(ApiRequest request) {
+        return access.readsNeedToken() ? request.header(AUTHORIZATION) : null;
     }
 
     private static long checkpointId(String segment) {

@@ -71,15 +71,16 @@ public final class QueryServer implements AutoCloseable {
 
     /** Serves the API from now on. */
     public void start(StateSource source, RequestPublisher publisher) {
-        server.setHandler(new JettyApiHandler(new QueryApi(source, publisher, applicationServer(),
-                System::currentTimeMillis)));
+        server.setHandler(new JettyApiHandler(new QueryApi(source, publisher, config.access(),
+                new Forwarder(applicationServer()), applicationServer(), System::currentTimeMillis)));
         try {
             server.start();
         } catch (Exception e) {
             throw new IllegalStateException("cannot start the REST API on " + applicationServer() + ": " + e, e);
         }
-        LOG.info("REST API listening on {}:{}, advertised as {} (idle timeout {} ms, at most {} connections)",
-                config.bindAddress(), port(), uri(), config.idleTimeout().toMillis(), config.maxConnections());
+        LOG.info("REST API listening on {}:{}, advertised as {} (idle timeout {} ms, at most {} connections; {})",
+                config.bindAddress(), port(), uri(), config.idleTimeout().toMillis(), config.maxConnections(),
+                config.access());
     }
 
     /** The port actually bound. */

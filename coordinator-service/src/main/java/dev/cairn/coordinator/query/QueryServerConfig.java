@@ -16,9 +16,10 @@ import java.util.Objects;
  * @param idleTimeout how long a connection may stay silent (no byte read or written, e.g. a client that
  *     declared a body and stalls) before the server closes it
  * @param maxConnections how many connections are open at most; beyond, new ones wait in the accept queue
+ * @param access who may read and change jobs (read-only without tokens)
  */
 public record QueryServerConfig(String bindAddress, int port, String advertisedHost, Duration idleTimeout,
-        int maxConnections) {
+        int maxConnections, AccessPolicy access) {
 
     /** Flink's REST port. */
     public static final int DEFAULT_PORT = 8081;
@@ -31,6 +32,7 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(access, "access");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("http-port must be in 0..65535 (0 picks a free port), was " + port);
         }
@@ -48,12 +50,12 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
         }
     }
 
-    /** With the default idle timeout and connection limit. */
+    /** Read-only, with the default idle timeout and connection limit. */
     public QueryServerConfig(String bindAddress, int port, String advertisedHost) {
-        this(bindAddress, port, advertisedHost, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS);
+        this(bindAddress, port, advertisedHost, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, AccessPolicy.readOnly());
     }
 
-    /** On the loopback interface, on a free port: what tests and the embedded demo use. */
+    /** On the loopback interface, on a free port, read-only: what tests and the embedded demo use. */
     public static QueryServerConfig loopback() {
         return new QueryServerConfig("127.0.0.1", 0, "127.0.0.1");
     }
@@ -72,7 +74,12 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
 
     /** The same settings with another idle timeout and connection limit. */
     public QueryServerConfig withLimits(Duration newIdleTimeout, int newMaxConnections) {
-        return new QueryServerConfig(bindAddress, port, advertisedHost, newIdleTimeout, newMaxConnections);
+        return new QueryServerConfig(bindAddress, port, advertisedHost, newIdleTimeout, newMaxConnections, access);
+    }
+
+    /** The same settings with another access policy. */
+    public QueryServerConfig withAccess(AccessPolicy newAccess) {
+        return new QueryServerConfig(bindAddress, port, advertisedHost, idleTimeout, maxConnections, newAccess);
     }
 
     private static String localHostName() {

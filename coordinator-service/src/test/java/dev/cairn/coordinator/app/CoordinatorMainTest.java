@@ -74,6 +74,46 @@ class CoordinatorMainTest {
         assertThat(result.err()).contains("broken.properties is not a properties file").contains("Malformed");
     }
 
+    @Test
+    void shouldReadTheTokensFileIntoTheRestApisAccessPolicy() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=Zm9vYmFyYmF6cXV4cXV1eA\n");
+
+        CoordinatorConfig config = parse("--http-tokens-file", tokens.toString(), "--http-require-token-for-reads",
+                "--http-idle-timeout-ms", "3000", "--http-max-connections", "64").config();
+
+        assertThat(config.queryServer().access().allowsMutations()).isTrue();
+        assertThat(config.queryServer().access().readsNeedToken()).isTrue();
+        assertThat(config.queryServer().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.queryServer().maxConnections()).isEqualTo(64);
+    }
+
+    @Test
+    void shouldServeAReadOnlyRestApiWithoutATokensFile() {
+        CoordinatorConfig config = parse().config();
+
+        assertThat(config.queryServer().access().allowsMutations()).isFalse();
+        assertThat(config.queryServer().access().readsNeedToken()).isFalse();
+    }
+
+    @Test
+    void shouldNameTheFlagTheFileAndTheKeyOfAMalformedTokensFile() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=short\n");
+
+        Result result = run("--http-tokens-file", tokens.toString());
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--http-tokens-file: tokens file " + tokens + ": key 'ops.token'")
+                .doesNotContain("short");
+    }
+
+    @Test
+    void shouldRefuseToRequireTokensForReadsWithoutATokensFile() {
+        Result result = run("--http-require-token-for-reads");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--http-require-token-for-reads needs --http-tokens-file");
+    }
+
     private static CoordinatorMain parse(String... args) {
         CoordinatorMain main = new CoordinatorMain();
         new CommandLine(main).parseArgs(args);

@@ -2,7 +2,6 @@ package dev.cairn.coordinator.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.streams.StoreReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -35,8 +34,8 @@ class QueryServerStallTest {
 
     @BeforeEach
     void startServer() {
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 50));
-        server.start(new NoState(), (jobId, request) -> { });
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 50).withAccess(TestTokens.mutations()));
+        server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), (jobId, request) -> { });
     }
 
     @AfterEach
@@ -103,7 +102,7 @@ class QueryServerStallTest {
     private Socket stallInBody() throws IOException {
         Socket socket = new Socket("127.0.0.1", server.port());
         socket.getOutputStream().write(("POST /jobs/job-1/checkpoints HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Authorization: Bearer stalling-client-token\r\n"
+                + "Authorization: Bearer " + TestTokens.OPS + "\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"type\"")
                 .getBytes(StandardCharsets.US_ASCII));
         socket.getOutputStream().flush();
@@ -125,20 +124,6 @@ class QueryServerStallTest {
             return false;
         } catch (IOException e) {
             return true;
-        }
-    }
-
-    /** No job's state is queryable: every job GET is answered 503 at once. */
-    private static final class NoState implements StateSource {
-
-        @Override
-        public JobLocation locate(String jobId) {
-            return new JobLocation.Unavailable("no state in this test");
-        }
-
-        @Override
-        public StoreReader reader(int partition) {
-            throw new AssertionError("no stores in this test");
         }
     }
 }
