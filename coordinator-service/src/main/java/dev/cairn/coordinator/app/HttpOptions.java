@@ -18,9 +18,9 @@ final class HttpOptions {
                     + "(env CAIRN_HTTP_PORT, default ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--http-bind-address", defaultValue = "${env:CAIRN_HTTP_BIND_ADDRESS:-0.0.0.0}",
+    @Option(names = "--http-bind-address", defaultValue = "${env:CAIRN_HTTP_BIND_ADDRESS:-127.0.0.1}",
             description = "Address the REST API listens on; 0.0.0.0 for every interface "
-                    + "(env CAIRN_HTTP_BIND_ADDRESS, default ${DEFAULT-VALUE}).")
+                    + "(env CAIRN_HTTP_BIND_ADDRESS, default ${DEFAULT-VALUE}: this machine only).")
     String bindAddress;
 
     @Option(names = "--advertised-host", defaultValue = "${env:CAIRN_ADVERTISED_HOST}",

@@ -88,9 +88,11 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldServeAReadOnlyRestApiWithoutATokensFile() {
+    void shouldServeAReadOnlyRestApiOnLoopbackByDefault() {
         CoordinatorConfig config = parse().config();
 
+        assertThat(config.queryServer().bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(config.queryServer().advertisedHost()).isEqualTo("127.0.0.1");
         assertThat(config.queryServer().access().allowsMutations()).isFalse();
         assertThat(config.queryServer().access().readsNeedToken()).isFalse();
     }
