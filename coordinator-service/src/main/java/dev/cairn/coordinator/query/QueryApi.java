@@ -24,6 +24,8 @@ import org.slf4j.LoggerFactory;
  *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
  *   GET  /jobs/{jobId}/checkpoints/details/{id}         the same, at Flink's path
  *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
+ *   GET  /health                                        liveness of this instance (200 UP, 503 DOWN)
+ *   GET  /ready                                         readiness of this instance (200 UP, 503 DOWN)
  * </pre>
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
  * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT is produced to the requests topic by
@@ -38,9 +40,11 @@ final class QueryApi {
     static final int MAX_BODY_BYTES = 64 * 1024;
     private static final String AUTHORIZATION = "Authorization";
     private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
-            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed";
+            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
+            + "GET /health, GET /ready";
 
     private final StateSource source;
+    private final HealthSource health;
     private final RequestPublisher publisher;
     private final AccessPolicy access;
     private final Forwarder forwarder;
@@ -53,9 +57,10 @@ final class QueryApi {
      * @param self this instance's host:port, as other instances reach it
      * @param clock the time stamped on trigger requests and job specs
      */
-    QueryApi(StateSource source, RequestPublisher publisher, AccessPolicy access, Forwarder forwarder, String self,
-            LongSupplier clock) {
+    QueryApi(StateSource source, HealthSource health, RequestPublisher publisher, AccessPolicy access,
+            Forwarder forwarder, String self, LongSupplier clock) {
         this.source = source;
+        this.health = health;
         this.publisher = publisher;
         this.access = access;
         this.forwarder = forwarder;
@@ -83,6 +88,9 @@ final class QueryApi {
     private HttpAnswer route(ApiRequest request) {
         String method = request.method();
         List<String> path = segments(request.rawPath());
+        if (path.size() == 1 && (path.get(0).equals("health") || path.get(0).equals("ready"))) {
+            return health(request, path.get(0).equals("health") ? health.liveness() : health.readiness());
+        }
         if (path.size() >= 2 && path.get(0).equals("jobs")) {
             String jobId = path.get(1);
             List<String> rest = path.subList(2, path.size());
@@ -141,6 +149,15 @@ final class QueryApi {
                     + owner.authority() + " owns it now (the assignment is moving)");
         }
         return forwarder.get(owner, request.rawPathAndQuery(), passedOnAuthorization(request));
+    }
+
+    /** 200 {@code {"status":"UP"}} or 503 {@code {"status":"DOWN","reason":...}}; answered here, never forwarded. */
+    private static HttpAnswer health(ApiRequest request, HealthSource.Health check) {
+        if (!request.method().equals("GET")) {
+            throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: GET");
+        }
+        return check.ok() ? HttpAnswer.json(200, new ApiViews.Health("UP", null))
+                : HttpAnswer.json(503, new ApiViews.Health("DOWN", check.reason()));
     }
 
     /** Validates the body, checks that the job exists (asking its owner if need be), then produces the request. */

@@ -69,9 +69,15 @@ public final class QueryServer implements AutoCloseable {
         return new QueryServer(config, server, connector);
     }
 
-    /** Serves the API from now on. */
-    public void start(StateSource source, RequestPublisher publisher) {
-        server.setHandler(new JettyApiHandler(new QueryApi(source, publisher, config.access(),
+    /**
+     * Serves the API from now on.
+     *
+     * @param source the jobs' state
+     * @param health what {@code /health} and {@code /ready} answer
+     * @param publisher where PUT and POST send their requests
+     */
+    public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
+        server.setHandler(new JettyApiHandler(new QueryApi(source, health, publisher, config.access(),
                 new Forwarder(applicationServer()), applicationServer(), System::currentTimeMillis)));
         try {
             server.start();

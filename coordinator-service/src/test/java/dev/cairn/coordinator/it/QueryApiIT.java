@@ -53,6 +53,17 @@ class QueryApiIT {
     }
 
     @Test
+    void shouldAnswerLiveAndReadyOnceTheCoordinatorRuns() throws Exception {
+        HttpResponse<String> live = get("/health");
+        HttpResponse<String> ready = get("/ready");
+
+        assertThat(live.statusCode()).isEqualTo(200);
+        assertThat(live.body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(ready.statusCode()).isEqualTo(200);
+        assertThat(ready.body()).isEqualTo("{\"status\":\"UP\"}");
+    }
+
+    @Test
     void shouldServeCheckpointStatsAPendingCheckpointAndTheLatestCompletedOne() throws Exception {
         String job = "query-" + UUID.randomUUID();
         startJob(job);

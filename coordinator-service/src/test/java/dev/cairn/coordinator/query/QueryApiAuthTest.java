@@ -168,7 +168,7 @@ class QueryApiAuthTest {
     private QueryServer start(AccessPolicy access, JobLocation location) {
         QueryServer server = QueryServer.bind(QueryServerConfig.loopback().withAccess(access));
         servers.add(server);
-        server.start(new FixedStateSource(location), this::publish);
+        server.start(new FixedStateSource(location), HealthSource.alwaysUp(), this::publish);
         return server;
     }
 

@@ -62,8 +62,8 @@ class QueryApiTest {
         b = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         sourceA = new Source(new JobLocation.Local(0));
         sourceB = new Source(new JobLocation.Local(0));
-        a.start(sourceA, this::publish);
-        b.start(sourceB, this::publish);
+        a.start(sourceA, HealthSource.alwaysUp(), this::publish);
+        b.start(sourceB, HealthSource.alwaysUp(), this::publish);
     }
 
     @AfterEach
@@ -255,7 +255,7 @@ class QueryApiTest {
     @Test
     void shouldAnswer503WhenTheJobSpecCannotBeSent() throws Exception {
         QueryServer failing = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        failing.start(sourceA, (jobId, request) -> {
+        failing.start(sourceA, HealthSource.alwaysUp(), (jobId, request) -> {
             throw ApiException.unavailable("cannot send the request to cairn.requests: broker down");
         });
         try {
