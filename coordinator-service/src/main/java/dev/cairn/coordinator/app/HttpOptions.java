@@ -3,13 +3,17 @@ package dev.cairn.coordinator.app;
 import dev.cairn.coordinator.query.AccessPolicy;
 import dev.cairn.coordinator.query.BearerTokens;
 import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.query.TlsConfig;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
  * The flags of the coordinator's REST API (a picocli mixin of {@link CoordinatorMain}): where it listens,
- * how long a silent connection lives, how many connections it takes, and who may change jobs.
+ * how long a silent connection lives, how many connections it takes, who may change jobs, and HTTPS.
  */
 final class HttpOptions {
 
@@ -51,6 +55,35 @@ final class HttpOptions {
                     + "(env CAIRN_HTTP_REQUIRE_TOKEN_FOR_READS, default ${DEFAULT-VALUE}).")
     boolean requireTokenForReads;
 
+    @Option(names = "--http-tls-keystore", defaultValue = "${env:CAIRN_HTTP_TLS_KEYSTORE}",
+            description = "PKCS12 keystore of the REST API's key and certificate: serves HTTPS "
+                    + "(env CAIRN_HTTP_TLS_KEYSTORE).")
+    Path keyStore;
+
+    @Option(names = "--http-tls-keystore-password", defaultValue = "${env:CAIRN_HTTP_TLS_KEYSTORE_PASSWORD}",
+            description = "Password of the keystore and its key (env CAIRN_HTTP_TLS_KEYSTORE_PASSWORD).")
+    String keyStorePassword;
+
+    @Option(names = "--http-tls-keystore-password-file",
+            defaultValue = "${env:CAIRN_HTTP_TLS_KEYSTORE_PASSWORD_FILE}",
+            description = "File whose first line is the keystore password (env CAIRN_HTTP_TLS_KEYSTORE_PASSWORD_FILE).")
+    Path keyStorePasswordFile;
+
+    @Option(names = "--http-tls-truststore", defaultValue = "${env:CAIRN_HTTP_TLS_TRUSTSTORE}",
+            description = "PKCS12 truststore of the certificates of the other instances, to forward queries to "
+                    + "them over HTTPS; default: the JDK's trusted certificates (env CAIRN_HTTP_TLS_TRUSTSTORE).")
+    Path trustStore;
+
+    @Option(names = "--http-tls-truststore-password", defaultValue = "${env:CAIRN_HTTP_TLS_TRUSTSTORE_PASSWORD}",
+            description = "Password of the truststore (env CAIRN_HTTP_TLS_TRUSTSTORE_PASSWORD).")
+    String trustStorePassword;
+
+    @Option(names = "--http-tls-truststore-password-file",
+            defaultValue = "${env:CAIRN_HTTP_TLS_TRUSTSTORE_PASSWORD_FILE}",
+            description = "File whose first line is the truststore password "
+                    + "(env CAIRN_HTTP_TLS_TRUSTSTORE_PASSWORD_FILE).")
+    Path trustStorePasswordFile;
+
     /**
      * The REST API's settings, {@code null} for none.
      *
@@ -66,7 +99,36 @@ final class HttpOptions {
         }
         return QueryServerConfig.of(bindAddress, port, advertisedHost)
                 .withLimits(Duration.ofMillis(idleTimeoutMs), maxConnections)
-                .withAccess(access());
+                .withAccess(access())
+                .withTls(tls());
+    }
+
+    private TlsConfig tls() {
+        if (keyStore == null) {
+            if (trustStore != null) {
+                throw new IllegalArgumentException("--http-tls-truststore needs --http-tls-keystore (HTTPS)");
+            }
+            return null;
+        }
+        return TlsConfig.load(keyStore, password("--http-tls-keystore", keyStorePassword, keyStorePasswordFile),
+                trustStore, trustStore == null ? null
+                        : password("--http-tls-truststore", trustStorePassword, trustStorePasswordFile));
+    }
+
+    /** The password given directly or as the first line of a file; {@code null} when neither is. */
+    private static char[] password(String flag, String password, Path passwordFile) {
+        if (password != null && passwordFile != null) {
+            throw new IllegalArgumentException("give " + flag + "-password or " + flag + "-password-file, not both");
+        }
+        if (passwordFile == null) {
+            return password == null ? null : password.toCharArray();
+        }
+        try {
+            List<String> lines = Files.readAllLines(passwordFile);
+            return lines.isEmpty() ? new char[0] : lines.get(0).toCharArray();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(flag + "-password-file: cannot read " + passwordFile + ": " + e, e);
+        }
     }
 
     private AccessPolicy access() {

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.query;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -19,8 +20,8 @@ record ApiRequest(String method, String rawPath, String rawQuery, Map<String, Li
 
     ApiRequest {
         Map<String, List<String>> byName = new TreeMap<>();
-        headers.forEach((name, values) -> byName.computeIfAbsent(name.toLowerCase(Locale.ROOT), n -> new java.util.ArrayList<>())
-                .addAll(values));
+        headers.forEach((name, values) ->
+                byName.computeIfAbsent(name.toLowerCase(Locale.ROOT), lowerCase -> new ArrayList<>()).addAll(values));
         byName.replaceAll((name, values) -> List.copyOf(values));
         headers = Map.copyOf(byName);
     }

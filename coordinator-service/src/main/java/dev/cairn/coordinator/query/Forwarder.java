@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * Passes a GET on to the instance that owns the job and hands its answer back as it is. The forwarded
@@ -24,15 +25,31 @@ final class Forwarder {
     private static final List<String> PASSED_BACK = List.of("Retry-After", "Allow", "WWW-Authenticate", SERVED_BY);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
+    private final HttpClient client;
+    private final String scheme;
     private final String self;
 
-    /** @param self this instance's host:port, sent as {@value #FORWARDED_BY} */
+    /** Over plain HTTP. @param self this instance's host:port, sent as {@value #FORWARDED_BY} */
     Forwarder(String self) {
         this.self = self;
+        this.scheme = "http";
+        this.client = clientBuilder().build();
+    }
+
+    /**
+     * Over HTTPS.
+     *
+     * @param self this instance's host:port, sent as {@value #FORWARDED_BY}
+     * @param tls trusts the other instances' certificates
+     */
+    Forwarder(String self, SSLContext tls) {
+        this.self = self;
+        this.scheme = "https";
+        this.client = clientBuilder().sslContext(tls).build();
+    }
+
+    private static HttpClient.Builder clientBuilder() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2));
     }
 
     /**
@@ -42,7 +59,8 @@ final class Forwarder {
      * @throws ApiException 503 when the owner does not answer
      */
     HttpAnswer get(JobLocation.Remote owner, String rawPathAndQuery, String authorizationOrNull) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://" + owner.authority() + rawPathAndQuery))
+        URI uri = URI.create(scheme + "://" + owner.authority() + rawPathAndQuery);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .timeout(TIMEOUT)
                 .header(FORWARDED_BY, self)
                 .header("Accept", "application/json")

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT is produced to the requests topic by
  * whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
  * request, however broken, stops the server. PUT and POST need a bearer token whose scope covers the job,
- * GETs only when the {@link AccessPolicy} says so (see there). It knows nothing of the HTTP server: {@link JettyApiHandler}
- * turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
+ * GETs only when the {@link AccessPolicy} says so (see there). It knows nothing of the HTTP server:
+ * {@link JettyApiHandler} turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
  */
 final class QueryApi {
 

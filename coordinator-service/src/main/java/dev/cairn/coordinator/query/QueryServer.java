@@ -7,6 +7,7 @@ import org.apache.kafka.streams.state.HostInfo;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The coordinator's REST API on Jetty: a bounded thread pool, a connector that closes connections idle
  * for {@link QueryServerConfig#idleTimeout()}, at most {@link QueryServerConfig#maxConnections()} open
- * connections, and request headers of at most {@value #MAX_HEADER_BYTES} bytes (431 beyond). Started in
+ * connections, and request headers of at most {@value #MAX_HEADER_BYTES} bytes (431 beyond); HTTPS when
+ * {@link QueryServerConfig#tls()} is set. Started in
  * two steps, because Kafka Streams needs the port actually bound (its {@code application.server}) before it
  * is created, and the API needs the running Kafka Streams: {@link #bind} opens the socket, {@link #start}
  * serves {@link QueryApi}.
@@ -54,7 +56,14 @@ public final class QueryServer implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendDateHeader(false);
         http.setRequestHeaderSize(MAX_HEADER_BYTES);
-        ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        ServerConnector connector;
+        if (config.tls() == null) {
+            connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        } else {
+            http.addCustomizer(new SecureRequestCustomizer());
+            connector = new ServerConnector(server, config.tls().serverContextFactory(),
+                    new HttpConnectionFactory(http));
+        }
         connector.setHost(config.bindAddress());
         connector.setPort(config.port());
         connector.setIdleTimeout(config.idleTimeout().toMillis());
@@ -78,7 +87,7 @@ public final class QueryServer implements AutoCloseable {
      */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
         server.setHandler(new JettyApiHandler(new QueryApi(source, health, publisher, config.access(),
-                new Forwarder(applicationServer()), applicationServer(), System::currentTimeMillis)));
+                forwarder(), applicationServer(), System::currentTimeMillis)));
         try {
             server.start();
         } catch (Exception e) {
@@ -87,6 +96,11 @@ public final class QueryServer implements AutoCloseable {
         LOG.info("REST API listening on {}:{}, advertised as {} (idle timeout {} ms, at most {} connections; {})",
                 config.bindAddress(), port(), uri(), config.idleTimeout().toMillis(), config.maxConnections(),
                 config.access());
+    }
+
+    private Forwarder forwarder() {
+        return config.tls() == null ? new Forwarder(applicationServer())
+                : new Forwarder(applicationServer(), config.tls().clientContext());
     }
 
     /** The port actually bound. */
@@ -104,9 +118,10 @@ public final class QueryServer implements AutoCloseable {
         return config.advertisedHost() + ":" + port();
     }
 
-    /** The API's base address, e.g. {@code http://127.0.0.1:8081}. */
+    /** The API's base address, e.g. {@code http://127.0.0.1:8081} (or {@code https://...} with TLS). */
     public URI uri() {
-        return URI.create("http://" + new JobLocation.Remote(config.advertisedHost(), port()).authority());
+        String authority = new JobLocation.Remote(config.advertisedHost(), port()).authority();
+        return URI.create(config.scheme() + "://" + authority);
     }
 
     /** Stops serving at once; requests in flight are cut off. */

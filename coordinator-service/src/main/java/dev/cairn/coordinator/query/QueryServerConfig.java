@@ -17,9 +17,10 @@ import java.util.Objects;
  *     declared a body and stalls) before the server closes it
  * @param maxConnections how many connections are open at most; beyond, new ones wait in the accept queue
  * @param access who may read and change jobs (read-only without tokens)
+ * @param tls HTTPS settings; {@code null}: plain HTTP. Every instance of an application uses the same scheme
  */
 public record QueryServerConfig(String bindAddress, int port, String advertisedHost, Duration idleTimeout,
-        int maxConnections, AccessPolicy access) {
+        int maxConnections, AccessPolicy access, TlsConfig tls) {
 
     /** Flink's REST port. */
     public static final int DEFAULT_PORT = 8081;
@@ -52,7 +53,8 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
 
     /** Read-only, with the default idle timeout and connection limit. */
     public QueryServerConfig(String bindAddress, int port, String advertisedHost) {
-        this(bindAddress, port, advertisedHost, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, AccessPolicy.readOnly());
+        this(bindAddress, port, advertisedHost, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, AccessPolicy.readOnly(),
+                null);
     }
 
     /** On the loopback interface, on a free port, read-only: what tests and the embedded demo use. */
@@ -74,12 +76,23 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
 
     /** The same settings with another idle timeout and connection limit. */
     public QueryServerConfig withLimits(Duration newIdleTimeout, int newMaxConnections) {
-        return new QueryServerConfig(bindAddress, port, advertisedHost, newIdleTimeout, newMaxConnections, access);
+        return new QueryServerConfig(bindAddress, port, advertisedHost, newIdleTimeout, newMaxConnections, access,
+                tls);
     }
 
     /** The same settings with another access policy. */
     public QueryServerConfig withAccess(AccessPolicy newAccess) {
-        return new QueryServerConfig(bindAddress, port, advertisedHost, idleTimeout, maxConnections, newAccess);
+        return new QueryServerConfig(bindAddress, port, advertisedHost, idleTimeout, maxConnections, newAccess, tls);
+    }
+
+    /** The same settings over HTTPS ({@code null}: plain HTTP). */
+    public QueryServerConfig withTls(TlsConfig newTls) {
+        return new QueryServerConfig(bindAddress, port, advertisedHost, idleTimeout, maxConnections, access, newTls);
+    }
+
+    /** {@code https} with TLS, else {@code http}. */
+    public String scheme() {
+        return tls == null ? "http" : "https";
     }
 
     private static String localHostName() {

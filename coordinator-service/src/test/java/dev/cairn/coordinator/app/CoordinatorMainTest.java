@@ -2,6 +2,7 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.query.SelfSignedKeystore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -114,6 +115,39 @@ class CoordinatorMainTest {
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("--http-require-token-for-reads needs --http-tokens-file");
+    }
+
+    @Test
+    void shouldServeHttpsWithAKeystoreWhosePasswordIsInAFile() throws Exception {
+        Path keystore = SelfSignedKeystore.create(dir);
+        Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD + "\n");
+
+        CoordinatorConfig config = parse("--http-tls-keystore", keystore.toString(),
+                "--http-tls-keystore-password-file", password.toString()).config();
+
+        assertThat(config.queryServer().scheme()).isEqualTo("https");
+    }
+
+    @Test
+    void shouldNameTheFlagOfAWrongKeystorePasswordAtStartUp() throws Exception {
+        Path keystore = SelfSignedKeystore.create(dir);
+
+        Result result = run("--http-tls-keystore", keystore.toString(), "--http-tls-keystore-password", "wrong");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--http-tls-keystore-password does not open " + keystore);
+    }
+
+    @Test
+    void shouldRefuseAKeystoreWithoutPasswordOrWithTwo() throws Exception {
+        Path keystore = SelfSignedKeystore.create(dir);
+        Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD);
+
+        assertThat(run("--http-tls-keystore", keystore.toString()).err()).contains(
+                "--http-tls-keystore needs --http-tls-keystore-password or --http-tls-keystore-password-file");
+        assertThat(run("--http-tls-keystore", keystore.toString(), "--http-tls-keystore-password", "x",
+                "--http-tls-keystore-password-file", password.toString()).err()).contains(
+                "give --http-tls-keystore-password or --http-tls-keystore-password-file, not both");
     }
 
     private static CoordinatorMain parse(String... args) {

@@ -42,7 +42,8 @@ class BearerTokensTest {
         Path file = file("ops.token=" + OPS + "\nops.secret=" + CI + "\n");
 
         assertThatThrownBy(() -> BearerTokens.load(file)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("tokens file " + file + ": key 'ops.secret' is neither <principal>.token nor <principal>.jobs");
+                .hasMessage("tokens file " + file
+                        + ": key 'ops.secret' is neither <principal>.token nor <principal>.jobs");
     }
 
     @Test

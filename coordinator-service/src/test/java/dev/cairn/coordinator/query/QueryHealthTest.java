@@ -66,7 +66,8 @@ class QueryHealthTest {
 
         liveness = HealthSource.Health.down("Kafka Streams is ERROR");
         assertThat(get("/health").statusCode()).isEqualTo(503);
-        assertThat(Json.MAPPER.readTree(get("/health").body()).get("reason").asText()).isEqualTo("Kafka Streams is ERROR");
+        assertThat(Json.MAPPER.readTree(get("/health").body()).get("reason").asText())
+                .isEqualTo("Kafka Streams is ERROR");
     }
 
     @Test

@@ -34,7 +34,8 @@ class QueryServerStallTest {
 
     @BeforeEach
     void startServer() {
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 50).withAccess(TestTokens.mutations()));
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 50)
+                .withAccess(TestTokens.mutations()));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), HealthSource.alwaysUp(),
                 (jobId, request) -> { });
     }
