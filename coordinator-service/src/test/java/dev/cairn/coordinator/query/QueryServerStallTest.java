@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -66,6 +67,25 @@ class QueryServerStallTest {
         Awaitility.await().atMost(IDLE_TIMEOUT.multipliedBy(3)).pollInterval(Duration.ofMillis(100))
                 .until(() -> stalled.stream().allMatch(QueryServerStallTest::closedByServer));
         assertThat(Duration.ofNanos(System.nanoTime() - stalledAt)).isGreaterThanOrEqualTo(IDLE_TIMEOUT);
+    }
+
+    @Test
+    void shouldMakeNewConnectionsWaitWhileTheConnectionLimitIsReached() throws Exception {
+        server.close();
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 3)
+                .withAccess(TestTokens.mutations()));
+        server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), HealthSource.alwaysUp(),
+                (jobId, request) -> { });
+        for (int i = 0; i < 3; i++) {
+            stalled.add(stallInBody());
+        }
+
+        CompletableFuture<HttpResponse<String>> waiting = http.sendAsync(HttpRequest.newBuilder(
+                URI.create(server.uri() + "/jobs/job-1")).GET().build(), HttpResponse.BodyHandlers.ofString());
+
+        Awaitility.await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(1)).until(() -> !waiting.isDone());
+        Awaitility.await().atMost(IDLE_TIMEOUT.multipliedBy(3)).until(waiting::isDone);
+        assertThat(waiting.get().statusCode()).isEqualTo(503);
     }
 
     @Test
