@@ -93,16 +93,17 @@ final class QueryApi {
         }
         if (path.size() >= 2 && path.get(0).equals("jobs")) {
             String jobId = path.get(1);
+            String principal = authorize(request, jobId);
             List<String> rest = path.subList(2, path.size());
             if (rest.isEmpty() && method.equals("PUT")) {
-                return register(request, jobId);
+                return register(request, jobId, principal);
             }
             if (rest.isEmpty()) {
                 return get(request, jobId, stores -> JobQueries.job(stores, jobId), "GET, PUT");
             }
             if (rest.get(0).equals("checkpoints")) {
                 if (rest.size() == 1 && method.equals("POST")) {
-                    return trigger(request, jobId);
+                    return trigger(request, jobId, principal);
                 }
                 if (rest.size() == 1) {
                     return get(request, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
@@ -129,7 +130,6 @@ final class QueryApi {
         if (!request.method().equals("GET")) {
             throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: " + allow);
         }
-        access.authorizeRead(request.headers(AUTHORIZATION), jobId);
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
             return forward(request, jobId, owner);
@@ -161,8 +161,7 @@ final class QueryApi {
     }
 
     /** Validates the body, checks that the job exists (asking its owner if need be), then produces the request. */
-    private HttpAnswer trigger(ApiRequest request, String jobId) {
-        String principal = access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
+    private HttpAnswer trigger(ApiRequest request, String jobId, String principal) {
         TriggerBody body = TriggerBody.parse(request.bodyText());
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
@@ -187,12 +186,23 @@ final class QueryApi {
      * Validates the body as the coordinator would, then produces the job spec. Registering the same spec
      * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
      */
-    private HttpAnswer register(ApiRequest request, String jobId) {
-        String principal = access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
+    private HttpAnswer register(ApiRequest request, String jobId, String principal) {
         JobSpec spec = JobSpecBody.parse(request.bodyText()).toSpec(jobId, clock.getAsLong());
         publisher.publish(spec);
         LOG.info("REST: {} registered job {} ({} tasks)", principal, jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));
+    }
+
+    /**
+     * Checks the caller's token before any route of a job is looked at: every method but GET and HEAD is
+     * a mutation, so that no mutation added later can skip the check.
+     *
+     * @return the principal, or {@code null} for a read when reads are open
+     */
+    private String authorize(ApiRequest request, String jobId) {
+        boolean read = request.method().equals("GET") || request.method().equals("HEAD");
+        return read ? access.authorizeRead(request.headers(AUTHORIZATION), jobId)
+                : access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
     }
 
     /** The caller's Authorization header, passed on to the owner of the job when reads need a token. */

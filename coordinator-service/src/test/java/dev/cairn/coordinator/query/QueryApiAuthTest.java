@@ -77,6 +77,20 @@ class QueryApiAuthTest {
     }
 
     @Test
+    void shouldTreatEveryMethodButGetAsAMutationThatNeedsAToken() throws Exception {
+        QueryServer server = start(TestTokens.mutations(), new JobLocation.Local(0));
+
+        HttpResponse<String> delete = http.send(request(server, "/jobs/job-1").DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> deleteWithToken = http.send(request(server, "/jobs/job-1")
+                .header("Authorization", "Bearer " + TestTokens.OPS).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(delete.statusCode()).isEqualTo(401);
+        assertThat(deleteWithToken.statusCode()).isEqualTo(405);
+    }
+
+    @Test
     void shouldAcceptTheBearerSchemeInAnyCase() throws Exception {
         QueryServer server = start(TestTokens.mutations(), new JobLocation.Local(0));
 
