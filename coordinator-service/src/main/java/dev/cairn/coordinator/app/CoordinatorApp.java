@@ -83,7 +83,9 @@ public final class CoordinatorApp implements AutoCloseable {
     private static CoordinatorApp start(CoordinatorConfig config, Topology topology, Properties props,
             QueryServer queryServer) {
         KafkaStreams streams = new KafkaStreams(topology, props);
+        StreamThreadFailures failures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
+            failures.recordFailure(System.currentTimeMillis());
             LOG.error("Coordinator stream thread failed; replacing it", error);
             return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
                     .REPLACE_THREAD;
@@ -102,7 +104,8 @@ public final class CoordinatorApp implements AutoCloseable {
         if (queryServer != null) {
             publisher = new KafkaRequestPublisher(config.bootstrapServers(), config.kafkaProperties(),
                     config.topics().requests());
-            queryServer.start(new StreamsStateSource(streams, queryServer.self()), publisher);
+            queryServer.start(new StreamsStateSource(streams, queryServer.self()),
+                    new StreamsHealth(streams::state, failures, System::currentTimeMillis), publisher);
         }
         return new CoordinatorApp(config, streams, running, queryServer, publisher);
     }

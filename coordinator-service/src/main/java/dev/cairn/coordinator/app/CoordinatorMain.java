@@ -1,6 +1,5 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
@@ -17,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -65,20 +65,8 @@ public final class CoordinatorMain implements Callable<Integer> {
             description = "Properties file passed to the Kafka clients (env CAIRN_KAFKA_CONFIG).")
     Path kafkaConfig;
 
-    @Option(names = "--http-port", defaultValue = "${env:CAIRN_HTTP_PORT:-8081}",
-            description = "Port of the REST API over the state stores; 0 picks a free port, -1 runs no REST API "
-                    + "(env CAIRN_HTTP_PORT, default ${DEFAULT-VALUE}).")
-    int httpPort;
-
-    @Option(names = "--http-bind-address", defaultValue = "${env:CAIRN_HTTP_BIND_ADDRESS:-0.0.0.0}",
-            description = "Address the REST API listens on (env CAIRN_HTTP_BIND_ADDRESS, default ${DEFAULT-VALUE}).")
-    String httpBindAddress;
-
-    @Option(names = "--advertised-host", defaultValue = "${env:CAIRN_ADVERTISED_HOST}",
-            description = "Host at which the other coordinator instances reach this one's REST API (it becomes "
-                    + "Kafka Streams' application.server, which routes queries); default: the bind address, or "
-                    + "this machine's host name when listening on every interface (env CAIRN_ADVERTISED_HOST).")
-    String advertisedHost;
+    @Mixin
+    HttpOptions http = new HttpOptions();
 
     @Option(names = "--sidecar-master-key-file", defaultValue = "${env:CAIRN_SIDECAR_MASTER_KEY_FILE}",
             description = "File holding the master key (Base64, from `cairn keys generate`) from which every job's "
@@ -155,7 +143,7 @@ public final class CoordinatorMain implements Callable<Integer> {
     CoordinatorConfig config() {
         return new CoordinatorConfig(bootstrapServers, applicationId, new CairnTopics(topicPrefix), partitions,
                 replicationFactor, stateDir, Duration.ofMillis(tickIntervalMs), Duration.ofMillis(commitIntervalMs),
-                kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig), queryServerConfig(),
+                kafkaConfig == null ? Map.of() : readKafkaConfig(kafkaConfig), http.toConfig(),
                 failover(), sidecarMasterKey());
     }
 
@@ -200,15 +188,6 @@ public final class CoordinatorMain implements Callable<Integer> {
         }
         String dir = stateDir.toAbsolutePath().normalize().toString();
         return host + "-" + String.format("%08x", dir.hashCode());
-    }
-
-    /** The REST API's settings, {@code null} for none. */
-    private QueryServerConfig queryServerConfig() {
-        if (httpPort < -1) {
-            throw new IllegalArgumentException("--http-port must be -1 (no REST API), 0 (a free port) or a port "
-                    + "number, was " + httpPort);
-        }
-        return httpPort == -1 ? null : QueryServerConfig.of(httpBindAddress, httpPort, advertisedHost);
     }
 
     @Override

@@ -1,9 +1,12 @@
 package dev.cairn.coordinator.query;
 
+import java.util.Map;
+
 /**
  * A request the REST API answers with an error status and a JSON body {@code {"error": "..."}} that says
  * exactly what is wrong. 503 answers carry a {@code Retry-After} header: the state is moving between
- * instances (or not restored yet) and the same request will succeed shortly.
+ * instances (or not restored yet) and the same request will succeed shortly. 401 answers carry
+ * {@code WWW-Authenticate: Bearer realm="cairn"}.
  */
 public final class ApiException extends RuntimeException {
 
@@ -11,6 +14,8 @@ public final class ApiException extends RuntimeException {
 
     /** Seconds a client should wait before retrying a 503. */
     static final int RETRY_AFTER_SECONDS = 1;
+    /** The challenge of every 401 answer. */
+    static final String BEARER_CHALLENGE = "Bearer realm=\"cairn\"";
 
     private final int status;
 
@@ -21,6 +26,14 @@ public final class ApiException extends RuntimeException {
 
     static ApiException badRequest(String message) {
         return new ApiException(400, message);
+    }
+
+    static ApiException unauthorized(String message) {
+        return new ApiException(401, message);
+    }
+
+    static ApiException forbidden(String message) {
+        return new ApiException(403, message);
     }
 
     static ApiException notFound(String message) {
@@ -42,5 +55,14 @@ public final class ApiException extends RuntimeException {
     /** The HTTP status of the answer. */
     public int status() {
         return status;
+    }
+
+    /** The headers the answer carries because of its status: {@code Retry-After}, {@code WWW-Authenticate}. */
+    Map<String, String> headers() {
+        return switch (status) {
+            case 401 -> Map.of("WWW-Authenticate", BEARER_CHALLENGE);
+            case 503 -> Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+            default -> Map.of();
+        };
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
@@ -131,5 +132,10 @@ public final class ApiViews {
 
     /** Every error answer. */
     public record Error(String error) {
+    }
+
+    /** {@code GET /health} and {@code GET /ready}: {@code UP}, or {@code DOWN} and why. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Health(String status, String reason) {
     }
 }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.net.ssl.SSLContext;
 
 /**
  * Passes a GET on to the instance that owns the job and hands its answer back as it is. The forwarded
@@ -21,32 +22,53 @@ final class Forwarder {
     static final String FORWARDED_BY = "X-Cairn-Forwarded-By";
     /** Set on every answer: the instance whose stores answered. */
     static final String SERVED_BY = "X-Cairn-Served-By";
-    private static final List<String> PASSED_BACK = List.of("Retry-After", "Allow", SERVED_BY);
+    private static final List<String> PASSED_BACK = List.of("Retry-After", "Allow", "WWW-Authenticate", SERVED_BY);
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
+    private final HttpClient client;
+    private final String scheme;
     private final String self;
 
-    /** @param self this instance's host:port, sent as {@value #FORWARDED_BY} */
+    /** Over plain HTTP. @param self this instance's host:port, sent as {@value #FORWARDED_BY} */
     Forwarder(String self) {
         this.self = self;
+        this.scheme = "http";
+        this.client = clientBuilder().build();
+    }
+
+    /**
+     * Over HTTPS.
+     *
+     * @param self this instance's host:port, sent as {@value #FORWARDED_BY}
+     * @param tls trusts the other instances' certificates
+     */
+    Forwarder(String self, SSLContext tls) {
+        this.self = self;
+        this.scheme = "https";
+        this.client = clientBuilder().sslContext(tls).build();
+    }
+
+    private static HttpClient.Builder clientBuilder() {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2));
     }
 
     /**
      * GETs {@code rawPathAndQuery} from {@code owner}.
      *
+     * @param authorizationOrNull the caller's {@code Authorization} header, passed on when reads need a token
      * @throws ApiException 503 when the owner does not answer
      */
-    HttpAnswer get(JobLocation.Remote owner, String rawPathAndQuery) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + owner.authority() + rawPathAndQuery))
+    HttpAnswer get(JobLocation.Remote owner, String rawPathAndQuery, String authorizationOrNull) {
+        URI uri = URI.create(scheme + "://" + owner.authority() + rawPathAndQuery);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(uri)
                 .timeout(TIMEOUT)
                 .header(FORWARDED_BY, self)
                 .header("Accept", "application/json")
-                .GET()
-                .build();
+                .GET();
+        if (authorizationOrNull != null) {
+            builder.header("Authorization", authorizationOrNull);
+        }
+        HttpRequest request = builder.build();
         try {
             HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
             Map<String, String> headers = new HashMap<>();

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -19,7 +20,18 @@ record HttpAnswer(int status, byte[] body, Map<String, String> headers) {
         return new HttpAnswer(status, Json.bytes(view), Map.of());
     }
 
-    static HttpAnswer error(ApiException e, Map<String, String> headers) {
-        return new HttpAnswer(e.status(), Json.bytes(new ApiViews.Error(e.getMessage())), headers);
+    /** The JSON error {@code e} describes, with the headers its status calls for. */
+    static HttpAnswer error(ApiException e) {
+        return new HttpAnswer(e.status(), Json.bytes(new ApiViews.Error(e.getMessage())), e.headers());
+    }
+
+    /** This answer, naming {@code instance} in {@value Forwarder#SERVED_BY} unless another instance served it. */
+    HttpAnswer servedBy(String instance) {
+        if (headers.containsKey(Forwarder.SERVED_BY)) {
+            return this;
+        }
+        Map<String, String> withServer = new HashMap<>(headers);
+        withServer.put(Forwarder.SERVED_BY, instance);
+        return new HttpAnswer(status, body, withServer);
     }
 }

@@ -1,19 +1,12 @@
 package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.streams.StoreReader;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
 import dev.cairn.events.JobSpec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -31,99 +24,115 @@ import org.slf4j.LoggerFactory;
  *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
  *   GET  /jobs/{jobId}/checkpoints/details/{id}         the same, at Flink's path
  *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
+ *   GET  /health                                        liveness of this instance (200 UP, 503 DOWN)
+ *   GET  /ready                                         readiness of this instance (200 UP, 503 DOWN)
  * </pre>
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
  * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT is produced to the requests topic by
  * whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
- * request, however broken, stops the server.
+ * request, however broken, stops the server. PUT and POST need a bearer token whose scope covers the job,
+ * GETs only when the {@link AccessPolicy} says so (see there). It knows nothing of the HTTP server:
+ * {@link JettyApiHandler} turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
  */
-final class QueryApi implements HttpHandler {
+final class QueryApi {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     static final int MAX_BODY_BYTES = 64 * 1024;
+    private static final String AUTHORIZATION = "Authorization";
     private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
-            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed";
+            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
+            + "GET /health, GET /ready";
 
     private final StateSource source;
+    private final HealthSource health;
     private final RequestPublisher publisher;
+    private final AccessPolicy access;
     private final Forwarder forwarder;
     private final String self;
     private final LongSupplier clock;
 
     /**
+     * @param access who may read and change jobs
+     * @param forwarder reaches the instances that own other jobs
      * @param self this instance's host:port, as other instances reach it
      * @param clock the time stamped on trigger requests and job specs
      */
-    QueryApi(StateSource source, RequestPublisher publisher, String self, LongSupplier clock) {
+    QueryApi(StateSource source, HealthSource health, RequestPublisher publisher, AccessPolicy access,
+            Forwarder forwarder, String self, LongSupplier clock) {
         this.source = source;
+        this.health = health;
         this.publisher = publisher;
-        this.forwarder = new Forwarder(self);
+        this.access = access;
+        this.forwarder = forwarder;
         this.self = self;
         this.clock = clock;
     }
 
-    @Override
-    public void handle(HttpExchange exchange) throws IOException {
+    /** The answer to {@code request}: never throws, every failure becomes an error answer. */
+    HttpAnswer answer(ApiRequest request) {
         HttpAnswer answer;
         try {
-            answer = route(exchange);
+            answer = route(request);
         } catch (ApiException e) {
-            answer = HttpAnswer.error(e, e.status() == 503
-                    ? Map.of("Retry-After", Integer.toString(ApiException.RETRY_AFTER_SECONDS)) : Map.of());
+            answer = HttpAnswer.error(e);
         } catch (InvalidStateStoreException e) {
             answer = HttpAnswer.error(ApiException.unavailable("the job's stores are not queryable right now ("
-                    + e.getMessage() + ")"), Map.of("Retry-After", Integer.toString(ApiException.RETRY_AFTER_SECONDS)));
+                    + e.getMessage() + ")"));
         } catch (RuntimeException e) {
-            LOG.warn("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-            answer = HttpAnswer.error(new ApiException(500, "internal error: " + e), Map.of());
+            LOG.warn("{} {} failed", request.method(), request.rawPath(), e);
+            answer = HttpAnswer.error(new ApiException(500, "internal error: " + e));
         }
-        write(exchange, answer);
+        return answer.servedBy(self);
     }
 
-    private HttpAnswer route(HttpExchange exchange) throws IOException {
-        String method = exchange.getRequestMethod();
-        List<String> path = segments(exchange.getRequestURI().getRawPath());
+    private HttpAnswer route(ApiRequest request) {
+        String method = request.method();
+        List<String> path = segments(request.rawPath());
+        if (path.size() == 1 && (path.get(0).equals("health") || path.get(0).equals("ready"))) {
+            return health(request, path.get(0).equals("health") ? health.liveness() : health.readiness());
+        }
         if (path.size() >= 2 && path.get(0).equals("jobs")) {
             String jobId = path.get(1);
+            String principal = authorize(request, jobId);
             List<String> rest = path.subList(2, path.size());
             if (rest.isEmpty() && method.equals("PUT")) {
-                return register(exchange, jobId);
+                return register(request, jobId, principal);
             }
             if (rest.isEmpty()) {
-                return get(exchange, jobId, stores -> JobQueries.job(stores, jobId), "GET, PUT");
+                return get(request, jobId, stores -> JobQueries.job(stores, jobId), "GET, PUT");
             }
             if (rest.get(0).equals("checkpoints")) {
                 if (rest.size() == 1 && method.equals("POST")) {
-                    return trigger(exchange, jobId);
+                    return trigger(request, jobId, principal);
                 }
                 if (rest.size() == 1) {
-                    return get(exchange, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
+                    return get(request, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
                 }
                 if (rest.size() == 2 && rest.get(1).equals("latest-completed")) {
-                    return get(exchange, jobId, stores -> JobQueries.latestCompleted(stores, jobId));
+                    return get(request, jobId, stores -> JobQueries.latestCompleted(stores, jobId));
                 }
                 boolean flinkPath = rest.size() == 3 && rest.get(1).equals("details");
                 if (rest.size() == 2 || flinkPath) {
                     long checkpointId = checkpointId(rest.get(rest.size() - 1));
-                    return get(exchange, jobId, stores -> JobQueries.checkpoint(stores, jobId, checkpointId));
+                    return get(request, jobId, stores -> JobQueries.checkpoint(stores, jobId, checkpointId));
                 }
             }
         }
-        throw ApiException.notFound("no endpoint " + method + " " + exchange.getRequestURI().getRawPath()
+        throw ApiException.notFound("no endpoint " + method + " " + request.rawPath()
                 + "; the API serves " + ENDPOINTS);
     }
 
-    private HttpAnswer get(HttpExchange exchange, String jobId, Function<StoreReader, Object> query) {
-        return get(exchange, jobId, query, "GET");
+    private HttpAnswer get(ApiRequest request, String jobId, Function<StoreReader, Object> query) {
+        return get(request, jobId, query, "GET");
     }
 
-    private HttpAnswer get(HttpExchange exchange, String jobId, Function<StoreReader, Object> query, String allow) {
-        if (!exchange.getRequestMethod().equals("GET")) {
-            throw new ApiException(405, exchange.getRequestMethod() + " is not allowed here; allowed: " + allow);
+    private HttpAnswer get(ApiRequest request, String jobId, Function<StoreReader, Object> query, String allow) {
+        if (!request.method().equals("GET")) {
+            throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: " + allow);
         }
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
-            return forward(exchange, jobId, owner);
+            return forward(request, jobId, owner);
         }
         if (location instanceof JobLocation.Unavailable unavailable) {
             throw ApiException.unavailable("the state of job '" + jobId + "' is not queryable right now: "
@@ -133,22 +142,30 @@ final class QueryApi implements HttpHandler {
         return HttpAnswer.json(200, query.apply(source.reader(partition)));
     }
 
-    private HttpAnswer forward(HttpExchange exchange, String jobId, JobLocation.Remote owner) {
-        String forwardedBy = exchange.getRequestHeaders().getFirst(Forwarder.FORWARDED_BY);
+    private HttpAnswer forward(ApiRequest request, String jobId, JobLocation.Remote owner) {
+        String forwardedBy = request.header(Forwarder.FORWARDED_BY);
         if (forwardedBy != null) {
             throw ApiException.unavailable("instance " + forwardedBy + " sent job '" + jobId + "' here, but "
                     + owner.authority() + " owns it now (the assignment is moving)");
         }
-        String query = exchange.getRequestURI().getRawQuery();
-        return forwarder.get(owner, exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query));
+        return forwarder.get(owner, request.rawPathAndQuery(), passedOnAuthorization(request));
+    }
+
+    /** 200 {@code {"status":"UP"}} or 503 {@code {"status":"DOWN","reason":...}}; answered here, never forwarded. */
+    private static HttpAnswer health(ApiRequest request, HealthSource.Health check) {
+        if (!request.method().equals("GET")) {
+            throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: GET");
+        }
+        return check.ok() ? HttpAnswer.json(200, new ApiViews.Health("UP", null))
+                : HttpAnswer.json(503, new ApiViews.Health("DOWN", check.reason()));
     }
 
     /** Validates the body, checks that the job exists (asking its owner if need be), then produces the request. */
-    private HttpAnswer trigger(HttpExchange exchange, String jobId) throws IOException {
-        TriggerBody body = TriggerBody.parse(readBody(exchange));
+    private HttpAnswer trigger(ApiRequest request, String jobId, String principal) {
+        TriggerBody body = TriggerBody.parse(request.bodyText());
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
-            HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId));
+            HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
             if (answer.status() != 200) {
                 return answer;
             }
@@ -160,7 +177,8 @@ final class QueryApi implements HttpHandler {
         }
         String requestId = body.requestId() != null ? body.requestId() : UUID.randomUUID().toString();
         publisher.publish(body.toRequest(jobId, requestId, clock.getAsLong()));
-        LOG.info("REST: requested {} {} of job {}{}", body.type(), requestId, jobId, body.force() ? " (forced)" : "");
+        LOG.info("REST: {} requested {} {} of job {}{}", principal, body.type(), requestId, jobId,
+                body.force() ? " (forced)" : "");
         return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
     }
 
@@ -168,21 +186,28 @@ final class QueryApi implements HttpHandler {
      * Validates the body as the coordinator would, then produces the job spec. Registering the same spec
      * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
      */
-    private HttpAnswer register(HttpExchange exchange, String jobId) throws IOException {
-        JobSpec spec = JobSpecBody.parse(readBody(exchange)).toSpec(jobId, clock.getAsLong());
+    private HttpAnswer register(ApiRequest request, String jobId, String principal) {
+        JobSpec spec = JobSpecBody.parse(request.bodyText()).toSpec(jobId, clock.getAsLong());
         publisher.publish(spec);
-        LOG.info("REST: registered job {} ({} tasks)", jobId, spec.getTasks().size());
+        LOG.info("REST: {} registered job {} ({} tasks)", principal, jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));
     }
 
-    private static String readBody(HttpExchange exchange) throws IOException {
-        try (InputStream in = exchange.getRequestBody()) {
-            byte[] bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-            if (bytes.length > MAX_BODY_BYTES) {
-                throw ApiException.tooLarge("the body is larger than " + MAX_BODY_BYTES + " bytes");
-            }
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
+    /**
+     * Checks the caller's token before any route of a job is looked at: every method but GET and HEAD is
+     * a mutation, so that no mutation added later can skip the check.
+     *
+     * @return the principal, or {@code null} for a read when reads are open
+     */
+    private String authorize(ApiRequest request, String jobId) {
+        boolean read = request.method().equals("GET") || request.method().equals("HEAD");
+        return read ? access.authorizeRead(request.headers(AUTHORIZATION), jobId)
+                : access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
+    }
+
+    /** The caller's Authorization header, passed on to the owner of the job when reads need a token. */
+    private String passedOnAuthorization(ApiRequest request) {
+        return access.readsNeedToken() ? request.header(AUTHORIZATION) : null;
     }
 
     private static long checkpointId(String segment) {
@@ -191,19 +216,6 @@ final class QueryApi implements HttpHandler {
         } catch (NumberFormatException e) {
             throw ApiException.badRequest("checkpoint id must be a number (or 'latest-completed'), not '"
                     + segment + "'");
-        }
-    }
-
-    private void write(HttpExchange exchange, HttpAnswer answer) throws IOException {
-        try (exchange) {
-            Map<String, String> headers = new HashMap<>(answer.headers());
-            headers.putIfAbsent(Forwarder.SERVED_BY, self);
-            headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-            exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-            exchange.sendResponseHeaders(answer.status(), answer.body().length == 0 ? -1 : answer.body().length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(answer.body());
-            }
         }
     }
 

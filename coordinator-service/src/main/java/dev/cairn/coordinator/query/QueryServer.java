@@ -1,36 +1,44 @@
 package dev.cairn.coordinator.query;
 
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.state.HostInfo;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The coordinator's REST API on the JDK's HTTP server. Started in two steps, because Kafka Streams needs
- * the port actually bound (its {@code application.server}) before it is created, and the API needs the
- * running Kafka Streams: {@link #bind} opens the socket, {@link #start} serves {@link QueryApi}.
+ * The coordinator's REST API on Jetty: a bounded thread pool, a connector that closes connections idle
+ * for {@link QueryServerConfig#idleTimeout()}, at most {@link QueryServerConfig#maxConnections()} open
+ * connections, and request headers of at most {@value #MAX_HEADER_BYTES} bytes (431 beyond); HTTPS when
+ * {@link QueryServerConfig#tls()} is set. Started in
+ * two steps, because Kafka Streams needs the port actually bound (its {@code application.server}) before it
+ * is created, and the API needs the running Kafka Streams: {@link #bind} opens the socket, {@link #start}
+ * serves {@link QueryApi}.
  */
 public final class QueryServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(QueryServer.class);
-    private static final int THREADS = 4;
+    /** Threads that compute answers; reading a request body holds none. */
+    private static final int MAX_THREADS = 16;
+    private static final int MIN_THREADS = 4;
+    static final int MAX_HEADER_BYTES = 8 * 1024;
 
     private final QueryServerConfig config;
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final Server server;
+    private final ServerConnector connector;
 
-    private QueryServer(QueryServerConfig config, HttpServer server, ExecutorService executor) {
+    private QueryServer(QueryServerConfig config, Server server, ServerConnector connector) {
         this.config = config;
         this.server = server;
-        this.executor = executor;
+        this.connector = connector;
     }
 
     /**
@@ -39,28 +47,65 @@ public final class QueryServer implements AutoCloseable {
      * @throws UncheckedIOException when the address cannot be bound (port in use, unknown address)
      */
     public static QueryServer bind(QueryServerConfig config) {
-        HttpServer server;
+        QueuedThreadPool threads = new QueuedThreadPool(MAX_THREADS, MIN_THREADS);
+        threads.setName("cairn-rest");
+        threads.setDaemon(true);
+        Server server = new Server(threads);
+        server.setErrorHandler(new JsonErrorHandler());
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendDateHeader(false);
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        ServerConnector connector;
+        if (config.tls() == null) {
+            connector = new ServerConnector(server, new HttpConnectionFactory(http));
+        } else {
+            http.addCustomizer(new SecureRequestCustomizer());
+            connector = new ServerConnector(server, config.tls().serverContextFactory(),
+                    new HttpConnectionFactory(http));
+        }
+        connector.setHost(config.bindAddress());
+        connector.setPort(config.port());
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(config.maxConnections(), connector));
         try {
-            server = HttpServer.create(new InetSocketAddress(config.bindAddress(), config.port()), 0);
+            connector.open();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot bind the REST API to " + config.bindAddress() + ":" + config.port()
                     + ": " + e.getMessage(), e);
         }
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
-        server.setExecutor(executor);
-        return new QueryServer(config, server, executor);
+        return new QueryServer(config, server, connector);
     }
 
-    /** Serves the API from now on. */
-    public void start(StateSource source, RequestPublisher publisher) {
-        server.createContext("/", new QueryApi(source, publisher, applicationServer(), System::currentTimeMillis));
-        server.start();
-        LOG.info("REST API listening on {}:{}, advertised as {}", config.bindAddress(), port(), applicationServer());
+    /**
+     * Serves the API from now on.
+     *
+     * @param source the jobs' state
+     * @param health what {@code /health} and {@code /ready} answer
+     * @param publisher where PUT and POST send their requests
+     */
+    public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
+        server.setHandler(new JettyApiHandler(new QueryApi(source, health, publisher, config.access(),
+                forwarder(), applicationServer(), System::currentTimeMillis)));
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the REST API on " + applicationServer() + ": " + e, e);
+        }
+        LOG.info("REST API listening on {}:{}, advertised as {} (idle timeout {} ms, at most {} connections; {})",
+                config.bindAddress(), port(), uri(), config.idleTimeout().toMillis(), config.maxConnections(),
+                config.access());
+    }
+
+    private Forwarder forwarder() {
+        return config.tls() == null ? new Forwarder(applicationServer())
+                : new Forwarder(applicationServer(), config.tls().clientContext());
     }
 
     /** The port actually bound. */
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     /** How other instances reach this one: the advertised host and the port actually bound. */
@@ -73,24 +118,21 @@ public final class QueryServer implements AutoCloseable {
         return config.advertisedHost() + ":" + port();
     }
 
-    /** The API's base address, e.g. {@code http://127.0.0.1:8081}. */
+    /** The API's base address, e.g. {@code http://127.0.0.1:8081} (or {@code https://...} with TLS). */
     public URI uri() {
-        return URI.create("http://" + new JobLocation.Remote(config.advertisedHost(), port()).authority());
+        String authority = new JobLocation.Remote(config.advertisedHost(), port()).authority();
+        return URI.create(config.scheme() + "://" + authority);
     }
 
     /** Stops serving at once; requests in flight are cut off. */
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
-    }
-
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "cairn-rest-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
+        try {
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("REST API on {} did not stop cleanly", applicationServer(), e);
+        } finally {
+            connector.close();
+        }
     }
 }

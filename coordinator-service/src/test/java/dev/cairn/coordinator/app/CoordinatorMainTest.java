@@ -2,6 +2,7 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.query.SelfSignedKeystore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import dev.cairn.events.auth.SigningKey;
@@ -153,6 +154,82 @@ class CoordinatorMainTest {
         Result result = run("--sidecar-master-key-file", file.toString(), "--allow-unsigned-sidecar-records");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("contradict each other");
+    }
+
+    @Test
+    void shouldReadTheTokensFileIntoTheRestApisAccessPolicy() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=Zm9vYmFyYmF6cXV4cXV1eA\n");
+
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--http-tokens-file", tokens.toString(),
+                "--http-require-token-for-reads",
+                "--http-idle-timeout-ms", "3000", "--http-max-connections", "64").config();
+
+        assertThat(config.queryServer().access().allowsMutations()).isTrue();
+        assertThat(config.queryServer().access().readsNeedToken()).isTrue();
+        assertThat(config.queryServer().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.queryServer().maxConnections()).isEqualTo(64);
+    }
+
+    @Test
+    void shouldServeAReadOnlyRestApiOnLoopbackByDefault() {
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records").config();
+
+        assertThat(config.queryServer().bindAddress()).isEqualTo("127.0.0.1");
+        assertThat(config.queryServer().advertisedHost()).isEqualTo("127.0.0.1");
+        assertThat(config.queryServer().access().allowsMutations()).isFalse();
+        assertThat(config.queryServer().access().readsNeedToken()).isFalse();
+    }
+
+    @Test
+    void shouldNameTheFlagTheFileAndTheKeyOfAMalformedTokensFile() throws Exception {
+        Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=short\n");
+
+        Result result = run("--http-tokens-file", tokens.toString());
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--http-tokens-file: tokens file " + tokens + ": key 'ops.token'")
+                .doesNotContain("short");
+    }
+
+    @Test
+    void shouldRefuseToRequireTokensForReadsWithoutATokensFile() {
+        Result result = run("--http-require-token-for-reads");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--http-require-token-for-reads needs --http-tokens-file");
+    }
+
+    @Test
+    void shouldServeHttpsWithAKeystoreWhosePasswordIsInAFile() throws Exception {
+        Path keystore = SelfSignedKeystore.create(dir);
+        Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD + "\n");
+
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--http-tls-keystore", keystore.toString(),
+                "--http-tls-keystore-password-file", password.toString()).config();
+
+        assertThat(config.queryServer().scheme()).isEqualTo("https");
+    }
+
+    @Test
+    void shouldNameTheFlagOfAWrongKeystorePasswordAtStartUp() throws Exception {
+        Path keystore = SelfSignedKeystore.create(dir);
+
+        Result result = run("--http-tls-keystore", keystore.toString(), "--http-tls-keystore-password", "wrong");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--http-tls-keystore-password does not open " + keystore);
+    }
+
+    @Test
+    void shouldRefuseAKeystoreWithoutPasswordOrWithTwo() throws Exception {
+        Path keystore = SelfSignedKeystore.create(dir);
+        Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD);
+
+        assertThat(run("--http-tls-keystore", keystore.toString()).err()).contains(
+                "--http-tls-keystore needs --http-tls-keystore-password or --http-tls-keystore-password-file");
+        assertThat(run("--http-tls-keystore", keystore.toString(), "--http-tls-keystore-password", "x",
+                "--http-tls-keystore-password-file", password.toString()).err()).contains(
+                "give --http-tls-keystore-password or --http-tls-keystore-password-file, not both");
     }
 
     private static CoordinatorMain parse(String... args) {

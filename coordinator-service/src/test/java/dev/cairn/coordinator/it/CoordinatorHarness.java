@@ -2,6 +2,8 @@ package dev.cairn.coordinator.it;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.query.AccessPolicy;
+import dev.cairn.coordinator.query.BearerTokens;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;
@@ -54,6 +56,8 @@ import org.awaitility.Awaitility;
 final class CoordinatorHarness implements AutoCloseable {
 
     static final Duration WAIT = Duration.ofSeconds(45);
+    /** The bearer token that may change every job through {@link #restApi()}. */
+    static final String REST_TOKEN = "it-token-0123456789abcdef";
 
     final CairnTopics topics = new CairnTopics("it-" + UUID.randomUUID().toString().substring(0, 8) + ".");
     private final KafkaCluster kafka;
@@ -131,6 +135,12 @@ final class CoordinatorHarness implements AutoCloseable {
      */
     CoordinatorApp startAnotherInstance(Path stateDir, QueryServerConfig withQueryServer) {
         return startCoordinator(stateDir, withQueryServer);
+    }
+
+    /** A REST API on loopback, on a free port, where {@link #REST_TOKEN} may change every job. */
+    static QueryServerConfig restApi() {
+        return QueryServerConfig.loopback().withAccess(AccessPolicy.withTokens(
+                BearerTokens.parse(Map.of("it.token", REST_TOKEN), "the ITs' tokens"), false));
     }
 
     static JobSpec job(String jobId, long intervalMs, long timeoutMs, String... taskIds) {

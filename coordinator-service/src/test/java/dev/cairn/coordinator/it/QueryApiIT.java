@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.query.Json;
-import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointTriggered;
@@ -45,12 +44,23 @@ class QueryApiIT {
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir, QueryServerConfig.loopback());
+        cairn = new CoordinatorHarness(kafka, stateDir, CoordinatorHarness.restApi());
     }
 
     @AfterAll
     static void stopCoordinator() {
         cairn.close();
+    }
+
+    @Test
+    void shouldAnswerLiveAndReadyOnceTheCoordinatorRuns() throws Exception {
+        HttpResponse<String> live = get("/health");
+        HttpResponse<String> ready = get("/ready");
+
+        assertThat(live.statusCode()).isEqualTo(200);
+        assertThat(live.body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(ready.statusCode()).isEqualTo(200);
+        assertThat(ready.body()).isEqualTo("{\"status\":\"UP\"}");
     }
 
     @Test
@@ -242,13 +252,17 @@ class QueryApiIT {
 
     private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + CoordinatorHarness.REST_TOKEN)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> put(String path, String body) throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
-                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + CoordinatorHarness.REST_TOKEN)
+                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

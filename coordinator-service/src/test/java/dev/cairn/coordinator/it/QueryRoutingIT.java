@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.query.QueryServer;
-import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
@@ -40,8 +39,8 @@ class QueryRoutingIT {
     @Test
     void shouldAnswerForAJobFromEitherInstance(KafkaCluster kafka, @TempDir Path firstDir, @TempDir Path secondDir)
             throws Exception {
-        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, firstDir, QueryServerConfig.loopback());
-             CoordinatorApp second = cairn.startAnotherInstance(secondDir, QueryServerConfig.loopback())) {
+        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, firstDir, CoordinatorHarness.restApi());
+             CoordinatorApp second = cairn.startAnotherInstance(secondDir, CoordinatorHarness.restApi())) {
             List<CoordinatorApp> instances = List.of(cairn.coordinator(), second);
             Awaitility.await().atMost(WAIT).until(() -> instances.stream().allMatch(app ->
                     app.streams().state() == KafkaStreams.State.RUNNING
@@ -92,6 +91,7 @@ class QueryRoutingIT {
 
     private HttpResponse<String> post(CoordinatorApp app, String path, String body) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(server(app).uri() + path))
+                .header("Authorization", "Bearer " + CoordinatorHarness.REST_TOKEN)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 }

@@ -58,12 +58,12 @@ class QueryApiTest {
         CheckpointTriggered triggered = cairn.nextTrigger();
         cairn.ack(JOB, triggered.getCheckpointId(), "source", 1, 100);
         pendingId = triggered.getCheckpointId();
-        a = QueryServer.bind(QueryServerConfig.loopback());
-        b = QueryServer.bind(QueryServerConfig.loopback());
+        a = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
+        b = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         sourceA = new Source(new JobLocation.Local(0));
         sourceB = new Source(new JobLocation.Local(0));
-        a.start(sourceA, this::publish);
-        b.start(sourceB, this::publish);
+        a.start(sourceA, HealthSource.alwaysUp(), this::publish);
+        b.start(sourceB, HealthSource.alwaysUp(), this::publish);
     }
 
     @AfterEach
@@ -254,8 +254,8 @@ class QueryApiTest {
 
     @Test
     void shouldAnswer503WhenTheJobSpecCannotBeSent() throws Exception {
-        QueryServer failing = QueryServer.bind(QueryServerConfig.loopback());
-        failing.start(sourceA, (jobId, request) -> {
+        QueryServer failing = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
+        failing.start(sourceA, HealthSource.alwaysUp(), (jobId, request) -> {
             throw ApiException.unavailable("cannot send the request to cairn.requests: broker down");
         });
         try {
@@ -287,6 +287,7 @@ class QueryApiTest {
             throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(server.uri() + path))
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + TestTokens.OPS)
                 .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
@@ -303,6 +304,7 @@ class QueryApiTest {
             throws IOException, InterruptedException {
         return http.send(HttpRequest.newBuilder(URI.create(server.uri() + path))
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + TestTokens.OPS)
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 

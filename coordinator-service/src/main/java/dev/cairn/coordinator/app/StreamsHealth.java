@@ -1,0 +1,56 @@
+package dev.cairn.coordinator.app;
+
+import dev.cairn.coordinator.query.HealthSource;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The coordinator's health as its Kafka Streams instance shows it: ready when it is {@code RUNNING} (its
+ * tasks assigned and restored); alive unless it stopped or is stopping ({@code ERROR},
+ * {@code PENDING_SHUTDOWN}, {@code NOT_RUNNING}) or its stream threads keep failing
+ * ({@link StreamThreadFailures}).
+ */
+final class StreamsHealth implements HealthSource {
+
+    private static final Set<KafkaStreams.State> DEAD = EnumSet.of(KafkaStreams.State.ERROR,
+            KafkaStreams.State.PENDING_SHUTDOWN, KafkaStreams.State.NOT_RUNNING);
+
+    private final Supplier<KafkaStreams.State> state;
+    private final StreamThreadFailures failures;
+    private final LongSupplier clock;
+
+    /**
+     * @param state the current state of Kafka Streams, e.g. {@code streams::state}
+     * @param failures the stream thread failures recorded so far
+     * @param clock epoch milliseconds, e.g. {@code System::currentTimeMillis}
+     */
+    StreamsHealth(Supplier<KafkaStreams.State> state, StreamThreadFailures failures, LongSupplier clock) {
+        this.state = state;
+        this.failures = failures;
+        this.clock = clock;
+    }
+
+    @Override
+    public Health liveness() {
+        KafkaStreams.State now = state.get();
+        if (DEAD.contains(now)) {
+            return Health.down("Kafka Streams is " + now);
+        }
+        long nowMs = clock.getAsLong();
+        if (failures.isFailingRepeatedly(nowMs)) {
+            return Health.down(failures.recentFailures(nowMs) + " stream thread failures in the last "
+                    + StreamThreadFailures.WINDOW_MS / 1000 + " s");
+        }
+        return Health.up();
+    }
+
+    @Override
+    public Health readiness() {
+        KafkaStreams.State now = state.get();
+        return now == KafkaStreams.State.RUNNING ? Health.up()
+                : Health.down("Kafka Streams is " + now + ", not RUNNING");
+    }
+}

@@ -1,0 +1,24 @@
+package dev.cairn.coordinator.query;
+
+import dev.cairn.coordinator.streams.StoreReader;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+
+/** A state source with no stores: every job is where the test says, and local stores are never queryable. */
+final class FixedStateSource implements StateSource {
+
+    volatile JobLocation location;
+
+    FixedStateSource(JobLocation location) {
+        this.location = location;
+    }
+
+    @Override
+    public JobLocation locate(String jobId) {
+        return location;
+    }
+
+    @Override
+    public StoreReader reader(int partition) {
+        throw new InvalidStateStoreException("no stores in this test");
+    }
+}
