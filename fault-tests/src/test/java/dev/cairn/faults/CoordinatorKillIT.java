@@ -10,14 +10,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The short version of the SIGKILL campaign, in the default build: a broker process, one coordinator process
  * and two jobs with real sidecars; the coordinator is SIGKILLed twice and restarted at once. The invariants
- * must hold exactly. The recovery bound here guards against a return to the 45 s session timeout; the 5 s
- * target of issue 7 is not met yet (see the README's reliability section) and is checked by the campaign in
- * the {@code faults} profile.
+ * must hold exactly. The bound here is loose (15 s, against a median of about 4.5 s here) so that a busy CI
+ * machine does not fail it, yet far below the 45 s a killed instance cost before; the 5 s median is checked
+ * by the campaign in the {@code faults} profile.
  */
 class CoordinatorKillIT {
 
     @Test
-    void shouldKeepEveryInvariantAndTriggerAgainWellBeforeTheOldSessionTimeoutAfterKills() {
+    void shouldKeepEveryInvariantAndTriggerAgainWithinSecondsAfterKills() {
         try (FaultCluster cluster = FaultCluster.start("kill-2", 1, 2)) {
             CoordinatorProcess coordinator = cluster.coordinators.get(0);
 
@@ -27,7 +27,7 @@ class CoordinatorKillIT {
             Invariants.Report report = cluster.suspendAndCheck(coordinator, replayDifferences);
             assertThat(report.violations()).isEmpty();
             assertThat(replayDifferences).isEmpty();
-            assertThat(recovery.max()).isLessThan(Duration.ofSeconds(30));
+            assertThat(recovery.max()).isLessThan(Duration.ofSeconds(15));
         }
     }
 }

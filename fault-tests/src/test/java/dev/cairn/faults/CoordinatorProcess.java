@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One coordinator instance as a separate OS process: {@code java -jar cairn-coordinator-service.jar} with the
@@ -22,6 +23,7 @@ import java.util.List;
 final class CoordinatorProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static Path archive;
 
     private final String name;
     private final Path dir;
@@ -64,9 +66,32 @@ final class CoordinatorProcess implements AutoCloseable {
 
     private void launch() {
         incarnation++;
-        List<String> command = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC", "-jar", coordinatorJar()));
+        List<String> command = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC"));
+        classDataArchive().ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
+        command.addAll(List.of("-jar", coordinatorJar()));
         command.addAll(flags);
         process = ChildProcess.startJava("coordinator " + name, command, dir.resolve("coordinator-" + incarnation + ".log"));
+    }
+
+    /**
+     * The class-data-sharing archive every coordinator process of this JVM starts with, made once by a
+     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as the README recommends for deployments;
+     * none when {@code cairn.faults.cds} is {@code false}.
+     */
+    private static synchronized Optional<Path> classDataArchive() {
+        if (!Boolean.parseBoolean(System.getProperty("cairn.faults.cds", "true"))) {
+            return Optional.empty();
+        }
+        if (archive == null) {
+            Path dir = Path.of(System.getProperty("cairn.faults.dir", "target/faults"));
+            Path file = dir.resolve("cairn-coordinator-" + ProcessHandle.current().pid() + ".jsa");
+            ChildProcess.runJava("coordinator rehearsal", List.of("-Xmx384m", "-XX:+UseSerialGC",
+                    "-XX:ArchiveClassesAtExit=" + file, "-jar", coordinatorJar(), "--rehearse",
+                    "--allow-unsigned-sidecar-records", "--state-dir=" + dir.resolve("rehearsal-state")),
+                    dir.resolve("rehearsal.log"), Duration.ofSeconds(60));
+            archive = file;
+        }
+        return Optional.of(archive);
     }
 
     private static String coordinatorJar() {

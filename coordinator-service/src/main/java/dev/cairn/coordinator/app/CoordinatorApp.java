@@ -3,6 +3,7 @@ package dev.cairn.coordinator.app;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.query.KafkaRequestPublisher;
 import dev.cairn.coordinator.query.QueryServer;
+import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.query.StreamsStateSource;
 import dev.cairn.coordinator.query.RequestPublisher;
 import dev.cairn.coordinator.streams.CoordinatorTopology;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -52,12 +55,68 @@ public final class CoordinatorApp implements AutoCloseable {
         this.requestPublisher = requestPublisher;
     }
 
-    /** Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance. */
+    /**
+     * Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance.
+     * The topics are checked and the REST API bound while the topology is built (each takes up to a second
+     * in a fresh JVM, which is most of a restart after a crash), and processing starts once the topics are
+     * ready.
+     */
     public static CoordinatorApp start(CoordinatorConfig config) {
+        CompletableFuture<Void> topicsReady = CompletableFuture.runAsync(() -> ensureTopics(config));
+        CompletableFuture<QueryServer> restBound = config.queryServer() == null
+                ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.supplyAsync(() -> QueryServer.bind(config.queryServer()));
+        try {
+            return start(config, topicsReady, restBound);
+        } catch (RuntimeException e) {
+            restBound.thenAccept(server -> {
+                if (server != null) {
+                    server.close();
+                }
+            });
+            throw e;
+        }
+    }
+
+    /** The future's value, or the exception it failed with as it was thrown. */
+    private static <T> T await(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+    }
+
+    /**
+     * Builds what {@link #start} builds, without topics and without processing: the topology and its serdes,
+     * the REST API (on a free loopback port) and a Kafka Streams instance that is closed at once. Kafka is not
+     * contacted. Run under {@code -XX:ArchiveClassesAtExit}, it records the classes a start loads, so that a
+     * JVM given that archive ({@code -XX:SharedArchiveFile}) starts the coordinator faster.
+     */
+    public static void rehearse(CoordinatorConfig config) {
+        Topology topology = CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
+                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
+                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
+        QueryServer queryServer = QueryServer.bind(QueryServerConfig.loopback());
+        try {
+            Properties props = streamsProperties(config);
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryServer.applicationServer());
+            new KafkaStreams(topology, props).close(Duration.ZERO);
+        } finally {
+            queryServer.close();
+        }
+        LOG.info("Rehearsed a start of coordinator {} without contacting Kafka", config.applicationId());
+    }
+
+    private static void ensureTopics(CoordinatorConfig config) {
         try (Admin admin = Admin.create(adminProperties(config))) {
             new TopicInitializer(admin, Duration.ofSeconds(60))
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
         }
+    }
+
+    private static CoordinatorApp start(CoordinatorConfig config, CompletableFuture<Void> topicsReady,
+            CompletableFuture<QueryServer> restBound) {
         if (config.sidecarMasterKey() == null) {
             LOG.warn("No sidecar master key: records on {} are accepted unsigned, so any client that can write "
                     + "that topic can acknowledge any job's checkpoints", config.topics().acks());
@@ -66,23 +125,22 @@ public final class CoordinatorApp implements AutoCloseable {
                 () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
                 CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
         Properties props = streamsProperties(config);
-        QueryServer queryServer = config.queryServer() == null ? null : QueryServer.bind(config.queryServer());
-        try {
-            if (queryServer != null) {
-                props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryServer.applicationServer());
-            }
-            return start(config, topology, props, queryServer);
-        } catch (RuntimeException e) {
-            if (queryServer != null) {
-                queryServer.close();
-            }
-            throw e;
+        QueryServer queryServer = await(restBound);
+        if (queryServer != null) {
+            props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryServer.applicationServer());
         }
+        return start(config, topology, props, queryServer, topicsReady);
     }
 
     private static CoordinatorApp start(CoordinatorConfig config, Topology topology, Properties props,
-            QueryServer queryServer) {
+            QueryServer queryServer, CompletableFuture<Void> topicsReady) {
         KafkaStreams streams = new KafkaStreams(topology, props);
+        try {
+            await(topicsReady);
+        } catch (RuntimeException e) {
+            streams.close(Duration.ZERO);
+            throw e;
+        }
         StreamThreadFailures failures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
             failures.recordFailure(System.currentTimeMillis());

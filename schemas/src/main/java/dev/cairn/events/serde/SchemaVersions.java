@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 
 /**
@@ -19,15 +21,22 @@ public final class SchemaVersions {
 
     private SchemaVersions() {}
 
+    /** Parsed once per JVM: every serde of a type reads the same versions, and parsing them is slow. */
+    private static final Map<String, List<Schema>> PARSED = new ConcurrentHashMap<>();
+
     /** Every frozen version of the named envelope, oldest first; empty when none was frozen. */
     public static List<Schema> frozen(String envelopeName) {
+        return PARSED.computeIfAbsent(envelopeName, SchemaVersions::parse);
+    }
+
+    private static List<Schema> parse(String envelopeName) {
         List<Schema> versions = new ArrayList<>();
         ClassLoader loader = SchemaVersions.class.getClassLoader();
         for (int version = 1; ; version++) {
             String path = resource(envelopeName, version);
             try (InputStream in = loader.getResourceAsStream(path)) {
                 if (in == null) {
-                    return versions;
+                    return List.copyOf(versions);
                 }
                 versions.add(new Schema.Parser().parse(in));
             } catch (IOException e) {
