@@ -115,8 +115,6 @@ final class BrokerProcess implements AutoCloseable {
         props.put("default.replication.factor", "1");
         props.put("min.insync.replicas", "1");
         props.put("group.initial.rebalance.delay.ms", "0");
-        // the README's advice for Cairn's brokers: abort a dead producer's timed-out transaction within a second
-        props.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
         props.put("num.network.threads", "2");
         props.put("num.io.threads", "4");
         try (Writer writer = Files.newBufferedWriter(file)) {

@@ -68,6 +68,10 @@ final class CoordinatorProcess implements AutoCloseable {
         incarnation++;
         List<String> command = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC"));
         classDataArchive().ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
+        String logback = System.getProperty("cairn.faults.coordinator.logback", "");
+        if (!logback.isBlank()) {
+            command.add("-Dlogback.configurationFile=" + logback);
+        }
         command.addAll(List.of("-jar", coordinatorJar()));
         command.addAll(flags);
         process = ChildProcess.startJava("coordinator " + name, command, dir.resolve("coordinator-" + incarnation + ".log"));

@@ -120,6 +120,21 @@ final class CoordinatorDriver implements AutoCloseable {
         return taskId + "-" + subtask + "-a1";
     }
 
+    /** A state source that finds every job here, in this driver's stores. */
+    StateSource localSource() {
+        return new StateSource() {
+            @Override
+            public JobLocation locate(String jobId) {
+                return new JobLocation.Local(0);
+            }
+
+            @Override
+            public StoreReader reader(int partition) {
+                return CoordinatorDriver.this.reader();
+            }
+        };
+    }
+
     /** The stores of the topology's only task. */
     StoreReader reader() {
         return new StoreReader(driver.getKeyValueStore(CoordinatorStores.JOBS),

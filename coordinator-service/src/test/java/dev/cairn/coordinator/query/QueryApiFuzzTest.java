@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.domain.JobSpecs;
-import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
@@ -61,17 +60,7 @@ class QueryApiFuzzTest {
         cairn = new CoordinatorDriver(stateDir);
         cairn.register(spec(JOB, task("source", 2)));
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        server.start(new StateSource() {
-            @Override
-            public JobLocation locate(String jobId) {
-                return new JobLocation.Local(0);
-            }
-
-            @Override
-            public StoreReader reader(int partition) {
-                return cairn.reader();
-            }
-        }, HealthSource.alwaysUp(), (jobId, request) -> published.add(request));
+        server.start(cairn.localSource(), HealthSource.alwaysUp(), (jobId, request) -> published.add(request));
     }
 
     @AfterEach

@@ -5,7 +5,6 @@ import static dev.cairn.coordinator.query.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.coordinator.streams.StoreReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,17 +60,7 @@ class QueryApiTlsTest {
         CoordinatorDriver cairn = new CoordinatorDriver(stateDir);
         closing.add(cairn);
         cairn.register(spec("job-1", task("source", 1)));
-        QueryServer owner = start(new StateSource() {
-            @Override
-            public JobLocation locate(String jobId) {
-                return new JobLocation.Local(0);
-            }
-
-            @Override
-            public StoreReader reader(int partition) {
-                return cairn.reader();
-            }
-        });
+        QueryServer owner = start(cairn.localSource());
         QueryServer asked = start(new FixedStateSource(new JobLocation.Remote("127.0.0.1", owner.port())));
 
         HttpResponse<String> response = https().send(HttpRequest.newBuilder(URI.create(asked.uri() + "/jobs/job-1"))
