@@ -232,6 +232,14 @@ class CoordinatorMainTest {
                 "give --http-tls-keystore-password or --http-tls-keystore-password-file, not both");
     }
 
+    @Test
+    void shouldRehearseAStartWithoutKafkaAndExitZero() {
+        Result result = run("--rehearse", "--allow-unsigned-sidecar-records", "--bootstrap-servers", "127.0.0.1:1",
+                "--state-dir", dir.resolve("rehearsal").toString());
+
+        assertThat(result.exit()).as(result.err()).isZero();
+    }
+
     private static CoordinatorMain parse(String... args) {
         CoordinatorMain main = new CoordinatorMain();
         new CommandLine(main).parseArgs(args);

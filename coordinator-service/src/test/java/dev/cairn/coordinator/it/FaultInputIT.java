@@ -123,6 +123,8 @@ class FaultInputIT {
                         >= invalid);
 
         List<ConsumerRecord<String, byte[]>> letters = deadLetters.records();
+        System.out.println("[fuzz] " + FUZZED + " records: " + letters.size() + " dead-lettered " + reasons(letters)
+                + ", " + invalid + " rejected in the journal");
         assertThat(letters).as("every unreadable or unauthenticated record of %s, and nothing else", kinds)
                 .hasSize(dead);
         assertThat(letters).allSatisfy(letter -> assertThat(header(letter, DeadLetterQueueHandler.REASON)).isNotBlank());
