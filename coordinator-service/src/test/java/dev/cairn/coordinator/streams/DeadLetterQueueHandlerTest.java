@@ -1,0 +1,145 @@
+package dev.cairn.coordinator.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.Record;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** What the handler answers Kafka Streams for a record it could not send, and what it dead-letters. */
+class DeadLetterQueueHandlerTest {
+
+    private static final String DLQ = "cairn.dlq";
+    private final DeadLetterQueueHandler handler = new DeadLetterQueueHandler();
+
+    @BeforeEach
+    void configure() {
+        handler.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, DLQ,
+                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test"));
+    }
+
+    @Test
+    void shouldDeadLetterARecordTooLargeToSendWithoutItsValueAndResume() {
+        ProducerRecord<byte[], byte[]> tooLarge = new ProducerRecord<>("cairn.control", utf8("job-1"), new byte[2_000_000]);
+
+        ProductionExceptionHandler.Response response = handler.handleError(context(), tooLarge,
+                new RecordTooLargeException("the message is 2000088 bytes"));
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.RESUME);
+        ProducerRecord<byte[], byte[]> dead = response.deadLetterQueueRecords().get(0);
+        assertThat(dead.topic()).isEqualTo(DLQ);
+        assertThat(dead.value()).isNull();
+        assertThat(dead.key()).isEqualTo(utf8("job-1"));
+        assertThat(dead.timestamp()).isNull();
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.STAGE)).isEqualTo("production");
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.DESTINATION_TOPIC)).isEqualTo("cairn.control");
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.VALUE_BYTES)).isEqualTo("2000000");
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.REASON)).isEqualTo("RecordTooLargeException");
+    }
+
+    @Test
+    void shouldDropADeadLetterThatCannotBeSentInsteadOfLooping() {
+        ProducerRecord<byte[], byte[]> letter = new ProducerRecord<>(DLQ, utf8("job-1"), utf8("x"));
+
+        ProductionExceptionHandler.Response response = handler.handleError(context(), letter,
+                new RecordTooLargeException("too large"));
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.RESUME);
+        assertThat(response.deadLetterQueueRecords()).isEmpty();
+    }
+
+    @Test
+    void shouldFailOnOtherSendErrorsAsKafkaStreamsWouldByDefault() {
+        ProductionExceptionHandler.Response response = handler.handleError(context(),
+                new ProducerRecord<>("cairn.journal", utf8("job-1"), utf8("x")), new TimeoutException("no broker"));
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
+    }
+
+    @Test
+    void shouldCutAHugeInputValueSoThatItsDeadLetterCanBeSent() {
+        byte[] huge = new byte[900 * 1024];
+        ErrorHandlerContext context = context(huge);
+
+        ProcessingExceptionHandler.Response response = handler.handleError(context, (Record<?, ?>) null,
+                new CommandFailedException("OUTPUT_TOO_LARGE", "too large to send", null));
+
+        ProducerRecord<byte[], byte[]> dead = response.deadLetterQueueRecords().get(0);
+        assertThat(dead.value()).hasSize(DeadLetterQueueHandler.MAX_VALUE_BYTES);
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.TRUNCATED_FROM)).isEqualTo(Integer.toString(huge.length));
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.REASON)).isEqualTo("OUTPUT_TOO_LARGE");
+    }
+
+    private static ErrorHandlerContext context() {
+        return context(null);
+    }
+
+    private static ErrorHandlerContext context(byte[] rawValue) {
+        return new ErrorHandlerContext() {
+            @Override
+            public String topic() {
+                return "cairn.acks";
+            }
+
+            @Override
+            public int partition() {
+                return 2;
+            }
+
+            @Override
+            public long offset() {
+                return 42;
+            }
+
+            @Override
+            public Headers headers() {
+                return new RecordHeaders();
+            }
+
+            @Override
+            public String processorNodeId() {
+                return "coordinator";
+            }
+
+            @Override
+            public TaskId taskId() {
+                return new TaskId(0, 2);
+            }
+
+            @Override
+            public long timestamp() {
+                return -1;
+            }
+
+            @Override
+            public byte[] sourceRawKey() {
+                return utf8("job-1");
+            }
+
+            @Override
+            public byte[] sourceRawValue() {
+                return rawValue;
+            }
+        };
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String header(Headers headers, String name) {
+        return new String(headers.lastHeader(name).value(), StandardCharsets.UTF_8);
+    }
+}
