@@ -19,6 +19,7 @@ import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -120,13 +121,18 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     /**
      * Decides on an overlay of the stores, so a failure here leaves them untouched.
      *
-     * @throws CommandFailedException for any failure, or events too large to send
+     * @throws CommandFailedException for any failure of the decision (the record is dead-lettered), or events
+     *     too large to send
+     * @throws StreamsException as it came from a store: the task, not the record, is broken, and Kafka Streams
+     *     recovers the task
      */
     private List<SpecificRecord> decide(Command command, long now) {
         state.startCommand();
         List<SpecificRecord> events;
         try {
             events = decide.decide(command, state, now);
+        } catch (StreamsException storeOrTaskFailure) {
+            throw storeOrTaskFailure;
         } catch (Throwable failure) {
             state.startCommand();
             throw new CommandFailedException(failure.getClass().getSimpleName(), "deciding "
