@@ -45,6 +45,18 @@ class DockerComposeConsistencyTest {
     }
 
     @Test
+    void shouldRehearseTheCoordinatorWithFlagsItAccepts() throws IOException {
+        String dockerfile = Files.readString(ROOT.resolve("coordinator-service/Dockerfile"));
+        Matcher rehearsal = Pattern.compile("cairn-coordinator-service\\.jar \\\\\\s+(--rehearse[^\\n]*)")
+                .matcher(dockerfile);
+
+        assertThat(rehearsal.find()).as("a --rehearse run in %s", dockerfile).isTrue();
+        String[] flags = rehearsal.group(1).trim().split("\\s+");
+        assertThat(new picocli.CommandLine(new CoordinatorMain()).parseArgs(flags).errors()).isEmpty();
+        assertThat(dockerfile).contains("-XX:SharedArchiveFile=/app/cairn-coordinator.jsa");
+    }
+
+    @Test
     void shouldSetOnlyVariablesEachServiceReads() throws IOException {
         Map<String, Service> services = services();
         assertThat(services).containsKeys("kafka", "coordinator", "worker", "sidecar-source", "sidecar-sink", "cli");
