@@ -26,9 +26,21 @@ public final class SigningKey {
     private static final String JOB_KEY_CONTEXT = "cairn.job-key.v1:";
 
     private final byte[] secret;
+    /** One initialised MAC per thread: computing a signature costs the hash only, not a provider look-up. */
+    private final ThreadLocal<Mac> macs;
 
     private SigningKey(byte[] secret) {
         this.secret = secret.clone();
+        SecretKeySpec spec = new SecretKeySpec(this.secret, ALGORITHM);
+        this.macs = ThreadLocal.withInitial(() -> {
+            try {
+                Mac mac = Mac.getInstance(ALGORITHM);
+                mac.init(spec);
+                return mac;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("HmacSHA256 is part of every JDK: " + e, e);
+            }
+        });
     }
 
     /** A new random key of {@value #MIN_BYTES} bytes (for {@code cairn keys generate}). */
@@ -82,13 +94,7 @@ public final class SigningKey {
 
     /** HMAC-SHA256 of {@code data} under this key. */
     public byte[] mac(byte[] data) {
-        try {
-            Mac mac = Mac.getInstance(ALGORITHM);
-            mac.init(new SecretKeySpec(secret, ALGORITHM));
-            return mac.doFinal(data);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK: " + e, e);
-        }
+        return macs.get().doFinal(data);
     }
 
     /** Whether {@code signature} is this key's MAC of {@code data}, compared in constant time. */
