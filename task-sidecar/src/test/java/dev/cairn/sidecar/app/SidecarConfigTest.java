@@ -272,4 +272,22 @@ class SidecarConfigTest {
         props.put("auth.key.file", "/etc/cairn/orders.key");
         rejecting(props, NO_ENV, "auth.key.file").hasMessageContaining("cannot be given together with auth.key");
     }
+
+    @Test
+    void shouldReadTheReadmesSampleConfigurationAsWritten() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```properties\n(bootstrap\\.servers=[^`]*)```")
+                .matcher(readme);
+        assertThat(block.find()).as("the README's sidecar.properties sample").isTrue();
+        Path key = Files.writeString(dir.resolve("orders.key"), SigningKey.generate().toBase64());
+        Path file = Files.writeString(dir.resolve("sidecar.properties"),
+                block.group(1).replace("/etc/cairn/orders.key", key.toString()));
+
+        SidecarConfig config = SidecarConfig.load(file, NO_ENV);
+
+        assertThat(config.hookKind()).isEqualTo(HookKind.HTTP);
+        assertThat(config.hookUrl()).isEqualTo(URI.create("http://127.0.0.1:8090"));
+        assertThat(config.kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
+        assertThat(config.authKey()).isNotNull();
+    }
 }
