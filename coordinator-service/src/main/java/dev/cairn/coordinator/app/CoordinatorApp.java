@@ -94,9 +94,7 @@ public final class CoordinatorApp implements AutoCloseable {
      * JVM given that archive ({@code -XX:SharedArchiveFile}) starts the coordinator faster.
      */
     public static void rehearse(CoordinatorConfig config) {
-        Topology topology = CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
-                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
-                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
+        Topology topology = topology(config);
         QueryServer queryServer = QueryServer.bind(QueryServerConfig.loopback());
         try {
             Properties props = streamsProperties(config);
@@ -106,6 +104,13 @@ public final class CoordinatorApp implements AutoCloseable {
             queryServer.close();
         }
         LOG.info("Rehearsed a start of coordinator {} without contacting Kafka", config.applicationId());
+    }
+
+    /** The topology a coordinator with this configuration runs (and rehearses). */
+    private static Topology topology(CoordinatorConfig config) {
+        return CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
+                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
+                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
     }
 
     private static void ensureTopics(CoordinatorConfig config) {
@@ -121,9 +126,7 @@ public final class CoordinatorApp implements AutoCloseable {
             LOG.warn("No sidecar master key: records on {} are accepted unsigned, so any client that can write "
                     + "that topic can acknowledge any job's checkpoints", config.topics().acks());
         }
-        Topology topology = CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
-                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
-                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
+        Topology topology = topology(config);
         Properties props = streamsProperties(config);
         QueryServer queryServer = await(restBound);
         if (queryServer != null) {

@@ -6,9 +6,7 @@ import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
-import java.util.Objects;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * Checks a command's client-controlled fields against {@link InputLimits} before the decider looks at
@@ -23,7 +21,7 @@ final class InputChecks {
 
     /** The first problem of {@code command}, or empty when every field is within its bounds. */
     static Optional<String> problem(Command command, InputLimits limits) {
-        Stream<String> problems;
+        String[] problems;
         if (command instanceof Command.RequestTrigger c) {
             problems = trigger(c.request(), limits);
         } else if (command instanceof Command.StartTask c) {
@@ -35,38 +33,48 @@ final class InputChecks {
         } else if (command instanceof Command.ChangeJobStatus c) {
             problems = status(c.change(), limits);
         } else if (command instanceof Command.RegisterJob) {
-            problems = Stream.empty();
+            return Optional.empty();
         } else {
-            problems = Stream.of(limits.checkId("job id", command.jobId()));
+            problems = of(limits.checkId("job id", command.jobId()));
         }
-        return problems.filter(Objects::nonNull).findFirst();
+        for (String problem : problems) {
+            if (problem != null) {
+                return Optional.of(problem);
+            }
+        }
+        return Optional.empty();
     }
 
-    private static Stream<String> trigger(TriggerRequest request, InputLimits limits) {
-        return Stream.of(
+    /** The checks of one command, each a problem or {@code null}. */
+    private static String[] of(String... problems) {
+        return problems;
+    }
+
+    private static String[] trigger(TriggerRequest request, InputLimits limits) {
+        return of(
                 limits.checkId("job id", request.getJobId()),
                 limits.checkOptionalId("request id", request.getRequestId()),
                 limits.checkOptionalId("requester", request.getRequester()),
                 limits.checkLocation("target location", request.getTargetLocation()));
     }
 
-    private static Stream<String> status(JobStatusChange change, InputLimits limits) {
-        return Stream.of(
+    private static String[] status(JobStatusChange change, InputLimits limits) {
+        return of(
                 limits.checkId("job id", change.getJobId()),
                 change.getStatus() == null ? "job status is missing" : null);
     }
 
-    private static Stream<String> started(TaskStarted started, InputLimits limits) {
-        return Stream.of(
+    private static String[] started(TaskStarted started, InputLimits limits) {
+        return of(
                 limits.checkId("job id", started.getJobId()),
                 limits.checkId("task id", started.getTaskId()),
                 limits.checkSubtaskIndex(started.getSubtaskIndex()),
                 limits.checkId("attempt id", started.getAttemptId()));
     }
 
-    private static Stream<String> ack(CheckpointAcknowledged ack, InputLimits limits) {
+    private static String[] ack(CheckpointAcknowledged ack, InputLimits limits) {
         StateHandle handle = ack.getStateHandle();
-        return Stream.of(
+        return of(
                 limits.checkId("job id", ack.getJobId()),
                 limits.checkId("task id", ack.getTaskId()),
                 limits.checkSubtaskIndex(ack.getSubtaskIndex()),
@@ -77,8 +85,8 @@ final class InputChecks {
                         ? "state size must be >= 0 but is " + handle.getSizeBytes() : null);
     }
 
-    private static Stream<String> decline(CheckpointDeclined decline, InputLimits limits) {
-        return Stream.of(
+    private static String[] decline(CheckpointDeclined decline, InputLimits limits) {
+        return of(
                 limits.checkId("job id", decline.getJobId()),
                 limits.checkId("task id", decline.getTaskId()),
                 limits.checkSubtaskIndex(decline.getSubtaskIndex()),

@@ -134,7 +134,6 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         } catch (StreamsException storeOrTaskFailure) {
             throw storeOrTaskFailure;
         } catch (Throwable failure) {
-            state.startCommand();
             throw new CommandFailedException(failure.getClass().getSimpleName(), "deciding "
                     + command.getClass().getSimpleName() + " of job " + command.jobId() + " failed: " + failure,
                     failure);
