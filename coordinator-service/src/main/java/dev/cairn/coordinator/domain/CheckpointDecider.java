@@ -9,16 +9,15 @@ import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.TriggerRequest;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The pure core of the coordinator: {@code decide(command, state, now) -> events}, with Flink 1.15+
- * CheckpointCoordinator semantics. It never mutates the given state: it decides on an
- * {@link OverlayState} and applies each event it emits with {@link CheckpointEvolver} as it goes.
- * The caller applies the returned events, in order, to the real state with {@link #evolver()}.
+ * The pure core of the coordinator: {@code decide(command, state, now) -> events and their state changes},
+ * with Flink 1.15+ CheckpointCoordinator semantics. It never mutates the given state: it decides on an
+ * {@link OverlayState}, applying each event it emits with {@link CheckpointEvolver} as it goes, and returns
+ * the events with the changes; the caller sends the events and applies the changes ({@link Decided#applyTo}).
+ * Replaying the events with {@link #evolver()} yields the same state (the audit replay does that).
  */
 public final class CheckpointDecider {
 
@@ -35,35 +34,31 @@ public final class CheckpointDecider {
         return evolver;
     }
 
-    public CoordinatorSettings settings() {
-        return settings;
-    }
-
-    /** The events that {@code command} leads to at {@code nowMs}; empty when it changes nothing. */
-    public List<SpecificRecord> decide(Command command, CoordinatorState state, long nowMs) {
+    /** What {@code command} leads to at {@code nowMs}: no events and no changes when it changes nothing. */
+    public Decided decide(Command command, CoordinatorState state, long nowMs) {
         Decision d = new Decision(state, evolver, settings, nowMs);
         Optional<String> outOfBounds = InputChecks.problem(command, settings.limits());
         if (outOfBounds.isPresent()) {
             d.reject(command.jobId(), command, outOfBounds.get());
-            return d.events();
+            return d.decided();
         }
         if (command instanceof Command.RegisterJob c) {
             register(d, c);
-            return d.events();
+            return d.decided();
         }
         if (command instanceof Command.Tick c) {
             if (d.state.job(c.jobId()).isPresent()) {
                 tick(d, c.jobId());
             }
-            return d.events();
+            return d.decided();
         }
         if (command instanceof Command.StartTask c) {
             TaskMessages.taskStarted(d, c, c.started());
-            return d.events();
+            return d.decided();
         }
         if (d.state.job(command.jobId()).isEmpty()) {
             d.reject(command.jobId(), command, "unknown job " + command.jobId());
-            return d.events();
+            return d.decided();
         }
         if (command instanceof Command.ChangeJobStatus c) {
             changeStatus(d, c);
@@ -74,7 +69,7 @@ public final class CheckpointDecider {
         } else if (command instanceof Command.Decline c) {
             TaskMessages.decline(d, c, c.decline());
         }
-        return d.events();
+        return d.decided();
     }
 
     private static void register(Decision d, Command.RegisterJob command) {

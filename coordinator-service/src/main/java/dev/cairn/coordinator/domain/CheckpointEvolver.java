@@ -4,6 +4,7 @@ import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -126,21 +126,23 @@ public final class CheckpointEvolver {
                 .setCountedFailureIds(new ArrayList<>())
                 .setRecentlyEndedIds(new ArrayList<>())
                 .setCounts(CheckpointCounts.newBuilder().build())
-                .setHistory(new ArrayList<>())
+                .setHistoryIds(new ArrayList<>())
+                .setHistoryRequestIds(new ArrayList<>())
                 .setTotals(CompletedTotals.newBuilder().build())
                 .build());
     }
 
+    /** An accepted ack changes only its own key and its checkpoint's progress: never the job record. */
     private static void onAck(CoordinatorState state, CheckpointAcknowledged ack) {
         state.putAck(ack);
-        update(state, ack.getJobId(), j -> j.setPending(replacePending(j.getPending(), ack.getCheckpointId(), p -> {
-            PendingCheckpoint next = Values.copy(p, PendingCheckpoint::new);
-            next.setAcksReceived(p.getAcksReceived() + 1);
-            next.setStateSizeBytes(p.getStateSizeBytes() + ack.getStateHandle().getSizeBytes());
-            next.setLatestAckTimestampMs(Math.max(ack.getTimestampMs(),
-                    Optional.ofNullable(p.getLatestAckTimestampMs()).orElse(Long.MIN_VALUE)));
-            return next;
-        })));
+        String jobId = ack.getJobId();
+        long id = ack.getCheckpointId();
+        state.progress(jobId, id).ifPresent(p -> {
+            Long latest = p.getLatestAckTimestampMs();
+            state.putProgress(jobId, id, new PendingProgress(p.getAcksReceived() + 1,
+                    p.getStateSizeBytes() + ack.getStateHandle().getSizeBytes(),
+                    latest == null ? ack.getTimestampMs() : Math.max(latest, ack.getTimestampMs())));
+        });
     }
 
     private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
@@ -153,10 +155,11 @@ public final class CheckpointEvolver {
                 .setTimeoutAtMs(e.getTimeoutAtMs())
                 .setStorageLocation(e.getStorageLocation())
                 .setRequestId(e.getRequestId())
-                .setAcksExpected(JobSpecs.acksExpected(e.getPlan()))
-                .setAcksReceived(0)
-                .setStateSizeBytes(0)
+                .setAcksExpected(e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan()))
                 .build();
+        if (state.job(e.getJobId()).isPresent()) {
+            state.putProgress(e.getJobId(), e.getCheckpointId(), new PendingProgress(0, 0L, null));
+        }
         update(state, e.getJobId(), j -> {
             List<PendingCheckpoint> pendings = new ArrayList<>(j.getPending());
             pendings.add(pending);
@@ -173,6 +176,7 @@ public final class CheckpointEvolver {
             return;
         }
         Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
+        Optional<PendingProgress> progress = endProgress(state, e.getJobId(), e.getCheckpointId());
         JobState next = Values.copy(job.get(), JobState::new);
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
         next.setLastSucceededId(Math.max(job.get().getLastSucceededId(), e.getCheckpointId()));
@@ -186,7 +190,12 @@ public final class CheckpointEvolver {
             state.putRetained(Retention.retain(state.retained(e.getJobId()), e,
                     job.get().getConfig().getRetained()));
         }
-        history.completed(state, next, pending, e);
+        history.completed(state, next, pending, progress, e);
+        long previous = job.get().getLatestCompletedId();
+        if (e.getType() != CheckpointType.SAVEPOINT && previous >= 0 && previous < e.getCheckpointId()
+                && !next.getHistoryIds().contains(previous)) {
+            state.removeAcks(e.getJobId(), previous);
+        }
         state.putJob(next);
     }
 
@@ -196,11 +205,12 @@ public final class CheckpointEvolver {
             return;
         }
         Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
+        Optional<PendingProgress> progress = endProgress(state, e.getJobId(), e.getCheckpointId());
         JobState next = Values.copy(job.get(), JobState::new);
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
         next.setRecentlyEndedIds(bounded(job.get().getRecentlyEndedIds(), e.getCheckpointId()));
         next.setCounts(counts(job.get(), 0, pending.isPresent() ? -1 : 0, 0, 1));
-        history.aborted(state, next, pending, e);
+        history.aborted(state, next, pending, progress, e);
         state.putJob(next);
     }
 
@@ -223,6 +233,15 @@ public final class CheckpointEvolver {
         });
     }
 
+    /** The progress of an ending checkpoint, removed from the state. */
+    private static Optional<PendingProgress> endProgress(CoordinatorState state, String jobId, long checkpointId) {
+        Optional<PendingProgress> progress = state.progress(jobId, checkpointId);
+        if (progress.isPresent()) {
+            state.removeProgress(jobId, checkpointId);
+        }
+        return progress;
+    }
+
     /** Puts a changed copy of the job, if it exists. */
     private static void update(CoordinatorState state, String jobId, Consumer<JobState> change) {
         state.job(jobId).ifPresent(job -> {
@@ -233,16 +252,12 @@ public final class CheckpointEvolver {
     }
 
     static Optional<PendingCheckpoint> pending(JobState job, long checkpointId) {
-        return job.getPending().stream().filter(p -> p.getCheckpointId() == checkpointId).findFirst();
-    }
-
-    private static List<PendingCheckpoint> replacePending(List<PendingCheckpoint> pendings, long checkpointId,
-            UnaryOperator<PendingCheckpoint> change) {
-        List<PendingCheckpoint> result = new ArrayList<>(pendings.size());
-        for (PendingCheckpoint p : pendings) {
-            result.add(p.getCheckpointId() == checkpointId ? change.apply(p) : p);
+        for (PendingCheckpoint pending : job.getPending()) {
+            if (pending.getCheckpointId() == checkpointId) {
+                return Optional.of(pending);
+            }
         }
-        return result;
+        return Optional.empty();
     }
 
     private static List<PendingCheckpoint> without(List<PendingCheckpoint> pendings, long checkpointId) {

@@ -42,9 +42,9 @@ public record CheckpointStatsSummary(int completedInHistory, Figures endToEndDur
         }
     }
 
-    /** The summary of one job. */
-    public static CheckpointStatsSummary of(JobState job) {
-        List<CheckpointSummary> completed = job.getHistory().stream()
+    /** The summary of one job, from its record and its history ({@link CoordinatorState#history}). */
+    public static CheckpointStatsSummary of(JobState job, List<CheckpointSummary> history) {
+        List<CheckpointSummary> completed = history.stream()
                 .filter(s -> s.getStatus() == CheckpointStatus.COMPLETED)
                 .toList();
         CompletedTotals t = job.getTotals();

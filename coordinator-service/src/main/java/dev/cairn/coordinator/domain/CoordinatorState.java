@@ -1,6 +1,8 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -13,21 +15,23 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>job: {@code jobId -> JobState} (small: status, schedule, queue, pending summaries, counters, the
- *       checkpoint config; no per-task or per-subtask data)
+ *       checkpoint config; nothing per task, per subtask or per ack)
  *   <li>spec: {@code jobId -> JobSpec}, the registered spec with every task vertex in spec order; its size grows
  *       with the number of vertices, so it is read only where the work is O(vertices) anyway: registration
- *       (comparing and replacing specs), triggering (planning every subtask) and the REST views
+ *       and triggering
  *   <li>vertex: {@code (jobId, taskId) -> TaskVertex}, the same vertices one key each, for the per-message
  *       lookups (task started, ack, decline); written and removed together with the spec
  *   <li>attempt: {@code (jobId, taskId, subtaskIndex) -> attemptId}, the current attempt
- *   <li>ack: {@code (jobId, checkpointId, taskId, subtaskIndex) -> CheckpointAcknowledged}, the
- *       accepted acks; they double as per-subtask stats while their checkpoint is pending or in the
- *       job's history, and are removed when it leaves the history
+ *   <li>ack: {@code (jobId, checkpointId, taskId, subtaskIndex) -> CheckpointAcknowledged}, the accepted acks;
+ *       they double as per-subtask stats while their checkpoint is pending or in the job's history
+ *   <li>progress: {@code (jobId, checkpointId) -> PendingProgress}, what a pending checkpoint's acks add up to
+ *   <li>summary: {@code (jobId, checkpointId) -> CheckpointSummary}, one ended checkpoint of the history
  *   <li>retained: {@code jobId -> RetainedCheckpoints}, written only at completion
  * </ul>
  *
- * The only scan is {@link #acks(String, long)}: a range over the (jobId, checkpointId) prefix. An ack reads
- * the job, one vertex, one attempt and one ack key, and writes the job and one ack key.
+ * An ordinary ack reads the job, one vertex, one attempt, one ack key and one progress key, and writes one
+ * ack and one progress: nothing it touches grows with the job. The only scans are over one checkpoint's
+ * acks ({@link #acks}, {@link #removeAcks}), done once per checkpoint.
  */
 public interface CoordinatorState {
 
@@ -59,9 +63,30 @@ public interface CoordinatorState {
     /** The accepted acks of one checkpoint, ordered by (taskId, subtaskIndex). */
     List<CheckpointAcknowledged> acks(String jobId, long checkpointId);
 
+    /** Removes every accepted ack of one checkpoint. */
     void removeAcks(String jobId, long checkpointId);
+
+    Optional<PendingProgress> progress(String jobId, long checkpointId);
+
+    void putProgress(String jobId, long checkpointId, PendingProgress progress);
+
+    void removeProgress(String jobId, long checkpointId);
+
+    Optional<CheckpointSummary> summary(String jobId, long checkpointId);
+
+    void putSummary(String jobId, CheckpointSummary summary);
+
+    void removeSummary(String jobId, long checkpointId);
 
     Optional<RetainedCheckpoints> retained(String jobId);
 
     void putRetained(RetainedCheckpoints retained);
+
+    /** The job's ended checkpoints in its history, oldest first (one summary per id the job lists). */
+    default List<CheckpointSummary> history(JobState job) {
+        return job.getHistoryIds().stream()
+                .map(id -> summary(job.getJobId(), id))
+                .flatMap(Optional::stream)
+                .toList();
+    }
 }

@@ -33,8 +33,8 @@ final class Decision {
         evolver.evolve(state, event);
     }
 
-    List<SpecificRecord> events() {
-        return List.copyOf(events);
+    Decided decided() {
+        return new Decided(events, state);
     }
 
     /** The job as of now in this decision; it must exist. */

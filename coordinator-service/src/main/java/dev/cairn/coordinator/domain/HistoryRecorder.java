@@ -5,6 +5,7 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import java.util.ArrayList;
@@ -12,8 +13,11 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Keeps a job's bounded history of ended checkpoints and its all-time totals. When a checkpoint
- * leaves the history, its per-subtask acks (its per-subtask stats) are removed from the ack store.
+ * Keeps a job's bounded history of ended checkpoints and its all-time totals. Each ended checkpoint's summary
+ * has its own key; the job lists the ids (and the request ids) in the history. When a checkpoint leaves the
+ * history, its summary and its per-subtask acks (its per-subtask stats) are removed: one checkpoint's keys,
+ * never a scan of the store. The acks of the latest completed checkpoint stay while it is the latest: they are
+ * its subtask states, which the REST API hands out for restore.
  */
 final class HistoryRecorder {
 
@@ -24,7 +28,8 @@ final class HistoryRecorder {
     }
 
     void completed(CoordinatorState state, JobState job, Optional<PendingCheckpoint> pending,
-            CheckpointCompleted e) {
+            Optional<PendingProgress> progress, CheckpointCompleted e) {
+        int acksReceived = e.getSubtaskCount() >= 0 ? e.getSubtaskCount() : e.getSubtaskStates().size();
         long duration = Math.max(0, e.getCompletionTimestampMs() - e.getTriggerTimestampMs());
         CheckpointSummary summary = CheckpointSummary.newBuilder()
                 .setCheckpointId(e.getCheckpointId())
@@ -33,11 +38,11 @@ final class HistoryRecorder {
                 .setStatus(CheckpointStatus.COMPLETED)
                 .setTriggerTimestampMs(e.getTriggerTimestampMs())
                 .setEndTimestampMs(e.getCompletionTimestampMs())
-                .setLatestAckTimestampMs(pending.map(PendingCheckpoint::getLatestAckTimestampMs).orElse(null))
+                .setLatestAckTimestampMs(progress.map(PendingProgress::getLatestAckTimestampMs).orElse(null))
                 .setEndToEndDurationMs(duration)
                 .setStateSizeBytes(e.getTotalSizeBytes())
-                .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(e.getSubtaskStates().size()))
-                .setAcksReceived(e.getSubtaskStates().size())
+                .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(acksReceived))
+                .setAcksReceived(acksReceived)
                 .setStorageLocation(e.getStorageLocation())
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
                 .build();
@@ -46,7 +51,7 @@ final class HistoryRecorder {
     }
 
     void aborted(CoordinatorState state, JobState job, Optional<PendingCheckpoint> pending,
-            CheckpointAborted e) {
+            Optional<PendingProgress> progress, CheckpointAborted e) {
         long trigger = pending.map(PendingCheckpoint::getTriggerTimestampMs).orElse(e.getTimestampMs());
         CheckpointSummary summary = CheckpointSummary.newBuilder()
                 .setCheckpointId(e.getCheckpointId())
@@ -55,11 +60,11 @@ final class HistoryRecorder {
                 .setStatus(CheckpointStatus.FAILED)
                 .setTriggerTimestampMs(trigger)
                 .setEndTimestampMs(e.getTimestampMs())
-                .setLatestAckTimestampMs(pending.map(PendingCheckpoint::getLatestAckTimestampMs).orElse(null))
+                .setLatestAckTimestampMs(progress.map(PendingProgress::getLatestAckTimestampMs).orElse(null))
                 .setEndToEndDurationMs(Math.max(0, e.getTimestampMs() - trigger))
-                .setStateSizeBytes(pending.map(PendingCheckpoint::getStateSizeBytes).orElse(0L))
+                .setStateSizeBytes(progress.map(PendingProgress::getStateSizeBytes).orElse(0L))
                 .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(0))
-                .setAcksReceived(pending.map(PendingCheckpoint::getAcksReceived).orElse(0))
+                .setAcksReceived(progress.map(PendingProgress::getAcksReceived).orElse(0))
                 .setStorageLocation(pending.map(PendingCheckpoint::getStorageLocation).orElse(""))
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
                 .setFailureReason(e.getReason())
@@ -69,13 +74,24 @@ final class HistoryRecorder {
     }
 
     private void append(CoordinatorState state, JobState job, CheckpointSummary summary) {
-        List<CheckpointSummary> history = new ArrayList<>(job.getHistory());
-        history.add(summary);
-        while (history.size() > settings.historySize()) {
-            CheckpointSummary evicted = history.remove(0);
-            state.removeAcks(job.getJobId(), evicted.getCheckpointId());
+        String jobId = job.getJobId();
+        List<Long> ids = new ArrayList<>(job.getHistoryIds());
+        List<String> requestIds = new ArrayList<>(job.getHistoryRequestIds());
+        ids.add(summary.getCheckpointId());
+        if (summary.getRequestId() != null) {
+            requestIds.add(summary.getRequestId());
         }
-        job.setHistory(history);
+        state.putSummary(jobId, summary);
+        while (ids.size() > settings.historySize()) {
+            long evicted = ids.remove(0);
+            state.summary(jobId, evicted).map(CheckpointSummary::getRequestId).ifPresent(requestIds::remove);
+            state.removeSummary(jobId, evicted);
+            if (evicted != job.getLatestCompletedId()) {
+                state.removeAcks(jobId, evicted);
+            }
+        }
+        job.setHistoryIds(ids);
+        job.setHistoryRequestIds(requestIds);
     }
 
     private static CompletedTotals totals(CompletedTotals t, long duration, long size) {

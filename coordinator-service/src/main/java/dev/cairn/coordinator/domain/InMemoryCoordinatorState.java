@@ -1,31 +1,41 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.coordinator.domain.StateKeys.AckKey;
 import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
+import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
+import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * {@link CoordinatorState} in sorted in-memory maps: for tests, property tests and audit replay.
- * Two instances are equal when they hold equal values under equal keys.
+ * {@link CoordinatorState} in hash maps: for tests, property tests, benchmarks of the core and audit replay.
+ * Point reads and writes are one hash lookup; one checkpoint's acks sit in a map of their own, so removing
+ * them is one operation and listing them sorts only them. Two instances are equal when they hold equal values
+ * under equal keys.
  */
 public final class InMemoryCoordinatorState implements CoordinatorState {
 
-    private final TreeMap<String, JobState> jobs = new TreeMap<>();
-    private final TreeMap<String, JobSpec> specs = new TreeMap<>();
-    private final TreeMap<VertexKey, TaskVertex> vertices = new TreeMap<>();
-    private final TreeMap<AttemptKey, String> attempts = new TreeMap<>();
-    private final TreeMap<AckKey, CheckpointAcknowledged> acks = new TreeMap<>();
-    private final TreeMap<String, RetainedCheckpoints> retained = new TreeMap<>();
+    private final Map<String, JobState> jobs = new HashMap<>();
+    private final Map<String, JobSpec> specs = new HashMap<>();
+    private final Map<VertexKey, TaskVertex> vertices = new HashMap<>();
+    private final Map<AttemptKey, String> attempts = new HashMap<>();
+    /** Never holds an empty inner map. */
+    private final Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks = new HashMap<>();
+    private final Map<CheckpointKey, PendingProgress> progress = new HashMap<>();
+    private final Map<CheckpointKey, CheckpointSummary> summaries = new HashMap<>();
+    private final Map<String, RetainedCheckpoints> retained = new HashMap<>();
 
     /** A copy whose maps are independent of this one (values are immutable and shared). */
     public InMemoryCoordinatorState copy() {
@@ -34,25 +44,27 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
         copy.specs.putAll(specs);
         copy.vertices.putAll(vertices);
         copy.attempts.putAll(attempts);
-        copy.acks.putAll(acks);
+        acks.forEach((key, value) -> copy.acks.put(key, new HashMap<>(value)));
+        copy.progress.putAll(progress);
+        copy.summaries.putAll(summaries);
         copy.retained.putAll(retained);
         return copy;
     }
 
     /** Ids of every job, sorted. */
     public List<String> jobIds() {
-        return new ArrayList<>(jobs.keySet());
-    }
-
-    /** Number of stored acks over all jobs and checkpoints. */
-    public int ackCount() {
-        return acks.size();
+        return jobs.keySet().stream().sorted().toList();
     }
 
     /** Ids of the stored vertices of one job, sorted. */
     public List<String> vertexIds(String jobId) {
-        return vertices.subMap(new VertexKey(jobId, ""), true, new VertexKey(jobId + '\u0000', ""), false)
-                .keySet().stream().map(VertexKey::taskId).toList();
+        return vertices.keySet().stream().filter(k -> k.jobId().equals(jobId)).map(VertexKey::taskId).sorted()
+                .toList();
+    }
+
+    /** Number of checkpoints of the job that have accepted acks in the store. */
+    public long checkpointsWithAcks(String jobId) {
+        return acks.keySet().stream().filter(k -> k.jobId().equals(jobId)).count();
     }
 
     @Override
@@ -102,22 +114,56 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
 
     @Override
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        return Optional.ofNullable(acks.get(new AckKey(jobId, checkpointId, taskId, subtaskIndex)));
+        Map<SubtaskKey, CheckpointAcknowledged> ofCheckpoint = acks.get(new CheckpointKey(jobId, checkpointId));
+        return ofCheckpoint == null ? Optional.empty()
+                : Optional.ofNullable(ofCheckpoint.get(new SubtaskKey(taskId, subtaskIndex)));
     }
 
     @Override
     public void putAck(CheckpointAcknowledged ack) {
-        acks.put(keyOf(ack), ack);
+        acks.computeIfAbsent(new CheckpointKey(ack.getJobId(), ack.getCheckpointId()), k -> new HashMap<>())
+                .put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), ack);
     }
 
     @Override
     public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
-        return new ArrayList<>(prefix(jobId, checkpointId).values());
+        Map<SubtaskKey, CheckpointAcknowledged> ofCheckpoint = acks.get(new CheckpointKey(jobId, checkpointId));
+        return ofCheckpoint == null ? List.of() : new ArrayList<>(new TreeMap<>(ofCheckpoint).values());
     }
 
     @Override
     public void removeAcks(String jobId, long checkpointId) {
-        prefix(jobId, checkpointId).clear();
+        acks.remove(new CheckpointKey(jobId, checkpointId));
+    }
+
+    @Override
+    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+        return Optional.ofNullable(progress.get(new CheckpointKey(jobId, checkpointId)));
+    }
+
+    @Override
+    public void putProgress(String jobId, long checkpointId, PendingProgress value) {
+        progress.put(new CheckpointKey(jobId, checkpointId), Objects.requireNonNull(value));
+    }
+
+    @Override
+    public void removeProgress(String jobId, long checkpointId) {
+        progress.remove(new CheckpointKey(jobId, checkpointId));
+    }
+
+    @Override
+    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+        return Optional.ofNullable(summaries.get(new CheckpointKey(jobId, checkpointId)));
+    }
+
+    @Override
+    public void putSummary(String jobId, CheckpointSummary summary) {
+        summaries.put(new CheckpointKey(jobId, summary.getCheckpointId()), summary);
+    }
+
+    @Override
+    public void removeSummary(String jobId, long checkpointId) {
+        summaries.remove(new CheckpointKey(jobId, checkpointId));
     }
 
     @Override
@@ -130,14 +176,6 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
         retained.put(value.getJobId(), value);
     }
 
-    static AckKey keyOf(CheckpointAcknowledged ack) {
-        return new AckKey(ack.getJobId(), ack.getCheckpointId(), ack.getTaskId(), ack.getSubtaskIndex());
-    }
-
-    private java.util.SortedMap<AckKey, CheckpointAcknowledged> prefix(String jobId, long checkpointId) {
-        return acks.subMap(AckKey.first(jobId, checkpointId), AckKey.first(jobId, checkpointId + 1));
-    }
-
     @Override
     public boolean equals(Object o) {
         return o instanceof InMemoryCoordinatorState other
@@ -146,17 +184,20 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
                 && vertices.equals(other.vertices)
                 && attempts.equals(other.attempts)
                 && acks.equals(other.acks)
+                && progress.equals(other.progress)
+                && summaries.equals(other.summaries)
                 && retained.equals(other.retained);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobs, specs, vertices, attempts, acks, retained);
+        return Objects.hash(jobs, specs, vertices, attempts, acks, progress, summaries, retained);
     }
 
     @Override
     public String toString() {
         return "InMemoryCoordinatorState{jobs=" + jobs + ", specs=" + specs + ", vertices=" + vertices
-                + ", attempts=" + attempts + ", acks=" + acks.keySet() + ", retained=" + retained + "}";
+                + ", attempts=" + attempts + ", acks=" + acks + ", progress=" + progress + ", summaries="
+                + summaries + ", retained=" + retained + "}";
     }
 }

@@ -37,6 +37,9 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
         if (value == null || value.toString().isBlank()) {
             return field + " is empty";
         }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            return field + " contains a control character";
+        }
         return checkLength(field, value, maxIdLength);
     }
 

@@ -12,6 +12,14 @@ import java.util.Set;
 /** Pure functions over a {@link JobSpec}: validation, plan shape and schedule arithmetic. */
 public final class JobSpecs {
 
+    /**
+     * A trigger carries the roles of the tasks whose roles differ from the default; their ids and flags may take
+     * this many bytes at most, so a trigger stays far below Kafka's 1 MiB record limit whatever the job.
+     */
+    public static final int MAX_ROLES_BYTES = 256 * 1024;
+    /** What one task's roles add to a trigger besides its id: a length prefix and three booleans, rounded up. */
+    private static final int ROLE_BYTES = 8;
+
     private JobSpecs() {
     }
 
@@ -77,6 +85,7 @@ public final class JobSpecs {
         boolean anyAcknowledges = false;
         boolean anyTriggered = false;
         long subtasks = 0;
+        long rolesBytes = 0;
         for (TaskVertex task : tasks) {
             String idProblem = limits.checkId("a task id", task.getTaskId());
             if (idProblem != null) {
@@ -90,12 +99,20 @@ public final class JobSpecs {
                         + limits.maxParallelism() + "] but is " + task.getParallelism());
             }
             subtasks += task.getParallelism();
+            if (!task.getTriggered() || !task.getAcknowledges() || !task.getNotified()) {
+                rolesBytes += task.getTaskId().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + ROLE_BYTES;
+            }
             anyAcknowledges |= task.getAcknowledges();
             anyTriggered |= task.getTriggered();
         }
         if (subtasks > limits.maxSubtasksPerJob()) {
             return Optional.of("the plan has " + subtasks + " subtasks, more than the limit of "
                     + limits.maxSubtasksPerJob() + " per job");
+        }
+        if (rolesBytes > MAX_ROLES_BYTES) {
+            return Optional.of("the tasks whose roles differ from the default (triggered, acknowledges and notified) "
+                    + "take " + rolesBytes + " bytes in every trigger, more than the limit of " + MAX_ROLES_BYTES
+                    + " (fewer such tasks or shorter task ids)");
         }
         if (!anyTriggered) {
             return Optional.of("no task is triggered, so no checkpoint could ever start");
@@ -116,7 +133,7 @@ public final class JobSpecs {
         return vertex.getTriggered() || vertex.getAcknowledges();
     }
 
-    /** How many acks complete a checkpoint of this plan. */
+    /** How many acks complete a checkpoint of a version 1 trigger's plan. */
     public static int acksExpected(List<PlannedVertex> plan) {
         return plan.stream().filter(PlannedVertex::getAcknowledges).mapToInt(v -> v.getAttemptIds().size()).sum();
     }

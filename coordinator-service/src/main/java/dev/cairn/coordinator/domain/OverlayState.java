@@ -1,151 +1,218 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.coordinator.domain.StateKeys.AckKey;
 import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
+import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
+import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskVertex;
-import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 
 /**
- * A copy-on-write {@link CoordinatorState}: reads fall through to a base that is never written,
- * writes are buffered here. The decider works on one so that later steps of a decision see the
- * effects of earlier ones while the real state stays untouched.
+ * A copy-on-write {@link CoordinatorState}: reads fall through to a base that is never written, writes are
+ * kept here. The decider works on one, so that later steps of a decision see the effects of earlier ones while
+ * the real state stays untouched; once the decision has succeeded, {@link #applyTo} writes what changed to the
+ * real state: all of it, each key once, with its final value. So every event is applied once, and a decision
+ * that fails leaves nothing behind.
  *
- * <p>It also remembers what it read: every key is read from the base at most once per overlay (an
- * absent value is remembered as absent), so one decision decodes each stored value at most once however
- * often its steps look at it. Only {@link #acks(String, long)}, a scan, always goes to the base.
+ * <p>It remembers what it read: every key is read from the base at most once per overlay (an absent value is
+ * remembered as absent), so one decision decodes each stored value at most once however often its steps look
+ * at it. Acks are the exception: a command reads one ack key once or so, and listing a checkpoint's acks is
+ * a scan; both go to the base each time.
  */
 public final class OverlayState implements CoordinatorState {
 
     private final CoordinatorState base;
-    /** Per key: the value as of now in this overlay, read from the base or written here; empty: absent. */
-    private final Map<String, Optional<JobState>> jobs = new HashMap<>();
-    private final Map<String, Optional<JobSpec>> specs = new HashMap<>();
-    private final Map<VertexKey, Optional<TaskVertex>> vertices = new HashMap<>();
-    private final Map<AttemptKey, Optional<String>> attempts = new HashMap<>();
-    /** Empty value: absent, or removed from the base. */
-    private final TreeMap<AckKey, Optional<CheckpointAcknowledged>> acks = new TreeMap<>();
-    private final Map<String, Optional<RetainedCheckpoints>> retained = new HashMap<>();
+    private final Slots<String, JobState> jobs = new Slots<>();
+    private final Slots<String, JobSpec> specs = new Slots<>();
+    private final Slots<VertexKey, TaskVertex> vertices = new Slots<>();
+    private final Slots<AttemptKey, String> attempts = new Slots<>();
+    private final Slots<CheckpointKey, PendingProgress> progress = new Slots<>();
+    private final Slots<CheckpointKey, CheckpointSummary> summaries = new Slots<>();
+    private final Slots<String, RetainedCheckpoints> retained = new Slots<>();
+    /** Acks written here, per checkpoint (an empty value: removed); made on first use. */
+    private Map<CheckpointKey, Map<SubtaskKey, Optional<CheckpointAcknowledged>>> acks;
+    /** Checkpoints whose acks were all removed here, in order; acks written after the removal are in acks. */
+    private Set<CheckpointKey> removedAcks;
 
     public OverlayState(CoordinatorState base) {
         this.base = Objects.requireNonNull(base, "base");
     }
 
+    /** Writes every change made here to {@code target}, each key once with its final value. */
+    public void applyTo(CoordinatorState target) {
+        jobs.applyTo((id, job) -> target.putJob(job), id -> {
+            throw new IllegalStateException("a job is never removed: " + id);
+        });
+        specs.applyTo((id, spec) -> target.putSpec(spec), id -> {
+            throw new IllegalStateException("a spec is never removed: " + id);
+        });
+        vertices.applyTo((k, vertex) -> target.putVertex(k.jobId(), vertex), k -> target.removeVertex(k.jobId(), k.taskId()));
+        attempts.applyTo((k, attempt) -> target.putAttempt(k.jobId(), k.taskId(), k.subtaskIndex(), attempt), k -> {
+            throw new IllegalStateException("an attempt is never removed: " + k);
+        });
+        if (removedAcks != null) {
+            removedAcks.forEach(k -> target.removeAcks(k.jobId(), k.checkpointId()));
+        }
+        if (acks != null) {
+            acks.values().forEach(ofCheckpoint -> ofCheckpoint.values().forEach(ack -> ack.ifPresent(target::putAck)));
+        }
+        progress.applyTo((k, p) -> target.putProgress(k.jobId(), k.checkpointId(), p),
+                k -> target.removeProgress(k.jobId(), k.checkpointId()));
+        summaries.applyTo((k, s) -> target.putSummary(k.jobId(), s), k -> target.removeSummary(k.jobId(), k.checkpointId()));
+        retained.applyTo((id, r) -> target.putRetained(r), id -> {
+            throw new IllegalStateException("retained checkpoints are never removed: " + id);
+        });
+    }
+
     @Override
     public Optional<JobState> job(String jobId) {
-        return cached(jobs, jobId, () -> base.job(jobId));
+        return jobs.get(jobId, base::job);
     }
 
     @Override
     public void putJob(JobState job) {
-        jobs.put(job.getJobId(), Optional.of(job));
+        jobs.put(job.getJobId(), job);
     }
 
     @Override
     public Optional<JobSpec> spec(String jobId) {
-        return cached(specs, jobId, () -> base.spec(jobId));
+        return specs.get(jobId, base::spec);
     }
 
     @Override
     public void putSpec(JobSpec spec) {
-        specs.put(spec.getJobId(), Optional.of(spec));
+        specs.put(spec.getJobId(), spec);
     }
 
     @Override
     public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return cached(vertices, new VertexKey(jobId, taskId), () -> base.vertex(jobId, taskId));
+        return vertices.get(new VertexKey(jobId, taskId), k -> base.vertex(jobId, taskId));
     }
 
     @Override
     public void putVertex(String jobId, TaskVertex vertex) {
-        vertices.put(new VertexKey(jobId, vertex.getTaskId()), Optional.of(vertex));
+        vertices.put(new VertexKey(jobId, vertex.getTaskId()), vertex);
     }
 
     @Override
     public void removeVertex(String jobId, String taskId) {
-        vertices.put(new VertexKey(jobId, taskId), Optional.empty());
+        vertices.remove(new VertexKey(jobId, taskId));
     }
 
     @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return cached(attempts, new AttemptKey(jobId, taskId, subtaskIndex),
-                () -> base.attempt(jobId, taskId, subtaskIndex));
+        return attempts.get(new AttemptKey(jobId, taskId, subtaskIndex), k -> base.attempt(jobId, taskId, subtaskIndex));
     }
 
     @Override
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
-        attempts.put(new AttemptKey(jobId, taskId, subtaskIndex), Optional.of(Objects.requireNonNull(attemptId)));
+        attempts.put(new AttemptKey(jobId, taskId, subtaskIndex), Objects.requireNonNull(attemptId));
     }
 
     @Override
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        return cached(acks, new AckKey(jobId, checkpointId, taskId, subtaskIndex),
-                () -> base.ack(jobId, checkpointId, taskId, subtaskIndex));
+        CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
+        Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
+        if (ofCheckpoint != null) {
+            Optional<CheckpointAcknowledged> written = ofCheckpoint.get(new SubtaskKey(taskId, subtaskIndex));
+            if (written != null) {
+                return written;
+            }
+        }
+        if (removedAcks != null && removedAcks.contains(checkpoint)) {
+            return Optional.empty();
+        }
+        return base.ack(jobId, checkpointId, taskId, subtaskIndex);
     }
 
     @Override
     public void putAck(CheckpointAcknowledged ack) {
-        acks.put(InMemoryCoordinatorState.keyOf(ack), Optional.of(ack));
+        if (acks == null) {
+            acks = new HashMap<>();
+        }
+        acks.computeIfAbsent(new CheckpointKey(ack.getJobId(), ack.getCheckpointId()), k -> new HashMap<>())
+                .put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), Optional.of(ack));
     }
 
-    /** The base's acks of the checkpoint with this overlay's entries applied over them (remembered reads agree). */
+    /** The base's acks of the checkpoint with this overlay's changes applied over them. */
     @Override
     public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
-        TreeMap<AckKey, CheckpointAcknowledged> merged = new TreeMap<>();
-        for (CheckpointAcknowledged ack : base.acks(jobId, checkpointId)) {
-            merged.put(InMemoryCoordinatorState.keyOf(ack), ack);
-        }
-        prefix(jobId, checkpointId).forEach((key, value) -> {
-            if (value.isPresent()) {
-                merged.put(key, value.get());
-            } else {
-                merged.remove(key);
+        CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
+        TreeMap<SubtaskKey, CheckpointAcknowledged> merged = new TreeMap<>();
+        if (removedAcks == null || !removedAcks.contains(checkpoint)) {
+            for (CheckpointAcknowledged ack : base.acks(jobId, checkpointId)) {
+                merged.put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), ack);
             }
-        });
-        return new ArrayList<>(merged.values());
+        }
+        Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
+        if (ofCheckpoint != null) {
+            ofCheckpoint.forEach((key, ack) -> merged.put(key, ack.orElseThrow()));
+        }
+        return List.copyOf(merged.values());
     }
 
     @Override
     public void removeAcks(String jobId, long checkpointId) {
-        prefix(jobId, checkpointId).clear();
-        for (CheckpointAcknowledged ack : base.acks(jobId, checkpointId)) {
-            acks.put(InMemoryCoordinatorState.keyOf(ack), Optional.empty());
+        CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
+        if (acks != null) {
+            acks.remove(checkpoint);
         }
+        if (removedAcks == null) {
+            removedAcks = new LinkedHashSet<>();
+        }
+        removedAcks.add(checkpoint);
+    }
+
+    @Override
+    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+        return progress.get(new CheckpointKey(jobId, checkpointId), k -> base.progress(jobId, checkpointId));
+    }
+
+    @Override
+    public void putProgress(String jobId, long checkpointId, PendingProgress value) {
+        progress.put(new CheckpointKey(jobId, checkpointId), Objects.requireNonNull(value));
+    }
+
+    @Override
+    public void removeProgress(String jobId, long checkpointId) {
+        progress.remove(new CheckpointKey(jobId, checkpointId));
+    }
+
+    @Override
+    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+        return summaries.get(new CheckpointKey(jobId, checkpointId), k -> base.summary(jobId, checkpointId));
+    }
+
+    @Override
+    public void putSummary(String jobId, CheckpointSummary summary) {
+        summaries.put(new CheckpointKey(jobId, summary.getCheckpointId()), summary);
+    }
+
+    @Override
+    public void removeSummary(String jobId, long checkpointId) {
+        summaries.remove(new CheckpointKey(jobId, checkpointId));
     }
 
     @Override
     public Optional<RetainedCheckpoints> retained(String jobId) {
-        return cached(retained, jobId, () -> base.retained(jobId));
+        return retained.get(jobId, base::retained);
     }
 
     @Override
     public void putRetained(RetainedCheckpoints value) {
-        retained.put(value.getJobId(), Optional.of(value));
-    }
-
-    private java.util.SortedMap<AckKey, Optional<CheckpointAcknowledged>> prefix(String jobId, long checkpointId) {
-        return acks.subMap(AckKey.first(jobId, checkpointId), AckKey.first(jobId, checkpointId + 1));
-    }
-
-    /** The remembered value of the key, else the base's, remembered (computeIfAbsent would not allow reentry). */
-    private static <K, V> Optional<V> cached(Map<K, Optional<V>> values, K key, Supplier<Optional<V>> read) {
-        Optional<V> known = values.get(key);
-        if (known != null) {
-            return known;
-        }
-        Optional<V> fromBase = read.get();
-        values.put(key, fromBase);
-        return fromBase;
+        retained.put(value.getJobId(), value);
     }
 }

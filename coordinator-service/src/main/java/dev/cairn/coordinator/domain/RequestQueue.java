@@ -10,10 +10,10 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.PeriodicTriggerScheduled;
-import dev.cairn.events.PlannedVertex;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
+import dev.cairn.events.TaskRoles;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
@@ -35,7 +35,7 @@ final class RequestQueue {
     static boolean isKnownRequest(JobState job, String requestId) {
         return job.getQueue().stream().anyMatch(r -> requestId.equals(r.getRequestId()))
                 || job.getPending().stream().anyMatch(p -> requestId.equals(p.getRequestId()))
-                || job.getHistory().stream().map(CheckpointSummary::getRequestId).anyMatch(requestId::equals);
+                || job.getHistoryRequestIds().contains(requestId);
     }
 
     static void submitManual(Decision d, TriggerRequest request) {
@@ -152,25 +152,26 @@ final class RequestQueue {
     private static void trigger(Decision d, String jobId, QueuedRequest request) {
         JobState job = d.job(jobId);
         JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
-        List<PlannedVertex> plan = new ArrayList<>();
+        int acksExpected = 0;
+        List<TaskRoles> roles = new ArrayList<>();
         for (TaskVertex vertex : spec.getTasks()) {
-            List<String> attempts = new ArrayList<>(vertex.getParallelism());
-            for (int subtask = 0; subtask < vertex.getParallelism(); subtask++) {
-                Optional<String> attempt = d.state.attempt(jobId, vertex.getTaskId(), subtask);
-                if (attempt.isEmpty() && JobSpecs.isRequired(vertex)) {
-                    failTrigger(d, jobId, request, "Not all required tasks are currently running for job " + jobId
-                            + ": task " + vertex.getTaskId() + " subtask " + subtask + " has no running attempt");
-                    return;
+            if (JobSpecs.isRequired(vertex)) {
+                for (int subtask = 0; subtask < vertex.getParallelism(); subtask++) {
+                    if (d.state.attempt(jobId, vertex.getTaskId(), subtask).isEmpty()) {
+                        failTrigger(d, jobId, request, "Not all required tasks are currently running for job "
+                                + jobId + ": task " + vertex.getTaskId() + " subtask " + subtask
+                                + " has no running attempt");
+                        return;
+                    }
                 }
-                attempts.add(attempt.orElse(""));
             }
-            plan.add(PlannedVertex.newBuilder()
-                    .setTaskId(vertex.getTaskId())
-                    .setAttemptIds(attempts)
-                    .setTriggered(vertex.getTriggered())
-                    .setAcknowledges(vertex.getAcknowledges())
-                    .setNotified(vertex.getNotified())
-                    .build());
+            if (vertex.getAcknowledges()) {
+                acksExpected += vertex.getParallelism();
+            }
+            if (!vertex.getTriggered() || !vertex.getAcknowledges() || !vertex.getNotified()) {
+                roles.add(new TaskRoles(vertex.getTaskId(), vertex.getTriggered(), vertex.getAcknowledges(),
+                        vertex.getNotified()));
+            }
         }
         long id = job.getNextCheckpointId();
         boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
@@ -184,7 +185,9 @@ final class RequestQueue {
                 .setStorageLocation(savepoint
                         ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
                         : JobSpecs.checkpointLocation(jobId, job.getConfig(), id))
-                .setPlan(plan)
+                .setPlan(List.of())
+                .setAcksExpected(acksExpected)
+                .setRoles(roles)
                 .setTimeoutAtMs(d.now + job.getConfig().getTimeoutMs())
                 .setRequestId(request.getRequestId())
                 .build());

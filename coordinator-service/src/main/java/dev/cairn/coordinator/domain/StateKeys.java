@@ -2,49 +2,31 @@ package dev.cairn.coordinator.domain;
 
 import java.util.Comparator;
 
-/** Composite keys of the per-subtask stores, ordered like the store's byte keys would be. */
+/** Keys of the in-memory states: hashed, built from a job id the caller already holds (no copies). */
 final class StateKeys {
 
     private StateKeys() {
     }
 
     /** (jobId, taskId). */
-    record VertexKey(String jobId, String taskId) implements Comparable<VertexKey> {
-        private static final Comparator<VertexKey> ORDER = Comparator.comparing(VertexKey::jobId)
-                .thenComparing(VertexKey::taskId);
-
-        @Override
-        public int compareTo(VertexKey other) {
-            return ORDER.compare(this, other);
-        }
+    record VertexKey(String jobId, String taskId) {
     }
 
     /** (jobId, taskId, subtaskIndex). */
-    record AttemptKey(String jobId, String taskId, int subtaskIndex) implements Comparable<AttemptKey> {
-        private static final Comparator<AttemptKey> ORDER = Comparator.comparing(AttemptKey::jobId)
-                .thenComparing(AttemptKey::taskId)
-                .thenComparingInt(AttemptKey::subtaskIndex);
-
-        @Override
-        public int compareTo(AttemptKey other) {
-            return ORDER.compare(this, other);
-        }
+    record AttemptKey(String jobId, String taskId, int subtaskIndex) {
     }
 
-    /** (jobId, checkpointId, taskId, subtaskIndex). */
-    record AckKey(String jobId, long checkpointId, String taskId, int subtaskIndex) implements Comparable<AckKey> {
-        private static final Comparator<AckKey> ORDER = Comparator.comparing(AckKey::jobId)
-                .thenComparingLong(AckKey::checkpointId)
-                .thenComparing(AckKey::taskId)
-                .thenComparingInt(AckKey::subtaskIndex);
+    /** (jobId, checkpointId): one checkpoint's acks, progress or summary. */
+    record CheckpointKey(String jobId, long checkpointId) {
+    }
 
-        /** The first key of the (jobId, checkpointId) prefix. */
-        static AckKey first(String jobId, long checkpointId) {
-            return new AckKey(jobId, checkpointId, "", Integer.MIN_VALUE);
-        }
+    /** (taskId, subtaskIndex) within one checkpoint, ordered by task id, then subtask index. */
+    record SubtaskKey(String taskId, int subtaskIndex) implements Comparable<SubtaskKey> {
+        private static final Comparator<SubtaskKey> ORDER = Comparator.comparing(SubtaskKey::taskId)
+                .thenComparingInt(SubtaskKey::subtaskIndex);
 
         @Override
-        public int compareTo(AckKey other) {
+        public int compareTo(SubtaskKey other) {
             return ORDER.compare(this, other);
         }
     }

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -11,11 +12,9 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -73,32 +72,37 @@ final class TaskMessages {
             return;
         }
         long id = ack.getCheckpointId();
-        String who = " from task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex() + " (attempt "
-                + ack.getAttemptId() + ") of job " + jobId;
         Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, id);
         if (pending.isEmpty()) {
             boolean late = job.getRecentlyEndedIds().contains(id);
             discard(d, ack, late ? AckDiscardStatus.LATE : AckDiscardStatus.DISCARDED, late
-                    ? "Received late message for now expired checkpoint attempt " + id + who
-                    : "Received message for an unknown or ended checkpoint " + id + who);
+                    ? "Received late message for now expired checkpoint attempt " + id + who(ack)
+                    : "Received message for an unknown or ended checkpoint " + id + who(ack));
             return;
         }
         boolean acknowledges = vertex.orElseThrow().getAcknowledges();
         Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
         Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
-            discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who);
-        } else if (!acknowledges || existing.isPresent() || !current.equals(Optional.of(ack.getAttemptId()))) {
-            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who
+            discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
+        } else if (!acknowledges || existing.isPresent() || current.isEmpty()
+                || !current.get().equals(ack.getAttemptId())) {
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
         } else {
             d.emit(ack);
-            PendingCheckpoint updated = CheckpointEvolver.pending(d.job(jobId), id).orElseThrow();
-            if (updated.getAcksReceived() >= updated.getAcksExpected()) {
-                complete(d, jobId, updated);
+            PendingProgress progress = d.state.progress(jobId, id).orElseThrow();
+            if (progress.getAcksReceived() >= pending.get().getAcksExpected()) {
+                complete(d, jobId, pending.get(), progress);
                 RequestQueue.run(d, jobId);
             }
         }
+    }
+
+    /** Who sent an ack, for the message of a discarded one: built only when an ack is discarded. */
+    private static String who(CheckpointAcknowledged ack) {
+        return " from task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex() + " (attempt "
+                + ack.getAttemptId() + ") of job " + ack.getJobId();
     }
 
     static void decline(Decision d, Command command, CheckpointDeclined decline) {
@@ -149,20 +153,12 @@ final class TaskMessages {
                 .build());
     }
 
-    /** Every required ack is in: complete, then subsume older pending checkpoints. */
-    private static void complete(Decision d, String jobId, PendingCheckpoint pending) {
+    /**
+     * Every required ack is in: complete, then subsume older pending checkpoints. The completion carries the
+     * count and total size of the subtask states, not the states: the accepted acks hold them.
+     */
+    private static void complete(Decision d, String jobId, PendingCheckpoint pending, PendingProgress progress) {
         JobState job = d.job(jobId);
-        List<SubtaskState> states = new ArrayList<>();
-        long total = 0;
-        for (CheckpointAcknowledged ack : d.state.acks(jobId, pending.getCheckpointId())) {
-            states.add(SubtaskState.newBuilder()
-                    .setTaskId(ack.getTaskId())
-                    .setSubtaskIndex(ack.getSubtaskIndex())
-                    .setAttemptId(ack.getAttemptId())
-                    .setHandle(ack.getStateHandle())
-                    .build());
-            total += ack.getStateHandle().getSizeBytes();
-        }
         boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
         Optional<RetainedCheckpoints> retained = d.state.retained(jobId);
         long lastSubsumed = savepoint ? -1
@@ -174,8 +170,9 @@ final class TaskMessages {
                 .setTriggerTimestampMs(pending.getTriggerTimestampMs())
                 .setCompletionTimestampMs(d.now)
                 .setStorageLocation(pending.getStorageLocation())
-                .setSubtaskStates(states)
-                .setTotalSizeBytes(total)
+                .setSubtaskStates(java.util.List.of())
+                .setSubtaskCount(progress.getAcksReceived())
+                .setTotalSizeBytes(progress.getStateSizeBytes())
                 .setLastSubsumedId(lastSubsumed)
                 .build());
         if (pending.getRequestId() != null) {

@@ -5,6 +5,7 @@ import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import java.util.List;
@@ -26,19 +27,22 @@ final class JobQueries {
     }
 
     static ApiViews.CheckpointStats checkpoints(StoreReader stores, String jobId) {
-        return JobViews.checkpoints(existing(stores, jobId));
+        JobState job = existing(stores, jobId);
+        return JobViews.checkpoints(job, stores.history(job), progressOf(stores, job));
     }
 
     static ApiViews.CheckpointDetail checkpoint(StoreReader stores, String jobId, long checkpointId) {
         JobState job = existing(stores, jobId);
         Optional<PendingCheckpoint> pending = job.getPending().stream()
                 .filter(p -> p.getCheckpointId() == checkpointId).findFirst();
-        Optional<CheckpointSummary> ended = job.getHistory().stream()
-                .filter(s -> s.getCheckpointId() == checkpointId).findFirst();
+        Optional<CheckpointSummary> ended = job.getHistoryIds().contains(checkpointId)
+                ? stores.summary(jobId, checkpointId) : Optional.empty();
         if (pending.isEmpty() && ended.isEmpty()) {
             throw ApiException.notFound(whyNotFound(job, checkpointId));
         }
-        ApiViews.Checkpoint checkpoint = pending.map(JobViews::pending).orElseGet(() -> JobViews.ended(ended.get()));
+        ApiViews.Checkpoint checkpoint = pending
+                .map(p -> JobViews.pending(p, stores.progress(jobId, checkpointId).orElseGet(PendingProgress::new)))
+                .orElseGet(() -> JobViews.ended(ended.get()));
         JobSpec spec = spec(stores, jobId);
         List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
         boolean completed = ended.map(s -> s.getStatus() == CheckpointStatus.COMPLETED).orElse(false);
@@ -52,8 +56,18 @@ final class JobQueries {
 
     static ApiViews.Restore latestCompleted(StoreReader stores, String jobId) {
         existing(stores, jobId);
-        return stores.retained(jobId).flatMap(JobViews::latestCompleted)
+        return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained, stores::acks))
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
+    }
+
+    /** The progress of every pending checkpoint of the job, by checkpoint id. */
+    private static java.util.Map<Long, PendingProgress> progressOf(StoreReader stores, JobState job) {
+        java.util.Map<Long, PendingProgress> progress = new java.util.HashMap<>();
+        for (PendingCheckpoint p : job.getPending()) {
+            progress.put(p.getCheckpointId(),
+                    stores.progress(job.getJobId(), p.getCheckpointId()).orElseGet(PendingProgress::new));
+        }
+        return progress;
     }
 
     private static JobState existing(StoreReader stores, String jobId) {
@@ -74,9 +88,8 @@ final class JobQueries {
             String sofar = last < 1 ? "no checkpoint was triggered yet" : "ids so far: 1.." + last;
             return prefix + "was never triggered (" + sofar + ")";
         }
-        List<CheckpointSummary> history = job.getHistory();
-        String kept = history.isEmpty() ? "none"
-                : history.get(0).getCheckpointId() + ".." + history.get(history.size() - 1).getCheckpointId();
+        List<Long> history = job.getHistoryIds();
+        String kept = history.isEmpty() ? "none" : history.get(0) + ".." + history.get(history.size() - 1);
         return prefix + "is neither pending nor in the bounded history any more (history holds ids " + kept + ")";
     }
 }

@@ -5,6 +5,7 @@ import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -19,6 +20,8 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -46,20 +49,23 @@ public final class JobViews {
     }
 
     /** {@code GET /jobs/{jobId}/checkpoints}: pending and history newest first, like Flink's history. */
-    public static ApiViews.CheckpointStats checkpoints(JobState job) {
-        List<ApiViews.Checkpoint> pending = new ArrayList<>(job.getPending().stream().map(JobViews::pending).toList());
+    public static ApiViews.CheckpointStats checkpoints(JobState job, List<CheckpointSummary> ended,
+            Map<Long, PendingProgress> progress) {
+        List<ApiViews.Checkpoint> pending = new ArrayList<>(job.getPending().stream()
+                .map(p -> pending(p, progress.getOrDefault(p.getCheckpointId(), new PendingProgress())))
+                .toList());
         Collections.reverse(pending);
-        List<ApiViews.Checkpoint> history = new ArrayList<>(job.getHistory().stream().map(JobViews::ended).toList());
+        List<ApiViews.Checkpoint> history = new ArrayList<>(ended.stream().map(JobViews::ended).toList());
         Collections.reverse(history);
         ApiViews.Latest latest = new ApiViews.Latest(
-                newest(job, s -> completed(s) && s.getType() == CheckpointType.CHECKPOINT),
-                newest(job, s -> completed(s) && s.getType() == CheckpointType.SAVEPOINT),
-                newest(job, s -> s.getStatus() == CheckpointStatus.FAILED));
+                newest(ended, s -> completed(s) && s.getType() == CheckpointType.CHECKPOINT),
+                newest(ended, s -> completed(s) && s.getType() == CheckpointType.SAVEPOINT),
+                newest(ended, s -> s.getStatus() == CheckpointStatus.FAILED));
         var counts = job.getCounts();
         return new ApiViews.CheckpointStats(
                 new ApiViews.Counts(counts.getTriggered(), counts.getInProgress(), counts.getCompleted(),
                         counts.getFailed()),
-                summary(CheckpointStatsSummary.of(job)), latest, pending, history);
+                summary(CheckpointStatsSummary.of(job, ended)), latest, pending, history);
     }
 
     /** The summary figures of {@link CheckpointStatsSummary}. */
@@ -70,12 +76,13 @@ public final class JobViews {
     }
 
     /** A pending checkpoint, status IN_PROGRESS. */
-    public static ApiViews.Checkpoint pending(PendingCheckpoint p) {
-        Long latestAck = p.getLatestAckTimestampMs();
+    public static ApiViews.Checkpoint pending(PendingCheckpoint p, PendingProgress progress) {
+        Long latestAck = progress.getLatestAckTimestampMs();
         Long duration = latestAck == null ? null : Math.max(0, latestAck - p.getTriggerTimestampMs());
         return new ApiViews.Checkpoint(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic(),
-                p.getTriggerTimestampMs(), latestAck, null, duration, p.getStateSizeBytes(), p.getAcksExpected(),
-                p.getAcksReceived(), p.getStorageLocation(), p.getRequestId(), p.getTimeoutAtMs(), null, null);
+                p.getTriggerTimestampMs(), latestAck, null, duration, progress.getStateSizeBytes(),
+                p.getAcksExpected(), progress.getAcksReceived(), p.getStorageLocation(), p.getRequestId(),
+                p.getTimeoutAtMs(), null, null);
     }
 
     /** An ended checkpoint of the history, status COMPLETED or FAILED. */
@@ -129,17 +136,26 @@ public final class JobViews {
         return missing;
     }
 
-    /** The newest retained checkpoint, empty when none completed yet. */
-    public static Optional<ApiViews.Restore> latestCompleted(RetainedCheckpoints retained) {
+    /**
+     * The newest retained checkpoint, empty when none completed yet. Its subtask states are its accepted acks
+     * (kept while it is the latest completed checkpoint), or those a version 1 completion listed itself.
+     */
+    public static Optional<ApiViews.Restore> latestCompleted(RetainedCheckpoints retained,
+            BiFunction<String, Long, List<CheckpointAcknowledged>> acksOf) {
         List<CheckpointCompleted> checkpoints = retained.getCheckpoints();
         if (checkpoints.isEmpty()) {
             return Optional.empty();
         }
         CheckpointCompleted c = checkpoints.get(checkpoints.size() - 1);
-        List<ApiViews.SubtaskState> states = c.getSubtaskStates().stream()
-                .map(s -> new ApiViews.SubtaskState(s.getTaskId(), s.getSubtaskIndex(), s.getAttemptId(),
-                        s.getHandle().getLocation(), s.getHandle().getSizeBytes()))
-                .toList();
+        List<ApiViews.SubtaskState> states = c.getSubtaskCount() < 0
+                ? c.getSubtaskStates().stream()
+                        .map(s -> new ApiViews.SubtaskState(s.getTaskId(), s.getSubtaskIndex(), s.getAttemptId(),
+                                s.getHandle().getLocation(), s.getHandle().getSizeBytes()))
+                        .toList()
+                : acksOf.apply(c.getJobId(), c.getCheckpointId()).stream()
+                        .map(a -> new ApiViews.SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(),
+                                a.getStateHandle().getLocation(), a.getStateHandle().getSizeBytes()))
+                        .toList();
         return Optional.of(new ApiViews.Restore(c.getCheckpointId(), c.getType().name(), c.getTriggerTimestampMs(),
                 c.getCompletionTimestampMs(), c.getTotalSizeBytes(), c.getStorageLocation(),
                 idOrNull(c.getLastSubsumedId()), checkpoints.size(), states));
@@ -167,8 +183,7 @@ public final class JobViews {
                 q.getTargetLocation(), q.getTimestampMs());
     }
 
-    private static ApiViews.Checkpoint newest(JobState job, Predicate<CheckpointSummary> matching) {
-        List<CheckpointSummary> history = job.getHistory();
+    private static ApiViews.Checkpoint newest(List<CheckpointSummary> history, Predicate<CheckpointSummary> matching) {
         for (int i = history.size() - 1; i >= 0; i--) {
             if (matching.test(history.get(i))) {
                 return ended(history.get(i));

@@ -57,10 +57,12 @@ public final class StreamsStateSource implements StateSource {
     @Override
     public StoreReader reader(int partition) {
         try {
-            return new StoreReader(store(CoordinatorStores.JOBS, partition),
-                    store(CoordinatorStores.SPECS, partition), store(CoordinatorStores.VERTICES, partition),
-                    store(CoordinatorStores.ATTEMPTS, partition), store(CoordinatorStores.ACKS, partition),
-                    store(CoordinatorStores.RETAINED, partition));
+            return new StoreReader(new StoreReader.Stores() {
+                @Override
+                public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+                    return StreamsStateSource.this.store(name, partition);
+                }
+            });
         } catch (InvalidStateStoreException e) {
             throw ApiException.unavailable("the stores of partition " + partition + " are not queryable right now ("
                     + e.getMessage() + ")");

@@ -1,20 +1,26 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointDecider;
-import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.domain.Command;
+import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.EventDescriptions;
+import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.coordinator.domain.TimerIndex;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.RestorePart;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.utils.Bytes;
@@ -31,9 +37,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The thin shell around {@link CheckpointDecider}: turns each request or ack record, and each due timer,
- * into a command; runs the decider; applies the events to the stores with the same evolve that replay
- * uses; and forwards them: every event to the journal, notifications to the control topic, the retained
- * checkpoints to the completed topic after a completion. It makes no decision of its own.
+ * into a command; runs the decider; writes the state changes the decision made (the same evolve that replay
+ * uses made them, once) to the stores; and forwards the events: every event to the journal, notifications to
+ * the control topic, and after a completion the retained checkpoints and the newest one's subtask states, in
+ * {@link RestoreParts}, to the completed topic. It makes no decision of its own.
  *
  * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
  * {@code Error} included), and a decision whose records would be too large to send, is thrown as a
@@ -48,8 +55,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private static final long TICK_RETRY_MS = 10_000;
 
     private final Decide decide;
-    private final CheckpointEvolver evolver;
     private final CommandMapper commands;
+    private final int statesPerPart;
     private final Duration tickInterval;
     private final OutputSizeGuard sizeGuard;
     private ProcessorContext<String, SpecificRecord> context;
@@ -59,14 +66,14 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     /** How the processor decides: {@link CheckpointDecider#decide} (tests wrap it to make it fail). */
     @FunctionalInterface
     interface Decide {
-        List<SpecificRecord> decide(Command command, CoordinatorState state, long now);
+        Decided decide(Command command, CoordinatorState state, long now);
     }
 
-    CoordinatorProcessor(Decide decide, CheckpointEvolver evolver, CommandMapper commands, Duration tickInterval,
+    CoordinatorProcessor(Decide decide, CommandMapper commands, int statesPerPart, Duration tickInterval,
             OutputSizeGuard sizeGuard) {
         this.decide = decide;
-        this.evolver = evolver;
         this.commands = commands;
+        this.statesPerPart = statesPerPart;
         this.tickInterval = tickInterval;
         this.sizeGuard = sizeGuard;
     }
@@ -74,10 +81,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     @Override
     public void init(ProcessorContext<String, SpecificRecord> context) {
         this.context = context;
-        this.state = new StoreBackedCoordinatorState(context.getStateStore(CoordinatorStores.JOBS),
-                context.getStateStore(CoordinatorStores.SPECS), context.getStateStore(CoordinatorStores.VERTICES),
-                context.getStateStore(CoordinatorStores.ATTEMPTS), context.getStateStore(CoordinatorStores.ACKS),
-                context.getStateStore(CoordinatorStores.RETAINED));
+        this.state = new StoreBackedCoordinatorState(name -> context.getStateStore(name));
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
     }
@@ -106,7 +110,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         fired.forEach(timers::delete);
         for (String jobId : dueJobs) {
             Command tick = new Command.Tick(jobId);
-            List<SpecificRecord> events;
+            Decided events;
             try {
                 events = decide(tick, now);
             } catch (CommandFailedException e) {
@@ -126,11 +130,10 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
      * @throws StreamsException as it came from a store: the task, not the record, is broken, and Kafka Streams
      *     recovers the task
      */
-    private List<SpecificRecord> decide(Command command, long now) {
-        state.startCommand();
-        List<SpecificRecord> events;
+    private Decided decide(Command command, long now) {
+        Decided decided;
         try {
-            events = decide.decide(command, state, now);
+            decided = decide.decide(command, state, now);
         } catch (StreamsException storeOrTaskFailure) {
             throw storeOrTaskFailure;
         } catch (Throwable failure) {
@@ -138,27 +141,51 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                     + command.getClass().getSimpleName() + " of job " + command.jobId() + " failed: " + failure,
                     failure);
         }
-        sizeGuard.check(command.jobId(), events);
-        return events;
+        sizeGuard.check(command.jobId(), decided.events());
+        return decided;
     }
 
-    private void apply(Command command, List<SpecificRecord> events, long now) {
-        boolean completed = false;
-        for (SpecificRecord event : events) {
-            evolver.evolve(state, event);
+    private void apply(Command command, Decided decided, long now) {
+        String jobId = command.jobId();
+        Optional<CheckpointCompleted> completed = decided.events().stream()
+                .filter(e -> e instanceof CheckpointCompleted c && c.getType() == CheckpointType.CHECKPOINT)
+                .map(CheckpointCompleted.class::cast)
+                .reduce((first, second) -> second);
+        Optional<RetainedCheckpoints> before = completed.isPresent() ? state.retained(jobId) : Optional.empty();
+        decided.applyTo(state);
+        for (SpecificRecord event : decided.events()) {
             TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
             EventDescriptions.describe(event).ifPresent(LOG::info);
-            context.forward(new Record<>(command.jobId(), new JournalEnvelope(event), now), CoordinatorTopology.JOURNAL_SINK);
+            context.forward(new Record<>(jobId, new JournalEnvelope(event), now), CoordinatorTopology.JOURNAL_SINK);
             if (event instanceof CheckpointTriggered || event instanceof CheckpointCompleted
                     || event instanceof CheckpointAborted) {
-                context.forward(new Record<>(command.jobId(), new ControlEnvelope(event), now),
-                        CoordinatorTopology.CONTROL_SINK);
+                context.forward(new Record<>(jobId, new ControlEnvelope(event), now), CoordinatorTopology.CONTROL_SINK);
             }
-            completed |= event instanceof CheckpointCompleted;
         }
-        if (completed) {
-            state.retained(command.jobId()).ifPresent(retained -> context.forward(
-                    new Record<>(command.jobId(), sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
+        completed.ifPresent(c -> publishRestorePoint(c, before, now));
+    }
+
+    /**
+     * Sends the retained checkpoints and the newest one's subtask states, in parts, to the completed topic; and
+     * tombstones the parts of the checkpoint it replaces that the new one does not overwrite.
+     */
+    private void publishRestorePoint(CheckpointCompleted completed, Optional<RetainedCheckpoints> before, long now) {
+        String jobId = completed.getJobId();
+        state.retained(jobId).ifPresent(retained -> context.forward(
+                new Record<>(jobId, (SpecificRecord) sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
+        List<RestorePart> parts = RestoreParts.split(jobId, completed.getCheckpointId(),
+                state.acks(jobId, completed.getCheckpointId()), statesPerPart);
+        for (RestorePart part : parts) {
+            context.forward(new Record<>(CairnTopics.restorePartKey(jobId, part.getPart()), (SpecificRecord) part, now),
+                    CoordinatorTopology.COMPLETED_SINK);
+        }
+        int previousParts = before.map(RetainedCheckpoints::getCheckpoints).filter(list -> !list.isEmpty())
+                .map(list -> list.get(list.size() - 1).getSubtaskCount())
+                .map(count -> RestoreParts.partCount(Math.max(0, count), statesPerPart))
+                .orElse(0);
+        for (int part = parts.size(); part < previousParts; part++) {
+            context.forward(new Record<String, SpecificRecord>(CairnTopics.restorePartKey(jobId, part), null, now),
+                    CoordinatorTopology.COMPLETED_SINK);
         }
     }
 }

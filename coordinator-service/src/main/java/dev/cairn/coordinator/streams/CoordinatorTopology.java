@@ -2,6 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.VerifyingDeserializer;
@@ -82,8 +83,9 @@ public final class CoordinatorTopology {
                 .orElseGet(CairnSerdes::acks);
         topology.addSource(ACKS_SOURCE, new StringDeserializer(), acks, topics.acks());
         topology.addProcessor(PROCESSOR,
-                () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), decider.evolver(),
-                        new CommandMapper(random), tickInterval, new OutputSizeGuard(maxRecordBytes)),
+                () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), new CommandMapper(random),
+                        RestoreParts.statesPerPart(settings.limits(), maxRecordBytes), tickInterval,
+                        new OutputSizeGuard(maxRecordBytes)),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), CairnSerdes.journal().serializer(),
@@ -91,7 +93,7 @@ public final class CoordinatorTopology {
         topology.addSink(CONTROL_SINK, topics.control(), new StringSerializer(), CairnSerdes.control().serializer(),
                 PROCESSOR);
         topology.addSink(COMPLETED_SINK, topics.completed(), new StringSerializer(),
-                CairnSerdes.retained().serializer(), PROCESSOR);
+                CompletedTopicRecords.serializer(), CompletedTopicRecords.partitioner(), PROCESSOR);
         return topology;
     }
 }

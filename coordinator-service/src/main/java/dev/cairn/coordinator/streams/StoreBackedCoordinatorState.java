@@ -1,7 +1,9 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CoordinatorState;
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -11,98 +13,117 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * {@link CoordinatorState} over the Kafka Streams stores of one stream task: reads go through the same
- * {@link StoreReader} that interactive queries use. Every read and write is one key, except {@link #acks}
- * and {@link #removeAcks}, which scan one checkpoint's key prefix.
+ * {@link CoordinatorState} over the Kafka Streams stores of one stream task. Every read and write is one key,
+ * except {@link #acks} and {@link #removeAcks}, which scan one checkpoint's key prefix.
  *
- * <p>Within one command ({@link #startCommand()}) the job records read or written are remembered, so that
- * deciding and then applying the events decode each job record once; everything is written through at once.
+ * <p>The processor is the only writer of these stores, so the values it reads often are kept decoded here
+ * (jobs, specs, vertices, attempts, progress): an ack decodes none of them once they are known. Writes go
+ * through to the stores (and their changelogs) at once. The cache lives as long as this object, which the
+ * processor makes anew whenever Kafka Streams (re)initialises the task, after a restore included.
  */
 final class StoreBackedCoordinatorState implements CoordinatorState {
+
+    private record SubtaskRef(String jobId, String taskId, int subtaskIndex) {
+    }
+
+    private record CheckpointRef(String jobId, long checkpointId) {
+    }
 
     private final KeyValueStore<String, JobState> jobs;
     private final KeyValueStore<String, JobSpec> specs;
     private final KeyValueStore<Bytes, TaskVertex> vertices;
     private final KeyValueStore<Bytes, String> attempts;
     private final KeyValueStore<Bytes, CheckpointAcknowledged> acks;
+    private final KeyValueStore<Bytes, PendingProgress> progress;
+    private final KeyValueStore<Bytes, CheckpointSummary> summaries;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
     private final StoreReader reader;
-    /** The job records of the current command, as stored; empty: absent. */
-    private final Map<String, Optional<JobState>> commandJobs = new HashMap<>();
 
-    StoreBackedCoordinatorState(KeyValueStore<String, JobState> jobs, KeyValueStore<String, JobSpec> specs,
-            KeyValueStore<Bytes, TaskVertex> vertices, KeyValueStore<Bytes, String> attempts,
-            KeyValueStore<Bytes, CheckpointAcknowledged> acks, KeyValueStore<String, RetainedCheckpoints> retained) {
-        this.jobs = jobs;
-        this.specs = specs;
-        this.vertices = vertices;
-        this.attempts = attempts;
-        this.acks = acks;
-        this.retained = retained;
-        this.reader = new StoreReader(jobs, specs, vertices, attempts, acks, retained);
+    private final Map<String, Optional<JobState>> knownJobs = new HashMap<>();
+    private final Map<String, Optional<JobSpec>> knownSpecs = new HashMap<>();
+    private final Map<SubtaskRef, Optional<TaskVertex>> knownVertices = new HashMap<>();
+    private final Map<SubtaskRef, Optional<String>> knownAttempts = new HashMap<>();
+    private final Map<CheckpointRef, Optional<PendingProgress>> knownProgress = new HashMap<>();
+
+    /** Over the stores of the task the processor runs in. */
+    StoreBackedCoordinatorState(Function<String, KeyValueStore<?, ?>> stores) {
+        this.jobs = cast(stores.apply(CoordinatorStores.JOBS));
+        this.specs = cast(stores.apply(CoordinatorStores.SPECS));
+        this.vertices = cast(stores.apply(CoordinatorStores.VERTICES));
+        this.attempts = cast(stores.apply(CoordinatorStores.ATTEMPTS));
+        this.acks = cast(stores.apply(CoordinatorStores.ACKS));
+        this.progress = cast(stores.apply(CoordinatorStores.PROGRESS));
+        this.summaries = cast(stores.apply(CoordinatorStores.SUMMARIES));
+        this.retained = cast(stores.apply(CoordinatorStores.RETAINED));
+        this.reader = new StoreReader(new StoreReader.Stores() {
+            @Override
+            public <K, V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<K, V> store(String name) {
+                return cast(stores.apply(name));
+            }
+        });
     }
 
-    /** Forgets the job records remembered for the previous command. */
-    void startCommand() {
-        commandJobs.clear();
+    @SuppressWarnings("unchecked")
+    private static <K, V> KeyValueStore<K, V> cast(KeyValueStore<?, ?> store) {
+        return (KeyValueStore<K, V>) store;
     }
 
     @Override
     public Optional<JobState> job(String jobId) {
-        Optional<JobState> known = commandJobs.get(jobId);
-        if (known == null) {
-            known = reader.job(jobId);
-            commandJobs.put(jobId, known);
-        }
-        return known;
+        return knownJobs.computeIfAbsent(jobId, reader::job);
     }
 
     @Override
     public void putJob(JobState job) {
         jobs.put(job.getJobId(), job);
-        commandJobs.put(job.getJobId(), Optional.of(job));
+        knownJobs.put(job.getJobId(), Optional.of(job));
     }
 
     @Override
     public Optional<JobSpec> spec(String jobId) {
-        return reader.spec(jobId);
+        return knownSpecs.computeIfAbsent(jobId, reader::spec);
     }
 
     @Override
     public void putSpec(JobSpec spec) {
         specs.put(spec.getJobId(), spec);
+        knownSpecs.put(spec.getJobId(), Optional.of(spec));
     }
 
     @Override
     public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return reader.vertex(jobId, taskId);
+        return knownVertices.computeIfAbsent(new SubtaskRef(jobId, taskId, -1), k -> reader.vertex(jobId, taskId));
     }
 
     @Override
     public void putVertex(String jobId, TaskVertex vertex) {
         vertices.put(StoreKeys.vertex(jobId, vertex.getTaskId()), vertex);
+        knownVertices.put(new SubtaskRef(jobId, vertex.getTaskId(), -1), Optional.of(vertex));
     }
 
     @Override
     public void removeVertex(String jobId, String taskId) {
         vertices.delete(StoreKeys.vertex(jobId, taskId));
+        knownVertices.put(new SubtaskRef(jobId, taskId, -1), Optional.empty());
     }
 
     @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return reader.attempt(jobId, taskId, subtaskIndex);
+        return knownAttempts.computeIfAbsent(new SubtaskRef(jobId, taskId, subtaskIndex),
+                k -> reader.attempt(jobId, taskId, subtaskIndex));
     }
 
     @Override
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
         attempts.put(StoreKeys.attempt(jobId, taskId, subtaskIndex), attemptId);
+        knownAttempts.put(new SubtaskRef(jobId, taskId, subtaskIndex), Optional.of(attemptId));
     }
 
     @Override
@@ -120,17 +141,52 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         return reader.acks(jobId, checkpointId);
     }
 
+    /** Deletes one checkpoint's acks: a scan of that checkpoint's key range, never of the whole store. */
     @Override
     public void removeAcks(String jobId, long checkpointId) {
         List<Bytes> keys = new ArrayList<>();
         try (KeyValueIterator<Bytes, CheckpointAcknowledged> it =
-                     acks.prefixScan(StoreKeys.ackPrefix(jobId, checkpointId), new BytesSerializer())) {
+                     acks.prefixScan(StoreKeys.checkpoint(jobId, checkpointId), new BytesSerializer())) {
             while (it.hasNext()) {
-                KeyValue<Bytes, CheckpointAcknowledged> entry = it.next();
-                keys.add(entry.key);
+                keys.add(it.peekNextKey());
+                it.next();
             }
         }
         keys.forEach(acks::delete);
+    }
+
+    @Override
+    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+        return knownProgress.computeIfAbsent(new CheckpointRef(jobId, checkpointId),
+                k -> reader.progress(jobId, checkpointId));
+    }
+
+    @Override
+    public void putProgress(String jobId, long checkpointId, PendingProgress value) {
+        progress.put(StoreKeys.checkpoint(jobId, checkpointId), value);
+        knownProgress.put(new CheckpointRef(jobId, checkpointId), Optional.of(value));
+    }
+
+    /** Removes the progress of an ended checkpoint, and forgets it (ended checkpoints never come back). */
+    @Override
+    public void removeProgress(String jobId, long checkpointId) {
+        progress.delete(StoreKeys.checkpoint(jobId, checkpointId));
+        knownProgress.remove(new CheckpointRef(jobId, checkpointId));
+    }
+
+    @Override
+    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+        return reader.summary(jobId, checkpointId);
+    }
+
+    @Override
+    public void putSummary(String jobId, CheckpointSummary summary) {
+        summaries.put(StoreKeys.checkpoint(jobId, summary.getCheckpointId()), summary);
+    }
+
+    @Override
+    public void removeSummary(String jobId, long checkpointId) {
+        summaries.delete(StoreKeys.checkpoint(jobId, checkpointId));
     }
 
     @Override

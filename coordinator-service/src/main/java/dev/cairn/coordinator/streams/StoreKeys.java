@@ -31,8 +31,11 @@ public final class StoreKeys {
                 .array());
     }
 
-    /** (jobId, checkpointId): the prefix of every ack of one checkpoint. */
-    public static Bytes ackPrefix(String jobId, long checkpointId) {
+    /**
+     * (jobId, checkpointId): the key of one checkpoint's progress and summary, and the prefix of every ack of
+     * that checkpoint.
+     */
+    public static Bytes checkpoint(String jobId, long checkpointId) {
         byte[] job = utf8(jobId);
         return Bytes.wrap(ByteBuffer.allocate(4 + job.length + 8)
                 .putInt(job.length).put(job).putLong(checkpointId ^ Long.MIN_VALUE).array());
@@ -40,7 +43,7 @@ public final class StoreKeys {
 
     /** (jobId, checkpointId, taskId, subtaskIndex) of the acks store. */
     static Bytes ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        byte[] prefix = ackPrefix(jobId, checkpointId).get();
+        byte[] prefix = checkpoint(jobId, checkpointId).get();
         byte[] task = utf8(taskId);
         return Bytes.wrap(ByteBuffer.allocate(prefix.length + 4 + task.length + 4)
                 .put(prefix).putInt(task.length).put(task).putInt(subtaskIndex ^ Integer.MIN_VALUE).array());

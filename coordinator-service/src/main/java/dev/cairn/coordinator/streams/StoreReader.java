@@ -1,6 +1,8 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -15,10 +17,9 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Read-only access to the coordinator's stores of one stream task (see
- * {@link dev.cairn.coordinator.streams.CoordinatorStores}): point reads, and one prefix scan for the acks
- * of one checkpoint. Reads may throw Kafka Streams' {@code InvalidStateStoreException} when the task
- * moves away meanwhile; the API answers 503 then.
+ * Read-only access to the coordinator's stores of one stream task (see {@link CoordinatorStores}): point
+ * reads, and one prefix scan for the acks of one checkpoint. Reads may throw Kafka Streams'
+ * {@code InvalidStateStoreException} when the task moves away meanwhile; the API answers 503 then.
  */
 public final class StoreReader {
 
@@ -26,24 +27,31 @@ public final class StoreReader {
             .comparing(CheckpointAcknowledged::getTaskId)
             .thenComparingInt(CheckpointAcknowledged::getSubtaskIndex);
 
+    /** Finds one of the task's stores by its name ({@link CoordinatorStores}). */
+    @FunctionalInterface
+    public interface Stores {
+        <K, V> ReadOnlyKeyValueStore<K, V> store(String name);
+    }
+
     private final ReadOnlyKeyValueStore<String, JobState> jobs;
     private final ReadOnlyKeyValueStore<String, JobSpec> specs;
     private final ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices;
     private final ReadOnlyKeyValueStore<Bytes, String> attempts;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks;
+    private final ReadOnlyKeyValueStore<Bytes, PendingProgress> progress;
+    private final ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries;
     private final ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained;
 
-    /** Over the jobs, specs, vertices, attempts, acks and retained stores of the same stream task. */
-    public StoreReader(ReadOnlyKeyValueStore<String, JobState> jobs, ReadOnlyKeyValueStore<String, JobSpec> specs,
-            ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices, ReadOnlyKeyValueStore<Bytes, String> attempts,
-            ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks,
-            ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained) {
-        this.jobs = jobs;
-        this.specs = specs;
-        this.vertices = vertices;
-        this.attempts = attempts;
-        this.acks = acks;
-        this.retained = retained;
+    /** Over the stores of one stream task. */
+    public StoreReader(Stores stores) {
+        this.jobs = stores.store(CoordinatorStores.JOBS);
+        this.specs = stores.store(CoordinatorStores.SPECS);
+        this.vertices = stores.store(CoordinatorStores.VERTICES);
+        this.attempts = stores.store(CoordinatorStores.ATTEMPTS);
+        this.acks = stores.store(CoordinatorStores.ACKS);
+        this.progress = stores.store(CoordinatorStores.PROGRESS);
+        this.summaries = stores.store(CoordinatorStores.SUMMARIES);
+        this.retained = stores.store(CoordinatorStores.RETAINED);
     }
 
     /** The job's state, empty for a job that was never registered. */
@@ -70,7 +78,7 @@ public final class StoreReader {
     public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
         List<CheckpointAcknowledged> found = new ArrayList<>();
         try (KeyValueIterator<Bytes, CheckpointAcknowledged> it =
-                     acks.prefixScan(StoreKeys.ackPrefix(jobId, checkpointId), new BytesSerializer())) {
+                     acks.prefixScan(StoreKeys.checkpoint(jobId, checkpointId), new BytesSerializer())) {
             it.forEachRemaining(entry -> found.add(entry.value));
         }
         found.sort(BY_SUBTASK);
@@ -80,6 +88,24 @@ public final class StoreReader {
     /** One accepted ack, empty when that subtask has not acknowledged the checkpoint. */
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
         return Optional.ofNullable(acks.get(StoreKeys.ack(jobId, checkpointId, taskId, subtaskIndex)));
+    }
+
+    /** What the acks of a pending checkpoint add up to, empty when it is not pending. */
+    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+        return Optional.ofNullable(progress.get(StoreKeys.checkpoint(jobId, checkpointId)));
+    }
+
+    /** The summary of an ended checkpoint in the job's history, empty when it is not there. */
+    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+        return Optional.ofNullable(summaries.get(StoreKeys.checkpoint(jobId, checkpointId)));
+    }
+
+    /** The job's ended checkpoints in its history, oldest first. */
+    public List<CheckpointSummary> history(JobState job) {
+        return job.getHistoryIds().stream()
+                .map(id -> summary(job.getJobId(), id))
+                .flatMap(Optional::stream)
+                .toList();
     }
 
     /** The retained completed checkpoints of the job, newest last. */

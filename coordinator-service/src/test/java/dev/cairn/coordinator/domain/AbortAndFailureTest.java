@@ -53,7 +53,7 @@ class AbortAndFailureTest {
         assertThat(aborted.getMessage()).startsWith("Decline checkpoint 1 by task sink of job job-1");
         assertThat(aborted.getLatestCompletedId()).isEqualTo(-1);
         assertThat(then.job(JOB).getPending()).isEmpty();
-        assertThat(then.job(JOB).getHistory()).singleElement().satisfies(s -> {
+        assertThat(then.history(JOB)).singleElement().satisfies(s -> {
             assertThat(s.getStatus()).isEqualTo(CheckpointStatus.FAILED);
             assertThat(s.getFailureReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
         });

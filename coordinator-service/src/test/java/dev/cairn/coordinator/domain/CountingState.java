@@ -1,6 +1,8 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -35,6 +37,8 @@ final class CountingState implements CoordinatorState {
     int attemptReads;
     int ackReads;
     int retainedReads;
+    int progressReads;
+    int summaryReads;
     /** Prefix scans: {@link #acks} and {@link #removeAcks}. */
     int scans;
     int jobWrites;
@@ -44,6 +48,8 @@ final class CountingState implements CoordinatorState {
     int attemptWrites;
     int ackWrites;
     int retainedWrites;
+    int progressWrites;
+    int summaryWrites;
     long bytesRead;
     long bytesWritten;
 
@@ -53,12 +59,14 @@ final class CountingState implements CoordinatorState {
 
     /** Point reads of every kind. */
     int reads() {
-        return jobReads + specReads + vertexReads + attemptReads + ackReads + retainedReads;
+        return jobReads + specReads + vertexReads + attemptReads + ackReads + retainedReads + progressReads
+                + summaryReads;
     }
 
     /** Writes and removals of every kind. */
     int writes() {
-        return jobWrites + specWrites + vertexWrites + vertexRemovals + attemptWrites + ackWrites + retainedWrites;
+        return jobWrites + specWrites + vertexWrites + vertexRemovals + attemptWrites + ackWrites + retainedWrites
+                + progressWrites + summaryWrites;
     }
 
     @Override
@@ -157,6 +165,44 @@ final class CountingState implements CoordinatorState {
         retainedWrites++;
         bytesWritten += size(retained);
         delegate.putRetained(retained);
+    }
+
+    @Override
+    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+        progressReads++;
+        return read(delegate.progress(jobId, checkpointId));
+    }
+
+    @Override
+    public void putProgress(String jobId, long checkpointId, PendingProgress progress) {
+        progressWrites++;
+        bytesWritten += size(progress);
+        delegate.putProgress(jobId, checkpointId, progress);
+    }
+
+    @Override
+    public void removeProgress(String jobId, long checkpointId) {
+        progressWrites++;
+        delegate.removeProgress(jobId, checkpointId);
+    }
+
+    @Override
+    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+        summaryReads++;
+        return read(delegate.summary(jobId, checkpointId));
+    }
+
+    @Override
+    public void putSummary(String jobId, CheckpointSummary summary) {
+        summaryWrites++;
+        bytesWritten += size(summary);
+        delegate.putSummary(jobId, summary);
+    }
+
+    @Override
+    public void removeSummary(String jobId, long checkpointId) {
+        summaryWrites++;
+        delegate.removeSummary(jobId, checkpointId);
     }
 
     private <T> Optional<T> read(Optional<T> value) {

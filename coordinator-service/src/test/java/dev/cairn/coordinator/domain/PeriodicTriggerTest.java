@@ -15,7 +15,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
-import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.TaskRoles;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.TriggerFailed;
@@ -42,11 +42,10 @@ class PeriodicTriggerTest {
         assertThat(triggered.getTimestampMs()).isEqualTo(1000);
         assertThat(triggered.getTimeoutAtMs()).isEqualTo(1600);
         assertThat(triggered.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
-        assertThat(triggered.getPlan()).containsExactly(
-                PlannedVertex.newBuilder().setTaskId(SOURCE).setAttemptIds(List.of("source-0-a1", "source-1-a1"))
-                        .setTriggered(true).setAcknowledges(true).setNotified(true).build(),
-                PlannedVertex.newBuilder().setTaskId(SINK).setAttemptIds(List.of("sink-0-a1"))
-                        .setTriggered(false).setAcknowledges(true).setNotified(true).build());
+        assertThat(triggered.getPlan()).as("no per-subtask plan: the trigger's size does not grow with them").isEmpty();
+        assertThat(triggered.getAcksExpected()).isEqualTo(3);
+        assertThat(triggered.getRoles()).as("only the tasks whose roles are not the default")
+                .containsExactly(new TaskRoles(SINK, false, true, true));
         assertThat(then.job(JOB).getPending()).hasSize(1);
         assertThat(then.job(JOB).getQueue()).isEmpty();
         assertThat(then.job(JOB).getCounts().getTriggered()).isEqualTo(1);

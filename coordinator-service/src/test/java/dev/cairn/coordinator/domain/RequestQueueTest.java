@@ -256,7 +256,7 @@ class RequestQueueTest {
         Then then = scenario.when(checkpointRequest("r"), 10);
 
         CheckpointTriggered triggered = then.single(CheckpointTriggered.class);
-        assertThat(triggered.getPlan().get(1).getAttemptIds()).containsExactly("");
+        assertThat(triggered.getRoles()).containsExactly(new dev.cairn.events.TaskRoles("observer", false, false, true));
         assertThat(then.job(JOB).getPending().get(0).getAcksExpected()).isEqualTo(1);
     }
 

@@ -30,7 +30,8 @@ final class Scenario {
 
     static Scenario withSettings(CoordinatorSettings settings, SpecificRecord... events) {
         Scenario scenario = new Scenario(settings);
-        scenario.apply(Arrays.asList(events));
+        scenario.journal.addAll(Arrays.asList(events));
+        scenario.decider.evolver().fold(scenario.state, Arrays.asList(events));
         return scenario;
     }
 
@@ -58,13 +59,13 @@ final class Scenario {
 
     Then when(Command command, long now) {
         InMemoryCoordinatorState before = state.copy();
-        List<SpecificRecord> events = decider.decide(command, state, now);
+        Decided decided = decider.decide(command, state, now);
         assertThat(state).as("decide must not mutate the state it is given").isEqualTo(before);
-        apply(events);
+        apply(decided);
         InMemoryCoordinatorState replayed = new InMemoryCoordinatorState();
         decider.evolver().fold(replayed, journal);
-        assertThat(replayed).as("state is fold(evolve, journal)").isEqualTo(state);
-        return new Then(events, state, this);
+        assertThat(replayed).as("the decided changes equal fold(evolve, journal)").isEqualTo(state);
+        return new Then(decided.events(), state, this);
     }
 
     /** Every acknowledging subtask of the job acks checkpoint {@code id} with its first attempt. */
@@ -86,8 +87,18 @@ final class Scenario {
         return state.job(jobId).orElseThrow();
     }
 
-    private void apply(List<SpecificRecord> events) {
-        journal.addAll(events);
-        decider.evolver().fold(state, events);
+    /** The job's ended checkpoints in its history, oldest first. */
+    List<dev.cairn.coordinator.state.CheckpointSummary> history(String jobId) {
+        return state.history(job(jobId));
+    }
+
+    /** The progress of a pending checkpoint. */
+    dev.cairn.coordinator.state.PendingProgress progress(String jobId, long checkpointId) {
+        return state.progress(jobId, checkpointId).orElseThrow();
+    }
+
+    private void apply(Decided decided) {
+        journal.addAll(decided.events());
+        decided.applyTo(state);
     }
 }

@@ -59,6 +59,16 @@ final class Then {
         return state.job(jobId).orElseThrow();
     }
 
+    /** The job's ended checkpoints in its history, oldest first. */
+    List<dev.cairn.coordinator.state.CheckpointSummary> history(String jobId) {
+        return state.history(job(jobId));
+    }
+
+    /** The progress of a pending checkpoint. */
+    dev.cairn.coordinator.state.PendingProgress progress(String jobId, long checkpointId) {
+        return state.progress(jobId, checkpointId).orElseThrow();
+    }
+
     InMemoryCoordinatorState state() {
         return state;
     }

@@ -137,10 +137,12 @@ final class CoordinatorDriver implements AutoCloseable {
 
     /** The stores of the topology's only task. */
     StoreReader reader() {
-        return new StoreReader(driver.getKeyValueStore(CoordinatorStores.JOBS),
-                driver.getKeyValueStore(CoordinatorStores.SPECS), driver.getKeyValueStore(CoordinatorStores.VERTICES),
-                driver.getKeyValueStore(CoordinatorStores.ATTEMPTS), driver.getKeyValueStore(CoordinatorStores.ACKS),
-                driver.getKeyValueStore(CoordinatorStores.RETAINED));
+        return new StoreReader(new StoreReader.Stores() {
+            @Override
+            public <K, V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<K, V> store(String name) {
+                return driver.getKeyValueStore(name);
+            }
+        });
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
@@ -21,6 +22,7 @@ import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The JSON the REST API writes for the stores' values: Flink's names and shapes. */
@@ -56,11 +58,11 @@ class JobViewsTest {
     void shouldWriteAbsentValuesAsNull() {
         JobState fresh = job();
         fresh.setLatestCompletedId(-1L);
-        fresh.setHistory(new ArrayList<>());
+        fresh.setHistoryIds(new ArrayList<>());
         fresh.setNextPeriodicDueMs(null);
 
         JsonNode job = json(JobViews.job(fresh, spec()));
-        JsonNode stats = json(JobViews.checkpoints(fresh));
+        JsonNode stats = json(JobViews.checkpoints(fresh, List.of(), Map.of()));
 
         assertThat(job.get("latest_completed_id").isNull()).isTrue();
         assertThat(job.get("next_periodic_trigger").isNull()).isTrue();
@@ -71,7 +73,7 @@ class JobViewsTest {
 
     @Test
     void shouldCountSummarizeAndListCheckpointsNewestFirst() {
-        JsonNode json = json(JobViews.checkpoints(job()));
+        JsonNode json = json(JobViews.checkpoints(job(), history(), progress()));
 
         JsonNode counts = json.get("counts");
         assertThat(counts.get("triggered").asLong()).isEqualTo(4);
@@ -88,7 +90,7 @@ class JobViewsTest {
 
     @Test
     void shouldSummarizeEndToEndDurationAndStateSizeOfCompletedCheckpoints() {
-        JsonNode summary = json(JobViews.checkpoints(job())).get("summary");
+        JsonNode summary = json(JobViews.checkpoints(job(), history(), progress())).get("summary");
 
         assertThat(summary.get("completed_in_history").asInt()).isEqualTo(2);
         JsonNode duration = summary.get("end_to_end_duration");
@@ -104,7 +106,7 @@ class JobViewsTest {
 
     @Test
     void shouldShowAPendingCheckpointWithItsTimeoutAndDurationToTheLatestAck() {
-        JsonNode pending = json(JobViews.checkpoints(job())).get("pending").get(0);
+        JsonNode pending = json(JobViews.checkpoints(job(), history(), progress())).get("pending").get(0);
 
         assertThat(pending.get("status").asText()).isEqualTo("IN_PROGRESS");
         assertThat(pending.get("checkpoint_type").asText()).isEqualTo("CHECKPOINT");
@@ -123,7 +125,7 @@ class JobViewsTest {
         JobState job = job();
         List<CheckpointAcknowledged> acks = List.of(ack("source", 1, T0 + 4_040, 700));
         List<ApiViews.SubtaskRef> missing = JobViews.unacknowledged(spec(), acks);
-        ApiViews.Checkpoint pending = JobViews.pending(job.getPending().get(0));
+        ApiViews.Checkpoint pending = JobViews.pending(job.getPending().get(0), progress().get(4L));
 
         JsonNode detail = json(JobViews.detail(pending, spec(), acks, missing));
 
@@ -186,12 +188,22 @@ class JobViewsTest {
                 .setTimestampMs(T0).build();
     }
 
+    /** The history of {@link #job()}: 1 and 3 completed, 2 expired. */
+    static List<CheckpointSummary> history() {
+        return List.of(ended(1, CheckpointStatus.COMPLETED, 100, 1_000), ended(2, CheckpointStatus.FAILED, 60_000, 0),
+                ended(3, CheckpointStatus.COMPLETED, 300, 3_000));
+    }
+
+    /** The progress of {@link #job()}'s pending checkpoint 4: one ack of 700 bytes. */
+    static Map<Long, PendingProgress> progress() {
+        return Map.of(4L, new PendingProgress(1, 700L, T0 + 4_040));
+    }
+
     /** The state of the job of {@link #spec()}: 1 and 3 completed, 2 expired, 4 pending. */
     static JobState job() {
         PendingCheckpoint pending = PendingCheckpoint.newBuilder().setCheckpointId(4).setType(CheckpointType.CHECKPOINT)
                 .setPeriodic(true).setForce(false).setTriggerTimestampMs(T0 + 4_000).setTimeoutAtMs(T0 + 64_000)
-                .setStorageLocation("file:///cp/job-1/chk-4").setAcksExpected(3).setAcksReceived(1)
-                .setStateSizeBytes(700).setLatestAckTimestampMs(T0 + 4_040).build();
+                .setStorageLocation("file:///cp/job-1/chk-4").setAcksExpected(3).build();
         QueuedRequest queued = QueuedRequest.newBuilder().setSequence(7).setRequestId("sp-1")
                 .setType(CheckpointType.SAVEPOINT).setForce(false).setPeriodic(false).setTimestampMs(T0 + 4_050)
                 .build();
@@ -201,9 +213,7 @@ class JobViewsTest {
                 .setRecentlyEndedIds(List.of(1L, 2L, 3L))
                 .setCounts(CheckpointCounts.newBuilder().setTriggered(4).setInProgress(1).setCompleted(2).setFailed(1)
                         .build())
-                .setHistory(List.of(ended(1, CheckpointStatus.COMPLETED, 100, 1_000),
-                        ended(2, CheckpointStatus.FAILED, 60_000, 0),
-                        ended(3, CheckpointStatus.COMPLETED, 300, 3_000)))
+                .setHistoryIds(List.of(1L, 2L, 3L)).setHistoryRequestIds(List.of())
                 .setTotals(CompletedTotals.newBuilder().setCount(7).setMinDurationMs(50).setMaxDurationMs(300)
                         .setSumDurationMs(1_050).setMinSizeBytes(500).setMaxSizeBytes(3_000).setSumSizeBytes(7_000)
                         .build())

@@ -15,9 +15,11 @@ import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.CairnSerdes;
@@ -59,7 +61,7 @@ class CoordinatorTopologyTest {
     private TestInputTopic<byte[], byte[]> rawRequests;
     private TestOutputTopic<String, ControlEnvelope> control;
     private TestOutputTopic<String, JournalEnvelope> journal;
-    private TestOutputTopic<String, RetainedCheckpoints> completed;
+    private TestOutputTopic<String, byte[]> completed;
     private TestOutputTopic<byte[], byte[]> deadLetters;
 
     @BeforeEach
@@ -80,7 +82,7 @@ class CoordinatorTopologyTest {
         control = driver.createOutputTopic(TOPICS.control(), new StringDeserializer(), CairnSerdes.control().deserializer());
         journal = driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
         completed = driver.createOutputTopic(TOPICS.completed(), new StringDeserializer(),
-                CairnSerdes.retained().deserializer());
+                new ByteArrayDeserializer());
         deadLetters = driver.createOutputTopic(TOPICS.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
@@ -104,9 +106,18 @@ class CoordinatorTopologyTest {
 
         CheckpointCompleted done = (CheckpointCompleted) control.readValue().getEvent();
         assertThat(done.getCheckpointId()).isEqualTo(1L);
-        assertThat(done.getSubtaskStates()).hasSize(2);
-        RetainedCheckpoints retained = completed.readValue();
+        assertThat(done.getSubtaskCount()).isEqualTo(2);
+        assertThat(done.getSubtaskStates()).as("a completion does not grow with the subtasks").isEmpty();
+        List<TestRecord<String, byte[]>> published = completed.readRecordsToList();
+        assertThat(published).extracting(TestRecord::key).containsExactly("job-1", CairnTopics.restorePartKey("job-1", 0));
+        RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), published.get(0).value());
         assertThat(retained.getCheckpoints()).extracting(CheckpointCompleted::getCheckpointId).containsExactly(1L);
+        RestorePart part = CairnSerdes.restoreParts().deserialize(TOPICS.completed(), published.get(1).value());
+        assertThat(part.getCheckpointId()).isEqualTo(1L);
+        assertThat(part.getParts()).isEqualTo(1);
+        assertThat(part.getStates()).extracting(SubtaskState::getTaskId, SubtaskState::getAttemptId)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("sink", "a-sink"),
+                        org.assertj.core.groups.Tuple.tuple("source", "a-source"));
 
         driver.advanceWallClockTime(Duration.ofMillis(1_000));
         CheckpointTriggered next = (CheckpointTriggered) control.readValue().getEvent();

@@ -93,11 +93,17 @@ class FaultContainmentTopologyTest {
     @Test
     void shouldRefuseATriggerTooLargeToSendAndKeepOtherJobsCheckpointing() {
         start(UnaryOperator.identity(), Optional.empty(), 16 * 1024);
-        String attemptPrefix = "a".repeat(200);
-        requests().pipeInput("large", new RequestEnvelope(spec("large", 100)));
-        for (int subtask = 0; subtask < 100; subtask++) {
-            acks().pipeInput("large", new AckEnvelope(started("large", subtask, attemptPrefix + subtask)));
+        List<TaskVertex> observers = new java.util.ArrayList<>();
+        for (int task = 0; task < 100; task++) {
+            observers.add(TaskVertex.newBuilder().setTaskId("observer-" + "o".repeat(190) + task).setParallelism(1)
+                    .setTriggered(false).setAcknowledges(false).build());
         }
+        JobSpec large = spec("large", 1);
+        List<TaskVertex> tasks = new java.util.ArrayList<>(large.getTasks());
+        tasks.addAll(observers);
+        large.setTasks(tasks);
+        requests().pipeInput("large", new RequestEnvelope(large));
+        acks().pipeInput("large", new AckEnvelope(started("large", 0, "a-large")));
         requests().pipeInput("small", new RequestEnvelope(spec("small", 1)));
         acks().pipeInput("small", new AckEnvelope(started("small", 0, "a-small")));
 

@@ -4,6 +4,7 @@ import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +22,7 @@ public final class CairnSerdes {
     /** The envelope types whose schemas are frozen and kept readable forever. */
     public static final List<Class<? extends SpecificRecord>> ENVELOPES = List.of(
             RequestEnvelope.class, AckEnvelope.class, ControlEnvelope.class, JournalEnvelope.class,
-            RetainedCheckpoints.class);
+            RetainedCheckpoints.class, RestorePart.class);
 
     private static final Map<Long, String> ALL_FINGERPRINTS = fingerprintsOfAllEnvelopes();
 
@@ -50,6 +51,11 @@ public final class CairnSerdes {
     /** Values of cairn.completed. */
     public static AvroEventSerde<RetainedCheckpoints> retained() {
         return forEnvelope(RetainedCheckpoints.class);
+    }
+
+    /** Values of cairn.completed under a restore part's key (see {@code CairnTopics#restorePartKey}). */
+    public static AvroEventSerde<RestorePart> restoreParts() {
+        return forEnvelope(RestorePart.class);
     }
 
     /** A serde for one of {@link #ENVELOPES}, reading all its frozen versions. */

@@ -13,7 +13,8 @@ import java.util.Objects;
  *   <li>{@code <prefix>acks}: task started, acknowledged and declined, from sidecars;</li>
  *   <li>{@code <prefix>journal}: every event the coordinator accepted or decided, never deleted;</li>
  *   <li>{@code <prefix>control}: trigger, complete and abort notifications for sidecars;</li>
- *   <li>{@code <prefix>completed}: compacted, the retained completed checkpoints per job;</li>
+ *   <li>{@code <prefix>completed}: compacted, the retained completed checkpoints per job (key: the job id) and
+ *       the state handles of its newest one in parts (key: {@link #restorePartKey}), on the job's partition;</li>
  *   <li>{@code <prefix>dlq}: records that could not be read, with the reason in headers.</li>
  * </ul>
  *
@@ -55,6 +56,20 @@ public record CairnTopics(String prefix) {
 
     public String completed() {
         return prefix + "completed";
+    }
+
+    /**
+     * The key of a job's restore part on {@link #completed()}: the job id, a NUL character, the part number. Job
+     * ids hold no control characters, so it never equals a job id nor another job's part key.
+     */
+    public static String restorePartKey(String jobId, int part) {
+        return jobId + '\u0000' + part;
+    }
+
+    /** Whether a key of {@link #completed()} is one of the job's restore parts rather than its retained list. */
+    public static boolean isRestorePartOf(String key, String jobId) {
+        return key != null && key.length() > jobId.length() && key.startsWith(jobId)
+                && key.charAt(jobId.length()) == '\u0000';
     }
 
     public String dlq() {

@@ -73,6 +73,12 @@ class SchemaEvolutionTest {
             Object newValue = read.get(readerField.pos());
             if (oldValue instanceof GenericRecord oldRecord && newValue instanceof SpecificRecord newRecord) {
                 assertSameFields(oldRecord, newRecord);
+            } else if (oldValue instanceof java.util.List<?> oldList && newValue instanceof java.util.List<?> newList
+                    && !oldList.isEmpty() && oldList.get(0) instanceof GenericRecord) {
+                assertThat(newList).as(field.name()).hasSameSizeAs(oldList);
+                for (int i = 0; i < oldList.size(); i++) {
+                    assertSameFields((GenericRecord) oldList.get(i), (SpecificRecord) newList.get(i));
+                }
             } else {
                 assertThat(String.valueOf(newValue)).as(field.name()).isEqualTo(String.valueOf(oldValue));
             }

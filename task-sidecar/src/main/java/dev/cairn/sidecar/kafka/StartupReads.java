@@ -4,6 +4,7 @@ import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
+import dev.cairn.events.topics.JobPartitions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.cairn.sidecar.kafka;
+package dev.cairn.events.topics;
 
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Utils;

@@ -1,4 +1,4 @@
-package dev.cairn.sidecar.kafka;
+package dev.cairn.events.topics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
