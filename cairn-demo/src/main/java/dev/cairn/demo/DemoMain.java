@@ -6,8 +6,10 @@ import dev.cairn.events.auth.SigningKey;
 import dev.cairn.coordinator.audit.JournalReplay;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;
+import dev.cairn.coordinator.streams.StoreKeys;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
@@ -26,14 +28,17 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -126,7 +131,12 @@ public final class DemoMain implements Callable<Integer> {
     private boolean summarize(CoordinatorApp coordinator, DemoJournal journal) {
         JobState live = coordinator.streams().store(StoreQueryParameters.fromNameAndType(
                 CoordinatorStores.JOBS, QueryableStoreTypes.<String, JobState>keyValueStore())).get(jobId);
-        CheckpointStatsSummary stats = CheckpointStatsSummary.of(live);
+        ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries = coordinator.streams().store(
+                StoreQueryParameters.fromNameAndType(CoordinatorStores.SUMMARIES,
+                        QueryableStoreTypes.<Bytes, CheckpointSummary>keyValueStore()));
+        List<CheckpointSummary> history = live.getHistoryIds().stream()
+                .map(id -> summaries.get(StoreKeys.checkpoint(jobId, id))).filter(Objects::nonNull).toList();
+        CheckpointStatsSummary stats = CheckpointStatsSummary.of(live, history);
         out.println();
         out.println("Summary for job " + jobId + ":");
         out.printf("  completed: %d %s%n", journal.completed().size(), journal.completed());

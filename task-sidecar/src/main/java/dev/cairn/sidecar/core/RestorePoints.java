@@ -1,9 +1,11 @@
 package dev.cairn.sidecar.core;
 
 import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,20 +18,38 @@ public final class RestorePoints {
     /**
      * The state of {@code taskId}/{@code subtaskIndex} in the newest (last) checkpoint of {@code retained};
      * empty when nothing is retained or the newest checkpoint holds no state for that subtask (its task does
-     * not acknowledge, or the job's plan changed).
+     * not acknowledge, or the job's plan changed). The states are in the restore parts of that checkpoint; a
+     * version 1 completion lists them itself.
      *
      * @param retained the job's latest value on {@code cairn.completed}, if any
+     * @param parts the job's restore parts on {@code cairn.completed} (the latest value of each part key)
      */
-    public static Optional<RestorePoint> latest(Optional<RetainedCheckpoints> retained, String taskId,
-            int subtaskIndex) {
+    public static Optional<RestorePoint> latest(Optional<RetainedCheckpoints> retained, Collection<RestorePart> parts,
+            String taskId, int subtaskIndex) {
         List<CheckpointCompleted> checkpoints = retained.map(RetainedCheckpoints::getCheckpoints).orElse(List.of());
         if (checkpoints.isEmpty()) {
             return Optional.empty();
         }
         CheckpointCompleted newest = checkpoints.get(checkpoints.size() - 1);
-        for (SubtaskState state : newest.getSubtaskStates()) {
+        if (newest.getSubtaskCount() < 0) {
+            return find(newest.getSubtaskStates(), newest.getCheckpointId(), taskId, subtaskIndex);
+        }
+        for (RestorePart part : parts) {
+            if (part.getCheckpointId() == newest.getCheckpointId()) {
+                Optional<RestorePoint> found = find(part.getStates(), newest.getCheckpointId(), taskId, subtaskIndex);
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<RestorePoint> find(List<SubtaskState> states, long checkpointId, String taskId,
+            int subtaskIndex) {
+        for (SubtaskState state : states) {
             if (state.getTaskId().equals(taskId) && state.getSubtaskIndex() == subtaskIndex) {
-                return Optional.of(new RestorePoint(newest.getCheckpointId(), state.getHandle().getLocation(),
+                return Optional.of(new RestorePoint(checkpointId, state.getHandle().getLocation(),
                         state.getHandle().getSizeBytes()));
             }
         }

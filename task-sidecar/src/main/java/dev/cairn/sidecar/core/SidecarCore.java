@@ -5,6 +5,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.TaskRoles;
 import dev.cairn.sidecar.core.SidecarAction.CancelSnapshot;
 import dev.cairn.sidecar.core.SidecarAction.NotifyAborted;
 import dev.cairn.sidecar.core.SidecarAction.NotifyComplete;
@@ -35,10 +36,13 @@ import java.util.OptionalLong;
  *
  * <p>Rules:
  * <ul>
- *   <li>A trigger concerns this attempt when its plan has the task with this attempt at this subtask index.
- *       The attempt snapshots when its vertex is {@code triggered} or {@code acknowledges}, acks only when it
- *       {@code acknowledges} (the coordinator discards other acks), and is told of the checkpoint's end when
- *       it is {@code notified}.</li>
+ *   <li>A trigger concerns every running attempt of its job: the coordinator triggers only when every
+ *       required subtask runs, and discards (reporting the state handle) an ack of an attempt that is not
+ *       the subtask's current one. The task's roles are those the trigger lists for it, or the default (all
+ *       three) when it lists none: the attempt snapshots when its task is {@code triggered} or
+ *       {@code acknowledges}, acks only when it {@code acknowledges}, and is told of the checkpoint's end when
+ *       it is {@code notified}. A version 1 trigger, which carries a plan instead, concerns the attempt only
+ *       when the plan names it.</li>
  *   <li>Snapshots run one at a time, in trigger order; later triggers wait in a queue. A queued snapshot
  *       whose checkpoint completes or aborts before it starts is skipped: no hook call, no ack.</li>
  *   <li>At most one ack or decline per checkpoint: a snapshot that times out is declined and cancelled, and
@@ -126,15 +130,15 @@ public final class SidecarCore {
         if (!attempt.jobId().equals(trigger.getJobId()) || tracked.containsKey(id) || ended.containsKey(id)) {
             return List.of();
         }
-        Optional<PlannedVertex> vertex = myVertex(trigger);
-        if (vertex.isEmpty()) {
+        Optional<TaskRoles> roles = myRoles(trigger);
+        if (roles.isEmpty()) {
             return List.of();
         }
-        boolean snapshots = vertex.get().getTriggered() || vertex.get().getAcknowledges();
-        if (!snapshots && !vertex.get().getNotified()) {
+        boolean snapshots = roles.get().getTriggered() || roles.get().getAcknowledges();
+        if (!snapshots && !roles.get().getNotified()) {
             return List.of();
         }
-        Tracked entry = new Tracked(trigger, vertex.get().getAcknowledges(), vertex.get().getNotified(),
+        Tracked entry = new Tracked(trigger, roles.get().getAcknowledges(), roles.get().getNotified(),
                 snapshots ? Phase.QUEUED : Phase.DONE);
         entry.answered = !snapshots;
         tracked.put(id, entry);
@@ -297,13 +301,27 @@ public final class SidecarCore {
         }
     }
 
-    private Optional<PlannedVertex> myVertex(CheckpointTriggered trigger) {
+    /** This task's roles in the checkpoint; empty when a version 1 plan does not name this attempt. */
+    private Optional<TaskRoles> myRoles(CheckpointTriggered trigger) {
+        if (trigger.getAcksExpected() < 0) {
+            return planned(trigger);
+        }
+        for (TaskRoles roles : trigger.getRoles()) {
+            if (roles.getTaskId().equals(attempt.taskId())) {
+                return Optional.of(roles);
+            }
+        }
+        return Optional.of(new TaskRoles(attempt.taskId(), true, true, true));
+    }
+
+    private Optional<TaskRoles> planned(CheckpointTriggered trigger) {
         for (PlannedVertex vertex : trigger.getPlan()) {
             if (vertex.getTaskId().equals(attempt.taskId())) {
                 List<String> attempts = vertex.getAttemptIds();
                 boolean mine = attempt.subtaskIndex() < attempts.size()
                         && attempt.attemptId().equals(attempts.get(attempt.subtaskIndex()));
-                return mine ? Optional.of(vertex) : Optional.empty();
+                return mine ? Optional.of(new TaskRoles(vertex.getTaskId(), vertex.getTriggered(),
+                        vertex.getAcknowledges(), vertex.getNotified())) : Optional.empty();
             }
         }
         return Optional.empty();

@@ -2,7 +2,6 @@ package dev.cairn.sidecar.kafka;
 
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
-import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
@@ -122,9 +121,9 @@ public final class KafkaSidecar implements AutoCloseable {
             control.assign(List.of(partition));
             control.seekToEnd(List.of(partition));
             long from = control.position(partition, deadline.remaining());
-            Optional<RetainedCheckpoints> retained = StartupReads.latestRetained(settings, deadline);
-            Optional<RestorePoint> restorePoint = RestorePoints.latest(retained, settings.taskId(),
-                    settings.subtaskIndex());
+            StartupReads.RestoreRecords records = StartupReads.restoreRecords(settings, deadline);
+            Optional<RestorePoint> restorePoint = RestorePoints.latest(records.retained(), records.parts().values(),
+                    settings.taskId(), settings.subtaskIndex());
             restore(hook, settings, restorePoint);
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     settings.authKey() == null ? CairnSerdes.acks().serializer()

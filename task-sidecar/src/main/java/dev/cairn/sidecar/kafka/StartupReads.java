@@ -1,12 +1,16 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
+import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.events.topics.JobPartitions;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -69,39 +73,52 @@ final class StartupReads {
                 + deadline.total().toMillis() + " ms (is the coordinator running? it creates the topics)", last);
     }
 
-    /** The job's latest value on the completed topic, or empty when it has none (or only a tombstone). */
-    static Optional<RetainedCheckpoints> latestRetained(RuntimeSettings settings, Deadline deadline) {
+    /** The job's latest values on the completed topic: its retained checkpoints and its restore parts by number. */
+    record RestoreRecords(Optional<RetainedCheckpoints> retained, Map<String, RestorePart> parts) {
+    }
+
+    /**
+     * The job's latest values on the completed topic, reading its partition to the end once: the retained
+     * checkpoints (empty when none, or only a tombstone) and the restore parts (the latest value per part key).
+     */
+    static RestoreRecords restoreRecords(RuntimeSettings settings, Deadline deadline) {
         AvroEventSerde<RetainedCheckpoints> serde = CairnSerdes.retained();
+        AvroEventSerde<RestorePart> partSerde = CairnSerdes.restoreParts();
         String topic = settings.topics().completed();
+        String jobId = settings.jobId();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(settings, "restore"),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
-            TopicPartition partition = partitionFor(consumer, topic, settings.jobId(), deadline);
+            TopicPartition partition = partitionFor(consumer, topic, jobId, deadline);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             long end = consumer.endOffsets(List.of(partition), deadline.remaining()).get(partition);
             Optional<RetainedCheckpoints> latest = Optional.empty();
+            Map<String, RestorePart> parts = new HashMap<>();
             while (consumer.position(partition, deadline.remaining()) < end) {
                 if (deadline.passed()) {
                     throw new IllegalStateException("could not read " + partition + " to its end (offset " + end
                             + ") within " + deadline.total().toMillis() + " ms");
                 }
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
-                    if (!settings.jobId().equals(record.key())) {
-                        continue;
-                    }
-                    if (record.value() == null) {
-                        latest = Optional.empty();
+                    boolean retainedKey = jobId.equals(record.key());
+                    if (!retainedKey && !CairnTopics.isRestorePartOf(record.key(), jobId)) {
                         continue;
                     }
                     try {
-                        latest = Optional.of(serde.deserialize(topic, record.value()));
+                        if (retainedKey) {
+                            latest = Optional.ofNullable(record.value()).map(v -> serde.deserialize(topic, v));
+                        } else if (record.value() == null) {
+                            parts.remove(record.key());
+                        } else {
+                            parts.put(record.key(), partSerde.deserialize(topic, record.value()));
+                        }
                     } catch (EventDecodingException e) {
-                        LOG.warn("Skipping unreadable retained checkpoints of job {} at {}@{}: {}", settings.jobId(),
-                                partition, record.offset(), e.getMessage());
+                        LOG.warn("Skipping an unreadable restore record of job {} at {}@{}: {}", jobId, partition,
+                                record.offset(), e.getMessage());
                     }
                 }
             }
-            return latest;
+            return new RestoreRecords(latest, parts);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.TaskRoles;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,19 +28,33 @@ final class ControlEvents {
                 .setTriggered(triggered).setAcknowledges(acknowledges).setNotified(notified).build();
     }
 
-    /** A checkpoint of {@link #JOB} whose plan has a source and {@link #ME} at subtask 1 of the sink. */
-    static CheckpointTriggered trigger(long id, long timestampMs) {
-        return trigger(id, timestampMs, vertex(TASK, true, true, true, "attempt-0", ATTEMPT));
+    /** The roles of a task that differ from the default, as a trigger lists them. */
+    static TaskRoles roles(String taskId, boolean triggered, boolean acknowledges, boolean notified) {
+        return new TaskRoles(taskId, triggered, acknowledges, notified);
     }
 
-    static CheckpointTriggered trigger(long id, long timestampMs, PlannedVertex sink) {
+    /** A checkpoint of {@link #JOB} in which every task has the default roles. */
+    static CheckpointTriggered trigger(long id, long timestampMs) {
+        return trigger(id, timestampMs, List.of());
+    }
+
+    /** A checkpoint of {@link #JOB} listing {@code roles} for the tasks whose roles are not the default. */
+    static CheckpointTriggered trigger(long id, long timestampMs, List<TaskRoles> roles) {
+        return CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id).setTimestampMs(timestampMs)
+                .setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
+                .setStorageLocation("file:///cp/" + JOB + "/chk-" + id).setPlan(List.of()).setAcksExpected(3)
+                .setRoles(roles).setTimeoutAtMs(timestampMs + 10_000).build();
+    }
+
+    /** A version 1 checkpoint of {@link #JOB}, whose plan has a source and the given sink vertex. */
+    static CheckpointTriggered triggerV1(long id, long timestampMs, PlannedVertex sink) {
         List<PlannedVertex> plan = new ArrayList<>();
         plan.add(vertex("source", true, true, true, "source-0"));
         plan.add(sink);
         return CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id).setTimestampMs(timestampMs)
                 .setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
                 .setStorageLocation("file:///cp/" + JOB + "/chk-" + id).setPlan(plan)
-                .setTimeoutAtMs(timestampMs + 10_000).build();
+                .setRoles(List.of()).setTimeoutAtMs(timestampMs + 10_000).build();
     }
 
     static CheckpointCompleted completed(long id, long lastSubsumedId) {

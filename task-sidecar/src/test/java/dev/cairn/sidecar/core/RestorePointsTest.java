@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -15,45 +17,63 @@ import org.junit.jupiter.api.Test;
 class RestorePointsTest {
 
     @Test
-    void workerRestoresItsOwnSubtasksStateFromTheNewestRetainedCheckpoint() {
-        RetainedCheckpoints retained = retained(checkpoint(4, "map", 0), checkpoint(5, "map", 0, "map", 1));
+    void shouldRestoreItsOwnSubtasksStateFromThePartsOfTheNewestRetainedCheckpoint() {
+        RetainedCheckpoints retained = retained(checkpoint(4, 1), checkpoint(5, 2));
+        List<RestorePart> parts = List.of(part(5, 0, 2, "map", 0), part(5, 1, 2, "map", 1), part(4, 0, 1, "map", 1));
 
-        Optional<RestorePoint> point = RestorePoints.latest(Optional.of(retained), "map", 1);
+        Optional<RestorePoint> point = RestorePoints.latest(Optional.of(retained), parts, "map", 1);
 
         assertThat(point).contains(new RestorePoint(5, "file:///cp/chk-5/map-1", 501));
     }
 
     @Test
-    void workerStartsFreshWhenNothingIsRetained() {
-        assertThat(RestorePoints.latest(Optional.empty(), "map", 0)).isEmpty();
-        assertThat(RestorePoints.latest(Optional.of(retained()), "map", 0)).isEmpty();
+    void shouldStartFreshWhenNothingIsRetained() {
+        assertThat(RestorePoints.latest(Optional.empty(), List.of(), "map", 0)).isEmpty();
+        assertThat(RestorePoints.latest(Optional.of(retained()), List.of(), "map", 0)).isEmpty();
     }
 
     @Test
-    void workerStartsFreshWhenTheNewestCheckpointHoldsNothingForItsSubtask() {
-        // an older checkpoint has state for sink 0, but the newest one (after a plan change) has not
-        RetainedCheckpoints retained = retained(checkpoint(4, "sink", 0), checkpoint(5, "map", 0));
+    void shouldStartFreshWhenTheNewestCheckpointHoldsNothingForItsSubtask() {
+        // an older checkpoint's part has state for sink 0, but the newest one (after a plan change) has not
+        RetainedCheckpoints retained = retained(checkpoint(4, 1), checkpoint(5, 1));
+        List<RestorePart> parts = List.of(part(4, 0, 1, "sink", 0), part(5, 0, 1, "map", 0));
 
-        assertThat(RestorePoints.latest(Optional.of(retained), "sink", 0)).isEmpty();
+        assertThat(RestorePoints.latest(Optional.of(retained), parts, "sink", 0)).isEmpty();
+    }
+
+    @Test
+    void shouldReadTheStatesAVersionOneCompletionListsItself() {
+        CheckpointCompleted v1 = checkpoint(3, -1);
+        v1.setSubtaskStates(List.of(state(3, "map", 0), state(3, "map", 1)));
+
+        assertThat(RestorePoints.latest(Optional.of(retained(v1)), List.of(), "map", 1))
+                .contains(new RestorePoint(3, "file:///cp/chk-3/map-1", 301));
     }
 
     private static RetainedCheckpoints retained(CheckpointCompleted... checkpoints) {
         return RetainedCheckpoints.newBuilder().setJobId("job").setCheckpoints(List.of(checkpoints)).build();
     }
 
-    /** A checkpoint with states for (task, subtask) pairs. */
-    private static CheckpointCompleted checkpoint(long id, Object... taskAndSubtask) {
-        List<SubtaskState> states = new java.util.ArrayList<>();
-        for (int i = 0; i < taskAndSubtask.length; i += 2) {
-            String task = (String) taskAndSubtask[i];
-            int subtask = (Integer) taskAndSubtask[i + 1];
-            states.add(SubtaskState.newBuilder().setTaskId(task).setSubtaskIndex(subtask).setAttemptId("a")
-                    .setHandle(StateHandle.newBuilder().setLocation("file:///cp/chk-" + id + "/" + task + "-" + subtask)
-                            .setSizeBytes(id * 100 + subtask).build())
-                    .build());
-        }
+    /** A completed checkpoint of {@code subtasks} states (-1: a version 1 record). */
+    private static CheckpointCompleted checkpoint(long id, int subtasks) {
         return CheckpointCompleted.newBuilder().setJobId("job").setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/chk-" + id)
-                .setSubtaskStates(states).setTotalSizeBytes(0).build();
+                .setSubtaskStates(List.of()).setSubtaskCount(subtasks).setTotalSizeBytes(0).build();
+    }
+
+    /** One restore part with states for (task, subtask) pairs. */
+    private static RestorePart part(long id, int part, int parts, Object... taskAndSubtask) {
+        List<SubtaskState> states = new ArrayList<>();
+        for (int i = 0; i < taskAndSubtask.length; i += 2) {
+            states.add(state(id, (String) taskAndSubtask[i], (Integer) taskAndSubtask[i + 1]));
+        }
+        return new RestorePart("job", id, part, parts, states);
+    }
+
+    private static SubtaskState state(long id, String task, int subtask) {
+        return SubtaskState.newBuilder().setTaskId(task).setSubtaskIndex(subtask).setAttemptId("a")
+                .setHandle(StateHandle.newBuilder().setLocation("file:///cp/chk-" + id + "/" + task + "-" + subtask)
+                        .setSizeBytes(id * 100 + subtask).build())
+                .build();
     }
 }

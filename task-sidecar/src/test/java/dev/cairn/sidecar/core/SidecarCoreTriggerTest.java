@@ -5,7 +5,9 @@ import static dev.cairn.sidecar.core.ControlEvents.JOB;
 import static dev.cairn.sidecar.core.ControlEvents.ME;
 import static dev.cairn.sidecar.core.ControlEvents.TASK;
 import static dev.cairn.sidecar.core.ControlEvents.completed;
+import static dev.cairn.sidecar.core.ControlEvents.roles;
 import static dev.cairn.sidecar.core.ControlEvents.trigger;
+import static dev.cairn.sidecar.core.ControlEvents.triggerV1;
 import static dev.cairn.sidecar.core.ControlEvents.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,27 +49,45 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void triggerPlanningAnEarlierAttemptOfThisSubtaskIsIgnored() {
+    void versionOneTriggerPlanningAnEarlierAttemptOfThisSubtaskIsIgnored() {
         // given a checkpoint planned before this attempt registered
-        CheckpointTriggered stale = trigger(7, 1_000, vertex(TASK, true, true, true, "attempt-0", "attempt-old"));
+        CheckpointTriggered stale = triggerV1(7, 1_000, vertex(TASK, true, true, true, "attempt-0", "attempt-old"));
 
         // then
         assertThat(core.onTrigger(stale, 1_010)).isEmpty();
     }
 
     @Test
-    void triggerWhosePlanLacksThisTaskOrSubtaskIsIgnored() {
-        CheckpointTriggered otherTask = trigger(7, 1_000, vertex("map", true, true, true, "x", ATTEMPT));
-        CheckpointTriggered fewerSubtasks = trigger(8, 1_000, vertex(TASK, true, true, true, ATTEMPT));
+    void versionOneTriggerWhosePlanLacksThisTaskOrSubtaskIsIgnored() {
+        CheckpointTriggered otherTask = triggerV1(7, 1_000, vertex("map", true, true, true, "x", ATTEMPT));
+        CheckpointTriggered fewerSubtasks = triggerV1(8, 1_000, vertex(TASK, true, true, true, ATTEMPT));
 
         assertThat(core.onTrigger(otherTask, 1_010)).isEmpty();
         assertThat(core.onTrigger(fewerSubtasks, 1_010)).isEmpty();
     }
 
     @Test
+    void versionOneTriggerPlanningThisAttemptSnapshotsWithThePlannedRoles() {
+        List<SidecarAction> start = core.onTrigger(triggerV1(7, 1_000, vertex(TASK, true, false, true, "a", ATTEMPT)),
+                1_000);
+
+        assertThat(start).singleElement().isInstanceOf(StartSnapshot.class);
+        assertThat(core.onSnapshotSucceeded(7, SnapshotResult.of("file:///s/7", 10), 1_100)).isEmpty();
+    }
+
+    @Test
+    void triggerListingRolesOnlyForOtherTasksGivesThisTaskTheDefaultRoles() {
+        List<SidecarAction> start = core.onTrigger(trigger(7, 1_000, List.of(roles("map", false, false, true))), 1_000);
+
+        assertThat(start).singleElement().isInstanceOf(StartSnapshot.class);
+        assertThat(core.onSnapshotSucceeded(7, SnapshotResult.of("file:///s/7", 10), 1_100))
+                .singleElement().isInstanceOf(PublishAck.class);
+    }
+
+    @Test
     void vertexThatAcknowledgesButIsNotTriggeredStillSnapshotsAndAcks() {
         // given: Cairn has no barriers flowing between tasks, so acknowledging means snapshotting
-        core.onTrigger(trigger(7, 1_000, vertex(TASK, false, true, true, "a", ATTEMPT)), 1_000);
+        core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, false, true, true))), 1_000);
 
         // when
         List<SidecarAction> actions = core.onSnapshotSucceeded(7, SnapshotResult.of("file:///s/7", 10), 1_100);
@@ -79,7 +99,7 @@ class SidecarCoreTriggerTest {
     @Test
     void vertexThatIsTriggeredButDoesNotAcknowledgeSnapshotsWithoutAcking() {
         // given
-        List<SidecarAction> start = core.onTrigger(trigger(7, 1_000, vertex(TASK, true, false, true, "a", ATTEMPT)),
+        List<SidecarAction> start = core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, true, false, true))),
                 1_000);
 
         // when
@@ -93,8 +113,7 @@ class SidecarCoreTriggerTest {
     @Test
     void vertexThatIsOnlyNotifiedTakesNoSnapshotButLearnsTheOutcome() {
         // given
-        List<SidecarAction> onTrigger = core.onTrigger(trigger(7, 1_000, vertex(TASK, false, false, true, "a",
-                ATTEMPT)), 1_000);
+        List<SidecarAction> onTrigger = core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, false, false, true))), 1_000);
 
         // when
         List<SidecarAction> onComplete = core.onCompleted(completed(7, 6));
@@ -106,7 +125,7 @@ class SidecarCoreTriggerTest {
 
     @Test
     void vertexThatIsNotNotifiedIsNotToldTheOutcome() {
-        core.onTrigger(trigger(7, 1_000, vertex(TASK, true, true, false, "a", ATTEMPT)), 1_000);
+        core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, true, true, false))), 1_000);
         core.onSnapshotSucceeded(7, SnapshotResult.of("file:///s/7", 10), 1_100);
 
         assertThat(core.onCompleted(completed(7, -1))).isEmpty();

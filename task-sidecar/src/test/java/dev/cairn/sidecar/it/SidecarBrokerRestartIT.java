@@ -77,7 +77,7 @@ class SidecarBrokerRestartIT {
         // then the ack made it, once, and checkpointing goes on
         CheckpointCompleted third = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
-        assertThat(third.getSubtaskStates()).hasSize(2);
+        assertThat(bed.states(third)).hasSize(2);
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 5);
         assertThat(bed.journal(CheckpointAcknowledged.class, a -> a.getJobId().equals(job)
                 && a.getCheckpointId() == 3 && a.getTaskId().equals("sink"))).hasSize(1);

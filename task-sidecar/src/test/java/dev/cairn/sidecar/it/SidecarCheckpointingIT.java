@@ -51,12 +51,12 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         });
         CheckpointCompleted fifth = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 5);
-        assertThat(fifth.getSubtaskStates()).extracting(SubtaskState::getTaskId, SubtaskState::getAttemptId)
+        assertThat(bed.states(fifth)).extracting(SubtaskState::getTaskId, SubtaskState::getAttemptId)
                 .containsExactlyInAnyOrder(
                         tuple("source", sidecars.get("source").attemptId()),
                         tuple("map", sidecars.get("map").attemptId()),
                         tuple("sink", sidecars.get("sink").attemptId()));
-        assertThat(fifth.getSubtaskStates()).extracting(s -> s.getHandle().getLocation())
+        assertThat(bed.states(fifth)).extracting(s -> s.getHandle().getLocation())
                 .contains("file:///cairn-it/" + job + "/chk-5/sink-0");
         assertThat(fifth.getTotalSizeBytes()).isEqualTo(3_000);
         CheckpointAcknowledged sinkAck = bed.awaitJournal(CheckpointAcknowledged.class,
@@ -88,7 +88,7 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         assertThat(declined.getTaskId()).isEqualTo("sink");
         assertThat(declined.getAttemptId()).isEqualTo(sinkSidecar.attemptId());
         assertThat(declined.getMessage()).isEqualTo("the sink's transaction could not be pre-committed");
-        assertThat(next.getSubtaskStates()).hasSize(2);
+        assertThat(bed.states(next)).hasSize(2);
         await().atMost(SidecarTestBed.WAIT).until(() -> source.completions().contains(new Notification(3, 1))
                 && sink.completions().contains(new Notification(3, 1)));
         assertThat(source.aborts()).containsExactly(new Notification(2, 1));

@@ -40,7 +40,7 @@ class SidecarHooksIT extends SidecarTestBase {
             CheckpointCompleted third = bed.awaitJournal(CheckpointCompleted.class,
                     c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
 
-            SubtaskState state = third.getSubtaskStates().get(0);
+            SubtaskState state = bed.states(third).get(0);
             Path file = Path.of(URI.create(state.getHandle().getLocation()));
             assertThat(file).exists();
             assertThat(state.getHandle().getSizeBytes()).isEqualTo(Files.size(file));
@@ -59,7 +59,7 @@ class SidecarHooksIT extends SidecarTestBase {
         CheckpointCompleted second = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);
 
-        Path file = Path.of(URI.create(second.getSubtaskStates().get(0).getHandle().getLocation()));
+        Path file = Path.of(URI.create(bed.states(second).get(0).getHandle().getLocation()));
         assertThat(Files.readString(file)).isEqualTo("state of shell-0 at 2\n");
         Path log = workerDir.resolve("notifications.log");
         Awaitility.await().atMost(SidecarTestBed.WAIT)
@@ -84,7 +84,7 @@ class SidecarHooksIT extends SidecarTestBase {
 
         CheckpointCompleted later = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
-        assertThat(later.getSubtaskStates()).hasSize(1);
+        assertThat(bed.states(later)).hasSize(1);
         Awaitility.await().atMost(SidecarTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
         worker.close();
     }

@@ -58,7 +58,7 @@ class SidecarLifecycleIT extends SidecarTestBase {
         // ...and checkpoints resume with the new attempt
         CheckpointCompleted resumed = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() > 3);
-        assertThat(resumed.getSubtaskStates()).filteredOn(s -> s.getTaskId().equals("sink"))
+        assertThat(bed.states(resumed)).filteredOn(s -> s.getTaskId().equals("sink"))
                 .extracting(SubtaskState::getAttemptId).containsExactly(second.attemptId());
         await().atMost(SidecarTestBed.WAIT).until(() -> restartedSink.completions().stream()
                 .anyMatch(n -> n.checkpointId() == resumed.getCheckpointId()));

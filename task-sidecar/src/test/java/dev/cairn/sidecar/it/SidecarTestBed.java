@@ -2,6 +2,8 @@ package dev.cairn.sidecar.it;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JobSpec;
@@ -9,6 +11,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
@@ -170,6 +173,17 @@ public final class SidecarTestBed implements AutoCloseable {
     /** Waits for the first control event (from the beginning) of {@code type} that matches. */
     public <T> T awaitControl(Class<T> type, Predicate<T> matching) {
         return control.await(type, matching, WAIT);
+    }
+
+    /**
+     * The subtask states of a completed checkpoint: the acks the journal accepted for it (a completion carries
+     * only their count), as a restore would hand them out.
+     */
+    public List<SubtaskState> states(CheckpointCompleted completed) {
+        return journal(CheckpointAcknowledged.class, a -> a.getJobId().equals(completed.getJobId())
+                && a.getCheckpointId() == completed.getCheckpointId()).stream()
+                .map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(), a.getStateHandle()))
+                .toList();
     }
 
     /** Every journal event of {@code type} that matches, read so far (reads what is new first). */

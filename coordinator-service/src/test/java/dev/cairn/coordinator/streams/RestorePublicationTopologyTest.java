@@ -1,0 +1,127 @@
+package dev.cairn.coordinator.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestorePart;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.TriggerRequest;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a completion publishes on the completed topic: the retained checkpoints under the job id, and the
+ * newest checkpoint's subtask states in parts under part keys; parts a newer, smaller checkpoint no longer
+ * has are tombstoned. Records of 16 KiB at most, so that a part holds two states at the default limits.
+ */
+class RestorePublicationTopologyTest {
+
+    private static final CairnTopics TOPICS = CairnTopics.defaults();
+    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private static final int MAX_RECORD_BYTES = 16 * 1024;
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, RequestEnvelope> requests;
+    private TestInputTopic<String, AckEnvelope> acks;
+    private TestOutputTopic<String, byte[]> completed;
+
+    @BeforeEach
+    void start() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "restore-publication-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        driver = new TopologyTestDriver(CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0,
+                Duration.ofMillis(100), MAX_RECORD_BYTES, Optional.empty()), props, START);
+        requests = driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
+        acks = driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
+        completed = driver.createOutputTopic(TOPICS.completed(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    @Test
+    void shouldPublishTheStatesInBoundedPartsAndTombstoneThoseANewerCheckpointNoLongerHas() {
+        assertThat(RestoreParts.statesPerPart(InputLimits.DEFAULTS, MAX_RECORD_BYTES)).isEqualTo(2);
+        checkpoint(1, 5);
+        List<TestRecord<String, byte[]>> first = completed.readRecordsToList();
+        assertThat(first).extracting(TestRecord::key).containsExactly("job", partKey(0), partKey(1), partKey(2));
+        assertThat(first.subList(1, 4)).allSatisfy(r -> assertThat(r.value().length).isLessThan(MAX_RECORD_BYTES));
+        assertThat(part(first.get(3)).getStates()).extracting(s -> s.getSubtaskIndex()).containsExactly(4);
+
+        checkpoint(2, 1);
+        List<TestRecord<String, byte[]>> second = completed.readRecordsToList();
+
+        assertThat(second).extracting(TestRecord::key).containsExactly("job", partKey(0), partKey(1), partKey(2));
+        RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), second.get(0).value());
+        assertThat(retained.getCheckpoints().get(retained.getCheckpoints().size() - 1).getSubtaskCount()).isEqualTo(1);
+        assertThat(part(second.get(1)).getCheckpointId()).isEqualTo(2);
+        assertThat(part(second.get(1)).getParts()).isEqualTo(1);
+        assertThat(second.get(2).value()).as("tombstone of part 1").isNull();
+        assertThat(second.get(3).value()).as("tombstone of part 2").isNull();
+    }
+
+    /** Registers the job with {@code parallelism} subtasks, triggers checkpoint {@code id} and acks every subtask. */
+    private void checkpoint(long id, int parallelism) {
+        requests.pipeInput("job", new RequestEnvelope(JobSpec.newBuilder().setJobId("job")
+                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("map").setParallelism(parallelism).build()))
+                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(3_600_000).setTimeoutMs(60_000)
+                        .setStorageBaseLocation("file:///cp").build())
+                .setTimestampMs(START.toEpochMilli()).build()));
+        for (int subtask = 0; subtask < parallelism; subtask++) {
+            acks.pipeInput("job", new AckEnvelope(TaskStarted.newBuilder().setJobId("job").setTaskId("map")
+                    .setSubtaskIndex(subtask).setAttemptId("a-" + subtask).setTimestampMs(0).build()));
+        }
+        requests.pipeInput("job", new RequestEnvelope(TriggerRequest.newBuilder().setJobId("job")
+                .setRequestId("r-" + id).setRequester("test").setTimestampMs(0).build()));
+        for (int subtask = 0; subtask < parallelism; subtask++) {
+            acks.pipeInput("job", new AckEnvelope(CheckpointAcknowledged.newBuilder().setJobId("job")
+                    .setCheckpointId(id).setTaskId("map").setSubtaskIndex(subtask).setAttemptId("a-" + subtask)
+                    .setStateHandle(new StateHandle("file:///cp/job/chk-" + id + "/map-" + subtask, 10L))
+                    .setMetrics(SubtaskMetrics.newBuilder().build()).setTimestampMs(0).build()));
+        }
+    }
+
+    private static String partKey(int part) {
+        return CairnTopics.restorePartKey("job", part);
+    }
+
+    private static RestorePart part(TestRecord<String, byte[]> record) {
+        return CairnSerdes.restoreParts().deserialize(TOPICS.completed(), record.value());
+    }
+}
