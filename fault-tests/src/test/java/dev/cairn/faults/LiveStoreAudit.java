@@ -6,6 +6,7 @@ import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.query.JobViews;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,8 +37,12 @@ final class LiveStoreAudit {
                         + (replayed.isPresent() ? "the job" : "no such job"));
                 continue;
             }
-            JsonNode expected = read(new String(Json.bytes(JobViews.checkpoints(replayed.get())),
-                    java.nio.charset.StandardCharsets.UTF_8));
+            JobState job = replayed.get();
+            Map<Long, PendingProgress> progress = new java.util.HashMap<>();
+            job.getPending().forEach(p -> progress.put(p.getCheckpointId(),
+                    replay.state().progress(jobId, p.getCheckpointId()).orElseGet(PendingProgress::new)));
+            JsonNode expected = read(new String(Json.bytes(JobViews.checkpoints(job, replay.state().history(job),
+                    progress)), java.nio.charset.StandardCharsets.UTF_8));
             JsonNode actual = read(live.body());
             if (!expected.equals(actual)) {
                 differences.add(jobId + ": live " + actual + " but replay " + expected);

@@ -27,10 +27,9 @@ import java.util.TreeMap;
  * real state: all of it, each key once, with its final value. So every event is applied once, and a decision
  * that fails leaves nothing behind.
  *
- * <p>It remembers what it read: every key is read from the base at most once per overlay (an absent value is
- * remembered as absent), so one decision decodes each stored value at most once however often its steps look
- * at it. Acks are the exception: a command reads one ack key once or so, and listing a checkpoint's acks is
- * a scan; both go to the base each time.
+ * <p>Reads of what was not written here go to the base each time: the base is a map in memory, or the
+ * processor's cache of decoded store values, so a read is a lookup, and a decision allocates only for what it
+ * writes.
  */
 public final class OverlayState implements CoordinatorState {
 
@@ -79,7 +78,7 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<JobState> job(String jobId) {
-        return jobs.get(jobId, base::job);
+        return jobs.isEmpty() ? base.job(jobId) : jobs.get(jobId, base::job);
     }
 
     @Override
@@ -89,7 +88,7 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<JobSpec> spec(String jobId) {
-        return specs.get(jobId, base::spec);
+        return specs.isEmpty() ? base.spec(jobId) : specs.get(jobId, base::spec);
     }
 
     @Override
@@ -99,7 +98,8 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return vertices.get(new VertexKey(jobId, taskId), k -> base.vertex(jobId, taskId));
+        return vertices.isEmpty() ? base.vertex(jobId, taskId)
+                : vertices.get(new VertexKey(jobId, taskId), k -> base.vertex(jobId, taskId));
     }
 
     @Override
@@ -114,7 +114,8 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return attempts.get(new AttemptKey(jobId, taskId, subtaskIndex), k -> base.attempt(jobId, taskId, subtaskIndex));
+        return attempts.isEmpty() ? base.attempt(jobId, taskId, subtaskIndex)
+                : attempts.get(new AttemptKey(jobId, taskId, subtaskIndex), k -> base.attempt(jobId, taskId, subtaskIndex));
     }
 
     @Override
@@ -124,6 +125,9 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
+        if (acks == null && removedAcks == null) {
+            return base.ack(jobId, checkpointId, taskId, subtaskIndex);
+        }
         CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
         Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
         if (ofCheckpoint != null) {
@@ -178,7 +182,8 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<PendingProgress> progress(String jobId, long checkpointId) {
-        return progress.get(new CheckpointKey(jobId, checkpointId), k -> base.progress(jobId, checkpointId));
+        return progress.isEmpty() ? base.progress(jobId, checkpointId)
+                : progress.get(new CheckpointKey(jobId, checkpointId), k -> base.progress(jobId, checkpointId));
     }
 
     @Override
@@ -193,7 +198,8 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
-        return summaries.get(new CheckpointKey(jobId, checkpointId), k -> base.summary(jobId, checkpointId));
+        return summaries.isEmpty() ? base.summary(jobId, checkpointId)
+                : summaries.get(new CheckpointKey(jobId, checkpointId), k -> base.summary(jobId, checkpointId));
     }
 
     @Override
@@ -208,7 +214,7 @@ public final class OverlayState implements CoordinatorState {
 
     @Override
     public Optional<RetainedCheckpoints> retained(String jobId) {
-        return retained.get(jobId, base::retained);
+        return retained.isEmpty() ? base.retained(jobId) : retained.get(jobId, base::retained);
     }
 
     @Override

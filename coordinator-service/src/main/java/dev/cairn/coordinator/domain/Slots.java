@@ -1,34 +1,35 @@
 package dev.cairn.coordinator.domain;
 
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * One kind of value in an {@link OverlayState}: what was read from the base (remembered, absent included) and
- * what was written, in write order. Maps are made on first use, so a decision that never touches a kind pays
+ * One kind of value written in an {@link OverlayState}, in write order (an empty value: removed). Reads of keys
+ * not written here go to the base every time: the base is a map in memory, or the processor's cache of
+ * decoded store values, so a read costs a lookup, and a decision that writes nothing of a kind allocates
  * nothing for it.
  */
 final class Slots<K, V> {
 
-    private Map<K, Optional<V>> known;
-    private Set<K> written;
+    private Map<K, Optional<V>> written;
+
+    /** Whether nothing of this kind was written: readers then go to the base without building a key. */
+    boolean isEmpty() {
+        return written == null;
+    }
 
     Optional<V> get(K key, Function<K, Optional<V>> fromBase) {
-        if (known == null) {
-            known = new HashMap<>();
+        if (written != null) {
+            Optional<V> value = written.get(key);
+            if (value != null) {
+                return value;
+            }
         }
-        Optional<V> value = known.get(key);
-        if (value == null) {
-            value = fromBase.apply(key);
-            known.put(key, value);
-        }
-        return value;
+        return fromBase.apply(key);
     }
 
     void put(K key, V value) {
@@ -44,24 +45,19 @@ final class Slots<K, V> {
         if (written == null) {
             return;
         }
-        for (K key : written) {
-            Optional<V> value = known.get(key);
+        written.forEach((key, value) -> {
             if (value.isPresent()) {
                 put.accept(key, value.get());
             } else {
                 remove.accept(key);
             }
-        }
+        });
     }
 
     private void set(K key, Optional<V> value) {
-        if (known == null) {
-            known = new HashMap<>();
-        }
         if (written == null) {
-            written = new LinkedHashSet<>();
+            written = new LinkedHashMap<>();
         }
-        known.put(key, value);
-        written.add(key);
+        written.put(key, value);
     }
 }
