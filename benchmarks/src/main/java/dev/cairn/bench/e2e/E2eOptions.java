@@ -49,7 +49,7 @@ final class E2eOptions {
 
     @Option(names = "--size-subtasks", split = ",", defaultValue = "100,10000,100000",
             description = "Subtasks of the record-size jobs (one checkpoint each).")
-    List<Integer> sizeSubtasks;
+    List<String> sizeSubtasks;
 
     @Option(names = "--review-shape", defaultValue = "1x10000", description = "Shape of the settings review.")
     String reviewShape;
@@ -87,8 +87,15 @@ final class E2eOptions {
                     + "--location-bytes must be positive");
         }
         options.shapesParsed();
+        options.sizeSubtasksParsed();
         options.reviewVariants();
         return options;
+    }
+
+    /** The record-size jobs' subtask counts; none for an empty flag. */
+    List<Integer> sizeSubtasksParsed() {
+        return sizeSubtasks.stream().filter(s -> !s.isBlank()).map(s -> Integer.parseInt(s.trim().replace("_", "")))
+                .toList();
     }
 
     List<Shape> shapesParsed() {
@@ -121,7 +128,8 @@ final class E2eOptions {
     /** The flags as given, for the report's header. */
     List<String> describe() {
         List<String> text = new ArrayList<>();
-        text.add("checkpoints " + checkpoints + " per job (rates over rounds " + (steadyAfter + 1) + "+)");
+        text.add("checkpoints " + checkpoints + " per job (rates over rounds "
+                + (ThroughputRun.steadyState(checkpoints, steadyAfter) + 1) + "-" + checkpoints + ")");
         text.add("commit interval " + commitIntervalMs + " ms");
         text.add("locations " + locationBytes + " B, attempt ids 36 chars");
         text.add("ack producer linger " + ackLingerMs + " ms");

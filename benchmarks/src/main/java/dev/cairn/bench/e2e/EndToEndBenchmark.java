@@ -128,7 +128,7 @@ public final class EndToEndBenchmark {
                     latency = LatencyRun.run(driver, trivial, options.latencySubtasks, options.latencyWarmup,
                             options.latencySamples);
                 }
-                for (int subtasks : options.sizeSubtasks) {
+                for (int subtasks : options.sizeSubtasksParsed()) {
                     System.out.printf("record sizes, %,d subtasks%n", subtasks);
                     sizes.add(RecordSizeRun.run(bootstrap, coordinator, driver, subtasks));
                 }
