@@ -154,17 +154,16 @@ public final class EndToEndBenchmark {
                 options.steadyAfter);
         List<Job> jobs = cairn.jobs().isEmpty() ? java.util.stream.IntStream.range(0, shape.jobs())
                 .mapToObj(i -> workload.newJob(shape.subtasks())).toList() : cairn.jobs();
-        Map<TopicPartition, Long> trivialFrom = RawConsume.endOffsets(bootstrap, "bench.trivial.in");
-        Results.Rate reference = trivial.measure(jobs, options.checkpoints, options.steadyAfter);
+        List<Map<TopicPartition, Long>> trivialFrom = new ArrayList<>();
+        Results.Rate reference = trivial.measure(jobs, options.checkpoints, options.steadyAfter,
+                () -> trivialFrom.add(RawConsume.endOffsets(bootstrap, TrivialApp.INPUT)));
         System.out.printf(Locale.ROOT, "  %s: trivial app %.0f records/s steady state; round ms %s%n", shape,
                 reference.perSecond(), ThroughputRun.format(reference.roundMs()));
-        double raw;
-        if (cairn.steadyAcksFrom() != null && cairn.steadyAcksTo() != null) {
-            raw = RawConsume.recordsPerSecond(bootstrap, cairn.steadyAcksFrom(), cairn.steadyAcksTo());
-        } else {
-            raw = RawConsume.recordsPerSecond(bootstrap, trivialFrom, RawConsume.endOffsets(bootstrap,
-                    "bench.trivial.in"));
-        }
+        // the same acks read back: Cairn's steady-state rounds, or the trivial app's when Cairn's failed
+        double raw = cairn.steadyAcksTo() != null
+                ? RawConsume.recordsPerSecond(bootstrap, cairn.steadyAcksFrom(), cairn.steadyAcksTo())
+                : RawConsume.recordsPerSecond(bootstrap, trivialFrom.get(0),
+                        RawConsume.endOffsets(bootstrap, TrivialApp.INPUT));
         System.out.printf(Locale.ROOT, "  %s: raw consume %.0f records/s%n", shape, raw);
         return new ShapeRow(shape, cairn.rate(), cairn.failure(), reference, raw, cairn.triggered(),
                 cairn.completed());

@@ -46,6 +46,9 @@ import org.apache.kafka.streams.state.Stores;
  */
 final class TrivialApp implements AutoCloseable {
 
+    /** The input topic, fed by {@link #measure} and {@link #latency}. */
+    static final String INPUT = "bench.trivial.in";
+
     private static final String STORE = "last-by-key";
 
     private final String input;
@@ -70,7 +73,7 @@ final class TrivialApp implements AutoCloseable {
     /** Creates its topics, starts it with the coordinator's {@code streamsProperties} and waits until it runs. */
     static TrivialApp start(String bootstrap, Properties coordinatorStreamsProperties, int partitions,
             Workload workload, int lingerMs, Duration timeout) throws InterruptedException {
-        String input = "bench.trivial.in";
+        String input = INPUT;
         String out = "bench.trivial.out";
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
             admin.createTopics(List.of(new NewTopic(input, partitions, (short) 1), new NewTopic(out, partitions,
@@ -142,12 +145,17 @@ final class TrivialApp implements AutoCloseable {
 
     /**
      * {@code rounds} rounds of the acks of one checkpoint of every job (same keys and sizes as the coordinator's
-     * rounds): produce them all, flush, wait until as many records are read from the output.
+     * rounds): produce them all, flush, wait until as many records are read from the output. Runs
+     * {@code atSteadyState} just before the first round the rate counts.
      */
-    Rate measure(List<Job> jobs, int rounds, int steadyAfter) {
+    Rate measure(List<Job> jobs, int rounds, int steadyAfterRounds, Runnable atSteadyState) {
         List<Double> roundMs = new ArrayList<>();
         long perRound = jobs.stream().mapToLong(Job::subtasks).sum();
+        int steadyAfter = ThroughputRun.steadyState(rounds, steadyAfterRounds);
         for (int round = 1; round <= rounds; round++) {
+            if (round == steadyAfter + 1) {
+                atSteadyState.run();
+            }
             long first = System.nanoTime();
             for (int i = 0; i < jobs.stream().mapToInt(Job::subtasks).max().orElse(0); i++) {
                 for (Job job : jobs) {
@@ -162,7 +170,7 @@ final class TrivialApp implements AutoCloseable {
             awaitOutputs(perRound);
             roundMs.add((System.nanoTime() - first) / 1e6);
         }
-        return new Rate(perRound, roundMs, ThroughputRun.steadyState(rounds, steadyAfter));
+        return new Rate(perRound, roundMs, steadyAfter);
     }
 
     /** Per sample: one ack produced and flushed -> its output record read; ms per sample after the warm-up. */
