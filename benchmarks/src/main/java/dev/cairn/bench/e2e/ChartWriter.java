@@ -21,7 +21,7 @@ final class ChartWriter {
         System.setProperty("java.awt.headless", "true");
         DefaultCategoryDataset data = new DefaultCategoryDataset();
         for (ShapeRow row : results.shapes()) {
-            String shape = row.shape().toString();
+            String shape = row.cairn() == null ? row.shape() + " (Cairn did not complete)" : row.shape().toString();
             data.addValue(row.cairn() == null ? null : row.cairn().perSecond(), "Cairn coordinator (acks/s)", shape);
             data.addValue(row.trivial().perSecond(), "trivial Kafka Streams app (records/s)", shape);
         }
@@ -29,6 +29,9 @@ final class ChartWriter {
                 "shape (jobs x subtasks)", "records per second (steady state)", data, PlotOrientation.VERTICAL,
                 true, false, false);
         chart.addSubtitle(new org.jfree.chart.title.TextTitle(results.machine()));
+        chart.getCategoryPlot().setBackgroundPaint(java.awt.Color.WHITE);
+        chart.getCategoryPlot().setRangeGridlinePaint(java.awt.Color.GRAY);
+        chart.getCategoryPlot().getDomainAxis().setMaximumCategoryLabelLines(2);
         ChartUtils.saveChartAsPNG(png.toFile(), chart, 900, 500);
     }
 }

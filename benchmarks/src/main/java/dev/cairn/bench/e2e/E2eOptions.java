@@ -57,6 +57,10 @@ final class E2eOptions {
     @Option(names = "--review-checkpoints", defaultValue = "20", description = "Rounds per review variant.")
     int reviewCheckpoints;
 
+    @Option(names = "--review-repeats", defaultValue = "2",
+            description = "Runs of every review variant, in order, then reversed, ...")
+    int reviewRepeats;
+
     @Option(names = "--review", split = ";", defaultValue = "default;max.task.idle.ms=-1;producer.linger.ms=0;"
             + "producer.linger.ms=20+producer.batch.size=262144;producer.compression.type=lz4;commit.interval.ms=100",
             description = "Settings review variants, ';'-separated; each 'default' or k=v+k=v; 'none' skips it.")
@@ -82,9 +86,10 @@ final class E2eOptions {
             options.out = Files.isRegularFile(Path.of("benchmarks", "pom.xml")) ? Path.of("benchmarks", "target",
                     "benchmark") : Path.of("target", "benchmark");
         }
-        if (options.checkpoints < 1 || options.reviewCheckpoints < 1 || options.locationBytes < 1) {
-            throw new CommandLine.ParameterException(commandLine, "--checkpoints, --review-checkpoints and "
-                    + "--location-bytes must be positive");
+        if (options.checkpoints < 1 || options.reviewCheckpoints < 1 || options.reviewRepeats < 1
+                || options.locationBytes < 1) {
+            throw new CommandLine.ParameterException(commandLine, "--checkpoints, --review-checkpoints, "
+                    + "--review-repeats and --location-bytes must be positive");
         }
         options.shapesParsed();
         options.sizeSubtasksParsed();

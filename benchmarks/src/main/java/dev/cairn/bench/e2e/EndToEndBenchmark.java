@@ -62,7 +62,16 @@ import org.apache.kafka.common.TopicPartition;
  * <pre>
  * mvn -B -q -pl benchmarks exec:java@e2e -Dexec.args="--checkpoints=20"
  * </pre>
- * (all defaults; about 10 minutes on 2 cores). Everything runs in Maven's JVM ({@code exec:java}, no fork).
+ * (the defaults; about 4 minutes on 2 cores). Everything runs in Maven's JVM ({@code exec:java}, no fork), from the
+ * classes the install compiled, so run the install again after changing anything. Other flags go into
+ * {@code -Dexec.args}, e.g. {@code -Dexec.args="--shapes=1x10000 --location-bytes=16 --out=/tmp/e2e"}. Single
+ * runs on a shared 2-core machine vary by about ±30 % (see the round times printed per shape); compare figures
+ * of the same run.
+ *
+ * <p>With event schemas whose CheckpointCompleted lists every subtask's state, realistic sizes make the
+ * completion of a 10,000-subtask checkpoint about 1.78 MB, over the coordinator's 1,000,000-byte record limit: those
+ * rows (the 1 x 10,000 shape, the settings review, the 10,000-subtask size row) then read "did not complete:
+ * completion (the last ack's decision) dead-lettered, OUTPUT_TOO_LARGE"; {@code --location-bytes=16} makes them fit.
  *
  * <h2>Flags</h2>
  * <ul>
@@ -80,6 +89,8 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@code --size-subtasks=100,10000,100000}: subtasks of the record-size jobs; empty skips the part.</li>
  *   <li>{@code --review-shape=1x10000}, {@code --review-checkpoints=20}: shape and rounds of the settings
  *       review.</li>
+ *   <li>{@code --review-repeats=2}: runs of every variant, in order, then in reverse order, ...; a variant's rate
+ *       counts the steady-state rounds of all its runs.</li>
  *   <li>{@code --review=default;max.task.idle.ms=-1;producer.linger.ms=0;producer.linger.ms=20+producer.batch.size=262144;producer.compression.type=lz4;commit.interval.ms=100}:
  *       the variants, ';'-separated; a variant is {@code default} (no overrides) or {@code k=v+k=v}; {@code none}
  *       skips the review.</li>

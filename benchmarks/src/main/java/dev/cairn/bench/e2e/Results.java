@@ -56,8 +56,10 @@ record Results(String machine, String settings, List<ShapeRow> shapes, LatencyRo
     record SizeRow(int subtasks, long controlBytes, long largestBytes, String largestTopic, String failure) {
     }
 
-    /** The review shape under one set of Kafka Streams overrides. */
-    record ReviewRow(String variant, Rate cairn, String failure) {
+    /**
+     * The review shape under one set of Kafka Streams overrides: the rate over all repeats, and each repeat's.
+     */
+    record ReviewRow(String variant, Rate cairn, List<Rate> repeats, String failure) {
     }
 
     /** Nearest-rank percentile; p = 100 is the maximum, NaN for no values. */

@@ -25,7 +25,7 @@ class EndToEndBenchmarkSmokeTest {
         EndToEndBenchmark.quietLogs();
         results = EndToEndBenchmark.run("--shapes=1x10,2x5", "--checkpoints=3", "--steady-after=1",
                 "--latency-samples=5", "--latency-warmup=1", "--latency-subtasks=3", "--size-subtasks=10",
-                "--review-shape=1x10", "--review-checkpoints=2", "--review=producer.linger.ms=0",
+                "--review-shape=1x10", "--review-checkpoints=2", "--review=producer.linger.ms=0", "--review-repeats=1",
                 "--timeout-s=30", "--out=" + out);
     }
 
@@ -73,6 +73,7 @@ class EndToEndBenchmarkSmokeTest {
         assertThat(results.review()).allSatisfy(row -> {
             assertThat(row.failure()).isNull();
             assertThat(row.cairn().perSecond()).isPositive();
+            assertThat(row.repeats()).hasSize(1);
         });
     }
 
