@@ -59,8 +59,8 @@ class EndToEndBenchmarkSmokeTest {
         assertThat(results.sizes()).singleElement().satisfies(row -> {
             assertThat(row.failure()).isNull();
             assertThat(row.subtasks()).isEqualTo(10);
-            // a trigger and a completion, each naming ten 36-character attempt ids
-            assertThat(row.controlBytes()).isGreaterThan(2 * 10 * 36);
+            // a trigger and a completion, each keyed by and naming the 32-character job id
+            assertThat(row.controlBytes()).isGreaterThan(2 * 2 * 32);
             assertThat(row.largestBytes()).isPositive();
             assertThat(row.largestTopic()).isNotEmpty();
         });
