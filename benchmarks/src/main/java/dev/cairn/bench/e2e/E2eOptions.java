@@ -19,7 +19,11 @@ final class E2eOptions {
             description = "Throughput shapes JOBSxSUBTASKS (default: ${DEFAULT-VALUE}).")
     List<String> shapes;
 
-    @Option(names = "--checkpoints", defaultValue = "20", description = "Checkpoints (rounds) per job and shape.")
+    @Option(names = "--warmup-checkpoints", defaultValue = "10",
+            description = "Unreported rounds of the first shape (and the trivial app) before anything is measured.")
+    int warmupCheckpoints;
+
+    @Option(names = "--checkpoints", defaultValue = "24", description = "Checkpoints (rounds) per job and shape.")
     int checkpoints;
 
     @Option(names = "--steady-after", defaultValue = "12",
@@ -35,7 +39,8 @@ final class E2eOptions {
     @Option(names = "--commit-interval-ms", defaultValue = "20", description = "The coordinator's commit interval.")
     long commitIntervalMs;
 
-    @Option(names = "--streams-config", split = ";", description = "Kafka Streams overrides of every coordinator: k=v;k=v.")
+    @Option(names = "--streams-config", split = ";",
+            description = "Kafka Streams overrides of every coordinator: k=v;k=v.")
     Map<String, String> streamsConfig = new LinkedHashMap<>();
 
     @Option(names = "--latency-samples", defaultValue = "200", description = "Measured checkpoints of the latency job.")
@@ -54,7 +59,7 @@ final class E2eOptions {
     @Option(names = "--review-shape", defaultValue = "1x10000", description = "Shape of the settings review.")
     String reviewShape;
 
-    @Option(names = "--review-checkpoints", defaultValue = "20", description = "Rounds per review variant.")
+    @Option(names = "--review-checkpoints", defaultValue = "24", description = "Rounds per review variant.")
     int reviewCheckpoints;
 
     @Option(names = "--review-repeats", defaultValue = "2",
@@ -135,6 +140,7 @@ final class E2eOptions {
         List<String> text = new ArrayList<>();
         text.add("checkpoints " + checkpoints + " per job (rates over rounds "
                 + (ThroughputRun.steadyState(checkpoints, steadyAfter) + 1) + "-" + checkpoints + ")");
+        text.add("after " + warmupCheckpoints + " unreported warm-up rounds of the first shape");
         text.add("commit interval " + commitIntervalMs + " ms");
         text.add("locations " + locationBytes + " B, attempt ids 36 chars");
         text.add("ack producer linger " + ackLingerMs + " ms");

@@ -35,7 +35,8 @@ import org.apache.kafka.common.TopicPartition;
  * <h2>What it measures</h2>
  * <ol>
  *   <li><b>Throughput</b> per shape (jobs x subtasks, default 1 x 10,000, 100 x 100, 1,000 x 10): every job
- *       checkpoints {@code --checkpoints} times (rounds). Per round one TriggerRequest per job; once every trigger
+ *       checkpoints {@code --checkpoints} times (rounds), after unreported warm-up rounds. Per round one
+ *       TriggerRequest per job; once every trigger
  *       is read, all acks of all jobs are produced (interleaved across jobs) and the round ends when every job's
  *       CheckpointCompleted is read. Cairn acks/s = acks of the steady-state rounds / their time (the first
  *       {@code --steady-after} rounds are left out, so that the coordinator's 10-entry checkpoint history is
@@ -60,7 +61,7 @@ import org.apache.kafka.common.TopicPartition;
  * <h2>How to run</h2>
  * From the repository root, after {@code mvn -B -q install -DskipTests} (which also compiles this module):
  * <pre>
- * mvn -B -q -pl benchmarks exec:java@e2e -Dexec.args="--checkpoints=20"
+ * mvn -B -q -pl benchmarks exec:java@e2e -Dexec.args="--shapes=1x10000,100x100,1000x10 --checkpoints=24"
  * </pre>
  * (the defaults; about 4 minutes on 2 cores). Everything runs in Maven's JVM ({@code exec:java}, no fork), from the
  * classes the install compiled, so run the install again after changing anything. Other flags go into
@@ -68,15 +69,18 @@ import org.apache.kafka.common.TopicPartition;
  * runs on a shared 2-core machine vary by about ±30 % (see the round times printed per shape); compare figures
  * of the same run.
  *
- * <p>With event schemas whose CheckpointCompleted lists every subtask's state, realistic sizes make the
- * completion of a 10,000-subtask checkpoint about 1.78 MB, over the coordinator's 1,000,000-byte record limit: those
- * rows (the 1 x 10,000 shape, the settings review, the 10,000-subtask size row) then read "did not complete:
- * completion (the last ack's decision) dead-lettered, OUTPUT_TOO_LARGE"; {@code --location-bytes=16} makes them fit.
+ * <p>A trigger or completion over the coordinator's 1,000,000-byte record limit fails its row rather than the run:
+ * before ControlEnvelope v2, when a CheckpointCompleted listed every subtask's state, the completion of a
+ * 10,000-subtask checkpoint with these sizes was about 1.78 MB, and the 1 x 10,000 shape, the settings review and
+ * the 10,000-subtask size row read "did not complete: completion (the last ack's decision) dead-lettered,
+ * OUTPUT_TOO_LARGE" (the 100,000-subtask trigger likewise); {@code --location-bytes=16} made the 10,000 rows fit.
  *
  * <h2>Flags</h2>
  * <ul>
  *   <li>{@code --shapes=1x10000,100x100,1000x10}: throughput shapes, JOBSxSUBTASKS; empty skips the part.</li>
- *   <li>{@code --checkpoints=20}: rounds (checkpoints per job) per shape.</li>
+ *   <li>{@code --warmup-checkpoints=10}: unreported rounds of the first shape, on the coordinator and the trivial
+ *       app, before anything is measured (JIT warm-up; the first shape measured otherwise pays for it); 0: none.</li>
+ *   <li>{@code --checkpoints=24}: rounds (checkpoints per job) per shape.</li>
  *   <li>{@code --steady-after=12}: rounds left out of every rate (all rounds count when there are no more).</li>
  *   <li>{@code --location-bytes=100}: length of every state handle location.</li>
  *   <li>{@code --ack-linger-ms=5}: {@code linger.ms} of the ack producer (batch.size 256 KiB, idempotent,
@@ -87,7 +91,7 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@code --latency-samples=200}, {@code --latency-warmup=20}, {@code --latency-subtasks=10}: the latency
  *       part (measured checkpoints, unmeasured ones before them, subtasks of its job); 0 samples skips it.</li>
  *   <li>{@code --size-subtasks=100,10000,100000}: subtasks of the record-size jobs; empty skips the part.</li>
- *   <li>{@code --review-shape=1x10000}, {@code --review-checkpoints=20}: shape and rounds of the settings
+ *   <li>{@code --review-shape=1x10000}, {@code --review-checkpoints=24}: shape and rounds of the settings
  *       review.</li>
  *   <li>{@code --review-repeats=2}: runs of every variant, in order, then in reverse order, ...; a variant's rate
  *       counts the steady-state rounds of all its runs.</li>
@@ -130,6 +134,7 @@ public final class EndToEndBenchmark {
                     TrivialApp trivial = TrivialApp.start(bootstrap, CoordinatorApp.streamsProperties(
                             coordinator.config()), CoordinatorInstance.PARTITIONS, workload, options.ackLingerMs,
                             timeout)) {
+                warmUp(bootstrap, driver, trivial, options);
                 for (Shape shape : options.shapesParsed()) {
                     System.out.printf("throughput %s%n", shape);
                     shapes.add(shape(bootstrap, driver, trivial, workload, shape, options));
@@ -157,6 +162,22 @@ public final class EndToEndBenchmark {
         System.out.printf(Locale.ROOT, "Wrote %s and %s in %.0f s%n", options.out.resolve("e2e.md"),
                 options.out.resolve("e2e.png"), (System.nanoTime() - started) / 1e9);
         return results;
+    }
+
+    /**
+     * Unreported rounds of the first shape on the coordinator and the trivial app, so that the first measured
+     * shape does not pay for the JIT compiling the broker, the clients and the coordinator on two cores.
+     */
+    private static void warmUp(String bootstrap, CairnDriver driver, TrivialApp trivial, E2eOptions options) {
+        if (options.warmupCheckpoints < 1 || options.shapesParsed().isEmpty()) {
+            return;
+        }
+        Shape shape = options.shapesParsed().get(0);
+        System.out.printf("warm-up %s, %d rounds (not reported)%n", shape, options.warmupCheckpoints);
+        ThroughputRun.Outcome outcome = ThroughputRun.run(bootstrap, driver, shape, options.warmupCheckpoints, 0);
+        if (!outcome.jobs().isEmpty()) {
+            trivial.measure(outcome.jobs(), options.warmupCheckpoints, 0, () -> { });
+        }
     }
 
     private static ShapeRow shape(String bootstrap, CairnDriver driver, TrivialApp trivial, Workload workload,

@@ -81,7 +81,8 @@ final class MarkdownReport {
                 + "values of the job's records on the control topic for that checkpoint, what each of its sidecars "
                 + "reads. Largest: the largest value the coordinator wrote to any of its topics (journal, control, "
                 + "completed, dlq, store changelogs) meanwhile.\n\n");
-        md.append("| subtasks | control bytes per sidecar per checkpoint | largest record (bytes) | on topic | outcome |\n");
+        md.append("| subtasks | control bytes per sidecar per checkpoint | largest record (bytes) | on topic "
+                + "| outcome |\n");
         md.append("|---:|---:|---:|---|---|\n");
         for (SizeRow row : results.sizes()) {
             md.append(String.format(Locale.ROOT, "| %,d | %,d | %,d | %s | %s |%n", row.subtasks(),
@@ -97,7 +98,8 @@ final class MarkdownReport {
         }
         md.append("## Settings review\n\n");
         md.append("The review shape against a fresh coordinator per variant (its own topics and state), one after "
-                + "another (with repeats: in order, then reversed, ...); the variant's entries override the coordinator's Kafka Streams settings "
+                + "another (with repeats: in order, then reversed, ...); the variant's entries override the "
+                + "coordinator's Kafka Streams settings "
                 + "(commit.interval.ms sets the configuration's commit interval, and with it poll.ms).\n\n");
         md.append("| variant | Cairn acks/s | vs default | acks/s per repeat | round ms (median) |\n"
                 + "|---|---:|---:|---:|---:|\n");

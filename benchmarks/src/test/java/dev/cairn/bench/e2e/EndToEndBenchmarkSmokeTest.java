@@ -23,7 +23,8 @@ class EndToEndBenchmarkSmokeTest {
     @BeforeAll
     static void runTheBenchmarkWithTinyFigures() throws Exception {
         EndToEndBenchmark.quietLogs();
-        results = EndToEndBenchmark.run("--shapes=1x10,2x5", "--checkpoints=3", "--steady-after=1",
+        results = EndToEndBenchmark.run("--shapes=1x10,2x5", "--warmup-checkpoints=1", "--checkpoints=3",
+                "--steady-after=1",
                 "--latency-samples=5", "--latency-warmup=1", "--latency-subtasks=3", "--size-subtasks=10",
                 "--review-shape=1x10", "--review-checkpoints=2", "--review=producer.linger.ms=0", "--review-repeats=1",
                 "--timeout-s=30", "--out=" + out);
