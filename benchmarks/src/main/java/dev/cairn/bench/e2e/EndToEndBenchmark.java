@@ -63,8 +63,9 @@ import org.apache.kafka.common.TopicPartition;
  * <pre>
  * mvn -B -q -pl benchmarks exec:java@e2e -Dexec.args="--shapes=1x10000,100x100,1000x10 --checkpoints=24"
  * </pre>
- * (the defaults; about 8 minutes on 2 cores, 7.5 of them with the settings review's 12 coordinator runs). Everything runs in Maven's JVM ({@code exec:java}, no fork), from the
- * classes the install compiled, so run the install again after changing anything. Other flags go into
+ * (the defaults; about 7.5 minutes on 2 cores, half of it the settings review's 12 coordinator runs). Everything
+ * runs in Maven's JVM ({@code exec:java}, no fork), from the classes the install compiled, so run the install again
+ * after changing anything. Other flags go into
  * {@code -Dexec.args}, e.g. {@code -Dexec.args="--shapes=1x10000 --location-bytes=16 --out=/tmp/e2e"}. Single
  * runs on a 2-core machine vary a lot: the same configuration measured 12k and 21k acks/s in two runs, and review
  * variants moved by up to ±40 % between runs (see the round times printed per shape and the review's per-repeat
