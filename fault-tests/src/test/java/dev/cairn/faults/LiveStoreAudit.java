@@ -2,11 +2,11 @@ package dev.cairn.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.audit.JournalReplay;
+import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.query.JobViews;
+import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,9 +38,9 @@ final class LiveStoreAudit {
                 continue;
             }
             JobState job = replayed.get();
-            Map<Long, PendingProgress> progress = new java.util.HashMap<>();
+            Map<Long, CheckpointProgress> progress = new java.util.HashMap<>();
             job.getPending().forEach(p -> progress.put(p.getCheckpointId(),
-                    replay.state().progress(jobId, p.getCheckpointId()).orElseGet(PendingProgress::new)));
+                    replay.state().progress(jobId, p.getCheckpointId())));
             JsonNode expected = read(new String(Json.bytes(JobViews.checkpoints(job, replay.state().history(job),
                     progress)), java.nio.charset.StandardCharsets.UTF_8));
             JsonNode actual = read(live.body());

@@ -191,7 +191,14 @@ public final class CoordinatorApp implements AutoCloseable {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "5");
+        // batches of up to 256 KiB, filled for up to 20 ms: every commit flushes the producer anyway, so a linger
+        // longer than the commit interval adds no latency, and fuller batches cost the broker fewer requests
+        // (the benchmarks module measured 1.2-1.7x the acks/s of linger 5 ms with 16 KiB batches)
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), "20");
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), Integer.toString(256 * 1024));
+        // requests and acks are not ordered against each other (the core accepts either order), so a task never
+        // waits for its other input partition to have data
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "10");
         putFailoverSettings(props, config);
         config.kafkaProperties().forEach(props::put);

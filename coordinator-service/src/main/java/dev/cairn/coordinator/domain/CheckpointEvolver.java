@@ -4,7 +4,6 @@ import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -132,17 +131,9 @@ public final class CheckpointEvolver {
                 .build());
     }
 
-    /** An accepted ack changes only its own key and its checkpoint's progress: never the job record. */
+    /** An accepted ack changes only its own key (its checkpoint's progress follows from the acks). */
     private static void onAck(CoordinatorState state, CheckpointAcknowledged ack) {
         state.putAck(ack);
-        String jobId = ack.getJobId();
-        long id = ack.getCheckpointId();
-        state.progress(jobId, id).ifPresent(p -> {
-            Long latest = p.getLatestAckTimestampMs();
-            state.putProgress(jobId, id, new PendingProgress(p.getAcksReceived() + 1,
-                    p.getStateSizeBytes() + ack.getStateHandle().getSizeBytes(),
-                    latest == null ? ack.getTimestampMs() : Math.max(latest, ack.getTimestampMs())));
-        });
     }
 
     private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
@@ -157,9 +148,7 @@ public final class CheckpointEvolver {
                 .setRequestId(e.getRequestId())
                 .setAcksExpected(e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan()))
                 .build();
-        if (state.job(e.getJobId()).isPresent()) {
-            state.putProgress(e.getJobId(), e.getCheckpointId(), new PendingProgress(0, 0L, null));
-        }
+
         update(state, e.getJobId(), j -> {
             List<PendingCheckpoint> pendings = new ArrayList<>(j.getPending());
             pendings.add(pending);
@@ -176,7 +165,7 @@ public final class CheckpointEvolver {
             return;
         }
         Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
-        Optional<PendingProgress> progress = endProgress(state, e.getJobId(), e.getCheckpointId());
+        CheckpointProgress progress = state.progress(e.getJobId(), e.getCheckpointId());
         JobState next = Values.copy(job.get(), JobState::new);
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
         next.setLastSucceededId(Math.max(job.get().getLastSucceededId(), e.getCheckpointId()));
@@ -205,7 +194,7 @@ public final class CheckpointEvolver {
             return;
         }
         Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
-        Optional<PendingProgress> progress = endProgress(state, e.getJobId(), e.getCheckpointId());
+        CheckpointProgress progress = state.progress(e.getJobId(), e.getCheckpointId());
         JobState next = Values.copy(job.get(), JobState::new);
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
         next.setRecentlyEndedIds(bounded(job.get().getRecentlyEndedIds(), e.getCheckpointId()));
@@ -231,15 +220,6 @@ public final class CheckpointEvolver {
             j.setQueue(queue);
             j.setNextRequestSequence(Math.max(j.getNextRequestSequence(), e.getSequence() + 1));
         });
-    }
-
-    /** The progress of an ending checkpoint, removed from the state. */
-    private static Optional<PendingProgress> endProgress(CoordinatorState state, String jobId, long checkpointId) {
-        Optional<PendingProgress> progress = state.progress(jobId, checkpointId);
-        if (progress.isPresent()) {
-            state.removeProgress(jobId, checkpointId);
-        }
-        return progress;
     }
 
     /** Puts a changed copy of the job, if it exists. */

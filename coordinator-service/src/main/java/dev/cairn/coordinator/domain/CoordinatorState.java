@@ -2,7 +2,6 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -24,13 +23,12 @@ import java.util.Optional;
  *   <li>attempt: {@code (jobId, taskId, subtaskIndex) -> attemptId}, the current attempt
  *   <li>ack: {@code (jobId, checkpointId, taskId, subtaskIndex) -> CheckpointAcknowledged}, the accepted acks;
  *       they double as per-subtask stats while their checkpoint is pending or in the job's history
- *   <li>progress: {@code (jobId, checkpointId) -> PendingProgress}, what a pending checkpoint's acks add up to
  *   <li>summary: {@code (jobId, checkpointId) -> CheckpointSummary}, one ended checkpoint of the history
  *   <li>retained: {@code jobId -> RetainedCheckpoints}, written only at completion
  * </ul>
  *
- * An ordinary ack reads the job, one vertex, one attempt, one ack key and one progress key, and writes one
- * ack and one progress: nothing it touches grows with the job. The only scans are over one checkpoint's
+ * An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and
+ * writes one ack: nothing it touches grows with the job. The only scans are over one checkpoint's
  * acks ({@link #acks}, {@link #removeAcks}), done once per checkpoint.
  */
 public interface CoordinatorState {
@@ -66,11 +64,11 @@ public interface CoordinatorState {
     /** Removes every accepted ack of one checkpoint. */
     void removeAcks(String jobId, long checkpointId);
 
-    Optional<PendingProgress> progress(String jobId, long checkpointId);
-
-    void putProgress(String jobId, long checkpointId, PendingProgress progress);
-
-    void removeProgress(String jobId, long checkpointId);
+    /**
+     * What the accepted acks of one checkpoint add up to: derived from the acks, never written. Implementations
+     * keep it up to date as acks are put, so that reading it after an ack costs a lookup, not a scan.
+     */
+    CheckpointProgress progress(String jobId, long checkpointId);
 
     Optional<CheckpointSummary> summary(String jobId, long checkpointId);
 

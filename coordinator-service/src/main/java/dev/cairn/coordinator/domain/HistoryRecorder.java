@@ -5,7 +5,6 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import java.util.ArrayList;
@@ -28,7 +27,7 @@ final class HistoryRecorder {
     }
 
     void completed(CoordinatorState state, JobState job, Optional<PendingCheckpoint> pending,
-            Optional<PendingProgress> progress, CheckpointCompleted e) {
+            CheckpointProgress progress, CheckpointCompleted e) {
         int acksReceived = e.getSubtaskCount() >= 0 ? e.getSubtaskCount() : e.getSubtaskStates().size();
         long duration = Math.max(0, e.getCompletionTimestampMs() - e.getTriggerTimestampMs());
         CheckpointSummary summary = CheckpointSummary.newBuilder()
@@ -38,7 +37,7 @@ final class HistoryRecorder {
                 .setStatus(CheckpointStatus.COMPLETED)
                 .setTriggerTimestampMs(e.getTriggerTimestampMs())
                 .setEndTimestampMs(e.getCompletionTimestampMs())
-                .setLatestAckTimestampMs(progress.map(PendingProgress::getLatestAckTimestampMs).orElse(null))
+                .setLatestAckTimestampMs(progress.latestAckTimestampMs())
                 .setEndToEndDurationMs(duration)
                 .setStateSizeBytes(e.getTotalSizeBytes())
                 .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(acksReceived))
@@ -51,7 +50,7 @@ final class HistoryRecorder {
     }
 
     void aborted(CoordinatorState state, JobState job, Optional<PendingCheckpoint> pending,
-            Optional<PendingProgress> progress, CheckpointAborted e) {
+            CheckpointProgress progress, CheckpointAborted e) {
         long trigger = pending.map(PendingCheckpoint::getTriggerTimestampMs).orElse(e.getTimestampMs());
         CheckpointSummary summary = CheckpointSummary.newBuilder()
                 .setCheckpointId(e.getCheckpointId())
@@ -60,11 +59,11 @@ final class HistoryRecorder {
                 .setStatus(CheckpointStatus.FAILED)
                 .setTriggerTimestampMs(trigger)
                 .setEndTimestampMs(e.getTimestampMs())
-                .setLatestAckTimestampMs(progress.map(PendingProgress::getLatestAckTimestampMs).orElse(null))
+                .setLatestAckTimestampMs(progress.latestAckTimestampMs())
                 .setEndToEndDurationMs(Math.max(0, e.getTimestampMs() - trigger))
-                .setStateSizeBytes(progress.map(PendingProgress::getStateSizeBytes).orElse(0L))
+                .setStateSizeBytes(progress.stateSizeBytes())
                 .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(0))
-                .setAcksReceived(progress.map(PendingProgress::getAcksReceived).orElse(0))
+                .setAcksReceived(progress.acksReceived())
                 .setStorageLocation(pending.map(PendingCheckpoint::getStorageLocation).orElse(""))
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
                 .setFailureReason(e.getReason())

@@ -6,7 +6,6 @@ import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -33,7 +32,8 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     private final Map<AttemptKey, String> attempts = new HashMap<>();
     /** Never holds an empty inner map. */
     private final Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks = new HashMap<>();
-    private final Map<CheckpointKey, PendingProgress> progress = new HashMap<>();
+    /** Derived from the acks, kept up to date by putAck and removeAcks; not part of equality. */
+    private final Map<CheckpointKey, CheckpointProgress> progress = new HashMap<>();
     private final Map<CheckpointKey, CheckpointSummary> summaries = new HashMap<>();
     private final Map<String, RetainedCheckpoints> retained = new HashMap<>();
 
@@ -121,8 +121,14 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
 
     @Override
     public void putAck(CheckpointAcknowledged ack) {
-        acks.computeIfAbsent(new CheckpointKey(ack.getJobId(), ack.getCheckpointId()), k -> new HashMap<>())
+        CheckpointKey checkpoint = new CheckpointKey(ack.getJobId(), ack.getCheckpointId());
+        CheckpointAcknowledged replaced = acks.computeIfAbsent(checkpoint, k -> new HashMap<>())
                 .put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), ack);
+        if (replaced == null) {
+            progress.put(checkpoint, progress.getOrDefault(checkpoint, CheckpointProgress.NONE).plus(ack));
+        } else {
+            progress.put(checkpoint, CheckpointProgress.of(acks.get(checkpoint).values()));
+        }
     }
 
     @Override
@@ -134,21 +140,12 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     @Override
     public void removeAcks(String jobId, long checkpointId) {
         acks.remove(new CheckpointKey(jobId, checkpointId));
-    }
-
-    @Override
-    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
-        return Optional.ofNullable(progress.get(new CheckpointKey(jobId, checkpointId)));
-    }
-
-    @Override
-    public void putProgress(String jobId, long checkpointId, PendingProgress value) {
-        progress.put(new CheckpointKey(jobId, checkpointId), Objects.requireNonNull(value));
-    }
-
-    @Override
-    public void removeProgress(String jobId, long checkpointId) {
         progress.remove(new CheckpointKey(jobId, checkpointId));
+    }
+
+    @Override
+    public CheckpointProgress progress(String jobId, long checkpointId) {
+        return progress.getOrDefault(new CheckpointKey(jobId, checkpointId), CheckpointProgress.NONE);
     }
 
     @Override
@@ -184,20 +181,19 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
                 && vertices.equals(other.vertices)
                 && attempts.equals(other.attempts)
                 && acks.equals(other.acks)
-                && progress.equals(other.progress)
                 && summaries.equals(other.summaries)
                 && retained.equals(other.retained);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobs, specs, vertices, attempts, acks, progress, summaries, retained);
+        return Objects.hash(jobs, specs, vertices, attempts, acks, summaries, retained);
     }
 
     @Override
     public String toString() {
         return "InMemoryCoordinatorState{jobs=" + jobs + ", specs=" + specs + ", vertices=" + vertices
-                + ", attempts=" + attempts + ", acks=" + acks + ", progress=" + progress + ", summaries="
+                + ", attempts=" + attempts + ", acks=" + acks + ", summaries="
                 + summaries + ", retained=" + retained + "}";
     }
 }

@@ -6,7 +6,6 @@ import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -38,7 +37,6 @@ public final class OverlayState implements CoordinatorState {
     private final Slots<String, JobSpec> specs = new Slots<>();
     private final Slots<VertexKey, TaskVertex> vertices = new Slots<>();
     private final Slots<AttemptKey, String> attempts = new Slots<>();
-    private final Slots<CheckpointKey, PendingProgress> progress = new Slots<>();
     private final Slots<CheckpointKey, CheckpointSummary> summaries = new Slots<>();
     private final Slots<String, RetainedCheckpoints> retained = new Slots<>();
     /** Acks written here, per checkpoint (an empty value: removed); made on first use. */
@@ -68,8 +66,6 @@ public final class OverlayState implements CoordinatorState {
         if (acks != null) {
             acks.values().forEach(ofCheckpoint -> ofCheckpoint.values().forEach(ack -> ack.ifPresent(target::putAck)));
         }
-        progress.applyTo((k, p) -> target.putProgress(k.jobId(), k.checkpointId(), p),
-                k -> target.removeProgress(k.jobId(), k.checkpointId()));
         summaries.applyTo((k, s) -> target.putSummary(k.jobId(), s), k -> target.removeSummary(k.jobId(), k.checkpointId()));
         retained.applyTo((id, r) -> target.putRetained(r), id -> {
             throw new IllegalStateException("retained checkpoints are never removed: " + id);
@@ -180,20 +176,25 @@ public final class OverlayState implements CoordinatorState {
         removedAcks.add(checkpoint);
     }
 
+    /**
+     * The base's progress (none when this overlay removed the checkpoint's acks) plus the acks written here. The
+     * decider puts an ack only for a subtask that has none accepted, so a written ack is never counted twice.
+     */
     @Override
-    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
-        return progress.isEmpty() ? base.progress(jobId, checkpointId)
-                : progress.get(new CheckpointKey(jobId, checkpointId), k -> base.progress(jobId, checkpointId));
-    }
-
-    @Override
-    public void putProgress(String jobId, long checkpointId, PendingProgress value) {
-        progress.put(new CheckpointKey(jobId, checkpointId), Objects.requireNonNull(value));
-    }
-
-    @Override
-    public void removeProgress(String jobId, long checkpointId) {
-        progress.remove(new CheckpointKey(jobId, checkpointId));
+    public CheckpointProgress progress(String jobId, long checkpointId) {
+        if (acks == null && removedAcks == null) {
+            return base.progress(jobId, checkpointId);
+        }
+        CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
+        CheckpointProgress progress = removedAcks != null && removedAcks.contains(checkpoint) ? CheckpointProgress.NONE
+                : base.progress(jobId, checkpointId);
+        Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
+        if (ofCheckpoint != null) {
+            for (Optional<CheckpointAcknowledged> ack : ofCheckpoint.values()) {
+                progress = progress.plus(ack.orElseThrow());
+            }
+        }
+        return progress;
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -91,8 +90,8 @@ final class TaskMessages {
                     + ": the attempt is not in the plan; discarding its state handle");
         } else {
             d.emit(ack);
-            PendingProgress progress = d.state.progress(jobId, id).orElseThrow();
-            if (progress.getAcksReceived() >= pending.get().getAcksExpected()) {
+            CheckpointProgress progress = d.state.progress(jobId, id);
+            if (progress.acksReceived() >= pending.get().getAcksExpected()) {
                 complete(d, jobId, pending.get(), progress);
                 RequestQueue.run(d, jobId);
             }
@@ -157,7 +156,7 @@ final class TaskMessages {
      * Every required ack is in: complete, then subsume older pending checkpoints. The completion carries the
      * count and total size of the subtask states, not the states: the accepted acks hold them.
      */
-    private static void complete(Decision d, String jobId, PendingCheckpoint pending, PendingProgress progress) {
+    private static void complete(Decision d, String jobId, PendingCheckpoint pending, CheckpointProgress progress) {
         JobState job = d.job(jobId);
         boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
         Optional<RetainedCheckpoints> retained = d.state.retained(jobId);
@@ -171,8 +170,8 @@ final class TaskMessages {
                 .setCompletionTimestampMs(d.now)
                 .setStorageLocation(pending.getStorageLocation())
                 .setSubtaskStates(java.util.List.of())
-                .setSubtaskCount(progress.getAcksReceived())
-                .setTotalSizeBytes(progress.getStateSizeBytes())
+                .setSubtaskCount(progress.acksReceived())
+                .setTotalSizeBytes(progress.stateSizeBytes())
                 .setLastSubsumedId(lastSubsumed)
                 .build());
         if (pending.getRequestId() != null) {

@@ -1,11 +1,11 @@
 package dev.cairn.coordinator.query;
 
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.PendingProgress;
+import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import java.util.List;
@@ -41,7 +41,7 @@ final class JobQueries {
             throw ApiException.notFound(whyNotFound(job, checkpointId));
         }
         ApiViews.Checkpoint checkpoint = pending
-                .map(p -> JobViews.pending(p, stores.progress(jobId, checkpointId).orElseGet(PendingProgress::new)))
+                .map(p -> JobViews.pending(p, stores.progress(jobId, checkpointId)))
                 .orElseGet(() -> JobViews.ended(ended.get()));
         JobSpec spec = spec(stores, jobId);
         List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
@@ -61,11 +61,11 @@ final class JobQueries {
     }
 
     /** The progress of every pending checkpoint of the job, by checkpoint id. */
-    private static java.util.Map<Long, PendingProgress> progressOf(StoreReader stores, JobState job) {
-        java.util.Map<Long, PendingProgress> progress = new java.util.HashMap<>();
+    private static java.util.Map<Long, CheckpointProgress> progressOf(StoreReader stores, JobState job) {
+        java.util.Map<Long, CheckpointProgress> progress = new java.util.HashMap<>();
         for (PendingCheckpoint p : job.getPending()) {
             progress.put(p.getCheckpointId(),
-                    stores.progress(job.getJobId(), p.getCheckpointId()).orElseGet(PendingProgress::new));
+                    stores.progress(job.getJobId(), p.getCheckpointId()));
         }
         return progress;
     }

@@ -1,11 +1,11 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -21,10 +21,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
 /** Pure functions from the stores' values to the REST API's {@link ApiViews}. */
@@ -50,9 +50,9 @@ public final class JobViews {
 
     /** {@code GET /jobs/{jobId}/checkpoints}: pending and history newest first, like Flink's history. */
     public static ApiViews.CheckpointStats checkpoints(JobState job, List<CheckpointSummary> ended,
-            Map<Long, PendingProgress> progress) {
+            Map<Long, CheckpointProgress> progress) {
         List<ApiViews.Checkpoint> pending = new ArrayList<>(job.getPending().stream()
-                .map(p -> pending(p, progress.getOrDefault(p.getCheckpointId(), new PendingProgress())))
+                .map(p -> pending(p, progress.getOrDefault(p.getCheckpointId(), CheckpointProgress.NONE)))
                 .toList());
         Collections.reverse(pending);
         List<ApiViews.Checkpoint> history = new ArrayList<>(ended.stream().map(JobViews::ended).toList());
@@ -76,12 +76,12 @@ public final class JobViews {
     }
 
     /** A pending checkpoint, status IN_PROGRESS. */
-    public static ApiViews.Checkpoint pending(PendingCheckpoint p, PendingProgress progress) {
-        Long latestAck = progress.getLatestAckTimestampMs();
+    public static ApiViews.Checkpoint pending(PendingCheckpoint p, CheckpointProgress progress) {
+        Long latestAck = progress.latestAckTimestampMs();
         Long duration = latestAck == null ? null : Math.max(0, latestAck - p.getTriggerTimestampMs());
         return new ApiViews.Checkpoint(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic(),
-                p.getTriggerTimestampMs(), latestAck, null, duration, progress.getStateSizeBytes(),
-                p.getAcksExpected(), progress.getAcksReceived(), p.getStorageLocation(), p.getRequestId(),
+                p.getTriggerTimestampMs(), latestAck, null, duration, progress.stateSizeBytes(),
+                p.getAcksExpected(), progress.acksReceived(), p.getStorageLocation(), p.getRequestId(),
                 p.getTimeoutAtMs(), null, null);
     }
 

@@ -2,7 +2,6 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -25,8 +24,6 @@ import org.apache.kafka.streams.state.Stores;
  *       task starts;</li>
  *   <li>{@value #ATTEMPTS}: (job, task, subtask) to the current attempt id;</li>
  *   <li>{@value #ACKS}: (job, checkpoint, task, subtask) to the accepted {@link CheckpointAcknowledged};</li>
- *   <li>{@value #PROGRESS}: (job, checkpoint) to the {@link PendingProgress} of a pending checkpoint, the one
- *       record besides the ack that an ack rewrites;</li>
  *   <li>{@value #SUMMARIES}: (job, checkpoint) to the {@link CheckpointSummary} of an ended checkpoint in the
  *       job's history;</li>
  *   <li>{@value #RETAINED}: job id to its {@link RetainedCheckpoints};</li>
@@ -50,7 +47,6 @@ public final class CoordinatorStores {
     public static final String VERTICES = "cairn-vertices";
     public static final String ATTEMPTS = "cairn-attempts";
     public static final String ACKS = "cairn-acks";
-    public static final String PROGRESS = "cairn-progress";
     public static final String SUMMARIES = "cairn-summaries";
     public static final String RETAINED = "cairn-retained";
     public static final String TIMERS = "cairn-timers";
@@ -64,7 +60,6 @@ public final class CoordinatorStores {
         AvroEventSerde<JobSpec> specs = AvroEventSerde.currentOnly(JobSpec.class);
         AvroEventSerde<TaskVertex> vertices = AvroEventSerde.currentOnly(TaskVertex.class);
         AvroEventSerde<CheckpointAcknowledged> acks = AvroEventSerde.currentOnly(CheckpointAcknowledged.class);
-        AvroEventSerde<PendingProgress> progress = AvroEventSerde.currentOnly(PendingProgress.class);
         AvroEventSerde<CheckpointSummary> summaries = AvroEventSerde.currentOnly(CheckpointSummary.class);
         return List.of(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS), Serdes.String(), jobs),
@@ -72,7 +67,6 @@ public final class CoordinatorStores {
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VERTICES), Serdes.Bytes(), vertices),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ATTEMPTS), Serdes.Bytes(), Serdes.String()),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ACKS), Serdes.Bytes(), acks),
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(PROGRESS), Serdes.Bytes(), progress),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SUMMARIES), Serdes.Bytes(), summaries),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RETAINED), Serdes.String(),
                         CairnSerdes.retained()),

@@ -1,9 +1,9 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -24,7 +24,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * except {@link #acks} and {@link #removeAcks}, which scan one checkpoint's key prefix.
  *
  * <p>The processor is the only writer of these stores, so the values it reads often are kept decoded here
- * (jobs, specs, vertices, attempts, progress): an ack decodes none of them once they are known. Writes go
+ * (jobs, specs, vertices, attempts) and a checkpoint's progress is derived from its acks once, then kept up to
+ * date: an ack decodes none of them once they are known. Writes go
  * through to the stores (and their changelogs) at once. The cache lives as long as this object, which the
  * processor makes anew whenever Kafka Streams (re)initialises the task, after a restore included.
  */
@@ -41,7 +42,6 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private final KeyValueStore<Bytes, TaskVertex> vertices;
     private final KeyValueStore<Bytes, String> attempts;
     private final KeyValueStore<Bytes, CheckpointAcknowledged> acks;
-    private final KeyValueStore<Bytes, PendingProgress> progress;
     private final KeyValueStore<Bytes, CheckpointSummary> summaries;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
     private final StoreReader reader;
@@ -50,7 +50,8 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private final Map<String, Optional<JobSpec>> knownSpecs = new HashMap<>();
     private final Map<SubtaskRef, Optional<TaskVertex>> knownVertices = new HashMap<>();
     private final Map<SubtaskRef, Optional<String>> knownAttempts = new HashMap<>();
-    private final Map<CheckpointRef, Optional<PendingProgress>> knownProgress = new HashMap<>();
+    /** Derived from the acks: computed by one scan when first needed, then kept up to date by putAck. */
+    private final Map<CheckpointRef, CheckpointProgress> knownProgress = new HashMap<>();
 
     /** Over the stores of the task the processor runs in. */
     StoreBackedCoordinatorState(Function<String, KeyValueStore<?, ?>> stores) {
@@ -59,7 +60,6 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         this.vertices = cast(stores.apply(CoordinatorStores.VERTICES));
         this.attempts = cast(stores.apply(CoordinatorStores.ATTEMPTS));
         this.acks = cast(stores.apply(CoordinatorStores.ACKS));
-        this.progress = cast(stores.apply(CoordinatorStores.PROGRESS));
         this.summaries = cast(stores.apply(CoordinatorStores.SUMMARIES));
         this.retained = cast(stores.apply(CoordinatorStores.RETAINED));
         this.reader = new StoreReader(new StoreReader.Stores() {
@@ -134,6 +134,8 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     @Override
     public void putAck(CheckpointAcknowledged ack) {
         acks.put(StoreKeys.ack(ack.getJobId(), ack.getCheckpointId(), ack.getTaskId(), ack.getSubtaskIndex()), ack);
+        knownProgress.computeIfPresent(new CheckpointRef(ack.getJobId(), ack.getCheckpointId()),
+                (k, progress) -> progress.plus(ack));
     }
 
     @Override
@@ -153,25 +155,14 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
             }
         }
         keys.forEach(acks::delete);
+        knownProgress.remove(new CheckpointRef(jobId, checkpointId));
     }
 
+    /** The decider puts an ack only for a subtask that has none accepted, so putAck's increment is exact. */
     @Override
-    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+    public CheckpointProgress progress(String jobId, long checkpointId) {
         return knownProgress.computeIfAbsent(new CheckpointRef(jobId, checkpointId),
                 k -> reader.progress(jobId, checkpointId));
-    }
-
-    @Override
-    public void putProgress(String jobId, long checkpointId, PendingProgress value) {
-        progress.put(StoreKeys.checkpoint(jobId, checkpointId), value);
-        knownProgress.put(new CheckpointRef(jobId, checkpointId), Optional.of(value));
-    }
-
-    /** Removes the progress of an ended checkpoint, and forgets it (ended checkpoints never come back). */
-    @Override
-    public void removeProgress(String jobId, long checkpointId) {
-        progress.delete(StoreKeys.checkpoint(jobId, checkpointId));
-        knownProgress.remove(new CheckpointRef(jobId, checkpointId));
     }
 
     @Override

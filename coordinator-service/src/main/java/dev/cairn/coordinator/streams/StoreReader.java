@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -38,7 +38,6 @@ public final class StoreReader {
     private final ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices;
     private final ReadOnlyKeyValueStore<Bytes, String> attempts;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks;
-    private final ReadOnlyKeyValueStore<Bytes, PendingProgress> progress;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries;
     private final ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained;
 
@@ -49,7 +48,6 @@ public final class StoreReader {
         this.vertices = stores.store(CoordinatorStores.VERTICES);
         this.attempts = stores.store(CoordinatorStores.ATTEMPTS);
         this.acks = stores.store(CoordinatorStores.ACKS);
-        this.progress = stores.store(CoordinatorStores.PROGRESS);
         this.summaries = stores.store(CoordinatorStores.SUMMARIES);
         this.retained = stores.store(CoordinatorStores.RETAINED);
     }
@@ -90,9 +88,9 @@ public final class StoreReader {
         return Optional.ofNullable(acks.get(StoreKeys.ack(jobId, checkpointId, taskId, subtaskIndex)));
     }
 
-    /** What the acks of a pending checkpoint add up to, empty when it is not pending. */
-    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
-        return Optional.ofNullable(progress.get(StoreKeys.checkpoint(jobId, checkpointId)));
+    /** What the accepted acks of a checkpoint add up to: one scan of its acks. */
+    public CheckpointProgress progress(String jobId, long checkpointId) {
+        return CheckpointProgress.of(acks(jobId, checkpointId));
     }
 
     /** The summary of an ended checkpoint in the job's history, empty when it is not there. */

@@ -2,7 +2,6 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -48,7 +47,6 @@ final class CountingState implements CoordinatorState {
     int attemptWrites;
     int ackWrites;
     int retainedWrites;
-    int progressWrites;
     int summaryWrites;
     long bytesRead;
     long bytesWritten;
@@ -66,7 +64,7 @@ final class CountingState implements CoordinatorState {
     /** Writes and removals of every kind. */
     int writes() {
         return jobWrites + specWrites + vertexWrites + vertexRemovals + attemptWrites + ackWrites + retainedWrites
-                + progressWrites + summaryWrites;
+                + summaryWrites;
     }
 
     @Override
@@ -168,22 +166,9 @@ final class CountingState implements CoordinatorState {
     }
 
     @Override
-    public Optional<PendingProgress> progress(String jobId, long checkpointId) {
+    public CheckpointProgress progress(String jobId, long checkpointId) {
         progressReads++;
-        return read(delegate.progress(jobId, checkpointId));
-    }
-
-    @Override
-    public void putProgress(String jobId, long checkpointId, PendingProgress progress) {
-        progressWrites++;
-        bytesWritten += size(progress);
-        delegate.putProgress(jobId, checkpointId, progress);
-    }
-
-    @Override
-    public void removeProgress(String jobId, long checkpointId) {
-        progressWrites++;
-        delegate.removeProgress(jobId, checkpointId);
+        return delegate.progress(jobId, checkpointId);
     }
 
     @Override

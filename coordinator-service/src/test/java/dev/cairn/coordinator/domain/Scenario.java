@@ -93,8 +93,8 @@ final class Scenario {
     }
 
     /** The progress of a pending checkpoint. */
-    dev.cairn.coordinator.state.PendingProgress progress(String jobId, long checkpointId) {
-        return state.progress(jobId, checkpointId).orElseThrow();
+    CheckpointProgress progress(String jobId, long checkpointId) {
+        return state.progress(jobId, checkpointId);
     }
 
     private void apply(Decided decided) {

@@ -65,8 +65,8 @@ final class Then {
     }
 
     /** The progress of a pending checkpoint. */
-    dev.cairn.coordinator.state.PendingProgress progress(String jobId, long checkpointId) {
-        return state.progress(jobId, checkpointId).orElseThrow();
+    CheckpointProgress progress(String jobId, long checkpointId) {
+        return state.progress(jobId, checkpointId);
     }
 
     InMemoryCoordinatorState state() {

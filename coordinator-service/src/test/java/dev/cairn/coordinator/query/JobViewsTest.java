@@ -1,15 +1,15 @@
 package dev.cairn.coordinator.query;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.PendingProgress;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
@@ -195,8 +195,8 @@ class JobViewsTest {
     }
 
     /** The progress of {@link #job()}'s pending checkpoint 4: one ack of 700 bytes. */
-    static Map<Long, PendingProgress> progress() {
-        return Map.of(4L, new PendingProgress(1, 700L, T0 + 4_040));
+    static Map<Long, CheckpointProgress> progress() {
+        return Map.of(4L, new CheckpointProgress(1, 700L, T0 + 4_040L));
     }
 
     /** The state of the job of {@link #spec()}: 1 and 3 completed, 2 expired, 4 pending. */
