@@ -1,6 +1,9 @@
 package dev.cairn.bench.core;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -30,8 +33,9 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@link #cycle}: a trigger and N acks, as a throughput in cycles per second.
  * </ul>
  *
- * A per-invocation setup adds two timestamps (some tens of ns) to each measured invocation; the shortest
- * one measured here (N = 10) takes microseconds.
+ * Every benchmark has per-invocation helpers (the cycle's only read the {@link CpuClock}); they add two
+ * timestamps (some tens of ns) to each measured invocation, and the shortest invocation here (N = 10) takes
+ * microseconds.
  */
 public class CoreBenchmarks {
 
@@ -50,8 +54,14 @@ public class CoreBenchmarks {
 
         CoordinatorDriver driver;
 
-        /** The id of the checkpoint the setup left pending, or -1 when nothing is pending. */
+        /** The clock of the current invocation, set by the per-invocation setup. */
+        CpuClock clock;
+
+        /** The pending checkpoint, or -1 when nothing is pending. */
         long pending = -1;
+
+        /** How many subtasks, from subtask 0 on, have acknowledged the pending checkpoint. */
+        int acked;
 
         @Setup(Level.Trial)
         public void start() {
@@ -63,13 +73,23 @@ public class CoreBenchmarks {
 
         @TearDown(Level.Trial)
         public void stop() {
+            completePending();
             driver.close();
         }
 
-        /** Acks the pending checkpoint from the given subtasks; fails unless the last of them completes it. */
-        void completePending(int fromSubtask) {
+        /** Triggers a checkpoint; it is pending with no acks. */
+        void trigger() {
+            pending = driver.trigger();
+            acked = 0;
+        }
+
+        /** Acks the pending checkpoint, if any, from the subtasks that have not; fails unless that completes it. */
+        void completePending() {
+            if (pending < 0) {
+                return;
+            }
             boolean completed = false;
-            for (int subtask = fromSubtask; subtask < subtasks; subtask++) {
+            for (int subtask = acked; subtask < subtasks; subtask++) {
                 completed = driver.ack(pending, subtask);
             }
             if (!completed) {
@@ -77,17 +97,26 @@ public class CoreBenchmarks {
             }
             pending = -1;
         }
+
+        void startClock(CpuClock invocationClock) {
+            clock = invocationClock;
+            clock.start();
+        }
     }
 
     /** A freshly triggered checkpoint that no subtask has acknowledged. */
     @State(Scope.Thread)
     public static class FreshCheckpoint extends Coordinator {
         @Setup(Level.Invocation)
-        public void freshCheckpoint() {
-            if (pending >= 0) {
-                completePending(subtasks - 1);
-            }
-            pending = driver.trigger();
+        public void freshCheckpoint(CpuClock invocationClock) {
+            completePending();
+            trigger();
+            startClock(invocationClock);
+        }
+
+        @TearDown(Level.Invocation)
+        public void stopClock() {
+            clock.stop(subtasks - 1);
         }
     }
 
@@ -95,11 +124,17 @@ public class CoreBenchmarks {
     @State(Scope.Thread)
     public static class AllButLastAcked extends Coordinator {
         @Setup(Level.Invocation)
-        public void allButLastAcked() {
-            pending = driver.trigger();
-            for (int subtask = 0; subtask < subtasks - 1; subtask++) {
-                driver.ack(pending, subtask);
+        public void allButLastAcked(CpuClock invocationClock) {
+            trigger();
+            for (; acked < subtasks - 1; acked++) {
+                driver.ack(pending, acked);
             }
+            startClock(invocationClock);
+        }
+
+        @TearDown(Level.Invocation)
+        public void stopClock() {
+            clock.stop(1);
         }
     }
 
@@ -107,16 +142,57 @@ public class CoreBenchmarks {
     @State(Scope.Thread)
     public static class NothingPending extends Coordinator {
         @Setup(Level.Invocation)
-        public void nothingPending() {
-            if (pending >= 0) {
-                completePending(0);
-            }
+        public void nothingPending(CpuClock invocationClock) {
+            completePending();
+            startClock(invocationClock);
+        }
+
+        @TearDown(Level.Invocation)
+        public void stopClock() {
+            clock.stop(1);
         }
     }
 
     /** The steady state between two full cycles. */
     @State(Scope.Thread)
     public static class Idle extends Coordinator {
+        @Setup(Level.Invocation)
+        public void idle(CpuClock invocationClock) {
+            startClock(invocationClock);
+        }
+
+        @TearDown(Level.Invocation)
+        public void stopClock() {
+            clock.stop(1);
+        }
+    }
+
+    /**
+     * The CPU time of the benchmark thread in the measured invocations, read right after each invocation's
+     * setup and right before its teardown: JMH resets and reports the two counters per iteration, so that the report can
+     * give CPU ns per operation next to the wall-clock score, which other processes on the machine inflate.
+     */
+    @State(Scope.Thread)
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    public static class CpuClock {
+        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+        /** CPU time of the measured invocations of this iteration. */
+        public long cpuNanos;
+
+        /** Operations those invocations performed. */
+        public long cpuOps;
+
+        private long startedAt;
+
+        void start() {
+            startedAt = THREADS.getCurrentThreadCpuTime();
+        }
+
+        void stop(int operations) {
+            cpuNanos += THREADS.getCurrentThreadCpuTime() - startedAt;
+            cpuOps += operations;
+        }
     }
 
     @Benchmark
@@ -126,20 +202,23 @@ public class CoreBenchmarks {
         for (int subtask = 0; subtask < state.subtasks - 1; subtask++) {
             blackhole.consume(state.driver.ack(state.pending, subtask));
         }
+        state.acked = state.subtasks - 1;
     }
 
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     public boolean completingAck(AllButLastAcked state) {
-        return state.driver.ack(state.pending, state.subtasks - 1);
+        boolean completed = state.driver.ack(state.pending, state.subtasks - 1);
+        state.pending = -1;
+        return completed;
     }
 
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     public long trigger(NothingPending state) {
-        state.pending = state.driver.trigger();
+        state.trigger();
         return state.pending;
     }
 

@@ -9,13 +9,14 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * The Markdown table of a core benchmark run: one row per operation and N, with Cairn's score, Flink's score
- * and their ratio Cairn/Flink (each score with its 99.9% JMH error margin). With JMH's GC profiler, two more
- * columns give the bytes each side allocates per operation.
+ * The Markdown tables of a core benchmark run, one row per operation and N, with Cairn's score, Flink's score
+ * and their ratio Cairn/Flink: first JMH's wall-clock scores (with their 99.9% error margins and, with JMH's
+ * GC profiler, the bytes allocated per operation), then the same rows in CPU time of the benchmark thread
+ * ({@link CoreBenchmarks.CpuClock}), which other processes on the machine do not inflate.
  */
 public final class CoreReport {
 
-    /** The reported operations, in row order: JMH method, label, unit, and how many operations it measures. */
+    /** The reported operations, in row order: JMH method, label and unit. */
     enum Operation {
         NON_FINAL_ACK("nonFinalAcks", "non-final ack", "ns"),
         COMPLETING_ACK("completingAck", "completing ack", "ns"),
@@ -39,12 +40,14 @@ public final class CoreReport {
     }
 
     private static final String ALLOCATION = "gc.alloc.rate.norm";
+    private static final String LEGEND = "Times in ns per operation (lower is better), cycles per second (higher is "
+            + "better); a non-final ack is one of the N-1 acks of a checkpoint timed together.";
 
     private CoreReport() {
     }
 
     /**
-     * The table of {@code results} for every operation and every N of {@code subtasks}; a missing result
+     * The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result
      * shows as "n/a".
      */
     public static String markdown(Collection<RunResult> results, List<Integer> subtasks, boolean allocation) {
@@ -55,37 +58,55 @@ public final class CoreReport {
             byKey.put(key(method, Integer.parseInt(result.getParams().getParam("subtasks")),
                     result.getParams().getParam("impl")), result);
         }
-        StringBuilder table = new StringBuilder();
-        table.append("| Operation | N | Cairn | Flink | Cairn/Flink |");
-        table.append(allocation ? " Cairn B/op | Flink B/op |\n" : "\n");
-        table.append("|---|---:|---:|---:|---:|").append(allocation ? "---:|---:|\n" : "\n");
+        StringBuilder out = new StringBuilder("## Wall-clock time (JMH score)\n\n");
+        out.append("| Operation | N | Cairn | Flink | Cairn/Flink |").append(allocation ? " Cairn B/op | Flink B/op |\n"
+                : "\n");
+        out.append("|---|---:|---:|---:|---:|").append(allocation ? "---:|---:|\n" : "\n");
         for (Operation operation : Operation.values()) {
             for (int n : subtasks) {
                 RunResult cairn = byKey.get(key(operation.method, n, "cairn"));
                 RunResult flink = byKey.get(key(operation.method, n, "flink"));
                 int per = operation.perInvocation(n);
-                table.append("| ").append(operation.label).append(" (").append(operation.unit).append(") | ")
-                        .append(String.format(Locale.ROOT, "%,d", n)).append(" | ")
-                        .append(score(cairn, per)).append(" | ").append(score(flink, per)).append(" | ")
-                        .append(ratio(cairn, flink)).append(" |");
+                row(out, operation, n, scored(cairn, per), scored(flink, per),
+                        ratio(primary(cairn), primary(flink)));
                 if (allocation) {
-                    table.append(' ').append(allocated(cairn, per)).append(" | ").append(allocated(flink, per))
+                    out.append(' ').append(allocated(cairn, per)).append(" | ").append(allocated(flink, per))
                             .append(" |");
                 }
-                table.append('\n');
+                out.append('\n');
             }
         }
-        table.append("\nTimes in ns per operation (lower is better), cycles per second (higher is better); ")
-                .append("a non-final ack is one of the N-1 acks of a checkpoint timed together. ")
-                .append("Scores are JMH means ± their 99.9% error.\n");
-        return table.toString();
+        out.append('\n').append(LEGEND).append(" Scores are JMH means ± their 99.9% error.\n\n");
+        out.append("## CPU time of the benchmark thread\n\n");
+        out.append("| Operation | N | Cairn | Flink | Cairn/Flink |\n|---|---:|---:|---:|---:|\n");
+        for (Operation operation : Operation.values()) {
+            for (int n : subtasks) {
+                double cairn = cpu(byKey.get(key(operation.method, n, "cairn")), operation);
+                double flink = cpu(byKey.get(key(operation.method, n, "flink")), operation);
+                row(out, operation, n, number(cairn), number(flink), ratio(cairn, flink));
+                out.append('\n');
+            }
+        }
+        out.append('\n').append(LEGEND).append(" CPU time is read before and after every measured invocation.\n");
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, Operation operation, int n, String cairn, String flink,
+            String ratio) {
+        out.append("| ").append(operation.label).append(" (").append(operation.unit).append(") | ")
+                .append(String.format(Locale.ROOT, "%,d", n)).append(" | ")
+                .append(cairn).append(" | ").append(flink).append(" | ").append(ratio).append(" |");
     }
 
     private static String key(String method, int subtasks, String impl) {
         return method + '/' + subtasks + '/' + impl;
     }
 
-    private static String score(RunResult result, int per) {
+    private static double primary(RunResult result) {
+        return result == null ? Double.NaN : result.getPrimaryResult().getScore();
+    }
+
+    private static String scored(RunResult result, int per) {
         if (result == null) {
             return "n/a";
         }
@@ -95,23 +116,33 @@ public final class CoreReport {
         return Double.isNaN(error) ? score : score + " ± " + number(error / per);
     }
 
-    private static String ratio(RunResult cairn, RunResult flink) {
-        if (cairn == null || flink == null) {
-            return "n/a";
+    /** CPU ns per operation, or cycles per CPU second for the cycle; NaN when not measured. */
+    private static double cpu(RunResult result, Operation operation) {
+        if (result == null) {
+            return Double.NaN;
         }
-        return String.format(Locale.ROOT, "%.2f",
-                cairn.getPrimaryResult().getScore() / flink.getPrimaryResult().getScore());
+        Result<?> nanos = result.getSecondaryResults().get("cpuNanos");
+        Result<?> ops = result.getSecondaryResults().get("cpuOps");
+        if (nanos == null || ops == null || ops.getScore() == 0) {
+            return Double.NaN;
+        }
+        double perOperation = nanos.getScore() / ops.getScore();
+        return operation == Operation.CYCLE ? 1e9 / perOperation : perOperation;
+    }
+
+    private static String ratio(double cairn, double flink) {
+        return Double.isNaN(cairn) || Double.isNaN(flink) ? "n/a" : String.format(Locale.ROOT, "%.2f", cairn / flink);
     }
 
     private static String allocated(RunResult result, int per) {
-        if (result == null) {
-            return "n/a";
-        }
-        Result<?> bytes = result.getSecondaryResults().get(ALLOCATION);
+        Result<?> bytes = result == null ? null : result.getSecondaryResults().get(ALLOCATION);
         return bytes == null ? "n/a" : number(bytes.getScore() / per);
     }
 
     private static String number(double value) {
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
         return String.format(Locale.ROOT, Math.abs(value) >= 100 ? "%,.0f" : "%,.1f", value);
     }
 }

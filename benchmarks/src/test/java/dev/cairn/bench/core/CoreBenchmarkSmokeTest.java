@@ -2,7 +2,6 @@ package dev.cairn.bench.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,14 +43,18 @@ class CoreBenchmarkSmokeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("drivers")
-    void shouldRefuseASecondTriggerWhileACheckpointIsPending(String name, IntFunction<CoordinatorDriver> factory) {
+    void shouldNotCountADuplicateAckInEitherCoordinator(String name, IntFunction<CoordinatorDriver> factory) {
         try (CoordinatorDriver driver = factory.apply(SUBTASKS)) {
             long first = driver.cycle();
             long second = driver.trigger();
 
             assertThat(second).isGreaterThan(first);
             assertThat(driver.ack(second, 0)).isFalse();
-            assertThat(driver.ack(second, 0)).as("a duplicate ack completes nothing").isFalse();
+            assertThat(driver.ack(second, 0)).as("the duplicate").isFalse();
+            for (int subtask = 1; subtask < SUBTASKS - 1; subtask++) {
+                assertThat(driver.ack(second, subtask)).isFalse();
+            }
+            assertThat(driver.ack(second, SUBTASKS - 1)).as("the last distinct ack").isTrue();
         }
     }
 
@@ -70,21 +73,17 @@ class CoreBenchmarkSmokeTest {
     @Test
     void shouldWriteATableRowForEveryOperationAndSize(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("core.md");
-        CoreRunSettings settings = CoreRunSettings.parse("--quick", "--iteration-ms", "50", "--subtasks", "4,8",
+        CoreRunSettings settings = CoreRunSettings.parse("--quick", "--iteration-ms", "50", "--subtasks", "4",
                 "--out", out.toString());
 
         String table = CoreBenchmarkMain.run(settings);
 
         assertThat(out).content().isEqualTo(table);
         for (CoreReport.Operation operation : CoreReport.Operation.values()) {
-            for (String n : List.of("4", "8")) {
-                assertThat(table.lines().filter(line -> line.startsWith("| " + operation.label + " ("))
-                        .filter(line -> line.contains(" | " + n + " | ")))
-                        .as("row %s at N = %s", operation.label, n)
-                        .singleElement()
-                        .satisfies(row -> assertThat(row).doesNotContain("n/a"));
-            }
+            assertThat(table.lines().filter(line -> line.startsWith("| " + operation.label + " (")))
+                    .as("rows of %s: wall clock and CPU", operation.label)
+                    .hasSize(2)
+                    .allSatisfy(row -> assertThat(row).contains(" | 4 | ").doesNotContain("n/a"));
         }
-        assertThat(Files.readString(out)).contains("| Operation | N | Cairn | Flink | Cairn/Flink |");
     }
 }
