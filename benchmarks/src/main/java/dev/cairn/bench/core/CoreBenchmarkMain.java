@@ -17,7 +17,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * Markdown table of {@link CoreReport} to the output file (default {@code target/benchmark/core.md}) and
  * prints it. Flags: see {@link CoreRunSettings}.
  *
- * <p>The full comparison (about 8 minutes on 2 cores), from the repository root, building the sibling
+ * <p>The full comparison (about 8 to 10 minutes on 2 busy cores), from the repository root, building the sibling
  * modules from this working tree and installing nothing:
  *
  * <pre>
@@ -44,12 +44,13 @@ public final class CoreBenchmarkMain {
                 .include(CoreBenchmarks.class.getName() + "\\.")
                 .param("subtasks", settings.subtasks().stream().map(String::valueOf).toArray(String[]::new))
                 .param("impl", CoreDrivers.IMPLEMENTATIONS.toArray(String[]::new))
+                .param("warmAcks", String.valueOf(settings.warmAcks()))
                 .forks(settings.forks())
                 .warmupIterations(settings.warmups())
                 .warmupTime(TimeValue.milliseconds(settings.warmupMs()))
                 .measurementIterations(settings.iterations())
                 .measurementTime(TimeValue.milliseconds(settings.iterationMs()))
-                .jvmArgsAppend("-Xms2g", "-Xmx2g")
+                .jvmArgsAppend("-Xms2g", "-Xmx2g", "-Xbatch")
                 .shouldFailOnError(true);
         if (settings.gcProfiler()) {
             options.addProfiler(GCProfiler.class);
@@ -70,7 +71,8 @@ public final class CoreBenchmarkMain {
         return "JMH " + s.forks() + " fork(s), " + s.warmups() + " warm-up iteration(s) of " + s.warmupMs()
                 + " ms, " + s.iterations() + " iteration(s) of " + s.iterationMs() + " ms; Java "
                 + System.getProperty("java.version") + ", " + Runtime.getRuntime().availableProcessors()
-                + " cores; both coordinators in the calling thread, " + CoreBenchmarks.WARM_CYCLES
-                + " full checkpoints before measuring.";
+                + " cores; forks run with -Xbatch (a hot method waits for its compilation, so the JIT is done when "
+                + "the warm-up ends even on a busy machine); both coordinators in the calling thread; at least "
+                + CoreBenchmarks.WARM_CYCLES + " full checkpoints and " + s.warmAcks() + " acks before JMH's warm-up.";
     }
 }

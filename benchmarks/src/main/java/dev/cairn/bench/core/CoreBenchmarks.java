@@ -18,9 +18,9 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * JMH benchmarks of one coordinator core, Cairn's or Flink's ({@code impl}), over one job of one vertex of
- * {@code subtasks} subtasks, in the calling thread. Every trial first runs {@link #WARM_CYCLES} full
- * checkpoints, so the measured state is the steady state: history, recently-ended ids and retained
- * checkpoints are full and every completion evicts.
+ * {@code subtasks} subtasks, in the calling thread. Every trial first runs full checkpoints, at least
+ * {@link #WARM_CYCLES} and at least {@code warmAcks} acks, so the measured state is the steady state (history,
+ * recently-ended ids and retained checkpoints are full and every completion evicts) and the JIT is done.
  *
  * <ul>
  *   <li>{@link #nonFinalAcks}: the N-1 acks of one checkpoint that do not complete it, as one invocation
@@ -39,7 +39,7 @@ import org.openjdk.jmh.infra.Blackhole;
  */
 public class CoreBenchmarks {
 
-    /** Full checkpoints run before measuring: more than Flink's and Cairn's history (10) and id memory (16). */
+    /** Full checkpoints run before measuring, at least: more than the history (10) and the id memory (16). */
     static final int WARM_CYCLES = 30;
 
     /** The coordinator under test, warmed up to its steady state; each benchmark's state extends it. */
@@ -51,6 +51,13 @@ public class CoreBenchmarks {
 
         @Param({"cairn", "flink"})
         public String impl;
+
+        /**
+         * Acks to run in full cycles before measuring (at least {@link #WARM_CYCLES} cycles), so that the JIT
+         * has compiled the hot paths before JMH's warm-up iterations even at N = 10.
+         */
+        @Param({"500000"})
+        public int warmAcks;
 
         CoordinatorDriver driver;
 
@@ -66,7 +73,8 @@ public class CoreBenchmarks {
         @Setup(Level.Trial)
         public void start() {
             driver = CoreDrivers.create(impl, subtasks);
-            for (int cycle = 0; cycle < WARM_CYCLES; cycle++) {
+            int cycles = Math.max(WARM_CYCLES, warmAcks / subtasks);
+            for (int cycle = 0; cycle < cycles; cycle++) {
                 driver.cycle();
             }
         }
@@ -169,8 +177,8 @@ public class CoreBenchmarks {
 
     /**
      * The CPU time of the benchmark thread in the measured invocations, read right after each invocation's
-     * setup and right before its teardown: JMH resets and reports the two counters per iteration, so that the report can
-     * give CPU ns per operation next to the wall-clock score, which other processes on the machine inflate.
+     * setup and right before its teardown. JMH resets and reports the two counters per iteration, so that the
+     * report can give CPU ns per operation next to the wall-clock score, which other processes inflate.
      */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)

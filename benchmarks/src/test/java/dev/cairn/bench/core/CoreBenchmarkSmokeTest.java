@@ -61,9 +61,10 @@ class CoreBenchmarkSmokeTest {
     @Test
     void shouldReadTheRunFlags() {
         CoreRunSettings settings = CoreRunSettings.parse("--quick", "--subtasks", "10, 20", "--prof-gc", "--out",
-                "x.md");
+                "x.md", "--warm-acks", "7");
 
         assertThat(settings.forks()).isZero();
+        assertThat(settings.warmAcks()).isEqualTo(7);
         assertThat(settings.subtasks()).containsExactly(10, 20);
         assertThat(settings.gcProfiler()).isTrue();
         assertThat(settings.out()).isEqualTo(Path.of("x.md"));
