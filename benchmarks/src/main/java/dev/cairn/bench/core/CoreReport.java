@@ -1,0 +1,148 @@
+package dev.cairn.bench.core;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+
+/**
+ * The Markdown tables of a core benchmark run, one row per operation and N, with Cairn's score, Flink's score
+ * and their ratio Cairn/Flink: first JMH's wall-clock scores (with their 99.9% error margins and, with JMH's
+ * GC profiler, the bytes allocated per operation), then the same rows in CPU time of the benchmark thread
+ * ({@link CoreBenchmarks.CpuClock}), which other processes on the machine do not inflate.
+ */
+public final class CoreReport {
+
+    /** The reported operations, in row order: JMH method, label and unit. */
+    enum Operation {
+        NON_FINAL_ACK("nonFinalAcks", "non-final ack", "ns"),
+        COMPLETING_ACK("completingAck", "completing ack", "ns"),
+        TRIGGER("trigger", "trigger", "ns"),
+        CYCLE("cycle", "full cycle (trigger + N acks)", "cycles/s");
+
+        final String method;
+        final String label;
+        final String unit;
+
+        Operation(String method, String label, String unit) {
+            this.method = method;
+            this.label = label;
+            this.unit = unit;
+        }
+
+        /** How many operations of this row one JMH invocation performs. */
+        int perInvocation(int subtasks) {
+            return this == NON_FINAL_ACK ? subtasks - 1 : 1;
+        }
+    }
+
+    private static final String ALLOCATION = "gc.alloc.rate.norm";
+    private static final String LEGEND = "Times in ns per operation (lower is better), cycles per second (higher is "
+            + "better); a non-final ack is one of the N-1 acks of a checkpoint timed together.";
+
+    private CoreReport() {
+    }
+
+    /**
+     * The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result
+     * shows as "n/a".
+     */
+    public static String markdown(Collection<RunResult> results, List<Integer> subtasks, boolean allocation) {
+        Map<String, RunResult> byKey = new HashMap<>();
+        for (RunResult result : results) {
+            String benchmark = result.getParams().getBenchmark();
+            String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+            byKey.put(key(method, Integer.parseInt(result.getParams().getParam("subtasks")),
+                    result.getParams().getParam("impl")), result);
+        }
+        StringBuilder out = new StringBuilder("## Wall-clock time (JMH score)\n\n");
+        out.append("| Operation | N | Cairn | Flink | Cairn/Flink |").append(allocation ? " Cairn B/op | Flink B/op |\n"
+                : "\n");
+        out.append("|---|---:|---:|---:|---:|").append(allocation ? "---:|---:|\n" : "\n");
+        for (Operation operation : Operation.values()) {
+            for (int n : subtasks) {
+                RunResult cairn = byKey.get(key(operation.method, n, "cairn"));
+                RunResult flink = byKey.get(key(operation.method, n, "flink"));
+                int per = operation.perInvocation(n);
+                row(out, operation, n, scored(cairn, per), scored(flink, per),
+                        ratio(primary(cairn), primary(flink)));
+                if (allocation) {
+                    out.append(' ').append(allocated(cairn, per)).append(" | ").append(allocated(flink, per))
+                            .append(" |");
+                }
+                out.append('\n');
+            }
+        }
+        out.append('\n').append(LEGEND).append(" Scores are JMH means ± their 99.9% error.\n\n");
+        out.append("## CPU time of the benchmark thread\n\n");
+        out.append("| Operation | N | Cairn | Flink | Cairn/Flink |\n|---|---:|---:|---:|---:|\n");
+        for (Operation operation : Operation.values()) {
+            for (int n : subtasks) {
+                double cairn = cpu(byKey.get(key(operation.method, n, "cairn")), operation);
+                double flink = cpu(byKey.get(key(operation.method, n, "flink")), operation);
+                row(out, operation, n, number(cairn), number(flink), ratio(cairn, flink));
+                out.append('\n');
+            }
+        }
+        out.append('\n').append(LEGEND).append(" CPU time is read before and after every measured invocation.\n");
+        return out.toString();
+    }
+
+    private static void row(StringBuilder out, Operation operation, int n, String cairn, String flink,
+            String ratio) {
+        out.append("| ").append(operation.label).append(" (").append(operation.unit).append(") | ")
+                .append(String.format(Locale.ROOT, "%,d", n)).append(" | ")
+                .append(cairn).append(" | ").append(flink).append(" | ").append(ratio).append(" |");
+    }
+
+    private static String key(String method, int subtasks, String impl) {
+        return method + '/' + subtasks + '/' + impl;
+    }
+
+    private static double primary(RunResult result) {
+        return result == null ? Double.NaN : result.getPrimaryResult().getScore();
+    }
+
+    private static String scored(RunResult result, int per) {
+        if (result == null) {
+            return "n/a";
+        }
+        Result<?> primary = result.getPrimaryResult();
+        double error = primary.getScoreError();
+        String score = number(primary.getScore() / per);
+        return Double.isNaN(error) ? score : score + " ± " + number(error / per);
+    }
+
+    /** CPU ns per operation, or cycles per CPU second for the cycle; NaN when not measured. */
+    private static double cpu(RunResult result, Operation operation) {
+        if (result == null) {
+            return Double.NaN;
+        }
+        Result<?> nanos = result.getSecondaryResults().get("cpuNanos");
+        Result<?> ops = result.getSecondaryResults().get("cpuOps");
+        if (nanos == null || ops == null || ops.getScore() == 0) {
+            return Double.NaN;
+        }
+        double perOperation = nanos.getScore() / ops.getScore();
+        return operation == Operation.CYCLE ? 1e9 / perOperation : perOperation;
+    }
+
+    private static String ratio(double cairn, double flink) {
+        return Double.isNaN(cairn) || Double.isNaN(flink) ? "n/a" : String.format(Locale.ROOT, "%.2f", cairn / flink);
+    }
+
+    private static String allocated(RunResult result, int per) {
+        Result<?> bytes = result == null ? null : result.getSecondaryResults().get(ALLOCATION);
+        return bytes == null ? "n/a" : number(bytes.getScore() / per);
+    }
+
+    private static String number(double value) {
+        if (Double.isNaN(value)) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, Math.abs(value) >= 100 ? "%,.0f" : "%,.1f", value);
+    }
+}
