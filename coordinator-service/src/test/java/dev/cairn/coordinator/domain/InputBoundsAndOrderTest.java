@@ -75,6 +75,8 @@ class InputBoundsAndOrderTest {
                 Arguments.of("request id", new Command.RequestTrigger(longRequestId), "request id is 257"),
                 Arguments.of("attempt id", new Command.StartTask(Fixtures.started(JOB, SOURCE, 0, LONG_ID)),
                         "attempt id is 257"),
+                Arguments.of("control character", new Command.StartTask(Fixtures.started(JOB, SOURCE, 0, "a\u0000b")),
+                        "attempt id contains a control character"),
                 Arguments.of("subtask index", new Command.StartTask(Fixtures.started(JOB, SOURCE, 40_000, "a")),
                         "subtask index must be in [0, 32768) but is 40000"),
                 Arguments.of("handle location", new Command.Acknowledge(longHandle), "state handle location is 1108"),
@@ -102,6 +104,22 @@ class InputBoundsAndOrderTest {
         assertThat(then.single(CommandRejected.class).getReason())
                 .isEqualTo("invalid job spec: parallelism of task source must be in [1, 32768] but is 32769");
         assertThat(then.state().jobIds()).isEmpty();
+    }
+
+    @Test
+    void shouldRejectASpecWhoseNonDefaultRolesWouldNotFitInATrigger() {
+        dev.cairn.events.TaskVertex[] observers = java.util.stream.IntStream.range(0, 1_300)
+                .mapToObj(i -> vertex(String.format(java.util.Locale.ROOT, "%0200d", i), 1, false, false))
+                .toArray(dev.cairn.events.TaskVertex[]::new);
+        dev.cairn.events.TaskVertex[] tasks = new dev.cairn.events.TaskVertex[observers.length + 1];
+        tasks[0] = vertex(SOURCE, 1, true, true);
+        System.arraycopy(observers, 0, tasks, 1, observers.length);
+
+        Then then = Scenario.given().when(new Command.RegisterJob(spec(JOB, config(), tasks), 0.0), 1);
+
+        assertThat(then.single(CommandRejected.class).getReason())
+                .startsWith("invalid job spec: the tasks whose roles differ from the default")
+                .contains("more than the limit of 262144");
     }
 
     @Test
