@@ -148,7 +148,6 @@ public final class CheckpointEvolver {
                 .setRequestId(e.getRequestId())
                 .setAcksExpected(e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan()))
                 .build();
-
         update(state, e.getJobId(), j -> {
             List<PendingCheckpoint> pendings = new ArrayList<>(j.getPending());
             pendings.add(pending);

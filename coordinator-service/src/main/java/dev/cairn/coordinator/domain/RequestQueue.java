@@ -1,6 +1,5 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
@@ -19,7 +18,6 @@ import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The single entry point of periodic, manual and savepoint requests (Flink: CheckpointRequestDecider

@@ -110,15 +110,15 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         fired.forEach(timers::delete);
         for (String jobId : dueJobs) {
             Command tick = new Command.Tick(jobId);
-            Decided events;
+            Decided decided;
             try {
-                events = decide(tick, now);
+                decided = decide(tick, now);
             } catch (CommandFailedException e) {
                 LOG.error("Timer of job {} failed; retrying in {} ms: {}", jobId, TICK_RETRY_MS, e.getMessage(), e);
                 timers.put(StoreKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
                 continue;
             }
-            apply(tick, events, now);
+            apply(tick, decided, now);
         }
     }
 
@@ -147,11 +147,13 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
 
     private void apply(Command command, Decided decided, long now) {
         String jobId = command.jobId();
-        Optional<CheckpointCompleted> completed = decided.events().stream()
-                .filter(e -> e instanceof CheckpointCompleted c && c.getType() == CheckpointType.CHECKPOINT)
-                .map(CheckpointCompleted.class::cast)
-                .reduce((first, second) -> second);
-        Optional<RetainedCheckpoints> before = completed.isPresent() ? state.retained(jobId) : Optional.empty();
+        CheckpointCompleted completed = null;
+        for (SpecificRecord event : decided.events()) {
+            if (event instanceof CheckpointCompleted c && c.getType() == CheckpointType.CHECKPOINT) {
+                completed = c;
+            }
+        }
+        Optional<RetainedCheckpoints> before = completed != null ? state.retained(jobId) : Optional.empty();
         decided.applyTo(state);
         for (SpecificRecord event : decided.events()) {
             TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
@@ -162,7 +164,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                 context.forward(new Record<>(jobId, new ControlEnvelope(event), now), CoordinatorTopology.CONTROL_SINK);
             }
         }
-        completed.ifPresent(c -> publishRestorePoint(c, before, now));
+        if (completed != null) {
+            publishRestorePoint(completed, before, now);
+        }
     }
 
     /**
