@@ -39,8 +39,8 @@ public final class OverlayState implements CoordinatorState {
     private final Slots<AttemptKey, String> attempts = new Slots<>();
     private final Slots<CheckpointKey, CheckpointSummary> summaries = new Slots<>();
     private final Slots<String, RetainedCheckpoints> retained = new Slots<>();
-    /** Acks written here, per checkpoint (an empty value: removed); made on first use. */
-    private Map<CheckpointKey, Map<SubtaskKey, Optional<CheckpointAcknowledged>>> acks;
+    /** Acks written here, per checkpoint; made on first use. */
+    private Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks;
     /** Checkpoints whose acks were all removed here, in order; acks written after the removal are in acks. */
     private Set<CheckpointKey> removedAcks;
 
@@ -64,7 +64,7 @@ public final class OverlayState implements CoordinatorState {
             removedAcks.forEach(k -> target.removeAcks(k.jobId(), k.checkpointId()));
         }
         if (acks != null) {
-            acks.values().forEach(ofCheckpoint -> ofCheckpoint.values().forEach(ack -> ack.ifPresent(target::putAck)));
+            acks.values().forEach(ofCheckpoint -> ofCheckpoint.values().forEach(target::putAck));
         }
         summaries.applyTo((k, s) -> target.putSummary(k.jobId(), s), k -> target.removeSummary(k.jobId(), k.checkpointId()));
         retained.applyTo((id, r) -> target.putRetained(r), id -> {
@@ -125,11 +125,11 @@ public final class OverlayState implements CoordinatorState {
             return base.ack(jobId, checkpointId, taskId, subtaskIndex);
         }
         CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
-        Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
+        Map<SubtaskKey, CheckpointAcknowledged> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
         if (ofCheckpoint != null) {
-            Optional<CheckpointAcknowledged> written = ofCheckpoint.get(new SubtaskKey(taskId, subtaskIndex));
+            CheckpointAcknowledged written = ofCheckpoint.get(new SubtaskKey(taskId, subtaskIndex));
             if (written != null) {
-                return written;
+                return Optional.of(written);
             }
         }
         if (removedAcks != null && removedAcks.contains(checkpoint)) {
@@ -144,7 +144,7 @@ public final class OverlayState implements CoordinatorState {
             acks = new HashMap<>();
         }
         acks.computeIfAbsent(new CheckpointKey(ack.getJobId(), ack.getCheckpointId()), k -> new HashMap<>())
-                .put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), Optional.of(ack));
+                .put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), ack);
     }
 
     /** The base's acks of the checkpoint with this overlay's changes applied over them. */
@@ -157,9 +157,9 @@ public final class OverlayState implements CoordinatorState {
                 merged.put(new SubtaskKey(ack.getTaskId(), ack.getSubtaskIndex()), ack);
             }
         }
-        Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
+        Map<SubtaskKey, CheckpointAcknowledged> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
         if (ofCheckpoint != null) {
-            ofCheckpoint.forEach((key, ack) -> merged.put(key, ack.orElseThrow()));
+            merged.putAll(ofCheckpoint);
         }
         return List.copyOf(merged.values());
     }
@@ -188,10 +188,10 @@ public final class OverlayState implements CoordinatorState {
         CheckpointKey checkpoint = new CheckpointKey(jobId, checkpointId);
         CheckpointProgress progress = removedAcks != null && removedAcks.contains(checkpoint) ? CheckpointProgress.NONE
                 : base.progress(jobId, checkpointId);
-        Map<SubtaskKey, Optional<CheckpointAcknowledged>> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
+        Map<SubtaskKey, CheckpointAcknowledged> ofCheckpoint = acks == null ? null : acks.get(checkpoint);
         if (ofCheckpoint != null) {
-            for (Optional<CheckpointAcknowledged> ack : ofCheckpoint.values()) {
-                progress = progress.plus(ack.orElseThrow());
+            for (CheckpointAcknowledged ack : ofCheckpoint.values()) {
+                progress = progress.plus(ack);
             }
         }
         return progress;

@@ -46,10 +46,11 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private final KeyValueStore<String, RetainedCheckpoints> retained;
     private final StoreReader reader;
 
-    private final Map<String, Optional<JobState>> knownJobs = new HashMap<>();
-    private final Map<String, Optional<JobSpec>> knownSpecs = new HashMap<>();
-    private final Map<SubtaskRef, Optional<TaskVertex>> knownVertices = new HashMap<>();
-    private final Map<SubtaskRef, Optional<String>> knownAttempts = new HashMap<>();
+    /** Decoded values of the keys that exist; absent keys are not remembered, so bad input cannot grow these. */
+    private final Map<String, JobState> knownJobs = new HashMap<>();
+    private final Map<String, JobSpec> knownSpecs = new HashMap<>();
+    private final Map<SubtaskRef, TaskVertex> knownVertices = new HashMap<>();
+    private final Map<SubtaskRef, String> knownAttempts = new HashMap<>();
     /** Derived from the acks: computed by one scan when first needed, then kept up to date by putAck. */
     private final Map<CheckpointRef, CheckpointProgress> knownProgress = new HashMap<>();
 
@@ -70,6 +71,17 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         });
     }
 
+    /** The remembered value of an existing key, else the store's, remembered when present. */
+    private static <K, V> Optional<V> known(Map<K, V> known, K key, Function<K, Optional<V>> read) {
+        V value = known.get(key);
+        if (value != null) {
+            return Optional.of(value);
+        }
+        Optional<V> stored = read.apply(key);
+        stored.ifPresent(v -> known.put(key, v));
+        return stored;
+    }
+
     @SuppressWarnings("unchecked")
     private static <K, V> KeyValueStore<K, V> cast(KeyValueStore<?, ?> store) {
         return (KeyValueStore<K, V>) store;
@@ -77,53 +89,53 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public Optional<JobState> job(String jobId) {
-        return knownJobs.computeIfAbsent(jobId, reader::job);
+        return known(knownJobs, jobId, reader::job);
     }
 
     @Override
     public void putJob(JobState job) {
         jobs.put(job.getJobId(), job);
-        knownJobs.put(job.getJobId(), Optional.of(job));
+        knownJobs.put(job.getJobId(), job);
     }
 
     @Override
     public Optional<JobSpec> spec(String jobId) {
-        return knownSpecs.computeIfAbsent(jobId, reader::spec);
+        return known(knownSpecs, jobId, reader::spec);
     }
 
     @Override
     public void putSpec(JobSpec spec) {
         specs.put(spec.getJobId(), spec);
-        knownSpecs.put(spec.getJobId(), Optional.of(spec));
+        knownSpecs.put(spec.getJobId(), spec);
     }
 
     @Override
     public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return knownVertices.computeIfAbsent(new SubtaskRef(jobId, taskId, -1), k -> reader.vertex(jobId, taskId));
+        return known(knownVertices, new SubtaskRef(jobId, taskId, -1), k -> reader.vertex(jobId, taskId));
     }
 
     @Override
     public void putVertex(String jobId, TaskVertex vertex) {
         vertices.put(StoreKeys.vertex(jobId, vertex.getTaskId()), vertex);
-        knownVertices.put(new SubtaskRef(jobId, vertex.getTaskId(), -1), Optional.of(vertex));
+        knownVertices.put(new SubtaskRef(jobId, vertex.getTaskId(), -1), vertex);
     }
 
     @Override
     public void removeVertex(String jobId, String taskId) {
         vertices.delete(StoreKeys.vertex(jobId, taskId));
-        knownVertices.put(new SubtaskRef(jobId, taskId, -1), Optional.empty());
+        knownVertices.remove(new SubtaskRef(jobId, taskId, -1));
     }
 
     @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return knownAttempts.computeIfAbsent(new SubtaskRef(jobId, taskId, subtaskIndex),
+        return known(knownAttempts, new SubtaskRef(jobId, taskId, subtaskIndex),
                 k -> reader.attempt(jobId, taskId, subtaskIndex));
     }
 
     @Override
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
         attempts.put(StoreKeys.attempt(jobId, taskId, subtaskIndex), attemptId);
-        knownAttempts.put(new SubtaskRef(jobId, taskId, subtaskIndex), Optional.of(attemptId));
+        knownAttempts.put(new SubtaskRef(jobId, taskId, subtaskIndex), attemptId);
     }
 
     @Override
