@@ -23,7 +23,9 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #VERTICES}: (job, task) to the {@link TaskVertex}, the per-message lookup of acks, declines and
  *       task starts;</li>
  *   <li>{@value #ATTEMPTS}: (job, task, subtask) to the current attempt id;</li>
- *   <li>{@value #ACKS}: (job, checkpoint, task, subtask) to the accepted {@link CheckpointAcknowledged};</li>
+ *   <li>{@value #ACKS}: (job, checkpoint, task, subtask) to the accepted {@link CheckpointAcknowledged}, kept as its
+ *       encoded bytes ({@link #ACK_VALUES}): scanning a checkpoint's keys to delete them decodes nothing, and
+ *       readers decode what they look at;</li>
  *   <li>{@value #SUMMARIES}: (job, checkpoint) to the {@link CheckpointSummary} of an ended checkpoint in the
  *       job's history;</li>
  *   <li>{@value #RETAINED}: job id to its {@link RetainedCheckpoints};</li>
@@ -47,6 +49,9 @@ public final class CoordinatorStores {
     public static final String VERTICES = "cairn-vertices";
     public static final String ATTEMPTS = "cairn-attempts";
     public static final String ACKS = "cairn-acks";
+    /** How the values of {@value #ACKS} are encoded: the single-object encoding of the current schema. */
+    static final AvroEventSerde<CheckpointAcknowledged> ACK_VALUES =
+            AvroEventSerde.currentOnly(CheckpointAcknowledged.class);
     public static final String SUMMARIES = "cairn-summaries";
     public static final String RETAINED = "cairn-retained";
     public static final String TIMERS = "cairn-timers";
@@ -59,14 +64,13 @@ public final class CoordinatorStores {
         AvroEventSerde<JobState> jobs = AvroEventSerde.currentOnly(JobState.class);
         AvroEventSerde<JobSpec> specs = AvroEventSerde.currentOnly(JobSpec.class);
         AvroEventSerde<TaskVertex> vertices = AvroEventSerde.currentOnly(TaskVertex.class);
-        AvroEventSerde<CheckpointAcknowledged> acks = AvroEventSerde.currentOnly(CheckpointAcknowledged.class);
         AvroEventSerde<CheckpointSummary> summaries = AvroEventSerde.currentOnly(CheckpointSummary.class);
         return List.of(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS), Serdes.String(), jobs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPECS), Serdes.String(), specs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VERTICES), Serdes.Bytes(), vertices),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ATTEMPTS), Serdes.Bytes(), Serdes.String()),
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ACKS), Serdes.Bytes(), acks),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ACKS), Serdes.Bytes(), Serdes.ByteArray()),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SUMMARIES), Serdes.Bytes(), summaries),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RETAINED), Serdes.String(),
                         CairnSerdes.retained()),

@@ -41,7 +41,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private final KeyValueStore<String, JobSpec> specs;
     private final KeyValueStore<Bytes, TaskVertex> vertices;
     private final KeyValueStore<Bytes, String> attempts;
-    private final KeyValueStore<Bytes, CheckpointAcknowledged> acks;
+    private final KeyValueStore<Bytes, byte[]> acks;
     private final KeyValueStore<Bytes, CheckpointSummary> summaries;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
     private final StoreReader reader;
@@ -145,7 +145,8 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public void putAck(CheckpointAcknowledged ack) {
-        acks.put(StoreKeys.ack(ack.getJobId(), ack.getCheckpointId(), ack.getTaskId(), ack.getSubtaskIndex()), ack);
+        acks.put(StoreKeys.ack(ack.getJobId(), ack.getCheckpointId(), ack.getTaskId(), ack.getSubtaskIndex()),
+                CoordinatorStores.ACK_VALUES.serialize(CoordinatorStores.ACKS, ack));
         knownProgress.computeIfPresent(new CheckpointRef(ack.getJobId(), ack.getCheckpointId()),
                 (k, progress) -> progress.plus(ack));
     }
@@ -159,7 +160,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     @Override
     public void removeAcks(String jobId, long checkpointId) {
         List<Bytes> keys = new ArrayList<>();
-        try (KeyValueIterator<Bytes, CheckpointAcknowledged> it =
+        try (KeyValueIterator<Bytes, byte[]> it =
                      acks.prefixScan(StoreKeys.checkpoint(jobId, checkpointId), new BytesSerializer())) {
             while (it.hasNext()) {
                 keys.add(it.peekNextKey());

@@ -37,7 +37,8 @@ public final class StoreReader {
     private final ReadOnlyKeyValueStore<String, JobSpec> specs;
     private final ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices;
     private final ReadOnlyKeyValueStore<Bytes, String> attempts;
-    private final ReadOnlyKeyValueStore<Bytes, CheckpointAcknowledged> acks;
+    /** Encoded values ({@link CoordinatorStores#ACK_VALUES}), decoded here as they are read. */
+    private final ReadOnlyKeyValueStore<Bytes, byte[]> acks;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries;
     private final ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained;
 
@@ -75,9 +76,9 @@ public final class StoreReader {
     /** The accepted acks of a pending checkpoint or one in the history, ordered by (taskId, subtaskIndex). */
     public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
         List<CheckpointAcknowledged> found = new ArrayList<>();
-        try (KeyValueIterator<Bytes, CheckpointAcknowledged> it =
+        try (KeyValueIterator<Bytes, byte[]> it =
                      acks.prefixScan(StoreKeys.checkpoint(jobId, checkpointId), new BytesSerializer())) {
-            it.forEachRemaining(entry -> found.add(entry.value));
+            it.forEachRemaining(entry -> found.add(decodeAck(entry.value)));
         }
         found.sort(BY_SUBTASK);
         return found;
@@ -85,7 +86,12 @@ public final class StoreReader {
 
     /** One accepted ack, empty when that subtask has not acknowledged the checkpoint. */
     public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        return Optional.ofNullable(acks.get(StoreKeys.ack(jobId, checkpointId, taskId, subtaskIndex)));
+        return Optional.ofNullable(acks.get(StoreKeys.ack(jobId, checkpointId, taskId, subtaskIndex)))
+                .map(StoreReader::decodeAck);
+    }
+
+    private static CheckpointAcknowledged decodeAck(byte[] value) {
+        return CoordinatorStores.ACK_VALUES.deserialize(CoordinatorStores.ACKS, value);
     }
 
     /** What the accepted acks of a checkpoint add up to: one scan of its acks. */
