@@ -2,7 +2,6 @@ package dev.cairn.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.audit.JournalReplay;
-import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.query.JobViews;
 import dev.cairn.coordinator.query.Json;
@@ -38,11 +37,8 @@ final class LiveStoreAudit {
                 continue;
             }
             JobState job = replayed.get();
-            Map<Long, CheckpointProgress> progress = new java.util.HashMap<>();
-            job.getPending().forEach(p -> progress.put(p.getCheckpointId(),
-                    replay.state().progress(jobId, p.getCheckpointId())));
             JsonNode expected = read(new String(Json.bytes(JobViews.checkpoints(job, replay.state().history(job),
-                    progress)), java.nio.charset.StandardCharsets.UTF_8));
+                    id -> replay.state().progress(jobId, id))), java.nio.charset.StandardCharsets.UTF_8));
             JsonNode actual = read(live.body());
             if (!expected.equals(actual)) {
                 differences.add(jobId + ": live " + actual + " but replay " + expected);

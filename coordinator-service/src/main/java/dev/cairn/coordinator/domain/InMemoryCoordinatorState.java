@@ -62,11 +62,6 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
                 .toList();
     }
 
-    /** Number of checkpoints of the job that have accepted acks in the store. */
-    public long checkpointsWithAcks(String jobId) {
-        return acks.keySet().stream().filter(k -> k.jobId().equals(jobId)).count();
-    }
-
     @Override
     public Optional<JobState> job(String jobId) {
         return Optional.ofNullable(jobs.get(jobId));

@@ -28,7 +28,7 @@ final class JobQueries {
 
     static ApiViews.CheckpointStats checkpoints(StoreReader stores, String jobId) {
         JobState job = existing(stores, jobId);
-        return JobViews.checkpoints(job, stores.history(job), progressOf(stores, job));
+        return JobViews.checkpoints(job, stores.history(job), id -> stores.progress(jobId, id));
     }
 
     static ApiViews.CheckpointDetail checkpoint(StoreReader stores, String jobId, long checkpointId) {
@@ -58,16 +58,6 @@ final class JobQueries {
         existing(stores, jobId);
         return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained, stores::acks))
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
-    }
-
-    /** The progress of every pending checkpoint of the job, by checkpoint id. */
-    private static java.util.Map<Long, CheckpointProgress> progressOf(StoreReader stores, JobState job) {
-        java.util.Map<Long, CheckpointProgress> progress = new java.util.HashMap<>();
-        for (PendingCheckpoint p : job.getPending()) {
-            progress.put(p.getCheckpointId(),
-                    stores.progress(job.getJobId(), p.getCheckpointId()));
-        }
-        return progress;
     }
 
     private static JobState existing(StoreReader stores, String jobId) {

@@ -21,10 +21,10 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 
 /** Pure functions from the stores' values to the REST API's {@link ApiViews}. */
@@ -50,9 +50,9 @@ public final class JobViews {
 
     /** {@code GET /jobs/{jobId}/checkpoints}: pending and history newest first, like Flink's history. */
     public static ApiViews.CheckpointStats checkpoints(JobState job, List<CheckpointSummary> ended,
-            Map<Long, CheckpointProgress> progress) {
+            LongFunction<CheckpointProgress> progress) {
         List<ApiViews.Checkpoint> pending = new ArrayList<>(job.getPending().stream()
-                .map(p -> pending(p, progress.getOrDefault(p.getCheckpointId(), CheckpointProgress.NONE)))
+                .map(p -> pending(p, progress.apply(p.getCheckpointId())))
                 .toList());
         Collections.reverse(pending);
         List<ApiViews.Checkpoint> history = new ArrayList<>(ended.stream().map(JobViews::ended).toList());

@@ -31,6 +31,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class StoreBackedCoordinatorState implements CoordinatorState {
 
+    private record VertexRef(String jobId, String taskId) {
+    }
+
     private record SubtaskRef(String jobId, String taskId, int subtaskIndex) {
     }
 
@@ -49,7 +52,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     /** Decoded values of the keys that exist; absent keys are not remembered, so bad input cannot grow these. */
     private final Map<String, JobState> knownJobs = new HashMap<>();
     private final Map<String, JobSpec> knownSpecs = new HashMap<>();
-    private final Map<SubtaskRef, TaskVertex> knownVertices = new HashMap<>();
+    private final Map<VertexRef, TaskVertex> knownVertices = new HashMap<>();
     private final Map<SubtaskRef, String> knownAttempts = new HashMap<>();
     /** Derived from the acks: computed by one scan when first needed, then kept up to date by putAck. */
     private final Map<CheckpointRef, CheckpointProgress> knownProgress = new HashMap<>();
@@ -111,19 +114,19 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
 
     @Override
     public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return known(knownVertices, new SubtaskRef(jobId, taskId, -1), k -> reader.vertex(jobId, taskId));
+        return known(knownVertices, new VertexRef(jobId, taskId), k -> reader.vertex(jobId, taskId));
     }
 
     @Override
     public void putVertex(String jobId, TaskVertex vertex) {
         vertices.put(StoreKeys.vertex(jobId, vertex.getTaskId()), vertex);
-        knownVertices.put(new SubtaskRef(jobId, vertex.getTaskId(), -1), vertex);
+        knownVertices.put(new VertexRef(jobId, vertex.getTaskId()), vertex);
     }
 
     @Override
     public void removeVertex(String jobId, String taskId) {
         vertices.delete(StoreKeys.vertex(jobId, taskId));
-        knownVertices.remove(new SubtaskRef(jobId, taskId, -1));
+        knownVertices.remove(new VertexRef(jobId, taskId));
     }
 
     @Override

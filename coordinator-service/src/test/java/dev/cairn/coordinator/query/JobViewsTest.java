@@ -22,7 +22,7 @@ import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 
 /** The JSON the REST API writes for the stores' values: Flink's names and shapes. */
@@ -62,7 +62,7 @@ class JobViewsTest {
         fresh.setNextPeriodicDueMs(null);
 
         JsonNode job = json(JobViews.job(fresh, spec()));
-        JsonNode stats = json(JobViews.checkpoints(fresh, List.of(), Map.of()));
+        JsonNode stats = json(JobViews.checkpoints(fresh, List.of(), id -> CheckpointProgress.NONE));
 
         assertThat(job.get("latest_completed_id").isNull()).isTrue();
         assertThat(job.get("next_periodic_trigger").isNull()).isTrue();
@@ -125,7 +125,7 @@ class JobViewsTest {
         JobState job = job();
         List<CheckpointAcknowledged> acks = List.of(ack("source", 1, T0 + 4_040, 700));
         List<ApiViews.SubtaskRef> missing = JobViews.unacknowledged(spec(), acks);
-        ApiViews.Checkpoint pending = JobViews.pending(job.getPending().get(0), progress().get(4L));
+        ApiViews.Checkpoint pending = JobViews.pending(job.getPending().get(0), progress().apply(4L));
 
         JsonNode detail = json(JobViews.detail(pending, spec(), acks, missing));
 
@@ -195,8 +195,8 @@ class JobViewsTest {
     }
 
     /** The progress of {@link #job()}'s pending checkpoint 4: one ack of 700 bytes. */
-    static Map<Long, CheckpointProgress> progress() {
-        return Map.of(4L, new CheckpointProgress(1, 700L, T0 + 4_040L));
+    static LongFunction<CheckpointProgress> progress() {
+        return id -> id == 4L ? new CheckpointProgress(1, 700L, T0 + 4_040L) : CheckpointProgress.NONE;
     }
 
     /** The state of the job of {@link #spec()}: 1 and 3 completed, 2 expired, 4 pending. */
