@@ -56,8 +56,10 @@ class AvroEventSerdeTest {
         RequestEnvelope decoded = requests.deserialize("t", requests.serialize("t", new RequestEnvelope(request)));
         TriggerRequest read = (TriggerRequest) decoded.getEvent();
         assertThat(read.getType()).isEqualTo(CheckpointType.CHECKPOINT);
-        assertThat(read.getForce()).isFalse();
+        assertThat(read.getForce()).isNull();
         assertThat(read.getTargetLocation()).isNull();
+        assertThat(read.getPostCheckpointAction()).isEqualTo(dev.cairn.events.PostCheckpointAction.NONE);
+        assertThat(read.getOptions()).isNull();
     }
 
     @ParameterizedTest
