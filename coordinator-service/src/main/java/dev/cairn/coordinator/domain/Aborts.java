@@ -16,24 +16,48 @@ import java.util.Set;
 
 /**
  * Aborting pending checkpoints and dropping queued requests, with the failure manager (Flink:
- * CheckpointFailureManager): only some reasons count, each checkpoint id at most once, ids up to
- * the last success are ignored, savepoints never count; past {@code tolerableFailures} the job fails.
+ * CheckpointFailureManager): only some reasons count ({@link #COUNTED}), each checkpoint id at most once, ids
+ * up to the last success are ignored; past {@code tolerableFailures} the job fails. A failure is task-level when
+ * a task declined with a reason that is not a pre-flight one ({@link #PRE_FLIGHT}); every other failure
+ * (expiry, a task restart, subsumption, suspension, a participant's decline) is job-level. Job-level failures of
+ * savepoints are not counted; task-level ones are, except that a task-level failure of a stop-with-savepoint
+ * fails the job at once. A failed stop-with-savepoint resumes the periodic trigger of a job still RUNNING.
  */
 final class Aborts {
 
-    /** The reasons that feed the consecutive failure counter. */
+    /** The reasons that feed the consecutive failure counter (Flink's current list: FINALIZE_CHECKPOINT_FAILURE no longer counts). */
     static final Set<CheckpointFailureReason> COUNTED = EnumSet.of(
             CheckpointFailureReason.CHECKPOINT_EXPIRED,
             CheckpointFailureReason.CHECKPOINT_DECLINED,
             CheckpointFailureReason.IO_EXCEPTION,
-            CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
-            CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE);
+            CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION);
+
+    /** Reasons Flink calls pre-flight: a failure for one of them is job-level even when a task reports it. */
+    static final Set<CheckpointFailureReason> PRE_FLIGHT = EnumSet.of(
+            CheckpointFailureReason.PERIODIC_SCHEDULER_SHUTDOWN,
+            CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS,
+            CheckpointFailureReason.MINIMUM_TIME_BETWEEN_CHECKPOINTS,
+            CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING,
+            CheckpointFailureReason.IO_EXCEPTION,
+            CheckpointFailureReason.BLOCKING_OUTPUT_EXIST);
 
     private Aborts() {
     }
 
+    /** A job-level failure: the coordinator's own decision, or a report that names no failing task. */
     static void abort(Decision d, String jobId, PendingCheckpoint pending, CheckpointFailureReason reason,
             String message) {
+        abort(d, jobId, pending, reason, message, false);
+    }
+
+    /** A task declined the checkpoint. */
+    static void abortByTask(Decision d, String jobId, PendingCheckpoint pending, CheckpointFailureReason reason,
+            String message) {
+        abort(d, jobId, pending, reason, message, true);
+    }
+
+    private static void abort(Decision d, String jobId, PendingCheckpoint pending, CheckpointFailureReason reason,
+            String message, boolean byTask) {
         JobState job = d.job(jobId);
         d.emit(CheckpointAborted.newBuilder()
                 .setJobId(jobId)
@@ -43,11 +67,22 @@ final class Aborts {
                 .setMessage(message)
                 .setLatestCompletedId(job.getLatestCompletedId())
                 .setTimestampMs(d.now)
+                .setOptions(pending.getOptions())
                 .build());
         if (pending.getRequestId() != null) {
             d.outcome(jobId, pending.getRequestId(), RequestStatus.FAILED, reason, message, pending.getCheckpointId());
         }
-        countFailure(d, jobId, pending.getCheckpointId(), pending.getType(), reason);
+        boolean taskLevel = byTask && !PRE_FLIGHT.contains(reason);
+        boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
+        if (savepoint && SnapshotOptionsRules.isSynchronous(pending.getOptions())) {
+            if (taskLevel) {
+                failJob(d, jobId, "Stop-with-savepoint " + pending.getCheckpointId() + " failed: " + reason + " ("
+                        + message + ")", job.getConsecutiveFailures());
+            }
+            JobStatuses.resumePeriodic(d, jobId);
+        } else if (taskLevel || !savepoint) {
+            countFailure(d, jobId, pending.getCheckpointId(), reason);
+        }
     }
 
     static void abortAllPending(Decision d, String jobId, CheckpointFailureReason reason, String message) {
@@ -78,11 +113,10 @@ final class Aborts {
         }
     }
 
-    private static void countFailure(Decision d, String jobId, long checkpointId, CheckpointType type,
-            CheckpointFailureReason reason) {
+    private static void countFailure(Decision d, String jobId, long checkpointId, CheckpointFailureReason reason) {
         JobState job = d.job(jobId);
-        if (type == CheckpointType.SAVEPOINT || !COUNTED.contains(reason)
-                || checkpointId <= job.getLastSucceededId() || job.getCountedFailureIds().contains(checkpointId)) {
+        if (!COUNTED.contains(reason) || checkpointId <= job.getLastSucceededId()
+                || job.getCountedFailureIds().contains(checkpointId)) {
             return;
         }
         int failures = job.getConsecutiveFailures() + 1;
@@ -93,16 +127,19 @@ final class Aborts {
                 .setConsecutiveFailures(failures)
                 .setTimestampMs(d.now)
                 .build());
-        int tolerable = job.getConfig().getTolerableFailures();
-        if (failures > tolerable) {
-            d.emit(JobFailed.newBuilder()
-                    .setJobId(jobId)
-                    .setCause("Exceeded checkpoint tolerable failure threshold: " + failures
-                            + " consecutive failures, the latest " + reason + " of checkpoint " + checkpointId)
-                    .setConsecutiveFailures(failures)
-                    .setTolerableFailures(tolerable)
-                    .setTimestampMs(d.now)
-                    .build());
+        if (failures > job.getConfig().getTolerableFailures()) {
+            failJob(d, jobId, "Exceeded checkpoint tolerable failure threshold: " + failures
+                    + " consecutive failures, the latest " + reason + " of checkpoint " + checkpointId, failures);
         }
+    }
+
+    private static void failJob(Decision d, String jobId, String cause, int failures) {
+        d.emit(JobFailed.newBuilder()
+                .setJobId(jobId)
+                .setCause(cause)
+                .setConsecutiveFailures(failures)
+                .setTolerableFailures(d.job(jobId).getConfig().getTolerableFailures())
+                .setTimestampMs(d.now)
+                .build());
     }
 }

@@ -6,7 +6,6 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
-import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.TriggerRequest;
 import java.util.Objects;
@@ -68,6 +67,12 @@ public final class CheckpointDecider {
             TaskMessages.acknowledge(d, c, c.ack());
         } else if (command instanceof Command.Decline c) {
             TaskMessages.decline(d, c, c.decline());
+        } else if (command instanceof Command.FinishTask c) {
+            FinishedTasks.finish(d, c, c.finished());
+        } else if (command instanceof Command.AcknowledgeParticipant c) {
+            Participants.acknowledge(d, c, c.ack());
+        } else if (command instanceof Command.DeclineParticipant c) {
+            Participants.decline(d, c, c.decline());
         }
         return d.decided();
     }
@@ -90,31 +95,15 @@ public final class CheckpointDecider {
                     "job spec replaced");
         }
         if (d.job(jobId).getStatus() == JobStatus.RUNNING) {
-            schedule(d, jobId, d.now + JobSpecs.initialDelayMs(spec.getConfig(), command.initialDelayFraction()));
+            JobStatuses.schedule(d, jobId, d.now + JobSpecs.initialDelayMs(spec.getConfig(),
+                    command.initialDelayFraction()));
             RequestQueue.run(d, jobId);
         }
     }
 
     private static void changeStatus(Decision d, Command.ChangeJobStatus command) {
         JobStatusChange change = command.change();
-        String jobId = change.getJobId();
-        JobState job = d.job(jobId);
-        if (job.getStatus() == change.getStatus()) {
-            return;
-        }
-        d.emit(change);
-        if (job.getStatus() == JobStatus.RUNNING) {
-            String message = "job " + jobId + " left RUNNING for " + change.getStatus();
-            if (job.getNextPeriodicDueMs() != null) {
-                d.emit(PeriodicTriggerStopped.newBuilder().setJobId(jobId).setTimestampMs(d.now).build());
-            }
-            Aborts.abortAllPending(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
-            Aborts.dropAllQueued(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
-        } else if (change.getStatus() == JobStatus.RUNNING) {
-            schedule(d, jobId, d.now + JobSpecs.initialDelayMs(job.getConfig(),
-                    command.initialDelayFraction()));
-            RequestQueue.run(d, jobId);
-        }
+        JobStatuses.change(d, change.getJobId(), change.getStatus(), command.initialDelayFraction(), null);
     }
 
     private static void requestTrigger(Decision d, Command.RequestTrigger command) {
@@ -141,7 +130,7 @@ public final class CheckpointDecider {
         Long due = job.getNextPeriodicDueMs();
         if (due != null && due <= d.now) {
             if (job.getStatus() == JobStatus.RUNNING) {
-                schedule(d, jobId, JobSpecs.nextFixedRateDue(due,
+                JobStatuses.schedule(d, jobId, JobSpecs.nextFixedRateDue(due,
                         JobSpecs.effectiveIntervalMs(job.getConfig()), d.now));
             } else {
                 d.emit(PeriodicTriggerStopped.newBuilder().setJobId(jobId).setTimestampMs(d.now).build());
@@ -149,9 +138,5 @@ public final class CheckpointDecider {
             RequestQueue.submitPeriodic(d, jobId);
         }
         RequestQueue.run(d, jobId);
-    }
-
-    private static void schedule(Decision d, String jobId, long dueAtMs) {
-        d.emit(PeriodicTriggerScheduled.newBuilder().setJobId(jobId).setDueAtMs(dueAtMs).setTimestampMs(d.now).build());
     }
 }

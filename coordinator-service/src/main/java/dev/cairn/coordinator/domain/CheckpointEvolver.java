@@ -15,10 +15,14 @@ import dev.cairn.events.JobFailed;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantState;
+import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerFailed;
@@ -36,7 +40,7 @@ import org.apache.avro.specific.SpecificRecord;
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
  * stores are exactly {@code fold(evolve, journal)}. Events that change nothing (requests, outcomes,
- * discarded acks, rejections, declines whose abort follows) are accepted and ignored.
+ * discarded acks, rejections, declines whose abort follows, participants' declines) are accepted and ignored.
  */
 public final class CheckpointEvolver {
 
@@ -62,7 +66,15 @@ public final class CheckpointEvolver {
         } else if (event instanceof JobStatusChange e) {
             update(state, e.getJobId(), j -> j.setStatus(e.getStatus()));
         } else if (event instanceof TaskStarted e) {
-            state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId());
+            onTaskStarted(state, e);
+        } else if (event instanceof TaskFinished e) {
+            onTaskFinished(state, e);
+        } else if (event instanceof ParticipantsTriggered e) {
+            onParticipantsTriggered(state, e);
+        } else if (event instanceof ParticipantAcknowledged e) {
+            update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(),
+                    p -> p.setParticipantStates(with(p.getParticipantStates(),
+                            new ParticipantState(e.getParticipant(), e.getState()))))));
         } else if (event instanceof CheckpointAcknowledged e) {
             onAck(state, e);
         } else if (event instanceof CheckpointTriggered e) {
@@ -113,6 +125,8 @@ public final class CheckpointEvolver {
         if (existing.isPresent()) {
             JobState next = Values.copy(existing.get(), JobState::new);
             next.setConfig(spec.getConfig());
+            next.setRequiredSubtasks(FinishedTasks.required(spec));
+            next.setFinishedSubtasks(FinishedTasks.countFinished(state, spec));
             state.putJob(next);
             return;
         }
@@ -128,15 +142,31 @@ public final class CheckpointEvolver {
                 .setHistoryIds(new ArrayList<>())
                 .setHistoryRequestIds(new ArrayList<>())
                 .setTotals(CompletedTotals.newBuilder().build())
+                .setRequiredSubtasks(FinishedTasks.required(spec))
+                .setFinishedSubtasks(0)
                 .build());
     }
 
-    /** An accepted ack changes only its own key (its checkpoint's progress follows from the acks). */
-    private static void onAck(CoordinatorState state, CheckpointAcknowledged ack) {
-        state.putAck(ack);
+    /** A new attempt replaces the old one; a finished subtask that starts again is no longer finished. */
+    private static void onTaskStarted(CoordinatorState state, TaskStarted e) {
+        state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId());
+        if (state.finished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()).isPresent()) {
+            state.removeFinished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex());
+            if (FinishedTasks.isRequiredSubtask(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex())) {
+                update(state, e.getJobId(), j -> j.setFinishedSubtasks(j.getFinishedSubtasks() - 1));
+            }
+        }
     }
 
-    private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
+    private static void onTaskFinished(CoordinatorState state, TaskFinished e) {
+        state.putFinished(e);
+        if (FinishedTasks.isRequiredSubtask(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex())) {
+            update(state, e.getJobId(), j -> j.setFinishedSubtasks(j.getFinishedSubtasks() + 1));
+        }
+    }
+
+    /** The checkpoint is pending from now on; its tasks are triggered once every participant has answered. */
+    private static void onParticipantsTriggered(CoordinatorState state, ParticipantsTriggered e) {
         PendingCheckpoint pending = PendingCheckpoint.newBuilder()
                 .setCheckpointId(e.getCheckpointId())
                 .setType(e.getType())
@@ -146,16 +176,84 @@ public final class CheckpointEvolver {
                 .setTimeoutAtMs(e.getTimeoutAtMs())
                 .setStorageLocation(e.getStorageLocation())
                 .setRequestId(e.getRequestId())
-                .setAcksExpected(e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan()))
+                .setAcksExpected(0)
+                .setOptions(e.getOptions())
+                .setTasksTriggered(false)
+                .setParticipants(e.getParticipants())
+                .setParticipantStates(new ArrayList<>())
+                .setFinishedSubtasks(0)
+                .setFinishedStateBytes(0)
                 .build();
-        update(state, e.getJobId(), j -> {
-            List<PendingCheckpoint> pendings = new ArrayList<>(j.getPending());
-            pendings.add(pending);
-            pendings.sort(Comparator.comparingLong(PendingCheckpoint::getCheckpointId));
-            j.setPending(pendings);
-            j.setNextCheckpointId(Math.max(j.getNextCheckpointId(), e.getCheckpointId() + 1));
-            j.setCounts(counts(j, 1, 1, 0, 0));
-        });
+        update(state, e.getJobId(), j -> addPending(j, pending));
+    }
+
+    /** An accepted ack changes only its own key (its checkpoint's progress follows from the acks). */
+    private static void onAck(CoordinatorState state, CheckpointAcknowledged ack) {
+        state.putAck(ack);
+    }
+
+    /** Creates the pending checkpoint, or, after its participants answered, records that its tasks are triggered. */
+    private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
+        int acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
+        Optional<PendingCheckpoint> started = state.job(e.getJobId()).flatMap(j -> pending(j, e.getCheckpointId()));
+        if (started.isPresent()) {
+            update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(), p -> {
+                p.setTasksTriggered(true);
+                p.setAcksExpected(acksExpected);
+                p.setFinishedSubtasks(e.getFinishedSubtasks());
+                p.setFinishedStateBytes(e.getFinishedStateBytes());
+            })));
+            return;
+        }
+        PendingCheckpoint pending = PendingCheckpoint.newBuilder()
+                .setCheckpointId(e.getCheckpointId())
+                .setType(e.getType())
+                .setPeriodic(e.getPeriodic())
+                .setForce(e.getForce())
+                .setTriggerTimestampMs(e.getTimestampMs())
+                .setTimeoutAtMs(e.getTimeoutAtMs())
+                .setStorageLocation(e.getStorageLocation())
+                .setRequestId(e.getRequestId())
+                .setAcksExpected(acksExpected)
+                .setOptions(e.getOptions())
+                .setTasksTriggered(true)
+                .setParticipants(new ArrayList<>())
+                .setParticipantStates(new ArrayList<>())
+                .setFinishedSubtasks(e.getFinishedSubtasks())
+                .setFinishedStateBytes(e.getFinishedStateBytes())
+                .build();
+        update(state, e.getJobId(), j -> addPending(j, pending));
+    }
+
+    private static void addPending(JobState job, PendingCheckpoint pending) {
+        List<PendingCheckpoint> pendings = new ArrayList<>(job.getPending());
+        pendings.add(pending);
+        pendings.sort(Comparator.comparingLong(PendingCheckpoint::getCheckpointId));
+        job.setPending(pendings);
+        job.setNextCheckpointId(Math.max(job.getNextCheckpointId(), pending.getCheckpointId() + 1));
+        job.setCounts(counts(job, 1, 1, 0, 0));
+    }
+
+    /** The pending checkpoints with one of them replaced by a changed copy. */
+    private static List<PendingCheckpoint> withPending(List<PendingCheckpoint> pendings, long checkpointId,
+            Consumer<PendingCheckpoint> change) {
+        List<PendingCheckpoint> result = new ArrayList<>(pendings.size());
+        for (PendingCheckpoint p : pendings) {
+            if (p.getCheckpointId() == checkpointId) {
+                PendingCheckpoint next = Values.copy(p, PendingCheckpoint::new);
+                change.accept(next);
+                result.add(next);
+            } else {
+                result.add(p);
+            }
+        }
+        return result;
+    }
+
+    private static <T> List<T> with(List<T> list, T element) {
+        List<T> result = new ArrayList<>(list);
+        result.add(element);
+        return result;
     }
 
     private void onCompleted(CoordinatorState state, CheckpointCompleted e) {
@@ -211,6 +309,7 @@ public final class CheckpointEvolver {
                 .setPeriodic(e.getPeriodic())
                 .setTargetLocation(e.getTargetLocation())
                 .setTimestampMs(e.getTimestampMs())
+                .setOptions(e.getOptions())
                 .build();
         update(state, e.getJobId(), j -> {
             List<QueuedRequest> queue = new ArrayList<>(j.getQueue());

@@ -4,6 +4,9 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.Objects;
@@ -90,6 +93,42 @@ public sealed interface Command {
     /** A subtask declined a checkpoint. */
     record Decline(CheckpointDeclined decline) implements Command {
         public Decline {
+            Objects.requireNonNull(decline, "decline");
+        }
+
+        @Override
+        public String jobId() {
+            return decline.getJobId();
+        }
+    }
+
+    /** A subtask finished for good: it is no longer triggered and counts as acknowledged. */
+    record FinishTask(TaskFinished finished) implements Command {
+        public FinishTask {
+            Objects.requireNonNull(finished, "finished");
+        }
+
+        @Override
+        public String jobId() {
+            return finished.getJobId();
+        }
+    }
+
+    /** A coordinator-side participant snapshotted its state for a checkpoint. */
+    record AcknowledgeParticipant(ParticipantAcknowledged ack) implements Command {
+        public AcknowledgeParticipant {
+            Objects.requireNonNull(ack, "ack");
+        }
+
+        @Override
+        public String jobId() {
+            return ack.getJobId();
+        }
+    }
+
+    /** A coordinator-side participant could not snapshot its state for a checkpoint. */
+    record DeclineParticipant(ParticipantDeclined decline) implements Command {
+        public DeclineParticipant {
             Objects.requireNonNull(decline, "decline");
         }
 

@@ -5,6 +5,7 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.List;
 import java.util.Optional;
@@ -21,6 +22,8 @@ import java.util.Optional;
  *   <li>vertex: {@code (jobId, taskId) -> TaskVertex}, the same vertices one key each, for the per-message
  *       lookups (task started, ack, decline); written and removed together with the spec
  *   <li>attempt: {@code (jobId, taskId, subtaskIndex) -> attemptId}, the current attempt
+ *   <li>finished: {@code (jobId, taskId, subtaskIndex) -> TaskFinished}, a subtask that finished for good, with
+ *       its final state; removed when a new attempt of it starts
  *   <li>ack: {@code (jobId, checkpointId, taskId, subtaskIndex) -> CheckpointAcknowledged}, the accepted acks;
  *       they double as per-subtask stats while their checkpoint is pending or in the job's history
  *   <li>summary: {@code (jobId, checkpointId) -> CheckpointSummary}, one ended checkpoint of the history
@@ -52,6 +55,13 @@ public interface CoordinatorState {
     Optional<String> attempt(String jobId, String taskId, int subtaskIndex);
 
     void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId);
+
+    /** How the subtask finished, empty while it has not. */
+    Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex);
+
+    void putFinished(TaskFinished finished);
+
+    void removeFinished(String jobId, String taskId, int subtaskIndex);
 
     Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex);
 

@@ -11,9 +11,12 @@ import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobFailed;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerFailed;
 import java.util.Optional;
@@ -94,6 +97,18 @@ public final class EventDescriptions {
         }
         if (event instanceof JobStatusChange e) {
             return "Job " + e.getJobId() + " switched to " + e.getStatus();
+        }
+        if (event instanceof TaskFinished e) {
+            return "Task " + e.getTaskId() + " subtask " + e.getSubtaskIndex() + " of job " + e.getJobId()
+                    + " finished (attempt " + e.getAttemptId() + ")";
+        }
+        if (event instanceof ParticipantsTriggered e) {
+            return "Triggering checkpoint " + e.getCheckpointId() + " (" + e.getType() + ") @ " + e.getTimestampMs()
+                    + " for job " + e.getJobId() + ": asking participants " + e.getParticipants() + " first";
+        }
+        if (event instanceof ParticipantDeclined e) {
+            return "Decline checkpoint " + e.getCheckpointId() + " by participant " + e.getParticipant() + " of job "
+                    + e.getJobId() + ": " + e.getReason() + " " + e.getMessage();
         }
         if (event instanceof TaskStarted e) {
             return "Task " + e.getTaskId() + " subtask " + e.getSubtaskIndex() + " of job " + e.getJobId()

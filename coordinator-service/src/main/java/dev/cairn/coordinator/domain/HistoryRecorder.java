@@ -44,6 +44,7 @@ final class HistoryRecorder {
                 .setAcksReceived(acksReceived)
                 .setStorageLocation(e.getStorageLocation())
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
+                .setOptions(pending.map(PendingCheckpoint::getOptions).orElse(null))
                 .build();
         job.setTotals(totals(job.getTotals(), duration, e.getTotalSizeBytes()));
         append(state, job, summary);
@@ -66,6 +67,7 @@ final class HistoryRecorder {
                 .setAcksReceived(progress.acksReceived())
                 .setStorageLocation(pending.map(PendingCheckpoint::getStorageLocation).orElse(""))
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
+                .setOptions(pending.map(PendingCheckpoint::getOptions).orElse(null))
                 .setFailureReason(e.getReason())
                 .setFailureMessage(e.getMessage())
                 .build();

@@ -9,6 +9,7 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +31,7 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     private final Map<String, JobSpec> specs = new HashMap<>();
     private final Map<VertexKey, TaskVertex> vertices = new HashMap<>();
     private final Map<AttemptKey, String> attempts = new HashMap<>();
+    private final Map<AttemptKey, TaskFinished> finished = new HashMap<>();
     /** Never holds an empty inner map. */
     private final Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks = new HashMap<>();
     /** Derived from the acks, kept up to date by putAck and removeAcks; not part of equality. */
@@ -44,6 +46,7 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
         copy.specs.putAll(specs);
         copy.vertices.putAll(vertices);
         copy.attempts.putAll(attempts);
+        copy.finished.putAll(finished);
         acks.forEach((key, value) -> copy.acks.put(key, new HashMap<>(value)));
         copy.progress.putAll(progress);
         copy.summaries.putAll(summaries);
@@ -159,6 +162,21 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     }
 
     @Override
+    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+        return Optional.ofNullable(finished.get(new AttemptKey(jobId, taskId, subtaskIndex)));
+    }
+
+    @Override
+    public void putFinished(TaskFinished value) {
+        finished.put(new AttemptKey(value.getJobId(), value.getTaskId(), value.getSubtaskIndex()), value);
+    }
+
+    @Override
+    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
+        finished.remove(new AttemptKey(jobId, taskId, subtaskIndex));
+    }
+
+    @Override
     public Optional<RetainedCheckpoints> retained(String jobId) {
         return Optional.ofNullable(retained.get(jobId));
     }
@@ -175,6 +193,7 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
                 && specs.equals(other.specs)
                 && vertices.equals(other.vertices)
                 && attempts.equals(other.attempts)
+                && finished.equals(other.finished)
                 && acks.equals(other.acks)
                 && summaries.equals(other.summaries)
                 && retained.equals(other.retained);
@@ -182,13 +201,13 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobs, specs, vertices, attempts, acks, summaries, retained);
+        return Objects.hash(jobs, specs, vertices, attempts, finished, acks, summaries, retained);
     }
 
     @Override
     public String toString() {
         return "InMemoryCoordinatorState{jobs=" + jobs + ", specs=" + specs + ", vertices=" + vertices
-                + ", attempts=" + attempts + ", acks=" + acks + ", summaries="
+                + ", attempts=" + attempts + ", finished=" + finished + ", acks=" + acks + ", summaries="
                 + summaries + ", retained=" + retained + "}";
     }
 }

@@ -4,6 +4,7 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.Optional;
@@ -32,6 +33,16 @@ final class InputChecks {
             problems = decline(c.decline(), limits);
         } else if (command instanceof Command.ChangeJobStatus c) {
             problems = status(c.change(), limits);
+        } else if (command instanceof Command.FinishTask c) {
+            problems = finished(c.finished(), limits);
+        } else if (command instanceof Command.AcknowledgeParticipant c) {
+            problems = of(limits.checkId("job id", c.ack().getJobId()),
+                    limits.checkId("participant", c.ack().getParticipant()),
+                    handle(c.ack().getState(), limits));
+        } else if (command instanceof Command.DeclineParticipant c) {
+            problems = of(limits.checkId("job id", c.decline().getJobId()),
+                    limits.checkId("participant", c.decline().getParticipant()),
+                    limits.checkMessage("decline message", c.decline().getMessage()));
         } else if (command instanceof Command.RegisterJob) {
             return Optional.empty();
         } else {
@@ -83,6 +94,25 @@ final class InputChecks {
                         handle.getLocation()),
                 handle != null && handle.getSizeBytes() < 0
                         ? "state size must be >= 0 but is " + handle.getSizeBytes() : null);
+    }
+
+    private static String[] finished(TaskFinished finished, InputLimits limits) {
+        return of(
+                limits.checkId("job id", finished.getJobId()),
+                limits.checkId("task id", finished.getTaskId()),
+                limits.checkSubtaskIndex(finished.getSubtaskIndex()),
+                limits.checkId("attempt id", finished.getAttemptId()),
+                handle(finished.getFinalState(), limits));
+    }
+
+    /** An optional state handle: its location within bounds and its size not negative. */
+    private static String handle(StateHandle handle, InputLimits limits) {
+        if (handle == null) {
+            return null;
+        }
+        String location = limits.checkLocation("state handle location", handle.getLocation());
+        return location != null ? location
+                : handle.getSizeBytes() < 0 ? "state size must be >= 0 but is " + handle.getSizeBytes() : null;
     }
 
     private static String[] decline(CheckpointDeclined decline, InputLimits limits) {

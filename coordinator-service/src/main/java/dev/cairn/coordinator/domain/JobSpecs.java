@@ -17,6 +17,8 @@ public final class JobSpecs {
      * this many bytes at most, so a trigger stays far below Kafka's 1 MiB record limit whatever the job.
      */
     public static final int MAX_ROLES_BYTES = 256 * 1024;
+    /** The most coordinator-side participants a job may name: each is asked before every checkpoint. */
+    public static final int MAX_PARTICIPANTS = 16;
     /** What one task's roles add to a trigger besides its id: a length prefix and three booleans, rounded up. */
     private static final int ROLE_BYTES = 8;
 
@@ -41,13 +43,36 @@ public final class JobSpecs {
         if (config == null) {
             return Optional.of("checkpoint config is missing");
         }
-        return validateConfig(config, limits).or(() -> validateTasks(spec.getTasks(), limits));
+        return validateConfig(config, limits).or(() -> validateTasks(spec.getTasks(), limits))
+                .or(() -> validateParticipants(spec.getParticipants(), limits));
+    }
+
+    private static Optional<String> validateParticipants(List<String> participants, InputLimits limits) {
+        if (participants == null) {
+            return Optional.empty();
+        }
+        if (participants.size() > MAX_PARTICIPANTS) {
+            return Optional.of("the job names " + participants.size() + " participants, more than the limit of "
+                    + MAX_PARTICIPANTS);
+        }
+        Set<String> names = new HashSet<>();
+        for (String participant : participants) {
+            String problem = limits.checkId("a participant", participant);
+            if (problem != null) {
+                return Optional.of(problem);
+            }
+            if (!names.add(participant)) {
+                return Optional.of("duplicate participant " + participant);
+            }
+        }
+        return Optional.empty();
     }
 
     private static Optional<String> validateConfig(CheckpointConfig config, InputLimits limits) {
         Optional<String> durations = duration("intervalMs", config.getIntervalMs(), 1, limits)
                 .or(() -> duration("timeoutMs", config.getTimeoutMs(), 1, limits))
-                .or(() -> duration("minPauseMs", config.getMinPauseMs(), 0, limits));
+                .or(() -> duration("minPauseMs", config.getMinPauseMs(), 0, limits))
+                .or(() -> duration("alignedTimeoutMs", config.getAlignedTimeoutMs(), 0, limits));
         if (durations.isPresent()) {
             return durations;
         }
@@ -177,6 +202,6 @@ public final class JobSpecs {
     /** Equal apart from the timestamp: re-registering it changes nothing. */
     public static boolean sameSpec(JobSpec a, JobSpec b) {
         return a.getJobId().equals(b.getJobId()) && a.getTasks().equals(b.getTasks())
-                && a.getConfig().equals(b.getConfig());
+                && a.getConfig().equals(b.getConfig()) && a.getParticipants().equals(b.getParticipants());
     }
 }

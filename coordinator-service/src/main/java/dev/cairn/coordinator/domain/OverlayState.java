@@ -9,6 +9,7 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -37,6 +38,7 @@ public final class OverlayState implements CoordinatorState {
     private final Slots<String, JobSpec> specs = new Slots<>();
     private final Slots<VertexKey, TaskVertex> vertices = new Slots<>();
     private final Slots<AttemptKey, String> attempts = new Slots<>();
+    private final Slots<AttemptKey, TaskFinished> finished = new Slots<>();
     private final Slots<CheckpointKey, CheckpointSummary> summaries = new Slots<>();
     private final Slots<String, RetainedCheckpoints> retained = new Slots<>();
     /** Acks written here, per checkpoint; made on first use. */
@@ -60,6 +62,8 @@ public final class OverlayState implements CoordinatorState {
         attempts.applyTo((k, attempt) -> target.putAttempt(k.jobId(), k.taskId(), k.subtaskIndex(), attempt), k -> {
             throw new IllegalStateException("an attempt is never removed: " + k);
         });
+        finished.applyTo((k, f) -> target.putFinished(f),
+                k -> target.removeFinished(k.jobId(), k.taskId(), k.subtaskIndex()));
         if (removedAcks != null) {
             removedAcks.forEach(k -> target.removeAcks(k.jobId(), k.checkpointId()));
         }
@@ -117,6 +121,22 @@ public final class OverlayState implements CoordinatorState {
     @Override
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
         attempts.put(new AttemptKey(jobId, taskId, subtaskIndex), Objects.requireNonNull(attemptId));
+    }
+
+    @Override
+    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+        return finished.isEmpty() ? base.finished(jobId, taskId, subtaskIndex)
+                : finished.get(new AttemptKey(jobId, taskId, subtaskIndex), k -> base.finished(jobId, taskId, subtaskIndex));
+    }
+
+    @Override
+    public void putFinished(TaskFinished value) {
+        finished.put(new AttemptKey(value.getJobId(), value.getTaskId(), value.getSubtaskIndex()), value);
+    }
+
+    @Override
+    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
+        finished.remove(new AttemptKey(jobId, taskId, subtaskIndex));
     }
 
     @Override

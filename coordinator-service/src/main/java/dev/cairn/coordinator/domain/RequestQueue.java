@@ -4,20 +4,17 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointFailureReason;
-import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.TaskRoles;
-import dev.cairn.events.TaskVertex;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The single entry point of periodic, manual and savepoint requests (Flink: CheckpointRequestDecider
@@ -36,6 +33,11 @@ final class RequestQueue {
                 || job.getHistoryRequestIds().contains(requestId);
     }
 
+    /**
+     * Queues a manual request with its options resolved. A stop-with-savepoint first stops the periodic trigger
+     * and aborts what is pending and queued (Flink: stopCheckpointScheduler before triggerSynchronousSavepoint);
+     * only one stop may be in progress.
+     */
     static void submitManual(Decision d, TriggerRequest request) {
         String jobId = request.getJobId();
         JobState job = d.job(jobId);
@@ -45,16 +47,43 @@ final class RequestQueue {
                     "Job " + jobId + " is " + job.getStatus() + ", not RUNNING", null);
             return;
         }
+        Optional<String> invalid = SnapshotOptionsRules.problem(request);
+        if (invalid.isPresent()) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, CheckpointFailureReason.INVALID_REQUEST,
+                    invalid.get(), null);
+            return;
+        }
+        SnapshotOptions options = SnapshotOptionsRules.of(job.getConfig(), request);
+        if (SnapshotOptionsRules.isSynchronous(options)) {
+            if (isStopping(job)) {
+                d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED,
+                        CheckpointFailureReason.INVALID_REQUEST,
+                        "A stop-with-savepoint of job " + jobId + " is already in progress", null);
+                return;
+            }
+            String why = "Stop-with-savepoint " + request.getRequestId() + " of job " + jobId
+                    + " stops the checkpoint scheduler";
+            JobStatuses.stopPeriodic(d, jobId);
+            Aborts.abortAllPending(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, why);
+            Aborts.dropAllQueued(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, why);
+        }
         boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
         enqueue(d, jobId, QueuedRequest.newBuilder()
-                .setSequence(job.getNextRequestSequence())
+                .setSequence(d.job(jobId).getNextRequestSequence())
                 .setRequestId(request.getRequestId())
                 .setType(request.getType())
-                .setForce(request.getForce() || savepoint)
+                .setForce(SnapshotOptionsRules.forced(job.getConfig(), request))
                 .setPeriodic(false)
                 .setTargetLocation(savepoint ? request.getTargetLocation() : null)
                 .setTimestampMs(d.now)
+                .setOptions(options)
                 .build());
+    }
+
+    /** Whether a stop-with-savepoint of the job is queued or pending. */
+    static boolean isStopping(JobState job) {
+        return job.getQueue().stream().anyMatch(r -> SnapshotOptionsRules.isSynchronous(r.getOptions()))
+                || job.getPending().stream().anyMatch(p -> SnapshotOptionsRules.isSynchronous(p.getOptions()));
     }
 
     static void submitPeriodic(Decision d, String jobId) {
@@ -76,6 +105,7 @@ final class RequestQueue {
                 .setForce(false)
                 .setPeriodic(true)
                 .setTimestampMs(d.now)
+                .setOptions(SnapshotOptionsRules.periodic(job.getConfig()))
                 .build());
     }
 
@@ -102,6 +132,7 @@ final class RequestQueue {
                 .setTargetLocation(request.getTargetLocation())
                 .setSequence(request.getSequence())
                 .setTimestampMs(request.getTimestampMs())
+                .setOptions(request.getOptions())
                 .build());
         List<QueuedRequest> after = d.job(jobId).getQueue();
         if (after.size() > d.settings.maxQueuedRequests()) {
@@ -143,70 +174,7 @@ final class RequestQueue {
                     .setPeriodic(head.getPeriodic())
                     .setTimestampMs(d.now)
                     .build());
-            trigger(d, jobId, head);
-        }
-    }
-
-    private static void trigger(Decision d, String jobId, QueuedRequest request) {
-        JobState job = d.job(jobId);
-        JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
-        int acksExpected = 0;
-        List<TaskRoles> roles = new ArrayList<>();
-        for (TaskVertex vertex : spec.getTasks()) {
-            if (JobSpecs.isRequired(vertex)) {
-                for (int subtask = 0; subtask < vertex.getParallelism(); subtask++) {
-                    if (d.state.attempt(jobId, vertex.getTaskId(), subtask).isEmpty()) {
-                        failTrigger(d, jobId, request, "Not all required tasks are currently running for job "
-                                + jobId + ": task " + vertex.getTaskId() + " subtask " + subtask
-                                + " has no running attempt");
-                        return;
-                    }
-                }
-            }
-            if (vertex.getAcknowledges()) {
-                acksExpected += vertex.getParallelism();
-            }
-            if (!vertex.getTriggered() || !vertex.getAcknowledges() || !vertex.getNotified()) {
-                roles.add(new TaskRoles(vertex.getTaskId(), vertex.getTriggered(), vertex.getAcknowledges(),
-                        vertex.getNotified()));
-            }
-        }
-        long id = job.getNextCheckpointId();
-        boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
-        d.emit(CheckpointTriggered.newBuilder()
-                .setJobId(jobId)
-                .setCheckpointId(id)
-                .setTimestampMs(d.now)
-                .setType(request.getType())
-                .setPeriodic(request.getPeriodic())
-                .setForce(request.getForce())
-                .setStorageLocation(savepoint
-                        ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
-                        : JobSpecs.checkpointLocation(jobId, job.getConfig(), id))
-                .setPlan(List.of())
-                .setAcksExpected(acksExpected)
-                .setRoles(roles)
-                .setTimeoutAtMs(d.now + job.getConfig().getTimeoutMs())
-                .setRequestId(request.getRequestId())
-                .build());
-        if (request.getRequestId() != null) {
-            d.outcome(jobId, request.getRequestId(), RequestStatus.TRIGGERED, null, null, id);
-        }
-    }
-
-    private static void failTrigger(Decision d, String jobId, QueuedRequest request, String message) {
-        CheckpointFailureReason reason = CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING;
-        d.emit(TriggerFailed.newBuilder()
-                .setJobId(jobId)
-                .setRequestId(request.getRequestId())
-                .setType(request.getType())
-                .setPeriodic(request.getPeriodic())
-                .setReason(reason)
-                .setMessage(message)
-                .setTimestampMs(d.now)
-                .build());
-        if (request.getRequestId() != null) {
-            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
+            Triggers.trigger(d, jobId, head);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.SubtaskState;
 import java.util.ArrayList;
@@ -48,5 +49,34 @@ public final class RestoreParts {
             result.add(new RestorePart(jobId, checkpointId, part, parts, states));
         }
         return result;
+    }
+
+    /**
+     * A checkpoint's accepted acks together with the final states of the finished subtasks it counts (those
+     * {@code counted} accepts that have no ack in it), each as an ack of its finishing attempt, ordered by
+     * (taskId, subtaskIndex).
+     */
+    public static List<CheckpointAcknowledged> withFinished(long checkpointId, List<CheckpointAcknowledged> acks,
+            List<TaskFinished> finished, java.util.function.Predicate<TaskFinished> counted) {
+        java.util.Set<String> acked = new java.util.HashSet<>();
+        acks.forEach(a -> acked.add(a.getTaskId() + '\u0000' + a.getSubtaskIndex()));
+        List<CheckpointAcknowledged> states = new java.util.ArrayList<>(acks);
+        for (TaskFinished f : finished) {
+            if (counted.test(f) && !acked.contains(f.getTaskId() + '\u0000' + f.getSubtaskIndex())) {
+                states.add(CheckpointAcknowledged.newBuilder()
+                        .setJobId(f.getJobId())
+                        .setCheckpointId(checkpointId)
+                        .setTaskId(f.getTaskId())
+                        .setSubtaskIndex(f.getSubtaskIndex())
+                        .setAttemptId(f.getAttemptId())
+                        .setStateHandle(FinishedTasks.finalState(f))
+                        .setMetrics(dev.cairn.events.SubtaskMetrics.newBuilder().build())
+                        .setTimestampMs(f.getTimestampMs())
+                        .build());
+            }
+        }
+        states.sort(java.util.Comparator.comparing(CheckpointAcknowledged::getTaskId)
+                .thenComparingInt(CheckpointAcknowledged::getSubtaskIndex));
+        return states;
     }
 }

@@ -5,12 +5,8 @@ import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
-import dev.cairn.events.CheckpointType;
-import dev.cairn.events.RequestStatus;
-import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
@@ -19,7 +15,7 @@ import java.util.Optional;
 /**
  * What the sidecars report: task attempts, acknowledgements and declines (Flink: the
  * receiveAcknowledgeMessage / receiveDeclineMessage / failUnacknowledgedPendingCheckpointsFor paths
- * of CheckpointCoordinator, and PendingCheckpoint.acknowledgeTask), and completion.
+ * of CheckpointCoordinator, and PendingCheckpoint.acknowledgeTask).
  */
 final class TaskMessages {
 
@@ -59,18 +55,26 @@ final class TaskMessages {
         RequestQueue.run(d, jobId);
     }
 
+    /**
+     * An ack that cannot be accepted is discarded and its state handle reported for clean-up, whatever the reason
+     * (Flink discards the subtask state of every ack it does not accept): a checkpoint never triggered or already
+     * ended, a task the spec does not have, an attempt that is not the running one.
+     */
     static void acknowledge(Decision d, Command command, CheckpointAcknowledged ack) {
         String jobId = ack.getJobId();
         JobState job = d.job(jobId);
-        if (!validCheckpointId(d, command, job, ack.getCheckpointId())) {
+        long id = ack.getCheckpointId();
+        if (id < 0 || id >= job.getNextCheckpointId()) {
+            discard(d, ack, AckDiscardStatus.DISCARDED, "Received message for checkpoint " + id + who(ack)
+                    + ", which was never triggered (next id " + job.getNextCheckpointId() + ")");
             return;
         }
         Optional<TaskVertex> vertex = d.state.vertex(jobId, ack.getTaskId());
         if (!JobSpecs.hasSubtask(vertex, ack.getSubtaskIndex())) {
-            d.reject(jobId, command, "unknown task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex());
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+                    + ": the job has no such task or subtask; discarding its state handle");
             return;
         }
-        long id = ack.getCheckpointId();
         Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, id);
         if (pending.isEmpty()) {
             boolean late = job.getRecentlyEndedIds().contains(id);
@@ -79,22 +83,26 @@ final class TaskMessages {
                     : "Received message for an unknown or ended checkpoint " + id + who(ack));
             return;
         }
-        boolean acknowledges = vertex.orElseThrow().getAcknowledges();
         Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
         Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
-        } else if (!acknowledges || existing.isPresent() || current.isEmpty()
-                || !current.get().equals(ack.getAttemptId())) {
+        } else if (!vertex.orElseThrow().getAcknowledges() || !pending.get().getTasksTriggered()
+                || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
         } else {
-            d.emit(ack);
-            CheckpointProgress progress = d.state.progress(jobId, id);
-            if (progress.acksReceived() >= pending.get().getAcksExpected()) {
-                complete(d, jobId, pending.get(), progress);
-                RequestQueue.run(d, jobId);
-            }
+            accept(d, jobId, pending.get(), ack);
+        }
+    }
+
+    /** Accepts an ack of a subtask that had none accepted; completes the checkpoint when it was the last one. */
+    static void accept(Decision d, String jobId, PendingCheckpoint pending, CheckpointAcknowledged ack) {
+        d.emit(ack);
+        CheckpointProgress progress = d.state.progress(jobId, pending.getCheckpointId());
+        if (progress.acksReceived() >= pending.getAcksExpected()) {
+            Completions.complete(d, jobId, pending, progress);
+            RequestQueue.run(d, jobId);
         }
     }
 
@@ -125,7 +133,7 @@ final class TaskMessages {
                 : CheckpointFailureReason.CHECKPOINT_DECLINED;
         String message = "Decline checkpoint " + decline.getCheckpointId() + " by task " + decline.getTaskId()
                 + " of job " + jobId + ": " + decline.getMessage();
-        Aborts.abort(d, jobId, pending.get(), reason, message);
+        Aborts.abortByTask(d, jobId, pending.get(), reason, message);
         RequestQueue.run(d, jobId);
     }
 
@@ -150,42 +158,5 @@ final class TaskMessages {
                 .setMessage(message)
                 .setTimestampMs(d.now)
                 .build());
-    }
-
-    /**
-     * Every required ack is in: complete, then subsume older pending checkpoints. The completion carries the
-     * count and total size of the subtask states, not the states: the accepted acks hold them.
-     */
-    private static void complete(Decision d, String jobId, PendingCheckpoint pending, CheckpointProgress progress) {
-        JobState job = d.job(jobId);
-        boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
-        Optional<RetainedCheckpoints> retained = d.state.retained(jobId);
-        long lastSubsumed = savepoint ? -1
-                : Retention.lastSubsumedId(retained, job.getConfig().getRetained());
-        d.emit(CheckpointCompleted.newBuilder()
-                .setJobId(jobId)
-                .setCheckpointId(pending.getCheckpointId())
-                .setType(pending.getType())
-                .setTriggerTimestampMs(pending.getTriggerTimestampMs())
-                .setCompletionTimestampMs(d.now)
-                .setStorageLocation(pending.getStorageLocation())
-                .setSubtaskStates(java.util.List.of())
-                .setSubtaskCount(progress.acksReceived())
-                .setTotalSizeBytes(progress.stateSizeBytes())
-                .setLastSubsumedId(lastSubsumed)
-                .build());
-        if (pending.getRequestId() != null) {
-            d.outcome(jobId, pending.getRequestId(), RequestStatus.COMPLETED, null, null, pending.getCheckpointId());
-        }
-        if (savepoint) {
-            return;
-        }
-        for (PendingCheckpoint older : new ArrayList<>(d.job(jobId).getPending())) {
-            if (older.getCheckpointId() < pending.getCheckpointId() && older.getType() != CheckpointType.SAVEPOINT) {
-                Aborts.abort(d, jobId, older, CheckpointFailureReason.CHECKPOINT_SUBSUMED, "Checkpoint "
-                        + older.getCheckpointId() + " of job " + jobId + " subsumed by checkpoint "
-                        + pending.getCheckpointId());
-            }
-        }
     }
 }

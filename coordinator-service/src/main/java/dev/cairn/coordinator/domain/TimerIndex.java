@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
@@ -23,6 +24,9 @@ public final class TimerIndex {
     /** The timer this event creates, if any. */
     public static Optional<Timer> timer(SpecificRecord event) {
         if (event instanceof CheckpointTriggered e) {
+            return Optional.of(new Timer(e.getJobId(), e.getTimeoutAtMs()));
+        }
+        if (event instanceof ParticipantsTriggered e) {
             return Optional.of(new Timer(e.getJobId(), e.getTimeoutAtMs()));
         }
         if (event instanceof PeriodicTriggerScheduled e) {

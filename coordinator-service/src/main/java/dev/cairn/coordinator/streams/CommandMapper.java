@@ -6,7 +6,10 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.function.DoubleSupplier;
@@ -59,6 +62,15 @@ final class CommandMapper {
         }
         if (event instanceof CheckpointDeclined decline) {
             return new Command.Decline(decline);
+        }
+        if (event instanceof TaskFinished finished) {
+            return new Command.FinishTask(finished);
+        }
+        if (event instanceof ParticipantAcknowledged ack) {
+            return new Command.AcknowledgeParticipant(ack);
+        }
+        if (event instanceof ParticipantDeclined decline) {
+            return new Command.DeclineParticipant(decline);
         }
         throw new IllegalArgumentException("not a Cairn request or ack: " + envelope);
     }

@@ -5,16 +5,18 @@ import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.EventDescriptions;
+import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.coordinator.domain.SidecarNotifications;
 import dev.cairn.coordinator.domain.TimerIndex;
-import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskVertex;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -159,14 +161,29 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
             EventDescriptions.describe(event).ifPresent(LOG::info);
             context.forward(new Record<>(jobId, new JournalEnvelope(event), now), CoordinatorTopology.JOURNAL_SINK);
-            if (event instanceof CheckpointTriggered || event instanceof CheckpointCompleted
-                    || event instanceof CheckpointAborted) {
+            if (SidecarNotifications.isForSidecars(event)) {
                 context.forward(new Record<>(jobId, new ControlEnvelope(event), now), CoordinatorTopology.CONTROL_SINK);
             }
         }
         if (completed != null) {
             publishRestorePoint(completed, before, now);
         }
+    }
+
+    /**
+     * The subtask states of a completed checkpoint: its accepted acks, and, when it also counts subtasks that had
+     * finished before it was triggered, their final states (one scan of the job's finished subtasks).
+     */
+    private List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted completed) {
+        String jobId = completed.getJobId();
+        List<CheckpointAcknowledged> acks = state.acks(jobId, completed.getCheckpointId());
+        if (completed.getSubtaskCount() <= acks.size()) {
+            return acks;
+        }
+        return RestoreParts.withFinished(completed.getCheckpointId(), acks, state.finished(jobId),
+                finished -> state.vertex(jobId, finished.getTaskId())
+                        .filter(v -> JobSpecs.hasSubtask(Optional.of(v), finished.getSubtaskIndex()))
+                        .map(TaskVertex::getAcknowledges).orElse(false));
     }
 
     /**
@@ -178,7 +195,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         state.retained(jobId).ifPresent(retained -> context.forward(
                 new Record<>(jobId, (SpecificRecord) sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
         List<RestorePart> parts = RestoreParts.split(jobId, completed.getCheckpointId(),
-                state.acks(jobId, completed.getCheckpointId()), statesPerPart);
+                subtaskStates(completed), statesPerPart);
         for (RestorePart part : parts) {
             context.forward(new Record<>(CairnTopics.restorePartKey(jobId, part.getPart()), (SpecificRecord) part, now),
                     CoordinatorTopology.COMPLETED_SINK);

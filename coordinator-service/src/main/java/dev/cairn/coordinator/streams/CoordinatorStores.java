@@ -5,6 +5,7 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
@@ -23,6 +24,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #VERTICES}: (job, task) to the {@link TaskVertex}, the per-message lookup of acks, declines and
  *       task starts;</li>
  *   <li>{@value #ATTEMPTS}: (job, task, subtask) to the current attempt id;</li>
+ *   <li>{@value #FINISHED}: (job, task, subtask) to the {@link TaskFinished} of a subtask that finished for good
+ *       (its final state), until a new attempt of it starts;</li>
  *   <li>{@value #ACKS}: (job, checkpoint, task, subtask) to the accepted {@link CheckpointAcknowledged}, kept as its
  *       encoded bytes ({@link #ACK_VALUES}): scanning a checkpoint's keys to delete them decodes nothing, and
  *       readers decode what they look at;</li>
@@ -48,6 +51,7 @@ public final class CoordinatorStores {
     public static final String SPECS = "cairn-specs";
     public static final String VERTICES = "cairn-vertices";
     public static final String ATTEMPTS = "cairn-attempts";
+    public static final String FINISHED = "cairn-finished";
     public static final String ACKS = "cairn-acks";
     /** How the values of {@value #ACKS} are encoded: the single-object encoding of the current schema. */
     static final AvroEventSerde<CheckpointAcknowledged> ACK_VALUES =
@@ -64,12 +68,14 @@ public final class CoordinatorStores {
         AvroEventSerde<JobState> jobs = AvroEventSerde.currentOnly(JobState.class);
         AvroEventSerde<JobSpec> specs = AvroEventSerde.currentOnly(JobSpec.class);
         AvroEventSerde<TaskVertex> vertices = AvroEventSerde.currentOnly(TaskVertex.class);
+        AvroEventSerde<TaskFinished> finished = AvroEventSerde.currentOnly(TaskFinished.class);
         AvroEventSerde<CheckpointSummary> summaries = AvroEventSerde.currentOnly(CheckpointSummary.class);
         return List.of(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS), Serdes.String(), jobs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPECS), Serdes.String(), specs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VERTICES), Serdes.Bytes(), vertices),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ATTEMPTS), Serdes.Bytes(), Serdes.String()),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FINISHED), Serdes.Bytes(), finished),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ACKS), Serdes.Bytes(), Serdes.ByteArray()),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SUMMARIES), Serdes.Bytes(), summaries),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RETAINED), Serdes.String(),

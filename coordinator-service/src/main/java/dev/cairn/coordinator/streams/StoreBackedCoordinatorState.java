@@ -7,6 +7,7 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -44,6 +45,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private final KeyValueStore<String, JobSpec> specs;
     private final KeyValueStore<Bytes, TaskVertex> vertices;
     private final KeyValueStore<Bytes, String> attempts;
+    private final KeyValueStore<Bytes, TaskFinished> finished;
     private final KeyValueStore<Bytes, byte[]> acks;
     private final KeyValueStore<Bytes, CheckpointSummary> summaries;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
@@ -63,6 +65,7 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         this.specs = cast(stores.apply(CoordinatorStores.SPECS));
         this.vertices = cast(stores.apply(CoordinatorStores.VERTICES));
         this.attempts = cast(stores.apply(CoordinatorStores.ATTEMPTS));
+        this.finished = cast(stores.apply(CoordinatorStores.FINISHED));
         this.acks = cast(stores.apply(CoordinatorStores.ACKS));
         this.summaries = cast(stores.apply(CoordinatorStores.SUMMARIES));
         this.retained = cast(stores.apply(CoordinatorStores.RETAINED));
@@ -139,6 +142,26 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
         attempts.put(StoreKeys.attempt(jobId, taskId, subtaskIndex), attemptId);
         knownAttempts.put(new SubtaskRef(jobId, taskId, subtaskIndex), attemptId);
+    }
+
+    @Override
+    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+        return reader.finished(jobId, taskId, subtaskIndex);
+    }
+
+    @Override
+    public void putFinished(TaskFinished value) {
+        finished.put(StoreKeys.attempt(value.getJobId(), value.getTaskId(), value.getSubtaskIndex()), value);
+    }
+
+    @Override
+    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
+        finished.delete(StoreKeys.attempt(jobId, taskId, subtaskIndex));
+    }
+
+    /** Every finished subtask of the job (for the restore parts of a completion). */
+    List<TaskFinished> finished(String jobId) {
+        return reader.finished(jobId);
     }
 
     @Override

@@ -22,7 +22,13 @@ public final class StoreKeys {
                 .putInt(job.length).put(job).putInt(task.length).put(task).array());
     }
 
-    /** (jobId, taskId, subtaskIndex) of the attempts store. */
+    /** (jobId): the prefix of every key of one job in the vertices, attempts and finished stores. */
+    public static Bytes job(String jobId) {
+        byte[] job = utf8(jobId);
+        return Bytes.wrap(ByteBuffer.allocate(4 + job.length).putInt(job.length).put(job).array());
+    }
+
+    /** (jobId, taskId, subtaskIndex) of the attempts and finished stores. */
     public static Bytes attempt(String jobId, String taskId, int subtaskIndex) {
         byte[] job = utf8(jobId);
         byte[] task = utf8(taskId);

@@ -6,6 +6,7 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -37,6 +38,7 @@ public final class StoreReader {
     private final ReadOnlyKeyValueStore<String, JobSpec> specs;
     private final ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices;
     private final ReadOnlyKeyValueStore<Bytes, String> attempts;
+    private final ReadOnlyKeyValueStore<Bytes, TaskFinished> finished;
     /** Encoded values ({@link CoordinatorStores#ACK_VALUES}), decoded here as they are read. */
     private final ReadOnlyKeyValueStore<Bytes, byte[]> acks;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries;
@@ -48,6 +50,7 @@ public final class StoreReader {
         this.specs = stores.store(CoordinatorStores.SPECS);
         this.vertices = stores.store(CoordinatorStores.VERTICES);
         this.attempts = stores.store(CoordinatorStores.ATTEMPTS);
+        this.finished = stores.store(CoordinatorStores.FINISHED);
         this.acks = stores.store(CoordinatorStores.ACKS);
         this.summaries = stores.store(CoordinatorStores.SUMMARIES);
         this.retained = stores.store(CoordinatorStores.RETAINED);
@@ -71,6 +74,22 @@ public final class StoreReader {
     /** The current attempt of a subtask, empty when it never started. */
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
         return Optional.ofNullable(attempts.get(StoreKeys.attempt(jobId, taskId, subtaskIndex)));
+    }
+
+    /** How a subtask finished, empty while it has not. */
+    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+        return Optional.ofNullable(finished.get(StoreKeys.attempt(jobId, taskId, subtaskIndex)));
+    }
+
+    /** Every finished subtask of the job, ordered by (taskId, subtaskIndex): one scan of the job's key range. */
+    public List<TaskFinished> finished(String jobId) {
+        List<TaskFinished> found = new ArrayList<>();
+        try (KeyValueIterator<Bytes, TaskFinished> it = finished.prefixScan(StoreKeys.job(jobId),
+                new BytesSerializer())) {
+            it.forEachRemaining(entry -> found.add(entry.value));
+        }
+        found.sort(java.util.Comparator.comparing(TaskFinished::getTaskId).thenComparingInt(TaskFinished::getSubtaskIndex));
+        return found;
     }
 
     /** The accepted acks of a pending checkpoint or one in the history, ordered by (taskId, subtaskIndex). */

@@ -32,11 +32,17 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 class AbortAndFailureTest {
 
-    /** The reasons Flink's CheckpointFailureManager counts. */
+    /** The reasons Flink's CheckpointFailureManager counts (FINALIZE_CHECKPOINT_FAILURE no longer does). */
     private static final Set<CheckpointFailureReason> COUNTED = EnumSet.of(
             CheckpointFailureReason.CHECKPOINT_EXPIRED, CheckpointFailureReason.CHECKPOINT_DECLINED,
-            CheckpointFailureReason.IO_EXCEPTION, CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
-            CheckpointFailureReason.FINALIZE_CHECKPOINT_FAILURE);
+            CheckpointFailureReason.IO_EXCEPTION, CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION);
+
+    /** Flink's pre-flight reasons: job-level even when a task reports them. */
+    private static final Set<CheckpointFailureReason> PRE_FLIGHT = EnumSet.of(
+            CheckpointFailureReason.PERIODIC_SCHEDULER_SHUTDOWN, CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS,
+            CheckpointFailureReason.MINIMUM_TIME_BETWEEN_CHECKPOINTS,
+            CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING, CheckpointFailureReason.IO_EXCEPTION,
+            CheckpointFailureReason.BLOCKING_OUTPUT_EXIST);
 
     /** Checkpoint 1 pending, triggered at 1000, times out at 1600. */
     private static Scenario pending(CheckpointConfig.Builder config) {
@@ -133,15 +139,37 @@ class AbortAndFailureTest {
         assertThat(outcome.getCheckpointId()).isEqualTo(1L);
     }
 
-    @Test
-    void shouldNeverCountSavepointFailures() {
-        Then then = Scenario.runningJob(spec(), 1000).and(savepointRequest("sp", null), 10)
-                .when(decline(1, SOURCE, 0), 20);
+    /** Flink's CheckpointFailureManagerTest: a task-level failure of a savepoint is counted like a checkpoint's. */
+    @ParameterizedTest
+    @EnumSource(CheckpointFailureReason.class)
+    void shouldCountATasksDeclineOfASavepointUnlessItsReasonIsPreFlight(CheckpointFailureReason reason) {
+        Then then = Scenario.runningJob(spec(config().setTolerableFailures(0)), 1000)
+                .and(savepointRequest("sp", null), 10)
+                .when(new Command.Decline(declined(1, SOURCE, 0, reason)), 20);
 
-        assertThat(then.single(CheckpointAborted.class).getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
+        boolean counted = COUNTED.contains(reason) && !PRE_FLIGHT.contains(reason);
+        assertThat(then.single(CheckpointAborted.class).getReason()).isEqualTo(reason);
         assertThat(then.single(RequestOutcome.class).getStatus()).isEqualTo(RequestStatus.FAILED);
+        assertThat(then.has(CheckpointFailureCounted.class)).isEqualTo(counted);
+        assertThat(then.has(JobFailed.class)).isEqualTo(counted);
+    }
+
+    @Test
+    void shouldNotCountASavepointThatExpires() {
+        Then then = Scenario.runningJob(spec(), 1000).and(savepointRequest("sp", null), 10)
+                .when(tick(), 610);
+
+        assertThat(then.single(CheckpointAborted.class).getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
         assertThat(then.has(CheckpointFailureCounted.class)).isFalse();
         assertThat(then.has(JobFailed.class)).isFalse();
+    }
+
+    @Test
+    void shouldCountACheckpointDeclinedForAPreFlightReasonAsAJobLevelFailure() {
+        Then then = pending(config().setTolerableFailures(3))
+                .when(new Command.Decline(declined(1, SOURCE, 0, CheckpointFailureReason.IO_EXCEPTION)), 1100);
+
+        assertThat(then.single(CheckpointFailureCounted.class).getConsecutiveFailures()).isEqualTo(1);
     }
 
     @Test

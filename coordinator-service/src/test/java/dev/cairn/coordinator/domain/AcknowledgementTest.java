@@ -234,20 +234,26 @@ class AcknowledgementTest {
 
     @ParameterizedTest
     @ValueSource(longs = {-1, -100, 2, 99})
-    void shouldRejectAckForCheckpointIdThatWasNeverTriggered(long checkpointId) {
+    void shouldDiscardAndReportTheStateOfAnAckForACheckpointThatWasNeverTriggered(long checkpointId) {
         Then then = pending(config()).when(acknowledge(checkpointId, SOURCE, 0), 1100);
 
-        then.thenTypes(CommandRejected.class);
-        assertThat(then.single(CommandRejected.class).getReason()).contains("was never triggered");
+        then.thenTypes(AckDiscarded.class);
+        AckDiscarded discarded = then.single(AckDiscarded.class);
+        assertThat(discarded.getStatus()).isEqualTo(AckDiscardStatus.DISCARDED);
+        assertThat(discarded.getStateHandle()).isNotNull();
+        assertThat(discarded.getMessage()).contains("never triggered");
     }
 
     @ParameterizedTest
     @CsvSource({"source, 2", "nope, 0", "sink, 1"})
-    void shouldRejectAckFromUnknownTaskOrSubtask(String taskId, int subtask) {
+    void shouldDiscardAndReportTheStateOfAnAckFromAnUnknownTaskOrSubtask(String taskId, int subtask) {
         Then then = pending(config()).when(new Command.Acknowledge(ack(JOB, 1, taskId, subtask, "a", 1)), 1100);
 
-        then.thenTypes(CommandRejected.class);
-        assertThat(then.single(CommandRejected.class).getReason()).startsWith("unknown task");
+        then.thenTypes(AckDiscarded.class);
+        AckDiscarded discarded = then.single(AckDiscarded.class);
+        assertThat(discarded.getStatus()).isEqualTo(AckDiscardStatus.UNKNOWN);
+        assertThat(discarded.getStateHandle()).isNotNull();
+        assertThat(discarded.getMessage()).contains("no such task or subtask");
     }
 
     @Test

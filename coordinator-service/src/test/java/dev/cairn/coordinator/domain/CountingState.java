@@ -113,6 +113,24 @@ final class CountingState implements CoordinatorState {
     }
 
     @Override
+    public Optional<dev.cairn.events.TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+        attemptReads++;
+        return read(delegate.finished(jobId, taskId, subtaskIndex));
+    }
+
+    @Override
+    public void putFinished(dev.cairn.events.TaskFinished finished) {
+        attemptWrites++;
+        delegate.putFinished(finished);
+    }
+
+    @Override
+    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
+        attemptWrites++;
+        delegate.removeFinished(jobId, taskId, subtaskIndex);
+    }
+
+    @Override
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
         attemptReads++;
         return read(delegate.attempt(jobId, taskId, subtaskIndex));

@@ -123,7 +123,8 @@ final class Fixtures {
         return new Command.Decline(declined(checkpointId, taskId, subtask, null));
     }
 
-    static TriggerRequest request(String requestId, CheckpointType type, boolean force) {
+    /** A request; {@code force} null takes Flink's default (savepoints forced, checkpoints not). */
+    static TriggerRequest request(String requestId, CheckpointType type, Boolean force) {
         return TriggerRequest.newBuilder()
                 .setJobId(JOB)
                 .setRequestId(requestId)
@@ -139,7 +140,7 @@ final class Fixtures {
     }
 
     static Command.RequestTrigger savepointRequest(String requestId, String target) {
-        TriggerRequest request = request(requestId, CheckpointType.SAVEPOINT, false);
+        TriggerRequest request = request(requestId, CheckpointType.SAVEPOINT, null);
         request.setTargetLocation(target);
         return new Command.RequestTrigger(request);
     }

@@ -1,0 +1,131 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RequestedOptions;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.TriggerRequest;
+import java.util.Optional;
+
+/**
+ * What every task is told with a trigger (Flink: {@code CheckpointOptions.forConfig}), from the job's
+ * {@link CheckpointConfig} and a request's overrides:
+ * <ul>
+ *   <li>at-least-once jobs get {@code AT_LEAST_ONCE} barriers;</li>
+ *   <li>savepoints are always aligned, without a timeout;</li>
+ *   <li>checkpoints are aligned unless unaligned checkpoints are enabled; then they start unaligned when the
+ *       aligned timeout is 0, else they are aligned with that timeout (after which a task may go unaligned).</li>
+ * </ul>
+ * Also Flink's default of {@code force}: a savepoint is forced unless unaligned checkpoints are enabled
+ * ({@code CheckpointProperties.forSavepoint(!unalignedEnabled, ...)}), a checkpoint is not.
+ */
+public final class SnapshotOptionsRules {
+
+    /** What a null {@code options} field of a trigger, completion or abort written before options existed means. */
+    public static final SnapshotOptions DEFAULTS = SnapshotOptions.newBuilder()
+            .setBackupType(BackupType.FULL)
+            .setSavepointFormat(SavepointFormat.CANONICAL)
+            .setPostCheckpointAction(PostCheckpointAction.NONE)
+            .setAlignment(AlignmentType.ALIGNED)
+            .setAlignedTimeoutMs(-1)
+            .build();
+
+    private SnapshotOptionsRules() {
+    }
+
+    /** The options themselves, or the defaults for a record written before options existed. */
+    public static SnapshotOptions orDefaults(SnapshotOptions options) {
+        return options == null ? DEFAULTS : options;
+    }
+
+    /** Whether the options make a synchronous savepoint: a stop-with-savepoint, which ends the job on success. */
+    public static boolean isSynchronous(SnapshotOptions options) {
+        return options != null && options.getPostCheckpointAction() != PostCheckpointAction.NONE;
+    }
+
+    /** The options of a periodic checkpoint of a job with this config. */
+    public static SnapshotOptions periodic(CheckpointConfig config) {
+        return resolve(config, CheckpointType.CHECKPOINT, PostCheckpointAction.NONE, null);
+    }
+
+    /** The options of a request, its overrides over the job's config; call {@link #problem} first. */
+    public static SnapshotOptions of(CheckpointConfig config, TriggerRequest request) {
+        return resolve(config, request.getType(), postAction(request), request.getOptions());
+    }
+
+    /** What follows the request's savepoint: NONE unless it asks for a stop. */
+    public static PostCheckpointAction postAction(TriggerRequest request) {
+        return request.getPostCheckpointAction() == null ? PostCheckpointAction.NONE
+                : request.getPostCheckpointAction();
+    }
+
+    /** Whether the request is forced: as it asks, else Flink's default. */
+    public static boolean forced(CheckpointConfig config, TriggerRequest request) {
+        if (request.getForce() != null) {
+            return request.getForce();
+        }
+        return request.getType() == CheckpointType.SAVEPOINT && !config.getUnalignedEnabled();
+    }
+
+    /** Why the request's options cannot be honoured, or empty. */
+    public static Optional<String> problem(TriggerRequest request) {
+        boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
+        if (!savepoint && postAction(request) != PostCheckpointAction.NONE) {
+            return Optional.of("a stop (postCheckpointAction " + request.getPostCheckpointAction()
+                    + ") needs a SAVEPOINT request, not a CHECKPOINT");
+        }
+        RequestedOptions options = request.getOptions();
+        if (options == null) {
+            return Optional.empty();
+        }
+        if (savepoint && options.getBackupType() != null) {
+            return Optional.of("backupType applies to checkpoints, not to savepoints (use savepointFormat)");
+        }
+        if (!savepoint && options.getSavepointFormat() != null) {
+            return Optional.of("savepointFormat applies to savepoints, not to checkpoints (use backupType)");
+        }
+        if (options.getAlignedTimeoutMs() != null && options.getAlignedTimeoutMs() < 0) {
+            return Optional.of("alignedTimeoutMs must be >= 0 but is " + options.getAlignedTimeoutMs());
+        }
+        return Optional.empty();
+    }
+
+    private static SnapshotOptions resolve(CheckpointConfig config, CheckpointType type, PostCheckpointAction action,
+            RequestedOptions overrides) {
+        boolean savepoint = type == CheckpointType.SAVEPOINT;
+        BackupType backup = pick(overrides == null ? null : overrides.getBackupType(),
+                pick(config.getBackupType(), BackupType.FULL));
+        boolean unaligned = pick(overrides == null ? null : overrides.getUnalignedEnabled(),
+                config.getUnalignedEnabled());
+        long alignedTimeout = pick(overrides == null ? null : overrides.getAlignedTimeoutMs(),
+                config.getAlignedTimeoutMs());
+        AlignmentType alignment;
+        long timeout = -1;
+        if (!config.getExactlyOnce()) {
+            alignment = AlignmentType.AT_LEAST_ONCE;
+        } else if (savepoint || !unaligned) {
+            alignment = AlignmentType.ALIGNED;
+        } else if (alignedTimeout == 0) {
+            alignment = AlignmentType.UNALIGNED;
+        } else {
+            alignment = AlignmentType.ALIGNED;
+            timeout = alignedTimeout;
+        }
+        return SnapshotOptions.newBuilder()
+                .setBackupType(savepoint ? BackupType.FULL : backup)
+                .setSavepointFormat(pick(overrides == null ? null : overrides.getSavepointFormat(),
+                        pick(config.getSavepointFormat(), SavepointFormat.CANONICAL)))
+                .setPostCheckpointAction(savepoint ? action : PostCheckpointAction.NONE)
+                .setAlignment(alignment)
+                .setAlignedTimeoutMs(timeout)
+                .build();
+    }
+
+    private static <T> T pick(T override, T configured) {
+        return override != null ? override : configured;
+    }
+}

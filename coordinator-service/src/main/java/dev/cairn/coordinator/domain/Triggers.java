@@ -1,0 +1,130 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.RequestStatus;
+import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.TriggerFailed;
+import java.util.List;
+
+/**
+ * Starting a checkpoint chosen from the queue (Flink: CheckpointCoordinator.startTriggeringCheckpoint): plan it
+ * ({@link TriggerPlan}), take the next id, then either trigger the tasks at once, or, when the job has
+ * coordinator-side participants, ask them first ({@link ParticipantsTriggered}) and trigger the tasks once all
+ * of them have answered ({@link #triggerTasks}).
+ */
+final class Triggers {
+
+    private Triggers() {
+    }
+
+    static void trigger(Decision d, String jobId, QueuedRequest request) {
+        JobState job = d.job(jobId);
+        JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
+        TriggerPlan plan = TriggerPlan.of(d.state, spec, job.getFinishedSubtasks() > 0);
+        if (plan.failed()) {
+            failTrigger(d, jobId, request, plan.failure());
+            return;
+        }
+        long id = job.getNextCheckpointId();
+        boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
+        String location = savepoint
+                ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
+                : JobSpecs.checkpointLocation(jobId, job.getConfig(), id);
+        SnapshotOptions options = request.getOptions() != null ? request.getOptions()
+                : SnapshotOptionsRules.periodic(job.getConfig());
+        long timeoutAt = d.now + job.getConfig().getTimeoutMs();
+        if (spec.getParticipants().isEmpty()) {
+            emitTriggered(d, jobId, id, request.getType(), request.getPeriodic(), request.getForce(), location,
+                    timeoutAt, request.getRequestId(), options, plan);
+        } else {
+            d.emit(ParticipantsTriggered.newBuilder()
+                    .setJobId(jobId)
+                    .setCheckpointId(id)
+                    .setTimestampMs(d.now)
+                    .setType(request.getType())
+                    .setPeriodic(request.getPeriodic())
+                    .setForce(request.getForce())
+                    .setStorageLocation(location)
+                    .setTimeoutAtMs(timeoutAt)
+                    .setRequestId(request.getRequestId())
+                    .setOptions(options)
+                    .setParticipants(List.copyOf(spec.getParticipants()))
+                    .build());
+        }
+        if (request.getRequestId() != null) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.TRIGGERED, null, null, id);
+        }
+        if (spec.getParticipants().isEmpty()) {
+            completeIfNothingToWaitFor(d, jobId, id);
+        }
+    }
+
+    /** Every participant of a pending checkpoint has answered: trigger its tasks, planned anew now. */
+    static void triggerTasks(Decision d, String jobId, PendingCheckpoint pending) {
+        JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
+        TriggerPlan plan = TriggerPlan.of(d.state, spec, d.job(jobId).getFinishedSubtasks() > 0);
+        if (plan.failed()) {
+            Aborts.abort(d, jobId, pending, CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING, plan.failure());
+            return;
+        }
+        emitTriggered(d, jobId, pending.getCheckpointId(), pending.getType(), pending.getPeriodic(),
+                pending.getForce(), pending.getStorageLocation(), pending.getTimeoutAtMs(), pending.getRequestId(),
+                pending.getOptions(), plan);
+        completeIfNothingToWaitFor(d, jobId, pending.getCheckpointId());
+    }
+
+    private static void emitTriggered(Decision d, String jobId, long id, CheckpointType type, boolean periodic,
+            boolean force, String location, long timeoutAt, String requestId, SnapshotOptions options,
+            TriggerPlan plan) {
+        d.emit(CheckpointTriggered.newBuilder()
+                .setJobId(jobId)
+                .setCheckpointId(id)
+                .setTimestampMs(d.now)
+                .setType(type)
+                .setPeriodic(periodic)
+                .setForce(force)
+                .setStorageLocation(location)
+                .setPlan(List.of())
+                .setAcksExpected(plan.acksExpected())
+                .setRoles(plan.roles())
+                .setTimeoutAtMs(timeoutAt)
+                .setRequestId(requestId)
+                .setOptions(options)
+                .setFinishedSubtasks(plan.finishedSubtasks())
+                .setFinishedStateBytes(plan.finishedStateBytes())
+                .build());
+    }
+
+    /** A checkpoint whose running subtasks do not acknowledge (they all finished) completes when triggered. */
+    private static void completeIfNothingToWaitFor(Decision d, String jobId, long id) {
+        CheckpointEvolver.pending(d.job(jobId), id).ifPresent(pending -> {
+            CheckpointProgress progress = d.state.progress(jobId, id);
+            if (progress.acksReceived() >= pending.getAcksExpected()) {
+                Completions.complete(d, jobId, pending, progress);
+            }
+        });
+    }
+
+    private static void failTrigger(Decision d, String jobId, QueuedRequest request, String message) {
+        CheckpointFailureReason reason = CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING;
+        d.emit(TriggerFailed.newBuilder()
+                .setJobId(jobId)
+                .setRequestId(request.getRequestId())
+                .setType(request.getType())
+                .setPeriodic(request.getPeriodic())
+                .setReason(reason)
+                .setMessage(message)
+                .setTimestampMs(d.now)
+                .build());
+        if (request.getRequestId() != null) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
+        }
+    }
+}
