@@ -14,6 +14,7 @@ import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
@@ -96,8 +97,36 @@ class RestorePublicationTopologyTest {
         assertThat(second.get(3).value()).as("tombstone of part 2").isNull();
     }
 
+    @Test
+    void shouldPublishTheFinalStateOfASubtaskThatFinishedBeforeTheCheckpointWithTheAckedStates() {
+        register(2);
+        acks.pipeInput("job", new AckEnvelope(TaskFinished.newBuilder().setJobId("job").setTaskId("map")
+                .setSubtaskIndex(1).setAttemptId("a-1").setFinalState(new StateHandle("file:///final/map-1", 7L))
+                .setTimestampMs(0).build()));
+        trigger(1);
+        ack(1, 0);
+
+        List<TestRecord<String, byte[]>> records = completed.readRecordsToList();
+
+        assertThat(records).extracting(TestRecord::key).containsExactly("job", partKey(0));
+        RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), records.get(0).value());
+        assertThat(retained.getCheckpoints().get(0).getSubtaskCount()).isEqualTo(2);
+        assertThat(retained.getCheckpoints().get(0).getTotalSizeBytes()).isEqualTo(17L);
+        assertThat(part(records.get(1)).getStates()).extracting(s -> s.getHandle().getLocation())
+                .containsExactly("file:///cp/job/chk-1/map-0", "file:///final/map-1");
+    }
+
     /** Registers the job with {@code parallelism} subtasks, triggers checkpoint {@code id} and acks every subtask. */
     private void checkpoint(long id, int parallelism) {
+        register(parallelism);
+        trigger(id);
+        for (int subtask = 0; subtask < parallelism; subtask++) {
+            ack(id, subtask);
+        }
+    }
+
+    /** Registers the job with {@code parallelism} subtasks and starts every one. */
+    private void register(int parallelism) {
         requests.pipeInput("job", new RequestEnvelope(JobSpec.newBuilder().setJobId("job")
                 .setTasks(List.of(TaskVertex.newBuilder().setTaskId("map").setParallelism(parallelism).build()))
                 .setConfig(CheckpointConfig.newBuilder().setIntervalMs(3_600_000).setTimeoutMs(60_000)
@@ -107,14 +136,18 @@ class RestorePublicationTopologyTest {
             acks.pipeInput("job", new AckEnvelope(TaskStarted.newBuilder().setJobId("job").setTaskId("map")
                     .setSubtaskIndex(subtask).setAttemptId("a-" + subtask).setTimestampMs(0).build()));
         }
+    }
+
+    private void trigger(long id) {
         requests.pipeInput("job", new RequestEnvelope(TriggerRequest.newBuilder().setJobId("job")
                 .setRequestId("r-" + id).setRequester("test").setTimestampMs(0).build()));
-        for (int subtask = 0; subtask < parallelism; subtask++) {
-            acks.pipeInput("job", new AckEnvelope(CheckpointAcknowledged.newBuilder().setJobId("job")
-                    .setCheckpointId(id).setTaskId("map").setSubtaskIndex(subtask).setAttemptId("a-" + subtask)
-                    .setStateHandle(new StateHandle("file:///cp/job/chk-" + id + "/map-" + subtask, 10L))
-                    .setMetrics(SubtaskMetrics.newBuilder().build()).setTimestampMs(0).build()));
-        }
+    }
+
+    private void ack(long id, int subtask) {
+        acks.pipeInput("job", new AckEnvelope(CheckpointAcknowledged.newBuilder().setJobId("job")
+                .setCheckpointId(id).setTaskId("map").setSubtaskIndex(subtask).setAttemptId("a-" + subtask)
+                .setStateHandle(new StateHandle("file:///cp/job/chk-" + id + "/map-" + subtask, 10L))
+                .setMetrics(SubtaskMetrics.newBuilder().build()).setTimestampMs(0).build()));
     }
 
     private static String partKey(int part) {
