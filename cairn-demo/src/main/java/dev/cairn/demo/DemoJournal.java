@@ -25,6 +25,7 @@ final class DemoJournal implements AutoCloseable {
     private final List<Long> completed = new ArrayList<>();
     private final Map<CheckpointFailureReason, Integer> abortedByReason = new TreeMap<>();
     private final List<RequestOutcome> outcomes = new ArrayList<>();
+    private final java.util.ArrayDeque<Object> unread = new java.util.ArrayDeque<>();
     private long events;
 
     DemoJournal(String bootstrapServers, String topic) {
@@ -38,19 +39,27 @@ final class DemoJournal implements AutoCloseable {
         consumer.seekToBeginning(partitions);
     }
 
-    /** Reads the journal until {@code until} holds for an event or the time is up; true when it held. */
+    /**
+     * Reads the journal until {@code until} holds for an event or the time is up; true when it held. Events polled
+     * after the one that held are kept for the next call.
+     */
     boolean followUntil(Predicate<Object> until, Duration atMost) {
         long deadline = System.nanoTime() + atMost.toNanos();
-        while (System.nanoTime() < deadline) {
-            for (ConsumerRecord<String, JournalEnvelope> record : consumer.poll(Duration.ofMillis(100))) {
-                Object event = record.value().getEvent();
+        while (true) {
+            while (!unread.isEmpty()) {
+                Object event = unread.poll();
                 tally(event);
                 if (until.test(event)) {
                     return true;
                 }
             }
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            for (ConsumerRecord<String, JournalEnvelope> record : consumer.poll(Duration.ofMillis(100))) {
+                unread.add(record.value().getEvent());
+            }
         }
-        return false;
     }
 
     private void tally(Object event) {

@@ -15,7 +15,9 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
-import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
@@ -46,8 +48,9 @@ import picocli.CommandLine.Option;
 /**
  * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once),
  * a job of four subtasks, each a sample worker with a real sidecar beside it (one slow, one that declines
- * every third checkpoint), a savepoint request, and at the end a summary and an audit: the journal
- * replayed into a fresh state must equal the live store.
+ * every third checkpoint), a savepoint request, a stop-with-savepoint that drains the tasks and finishes the
+ * job, and at the end a summary and an audit: the journal replayed into a fresh state must equal the live
+ * store.
  */
 @Command(name = "cairn-demo", mixinStandardHelpOptions = true,
         description = "Runs Cairn end to end on an in-JVM Kafka broker for a bounded time and exits.")
@@ -55,7 +58,7 @@ public final class DemoMain implements Callable<Integer> {
 
 
     @Option(names = "--duration", defaultValue = "PT12S",
-            description = "How long the job runs before it is suspended, ISO-8601 (default: ${DEFAULT-VALUE}).")
+            description = "How long the job runs before it is stopped with a savepoint, ISO-8601 (default: ${DEFAULT-VALUE}).")
     Duration duration;
 
     @Option(names = "--partitions", defaultValue = "3", description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
@@ -119,13 +122,47 @@ public final class DemoMain implements Callable<Integer> {
         out.println("Requested a " + EventText.describe(savepoint));
         journal.followUntil(event -> false, duration.dividedBy(2));
 
-        requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(JobStatusChange.newBuilder()
-                .setJobId(jobId).setStatus(JobStatus.SUSPENDED).setTimestampMs(System.currentTimeMillis())
-                .build()))).get();
-        boolean stopped = journal.followUntil(PeriodicTriggerStopped.class::isInstance, Duration.ofSeconds(30));
-        out.println("Suspended the job" + (stopped ? ": periodic triggering stopped." : ", but the journal never said so."));
+        boolean finished = stopWithSavepoint(requests, requestsTopic, journal);
         out.println("Worker counters: " + workers.counters());
-        return summarize(coordinator, journal) && stopped ? 0 : 1;
+        return summarize(coordinator, journal) && finished ? 0 : 1;
+    }
+
+    /**
+     * Stops the job with a savepoint, draining first (Flink's {@code stop --drain}). The sink declines every
+     * third checkpoint id, so a stop can fail: then the job keeps running, periodic checkpointing resumes, and
+     * the demo asks again (at most three times).
+     */
+    private boolean stopWithSavepoint(KafkaProducer<String, RequestEnvelope> requests, String requestsTopic,
+            DemoJournal journal) throws Exception {
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            TriggerRequest stop = stop(attempt);
+            requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(stop))).get();
+            out.println("Requested a " + EventText.describe(stop));
+            RequestOutcome[] outcome = new RequestOutcome[1];
+            journal.followUntil(event -> {
+                if (event instanceof RequestOutcome o && o.getRequestId().equals(stop.getRequestId())
+                        && o.getStatus() != RequestStatus.TRIGGERED) {
+                    outcome[0] = o;
+                    return true;
+                }
+                return false;
+            }, Duration.ofSeconds(30));
+            if (outcome[0] == null) {
+                out.println("The stop-with-savepoint got no outcome within 30 s.");
+                return false;
+            }
+            if (outcome[0].getStatus() == RequestStatus.COMPLETED) {
+                boolean finished = journal.followUntil(event -> event instanceof JobStatusChange c
+                        && c.getStatus() == JobStatus.FINISHED, Duration.ofSeconds(30));
+                out.println(finished ? "Stopped the job with savepoint " + outcome[0].getCheckpointId()
+                        + " after the tasks drained: the job is FINISHED and periodic triggering stopped."
+                        : "The stop-with-savepoint completed, but the job never became FINISHED.");
+                return finished;
+            }
+            out.println("The stop-with-savepoint failed (" + outcome[0].getReason() + "): the job keeps running "
+                    + "and periodic checkpointing resumes" + (attempt < 3 ? "; asking again." : "."));
+        }
+        return false;
     }
 
     private boolean summarize(CoordinatorApp coordinator, DemoJournal journal) {
@@ -172,6 +209,14 @@ public final class DemoMain implements Callable<Integer> {
         return TriggerRequest.newBuilder().setJobId(jobId).setRequestId("savepoint-" + UUID.randomUUID().toString().substring(0, 8))
                 .setType(CheckpointType.SAVEPOINT).setRequester("cairn-demo")
                 .setTargetLocation("file:///tmp/cairn-demo/savepoints/sp-1")
+                .setTimestampMs(System.currentTimeMillis()).build();
+    }
+
+    private TriggerRequest stop(int attempt) {
+        return TriggerRequest.newBuilder().setJobId(jobId).setRequestId("stop-" + attempt + "-"
+                        + UUID.randomUUID().toString().substring(0, 8))
+                .setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(PostCheckpointAction.TERMINATE)
+                .setRequester("cairn-demo").setTargetLocation("file:///tmp/cairn-demo/savepoints/final-" + attempt)
                 .setTimestampMs(System.currentTimeMillis()).build();
     }
 

@@ -2,6 +2,7 @@ package dev.cairn.demo;
 
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import java.util.stream.Collectors;
@@ -23,8 +24,12 @@ final class EventText {
                     spec.getConfig().getStorageBaseLocation());
         }
         if (event instanceof TriggerRequest request) {
+            PostCheckpointAction action = request.getPostCheckpointAction();
+            String kind = action == PostCheckpointAction.TERMINATE ? "stop-with-savepoint (drain)"
+                    : action == PostCheckpointAction.SUSPEND ? "stop-with-savepoint"
+                    : request.getType().name().toLowerCase(java.util.Locale.ROOT);
             return String.format("%s%s request %s for '%s' from %s",
-                    request.getForce() ? "forced " : "", request.getType().name().toLowerCase(java.util.Locale.ROOT),
+                    Boolean.TRUE.equals(request.getForce()) ? "forced " : "", kind,
                     request.getRequestId(), request.getJobId(), request.getRequester());
         }
         if (event instanceof JobStatusChange change) {

@@ -25,7 +25,8 @@ class DemoMainIT {
                 .contains("Started 4 sample workers, each with a sidecar beside it")
                 .contains("map-1: slow (700 ms per snapshot)")
                 .contains("Requested a savepoint request")
-                .contains("Suspended the job: periodic triggering stopped.")
+                .contains("Requested a stop-with-savepoint (drain) request")
+                .containsPattern("Stopped the job with savepoint \\d+ after the tasks drained: the job is FINISHED")
                 .containsPattern("completed: [1-9]\\d* \\[1, ")
                 .contains("CHECKPOINT_DECLINED")
                 .containsPattern("Audit: replayed \\d+ journal events into a fresh state; it equals the live store.");
