@@ -44,6 +44,10 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config, List<
             + "\"config\": {\"intervalMs\": 2000, \"timeoutMs\": 10000, "
             + "\"storageBaseLocation\": \"file:///tmp/cairn\"}}";
 
+    static {
+        CairnRecords.trustGeneratedClasses();
+    }
+
     public JobSpecBody {
         tasks = List.copyOf(tasks);
         participants = List.copyOf(participants);

@@ -32,6 +32,10 @@ import java.util.function.Predicate;
 /** Pure functions from the stores' values to the REST API's {@link ApiViews}. */
 public final class JobViews {
 
+    static {
+        CairnRecords.trustGeneratedClasses();
+    }
+
     private JobViews() {
     }
 

@@ -11,12 +11,18 @@ import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The job registration body: what is accepted, the defaults, and what each broken body is told. */
 class JobSpecBodyTest {
+
+    @BeforeAll
+    static void trustCairnRecordsBeforeBuildingAny() {
+        CairnRecords.trustGeneratedClasses();
+    }
 
     private static final String CONFIG =
             "\"config\":{\"intervalMs\":2000,\"timeoutMs\":10000,\"storageBaseLocation\":\"file:///tmp/cairn\"}";

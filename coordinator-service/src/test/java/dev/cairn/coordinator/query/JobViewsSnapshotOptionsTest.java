@@ -21,10 +21,16 @@ import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The views of the snapshot options, the participants and the snapshot configuration of a job. */
 class JobViewsSnapshotOptionsTest {
+
+    @BeforeAll
+    static void trustCairnRecordsBeforeBuildingAny() {
+        CairnRecords.trustGeneratedClasses();
+    }
 
     private static final long T0 = 1_767_225_600_000L;
 
