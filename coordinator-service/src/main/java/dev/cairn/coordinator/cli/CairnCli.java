@@ -2,6 +2,7 @@ package dev.cairn.coordinator.cli;
 
 import dev.cairn.coordinator.cli.RequestSender.Delivery;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Spec;
  * <ul>
  *   <li>{@code cairn register}: a {@code JobSpec} (tasks and checkpoint configuration);</li>
  *   <li>{@code cairn trigger}: a {@code TriggerRequest} for a checkpoint or savepoint now;</li>
+ *   <li>{@code cairn stop}: the {@code TriggerRequest} of a stop-with-savepoint;</li>
  *   <li>{@code cairn status}: a {@code JobStatusChange};</li>
  *   <li>{@code cairn keys}: makes the keys that sign sidecar records (sends nothing).</li>
  * </ul>
@@ -34,15 +36,18 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
-                + "change a job's status.",
-        subcommands = {RegisterCommand.class, TriggerCommand.class, StatusCommand.class, KeysCommand.class},
-        synopsisSubcommandLabel = "(register | trigger | status | keys)",
+                + "stop a job with a savepoint, change a job's status.",
+        subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, StatusCommand.class,
+                KeysCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | stop | status | keys)",
         footer = {"", "Examples:",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
                 "      --task-roles sink:ack,notify --interval-ms 2000 --timeout-ms 10000 \\",
                 "      --storage file:///tmp/cairn",
                 "  cairn trigger --job orders --savepoint --target s3://bucket/savepoints/sp-1",
                 "  cairn trigger --job orders --force --request-id nightly-2024-06-01",
+                "  cairn trigger --job orders --checkpoint-type incremental --unaligned",
+                "  cairn stop --job orders --drain --target s3://bucket/savepoints/final --format native",
                 "  cairn status --job orders --status SUSPENDED",
                 "  cairn keys generate --out master.key",
                 "  cairn keys job --job orders --master-key-file master.key",
@@ -52,6 +57,12 @@ public final class CairnCli implements Runnable {
 
     /** The requester recorded in every TriggerRequest the CLI produces. */
     public static final String REQUESTER = "cli";
+
+    static {
+        // Avro 1.12 instantiates only trusted classes, also for the defaults a builder fills in (the enums of
+        // CheckpointConfig and TriggerRequest); making a serde trusts Cairn's (see AvroEventSerde).
+        CairnSerdes.requests();
+    }
 
     @Option(names = "--bootstrap-servers", scope = ScopeType.INHERIT, paramLabel = "HOST:PORT[,...]",
             defaultValue = "${env:CAIRN_BOOTSTRAP_SERVERS}",
@@ -140,7 +151,7 @@ public final class CairnCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Name what to send: register, trigger or status.");
+        throw new ParameterException(spec.commandLine(), "Name what to send: register, trigger, stop or status.");
     }
 
     /** The time stamped on the events. */

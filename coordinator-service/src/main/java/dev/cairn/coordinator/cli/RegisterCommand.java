@@ -2,13 +2,17 @@ package dev.cairn.coordinator.cli;
 
 import dev.cairn.coordinator.cli.RequestSender.Delivery;
 import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TaskVertex;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,10 +20,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code cairn register}: produces a {@code JobSpec}, which registers a job or replaces its plan and configuration. */
+/**
+ * {@code cairn register}: produces a {@code JobSpec}, which registers a job or replaces its plan, checkpoint
+ * configuration and coordinator-side participants.
+ */
 @Command(name = "register",
-        description = "Registers a job (or replaces its tasks and checkpoint configuration): produces a JobSpec.")
+        description = "Registers a job (or replaces its tasks, checkpoint configuration and participants): "
+                + "produces a JobSpec.")
 final class RegisterCommand implements Callable<Integer> {
+
+    /** Flink's CheckpointingMode. */
+    enum Mode { EXACTLY_ONCE, AT_LEAST_ONCE }
 
     @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
     String jobId;
@@ -64,6 +75,35 @@ final class RegisterCommand implements Callable<Integer> {
                     + "LOCATION/JOB/chk-N.")
     String storage;
 
+    @Option(names = "--mode", defaultValue = "EXACTLY_ONCE", paramLabel = "MODE",
+            description = "Checkpointing mode, exactly_once (barriers aligned) or at_least_once "
+                    + "(default ${DEFAULT-VALUE}).")
+    Mode mode;
+
+    @Option(names = "--unaligned",
+            description = "Take unaligned checkpoints (Flink: execution.checkpointing.unaligned.enabled); "
+                    + "savepoints stay aligned.")
+    boolean unaligned;
+
+    @Option(names = "--aligned-timeout-ms", defaultValue = "0", paramLabel = "MS",
+            description = "With --unaligned: align for this long first, then switch to unaligned; 0 starts "
+                    + "unaligned, >= 0 (default ${DEFAULT-VALUE}).")
+    long alignedTimeoutMs;
+
+    @Option(names = "--backup-type", defaultValue = "FULL", paramLabel = "TYPE",
+            description = "What a checkpoint is by default: full (self-contained) or incremental "
+                    + "(default ${DEFAULT-VALUE}).")
+    BackupType backupType;
+
+    @Option(names = "--savepoint-format", defaultValue = "CANONICAL", paramLabel = "FORMAT",
+            description = "The format of a savepoint by default: canonical or native (default ${DEFAULT-VALUE}).")
+    SavepointFormat savepointFormat;
+
+    @Option(names = "--participant", paramLabel = "NAME",
+            description = "A coordinator-side participant (Flink: a master hook or operator coordinator), asked for "
+                    + "its state before the tasks are triggered; repeat for every participant, in order.")
+    List<String> participants = new ArrayList<>();
+
     @ParentCommand
     CairnCli cli;
 
@@ -82,6 +122,12 @@ final class RegisterCommand implements Callable<Integer> {
                 + " ms, min pause " + config.getMinPauseMs() + " ms, at most " + config.getMaxConcurrent()
                 + " concurrent, " + config.getTolerableFailures() + " tolerable failures, "
                 + config.getRetained() + " retained");
+        out.println("  snapshots:   " + (config.getExactlyOnce() ? "exactly once" : "at least once") + ", "
+                + (config.getUnalignedEnabled() ? "unaligned after " + config.getAlignedTimeoutMs() + " ms aligned"
+                        : "aligned") + ", " + config.getBackupType() + " checkpoints, "
+                + config.getSavepointFormat() + " savepoints");
+        out.println("  participants: " + (job.getParticipants().isEmpty() ? "none"
+                : String.join(", ", job.getParticipants())));
         out.println("  storage:     " + config.getStorageBaseLocation());
         out.println("The coordinator triggers checkpoints once every required subtask has sent TaskStarted to "
                 + cli.topics(spec).acks() + ".");
@@ -113,6 +159,17 @@ final class RegisterCommand implements Callable<Integer> {
             problems.add("--retained must be >= 1, was " + retained);
         }
         CairnCli.requireText("--storage", storage, problems);
+        if (alignedTimeoutMs < 0) {
+            problems.add("--aligned-timeout-ms must be >= 0, was " + alignedTimeoutMs);
+        }
+        Set<String> named = new HashSet<>();
+        for (String participant : participants) {
+            if (participant.isBlank()) {
+                problems.add("--participant must not be blank");
+            } else if (!named.add(participant)) {
+                problems.add("--participant '" + participant + "' is given twice; name each participant once");
+            }
+        }
         CairnCli.requireNoProblems(spec, problems);
         JobSpec job = JobSpec.newBuilder()
                 .setJobId(jobId)
@@ -120,7 +177,11 @@ final class RegisterCommand implements Callable<Integer> {
                 .setConfig(CheckpointConfig.newBuilder()
                         .setIntervalMs(intervalMs).setTimeoutMs(timeoutMs).setMinPauseMs(minPauseMs)
                         .setMaxConcurrent(maxConcurrent).setTolerableFailures(tolerableFailures)
-                        .setRetained(retained).setStorageBaseLocation(storage).build())
+                        .setRetained(retained).setStorageBaseLocation(storage)
+                        .setExactlyOnce(mode == Mode.EXACTLY_ONCE).setUnalignedEnabled(unaligned)
+                        .setAlignedTimeoutMs(alignedTimeoutMs).setBackupType(backupType)
+                        .setSavepointFormat(savepointFormat).build())
+                .setParticipants(List.copyOf(participants))
                 .setTimestampMs(cli.nowMs())
                 .build();
         // the coordinator's own rules, in case they grow stricter than the checks above

@@ -16,9 +16,12 @@ public final class ApiViews {
     private ApiViews() {
     }
 
-    /** {@code GET /jobs/{jobId}}: the spec, the status and the scheduling state of a job. */
+    /**
+     * {@code GET /jobs/{jobId}}: the spec, the status and the scheduling state of a job. {@code participants} are
+     * its coordinator-side participants (Flink: master hooks and operator coordinators), in spec order.
+     */
     public record Job(String jid, String state, long registeredAt, List<Task> tasks, Config config,
-            long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
+            List<String> participants, long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
             int pendingCheckpoints, int consecutiveFailures, List<QueuedRequest> queuedRequests) {
     }
 
@@ -26,14 +29,38 @@ public final class ApiViews {
     public record Task(String taskId, int parallelism, boolean triggered, boolean acknowledges, boolean notified) {
     }
 
-    /** The checkpoint configuration (Flink: {@code /jobs/:jobid/checkpoints/config}). */
-    public record Config(long interval, long timeout, long minPause, int maxConcurrent,
-            int tolerableFailedCheckpoints, int retained, String storageBaseLocation) {
+    /**
+     * The checkpoint configuration, named as in Flink's {@code /jobs/:jobid/checkpoints/config}: {@code mode} is
+     * {@code exactly_once} or {@code at_least_once}, {@code aligned_checkpoint_timeout} applies with
+     * {@code unaligned_checkpoints} (0: start unaligned); {@code backup_type} (FULL or INCREMENTAL) is what a
+     * checkpoint is by default, {@code savepoint_format} (CANONICAL or NATIVE) the format of a savepoint.
+     */
+    public record Config(String mode, long interval, long timeout, long minPause, int maxConcurrent,
+            int tolerableFailedCheckpoints, int retained, String storageBaseLocation, boolean unalignedCheckpoints,
+            long alignedCheckpointTimeout, String backupType, String savepointFormat) {
     }
 
-    /** A trigger request waiting in the job's queue, head first. */
+    /** A trigger request waiting in the job's queue, head first, with the options resolved when it was queued. */
     public record QueuedRequest(String requestId, String checkpointType, boolean force, boolean periodic,
-            String targetLocation, long queuedAt) {
+            String targetLocation, long queuedAt, Options options) {
+    }
+
+    /**
+     * What the tasks are told with a trigger (Flink: CheckpointOptions): {@code backup_type} (FULL or INCREMENTAL;
+     * checkpoints only, {@code null} for a savepoint), {@code savepoint_format} (CANONICAL or NATIVE; savepoints
+     * only, {@code null} for a checkpoint), {@code post_checkpoint_action} (NONE, or SUSPEND or TERMINATE for a
+     * stop-with-savepoint), {@code alignment} (ALIGNED, UNALIGNED, AT_LEAST_ONCE or FORCED_ALIGNED) and
+     * {@code aligned_checkpoint_timeout} (when an aligned checkpoint switches to unaligned; {@code null}: never).
+     */
+    public record Options(String backupType, String savepointFormat, String postCheckpointAction, String alignment,
+            Long alignedCheckpointTimeout) {
+    }
+
+    /**
+     * A coordinator-side participant of a checkpoint: whether it acknowledged (snapshotted) yet, and where its
+     * state is ({@code null} while it has not, or when it had no state).
+     */
+    public record Participant(String name, boolean acknowledged, String stateLocation, Long stateSize) {
     }
 
     /** {@code GET /jobs/{jobId}/checkpoints}: counts, summary, latest, pending and history (newest first). */
@@ -69,13 +96,18 @@ public final class ApiViews {
     }
 
     /**
-     * One checkpoint: {@code status} is IN_PROGRESS (pending), COMPLETED or FAILED. For a pending one,
-     * {@code end_to_end_duration} runs to its latest ack and {@code expires_at} is its timeout.
+     * One checkpoint: {@code status} is IN_PROGRESS (pending), COMPLETED or FAILED; {@code options} are those it
+     * was triggered with. For a pending one, {@code end_to_end_duration} runs to its latest ack,
+     * {@code expires_at} is its timeout, {@code tasks_triggered} is false while its {@code participants} are still
+     * snapshotting (the tasks are triggered once every one acknowledged), and {@code finished_subtasks} (with
+     * {@code finished_state_size} bytes of final state) had finished when the tasks were triggered and count as
+     * acknowledged; these four are {@code null} for an ended one.
      */
     public record Checkpoint(long id, String status, String checkpointType, boolean periodic, long triggerTimestamp,
             Long latestAckTimestamp, Long endTimestamp, Long endToEndDuration, long stateSize, int numSubtasks,
             int numAcknowledgedSubtasks, String externalPath, String requestId, Long expiresAt, String failureReason,
-            String failureMessage) {
+            String failureMessage, Options options, Boolean tasksTriggered, List<Participant> participants,
+            Integer finishedSubtasks, Long finishedStateSize) {
     }
 
     /**
@@ -111,11 +143,12 @@ public final class ApiViews {
 
     /**
      * {@code GET /jobs/{jobId}/checkpoints/latest-completed}: the newest retained completed checkpoint,
-     * what a restarted job restores from.
+     * what a restarted job restores from, with the states of its coordinator-side participants (spec order)
+     * and the options it was triggered with.
      */
     public record Restore(long id, String checkpointType, long triggerTimestamp, long completionTimestamp,
             long stateSize, String externalPath, Long lastSubsumedId, int retainedCheckpoints,
-            List<SubtaskState> subtaskStates) {
+            List<SubtaskState> subtaskStates, List<Participant> participantStates, Options options) {
     }
 
     /** The state handle one subtask acknowledged in a completed checkpoint. */

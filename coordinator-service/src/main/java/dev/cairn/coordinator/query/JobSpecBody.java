@@ -2,8 +2,10 @@ package dev.cairn.coordinator.query;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -11,31 +13,44 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The body of {@code PUT /jobs/{jobId}}, the job's tasks and checkpoint configuration:
+ * The body of {@code PUT /jobs/{jobId}}, the job's tasks, checkpoint configuration and coordinator-side
+ * participants:
  * <pre>
  * {"tasks": [{"taskId": "source", "parallelism": 1, "triggered": true, "acknowledges": true, "notified": true}],
  *  "config": {"intervalMs": 2000, "timeoutMs": 10000, "minPauseMs": 0, "maxConcurrent": 1,
- *             "tolerableFailures": 0, "retained": 1, "storageBaseLocation": "file:///tmp/cairn"}}
+ *             "tolerableFailures": 0, "retained": 1, "storageBaseLocation": "file:///tmp/cairn",
+ *             "exactlyOnce": true, "unalignedEnabled": false, "alignedTimeoutMs": 0,
+ *             "backupType": "FULL"|"INCREMENTAL", "savepointFormat": "CANONICAL"|"NATIVE"},
+ *  "participants": ["offsets-hook"]}
  * </pre>
- * The role flags of a task default to true; {@code minPauseMs}, {@code maxConcurrent},
- * {@code tolerableFailures} and {@code retained} default to the schema's defaults. Reading is strict and
- * names every problem of a body at once, including what the coordinator itself would reject.
+ * The role flags of a task default to true; every config field but {@code intervalMs}, {@code timeoutMs} and
+ * {@code storageBaseLocation} defaults to the schema's default (Flink's); {@code participants} (Flink's master
+ * hooks and operator coordinators, asked for their state before the tasks are triggered) defaults to none.
+ * Reading is strict and names every problem of a body at once, including what the coordinator itself would
+ * reject.
  *
  * @param tasks the job's vertices, in the order of the body
  * @param config the job's checkpoint configuration
+ * @param participants the job's coordinator-side participants, in the order of the body
  */
-public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
+public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config, List<String> participants) {
 
-    static final List<String> FIELDS = List.of("tasks", "config");
+    static final List<String> FIELDS = List.of("tasks", "config", "participants");
     static final List<String> TASK_FIELDS = List.of("taskId", "parallelism", "triggered", "acknowledges", "notified");
     static final List<String> CONFIG_FIELDS = List.of("intervalMs", "timeoutMs", "minPauseMs", "maxConcurrent",
-            "tolerableFailures", "retained", "storageBaseLocation");
+            "tolerableFailures", "retained", "storageBaseLocation", "exactlyOnce", "unalignedEnabled",
+            "alignedTimeoutMs", "backupType", "savepointFormat");
     private static final String EXAMPLE = "{\"tasks\": [{\"taskId\": \"source\", \"parallelism\": 1}], "
             + "\"config\": {\"intervalMs\": 2000, \"timeoutMs\": 10000, "
             + "\"storageBaseLocation\": \"file:///tmp/cairn\"}}";
 
+    static {
+        CairnRecords.trustGeneratedClasses();
+    }
+
     public JobSpecBody {
         tasks = List.copyOf(tasks);
+        participants = List.copyOf(participants);
     }
 
     /**
@@ -54,13 +69,12 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
                     + Json.describe(root));
         }
         List<String> problems = new ArrayList<>();
-        unknownFields(root, "", FIELDS, problems);
+        BodyFields.unknownFields(root, "", FIELDS, problems);
         List<TaskVertex> tasks = tasks(root.get("tasks"), problems);
         CheckpointConfig config = config(root.get("config"), problems);
-        if (!problems.isEmpty()) {
-            throw ApiException.badRequest(String.join("; ", problems));
-        }
-        return new JobSpecBody(tasks, config);
+        List<String> participants = participants(root.get("participants"), problems);
+        BodyFields.requireNone(problems);
+        return new JobSpecBody(tasks, config, participants);
     }
 
     /**
@@ -70,7 +84,7 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
      */
     public JobSpec toSpec(String jobId, long nowMs) {
         JobSpec spec = JobSpec.newBuilder().setJobId(jobId).setTasks(tasks).setConfig(config)
-                .setTimestampMs(nowMs).build();
+                .setParticipants(participants).setTimestampMs(nowMs).build();
         JobSpecs.validate(spec).ifPresent(reason -> {
             throw ApiException.badRequest("the coordinator would reject this job: " + reason);
         });
@@ -101,12 +115,12 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
                         + "not " + Json.describe(task));
                 continue;
             }
-            unknownFields(task, at, TASK_FIELDS, problems);
+            BodyFields.unknownFields(task, at, TASK_FIELDS, problems);
             String taskId = text(task, at, "taskId", problems);
-            Long parallelism = number(task, at, "parallelism", 1, Integer.MAX_VALUE, true, problems);
-            Boolean triggered = flag(task, at, "triggered", problems);
-            Boolean acknowledges = flag(task, at, "acknowledges", problems);
-            Boolean notified = flag(task, at, "notified", problems);
+            Long parallelism = BodyFields.number(task, at, "parallelism", 1, Integer.MAX_VALUE, true, problems);
+            Boolean triggered = BodyFields.flag(task, at, "triggered", problems);
+            Boolean acknowledges = BodyFields.flag(task, at, "acknowledges", problems);
+            Boolean notified = BodyFields.flag(task, at, "notified", problems);
             if (taskId != null && !ids.add(taskId)) {
                 problems.add(at + "taskId '" + taskId + "' is declared twice; give each task one entry");
             }
@@ -150,17 +164,37 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
             return null;
         }
         String at = "config.";
-        unknownFields(node, at, CONFIG_FIELDS, problems);
+        BodyFields.unknownFields(node, at, CONFIG_FIELDS, problems);
         CheckpointConfig.Builder config = CheckpointConfig.newBuilder();
-        Long interval = number(node, at, "intervalMs", 1, Long.MAX_VALUE, true, problems);
-        Long timeout = number(node, at, "timeoutMs", 1, Long.MAX_VALUE, true, problems);
-        Long minPause = number(node, at, "minPauseMs", 0, Long.MAX_VALUE, false, problems);
-        Long maxConcurrent = number(node, at, "maxConcurrent", 1, Integer.MAX_VALUE, false, problems);
-        Long tolerable = number(node, at, "tolerableFailures", 0, Integer.MAX_VALUE, false, problems);
-        Long retained = number(node, at, "retained", 1, Integer.MAX_VALUE, false, problems);
+        Long interval = BodyFields.number(node, at, "intervalMs", 1, Long.MAX_VALUE, true, problems);
+        Long timeout = BodyFields.number(node, at, "timeoutMs", 1, Long.MAX_VALUE, true, problems);
+        Long minPause = BodyFields.number(node, at, "minPauseMs", 0, Long.MAX_VALUE, false, problems);
+        Long maxConcurrent = BodyFields.number(node, at, "maxConcurrent", 1, Integer.MAX_VALUE, false, problems);
+        Long tolerable = BodyFields.number(node, at, "tolerableFailures", 0, Integer.MAX_VALUE, false, problems);
+        Long retained = BodyFields.number(node, at, "retained", 1, Integer.MAX_VALUE, false, problems);
         String storage = text(node, at, "storageBaseLocation", problems);
+        Boolean exactlyOnce = BodyFields.flag(node, at, "exactlyOnce", problems);
+        Boolean unaligned = BodyFields.flag(node, at, "unalignedEnabled", problems);
+        Long alignedTimeout = BodyFields.number(node, at, "alignedTimeoutMs", 0, Long.MAX_VALUE, false, problems);
+        BackupType backupType = BodyFields.choice(node, at, "backupType", BackupType.class, problems);
+        SavepointFormat format = BodyFields.choice(node, at, "savepointFormat", SavepointFormat.class, problems);
         if (interval == null || timeout == null || storage == null) {
             return null;
+        }
+        if (exactlyOnce != null) {
+            config.setExactlyOnce(exactlyOnce);
+        }
+        if (unaligned != null) {
+            config.setUnalignedEnabled(unaligned);
+        }
+        if (alignedTimeout != null) {
+            config.setAlignedTimeoutMs(alignedTimeout);
+        }
+        if (backupType != null) {
+            config.setBackupType(backupType);
+        }
+        if (format != null) {
+            config.setSavepointFormat(format);
         }
         config.setIntervalMs(interval).setTimeoutMs(timeout).setStorageBaseLocation(storage);
         if (minPause != null) {
@@ -178,13 +212,38 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
         return config.build();
     }
 
-    private static void unknownFields(JsonNode object, String at, List<String> known, List<String> problems) {
-        object.fieldNames().forEachRemaining(name -> {
-            if (!known.contains(name)) {
-                problems.add("unknown field '" + at + name + "' (known fields" + (at.isEmpty() ? "" : " of " + at
-                        .substring(0, at.length() - 1)) + ": " + String.join(", ", known) + ")");
+    /**
+     * The participants' names: non-blank strings, each once. How many a job may have and what a name may
+     * contain is the coordinator's rule, checked by {@link #toSpec}.
+     */
+    private static List<String> participants(JsonNode node, List<String> problems) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            problems.add("participants must be an array of names, like [\"offsets-hook\"], not "
+                    + Json.describe(node));
+            return List.of();
+        }
+        List<String> names = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < node.size(); i++) {
+            JsonNode name = node.get(i);
+            String at = "participants[" + i + "]";
+            if (!name.isTextual()) {
+                problems.add(at + " must be a string, not " + Json.describe(name));
+            } else if (name.textValue().isBlank()) {
+                problems.add(at + " must not be blank");
+            } else if (name.textValue().length() > TriggerBody.MAX_TEXT_LENGTH) {
+                problems.add(at + " must be at most " + TriggerBody.MAX_TEXT_LENGTH + " characters, not "
+                        + name.textValue().length());
+            } else if (!seen.add(name.textValue())) {
+                problems.add(at + " '" + name.textValue() + "' is named twice; name each participant once");
+            } else {
+                names.add(name.textValue());
             }
-        });
+        }
+        return names;
     }
 
     /** A required, non-blank string of at most {@link TriggerBody#MAX_TEXT_LENGTH} characters, or null. */
@@ -203,44 +262,5 @@ public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config) {
             return node.textValue();
         }
         return null;
-    }
-
-    /** A whole number in {@code min..max}, or null when it is left out (a problem if required) or invalid. */
-    private static Long number(JsonNode object, String at, String field, long min, long max, boolean required,
-                               List<String> problems) {
-        JsonNode node = object.get(field);
-        if (node == null || node.isNull()) {
-            if (required) {
-                problems.add(at + field + " is missing");
-            }
-            return null;
-        }
-        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
-            problems.add(at + field + " must be a whole number, not " + Json.describe(node));
-            return null;
-        }
-        long value = node.longValue();
-        if (value < min) {
-            problems.add(at + field + " must be >= " + min + ", not " + value);
-            return null;
-        }
-        if (value > max) {
-            problems.add(at + field + " must be at most " + max + ", not " + value);
-            return null;
-        }
-        return value;
-    }
-
-    /** An optional boolean, or null when it is left out or invalid. */
-    private static Boolean flag(JsonNode object, String at, String field, List<String> problems) {
-        JsonNode node = object.get(field);
-        if (node == null || node.isNull()) {
-            return null;
-        }
-        if (!node.isBoolean()) {
-            problems.add(at + field + " must be true or false, not " + Json.describe(node));
-            return null;
-        }
-        return node.booleanValue();
     }
 }

@@ -12,7 +12,9 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.ParticipantState;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
@@ -30,6 +32,10 @@ import java.util.function.Predicate;
 /** Pure functions from the stores' values to the REST API's {@link ApiViews}. */
 public final class JobViews {
 
+    static {
+        CairnRecords.trustGeneratedClasses();
+    }
+
     private JobViews() {
     }
 
@@ -40,11 +46,13 @@ public final class JobViews {
                 .map(t -> new ApiViews.Task(t.getTaskId(), t.getParallelism(), t.getTriggered(), t.getAcknowledges(),
                         t.getNotified()))
                 .toList();
-        ApiViews.Config config = new ApiViews.Config(c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(),
-                c.getMaxConcurrent(), c.getTolerableFailures(), c.getRetained(), c.getStorageBaseLocation());
+        ApiViews.Config config = new ApiViews.Config(c.getExactlyOnce() ? "exactly_once" : "at_least_once",
+                c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures(),
+                c.getRetained(), c.getStorageBaseLocation(), c.getUnalignedEnabled(), c.getAlignedTimeoutMs(),
+                c.getBackupType().name(), c.getSavepointFormat().name());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(JobViews::queued).toList();
         return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(), tasks, config,
-                job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
+                List.copyOf(spec.getParticipants()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
                 job.getLastCompletionMs(), job.getPending().size(), job.getConsecutiveFailures(), queue);
     }
 
@@ -75,14 +83,19 @@ public final class JobViews {
                 new ApiViews.AllTime(totals(s.allTimeEndToEndDurationMs()), totals(s.allTimeStateSizeBytes())));
     }
 
-    /** A pending checkpoint, status IN_PROGRESS. */
+    /**
+     * A pending checkpoint, status IN_PROGRESS, with its options, its participants (in spec order; those that
+     * acknowledged with their state) and whether its tasks are triggered yet.
+     */
     public static ApiViews.Checkpoint pending(PendingCheckpoint p, CheckpointProgress progress) {
         Long latestAck = progress.latestAckTimestampMs();
         Long duration = latestAck == null ? null : Math.max(0, latestAck - p.getTriggerTimestampMs());
         return new ApiViews.Checkpoint(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic(),
                 p.getTriggerTimestampMs(), latestAck, null, duration, progress.stateSizeBytes(),
                 p.getAcksExpected(), progress.acksReceived(), p.getStorageLocation(), p.getRequestId(),
-                p.getTimeoutAtMs(), null, null);
+                p.getTimeoutAtMs(), null, null, options(p.getType(), p.getOptions()), p.getTasksTriggered(),
+                participants(p.getParticipants(), p.getParticipantStates()), p.getFinishedSubtasks(),
+                p.getFinishedStateBytes());
     }
 
     /** An ended checkpoint of the history, status COMPLETED or FAILED. */
@@ -91,7 +104,40 @@ public final class JobViews {
                 s.getTriggerTimestampMs(), s.getLatestAckTimestampMs(), s.getEndTimestampMs(),
                 s.getEndToEndDurationMs(), s.getStateSizeBytes(), s.getAcksExpected(), s.getAcksReceived(),
                 s.getStorageLocation(), s.getRequestId(), null,
-                s.getFailureReason() == null ? null : s.getFailureReason().name(), s.getFailureMessage());
+                s.getFailureReason() == null ? null : s.getFailureReason().name(), s.getFailureMessage(),
+                options(s.getType(), s.getOptions()), null, null, null, null);
+    }
+
+    /**
+     * The options a checkpoint of this type was triggered (or a request queued) with; {@code null} (records
+     * written before options existed) stands for the defaults. The backup type is shown for checkpoints only,
+     * the savepoint format for savepoints only.
+     */
+    public static ApiViews.Options options(CheckpointType type, SnapshotOptions options) {
+        SnapshotOptions o = options != null ? options : SnapshotOptions.newBuilder().build();
+        boolean savepoint = type == CheckpointType.SAVEPOINT;
+        return new ApiViews.Options(savepoint ? null : o.getBackupType().name(),
+                savepoint ? o.getSavepointFormat().name() : null, o.getPostCheckpointAction().name(),
+                o.getAlignment().name(), o.getAlignedTimeoutMs() < 0 ? null : o.getAlignedTimeoutMs());
+    }
+
+    /** The participants in spec order, acknowledged when they have a state (also a null one) among {@code states}. */
+    static List<ApiViews.Participant> participants(List<String> names, List<ParticipantState> states) {
+        Map<String, ParticipantState> byName = new LinkedHashMap<>();
+        states.forEach(state -> byName.put(state.getParticipant(), state));
+        List<ApiViews.Participant> participants = new ArrayList<>();
+        for (String name : names) {
+            ParticipantState state = byName.remove(name);
+            participants.add(state == null ? new ApiViews.Participant(name, false, null, null) : participant(state));
+        }
+        byName.values().forEach(state -> participants.add(participant(state)));
+        return participants;
+    }
+
+    private static ApiViews.Participant participant(ParticipantState state) {
+        return state.getState() == null ? new ApiViews.Participant(state.getParticipant(), true, null, null)
+                : new ApiViews.Participant(state.getParticipant(), true, state.getState().getLocation(),
+                        state.getState().getSizeBytes());
     }
 
     /**
@@ -158,7 +204,8 @@ public final class JobViews {
                         .toList();
         return Optional.of(new ApiViews.Restore(c.getCheckpointId(), c.getType().name(), c.getTriggerTimestampMs(),
                 c.getCompletionTimestampMs(), c.getTotalSizeBytes(), c.getStorageLocation(),
-                idOrNull(c.getLastSubsumedId()), checkpoints.size(), states));
+                idOrNull(c.getLastSubsumedId()), checkpoints.size(), states,
+                participants(List.of(), c.getParticipantStates()), options(c.getType(), c.getOptions())));
     }
 
     private static ApiViews.TaskStats taskStats(long triggerTimestamp, String taskId, int numSubtasks,
@@ -180,7 +227,7 @@ public final class JobViews {
 
     private static ApiViews.QueuedRequest queued(QueuedRequest q) {
         return new ApiViews.QueuedRequest(q.getRequestId(), q.getType().name(), q.getForce(), q.getPeriodic(),
-                q.getTargetLocation(), q.getTimestampMs());
+                q.getTargetLocation(), q.getTimestampMs(), options(q.getType(), q.getOptions()));
     }
 
     private static ApiViews.Checkpoint newest(List<CheckpointSummary> history, Predicate<CheckpointSummary> matching) {

@@ -21,15 +21,18 @@ import org.slf4j.LoggerFactory;
  *   PUT  /jobs/{jobId}                                  register a job or replace its spec (202)
  *   GET  /jobs/{jobId}/checkpoints                      counts, summary, latest, pending, history
  *   POST /jobs/{jobId}/checkpoints                      trigger a checkpoint or savepoint (202)
+ *   POST /jobs/{jobId}/savepoints                       trigger a savepoint, Flink's body (202)
+ *   POST /jobs/{jobId}/stop                             stop the job with a savepoint (202)
  *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
  *   GET  /jobs/{jobId}/checkpoints/details/{id}         the same, at Flink's path
  *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
  *   GET  /health                                        liveness of this instance (200 UP, 503 DOWN)
  *   GET  /ready                                         readiness of this instance (200 UP, 503 DOWN)
  * </pre>
+ * The bodies are read by {@link JobSpecBody}, {@link TriggerBody}, {@link SavepointBody} and {@link StopBody}.
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
- * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT is produced to the requests topic by
- * whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
+ * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT or POST is produced to the requests topic
+ * by whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
  * request, however broken, stops the server. PUT and POST need a bearer token whose scope covers the job,
  * GETs only when the {@link AccessPolicy} says so (see there). It knows nothing of the HTTP server:
  * {@link JettyApiHandler} turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
@@ -40,6 +43,7 @@ final class QueryApi {
     static final int MAX_BODY_BYTES = 64 * 1024;
     private static final String AUTHORIZATION = "Authorization";
     private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
+            + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
             + "GET /health, GET /ready";
 
@@ -101,9 +105,16 @@ final class QueryApi {
             if (rest.isEmpty()) {
                 return get(request, jobId, stores -> JobQueries.job(stores, jobId), "GET, PUT");
             }
+            if (rest.size() == 1 && (rest.get(0).equals("stop") || rest.get(0).equals("savepoints"))) {
+                if (!method.equals("POST")) {
+                    throw ApiException.methodNotAllowed(method + " is not allowed here; allowed: POST");
+                }
+                return trigger(request, jobId, principal, rest.get(0).equals("stop")
+                        ? StopBody.parse(request.bodyText()) : SavepointBody.parse(request.bodyText()));
+            }
             if (rest.get(0).equals("checkpoints")) {
                 if (rest.size() == 1 && method.equals("POST")) {
-                    return trigger(request, jobId, principal);
+                    return trigger(request, jobId, principal, TriggerBody.parse(request.bodyText()));
                 }
                 if (rest.size() == 1) {
                     return get(request, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
@@ -160,9 +171,11 @@ final class QueryApi {
                 : HttpAnswer.json(503, new ApiViews.Health("DOWN", check.reason()));
     }
 
-    /** Validates the body, checks that the job exists (asking its owner if need be), then produces the request. */
-    private HttpAnswer trigger(ApiRequest request, String jobId, String principal) {
-        TriggerBody body = TriggerBody.parse(request.bodyText());
+    /**
+     * Checks that the job exists (asking its owner if need be), then produces the request of the (already
+     * validated) body: a checkpoint, a savepoint or a stop-with-savepoint.
+     */
+    private HttpAnswer trigger(ApiRequest request, String jobId, String principal, TriggerBody body) {
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
             HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
@@ -177,8 +190,7 @@ final class QueryApi {
         }
         String requestId = body.requestId() != null ? body.requestId() : UUID.randomUUID().toString();
         publisher.publish(body.toRequest(jobId, requestId, clock.getAsLong()));
-        LOG.info("REST: {} requested {} {} of job {}{}", principal, body.type(), requestId, jobId,
-                body.force() ? " (forced)" : "");
+        LOG.info("REST: {} requested {} ({}) of job {}", principal, body.describe(), requestId, jobId);
         return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
     }
 

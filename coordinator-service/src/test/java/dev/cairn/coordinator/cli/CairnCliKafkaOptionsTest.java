@@ -136,7 +136,7 @@ class CairnCliKafkaOptionsTest {
         CliRun run = CliRun.of("--bootstrap-servers", "k:9092");
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(run.err).contains("Name what to send: register, trigger or status.");
+        assertThat(run.err).contains("Name what to send: register, trigger, stop or status.");
     }
 
     @Test

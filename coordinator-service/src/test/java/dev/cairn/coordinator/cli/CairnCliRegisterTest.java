@@ -2,8 +2,10 @@ package dev.cairn.coordinator.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TaskVertex;
 import java.util.List;
 import java.util.stream.Stream;
@@ -46,6 +48,58 @@ class CairnCliRegisterTest {
         assertThat(config.getMaxConcurrent()).isEqualTo(1);
         assertThat(config.getTolerableFailures()).isZero();
         assertThat(config.getRetained()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldProduceTheSnapshotConfigAndTheParticipantsInOrder() {
+        CliRun run = register("--task", "source:1", "--mode", "at_least_once", "--unaligned", "--aligned-timeout-ms",
+                "250", "--backup-type", "incremental", "--savepoint-format", "native", "--participant", "offsets-hook",
+                "--participant", "enumerator");
+
+        assertThat(run.exit).as(run.err).isZero();
+        JobSpec spec = (JobSpec) run.event();
+        assertThat(spec.getConfig()).isEqualTo(CheckpointConfig.newBuilder().setIntervalMs(2000).setTimeoutMs(10000)
+                .setStorageBaseLocation("file:///tmp/cairn").setExactlyOnce(false).setUnalignedEnabled(true)
+                .setAlignedTimeoutMs(250).setBackupType(BackupType.INCREMENTAL)
+                .setSavepointFormat(SavepointFormat.NATIVE).build());
+        assertThat(spec.getParticipants()).containsExactly("offsets-hook", "enumerator");
+        assertThat(run.out).contains("snapshots:   at least once, unaligned after 250 ms aligned, INCREMENTAL "
+                + "checkpoints, NATIVE savepoints").contains("participants: offsets-hook, enumerator");
+    }
+
+    @Test
+    void shouldUseFlinksDefaultsForTheSnapshotConfigAndNoParticipants() {
+        CliRun run = register("--task", "source:1");
+
+        JobSpec spec = (JobSpec) run.event();
+        assertThat(spec.getConfig().getExactlyOnce()).isTrue();
+        assertThat(spec.getConfig().getUnalignedEnabled()).isFalse();
+        assertThat(spec.getConfig().getAlignedTimeoutMs()).isZero();
+        assertThat(spec.getConfig().getBackupType()).isEqualTo(BackupType.FULL);
+        assertThat(spec.getConfig().getSavepointFormat()).isEqualTo(SavepointFormat.CANONICAL);
+        assertThat(spec.getParticipants()).isEmpty();
+        assertThat(run.out).contains("snapshots:   exactly once, aligned, FULL checkpoints, CANONICAL savepoints")
+                .contains("participants: none");
+    }
+
+    @Test
+    void shouldRefuseANegativeAlignedTimeoutAndBlankOrRepeatedParticipants() {
+        CliRun run = register("--task", "source:1", "--aligned-timeout-ms", "-1", "--participant", " ",
+                "--participant", "hook", "--participant", "hook");
+
+        assertRefused(run, "--aligned-timeout-ms must be >= 0, was -1");
+        assertThat(run.err).contains("--participant must not be blank")
+                .contains("--participant 'hook' is given twice; name each participant once");
+    }
+
+    @Test
+    void shouldNameTheFlagOfAnUnknownModeBackupTypeOrSavepointFormat() {
+        assertRefused(register("--task", "source:1", "--mode", "once"),
+                "Invalid value for option '--mode': expected one of [EXACTLY_ONCE, AT_LEAST_ONCE]");
+        assertRefused(register("--task", "source:1", "--backup-type", "delta"),
+                "Invalid value for option '--backup-type': expected one of [FULL, INCREMENTAL]");
+        assertRefused(register("--task", "source:1", "--savepoint-format", "zip"),
+                "Invalid value for option '--savepoint-format': expected one of [CANONICAL, NATIVE]");
     }
 
     @Test

@@ -28,12 +28,13 @@ class CairnCliTriggerAndStatusTest {
     }
 
     @Test
-    void shouldAskForAPlainCheckpointWithAGeneratedRequestIdThatItPrints() {
+    void shouldAskForACheckpointWithTheJobsDefaultsAndAGeneratedRequestIdThatItPrints() {
         CliRun run = CliRun.of("trigger", "--job", "orders");
 
         TriggerRequest request = (TriggerRequest) run.event();
         assertThat(request.getType()).isEqualTo(CheckpointType.CHECKPOINT);
-        assertThat(request.getForce()).isFalse();
+        assertThat(request.getForce()).as("Flink's default force").isNull();
+        assertThat(request.getOptions()).as("the job's options").isNull();
         assertThat(request.getTargetLocation()).isNull();
         assertThat(UUID.fromString(request.getRequestId()).toString()).isEqualTo(request.getRequestId());
         assertThat(run.out).contains(": a checkpoint.")

@@ -3,18 +3,26 @@ package dev.cairn.coordinator.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.api.AbstractThrowableAssert;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** The job registration body: what is accepted, the defaults, and what each broken body is told. */
 class JobSpecBodyTest {
+
+    @BeforeAll
+    static void trustCairnRecordsBeforeBuildingAny() {
+        CairnRecords.trustGeneratedClasses();
+    }
 
     private static final String CONFIG =
             "\"config\":{\"intervalMs\":2000,\"timeoutMs\":10000,\"storageBaseLocation\":\"file:///tmp/cairn\"}";
@@ -58,6 +66,66 @@ class JobSpecBodyTest {
     }
 
     @Test
+    void shouldReadTheSnapshotConfigAndTheParticipantsIntoTheJobSpec() {
+        JobSpec spec = JobSpecBody.parse("{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":1}],"
+                + "\"config\":{\"intervalMs\":2000,\"timeoutMs\":10000,\"storageBaseLocation\":\"file:///tmp/cairn\","
+                + "\"exactlyOnce\":false,\"unalignedEnabled\":true,\"alignedTimeoutMs\":300,"
+                + "\"backupType\":\"INCREMENTAL\",\"savepointFormat\":\"NATIVE\"},"
+                + "\"participants\":[\"offsets-hook\",\"enumerator\"]}").toSpec("job-1", 42L);
+
+        assertThat(spec.getConfig()).isEqualTo(CheckpointConfig.newBuilder().setIntervalMs(2000).setTimeoutMs(10_000)
+                .setStorageBaseLocation("file:///tmp/cairn").setExactlyOnce(false).setUnalignedEnabled(true)
+                .setAlignedTimeoutMs(300).setBackupType(BackupType.INCREMENTAL)
+                .setSavepointFormat(SavepointFormat.NATIVE).build());
+        assertThat(spec.getParticipants()).containsExactly("offsets-hook", "enumerator");
+    }
+
+    @Test
+    void shouldDefaultTheSnapshotConfigToFlinksDefaultsAndTheParticipantsToNone() {
+        JobSpecBody body = JobSpecBody.parse("{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":1}]," + CONFIG
+                + ",\"participants\":null}");
+
+        assertThat(body.config().getExactlyOnce()).isTrue();
+        assertThat(body.config().getUnalignedEnabled()).isFalse();
+        assertThat(body.config().getAlignedTimeoutMs()).isZero();
+        assertThat(body.config().getBackupType()).isEqualTo(BackupType.FULL);
+        assertThat(body.config().getSavepointFormat()).isEqualTo(SavepointFormat.CANONICAL);
+        assertThat(body.participants()).isEmpty();
+        assertThat(body.toSpec("job-1", 1L).getParticipants()).isEmpty();
+    }
+
+    @Test
+    void shouldNameEveryMalformedSnapshotConfigValue() {
+        assertRejected("{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":1}],\"config\":{\"intervalMs\":1,"
+                + "\"timeoutMs\":1,\"storageBaseLocation\":\"f\",\"exactlyOnce\":\"yes\",\"unalignedEnabled\":1,"
+                + "\"alignedTimeoutMs\":-5,\"backupType\":\"incremental\",\"savepointFormat\":true}}")
+                .hasMessage("config.exactlyOnce must be true or false, not the string \"yes\"; "
+                        + "config.unalignedEnabled must be true or false, not the number 1; "
+                        + "config.alignedTimeoutMs must be >= 0, not -5; "
+                        + "config.backupType must be one of FULL, INCREMENTAL, not the string \"incremental\"; "
+                        + "config.savepointFormat must be one of CANONICAL, NATIVE, not the boolean true");
+    }
+
+    @Test
+    void shouldNameEveryMalformedParticipant() {
+        String tasks = "{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":1}]," + CONFIG;
+        assertRejected(tasks + ",\"participants\":\"hook\"}")
+                .hasMessage("participants must be an array of names, like [\"offsets-hook\"], not the string \"hook\"");
+        assertRejected(tasks + ",\"participants\":[1,\" \",\"hook\",\"hook\"]}")
+                .hasMessage("participants[0] must be a string, not the number 1; participants[1] must not be blank; "
+                        + "participants[3] 'hook' is named twice; name each participant once");
+    }
+
+    @Test
+    void shouldCopyTheParticipants() {
+        List<String> participants = new ArrayList<>(List.of("hook"));
+        JobSpecBody body = new JobSpecBody(List.of(), null, participants);
+        participants.clear();
+
+        assertThat(body.participants()).containsExactly("hook");
+    }
+
+    @Test
     void shouldRejectWhatTheCoordinatorWouldReject() {
         JobSpecBody body = JobSpecBody.parse("{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":1}]," + CONFIG + "}");
 
@@ -86,7 +154,7 @@ class JobSpecBodyTest {
     void shouldNameUnknownFieldsAtEveryLevel() {
         assertRejected("{\"tasks\":[{\"taskId\":\"a\",\"parallelism\":1,\"role\":\"x\"}],\"config\":{\"intervalMs\":1,"
                 + "\"timeoutMs\":1,\"storageBaseLocation\":\"f\",\"interval\":1},\"name\":\"x\"}")
-                .hasMessage("unknown field 'name' (known fields: tasks, config); "
+                .hasMessage("unknown field 'name' (known fields: tasks, config, participants); "
                         + "unknown field 'tasks[0].role' (known fields of tasks[0]: " + String.join(", ",
                         JobSpecBody.TASK_FIELDS) + "); "
                         + "unknown field 'config.interval' (known fields of config: " + String.join(", ",
@@ -137,7 +205,7 @@ class JobSpecBodyTest {
     @Test
     void shouldCopyTheTasks() {
         List<TaskVertex> tasks = new ArrayList<>(List.of(vertex("a", 1, true, true, true)));
-        JobSpecBody body = new JobSpecBody(tasks, null);
+        JobSpecBody body = new JobSpecBody(tasks, null, List.of());
         tasks.clear();
 
         assertThat(body.tasks()).hasSize(1);

@@ -23,10 +23,16 @@ import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongFunction;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The JSON the REST API writes for the stores' values: Flink's names and shapes. */
 class JobViewsTest {
+
+    @BeforeAll
+    static void trustCairnRecordsBeforeBuildingAny() {
+        CairnRecords.trustGeneratedClasses();
+    }
 
     private static final long T0 = 1_767_225_600_000L;
 

@@ -124,6 +124,23 @@ class QueryApiAuthTest {
     }
 
     @Test
+    void shouldNeedATokenCoveringTheJobToStopItOrTakeASavepoint() throws Exception {
+        QueryServer server = start(TestTokens.mutations(), new JobLocation.Unavailable("rebalancing"));
+
+        for (String path : List.of("/jobs/prod-1/stop", "/jobs/prod-1/savepoints")) {
+            HttpResponse<String> anonymous = http.send(request(server, path)
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> outOfScope = http.send(request(server, path)
+                    .header("Authorization", "Bearer " + TestTokens.CI)
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(anonymous.statusCode()).as(path).isEqualTo(401);
+            assertThat(outOfScope.statusCode()).as(path).isEqualTo(403);
+        }
+        assertThat(published).isEmpty();
+    }
+
+    @Test
     void shouldRefuseEveryMutationWith403AndSayHowToEnableThemWhenNoTokensFileIsConfigured() throws Exception {
         QueryServer server = start(AccessPolicy.readOnly(), new JobLocation.Unavailable("rebalancing"));
 

@@ -134,7 +134,7 @@ class QueryApiFuzzTest {
         };
         String tail = switch (random.nextInt(5)) {
             case 0 -> "";
-            case 1 -> "/checkpoints";
+            case 1 -> pick("/checkpoints", "/stop", "/savepoints");
             case 2 -> "/checkpoints/" + pick("latest-completed", "1", "-1", "99999999999999999999", "x");
             case 3 -> "/checkpoints/details/" + random.nextInt();
             default -> "/" + segment + "?" + segment;

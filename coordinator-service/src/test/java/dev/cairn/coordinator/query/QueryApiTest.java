@@ -242,7 +242,7 @@ class QueryApiTest {
 
         assertThat(rejected.statusCode()).isEqualTo(400);
         assertThat(json(rejected).get("error").asText())
-                .isEqualTo("unknown field 'owner' (known fields: tasks, config); "
+                .isEqualTo("unknown field 'owner' (known fields: tasks, config, participants); "
                 + "tasks[0].parallelism must be >= 1, not 0; "
                 + "config.intervalMs must be a whole number, not the string \"2s\"; "
                 + "config.storageBaseLocation is missing");

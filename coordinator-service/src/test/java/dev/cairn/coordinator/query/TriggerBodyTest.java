@@ -3,7 +3,11 @@ package dev.cairn.coordinator.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RequestedOptions;
+import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TriggerRequest;
 import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
@@ -19,13 +23,111 @@ class TriggerBodyTest {
         TriggerBody body = TriggerBody.parse(
                 "{\"type\":\"SAVEPOINT\",\"force\":true,\"targetLocation\":\"s3://sp/1\",\"requestId\":\"r-1\"}");
 
-        assertThat(body).isEqualTo(new TriggerBody(CheckpointType.SAVEPOINT, true, "s3://sp/1", "r-1"));
+        assertThat(body).isEqualTo(new TriggerBody(CheckpointType.SAVEPOINT, true, "s3://sp/1", "r-1",
+                PostCheckpointAction.NONE, null));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", "  \n", "{}", "{\"type\":null,\"force\":null,\"targetLocation\":null}"})
-    void shouldAskForAPlainCheckpointWhenFieldsAreLeftOut(String text) {
-        assertThat(TriggerBody.parse(text)).isEqualTo(new TriggerBody(CheckpointType.CHECKPOINT, false, null, null));
+    @ValueSource(strings = {"", "  \n", "{}", "{\"type\":null,\"force\":null,\"targetLocation\":null,"
+            + "\"checkpointType\":null,\"formatType\":null,\"unalignedEnabled\":null,\"alignedTimeoutMs\":null}"})
+    void shouldAskForACheckpointWithTheJobsOptionsAndFlinksDefaultForceWhenFieldsAreLeftOut(String text) {
+        TriggerBody body = TriggerBody.parse(text);
+
+        assertThat(body).isEqualTo(new TriggerBody(CheckpointType.CHECKPOINT, null, null, null,
+                PostCheckpointAction.NONE, null));
+        assertThat(body.toRequest("job-1", "id", 1L).getForce()).isNull();
+    }
+
+    @Test
+    void shouldBuildExactlyTheRequestedCheckpointWithItsOptions() {
+        TriggerRequest request = TriggerBody.parse("{\"force\":false,\"checkpointType\":\"INCREMENTAL\","
+                + "\"unalignedEnabled\":true,\"alignedTimeoutMs\":500,\"requestId\":\"r-9\"}")
+                .toRequest("job-1", "generated", 42L);
+
+        assertThat(request).isEqualTo(TriggerRequest.newBuilder().setJobId("job-1").setRequestId("r-9")
+                .setType(CheckpointType.CHECKPOINT).setForce(false).setRequester("rest").setTimestampMs(42L)
+                .setPostCheckpointAction(PostCheckpointAction.NONE)
+                .setOptions(RequestedOptions.newBuilder().setBackupType(BackupType.INCREMENTAL)
+                        .setUnalignedEnabled(true).setAlignedTimeoutMs(500L).build())
+                .build());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"FULL, FULL", "INCREMENTAL, INCREMENTAL"})
+    void shouldReadFlinksCheckpointTypeAsTheBackupTypeOfTheCheckpoint(String checkpointType, BackupType expected) {
+        TriggerBody body = TriggerBody.parse("{\"checkpointType\":\"" + checkpointType + "\"}");
+
+        assertThat(body.options()).isEqualTo(RequestedOptions.newBuilder().setBackupType(expected).build());
+    }
+
+    @Test
+    void shouldTakeTheJobsBackupTypeWhenCheckpointTypeIsConfigured() {
+        assertThat(TriggerBody.parse("{\"checkpointType\":\"CONFIGURED\"}").options()).isNull();
+    }
+
+    @Test
+    void shouldReadTheFormatTypeOfASavepoint() {
+        TriggerBody body = TriggerBody.parse("{\"type\":\"SAVEPOINT\",\"formatType\":\"NATIVE\"}");
+
+        assertThat(body.options()).isEqualTo(RequestedOptions.newBuilder()
+                .setSavepointFormat(SavepointFormat.NATIVE).build());
+        assertThat(body.force()).isNull();
+    }
+
+    @Test
+    void shouldAcceptFlinksTriggerIdAsTheRequestId() {
+        assertThat(TriggerBody.parse("{\"triggerId\":\"t-1\"}").requestId()).isEqualTo("t-1");
+        assertThat(TriggerBody.parse("{\"triggerId\":\"t-1\",\"requestId\":\"t-1\"}").requestId())
+                .isEqualTo("t-1");
+    }
+
+    @Test
+    void shouldRejectARequestIdAndADifferentTriggerId() {
+        assertRejected("{\"triggerId\":\"t-1\",\"requestId\":\"r-1\"}")
+                .hasMessage("requestId and triggerId name the same thing (the request's id); give only one");
+    }
+
+    @Test
+    void shouldRejectAFormatTypeOnACheckpointNamingTheField() {
+        assertRejected("{\"formatType\":\"NATIVE\"}").hasMessageStartingWith("formatType applies to savepoints only");
+    }
+
+    @Test
+    void shouldRejectACheckpointTypeOnASavepointNamingTheField() {
+        assertRejected("{\"type\":\"SAVEPOINT\",\"checkpointType\":\"FULL\"}")
+                .hasMessageStartingWith("checkpointType applies to checkpoints only");
+    }
+
+    @Test
+    void shouldRejectAlignmentOptionsOnASavepointWhichIsAlwaysAligned() {
+        assertRejected("{\"type\":\"SAVEPOINT\",\"unalignedEnabled\":true,\"alignedTimeoutMs\":5}")
+                .hasMessage("unalignedEnabled applies to checkpoints only (a savepoint is always aligned, as in "
+                        + "Flink); leave it out; alignedTimeoutMs applies to checkpoints only (a savepoint is always "
+                        + "aligned, as in Flink); leave it out");
+    }
+
+    @Test
+    void shouldRejectAnAlignedTimeoutWhenUnalignedIsDisabledForTheRequest() {
+        assertRejected("{\"unalignedEnabled\":false,\"alignedTimeoutMs\":5}")
+                .hasMessageStartingWith("alignedTimeoutMs applies to unaligned checkpoints only");
+    }
+
+    @Test
+    void shouldNameEveryMalformedOptionValue() {
+        assertRejected("{\"checkpointType\":\"DELTA\",\"unalignedEnabled\":\"yes\",\"alignedTimeoutMs\":-1}")
+                .hasMessage("checkpointType must be one of CONFIGURED, FULL, INCREMENTAL, not the string \"DELTA\"; "
+                        + "unalignedEnabled must be true or false, not the string \"yes\"; "
+                        + "alignedTimeoutMs must be >= 0, not -1");
+        assertRejected("{\"type\":\"SAVEPOINT\",\"formatType\":\"canonical\"}")
+                .hasMessage("formatType must be one of CANONICAL, NATIVE, not the string \"canonical\"");
+        assertRejected("{\"alignedTimeoutMs\":1.5}")
+                .hasMessage("alignedTimeoutMs must be a whole number, not the number 1.5");
+    }
+
+    @Test
+    void shouldReportOnlyTheTypeWhenTheTypeIsMalformed() {
+        assertRejected("{\"type\":\"SAVEPIONT\",\"formatType\":\"NATIVE\"}")
+                .hasMessage("type must be one of CHECKPOINT, SAVEPOINT, not the string \"SAVEPIONT\"");
     }
 
     @Test
@@ -63,7 +165,8 @@ class TriggerBodyTest {
     @Test
     void shouldNameAnUnknownFieldAndTheKnownOnes() {
         assertRejected("{\"typ\":\"CHECKPOINT\"}")
-                .hasMessage("unknown field 'typ' (known fields: type, force, targetLocation, requestId)");
+                .hasMessage("unknown field 'typ' (known fields: type, force, targetLocation, requestId, triggerId, "
+                        + "checkpointType, formatType, unalignedEnabled, alignedTimeoutMs)");
     }
 
     @Test
