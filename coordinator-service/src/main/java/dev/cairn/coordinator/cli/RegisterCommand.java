@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.cli;
 
+import dev.cairn.coordinator.domain.SnapshotOptionsRules;
 import dev.cairn.coordinator.cli.RequestSender.Delivery;
 import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.events.BackupType;
@@ -90,13 +91,13 @@ final class RegisterCommand implements Callable<Integer> {
                     + "unaligned, >= 0 (default ${DEFAULT-VALUE}).")
     long alignedTimeoutMs;
 
-    @Option(names = "--backup-type", defaultValue = "FULL", paramLabel = "TYPE",
+    @Option(names = "--backup-type", paramLabel = "TYPE",
             description = "What a checkpoint is by default: full (self-contained) or incremental "
-                    + "(default ${DEFAULT-VALUE}).")
+                    + "(default full).")
     BackupType backupType;
 
-    @Option(names = "--savepoint-format", defaultValue = "CANONICAL", paramLabel = "FORMAT",
-            description = "The format of a savepoint by default: canonical or native (default ${DEFAULT-VALUE}).")
+    @Option(names = "--savepoint-format", paramLabel = "FORMAT",
+            description = "The format of a savepoint by default: canonical or native (default canonical).")
     SavepointFormat savepointFormat;
 
     @Option(names = "--participant", paramLabel = "NAME",
@@ -124,8 +125,8 @@ final class RegisterCommand implements Callable<Integer> {
                 + config.getRetained() + " retained");
         out.println("  snapshots:   " + (config.getExactlyOnce() ? "exactly once" : "at least once") + ", "
                 + (config.getUnalignedEnabled() ? "unaligned after " + config.getAlignedTimeoutMs() + " ms aligned"
-                        : "aligned") + ", " + config.getBackupType() + " checkpoints, "
-                + config.getSavepointFormat() + " savepoints");
+                        : "aligned") + ", " + SnapshotOptionsRules.backupType(config) + " checkpoints, "
+                + SnapshotOptionsRules.savepointFormat(config) + " savepoints");
         out.println("  participants: " + (job.getParticipants().isEmpty() ? "none"
                 : String.join(", ", job.getParticipants())));
         out.println("  storage:     " + config.getStorageBaseLocation());

@@ -1,9 +1,9 @@
 package dev.cairn.coordinator.cli;
 
+import dev.cairn.coordinator.domain.SnapshotOptionsRules;
 import dev.cairn.coordinator.cli.RequestSender.Delivery;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.SavepointFormat;
@@ -128,7 +128,6 @@ final class TriggerCommand implements Callable<Integer> {
                 .setTargetLocation(target)
                 .setRequester(CairnCli.REQUESTER)
                 .setTimestampMs(cli.nowMs())
-                .setPostCheckpointAction(PostCheckpointAction.NONE)
                 .setOptions(options(backup, format, unaligned, alignedTimeoutMs))
                 .build();
     }
@@ -179,7 +178,7 @@ final class TriggerCommand implements Callable<Integer> {
     /** {@code a forced savepoint to s3://bucket/sp-1}, {@code a checkpoint (INCREMENTAL, unaligned)}. */
     static String describe(TriggerRequest request) {
         boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
-        String kind = switch (request.getPostCheckpointAction()) {
+        String kind = switch (SnapshotOptionsRules.postAction(request)) {
             case SUSPEND -> "stop-with-savepoint (the job is suspended when it completes)";
             case TERMINATE -> "stop-with-savepoint (the job drains, then terminates when it completes)";
             default -> savepoint ? "savepoint" : "checkpoint";

@@ -57,6 +57,16 @@ public final class SnapshotOptionsRules {
         return resolve(config, request.getType(), postAction(request), request.getOptions());
     }
 
+    /** The job's checkpoint type: as configured, FULL when it says nothing (Flink: incremental off by default). */
+    public static BackupType backupType(CheckpointConfig config) {
+        return pick(config.getBackupType(), BackupType.FULL);
+    }
+
+    /** The job's savepoint format: as configured, CANONICAL when it says nothing (Flink's default). */
+    public static SavepointFormat savepointFormat(CheckpointConfig config) {
+        return pick(config.getSavepointFormat(), SavepointFormat.CANONICAL);
+    }
+
     /** What follows the request's savepoint: NONE unless it asks for a stop. */
     public static PostCheckpointAction postAction(TriggerRequest request) {
         return request.getPostCheckpointAction() == null ? PostCheckpointAction.NONE
@@ -97,8 +107,7 @@ public final class SnapshotOptionsRules {
     private static SnapshotOptions resolve(CheckpointConfig config, CheckpointType type, PostCheckpointAction action,
             RequestedOptions overrides) {
         boolean savepoint = type == CheckpointType.SAVEPOINT;
-        BackupType backup = pick(overrides == null ? null : overrides.getBackupType(),
-                pick(config.getBackupType(), BackupType.FULL));
+        BackupType backup = pick(overrides == null ? null : overrides.getBackupType(), backupType(config));
         boolean unaligned = pick(overrides == null ? null : overrides.getUnalignedEnabled(),
                 config.getUnalignedEnabled());
         long alignedTimeout = pick(overrides == null ? null : overrides.getAlignedTimeoutMs(),
@@ -118,7 +127,7 @@ public final class SnapshotOptionsRules {
         return SnapshotOptions.newBuilder()
                 .setBackupType(savepoint ? BackupType.FULL : backup)
                 .setSavepointFormat(pick(overrides == null ? null : overrides.getSavepointFormat(),
-                        pick(config.getSavepointFormat(), SavepointFormat.CANONICAL)))
+                        savepointFormat(config)))
                 .setPostCheckpointAction(savepoint ? action : PostCheckpointAction.NONE)
                 .setAlignment(alignment)
                 .setAlignedTimeoutMs(timeout)

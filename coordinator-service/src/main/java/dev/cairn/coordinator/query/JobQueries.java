@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.domain.CheckpointProgress;
+import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
@@ -8,6 +9,8 @@ import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskVertex;
 import java.util.List;
 import java.util.Optional;
 
@@ -48,15 +51,28 @@ final class JobQueries {
         boolean completed = ended.map(s -> s.getStatus() == CheckpointStatus.COMPLETED).orElse(false);
         List<ApiViews.SubtaskRef> missing = completed ? List.of()
                 : JobViews.unacknowledged(spec, acks).stream()
+                        .filter(m -> stores.finished(jobId, m.taskId(), m.index()).isEmpty())
                         .map(m -> new ApiViews.SubtaskRef(m.taskId(), m.index(),
                                 stores.attempt(jobId, m.taskId(), m.index()).orElse(null)))
                         .toList();
         return JobViews.detail(checkpoint, spec, acks, missing);
     }
 
+    /** A completed checkpoint's acks with the final states of the subtasks that had finished before it. */
+    private static List<CheckpointAcknowledged> subtaskStates(StoreReader stores, String jobId, long checkpointId) {
+        List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
+        List<TaskFinished> finished = stores.finished(jobId);
+        if (finished.isEmpty()) {
+            return acks;
+        }
+        return RestoreParts.withFinished(checkpointId, acks, finished, f -> stores.vertex(jobId, f.getTaskId())
+                .filter(v -> f.getSubtaskIndex() < v.getParallelism()).map(TaskVertex::getAcknowledges).orElse(false));
+    }
+
     static ApiViews.Restore latestCompleted(StoreReader stores, String jobId) {
         existing(stores, jobId);
-        return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained, stores::acks))
+        return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained,
+                        (job, id) -> subtaskStates(stores, job, id)))
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
     }
 

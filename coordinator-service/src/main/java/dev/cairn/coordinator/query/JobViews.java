@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.SnapshotOptionsRules;
 import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointStatus;
@@ -49,7 +50,7 @@ public final class JobViews {
         ApiViews.Config config = new ApiViews.Config(c.getExactlyOnce() ? "exactly_once" : "at_least_once",
                 c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures(),
                 c.getRetained(), c.getStorageBaseLocation(), c.getUnalignedEnabled(), c.getAlignedTimeoutMs(),
-                c.getBackupType().name(), c.getSavepointFormat().name());
+                SnapshotOptionsRules.backupType(c).name(), SnapshotOptionsRules.savepointFormat(c).name());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(JobViews::queued).toList();
         return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(), tasks, config,
                 List.copyOf(spec.getParticipants()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),

@@ -75,8 +75,8 @@ class CairnCliRegisterTest {
         assertThat(spec.getConfig().getExactlyOnce()).isTrue();
         assertThat(spec.getConfig().getUnalignedEnabled()).isFalse();
         assertThat(spec.getConfig().getAlignedTimeoutMs()).isZero();
-        assertThat(spec.getConfig().getBackupType()).isEqualTo(BackupType.FULL);
-        assertThat(spec.getConfig().getSavepointFormat()).isEqualTo(SavepointFormat.CANONICAL);
+        assertThat(spec.getConfig().getBackupType()).as("null: Flink's default, FULL").isNull();
+        assertThat(spec.getConfig().getSavepointFormat()).as("null: Flink's default, CANONICAL").isNull();
         assertThat(spec.getParticipants()).isEmpty();
         assertThat(run.out).contains("snapshots:   exactly once, aligned, FULL checkpoints, CANONICAL savepoints")
                 .contains("participants: none");

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TriggerRequest;
@@ -24,7 +23,6 @@ class CairnCliTriggerOptionsTest {
         assertThat(run.exit).as(run.err).isZero();
         assertThat(run.event()).isEqualTo(TriggerRequest.newBuilder().setJobId("orders").setRequestId("c-1")
                 .setType(CheckpointType.CHECKPOINT).setForce(false).setRequester("cli").setTimestampMs(CliRun.NOW_MS)
-                .setPostCheckpointAction(PostCheckpointAction.NONE)
                 .setOptions(RequestedOptions.newBuilder().setBackupType(BackupType.INCREMENTAL).setUnalignedEnabled(true)
                         .setAlignedTimeoutMs(500L).build())
                 .build());

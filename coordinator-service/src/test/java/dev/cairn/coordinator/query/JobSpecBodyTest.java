@@ -3,6 +3,7 @@ package dev.cairn.coordinator.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.domain.SnapshotOptionsRules;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
@@ -88,8 +89,8 @@ class JobSpecBodyTest {
         assertThat(body.config().getExactlyOnce()).isTrue();
         assertThat(body.config().getUnalignedEnabled()).isFalse();
         assertThat(body.config().getAlignedTimeoutMs()).isZero();
-        assertThat(body.config().getBackupType()).isEqualTo(BackupType.FULL);
-        assertThat(body.config().getSavepointFormat()).isEqualTo(SavepointFormat.CANONICAL);
+        assertThat(SnapshotOptionsRules.backupType(body.config())).isEqualTo(BackupType.FULL);
+        assertThat(SnapshotOptionsRules.savepointFormat(body.config())).isEqualTo(SavepointFormat.CANONICAL);
         assertThat(body.participants()).isEmpty();
         assertThat(body.toSpec("job-1", 1L).getParticipants()).isEmpty();
     }
