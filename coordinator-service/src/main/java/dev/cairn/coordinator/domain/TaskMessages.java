@@ -134,6 +134,12 @@ final class TaskMessages {
                     + " is not pending");
             return;
         }
+        if (!pending.get().getTasksTriggered()) {
+            // no task was told of it yet (its participants are snapshotting), as for an ack at that point
+            d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
+                    + " has not triggered its tasks yet");
+            return;
+        }
         d.emit(decline);
         CheckpointFailureReason reason = decline.getReason() != null ? decline.getReason()
                 : CheckpointFailureReason.CHECKPOINT_DECLINED;
