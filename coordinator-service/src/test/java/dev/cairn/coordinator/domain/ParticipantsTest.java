@@ -234,6 +234,19 @@ class ParticipantsTest {
         assertThat(then.state().ack(JOB, 1, SOURCE, 0)).isEmpty();
     }
 
+    /**
+     * As for an ack: no task was told of the checkpoint while its participants snapshot, so a task's decline then
+     * is a stray message; it neither aborts the checkpoint nor counts (nor, for a stop, fails the job).
+     */
+    @Test
+    void shouldRejectATasksDeclineBeforeTheTasksWereTriggered() {
+        Then then = asking().when(Fixtures.decline(1, SOURCE, 0), 1100);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).contains("has not triggered its tasks yet");
+        assertThat(then.job(JOB).getPending()).hasSize(1);
+    }
+
     /** The tasks are planned when they are triggered: a subtask that finished meanwhile counts as finished. */
     @Test
     void shouldPlanTheTasksWhenTheyAreTriggeredNotWhenTheParticipantsWereAsked() {

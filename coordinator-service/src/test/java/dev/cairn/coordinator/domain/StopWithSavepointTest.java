@@ -321,6 +321,18 @@ class StopWithSavepointTest {
                 PeriodicTriggerScheduled.class);
     }
 
+    /** A task cannot decline a stop whose barrier it was not sent yet: the job is not failed for a stray decline. */
+    @Test
+    void shouldNotFailTheJobForATasksDeclineWhileTheStopsParticipantsSnapshot() {
+        Scenario scenario = Scenario.runningJob(Fixtures.specWithParticipants(config(), "coordinator"), 1000)
+                .and(stop("stop", PostCheckpointAction.SUSPEND), 10);
+
+        Then then = scenario.when(decline(1, SOURCE, 0), 20);
+
+        then.thenTypes(dev.cairn.events.CommandRejected.class);
+        assertThat(then.job(JOB).getPending()).extracting(p -> p.getRequestId()).containsExactly("stop");
+    }
+
     /** A job leaving RUNNING takes the stop with it, and no schedule comes back. */
     @Test
     void shouldNotResumeTheScheduleWhenTheJobLeavesRunningDuringTheStop() {
