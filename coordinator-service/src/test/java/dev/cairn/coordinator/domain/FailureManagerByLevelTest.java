@@ -44,7 +44,7 @@ class FailureManagerByLevelTest {
         return Scenario.runningJob(spec(config), 1000);
     }
 
-    /** Flink's CheckpointFailureManagerTest#testTotalCountValue: with no tolerance, exactly these reasons fail the job. */
+    /** Flink's CheckpointFailureManagerTest#testTotalCountValue: with no tolerance, exactly these reasons fail it. */
     @ParameterizedTest
     @EnumSource(CheckpointFailureReason.class)
     void shouldFailAJobWithoutToleranceForTheCountedReasonsOnly(CheckpointFailureReason reason) {

@@ -106,6 +106,7 @@ class FinishedTasksTest {
         assertThat(then.job(JOB).getStatus()).isEqualTo(JobStatus.RUNNING);
     }
 
+    /** Flink's PendingCheckpoint#acknowledgeTask: a subtask's first ack stands; finishing later does not replace it. */
     @Test
     void shouldKeepTheAckOfASubtaskThatAckedBeforeItFinished() {
         Then then = pending().and(acknowledge(1, SOURCE, 0), 1100).when(finish(SOURCE, 0, 30), 1200);
@@ -235,6 +236,7 @@ class FinishedTasksTest {
         assertThat(trigger.getFinishedSubtasks()).isZero();
     }
 
+    /** Flink's Execution#markFinished applies to the current attempt only; a stale attempt's report is rejected. */
     @Test
     void shouldRejectAFinishOfAnAttemptThatIsNotTheRunningOne() {
         Scenario scenario = running().and(Fixtures.start(SOURCE, 0, 2), 900);
@@ -246,6 +248,7 @@ class FinishedTasksTest {
         assertThat(then.state().finished(JOB, SOURCE, 0)).isEmpty();
     }
 
+    /** Flink's CheckpointCoordinatorTest#testStateCleanupForLateOrUnknownMessages, for a finish of no such subtask. */
     @ParameterizedTest
     @CsvSource({"nope, 0", "source, 2", "sink, 1"})
     void shouldRejectAFinishOfATaskOrSubtaskTheJobDoesNotHave(String taskId, int subtask) {
@@ -255,6 +258,7 @@ class FinishedTasksTest {
         assertThat(then.single(CommandRejected.class).getReason()).startsWith("unknown task");
     }
 
+    /** Flink's ExecutionState FINISHED is terminal: a second report of the same finish changes nothing. */
     @Test
     void shouldIgnoreARepeatedFinish() {
         running().and(finish(SOURCE, 0, 30), 900).when(finish(SOURCE, 0, 30), 950).thenNothing();

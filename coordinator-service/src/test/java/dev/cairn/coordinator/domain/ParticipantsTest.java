@@ -94,13 +94,14 @@ class ParticipantsTest {
         assertThat(outcome.getCheckpointId()).isEqualTo(1L);
     }
 
+    /** Flink's PendingCheckpoint#acknowledgeMasterState: one master state in, the checkpoint waits for the rest. */
     @Test
     void shouldRecordAParticipantsAckAndWaitForTheOthers() {
         Then then = asking().when(participantAck(1, BETA, 5), 1100);
 
         then.thenTypes(ParticipantAcknowledged.class);
-        assertThat(then.job(JOB).getPending().get(0).getParticipantStates()).extracting(ParticipantState::getParticipant)
-                .containsExactly(BETA);
+        assertThat(then.job(JOB).getPending().get(0).getParticipantStates())
+                .extracting(ParticipantState::getParticipant).containsExactly(BETA);
     }
 
     /** Flink's CheckpointCoordinatorMasterHooksTest#testHooksAreCalledOnTrigger: then the tasks, same checkpoint. */
@@ -157,6 +158,7 @@ class ParticipantsTest {
         asking().and(participantAck(1, BETA, 5), 1100).when(participantAck(1, BETA, 6), 1150).thenNothing();
     }
 
+    /** Flink's PendingCheckpoint#acknowledgeMasterState: a master state once in is not taken back. */
     @Test
     void shouldRejectADeclineOfAParticipantThatAlreadyAcked() {
         Then then = asking().and(participantAck(1, BETA, 5), 1100)
@@ -203,6 +205,7 @@ class ParticipantsTest {
                         "gamma is not a participant"));
     }
 
+    /** Flink's CheckpointCoordinatorTest#testStateCleanupForLateOrUnknownMessages, for coordinator-side answers. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("misdirectedAnswers")
     void shouldRejectAnAnswerThatNoCheckpointWaitsFor(String what, Command answer, String reason) {

@@ -71,7 +71,7 @@ class SnapshotOptionsTest {
         assertThat(periodicOptions(config())).isEqualTo(checkpoint(AlignmentType.ALIGNED, -1));
     }
 
-    /** Flink's CheckpointOptionsTest#testCheckpointIsTimeoutable: unaligned with a 0 aligned timeout starts unaligned. */
+    /** Flink's CheckpointOptionsTest#testCheckpointIsTimeoutable: unaligned, aligned timeout 0: starts unaligned. */
     @Test
     void shouldStartUnalignedWhenUnalignedIsEnabledWithoutAlignedTimeout() {
         assertThat(periodicOptions(config().setUnalignedEnabled(true).setAlignedTimeoutMs(0)))
@@ -225,7 +225,7 @@ class SnapshotOptionsTest {
                 .containsExactly(checkpoint(AlignmentType.ALIGNED, -1), expected);
     }
 
-    /** Flink's CheckpointCoordinator#abortPendingCheckpoint tells the tasks about the checkpoint they were told to take. */
+    /** Flink's CheckpointCoordinator#abortPendingCheckpoint: the abort names the checkpoint the tasks were told of. */
     @Test
     void shouldCarryTheOptionsOnAnAbortAndOnItsHistorySummary() {
         Scenario scenario = Scenario.runningJob(spec(config().setUnalignedEnabled(true)), 1000).and(tick(), 1000);
