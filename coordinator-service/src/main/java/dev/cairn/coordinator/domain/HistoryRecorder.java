@@ -16,7 +16,9 @@ import java.util.Optional;
  * has its own key; the job lists the ids (and the request ids) in the history. When a checkpoint leaves the
  * history, its summary and its per-subtask acks (its per-subtask stats) are removed: one checkpoint's keys,
  * never a scan of the store. The acks of the latest completed checkpoint stay while it is the latest: they are
- * its subtask states, which the REST API hands out for restore.
+ * its subtask states, which the REST API hands out for restore. Subtasks that had finished when a checkpoint's
+ * tasks were triggered count as acknowledged, with their final states, on both sides of its figures (as in Flink's
+ * checkpoint statistics), as they do in its completion.
  */
 final class HistoryRecorder {
 
@@ -28,6 +30,7 @@ final class HistoryRecorder {
 
     void completed(CoordinatorState state, JobState job, Optional<PendingCheckpoint> pending,
             CheckpointProgress progress, CheckpointCompleted e) {
+        // the completion's count includes the subtasks that had finished; so does what it expected
         int acksReceived = e.getSubtaskCount() >= 0 ? e.getSubtaskCount() : e.getSubtaskStates().size();
         long duration = Math.max(0, e.getCompletionTimestampMs() - e.getTriggerTimestampMs());
         CheckpointSummary summary = CheckpointSummary.newBuilder()
@@ -40,7 +43,7 @@ final class HistoryRecorder {
                 .setLatestAckTimestampMs(progress.latestAckTimestampMs())
                 .setEndToEndDurationMs(duration)
                 .setStateSizeBytes(e.getTotalSizeBytes())
-                .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(acksReceived))
+                .setAcksExpected(pending.map(p -> p.getAcksExpected() + p.getFinishedSubtasks()).orElse(acksReceived))
                 .setAcksReceived(acksReceived)
                 .setStorageLocation(e.getStorageLocation())
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
@@ -53,6 +56,8 @@ final class HistoryRecorder {
     void aborted(CoordinatorState state, JobState job, Optional<PendingCheckpoint> pending,
             CheckpointProgress progress, CheckpointAborted e) {
         long trigger = pending.map(PendingCheckpoint::getTriggerTimestampMs).orElse(e.getTimestampMs());
+        int finished = pending.map(PendingCheckpoint::getFinishedSubtasks).orElse(0);
+        long finishedBytes = pending.map(PendingCheckpoint::getFinishedStateBytes).orElse(0L);
         CheckpointSummary summary = CheckpointSummary.newBuilder()
                 .setCheckpointId(e.getCheckpointId())
                 .setType(e.getType())
@@ -62,9 +67,9 @@ final class HistoryRecorder {
                 .setEndTimestampMs(e.getTimestampMs())
                 .setLatestAckTimestampMs(progress.latestAckTimestampMs())
                 .setEndToEndDurationMs(Math.max(0, e.getTimestampMs() - trigger))
-                .setStateSizeBytes(progress.stateSizeBytes())
-                .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(0))
-                .setAcksReceived(progress.acksReceived())
+                .setStateSizeBytes(progress.stateSizeBytes() + finishedBytes)
+                .setAcksExpected(pending.map(PendingCheckpoint::getAcksExpected).orElse(0) + finished)
+                .setAcksReceived(progress.acksReceived() + finished)
                 .setStorageLocation(pending.map(PendingCheckpoint::getStorageLocation).orElse(""))
                 .setRequestId(pending.map(PendingCheckpoint::getRequestId).orElse(null))
                 .setOptions(pending.map(PendingCheckpoint::getOptions).orElse(null))

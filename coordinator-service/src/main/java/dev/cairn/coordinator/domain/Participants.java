@@ -33,6 +33,8 @@ final class Participants {
         PendingCheckpoint now = CheckpointEvolver.pending(d.job(jobId), ack.getCheckpointId()).orElseThrow();
         if (now.getParticipantStates().size() >= now.getParticipants().size()) {
             Triggers.triggerTasks(d, jobId, now);
+            // triggering the tasks may end the checkpoint at once (nothing to wait for, or a task not running)
+            RequestQueue.run(d, jobId);
         }
     }
 

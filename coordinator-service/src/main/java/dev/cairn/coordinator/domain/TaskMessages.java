@@ -91,6 +91,12 @@ final class TaskMessages {
                 || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
+        } else if (job.getFinishedSubtasks() > 0
+                && d.state.finished(jobId, ack.getTaskId(), ack.getSubtaskIndex()).isPresent()) {
+            // a checkpoint that waited for the subtask took its final state when it finished (an ack then exists):
+            // this one was triggered after it finished and counts its final state instead of waiting for it
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+                    + ": the subtask had finished, its final state counts instead; discarding its state handle");
         } else {
             accept(d, jobId, pending.get(), ack);
         }
@@ -126,6 +132,12 @@ final class TaskMessages {
         if (pending.isEmpty()) {
             d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
                     + " is not pending");
+            return;
+        }
+        if (!pending.get().getTasksTriggered()) {
+            // no task was told of it yet (its participants are snapshotting), as for an ack at that point
+            d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
+                    + " has not triggered its tasks yet");
             return;
         }
         d.emit(decline);

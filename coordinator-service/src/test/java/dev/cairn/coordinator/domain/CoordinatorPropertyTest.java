@@ -68,6 +68,14 @@ class CoordinatorPropertyTest {
     record Status(JobStatus status) implements Action {
     }
 
+    /** A subtask finishes for good, with its running attempt or a stale one. */
+    record Finish(int vertex, int subtask, boolean stale) implements Action {
+    }
+
+    /** A participant of a pending checkpoint answers (acks or declines). */
+    record Answer(int pending, int participant, boolean decline) implements Action {
+    }
+
     /** Registers the initial tasks again, or the current ones without the last (a spec that drops a task). */
     record Respec(int maxConcurrent, boolean dropLastTask) implements Action {
     }
@@ -97,8 +105,11 @@ class CoordinatorPropertyTest {
                         .setIntervalMs(interval).setTimeoutMs(timeout).setMinPauseMs(minPause)
                         .setMaxConcurrent(maxConcurrent).setTolerableFailures(tolerable).setRetained(retained)
                         .build());
-        Arbitrary<JobSpec> spec = Combinators.combine(vertices, config).as((tasks, c) -> JobSpec.newBuilder()
-                .setJobId(JOB).setTasks(tasks).setConfig(c).setTimestampMs(0).build());
+        Arbitrary<List<String>> participants = Arbitraries.of(List.<String>of(), List.<String>of(), List.of("p0"),
+                List.of("p0", "p1"));
+        Arbitrary<JobSpec> spec = Combinators.combine(vertices, config, participants).as((tasks, c, p) ->
+                JobSpec.newBuilder().setJobId(JOB).setTasks(tasks).setConfig(c).setTimestampMs(0)
+                        .setParticipants(p).build());
         Arbitrary<Integer> any = Arbitraries.integers().between(0, 20);
         @SuppressWarnings("unchecked")
         Arbitrary<Action> action = Arbitraries.frequencyOf(
@@ -115,7 +126,10 @@ class CoordinatorPropertyTest {
                 Tuple.of(1, Arbitraries.of(JobStatus.RUNNING, JobStatus.RUNNING, JobStatus.RUNNING,
                         JobStatus.SUSPENDED, JobStatus.FAILED).map(Status::new)),
                 Tuple.of(1, Combinators.combine(Arbitraries.integers().between(1, 3), Arbitraries.of(true, false))
-                        .as(Respec::new)));
+                        .as(Respec::new)),
+                Tuple.of(2, Combinators.combine(any, any, Arbitraries.of(false, false, false, true)).as(Finish::new)),
+                Tuple.of(6, Combinators.combine(any, any, Arbitraries.of(false, false, false, false, true))
+                        .as(Answer::new)));
         return Combinators.combine(spec, Arbitraries.doubles().between(0, 0.99), action.list().ofMinSize(10).ofMaxSize(80))
                 .as(Run::new);
     }
@@ -153,6 +167,9 @@ class CoordinatorPropertyTest {
         Statistics.label("checkpoints completed").collect(bucket(count(journal, CheckpointCompleted.class)));
         Statistics.label("checkpoints aborted").collect(bucket(count(journal, CheckpointAborted.class)));
         Statistics.label("acks discarded").collect(bucket(count(journal, AckDiscarded.class)));
+        Statistics.label("subtasks finished").collect(bucket(count(journal, dev.cairn.events.TaskFinished.class)));
+        Statistics.label("participants' answers").collect(bucket(
+                count(journal, dev.cairn.events.ParticipantAcknowledged.class)));
         InMemoryCoordinatorState replayed = new InMemoryCoordinatorState();
         decider.evolver().fold(replayed, journal.stream().map(JournalCodec::roundTrip).toList());
         assertThat(replayed).isEqualTo(live);
@@ -183,6 +200,15 @@ class CoordinatorPropertyTest {
         assertThat(live.vertexIds(JOB)).as("one vertex key per task of the current spec")
                 .containsExactlyElementsOf(tasks.stream().map(TaskVertex::getTaskId).sorted().toList());
         tasks.forEach(v -> assertThat(live.vertex(JOB, v.getTaskId())).contains(v));
+        live.job(JOB).filter(j -> j.getStatus() == JobStatus.RUNNING && !j.getQueue().isEmpty()).ifPresent(j -> {
+            var head = j.getQueue().get(0);
+            boolean full = j.getPending().size() >= j.getConfig().getMaxConcurrent();
+            boolean pausing = head.getPeriodic() && j.getLastCompletionMs() != null
+                    && j.getLastCompletionMs() + j.getConfig().getMinPauseMs() > now;
+            assertThat(!head.getForce() && (full || pausing))
+                    .as("a request stays queued only while it cannot run: %s after %s: %s", j, command,
+                            decided.events()).isTrue();
+        });
         return now + 1;
     }
 
@@ -242,6 +268,32 @@ class CoordinatorPropertyTest {
             declined.setJobId(JOB);
             return List.of(new Command.Decline(declined));
         }
+        if (action instanceof Finish f) {
+            TaskVertex v = tasks.get(f.vertex() % tasks.size());
+            int subtask = f.subtask() % v.getParallelism();
+            String attempt = f.stale() ? "stale" : live.attempt(JOB, v.getTaskId(), subtask).orElse("none");
+            return List.of(new Command.FinishTask(dev.cairn.events.TaskFinished.newBuilder().setJobId(JOB)
+                    .setTaskId(v.getTaskId()).setSubtaskIndex(subtask).setAttemptId(attempt)
+                    .setFinalState(subtask % 2 == 0 ? Fixtures.handle("mem://final", 5) : null)
+                    .setTimestampMs(0).build()));
+        }
+        if (action instanceof Answer a) {
+            List<String> names = live.spec(JOB).orElseThrow().getParticipants();
+            if (pending.isEmpty() || names.isEmpty()) {
+                return List.of();
+            }
+            long id = pending.get(a.pending() % pending.size()).getCheckpointId();
+            String participant = names.get(a.participant() % names.size());
+            if (a.decline()) {
+                return List.of(new Command.DeclineParticipant(dev.cairn.events.ParticipantDeclined.newBuilder()
+                        .setJobId(JOB).setCheckpointId(id).setParticipant(participant)
+                        .setReason(CheckpointFailureReason.CHECKPOINT_DECLINED).setMessage("no")
+                        .setTimestampMs(0).build()));
+            }
+            return List.of(new Command.AcknowledgeParticipant(dev.cairn.events.ParticipantAcknowledged.newBuilder()
+                    .setJobId(JOB).setCheckpointId(id).setParticipant(participant)
+                    .setState(Fixtures.handle("mem://p", 2)).setTimestampMs(0).build()));
+        }
         if (action instanceof Status s) {
             return List.of(new Command.ChangeJobStatus(JobStatusChange.newBuilder().setJobId(JOB)
                     .setStatus(s.status()).setTimestampMs(0).build(), 0.5));
@@ -259,35 +311,71 @@ class CoordinatorPropertyTest {
         List<TaskVertex> respecTasks = r.dropLastTask() && tasks.size() > 1 ? tasks.subList(0, tasks.size() - 1)
                 : initialSpec.getTasks();
         return List.of(new Command.RegisterJob(JobSpec.newBuilder().setJobId(JOB).setTasks(List.copyOf(respecTasks))
-                .setConfig(config).setTimestampMs(0).build(), 0.25));
+                .setConfig(config).setTimestampMs(0).setParticipants(initialSpec.getParticipants()).build(), 0.25));
     }
 
     /** Checks each event against what happened before it, in journal order. */
     private static final class Invariants {
         private long lastTriggeredId;
+        /** Checkpoints whose participants were asked first: their tasks' trigger comes later, same id. */
+        private final Set<Long> askedParticipants = new HashSet<>();
         private final Map<Long, CheckpointTriggered> triggered = new HashMap<>();
+        /** The subtasks that had finished when each checkpoint's tasks were triggered. */
+        private final Map<Long, Set<String>> finishedAtTrigger = new HashMap<>();
         private final Set<Long> ended = new HashSet<>();
         private final Map<Long, Set<String>> acked = new HashMap<>();
 
         void check(InMemoryCoordinatorState before, SpecificRecord event) {
             JobState job = before.job(JOB).orElse(null);
-            if (event instanceof CheckpointTriggered t) {
+            if (event instanceof dev.cairn.events.ParticipantsTriggered t) {
                 assertThat(t.getCheckpointId()).as("ids strictly increase").isGreaterThan(lastTriggeredId);
                 lastTriggeredId = t.getCheckpointId();
                 if (!t.getForce()) {
                     assertThat(job.getPending().size()).as("pending before a non-forced trigger")
                             .isLessThan(job.getConfig().getMaxConcurrent());
                 }
+                askedParticipants.add(t.getCheckpointId());
+            } else if (event instanceof CheckpointTriggered t) {
+                if (askedParticipants.contains(t.getCheckpointId())) {
+                    assertThat(job.getPending()).as("the tasks of a checkpoint whose participants all answered")
+                            .anySatisfy(p -> {
+                                assertThat(p.getCheckpointId()).isEqualTo(t.getCheckpointId());
+                                assertThat(p.getParticipantStates()).hasSameSizeAs(p.getParticipants());
+                            });
+                } else {
+                    assertThat(t.getCheckpointId()).as("ids strictly increase").isGreaterThan(lastTriggeredId);
+                    lastTriggeredId = t.getCheckpointId();
+                    if (!t.getForce()) {
+                        assertThat(job.getPending().size()).as("pending before a non-forced trigger")
+                                .isLessThan(job.getConfig().getMaxConcurrent());
+                    }
+                }
                 triggered.put(t.getCheckpointId(), t);
+                Set<String> finished = new HashSet<>();
+                for (TaskVertex v : before.spec(JOB).orElseThrow().getTasks()) {
+                    for (int s = 0; s < v.getParallelism(); s++) {
+                        if (v.getAcknowledges() && before.finished(JOB, v.getTaskId(), s).isPresent()) {
+                            finished.add(v.getTaskId() + "/" + s);
+                        }
+                    }
+                }
+                assertThat(finished).as("finished subtasks counted by the trigger").hasSize(t.getFinishedSubtasks());
+                finishedAtTrigger.put(t.getCheckpointId(), finished);
             } else if (event instanceof CheckpointAcknowledged a) {
+                String subtask = a.getTaskId() + "/" + a.getSubtaskIndex();
+                assertThat(triggered).as("acks only once the tasks are triggered").containsKey(a.getCheckpointId());
+                assertThat(finishedAtTrigger.get(a.getCheckpointId())).as("no ack from a subtask the checkpoint "
+                        + "counted as finished").doesNotContain(subtask);
                 assertThat(acked.computeIfAbsent(a.getCheckpointId(), id -> new HashSet<>())
-                        .add(a.getTaskId() + "/" + a.getSubtaskIndex())).as("one accepted ack per subtask").isTrue();
+                        .add(subtask)).as("one accepted ack per subtask").isTrue();
             } else if (event instanceof CheckpointCompleted c) {
                 end(c.getCheckpointId());
-                int required = triggered.get(c.getCheckpointId()).getAcksExpected();
+                CheckpointTriggered trigger = triggered.get(c.getCheckpointId());
+                assertThat(trigger).as("only checkpoints whose tasks were triggered complete").isNotNull();
+                int required = trigger.getAcksExpected();
                 assertThat(acked.getOrDefault(c.getCheckpointId(), Set.of()))
                         .as("completion only with every required ack").hasSize(required);
-                assertThat(c.getSubtaskCount()).isEqualTo(required);
+                assertThat(c.getSubtaskCount()).isEqualTo(required + trigger.getFinishedSubtasks());
                 assertThat(before.acks(JOB, c.getCheckpointId())).as("the accepted acks hold the states")
                         .hasSize(required);
             } else if (event instanceof CheckpointAborted a) {
@@ -296,7 +384,8 @@ class CoordinatorPropertyTest {
         }
 
         private void end(long id) {
-            assertThat(triggered).as("only triggered checkpoints end").containsKey(id);
+            assertThat(triggered.containsKey(id) || askedParticipants.contains(id))
+                    .as("only triggered checkpoints end").isTrue();
             assertThat(ended.add(id)).as("checkpoint %s ends at most once", id).isTrue();
         }
     }

@@ -8,8 +8,13 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
@@ -152,5 +157,75 @@ final class Fixtures {
 
     static Command.Tick tick() {
         return new Command.Tick(JOB);
+    }
+
+    /** The spec of {@link #spec(CheckpointConfig.Builder)} with coordinator-side participants, in this order. */
+    static JobSpec specWithParticipants(CheckpointConfig.Builder config, String... participants) {
+        JobSpec spec = spec(config);
+        spec.setParticipants(List.of(participants));
+        return spec;
+    }
+
+    static StateHandle handle(String location, long size) {
+        return StateHandle.newBuilder().setLocation(location).setSizeBytes(size).build();
+    }
+
+    /** The first attempt of that subtask finished for good with a final state of {@code size} bytes. */
+    static Command.FinishTask finish(String taskId, int subtask, long size) {
+        return finish(taskId, subtask, 1, handle("mem://final/" + taskId + "/" + subtask, size));
+    }
+
+    /** That attempt of the subtask finished for good; {@code finalState} null: without state. */
+    static Command.FinishTask finish(String taskId, int subtask, int attemptNumber, StateHandle finalState) {
+        return new Command.FinishTask(TaskFinished.newBuilder()
+                .setJobId(JOB)
+                .setTaskId(taskId)
+                .setSubtaskIndex(subtask)
+                .setAttemptId(attempt(taskId, subtask, attemptNumber))
+                .setFinalState(finalState)
+                .setTimestampMs(0)
+                .build());
+    }
+
+    /** A participant's ack of a checkpoint with a state of {@code size} bytes; a negative size: no state. */
+    static Command.AcknowledgeParticipant participantAck(long checkpointId, String participant, long size) {
+        return new Command.AcknowledgeParticipant(ParticipantAcknowledged.newBuilder()
+                .setJobId(JOB)
+                .setCheckpointId(checkpointId)
+                .setParticipant(participant)
+                .setState(size < 0 ? null : handle("mem://participant/" + participant + "/" + checkpointId, size))
+                .setTimestampMs(0)
+                .build());
+    }
+
+    static Command.DeclineParticipant participantDecline(long checkpointId, String participant,
+            CheckpointFailureReason reason) {
+        return new Command.DeclineParticipant(ParticipantDeclined.newBuilder()
+                .setJobId(JOB)
+                .setCheckpointId(checkpointId)
+                .setParticipant(participant)
+                // always set: the builder's enum default is resolved by class name (Avro class security)
+                .setReason(reason)
+                .setMessage("participant failed")
+                .setTimestampMs(0)
+                .build());
+    }
+
+    /** A stop-with-savepoint (Flink: stopWithSavepoint), force left to Flink's default. */
+    static Command.RequestTrigger stop(String requestId, PostCheckpointAction action) {
+        TriggerRequest request = request(requestId, CheckpointType.SAVEPOINT, null);
+        request.setPostCheckpointAction(action);
+        return new Command.RequestTrigger(request);
+    }
+
+    /** A request with overrides of the job's snapshot options. */
+    static Command.RequestTrigger withOptions(String requestId, CheckpointType type, RequestedOptions options) {
+        TriggerRequest request = request(requestId, type, null);
+        request.setOptions(options);
+        return new Command.RequestTrigger(request);
+    }
+
+    static RequestedOptions.Builder overrides() {
+        return RequestedOptions.newBuilder();
     }
 }

@@ -57,6 +57,16 @@ final class Scenario {
         return this;
     }
 
+    /**
+     * Appends events to the journal as if an earlier decision (or an earlier version of the coordinator) had
+     * written them, and folds them into the state.
+     */
+    Scenario andJournal(SpecificRecord... events) {
+        journal.addAll(Arrays.asList(events));
+        decider.evolver().fold(state, Arrays.asList(events));
+        return this;
+    }
+
     Then when(Command command, long now) {
         InMemoryCoordinatorState before = state.copy();
         Decided decided = decider.decide(command, state, now);
