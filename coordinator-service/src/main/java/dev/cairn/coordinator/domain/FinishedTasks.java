@@ -49,7 +49,9 @@ final class FinishedTasks {
             acknowledgePending(d, finished);
         }
         JobState job = d.job(jobId);
-        if (job.getStatus() == JobStatus.RUNNING && job.getFinishedSubtasks() >= job.getRequiredSubtasks()) {
+        boolean ended = job.getStatus() == JobStatus.FINISHED || job.getStatus() == JobStatus.CANCELED
+                || job.getStatus() == JobStatus.FAILED;
+        if (!ended && job.getFinishedSubtasks() >= job.getRequiredSubtasks()) {
             JobStatuses.change(d, jobId, JobStatus.FINISHED, 0, "every task of job " + jobId + " finished");
         }
         RequestQueue.run(d, jobId);

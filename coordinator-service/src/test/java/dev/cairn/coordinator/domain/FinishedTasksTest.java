@@ -3,6 +3,7 @@ package dev.cairn.coordinator.domain;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SINK;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
+import static dev.cairn.coordinator.domain.Fixtures.status;
 import static dev.cairn.coordinator.domain.Fixtures.acknowledge;
 import static dev.cairn.coordinator.domain.Fixtures.config;
 import static dev.cairn.coordinator.domain.Fixtures.decline;
@@ -206,6 +207,18 @@ class FinishedTasksTest {
         assertThat(then.single(JobStatusChange.class).getStatus()).isEqualTo(JobStatus.FINISHED);
         assertThat(then.job(JOB).getStatus()).isEqualTo(JobStatus.FINISHED);
         assertThat(then.job(JOB).getNextPeriodicDueMs()).isNull();
+    }
+
+    /** Flink: a job ends FINISHED when its last task finishes, also while its checkpointing is suspended. */
+    @Test
+    void shouldFinishASuspendedJobWhenEveryRequiredSubtaskFinished() {
+        Scenario scenario = running().and(status(JobStatus.SUSPENDED), 800).and(finish(SOURCE, 0, 1), 900)
+                .and(finish(SOURCE, 1, 1), 900);
+
+        Then then = scenario.when(finish(SINK, 0, 1), 950);
+
+        then.thenTypes(TaskFinished.class, JobStatusChange.class);
+        assertThat(then.job(JOB).getStatus()).isEqualTo(JobStatus.FINISHED);
     }
 
     /** Flink (FLIP-147): the final states complete the last checkpoint before the job is FINISHED. */
