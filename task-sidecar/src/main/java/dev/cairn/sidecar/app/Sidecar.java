@@ -1,5 +1,7 @@
 package dev.cairn.sidecar.app;
 
+import dev.cairn.events.StateHandle;
+import dev.cairn.sidecar.core.SidecarIdentity;
 import dev.cairn.sidecar.core.TaskAttempt;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -11,15 +13,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A task sidecar, embeddable as a library: {@code Sidecar.start(config, hook)} registers a new attempt of the
- * configured subtask and serves the hook until {@link #close()}.
+ * configured subtask and serves the hook until {@link #close()}. Configured with a participant
+ * ({@link SidecarConfig#forParticipant}), it runs as that coordinator-side participant of the job instead: it
+ * registers nothing and answers the {@code ParticipantsTriggered} that name it.
  *
- * <p>In: {@code <prefix>control} (the job's triggers and notifications, from the end at start-up) and
- * {@code <prefix>completed} (read once at start-up for the restore point). Out: {@code <prefix>acks}
- * ({@code TaskStarted}, then one ack or decline per planned checkpoint), keyed by job id.
+ * <p>In: {@code <prefix>control} (the job's triggers, notifications and discarded acks, from the end at
+ * start-up) and {@code <prefix>completed} (read once at start-up for the restore point). Out:
+ * {@code <prefix>acks} ({@code TaskStarted}, then one ack or decline per planned checkpoint, and
+ * {@code TaskFinished} once the worker {@link #finish finished}; for a participant,
+ * {@code ParticipantAcknowledged} or {@code ParticipantDeclined}), keyed by job id.
  *
  * <pre>{@code
  * try (Sidecar sidecar = Sidecar.start(SidecarConfig.forTask("localhost:9092", "orders", "sink", 0), myHook)) {
  *     ... // the worker runs; sidecar.attemptId() is the attempt the coordinator plans with
+ *     sidecar.finish(Optional.of(finalState)); // bounded input: exhausted, no further snapshots
  * }
  * }</pre>
  */
@@ -65,14 +72,48 @@ public final class Sidecar implements AutoCloseable {
         }
     }
 
-    /** The id of the attempt this sidecar registered (a UUID). */
+    /** The id of the attempt this sidecar registered (a UUID); an {@link IllegalStateException} for a participant. */
     public String attemptId() {
         return running.attempt().attemptId();
     }
 
-    /** The job, task, subtask and attempt this sidecar stands for. */
+    /** The job, task, subtask and attempt this sidecar stands for; an {@link IllegalStateException} for a participant. */
     public TaskAttempt attempt() {
         return running.attempt();
+    }
+
+    /** The attempt ({@code TaskAttempt}) or the participant ({@code Participant}) this sidecar stands for. */
+    public SidecarIdentity identity() {
+        return running.identity();
+    }
+
+    /**
+     * The worker finished for good (its input was bounded): publishes {@code TaskFinished} with its final state
+     * ({@code finalState}, or none), once; from then on the sidecar takes no snapshot, while a notified task is
+     * still told how later checkpoints end (the first completion after this one holds the final state). Returns
+     * once the broker has the record. Workers behind the HTTP or command hook answer a snapshot with
+     * {@code {"finished":true,...}} instead.
+     *
+     * @throws IllegalStateException for a participant, when closed, or when the record is not written within the
+     *         start-up timeout
+     */
+    public void finish(Optional<StateHandle> finalState) {
+        running.finish(finalState);
+    }
+
+    /** {@link #finish(Optional)} with a final state at {@code location} of {@code sizeBytes}. */
+    public void finish(String location, long sizeBytes) {
+        finish(Optional.of(StateHandle.newBuilder().setLocation(location).setSizeBytes(sizeBytes).build()));
+    }
+
+    /** Whether the subtask finished: {@link #finish} was called or the worker answered a snapshot so. */
+    public boolean isFinished() {
+        return running.isFinished();
+    }
+
+    /** Whether a stop-with-savepoint of the job completed: the sidecar takes no further snapshot. */
+    public boolean isStopping() {
+        return running.isStopping();
     }
 
     /** What the worker was handed to restore from at start-up. */

@@ -10,17 +10,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything one sidecar needs: where Kafka and Cairn's topics are, which subtask it stands beside, how it
- * reaches the worker, and its time limits. Read from a properties file plus environment overrides with
+ * Everything one sidecar needs: where Kafka and Cairn's topics are, which subtask it stands beside (or which
+ * coordinator-side participant of the job it runs as), how it reaches the worker, and its time limits. Read from a properties file plus environment overrides with
  * {@link #load(Path, Map)} / {@link #fromProperties(Map, Map)} (see {@link SidecarConfigParser} for the keys), or
- * built in code with {@link #forTask} and the {@code with...} methods. Every setting is checked when the
+ * built in code with {@link #forTask} or {@link #forParticipant} and the {@code with...} methods. Every setting is checked when the
  * config is built; a missing or invalid one is a {@link SidecarConfigException} naming it.
  *
  * @param bootstrapServers {@code bootstrap.servers}: Kafka's bootstrap servers
  * @param topics {@code topic.prefix}: the prefix of Cairn's topic names ({@code cairn.})
  * @param jobId {@code job.id}: the job
- * @param taskId {@code task.id}: the task this sidecar stands beside
- * @param subtaskIndex {@code subtask.index}: its subtask, from 0
+ * @param taskId {@code task.id}: the task this sidecar stands beside; {@code null} for a participant
+ * @param subtaskIndex {@code subtask.index}: its subtask, from 0; -1 for a participant
  * @param hookKind {@code hook.kind}: java, http or command
  * @param hookClass {@code hook.class}: the Java hook's class (no-arg constructor); {@code null} uses ServiceLoader
  * @param hookUrl {@code hook.url}: the HTTP hook's base URL; {@code null} unless the kind is http
@@ -32,6 +32,8 @@ import java.util.Map;
  * @param authKey {@code auth.key} or {@code auth.key.file}: the job's key (from {@code cairn keys job}) that
  *     signs every record the sidecar sends; {@code null} sends unsigned records, which a coordinator with a
  *     master key dead-letters
+ * @param participant {@code participant}: the name of the coordinator-side participant (Flink: master hook,
+ *     operator coordinator) this sidecar runs as, instead of a task; {@code null} for a task sidecar
  */
 public record SidecarConfig(
         String bootstrapServers,
@@ -47,7 +49,8 @@ public record SidecarConfig(
         Duration snapshotTimeout,
         Duration startupTimeout,
         Map<String, String> kafkaProperties,
-        SigningKey authKey) {
+        SigningKey authKey,
+        String participant) {
 
     /** Flink's default checkpoint timeout. */
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
@@ -57,10 +60,19 @@ public record SidecarConfig(
         requireText(SidecarConfigParser.BOOTSTRAP_SERVERS, bootstrapServers);
         require(SidecarConfigParser.TOPIC_PREFIX, topics);
         requireText(SidecarConfigParser.JOB_ID, jobId);
-        requireText(SidecarConfigParser.TASK_ID, taskId);
-        if (subtaskIndex < 0) {
-            throw new SidecarConfigException(SidecarConfigParser.SUBTASK_INDEX,
-                    SidecarConfigParser.SUBTASK_INDEX + " must be >= 0, was " + subtaskIndex);
+        if (participant != null) {
+            SidecarConfigParser.checkParticipant(participant, "");
+            if (taskId != null || subtaskIndex != -1) {
+                String key = taskId != null ? SidecarConfigParser.TASK_ID : SidecarConfigParser.SUBTASK_INDEX;
+                throw new SidecarConfigException(key, key + " must not be set for participant " + participant
+                        + ": a participant sidecar stands for no task");
+            }
+        } else {
+            requireText(SidecarConfigParser.TASK_ID, taskId);
+            if (subtaskIndex < 0) {
+                throw new SidecarConfigException(SidecarConfigParser.SUBTASK_INDEX,
+                        SidecarConfigParser.SUBTASK_INDEX + " must be >= 0, was " + subtaskIndex);
+            }
         }
         require(SidecarConfigParser.HOOK_KIND, hookKind);
         hookCommand = hookCommand == null ? List.of() : List.copyOf(hookCommand);
@@ -84,13 +96,28 @@ public record SidecarConfig(
     public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
                 null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
-                Map.of(), null);
+                Map.of(), null, null);
+    }
+
+    /**
+     * A sidecar that runs as coordinator-side participant {@code participant} of the job (no task, no
+     * registration), with a Java hook and default topics and time limits.
+     */
+    public static SidecarConfig forParticipant(String bootstrapServers, String jobId, String participant) {
+        return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, null, -1, HookKind.JAVA, null, null,
+                List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, Map.of(), null,
+                participant);
+    }
+
+    /** Whether it runs as a coordinator-side participant rather than beside a task. */
+    public boolean isParticipant() {
+        return participant != null;
     }
 
     /** Signs every record with {@code jobKey}, the key of this sidecar's job. */
     public SidecarConfig withAuthKey(SigningKey jobKey) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant);
     }
 
     /** Reads {@code file} (a properties file) with overrides from {@code environment}. */
@@ -105,46 +132,46 @@ public record SidecarConfig(
 
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
     }
 
     public SidecarConfig withSnapshotTimeout(Duration newTimeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey);
+                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey, participant);
     }
 
     public SidecarConfig withStartupTimeout(Duration newTimeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties, authKey);
+                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties, authKey, participant);
     }
 
     /** Reaches the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
     public SidecarConfig withHttpHook(URI url, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.HTTP, null, url,
-                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
+                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
     }
 
     /** Runs {@code command} for each call (hook.kind=command), each run limited to {@code timeout}. */
     public SidecarConfig withCommandHook(List<String> command, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.COMMAND, null, null,
-                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
+                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
     }
 
     /** Instantiates {@code className} as the hook (hook.kind=java); {@code null} looks one up with ServiceLoader. */
     public SidecarConfig withJavaHook(String className) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.JAVA, className, null,
-                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey);
+                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
     }
 
     public SidecarConfig withKafkaProperties(Map<String, String> newProperties) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties, authKey);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties, authKey, participant);
     }
 
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
-                startupTimeout, kafkaProperties, authKey);
+                startupTimeout, kafkaProperties, authKey, participant);
     }
 
     private static void require(String key, Object value) {

@@ -21,7 +21,10 @@ import java.util.TreeMap;
 /**
  * Reads a {@link SidecarConfig} from properties and environment variables.
  *
- * <p>Keys: {@code bootstrap.servers}, {@code job.id}, {@code task.id}, {@code subtask.index} (required);
+ * <p>Keys: {@code bootstrap.servers}, {@code job.id}, {@code task.id}, {@code subtask.index} (required), or
+ * instead of the last two {@code participant} (the name of the coordinator-side participant of the job that the
+ * sidecar runs as: no task, no registration; giving it together with {@code task.id} or {@code subtask.index}
+ * is an error);
  * {@code topic.prefix} ({@code cairn.}), {@code hook.kind} ({@code java}, {@code http} or {@code command};
  * {@code java}), {@code hook.class} (java: a SnapshotHook with a no-arg constructor; absent: ServiceLoader),
  * {@code hook.url} (http: an absolute http(s) URL), {@code hook.command} (command: program and arguments,
@@ -49,6 +52,7 @@ public final class SidecarConfigParser {
     public static final String STARTUP_TIMEOUT_MS = "startup.timeout.ms";
     public static final String AUTH_KEY = "auth.key";
     public static final String AUTH_KEY_FILE = "auth.key.file";
+    public static final String PARTICIPANT = "participant";
     /** Keys with this prefix go to the Kafka clients, without it. */
     public static final String KAFKA_PREFIX = "kafka.";
     /** Environment variables with this prefix override keys. */
@@ -57,7 +61,7 @@ public final class SidecarConfigParser {
     /** Every key apart from the {@code kafka.} ones. */
     public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, JOB_ID, TASK_ID, SUBTASK_INDEX,
             HOOK_KIND, HOOK_CLASS, HOOK_URL, HOOK_COMMAND, HOOK_TIMEOUT_MS, SNAPSHOT_TIMEOUT_MS, STARTUP_TIMEOUT_MS,
-            AUTH_KEY, AUTH_KEY_FILE);
+            AUTH_KEY, AUTH_KEY_FILE, PARTICIPANT);
 
     private static final String JAVA_CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
 
@@ -143,18 +147,47 @@ public final class SidecarConfigParser {
         if (kind == HookKind.COMMAND && command.isEmpty()) {
             throw missing(HOOK_COMMAND, origin, " (hook.kind=command needs the program to run)");
         }
+        String participant = participant(values);
         return new SidecarConfig(
                 required(values, BOOTSTRAP_SERVERS, origin),
                 topics(values),
                 required(values, JOB_ID, origin),
-                required(values, TASK_ID, origin),
-                subtaskIndex(values, origin),
+                participant != null ? null : required(values, TASK_ID, origin, " (or set participant to run as a "
+                        + "coordinator-side participant of the job)"),
+                participant != null ? -1 : subtaskIndex(values, origin),
                 kind, hookClass, hookUrl, command,
                 millis(values, HOOK_TIMEOUT_MS, snapshotTimeout),
                 snapshotTimeout,
                 millis(values, STARTUP_TIMEOUT_MS, SidecarConfig.DEFAULT_STARTUP_TIMEOUT),
                 kafka,
-                authKey(values));
+                authKey(values),
+                participant);
+    }
+
+    /** The participant's name, if set: then neither task.id nor subtask.index may be. */
+    private static String participant(Map<String, Value> values) {
+        String participant = optional(values, PARTICIPANT);
+        if (participant == null) {
+            return null;
+        }
+        Value value = values.get(PARTICIPANT);
+        checkParticipant(participant, " (" + value.source() + ")");
+        for (String key : List.of(TASK_ID, SUBTASK_INDEX)) {
+            if (optional(values, key) != null) {
+                throw new SidecarConfigException(key, key + " is set (" + values.get(key).source() + ") but so is "
+                        + PARTICIPANT + " (" + value.source() + "): a participant sidecar stands for no task; set "
+                        + PARTICIPANT + " or " + TASK_ID + " and " + SUBTASK_INDEX + ", not both");
+            }
+        }
+        return participant;
+    }
+
+    /** A participant's name: not blank, no control characters (Cairn's keys rely on that). */
+    static void checkParticipant(String name, String where) {
+        if (name.isBlank() || name.chars().anyMatch(Character::isISOControl) || !name.equals(name.strip())) {
+            throw new SidecarConfigException(PARTICIPANT, PARTICIPANT + " must be a name without control characters "
+                    + "or surrounding white space, was '" + name.replaceAll("\\p{Cntrl}", "?") + "'" + where);
+        }
     }
 
     private static SigningKey authKey(Map<String, Value> values) {
@@ -251,9 +284,13 @@ public final class SidecarConfigParser {
     }
 
     private static String required(Map<String, Value> values, String key, String origin) {
+        return required(values, key, origin, "");
+    }
+
+    private static String required(Map<String, Value> values, String key, String origin, String hint) {
         String text = optional(values, key);
         if (text == null) {
-            throw missing(key, origin, "");
+            throw missing(key, origin, hint);
         }
         return text;
     }

@@ -24,6 +24,8 @@ import picocli.CommandLine.Spec;
                 + "calls the worker's snapshot hook and publishes acknowledgements or declines.",
         footer = {"", "Settings (file keys; each is overridden by CAIRN_SIDECAR_<KEY>, upper case, dots as underscores):",
                 "  bootstrap.servers, job.id, task.id, subtask.index   required",
+                "  participant           run as this coordinator-side participant of the job, instead of task.id",
+                "                        and subtask.index",
                 "  topic.prefix          Cairn's topic prefix (cairn.)",
                 "  hook.kind             java | http | command (java)",
                 "  hook.class            java: a SnapshotHook with a no-arg constructor (else ServiceLoader)",

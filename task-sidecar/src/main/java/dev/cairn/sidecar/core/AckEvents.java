@@ -3,18 +3,23 @@ package dev.cairn.sidecar.core;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
  * Builds what a sidecar produces to {@code cairn.acks} ({@link TaskStarted}, {@link CheckpointAcknowledged},
- * {@link CheckpointDeclined}) and maps a failed snapshot to a decline reason. Pure functions.
+ * {@link CheckpointDeclined}, {@link TaskFinished} for a task; {@link ParticipantAcknowledged},
+ * {@link ParticipantDeclined} for a participant) and maps a failed snapshot to a decline reason. Pure functions.
  */
 public final class AckEvents {
 
@@ -49,10 +54,7 @@ public final class AckEvents {
                 .setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex())
                 .setAttemptId(attempt.attemptId())
-                .setStateHandle(StateHandle.newBuilder()
-                        .setLocation(result.location())
-                        .setSizeBytes(result.sizeBytes())
-                        .build())
+                .setStateHandle(handle(result.location(), result.sizeBytes()))
                 .setMetrics(SubtaskMetrics.newBuilder()
                         .setSyncDurationMs(Math.max(0, result.syncDurationMs()))
                         .setAsyncDurationMs(measured ? Math.max(0, result.asyncDurationMs()) : Math.max(0, elapsedMs))
@@ -78,6 +80,58 @@ public final class AckEvents {
                 .build();
     }
 
+    /** The announcement that the attempt finished for good, with its final state if any. */
+    public static TaskFinished finished(TaskAttempt attempt, Optional<StateHandle> finalState, long nowMs) {
+        return TaskFinished.newBuilder()
+                .setJobId(attempt.jobId())
+                .setTaskId(attempt.taskId())
+                .setSubtaskIndex(attempt.subtaskIndex())
+                .setAttemptId(attempt.attemptId())
+                .setFinalState(finalState.map(h -> handle(h.getLocation(), h.getSizeBytes())).orElse(null))
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /** The state a result names, if any. */
+    public static Optional<StateHandle> stateOf(SnapshotResult result) {
+        return result.hasState() ? Optional.of(handle(result.location(), result.sizeBytes())) : Optional.empty();
+    }
+
+    /** A participant's snapshot: its state, or none. */
+    public static ParticipantAcknowledged participantAck(Participant participant, long checkpointId,
+            SnapshotResult result, long nowMs) {
+        return ParticipantAcknowledged.newBuilder()
+                .setJobId(participant.jobId())
+                .setCheckpointId(checkpointId)
+                .setParticipant(participant.name())
+                .setState(stateOf(result).orElse(null))
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /** A participant's decline of one checkpoint. */
+    public static ParticipantDeclined participantDecline(Participant participant, long checkpointId, Failure failure,
+            long nowMs) {
+        return ParticipantDeclined.newBuilder()
+                .setJobId(participant.jobId())
+                .setCheckpointId(checkpointId)
+                .setParticipant(participant.name())
+                .setReason(failure.reason())
+                .setMessage(failure.message())
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /**
+     * A participant's failed snapshot: the worker's reason for a {@link SnapshotDeclinedException} that names
+     * one, CHECKPOINT_DECLINED for any other failure, with the same message as {@link #failureOf}.
+     */
+    public static Failure participantFailureOf(Throwable error) {
+        Failure failure = failureOf(error);
+        return unwrap(error) instanceof SnapshotDeclinedException declined && declined.reason() != null ? failure
+                : new Failure(CheckpointFailureReason.CHECKPOINT_DECLINED, failure.message());
+    }
+
     /**
      * The reason and message of a failed snapshot: a {@link SnapshotDeclinedException} keeps the worker's
      * reason (CHECKPOINT_DECLINED when it gave none); any other failure, thrown or completing the snapshot's
@@ -96,6 +150,10 @@ public final class AckEvents {
         return new Failure(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
                 "the snapshot hook failed: " + cause.getClass().getName()
                         + (cause.getMessage() != null ? ": " + cause.getMessage() : ""));
+    }
+
+    private static StateHandle handle(String location, long sizeBytes) {
+        return StateHandle.newBuilder().setLocation(location).setSizeBytes(sizeBytes).build();
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -1,6 +1,7 @@
 package dev.cairn.sidecar.core;
 
 import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.ParticipantState;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SubtaskState;
@@ -9,7 +10,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
-/** Picks what a starting worker restores from: its subtask's state in the newest retained checkpoint. Pure. */
+/**
+ * Picks what a starting worker restores from: its subtask's (or its participant's) state in the newest retained
+ * checkpoint. Pure.
+ */
 public final class RestorePoints {
 
     private RestorePoints() {
@@ -40,6 +44,28 @@ public final class RestorePoints {
                 if (found.isPresent()) {
                     return found;
                 }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The state of participant {@code name} in the newest (last) checkpoint of {@code retained}: the entry of its
+     * {@code participantStates} with that name. Empty when nothing is retained, when the newest checkpoint has no
+     * entry for it (it was not a participant then), and when its entry holds no state (it snapshotted nothing).
+     *
+     * @param retained the job's latest value on {@code cairn.completed}, if any
+     */
+    public static Optional<RestorePoint> participant(Optional<RetainedCheckpoints> retained, String name) {
+        List<CheckpointCompleted> checkpoints = retained.map(RetainedCheckpoints::getCheckpoints).orElse(List.of());
+        if (checkpoints.isEmpty()) {
+            return Optional.empty();
+        }
+        CheckpointCompleted newest = checkpoints.get(checkpoints.size() - 1);
+        for (ParticipantState state : newest.getParticipantStates()) {
+            if (state.getParticipant().equals(name) && state.getState() != null) {
+                return Optional.of(new RestorePoint(newest.getCheckpointId(), state.getState().getLocation(),
+                        state.getState().getSizeBytes()));
             }
         }
         return Optional.empty();

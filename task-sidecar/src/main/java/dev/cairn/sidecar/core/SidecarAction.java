@@ -2,11 +2,16 @@ package dev.cairn.sidecar.core;
 
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 
 /**
  * What {@link SidecarCore} asks its shell to do. The shell carries the actions out in the order they are
- * returned: snapshots on a dedicated thread, notifications on another, acks and declines through the producer.
+ * returned: snapshots on a dedicated thread, notifications and discards on another, in order, and what goes to
+ * {@code cairn.acks} through the producer.
  */
 public sealed interface SidecarAction {
 
@@ -26,15 +31,43 @@ public sealed interface SidecarAction {
     /** Produce this decline to {@code cairn.acks}. */
     record PublishDecline(CheckpointDeclined decline) implements SidecarAction {}
 
-    /** Call the worker's {@code notifyComplete(checkpointId, lastSubsumedId)}. */
-    record NotifyComplete(long checkpointId, long lastSubsumedId) implements SidecarAction {}
+    /** Produce this participant's acknowledgement to {@code cairn.acks}. */
+    record PublishParticipantAck(ParticipantAcknowledged ack) implements SidecarAction {}
 
-    /** Call the worker's {@code notifyAborted(checkpointId, latestCompletedId)}. */
-    record NotifyAborted(long checkpointId, long latestCompletedId) implements SidecarAction {}
+    /** Produce this participant's decline to {@code cairn.acks}. */
+    record PublishParticipantDecline(ParticipantDeclined decline) implements SidecarAction {}
+
+    /** Produce the subtask's end, with its final state, to {@code cairn.acks}. */
+    record PublishFinished(TaskFinished finished) implements SidecarAction {}
 
     /**
-     * A queued snapshot will not be taken because its checkpoint ended before it started (nothing to do but
-     * tell the operator).
+     * Call the worker's {@code notifyComplete}; {@code stopping} when it was a stop-with-savepoint (the job stops),
+     * {@code drain} when that stop drained the input.
+     */
+    record NotifyComplete(long checkpointId, long lastSubsumedId, boolean stopping, boolean drain)
+            implements SidecarAction {
+
+        /** An ordinary completion. */
+        public NotifyComplete(long checkpointId, long lastSubsumedId) {
+            this(checkpointId, lastSubsumedId, false, false);
+        }
+    }
+
+    /** Call the worker's {@code notifyAborted}; {@code stopFailed} when it was a stop-with-savepoint (resume). */
+    record NotifyAborted(long checkpointId, long latestCompletedId, boolean stopFailed) implements SidecarAction {
+
+        /** An ordinary abort. */
+        public NotifyAborted(long checkpointId, long latestCompletedId) {
+            this(checkpointId, latestCompletedId, false);
+        }
+    }
+
+    /** Hand the worker a state handle the coordinator discarded, for deletion. */
+    record DiscardState(DiscardedState state) implements SidecarAction {}
+
+    /**
+     * A queued snapshot will not be taken: its checkpoint ended before it started, or the sidecar stopped
+     * snapshotting (the subtask finished, or the job is stopping). Nothing to do but tell the operator.
      */
     record SnapshotSkipped(long checkpointId, String why) implements SidecarAction {}
 }

@@ -1,19 +1,20 @@
 package dev.cairn.sidecar.core;
 
+import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
-import dev.cairn.events.PlannedVertex;
-import dev.cairn.events.TaskRoles;
+import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.StateHandle;
 import dev.cairn.sidecar.core.SidecarAction.CancelSnapshot;
 import dev.cairn.sidecar.core.SidecarAction.NotifyAborted;
 import dev.cairn.sidecar.core.SidecarAction.NotifyComplete;
-import dev.cairn.sidecar.core.SidecarAction.PublishAck;
-import dev.cairn.sidecar.core.SidecarAction.PublishDecline;
+import dev.cairn.sidecar.core.SidecarAction.PublishFinished;
 import dev.cairn.sidecar.core.SidecarAction.SnapshotSkipped;
 import dev.cairn.sidecar.core.SidecarAction.StartSnapshot;
-import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.core.Triggers.Planned;
+import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -27,22 +28,27 @@ import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
- * The rules of one sidecar (one task attempt), without Kafka, threads or a clock: every input carries the
- * time, every output is a {@link SidecarAction} for the shell to carry out. Not thread-safe: the shell feeds
- * it from one thread at a time.
+ * The rules of one sidecar (one task attempt, or one coordinator-side participant), without Kafka, threads or
+ * a clock: every input carries the time, every output is a {@link SidecarAction} for the shell to carry out.
+ * Not thread-safe: the shell feeds it from one thread at a time.
  *
- * <p>Inputs: the control events of the job ({@link CheckpointTriggered}, {@link CheckpointCompleted},
- * {@link CheckpointAborted}) and the outcome of each snapshot (succeeded, failed, timed out).
+ * <p>Inputs: the control events of the job ({@link CheckpointTriggered}, {@link ParticipantsTriggered},
+ * {@link CheckpointCompleted}, {@link CheckpointAborted}, {@link AckDiscarded}), the outcome of each snapshot
+ * (succeeded, failed, timed out) and the worker's end ({@link #onFinish}).
  *
  * <p>Rules:
  * <ul>
- *   <li>A trigger concerns every running attempt of its job: the coordinator triggers only when every
- *       required subtask runs, and discards (reporting the state handle) an ack of an attempt that is not
- *       the subtask's current one. The task's roles are those the trigger lists for it, or the default (all
- *       three) when it lists none: the attempt snapshots when its task is {@code triggered} or
- *       {@code acknowledges}, acks only when it {@code acknowledges}, and is told of the checkpoint's end when
- *       it is {@code notified}. A version 1 trigger, which carries a plan instead, concerns the attempt only
- *       when the plan names it.</li>
+ *   <li>A trigger concerns every running attempt of its job (the coordinator triggers only when every
+ *       required subtask runs, and discards an ack of an attempt that is not the subtask's current one). The
+ *       task's roles are those the trigger lists for it, or the default (all three): the attempt snapshots when
+ *       its task is {@code triggered} or {@code acknowledges}, acks only when it {@code acknowledges}, and is
+ *       told of the checkpoint's end when it is {@code notified}. A version 1 trigger, which carries a plan
+ *       instead, concerns the attempt only when the plan names it. Tasks ignore {@link ParticipantsTriggered}.</li>
+ *   <li>A participant snapshots when a {@link ParticipantsTriggered} names it, answers with a
+ *       {@code ParticipantAcknowledged} (its state, or none) or a {@code ParticipantDeclined} (the worker's
+ *       reason, else CHECKPOINT_DECLINED), and is told how the checkpoint ended. It ignores
+ *       {@link CheckpointTriggered} and discarded acks, and never finishes.</li>
+ *   <li>The hook is handed the trigger's options (null options: the defaults).</li>
  *   <li>Snapshots run one at a time, in trigger order; later triggers wait in a queue. A queued snapshot
  *       whose checkpoint completes or aborts before it starts is skipped: no hook call, no ack.</li>
  *   <li>At most one ack or decline per checkpoint: a snapshot that times out is declined and cancelled, and
@@ -53,6 +59,20 @@ import java.util.OptionalLong;
  *       nothing left to decline).</li>
  *   <li>Complete and abort notifications are passed on at once, whatever snapshot is running, once per
  *       checkpoint.</li>
+ *   <li>Stop-with-savepoint: a completion whose options have a post-checkpoint action tells the worker the job
+ *       is stopping (and whether it drained); from then on the sidecar takes no snapshot (queued ones are
+ *       skipped without an answer, later triggers are ignored). An abort of a stop-with-savepoint tells the
+ *       worker that the stop failed, so that it resumes.</li>
+ *   <li>Finish (bounded input): {@link #onFinish}, or a snapshot answered with a finished result, publishes
+ *       {@code TaskFinished} once, with the final state. Queued snapshots are then skipped without an answer
+ *       (the coordinator counts a finished subtask as acknowledged) and later triggers start no snapshot; a
+ *       notified task is still told how they end, since the first completion after its end holds its final
+ *       state (a two-phase-commit sink commits its last transaction there). A running snapshot is still
+ *       answered.</li>
+ *   <li>Discarded acks: an {@link AckDiscarded} naming this attempt (job, task, subtask, attempt) with status
+ *       UNKNOWN, DISCARDED or LATE and a state handle hands that handle to the worker for deletion, at most
+ *       once per checkpoint and location. Other sidecars ignore it, and so does everyone for DUPLICATE (its
+ *       handle is the one accepted).</li>
  *   <li>Start delay = trigger timestamp to hook start.</li>
  * </ul>
  */
@@ -62,128 +82,155 @@ public final class SidecarCore {
     static final int REMEMBERED_ENDED = 1024;
     /** How many checkpoints awaiting their end are tracked at most (the oldest finished ones are forgotten). */
     static final int MAX_TRACKED = 1024;
+    /** How many discarded state handles are remembered, to hand each to the worker once. */
+    static final int REMEMBERED_DISCARDS = 1024;
 
     private enum Phase { QUEUED, RUNNING, DONE }
 
     private static final class Tracked {
-        final CheckpointTriggered trigger;
-        final boolean acknowledges;
-        final boolean notified;
+        final Planned planned;
         Phase phase;
         boolean answered;
         boolean ended;
         long startedAtMs;
 
-        Tracked(CheckpointTriggered trigger, boolean acknowledges, boolean notified, Phase phase) {
-            this.trigger = trigger;
-            this.acknowledges = acknowledges;
-            this.notified = notified;
-            this.phase = phase;
+        Tracked(Planned planned) {
+            this.planned = planned;
+            this.phase = planned.snapshots() ? Phase.QUEUED : Phase.DONE;
+            this.answered = !planned.snapshots();
         }
     }
 
-    private final TaskAttempt attempt;
+    private final SidecarIdentity identity;
     private final long snapshotTimeoutMs;
     private final Map<Long, Tracked> tracked = new LinkedHashMap<>();
     private final Deque<Long> queue = new ArrayDeque<>();
-    private final Map<Long, Boolean> ended = new LinkedHashMap<>(16, 0.75f, false) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-            return size() > REMEMBERED_ENDED;
-        }
-    };
+    private final RecentKeys<Long> ended = new RecentKeys<>(REMEMBERED_ENDED);
+    private final RecentKeys<String> discarded = new RecentKeys<>(REMEMBERED_DISCARDS);
     private Long running;
+    private boolean finished;
+    private boolean stopping;
 
     /**
-     * @param attempt the attempt this sidecar stands for
+     * @param identity the attempt or participant this sidecar stands for
      * @param snapshotTimeout how long one snapshot may take before the sidecar declines it
      */
-    public SidecarCore(TaskAttempt attempt, Duration snapshotTimeout) {
-        this.attempt = Objects.requireNonNull(attempt, "attempt");
+    public SidecarCore(SidecarIdentity identity, Duration snapshotTimeout) {
+        this.identity = Objects.requireNonNull(identity, "identity");
         this.snapshotTimeoutMs = snapshotTimeout.toMillis();
         if (snapshotTimeoutMs <= 0) {
             throw new IllegalArgumentException("snapshot timeout must be positive, was " + snapshotTimeout);
         }
     }
 
+    /** The attempt or participant this sidecar stands for. */
+    public SidecarIdentity identity() {
+        return identity;
+    }
+
+    /** The attempt this sidecar stands for; an {@link IllegalStateException} for a participant, which has none. */
     public TaskAttempt attempt() {
-        return attempt;
+        if (identity instanceof TaskAttempt attempt) {
+            return attempt;
+        }
+        throw new IllegalStateException(identity + " is a participant: it has no task attempt");
     }
 
     /** Dispatches one control event (a {@code ControlEnvelope}'s event); other jobs' events change nothing. */
     public List<SidecarAction> onControl(Object event, long nowMs) {
         if (event instanceof CheckpointTriggered trigger) {
             return onTrigger(trigger, nowMs);
+        } else if (event instanceof ParticipantsTriggered trigger) {
+            return onParticipantsTriggered(trigger, nowMs);
         } else if (event instanceof CheckpointCompleted completed) {
             return onCompleted(completed);
         } else if (event instanceof CheckpointAborted aborted) {
             return onAborted(aborted);
+        } else if (event instanceof AckDiscarded discard) {
+            return onAckDiscarded(discard);
         }
         return List.of();
     }
 
-    /** A checkpoint was triggered: queue its snapshot if the plan includes this attempt, and start it if idle. */
+    /** A checkpoint was triggered: a task queues its snapshot if it has a part, and starts it if idle. */
     public List<SidecarAction> onTrigger(CheckpointTriggered trigger, long nowMs) {
-        long id = trigger.getCheckpointId();
-        if (!attempt.jobId().equals(trigger.getJobId()) || tracked.containsKey(id) || ended.containsKey(id)) {
-            return List.of();
-        }
-        Optional<TaskRoles> roles = myRoles(trigger);
-        if (roles.isEmpty()) {
-            return List.of();
-        }
-        boolean snapshots = roles.get().getTriggered() || roles.get().getAcknowledges();
-        if (!snapshots && !roles.get().getNotified()) {
-            return List.of();
-        }
-        Tracked entry = new Tracked(trigger, roles.get().getAcknowledges(), roles.get().getNotified(),
-                snapshots ? Phase.QUEUED : Phase.DONE);
-        entry.answered = !snapshots;
-        tracked.put(id, entry);
-        List<SidecarAction> actions = new ArrayList<>();
-        if (snapshots) {
-            queue.addLast(id);
-            startNext(nowMs, actions);
-        }
-        forgetOldest();
-        return actions;
+        return identity instanceof TaskAttempt attempt ? accept(Triggers.forTask(trigger, attempt), nowMs) : List.of();
     }
 
-    /** A checkpoint completed: tell the worker (if notified) and drop its snapshot if it has not started. */
+    /** The participants of a checkpoint were triggered: a participant it names queues its snapshot. */
+    public List<SidecarAction> onParticipantsTriggered(ParticipantsTriggered trigger, long nowMs) {
+        return identity instanceof Participant participant
+                ? accept(Triggers.forParticipant(trigger, participant), nowMs) : List.of();
+    }
+
+    /**
+     * A checkpoint completed: tell the worker (if notified; stopping for a stop-with-savepoint) and drop its
+     * snapshot if it has not started. After a stop-with-savepoint, no further snapshot is taken.
+     */
     public List<SidecarAction> onCompleted(CheckpointCompleted completed) {
-        if (!attempt.jobId().equals(completed.getJobId())) {
+        if (!identity.jobId().equals(completed.getJobId())) {
             return List.of();
         }
-        return end(completed.getCheckpointId(), new NotifyComplete(completed.getCheckpointId(),
-                completed.getLastSubsumedId()), "completed");
+        long id = completed.getCheckpointId();
+        CheckpointOptions options = CheckpointOptions.from(completed.getOptions());
+        List<SidecarAction> actions = end(id, new NotifyComplete(id, completed.getLastSubsumedId(),
+                options.synchronous(), options.drain()), "completed");
+        if (options.synchronous() && !stopping) {
+            stopping = true;
+            skipQueued("the job is stopping: stop-with-savepoint " + id + " completed", actions);
+        }
+        return actions;
     }
 
     /** A checkpoint was aborted: tell the worker (if notified) and drop its snapshot if it has not started. */
     public List<SidecarAction> onAborted(CheckpointAborted aborted) {
-        if (!attempt.jobId().equals(aborted.getJobId())) {
+        if (!identity.jobId().equals(aborted.getJobId())) {
             return List.of();
         }
-        return end(aborted.getCheckpointId(), new NotifyAborted(aborted.getCheckpointId(),
-                aborted.getLatestCompletedId()), "aborted (" + aborted.getReason() + ")");
+        long id = aborted.getCheckpointId();
+        boolean stopFailed = CheckpointOptions.from(aborted.getOptions()).synchronous();
+        return end(id, new NotifyAborted(id, aborted.getLatestCompletedId(), stopFailed),
+                "aborted (" + aborted.getReason() + ")");
+    }
+
+    /** The coordinator discarded an ack: hand its state handle to the worker if it is this attempt's, once. */
+    public List<SidecarAction> onAckDiscarded(AckDiscarded discard) {
+        return Answers.discard(identity, discard)
+                .filter(d -> discarded.add(d.state().checkpointId() + "\u0000" + d.state().location()))
+                .<List<SidecarAction>>map(List::of).orElse(List.of());
     }
 
     /**
-     * The hook returned a result for the running snapshot: ack it unless already declined, then start the next.
-     * A result without a state handle location is a failure.
+     * The worker finished for good (bounded input): publish {@code TaskFinished} with its final state, unless it
+     * finished already, and skip the queued snapshots. An {@link IllegalStateException} for a participant.
+     */
+    public List<SidecarAction> onFinish(Optional<StateHandle> finalState, long nowMs) {
+        List<SidecarAction> actions = new ArrayList<>();
+        finishTask(attempt(), finalState, nowMs, actions);
+        return actions;
+    }
+
+    /**
+     * The hook returned a result for the running snapshot: ack it unless already declined (or publish
+     * {@code TaskFinished} for a finished result), then start the next. A task's result without a state handle
+     * location is a failure; so is a participant's finished result.
      */
     public List<SidecarAction> onSnapshotSucceeded(long checkpointId, SnapshotResult result, long nowMs) {
-        if (result == null || result.location() == null || result.location().isBlank()) {
+        boolean participant = identity instanceof Participant;
+        if (result == null || (!participant && !result.finished() && !result.hasState())) {
             return finish(checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
                     "the snapshot hook returned no state handle location"), null, nowMs);
+        }
+        if (participant && result.finished()) {
+            return finish(checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
+                    "the participant's hook answered that it finished; only tasks finish"), null, nowMs);
         }
         return finish(checkpointId, null, result, nowMs);
     }
 
     /** The running snapshot failed (thrown, failed stage, or declined by the worker). */
     public List<SidecarAction> onSnapshotFailed(long checkpointId, Throwable error, long nowMs) {
-        return finish(checkpointId, AckEvents.failureOf(error), null, nowMs);
+        return finish(checkpointId, Answers.failureOf(identity, error), null, nowMs);
     }
 
     /**
@@ -199,9 +246,9 @@ public final class SidecarCore {
         if (!entry.answered) {
             entry.answered = true;
             if (!entry.ended) {
-                actions.add(new PublishDecline(AckEvents.decline(attempt, checkpointId, new AckEvents.Failure(
-                        CheckpointFailureReason.CHECKPOINT_DECLINED, "the snapshot did not finish within the "
-                                + "sidecar's snapshot timeout of " + snapshotTimeoutMs + " ms"), nowMs)));
+                actions.add(Answers.decline(identity, checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
+                        "the snapshot did not finish within the sidecar's snapshot timeout of " + snapshotTimeoutMs
+                                + " ms"), nowMs));
             }
         }
         actions.add(new CancelSnapshot(checkpointId));
@@ -218,6 +265,35 @@ public final class SidecarCore {
         return List.copyOf(queue);
     }
 
+    /** Whether the subtask finished ({@code TaskFinished} was published). */
+    public boolean isFinished() {
+        return finished;
+    }
+
+    /** Whether a stop-with-savepoint completed: the job is stopping and no further snapshot is taken. */
+    public boolean isStopping() {
+        return stopping;
+    }
+
+    private List<SidecarAction> accept(Optional<Planned> plan, long nowMs) {
+        if (plan.isEmpty() || stopping) {
+            return List.of();
+        }
+        Planned planned = finished ? plan.get().notifyOnly() : plan.get();
+        long id = planned.checkpointId();
+        if (tracked.containsKey(id) || ended.contains(id) || !(planned.snapshots() || planned.notified())) {
+            return List.of();
+        }
+        tracked.put(id, new Tracked(planned));
+        List<SidecarAction> actions = new ArrayList<>();
+        if (planned.snapshots()) {
+            queue.addLast(id);
+            startNext(nowMs, actions);
+        }
+        forgetOldest();
+        return actions;
+    }
+
     private List<SidecarAction> finish(long checkpointId, AckEvents.Failure failure, SnapshotResult result,
             long nowMs) {
         Tracked entry = runningEntry(checkpointId);
@@ -227,14 +303,16 @@ public final class SidecarCore {
         running = null;
         entry.phase = Phase.DONE;
         List<SidecarAction> actions = new ArrayList<>();
-        if (!entry.answered) {
+        if (failure == null && result.finished()) {
             entry.answered = true;
-            if (failure == null && entry.acknowledges) {
-                long startDelay = entry.startedAtMs - entry.trigger.getTimestampMs();
-                actions.add(new PublishAck(AckEvents.ack(attempt, checkpointId, result, startDelay,
-                        nowMs - entry.startedAtMs, nowMs)));
+            finishTask(attempt(), AckEvents.stateOf(result), nowMs, actions);
+        } else if (!entry.answered) {
+            entry.answered = true;
+            if (failure == null && entry.planned.acknowledges()) {
+                actions.add(Answers.ack(identity, checkpointId, result, entry.startedAtMs - entry.planned.timestampMs(),
+                        nowMs - entry.startedAtMs, nowMs));
             } else if (failure != null && !entry.ended) {
-                actions.add(new PublishDecline(AckEvents.decline(attempt, checkpointId, failure, nowMs)));
+                actions.add(Answers.decline(identity, checkpointId, failure, nowMs));
             }
         }
         forgetIfEnded(checkpointId, entry);
@@ -242,21 +320,42 @@ public final class SidecarCore {
         return actions;
     }
 
+    private void finishTask(TaskAttempt attempt, Optional<StateHandle> finalState, long nowMs,
+            List<SidecarAction> actions) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        actions.add(new PublishFinished(AckEvents.finished(attempt, finalState, nowMs)));
+        skipQueued("the subtask finished", actions);
+    }
+
+    /** Drops every queued snapshot without an answer (the sidecar snapshots no more). */
+    private void skipQueued(String why, List<SidecarAction> actions) {
+        for (Long id : queue) {
+            Tracked entry = tracked.get(id);
+            entry.phase = Phase.DONE;
+            entry.answered = true;
+            actions.add(new SnapshotSkipped(id, "checkpoint " + id + " will not be snapshotted: " + why));
+        }
+        queue.clear();
+    }
+
     private List<SidecarAction> end(long checkpointId, SidecarAction notification, String how) {
-        ended.put(checkpointId, Boolean.TRUE);
+        ended.add(checkpointId);
+        List<SidecarAction> actions = new ArrayList<>();
         Tracked entry = tracked.get(checkpointId);
         if (entry == null || entry.ended) {
-            return List.of();
+            return actions;
         }
         entry.ended = true;
-        List<SidecarAction> actions = new ArrayList<>();
         if (entry.phase == Phase.QUEUED) {
             queue.remove(checkpointId);
             entry.phase = Phase.DONE;
             actions.add(new SnapshotSkipped(checkpointId, "checkpoint " + checkpointId + " was " + how
                     + " before its snapshot started"));
         }
-        if (entry.notified) {
+        if (entry.planned.notified()) {
             actions.add(notification);
         }
         forgetIfEnded(checkpointId, entry);
@@ -275,10 +374,7 @@ public final class SidecarCore {
         entry.phase = Phase.RUNNING;
         entry.startedAtMs = nowMs;
         running = next;
-        CheckpointTriggered t = entry.trigger;
-        actions.add(new StartSnapshot(new SnapshotRequest(next, t.getTimestampMs(), t.getType(),
-                t.getStorageLocation(), attempt.jobId(), attempt.taskId(), attempt.subtaskIndex()),
-                nowMs + snapshotTimeoutMs));
+        actions.add(new StartSnapshot(entry.planned.request(identity), nowMs + snapshotTimeoutMs));
     }
 
     private Tracked runningEntry(long checkpointId) {
@@ -299,31 +395,5 @@ public final class SidecarCore {
                 it.remove();
             }
         }
-    }
-
-    /** This task's roles in the checkpoint; empty when a version 1 plan does not name this attempt. */
-    private Optional<TaskRoles> myRoles(CheckpointTriggered trigger) {
-        if (trigger.getAcksExpected() < 0) {
-            return planned(trigger);
-        }
-        for (TaskRoles roles : trigger.getRoles()) {
-            if (roles.getTaskId().equals(attempt.taskId())) {
-                return Optional.of(roles);
-            }
-        }
-        return Optional.of(new TaskRoles(attempt.taskId(), true, true, true));
-    }
-
-    private Optional<TaskRoles> planned(CheckpointTriggered trigger) {
-        for (PlannedVertex vertex : trigger.getPlan()) {
-            if (vertex.getTaskId().equals(attempt.taskId())) {
-                List<String> attempts = vertex.getAttemptIds();
-                boolean mine = attempt.subtaskIndex() < attempts.size()
-                        && attempt.attemptId().equals(attempts.get(attempt.subtaskIndex()));
-                return mine ? Optional.of(new TaskRoles(vertex.getTaskId(), vertex.getTriggered(),
-                        vertex.getAcknowledges(), vertex.getNotified())) : Optional.empty();
-            }
-        }
-        return Optional.empty();
     }
 }

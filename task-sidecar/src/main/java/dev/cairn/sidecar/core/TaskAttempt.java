@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param subtaskIndex the subtask, from 0
  * @param attemptId this attempt's id, announced with {@code TaskStarted}
  */
-public record TaskAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
+public record TaskAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) implements SidecarIdentity {
 
     public TaskAttempt {
         Objects.requireNonNull(jobId, "jobId");

@@ -2,21 +2,29 @@ package dev.cairn.sidecar.hook;
 
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
+import org.slf4j.LoggerFactory;
 
 /**
  * The worker's side of a sidecar: how it snapshots, learns the fate of a checkpoint, and restores.
  * In-process workers implement it directly (and register it with {@link java.util.ServiceLoader} or pass it
- * to the sidecar); other workers are reached through the HTTP or command implementations.
+ * to the sidecar); other workers are reached through the HTTP or command implementations. The same interface
+ * serves a task's worker and a coordinator-side participant's (a request then names the participant).
  *
  * <p>The sidecar calls {@link #snapshot} for one checkpoint at a time, in trigger order, and never from
  * the thread that delivers notifications, so a slow snapshot does not delay {@link #notifyComplete} or
- * {@link #notifyAborted}.
+ * {@link #notifyAborted}. Notifications and {@link #discardState} run on that one thread, in order.
+ *
+ * <p>Hooks written before stop-with-savepoint and discarded states existed keep working: the record-taking
+ * notification methods call the two-argument ones by default, and {@link #discardState} only logs. Override
+ * {@link #notifyComplete(CheckpointCompletion)} to learn that the job is stopping, and
+ * {@link #notifyAborted(CheckpointAbort)} to learn that a stop failed.
  */
 public interface SnapshotHook extends AutoCloseable {
 
     /**
      * Takes the snapshot for one checkpoint. Completing the stage exceptionally (or throwing) declines the
-     * checkpoint; {@link SnapshotDeclinedException} lets the worker choose the reason.
+     * checkpoint; {@link SnapshotDeclinedException} lets the worker choose the reason. A task whose input is
+     * exhausted may answer {@link SnapshotResult#finishedWith} instead (see {@link SnapshotResult}).
      */
     CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) throws Exception;
 
@@ -36,6 +44,32 @@ public interface SnapshotHook extends AutoCloseable {
 
     /** Called once at start, before the first snapshot: the state to restore from, or empty for a fresh start. */
     void restore(Optional<RestorePoint> from) throws Exception;
+
+    /**
+     * The checkpoint completed, and whether the job is stopping with it (a stop-with-savepoint). What the sidecar
+     * calls; by default {@link #notifyComplete(long, long)}.
+     */
+    default void notifyComplete(CheckpointCompletion completion) throws Exception {
+        notifyComplete(completion.checkpointId(), completion.lastSubsumedId());
+    }
+
+    /**
+     * The checkpoint was aborted, and whether it was a stop-with-savepoint that failed (the worker resumes).
+     * What the sidecar calls; by default {@link #notifyAborted(long, long)}.
+     */
+    default void notifyAborted(CheckpointAbort abort) throws Exception {
+        notifyAborted(abort.checkpointId(), abort.latestCompletedId());
+    }
+
+    /**
+     * A state handle of this subtask that the coordinator discarded; the worker may delete it. Optional: by
+     * default it is only logged, and nothing is deleted.
+     */
+    default void discardState(DiscardedState state) throws Exception {
+        LoggerFactory.getLogger(SnapshotHook.class).info("The coordinator discarded the state {} of checkpoint {} "
+                + "({}: {}); {} does not delete discarded states", state.location(), state.checkpointId(),
+                state.status(), state.message(), getClass().getName());
+    }
 
     @Override
     default void close() throws Exception {

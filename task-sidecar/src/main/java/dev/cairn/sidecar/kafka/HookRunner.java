@@ -1,5 +1,8 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -19,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Calls the worker's hook on the sidecar's behalf: snapshots on a dedicated thread (one at a time), with a
- * timer for the sidecar's snapshot timeout, and notifications on another thread, in order, so that a slow
- * snapshot never holds them up. Each snapshot's outcome is reported exactly once to {@link Outcomes}, from
+ * timer for the sidecar's snapshot timeout, and notifications and discards on another thread, in order, so that
+ * a slow snapshot never holds them up. Each snapshot's outcome is reported exactly once to {@link Outcomes}, from
  * a thread of this runner or the one completing the hook's stage, never from inside a call to this runner.
  */
 final class HookRunner implements AutoCloseable {
@@ -144,22 +147,33 @@ final class HookRunner implements AutoCloseable {
         }
     }
 
-    void notifyComplete(long checkpointId, long lastSubsumedId) {
+    void notifyComplete(CheckpointCompletion completion) {
         notifications.execute(() -> {
             try {
-                hook.notifyComplete(checkpointId, lastSubsumedId);
+                hook.notifyComplete(completion);
             } catch (Exception e) {
-                LOG.warn("The worker's notifyComplete({}, {}) failed", checkpointId, lastSubsumedId, e);
+                LOG.warn("The worker's notifyComplete({}) failed", completion, e);
             }
         });
     }
 
-    void notifyAborted(long checkpointId, long latestCompletedId) {
+    void notifyAborted(CheckpointAbort abort) {
         notifications.execute(() -> {
             try {
-                hook.notifyAborted(checkpointId, latestCompletedId);
+                hook.notifyAborted(abort);
             } catch (Exception e) {
-                LOG.warn("The worker's notifyAborted({}, {}) failed", checkpointId, latestCompletedId, e);
+                LOG.warn("The worker's notifyAborted({}) failed", abort, e);
+            }
+        });
+    }
+
+    /** Hands a discarded state to the worker, on the notification thread. */
+    void discardState(DiscardedState state) {
+        notifications.execute(() -> {
+            try {
+                hook.discardState(state);
+            } catch (Exception e) {
+                LOG.warn("The worker's discardState({}) failed", state, e);
             }
         });
     }

@@ -49,7 +49,8 @@ final class KafkaClients {
     }
 
     private static String clientId(RuntimeSettings settings, String role) {
-        return "cairn-sidecar-" + settings.jobId() + "-" + settings.taskId() + "-" + settings.subtaskIndex() + "-"
-                + role;
+        String who = settings.isParticipant() ? "participant-" + settings.participant()
+                : settings.taskId() + "-" + settings.subtaskIndex();
+        return "cairn-sidecar-" + settings.jobId() + "-" + who + "-" + role;
     }
 }

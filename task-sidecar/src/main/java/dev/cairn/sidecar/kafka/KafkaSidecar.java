@@ -2,15 +2,19 @@ package dev.cairn.sidecar.kafka;
 
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.StateHandle;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
-import dev.cairn.sidecar.core.AckEvents;
+import dev.cairn.sidecar.core.Participant;
 import dev.cairn.sidecar.core.RestorePoints;
 import dev.cairn.sidecar.core.SidecarAction;
 import dev.cairn.sidecar.core.SidecarCore;
+import dev.cairn.sidecar.core.SidecarIdentity;
 import dev.cairn.sidecar.core.TaskAttempt;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -20,7 +24,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
@@ -28,6 +34,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -46,11 +53,15 @@ import org.slf4j.LoggerFactory;
  * {@code cairn.acks}. Taking the position before registering means no trigger that plans the new attempt can
  * be missed; older triggers belong to earlier attempts.
  *
+ * <p>A participant sidecar (a coordinator-side participant of the job, see {@link Participant}) starts the same
+ * way, but restores from its entry in the newest retained checkpoint's participant states and registers
+ * nothing: it has no attempt.
+ *
  * <p>Then one thread polls the control partition (committed records only), skips other jobs' records, and
- * feeds the core; the core's actions run on a {@link HookRunner} (snapshots and notifications on their own
- * threads) and through an idempotent producer ({@code acks=all}) that publishes acks and declines to
- * {@code cairn.acks}, keyed by job id. In: {@code cairn.control}, {@code cairn.completed}. Out:
- * {@code cairn.acks}.
+ * feeds the core; the core's actions run on a {@link HookRunner} (snapshots on their own thread, notifications
+ * and discards on another) and through an idempotent producer ({@code acks=all}) that publishes acks, declines,
+ * the participant's answers and {@code TaskFinished} to {@code cairn.acks}, keyed by job id. In:
+ * {@code cairn.control}, {@code cairn.completed}. Out: {@code cairn.acks}.
  */
 public final class KafkaSidecar implements AutoCloseable {
 
@@ -68,13 +79,15 @@ public final class KafkaSidecar implements AutoCloseable {
     private final Optional<RestorePoint> restoredFrom;
     private volatile boolean running = true;
     private boolean closed;
+    /** The send of {@code TaskFinished}, once the subtask finished. */
+    private Future<RecordMetadata> finishedSend;
 
-    private KafkaSidecar(RuntimeSettings settings, SnapshotHook hook, Clock clock, TaskAttempt attempt,
+    private KafkaSidecar(RuntimeSettings settings, SnapshotHook hook, Clock clock, SidecarIdentity identity,
             KafkaConsumer<String, byte[]> control, KafkaProducer<String, AckEnvelope> producer,
             Optional<RestorePoint> restoredFrom) {
         this.settings = settings;
         this.clock = clock;
-        this.core = new SidecarCore(attempt, settings.snapshotTimeout());
+        this.core = new SidecarCore(identity, settings.snapshotTimeout());
         this.control = control;
         this.producer = producer;
         this.restoredFrom = restoredFrom;
@@ -104,8 +117,8 @@ public final class KafkaSidecar implements AutoCloseable {
     }
 
     /**
-     * Positions on the control topic, restores the worker, registers a new attempt and starts consuming.
-     * Returns once the attempt is registered; the hook is not closed by the sidecar.
+     * Positions on the control topic, restores the worker, registers a new attempt (a task sidecar) and starts
+     * consuming. Returns once the attempt is registered; the hook is not closed by the sidecar.
      *
      * @throws IllegalStateException when a topic is missing, the worker's restore fails, or the registration
      *         is not acknowledged by the broker within the start-up timeout
@@ -122,18 +135,24 @@ public final class KafkaSidecar implements AutoCloseable {
             control.seekToEnd(List.of(partition));
             long from = control.position(partition, deadline.remaining());
             StartupReads.RestoreRecords records = StartupReads.restoreRecords(settings, deadline);
-            Optional<RestorePoint> restorePoint = RestorePoints.latest(records.retained(), records.parts().values(),
-                    settings.taskId(), settings.subtaskIndex());
-            restore(hook, settings, restorePoint);
+            SidecarIdentity identity = settings.isParticipant()
+                    ? new Participant(settings.jobId(), settings.participant())
+                    : new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
+                            UUID.randomUUID().toString());
+            Optional<RestorePoint> restorePoint = settings.isParticipant()
+                    ? RestorePoints.participant(records.retained(), settings.participant())
+                    : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
+                            settings.subtaskIndex());
+            Startup.restore(hook, settings, restorePoint);
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     settings.authKey() == null ? CairnSerdes.acks().serializer()
                             : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
-            TaskAttempt attempt = new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
-                    UUID.randomUUID().toString());
-            register(producer, settings, attempt, clock, deadline);
-            KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, attempt, control, producer, restorePoint);
+            if (identity instanceof TaskAttempt attempt) {
+                Startup.register(producer, settings, attempt, clock, deadline);
+            }
+            KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer, restorePoint);
             sidecar.loop.start();
-            LOG.info("Sidecar of {} started: consuming {} from offset {}", attempt, partition, from);
+            LOG.info("Sidecar of {} started: consuming {} from offset {}", identity, partition, from);
             return sidecar;
         } catch (RuntimeException e) {
             control.close();
@@ -144,36 +163,55 @@ public final class KafkaSidecar implements AutoCloseable {
         }
     }
 
-    private static void restore(SnapshotHook hook, RuntimeSettings settings, Optional<RestorePoint> point) {
-        LOG.info("Restoring task {} subtask {} of job {} from {}", settings.taskId(), settings.subtaskIndex(),
-                settings.jobId(), point.map(p -> "checkpoint " + p.checkpointId() + " (" + p.location() + ")")
-                        .orElse("nothing (fresh start)"));
-        try {
-            hook.restore(point);
-        } catch (Exception e) {
-            throw new IllegalStateException("the worker's restore from " + point.map(RestorePoint::location)
-                    .orElse("nothing") + " failed: " + e.getMessage(), e);
-        }
+    /** The attempt or participant this sidecar stands for. */
+    public SidecarIdentity identity() {
+        return core.identity();
     }
 
-    private static void register(KafkaProducer<String, AckEnvelope> producer, RuntimeSettings settings,
-            TaskAttempt attempt, Clock clock, Deadline deadline) {
-        try {
-            producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(),
-                    new AckEnvelope(AckEvents.started(attempt, clock.millis()))))
-                    .get(deadline.remaining().toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("could not register " + attempt + " on " + settings.topics().acks()
-                    + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while registering " + attempt, e);
-        }
-    }
-
-    /** The attempt this sidecar registered. */
+    /** The attempt this sidecar registered; an {@link IllegalStateException} for a participant. */
     public TaskAttempt attempt() {
         return core.attempt();
+    }
+
+    /**
+     * The worker finished for good (its input was bounded): publishes {@code TaskFinished} with this attempt's
+     * final state, once, and takes no further snapshot (the coordinator stops triggering the subtask and counts it
+     * as acknowledged). Waits (up to the start-up timeout) until the broker has the record; a later call, or a
+     * call after the worker answered a snapshot with a finished result, waits for that same record.
+     *
+     * @throws IllegalStateException for a participant, when the sidecar is closed, or when the record is not
+     *         written in time
+     */
+    public void finish(Optional<StateHandle> finalState) {
+        Future<RecordMetadata> sent;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("the sidecar of " + core.identity() + " is closed");
+            }
+            for (SidecarAction action : core.onFinish(finalState, clock.millis())) {
+                perform(action);
+            }
+            sent = finishedSend;
+        }
+        try {
+            sent.get(settings.startupTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("could not publish the end of " + core.identity() + " to "
+                    + settings.topics().acks() + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while publishing the end of " + core.identity(), e);
+        }
+    }
+
+    /** Whether the subtask finished ({@code TaskFinished} published or on its way). */
+    public synchronized boolean isFinished() {
+        return core.isFinished();
+    }
+
+    /** Whether a stop-with-savepoint completed: the sidecar takes no further snapshot. */
+    public synchronized boolean isStopping() {
+        return core.isStopping();
     }
 
     /** What the worker was handed to restore from at start. */
@@ -207,7 +245,7 @@ public final class KafkaSidecar implements AutoCloseable {
         } catch (WakeupException e) {
             LOG.debug("Control consumer of {} woken up to stop", settings.name());
         } catch (RuntimeException e) {
-            LOG.error("The sidecar of {} stopped consuming {}", core.attempt(), topic, e);
+            LOG.error("The sidecar of {} stopped consuming {}", core.identity(), topic, e);
         } finally {
             running = false;
             control.close();
@@ -242,44 +280,68 @@ public final class KafkaSidecar implements AutoCloseable {
     }
 
     private void perform(SidecarAction action) {
-        TaskAttempt attempt = core.attempt();
+        SidecarIdentity who = core.identity();
         if (action instanceof SidecarAction.StartSnapshot start) {
             LOG.info("Snapshotting checkpoint {} ({}) for {}", start.request().checkpointId(),
-                    start.request().type(), attempt);
+                    start.request().type(), who);
             hooks.snapshot(start.request(), Duration.ofMillis(start.deadlineMs() - clock.millis()));
         } else if (action instanceof SidecarAction.CancelSnapshot cancel) {
-            LOG.info("Cancelling the snapshot of checkpoint {} for {}", cancel.checkpointId(), attempt);
+            LOG.info("Cancelling the snapshot of checkpoint {} for {}", cancel.checkpointId(), who);
             hooks.cancel(cancel.checkpointId());
         } else if (action instanceof SidecarAction.PublishAck ack) {
-            LOG.info("Acknowledging checkpoint {} for {} ({} bytes at {})", ack.ack().getCheckpointId(), attempt,
+            LOG.info("Acknowledging checkpoint {} for {} ({} bytes at {})", ack.ack().getCheckpointId(), who,
                     ack.ack().getStateHandle().getSizeBytes(), ack.ack().getStateHandle().getLocation());
-            publish(new AckEnvelope(ack.ack()), ack.ack().getCheckpointId());
+            publish(new AckEnvelope(ack.ack()), "the answer to checkpoint " + ack.ack().getCheckpointId());
         } else if (action instanceof SidecarAction.PublishDecline decline) {
-            LOG.info("Declining checkpoint {} for {}: {} {}", decline.decline().getCheckpointId(), attempt,
+            LOG.info("Declining checkpoint {} for {}: {} {}", decline.decline().getCheckpointId(), who,
                     decline.decline().getReason(), decline.decline().getMessage());
-            publish(new AckEnvelope(decline.decline()), decline.decline().getCheckpointId());
+            publish(new AckEnvelope(decline.decline()), "the answer to checkpoint "
+                    + decline.decline().getCheckpointId());
+        } else if (action instanceof SidecarAction.PublishParticipantAck ack) {
+            LOG.info("Acknowledging checkpoint {} for {} ({})", ack.ack().getCheckpointId(), who,
+                    ack.ack().getState() == null ? "no state" : ack.ack().getState().getSizeBytes() + " bytes at "
+                            + ack.ack().getState().getLocation());
+            publish(new AckEnvelope(ack.ack()), "the answer to checkpoint " + ack.ack().getCheckpointId());
+        } else if (action instanceof SidecarAction.PublishParticipantDecline decline) {
+            LOG.info("Declining checkpoint {} for {}: {} {}", decline.decline().getCheckpointId(), who,
+                    decline.decline().getReason(), decline.decline().getMessage());
+            publish(new AckEnvelope(decline.decline()), "the answer to checkpoint "
+                    + decline.decline().getCheckpointId());
+        } else if (action instanceof SidecarAction.PublishFinished finished) {
+            LOG.info("{} finished (final state: {}); no further snapshots", who,
+                    finished.finished().getFinalState() == null ? "none" : finished.finished().getFinalState());
+            finishedSend = publish(new AckEnvelope(finished.finished()), "the end");
         } else if (action instanceof SidecarAction.NotifyComplete complete) {
-            hooks.notifyComplete(complete.checkpointId(), complete.lastSubsumedId());
+            if (complete.stopping()) {
+                LOG.info("Stop-with-savepoint {} completed{}: {} takes no further snapshots", complete.checkpointId(),
+                        complete.drain() ? " (drained)" : "", who);
+            }
+            hooks.notifyComplete(new CheckpointCompletion(complete.checkpointId(), complete.lastSubsumedId(),
+                    complete.stopping(), complete.drain()));
         } else if (action instanceof SidecarAction.NotifyAborted aborted) {
-            hooks.notifyAborted(aborted.checkpointId(), aborted.latestCompletedId());
+            hooks.notifyAborted(new CheckpointAbort(aborted.checkpointId(), aborted.latestCompletedId(),
+                    aborted.stopFailed()));
+        } else if (action instanceof SidecarAction.DiscardState discard) {
+            LOG.info("Handing {} the state {} of checkpoint {} that the coordinator discarded ({})", who,
+                    discard.state().location(), discard.state().checkpointId(), discard.state().status());
+            hooks.discardState(discard.state());
         } else if (action instanceof SidecarAction.SnapshotSkipped skipped) {
-            LOG.info("Skipping the snapshot of checkpoint {} for {}: {}", skipped.checkpointId(), attempt,
+            LOG.info("Skipping the snapshot of checkpoint {} for {}: {}", skipped.checkpointId(), who,
                     skipped.why());
         }
     }
 
-    private void publish(AckEnvelope envelope, long checkpointId) {
+    private Future<RecordMetadata> publish(AckEnvelope envelope, String what) {
         try {
-            producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(), envelope),
+            return producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(), envelope),
                     (metadata, error) -> {
                         if (error != null) {
-                            LOG.error("Could not publish the answer to checkpoint {} of {}: {}", checkpointId,
-                                    core.attempt(), error.toString());
+                            LOG.error("Could not publish {} of {}: {}", what, core.identity(), error.toString());
                         }
                     });
         } catch (KafkaException e) {
-            LOG.error("Could not publish the answer to checkpoint {} of {}: {}", checkpointId, core.attempt(),
-                    e.toString());
+            LOG.error("Could not publish {} of {}: {}", what, core.identity(), e.toString());
+            return CompletableFuture.failedFuture(e);
         }
     }
 
@@ -308,6 +370,6 @@ public final class KafkaSidecar implements AutoCloseable {
         }
         hooks.close();
         producer.close(Duration.ofSeconds(10));
-        LOG.info("Sidecar of {} stopped", core.attempt());
+        LOG.info("Sidecar of {} stopped", core.identity());
     }
 }

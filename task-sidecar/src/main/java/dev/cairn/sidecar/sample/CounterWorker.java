@@ -2,6 +2,9 @@ package dev.cairn.sidecar.sample;
 
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -26,20 +29,28 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sample worker: a counter that advances by one every time it is asked for a snapshot, and keeps each
- * snapshot in its own file, {@code <stateDir>/<job>/<task>-<subtask>/chk-<id>} ({@code savepoint-<id>} for
- * savepoints), holding the value as decimal text. The snapshot's location is that file's {@code file:} URI.
+ * The sample worker: a counter that advances by one every time it is asked for a snapshot (it processes one
+ * record per checkpoint), and keeps each snapshot in its own file,
+ * {@code <stateDir>/<job>/<task>-<subtask>/chk-<id>} ({@code savepoint-<id>} for savepoints;
+ * {@code participant-<name>} instead of {@code <task>-<subtask>} when it serves a participant), holding the value
+ * as decimal text. The snapshot's location is that file's {@code file:} URI.
  *
  * <ul>
  *   <li>{@link #restore} reads the value back from the handed location (a {@code file:} URI or a path) and
  *       continues counting from it; a fresh start counts from 0.</li>
- *   <li>{@link #notifyComplete} deletes the checkpoint files up to the last subsumed id (never savepoints);
- *       {@link #notifyAborted} deletes the aborted checkpoint's file.</li>
+ *   <li>{@link #notifyComplete} deletes the checkpoint files up to the last subsumed id (never savepoints, nor
+ *       its final state); {@link #notifyAborted} deletes the aborted checkpoint's file; {@link #discardState}
+ *       deletes a file the coordinator discarded, if it lies in the state directory.</li>
+ *   <li>Bounded input: with {@code finishAfter} N, the snapshot that brings the counter to N writes the final
+ *       state and answers {@link SnapshotResult#finishedWith} (the sidecar then publishes {@code TaskFinished});
+ *       later snapshots answer the same final state, and so does the first snapshot after restoring a value of
+ *       N or more.</li>
  *   <li>To exercise the coordinator it can be slow (the file is written that long after the request, on a
  *       scheduler, so notifications are never held up) and it can decline every checkpoint whose id is a
  *       multiple of N.</li>
@@ -54,6 +65,9 @@ public final class CounterWorker implements SnapshotHook {
     private final Path stateDir;
     private final Duration slowness;
     private final int declineEvery;
+    private final long finishAfter;
+    /** The final state once the input is exhausted. */
+    private final AtomicReference<SnapshotResult> finalState = new AtomicReference<>();
     private final ScheduledExecutorService scheduler;
     private final AtomicLong counter = new AtomicLong();
     private final AtomicLong lastCompleted = new AtomicLong(-1);
@@ -71,6 +85,16 @@ public final class CounterWorker implements SnapshotHook {
      * @param declineEvery declines the checkpoints whose id is a multiple of this; 0 never declines
      */
     public CounterWorker(Path stateDir, Duration slowness, int declineEvery) {
+        this(stateDir, slowness, declineEvery, 0);
+    }
+
+    /**
+     * @param stateDir where the snapshot files go
+     * @param slowness how long after a request the snapshot completes (zero: at once)
+     * @param declineEvery declines the checkpoints whose id is a multiple of this; 0 never declines
+     * @param finishAfter the input's size: the worker finishes when its counter reaches it; 0 never finishes
+     */
+    public CounterWorker(Path stateDir, Duration slowness, int declineEvery, long finishAfter) {
         this.stateDir = Objects.requireNonNull(stateDir, "stateDir");
         this.slowness = Objects.requireNonNull(slowness, "slowness");
         if (slowness.isNegative()) {
@@ -79,7 +103,11 @@ public final class CounterWorker implements SnapshotHook {
         if (declineEvery < 0) {
             throw new IllegalArgumentException("declineEvery must be 0 (never) or positive, was " + declineEvery);
         }
+        if (finishAfter < 0) {
+            throw new IllegalArgumentException("finishAfter must be 0 (never) or positive, was " + finishAfter);
+        }
         this.declineEvery = declineEvery;
+        this.finishAfter = finishAfter;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cairn-counter-worker");
             thread.setDaemon(true);
@@ -92,6 +120,11 @@ public final class CounterWorker implements SnapshotHook {
         return counter.get();
     }
 
+    /** Whether its input is exhausted (it answered, or will answer, a snapshot with its final state). */
+    public boolean isFinished() {
+        return finishAfter > 0 && counter.get() >= finishAfter;
+    }
+
     /** The id of the latest checkpoint this worker was told completed, -1 before any. */
     public long lastCompletedCheckpointId() {
         return lastCompleted.get();
@@ -99,21 +132,27 @@ public final class CounterWorker implements SnapshotHook {
 
     @Override
     public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+        SnapshotResult exhausted = finalState.get();
+        if (exhausted != null) {
+            return CompletableFuture.completedFuture(exhausted);
+        }
         Optional<String> badId = invalidSegment("jobId", request.jobId())
-                .or(() -> invalidSegment("taskId", request.taskId()));
+                .or(() -> request.isParticipant() ? invalidSegment("participant", request.participant())
+                        : invalidSegment("taskId", request.taskId()));
         if (badId.isPresent()) {
             return declined(CheckpointFailureReason.CHECKPOINT_DECLINED, badId.get());
         }
         if (declineEvery > 0 && request.checkpointId() % declineEvery == 0) {
-            LOG.info("Declining checkpoint {} of {}/{}-{} (declines every checkpoint whose id is a multiple of {})",
-                    request.checkpointId(), request.jobId(), request.taskId(), request.subtaskIndex(), declineEvery);
+            LOG.info("Declining checkpoint {} of {} (declines every checkpoint whose id is a multiple of {})",
+                    request.checkpointId(), who(request), declineEvery);
             return declined(CheckpointFailureReason.CHECKPOINT_DECLINED, "the sample worker declines every "
                     + "checkpoint whose id is a multiple of " + declineEvery + ", and this is "
                     + request.checkpointId());
         }
         long syncStart = System.nanoTime();
-        long value = counter.incrementAndGet();
-        Path directory = stateDir.resolve(request.jobId()).resolve(request.taskId() + "-" + request.subtaskIndex());
+        long value = isFinished() ? counter.get() : counter.incrementAndGet();
+        Path directory = stateDir.resolve(request.jobId()).resolve(request.isParticipant()
+                ? "participant-" + request.participant() : request.taskId() + "-" + request.subtaskIndex());
         String prefix = request.type() == CheckpointType.SAVEPOINT ? SAVEPOINT_PREFIX : CHECKPOINT_PREFIX;
         Path file = directory.resolve(prefix + request.checkpointId());
         long syncMs = elapsedMs(syncStart);
@@ -134,15 +173,50 @@ public final class CounterWorker implements SnapshotHook {
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException {
         lastCompleted.accumulateAndGet(checkpointId, Math::max);
+        SnapshotResult kept = finalState.get();
         for (Path directory : directories) {
             for (Path file : checkpointFiles(directory)) {
-                if (checkpointId(file) <= lastSubsumedId) {
+                boolean isFinal = kept != null && file.toUri().toString().equals(kept.location());
+                if (checkpointId(file) <= lastSubsumedId && !isFinal) {
                     Files.deleteIfExists(file);
                 }
             }
         }
         LOG.info("Checkpoint {} completed (last subsumed {}), counter at {}", checkpointId, lastSubsumedId,
                 counter.get());
+    }
+
+    @Override
+    public void notifyComplete(CheckpointCompletion completion) throws IOException {
+        notifyComplete(completion.checkpointId(), completion.lastSubsumedId());
+        if (completion.stopping()) {
+            LOG.info("Stop-with-savepoint {} completed{}: the job stops, counter at {}", completion.checkpointId(),
+                    completion.drain() ? " after draining" : "", counter.get());
+        }
+    }
+
+    @Override
+    public void notifyAborted(CheckpointAbort abort) throws IOException {
+        notifyAborted(abort.checkpointId(), abort.latestCompletedId());
+        if (abort.stopFailed()) {
+            LOG.info("Stop-with-savepoint {} failed: resuming, counter at {}", abort.checkpointId(), counter.get());
+        }
+    }
+
+    /** Deletes the discarded file if it lies in the state directory (and is not the final state). */
+    @Override
+    public void discardState(DiscardedState state) throws IOException {
+        Path file = path(state.location()).toAbsolutePath().normalize();
+        SnapshotResult kept = finalState.get();
+        if (!file.startsWith(stateDir.toAbsolutePath().normalize())
+                || (kept != null && file.toUri().toString().equals(kept.location()))) {
+            LOG.info("Not deleting discarded state {} of checkpoint {}: not a state of this worker", state.location(),
+                    state.checkpointId());
+            return;
+        }
+        boolean deleted = Files.deleteIfExists(file);
+        LOG.info("Discarded state {} of checkpoint {} ({}): {}", state.location(), state.checkpointId(),
+                state.status(), deleted ? "deleted" : "already gone");
     }
 
     @Override
@@ -179,8 +253,11 @@ public final class CounterWorker implements SnapshotHook {
         if (file.getParent() != null) {
             directories.add(file.getParent());
         }
-        LOG.info("Restored checkpoint {} from {}: counting from {}", point.checkpointId(), point.location(),
-                counter.get());
+        if (isFinished()) {
+            finalState.set(SnapshotResult.finishedWith(point.location(), point.sizeBytes()));
+        }
+        LOG.info("Restored checkpoint {} from {}: counting from {}{}", point.checkpointId(), point.location(),
+                counter.get(), isFinished() ? " (input exhausted: finished)" : "");
     }
 
     /** Stops the scheduler; snapshots not written yet are declined as the task closing. */
@@ -200,13 +277,24 @@ public final class CounterWorker implements SnapshotHook {
             Files.writeString(temporary, value + "\n", StandardCharsets.UTF_8);
             Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             long size = Files.size(file);
-            LOG.info("Snapshot of checkpoint {} for {}/{}-{}: counter {} in {}", request.checkpointId(),
-                    request.jobId(), request.taskId(), request.subtaskIndex(), value, file);
-            result.complete(new SnapshotResult(file.toUri().toString(), size, syncMs, elapsedMs(asyncStart), 0, size));
+            boolean last = finishAfter > 0 && value >= finishAfter && !request.isParticipant();
+            LOG.info("Snapshot of checkpoint {} for {}: counter {} in {}{}", request.checkpointId(), who(request),
+                    value, file, last ? " (input exhausted: final state)" : "");
+            SnapshotResult snapshot = new SnapshotResult(file.toUri().toString(), size, syncMs, elapsedMs(asyncStart),
+                    0, size, last);
+            if (last) {
+                finalState.compareAndSet(null, snapshot);
+            }
+            result.complete(finalState.get() != null ? finalState.get() : snapshot);
         } catch (IOException | RuntimeException e) {
             result.completeExceptionally(new SnapshotDeclinedException(
                     CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION, "cannot write " + file + ": " + e));
         }
+    }
+
+    private static String who(SnapshotRequest request) {
+        return request.jobId() + "/" + (request.isParticipant() ? "participant " + request.participant()
+                : request.taskId() + "-" + request.subtaskIndex());
     }
 
     private static List<Path> checkpointFiles(Path directory) throws IOException {

@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code POST /snapshot}: 200 with the snapshot result; 409 {@code {"error","reason"}} when the
  *       worker declines; 500 {@code {"error"}} when it fails otherwise.</li>
- *   <li>{@code POST /notify}, {@code POST /restore}: 204 once the worker has handled it; 500
- *       {@code {"error"}} when it fails.</li>
+ *   <li>{@code POST /notify}, {@code POST /restore}, {@code POST /discard}: 204 once the worker has handled it;
+ *       500 {@code {"error"}} when it fails.</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP"}}.</li>
  *   <li>A body that is not the expected JSON: 400 {@code {"error"}} naming what is wrong; a body over
  *       1 MiB: 413; another method: 405; another path: 404.</li>
@@ -110,9 +110,11 @@ public final class HookServer implements AutoCloseable {
                 answer(exchange, "POST", () -> notify(exchange, body(exchange)));
             } else if (path.equals("/restore")) {
                 answer(exchange, "POST", () -> restore(exchange, body(exchange)));
+            } else if (path.equals("/discard")) {
+                answer(exchange, "POST", () -> discard(exchange, body(exchange)));
             } else {
                 respond(exchange, 404, HookJson.error("no such endpoint: " + path
-                        + " (expected /snapshot, /notify, /restore or /health)"));
+                        + " (expected /snapshot, /notify, /restore, /discard or /health)"));
             }
         } catch (IOException e) {
             LOG.debug("Could not answer {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI(),
@@ -165,9 +167,9 @@ public final class HookServer implements AutoCloseable {
         HookNotification notification = HookJson.parseNotification(body);
         try {
             if (notification.outcome() == HookNotification.Outcome.COMPLETED) {
-                worker.notifyComplete(notification.checkpointId(), notification.relatedId());
+                worker.notifyComplete(notification.completion());
             } else {
-                worker.notifyAborted(notification.checkpointId(), notification.relatedId());
+                worker.notifyAborted(notification.abort());
             }
         } catch (InterruptedException e) {
             throw e;
@@ -186,6 +188,19 @@ public final class HookServer implements AutoCloseable {
             throw e;
         } catch (Exception e) {
             failed(exchange, "restore", e);
+            return;
+        }
+        respond(exchange, 204, "");
+    }
+
+    private void discard(HttpExchange exchange, String body) throws Exception {
+        var state = HookJson.parseDiscard(body);
+        try {
+            worker.discardState(state);
+        } catch (InterruptedException e) {
+            throw e;
+        } catch (Exception e) {
+            failed(exchange, "discard of " + state.location(), e);
             return;
         }
         respond(exchange, 204, "");

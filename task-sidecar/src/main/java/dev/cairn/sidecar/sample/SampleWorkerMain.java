@@ -22,7 +22,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cairn-sample-worker", mixinStandardHelpOptions = true,
         description = "Serves a sample counter worker over Cairn's HTTP hook protocol "
-                + "(POST /snapshot, /notify, /restore).")
+                + "(POST /snapshot, /notify, /restore, /discard).")
 public final class SampleWorkerMain implements Callable<Integer> {
 
     @Spec
@@ -51,6 +51,12 @@ public final class SampleWorkerMain implements Callable<Integer> {
                     + "(env CAIRN_WORKER_DECLINE_EVERY, default ${DEFAULT-VALUE}).")
     int declineEvery;
 
+    @Option(names = "--finish-after", defaultValue = "${env:CAIRN_WORKER_FINISH_AFTER:-0}",
+            description = "Bounded input: finish when the counter reaches N (one record per checkpoint), answering "
+                    + "that snapshot with the final state; 0 never finishes "
+                    + "(env CAIRN_WORKER_FINISH_AFTER, default ${DEFAULT-VALUE}).")
+    long finishAfter;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -71,9 +77,10 @@ public final class SampleWorkerMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         try (HookServer server = start()) {
-            spec.commandLine().getOut().printf("cairn-sample-worker listening on %s (state in %s, slow %d ms, %s)%n",
+            spec.commandLine().getOut().printf("cairn-sample-worker listening on %s (state in %s, slow %d ms, %s, %s)%n",
                     server.baseUrl(), stateDir.toAbsolutePath(), slowMs,
-                    declineEvery == 0 ? "never declines" : "declines every checkpoint id divisible by " + declineEvery);
+                    declineEvery == 0 ? "never declines" : "declines every checkpoint id divisible by " + declineEvery,
+                    finishAfter == 0 ? "unbounded input" : "finishes after " + finishAfter + " records");
             spec.commandLine().getOut().flush();
             CountDownLatch stopped = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown, "cairn-sample-worker-shutdown"));
@@ -99,6 +106,10 @@ public final class SampleWorkerMain implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--decline-every must be 0 (never) or positive, was " + declineEvery);
         }
+        if (finishAfter < 0) {
+            throw new ParameterException(spec.commandLine(),
+                    "--finish-after must be 0 (never) or positive, was " + finishAfter);
+        }
         if (bindAddress == null || bindAddress.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--bind-address must not be empty");
         }
@@ -106,7 +117,7 @@ public final class SampleWorkerMain implements Callable<Integer> {
         if (address.isUnresolved()) {
             throw new ParameterException(spec.commandLine(), "--bind-address: unknown host " + bindAddress);
         }
-        CounterWorker worker = new CounterWorker(stateDir, Duration.ofMillis(slowMs), declineEvery);
+        CounterWorker worker = new CounterWorker(stateDir, Duration.ofMillis(slowMs), declineEvery, finishAfter);
         try {
             return HookServer.start(worker, address);
         } catch (IOException e) {

@@ -273,6 +273,75 @@ class SidecarConfigTest {
         rejecting(props, NO_ENV, "auth.key.file").hasMessageContaining("cannot be given together with auth.key");
     }
 
+    private static Map<String, String> participant(String name) {
+        Map<String, String> props = without("task.id");
+        props.remove("subtask.index");
+        props.put("participant", name);
+        return props;
+    }
+
+    @Test
+    void shouldReadAParticipantSidecarWhenParticipantIsSetInsteadOfTaskAndSubtask() {
+        // when
+        SidecarConfig config = SidecarConfig.fromProperties(participant("offsets"), NO_ENV);
+
+        // then
+        assertThat(config.isParticipant()).isTrue();
+        assertThat(config.participant()).isEqualTo("offsets");
+        assertThat(config.taskId()).isNull();
+        assertThat(config.subtaskIndex()).isEqualTo(-1);
+        assertThat(config.runtimeSettings().participant()).isEqualTo("offsets");
+        assertThat(config.runtimeSettings().name()).isEqualTo("orders/participant-offsets");
+    }
+
+    @Test
+    void shouldReadTheParticipantFromTheEnvironmentWhenTheFileNamesNone() {
+        Map<String, String> props = without("task.id");
+        props.remove("subtask.index");
+
+        SidecarConfig config = SidecarConfig.fromProperties(props, Map.of("CAIRN_SIDECAR_PARTICIPANT", "enumerator"));
+
+        assertThat(config.participant()).isEqualTo("enumerator");
+    }
+
+    @Test
+    void shouldRejectAParticipantWhenTaskIdOrSubtaskIndexIsSetToo() {
+        Map<String, String> withTask = participant("offsets");
+        withTask.put("task.id", "sink");
+        Map<String, String> withSubtask = participant("offsets");
+        withSubtask.put("subtask.index", "0");
+
+        rejecting(withTask, NO_ENV, "task.id").hasMessageContaining("participant")
+                .hasMessageContaining("stands for no task");
+        rejecting(withSubtask, NO_ENV, "subtask.index").hasMessageContaining("participant");
+        rejecting(without("subtask.index"), Map.of("CAIRN_SIDECAR_PARTICIPANT", "offsets"), "task.id")
+                .hasMessageContaining("CAIRN_SIDECAR_PARTICIPANT");
+    }
+
+    @Test
+    void shouldRejectAParticipantNameWithControlCharacters() {
+        rejecting(participant("off\u0000sets"), NO_ENV, "participant").hasMessageContaining("control characters")
+                .hasMessageContaining("'off?sets'");
+        rejecting(participant("off\tsets"), NO_ENV, "participant").hasMessageContaining("control characters");
+    }
+
+    @Test
+    void shouldHintAtTheParticipantRoleWhenTaskIdIsMissing() {
+        rejecting(without("task.id"), NO_ENV, "task.id").hasMessageContaining("missing")
+                .hasMessageContaining("or set participant");
+    }
+
+    @Test
+    void shouldCheckAParticipantConfigBuiltInCode() {
+        SidecarConfig config = SidecarConfig.forParticipant("k:9092", "orders", "offsets");
+
+        assertThat(config.isParticipant()).isTrue();
+        assertThat(config.withSnapshotTimeout(Duration.ofSeconds(3)).participant()).isEqualTo("offsets");
+        assertThatThrownBy(() -> SidecarConfig.forParticipant("k:9092", "orders", " "))
+                .isInstanceOfSatisfying(SidecarConfigException.class,
+                        e -> assertThat(e.setting()).isEqualTo("participant"));
+    }
+
     @Test
     void shouldReadTheReadmesSampleConfigurationAsWritten() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));

@@ -47,6 +47,19 @@ class AckEventsTest {
     }
 
     @Test
+    void shouldDeclineAParticipantWithCheckpointDeclinedWhenTheWorkerGaveNoReason() {
+        AckEvents.Failure thrown = AckEvents.participantFailureOf(new CompletionException(new IllegalStateException("x")));
+        AckEvents.Failure reasonless = AckEvents.participantFailureOf(new SnapshotDeclinedException(null, "no"));
+        AckEvents.Failure withReason = AckEvents.participantFailureOf(new SnapshotDeclinedException(
+                CheckpointFailureReason.IO_EXCEPTION, "disk"));
+
+        assertThat(thrown).isEqualTo(new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
+                "the snapshot hook failed: java.lang.IllegalStateException: x"));
+        assertThat(reasonless.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
+        assertThat(withReason).isEqualTo(new AckEvents.Failure(CheckpointFailureReason.IO_EXCEPTION, "disk"));
+    }
+
+    @Test
     void otherFailureNamesTheExceptionEvenWithoutMessage() {
         AckEvents.Failure failure = AckEvents.failureOf(new NullPointerException());
 

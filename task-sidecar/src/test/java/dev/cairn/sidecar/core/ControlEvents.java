@@ -1,12 +1,22 @@
 package dev.cairn.sidecar.core;
 
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskRoles;
+import dev.cairn.events.serde.CairnSerdes;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,8 +27,21 @@ final class ControlEvents {
     static final String TASK = "sink";
     static final String ATTEMPT = "attempt-new";
     static final TaskAttempt ME = new TaskAttempt(JOB, TASK, 1, ATTEMPT);
+    static final String PARTICIPANT = "offsets";
+    static final Participant COORDINATOR_SIDE = new Participant(JOB, PARTICIPANT);
+
+    static {
+        // builders fill unset fields with Avro defaults, which instantiates generated classes; Avro trusts them
+        // once a serde exists
+        CairnSerdes.control();
+    }
 
     private ControlEvents() {
+    }
+
+    /** Makes Avro trust Cairn's generated classes (for tests that build events without this class). */
+    static void trustCairnClasses() {
+        // the static initializer did it
     }
 
     /** A vertex of a plan; {@code attempts} by subtask index. */
@@ -67,5 +90,53 @@ final class ControlEvents {
         return CheckpointAborted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setReason(CheckpointFailureReason.CHECKPOINT_EXPIRED).setMessage("expired")
                 .setLatestCompletedId(latestCompletedId).setTimestampMs(1).build();
+    }
+
+    /** Snapshot options as the coordinator resolves them. */
+    static SnapshotOptions options(PostCheckpointAction action) {
+        return SnapshotOptions.newBuilder().setBackupType(BackupType.INCREMENTAL)
+                .setSavepointFormat(SavepointFormat.NATIVE).setPostCheckpointAction(action)
+                .setAlignment(AlignmentType.UNALIGNED).setAlignedTimeoutMs(250).build();
+    }
+
+    /** A savepoint of {@link #JOB} with the given post-checkpoint action (stop-with-savepoint unless NONE). */
+    static CheckpointTriggered savepoint(long id, long timestampMs, PostCheckpointAction action) {
+        CheckpointTriggered trigger = trigger(id, timestampMs);
+        trigger.setType(CheckpointType.SAVEPOINT);
+        trigger.setStorageLocation("s3://savepoints/sp-" + id);
+        trigger.setOptions(options(action));
+        return trigger;
+    }
+
+    /** The completion of a savepoint with the given post-checkpoint action. */
+    static CheckpointCompleted savepointCompleted(long id, PostCheckpointAction action) {
+        CheckpointCompleted completed = completed(id, -1);
+        completed.setType(CheckpointType.SAVEPOINT);
+        completed.setOptions(options(action));
+        return completed;
+    }
+
+    /** The abort of a savepoint with the given post-checkpoint action. */
+    static CheckpointAborted savepointAborted(long id, PostCheckpointAction action) {
+        CheckpointAborted aborted = aborted(id, -1);
+        aborted.setType(CheckpointType.SAVEPOINT);
+        aborted.setOptions(options(action));
+        return aborted;
+    }
+
+    /** The participants of a checkpoint of {@link #JOB} are triggered. */
+    static ParticipantsTriggered participantsTriggered(long id, long timestampMs, String... participants) {
+        return ParticipantsTriggered.newBuilder().setJobId(JOB).setCheckpointId(id).setTimestampMs(timestampMs)
+                .setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
+                .setStorageLocation("file:///cp/" + JOB + "/chk-" + id).setTimeoutAtMs(timestampMs + 10_000)
+                .setOptions(SnapshotOptions.newBuilder().build()).setParticipants(List.of(participants)).build();
+    }
+
+    /** The coordinator discarded an ack of {@code attempt} for checkpoint {@code id}, naming {@code location}. */
+    static AckDiscarded discarded(TaskAttempt attempt, long id, AckDiscardStatus status, String location) {
+        return AckDiscarded.newBuilder().setJobId(attempt.jobId()).setCheckpointId(id).setTaskId(attempt.taskId())
+                .setSubtaskIndex(attempt.subtaskIndex()).setAttemptId(attempt.attemptId()).setStatus(status)
+                .setStateHandle(location == null ? null : new StateHandle(location, 64L))
+                .setMessage("checkpoint " + id + " is not pending").setTimestampMs(5).build();
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.ParticipantState;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.StateHandle;
@@ -15,6 +16,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RestorePointsTest {
+
+    static {
+        ControlEvents.trustCairnClasses();
+    }
 
     @Test
     void shouldRestoreItsOwnSubtasksStateFromThePartsOfTheNewestRetainedCheckpoint() {
@@ -48,6 +53,42 @@ class RestorePointsTest {
 
         assertThat(RestorePoints.latest(Optional.of(retained(v1)), List.of(), "map", 1))
                 .contains(new RestorePoint(3, "file:///cp/chk-3/map-1", 301));
+    }
+
+    @Test
+    void shouldRestoreAParticipantFromItsEntryInTheNewestRetainedCheckpoint() {
+        // given the newest checkpoint holds two participants' states; the older one another state
+        CheckpointCompleted older = checkpoint(4, 1);
+        older.setParticipantStates(List.of(participant("offsets", "file:///cp/chk-4/offsets")));
+        CheckpointCompleted newest = checkpoint(5, 1);
+        newest.setParticipantStates(List.of(participant("enumerator", "file:///cp/chk-5/enumerator"),
+                participant("offsets", "file:///cp/chk-5/offsets")));
+
+        // when
+        Optional<RestorePoint> point = RestorePoints.participant(Optional.of(retained(older, newest)), "offsets");
+
+        // then
+        assertThat(point).contains(new RestorePoint(5, "file:///cp/chk-5/offsets", 7));
+    }
+
+    @Test
+    void shouldStartAParticipantFreshWhenTheNewestCheckpointHasNoStateForIt() {
+        // given
+        CheckpointCompleted older = checkpoint(4, 1);
+        older.setParticipantStates(List.of(participant("offsets", "file:///cp/chk-4/offsets")));
+        CheckpointCompleted nothingKept = checkpoint(5, 1);
+        nothingKept.setParticipantStates(List.of(new ParticipantState("offsets", null)));
+        CheckpointCompleted notAParticipantThen = checkpoint(6, 1);
+
+        // then
+        assertThat(RestorePoints.participant(Optional.of(retained(older, nothingKept)), "offsets")).isEmpty();
+        assertThat(RestorePoints.participant(Optional.of(retained(older, notAParticipantThen)), "offsets")).isEmpty();
+        assertThat(RestorePoints.participant(Optional.empty(), "offsets")).isEmpty();
+        assertThat(RestorePoints.participant(Optional.of(retained()), "offsets")).isEmpty();
+    }
+
+    private static ParticipantState participant(String name, String location) {
+        return new ParticipantState(name, new StateHandle(location, 7L));
     }
 
     private static RetainedCheckpoints retained(CheckpointCompleted... checkpoints) {

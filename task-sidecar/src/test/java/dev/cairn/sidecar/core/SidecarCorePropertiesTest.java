@@ -1,15 +1,23 @@
 package dev.cairn.sidecar.core;
 
+import static dev.cairn.sidecar.core.ControlEvents.COORDINATOR_SIDE;
 import static dev.cairn.sidecar.core.ControlEvents.ME;
+import static dev.cairn.sidecar.core.ControlEvents.PARTICIPANT;
+import static dev.cairn.sidecar.core.ControlEvents.participantsTriggered;
+import static dev.cairn.sidecar.core.ControlEvents.savepointCompleted;
 import static dev.cairn.sidecar.core.ControlEvents.aborted;
 import static dev.cairn.sidecar.core.ControlEvents.completed;
 import static dev.cairn.sidecar.core.ControlEvents.trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.sidecar.core.SidecarAction.NotifyAborted;
 import dev.cairn.sidecar.core.SidecarAction.NotifyComplete;
 import dev.cairn.sidecar.core.SidecarAction.PublishAck;
 import dev.cairn.sidecar.core.SidecarAction.PublishDecline;
+import dev.cairn.sidecar.core.SidecarAction.PublishFinished;
+import dev.cairn.sidecar.core.SidecarAction.PublishParticipantAck;
+import dev.cairn.sidecar.core.SidecarAction.PublishParticipantDecline;
 import dev.cairn.sidecar.core.SidecarAction.StartSnapshot;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
@@ -18,6 +26,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.ArrayList;
 import java.util.Random;
@@ -30,10 +39,19 @@ import org.junit.jupiter.api.Test;
  */
 class SidecarCorePropertiesTest {
 
-    enum Step { TRIGGER, COMPLETE, ABORT, SUCCEED, FAIL, TIME_OUT, STALE_OUTCOME }
+    enum Step { TRIGGER, COMPLETE, ABORT, SUCCEED, FAIL, TIME_OUT, STALE_OUTCOME, FINISH, STOP }
 
     @Test
     void anyInterleavingKeepsTheSidecarsPromises() {
+        runSeeds(ME);
+    }
+
+    @Test
+    void shouldKeepTheSamePromisesWhenTheSidecarIsAParticipant() {
+        runSeeds(COORDINATOR_SIDE);
+    }
+
+    private static void runSeeds(SidecarIdentity identity) {
         for (long seed = 0; seed < 2_000; seed++) {
             Random random = new Random(seed);
             List<Step> steps = new ArrayList<>();
@@ -42,15 +60,23 @@ class SidecarCorePropertiesTest {
                 steps.add(Step.values()[random.nextInt(Step.values().length)]);
             }
             try {
-                run(steps, random);
+                run(identity, steps, random);
             } catch (AssertionError e) {
                 throw new AssertionError("seed " + seed + ", steps " + steps + ": " + e.getMessage(), e);
             }
         }
     }
 
-    private static void run(List<Step> steps, Random random) {
-        SidecarCore core = new SidecarCore(ME, Duration.ofSeconds(5));
+    /**
+     * Runs the steps, checking after each: one snapshot at a time, in trigger order, none for an ended
+     * checkpoint nor after the subtask finished or the job stopped; at most one answer and one notification per
+     * checkpoint, and at most one TaskFinished.
+     */
+    private static void run(SidecarIdentity identity, List<Step> steps, Random random) {
+        SidecarCore core = new SidecarCore(identity, Duration.ofSeconds(5));
+        boolean participant = identity instanceof Participant;
+        int finishes = 0;
+        boolean snapshotsOver = false;
         Map<Long, Integer> answers = new HashMap<>();
         Map<Long, Integer> notifications = new HashMap<>();
         Set<Long> endedIds = new HashSet<>();
@@ -62,7 +88,22 @@ class SidecarCorePropertiesTest {
             now += 10;
             List<SidecarAction> actions;
             switch (step) {
-                case TRIGGER -> actions = core.onTrigger(trigger(nextId++, now), now);
+                case TRIGGER -> actions = participant
+                        ? core.onParticipantsTriggered(participantsTriggered(nextId++, now, PARTICIPANT), now)
+                        : core.onTrigger(trigger(nextId++, now), now);
+                case FINISH -> {
+                    if (participant) {
+                        continue;
+                    }
+                    actions = core.onFinish(Optional.empty(), now);
+                    snapshotsOver = true;
+                }
+                case STOP -> {
+                    long id = 1 + random.nextInt((int) nextId);
+                    endedIds.add(id);
+                    actions = core.onCompleted(savepointCompleted(id, PostCheckpointAction.SUSPEND));
+                    snapshotsOver = true;
+                }
                 case COMPLETE -> {
                     long id = 1 + random.nextInt((int) nextId);
                     endedIds.add(id);
@@ -102,10 +143,19 @@ class SidecarCorePropertiesTest {
                     assertThat(hookBusyWith).as("a snapshot starts while the hook is busy").isNull();
                     assertThat(id).as("snapshots start in trigger order").isGreaterThan(lastStarted);
                     assertThat(endedIds).as("no snapshot for an ended checkpoint").doesNotContain(id);
+                    assertThat(snapshotsOver).as("no snapshot once finished or stopping").isFalse();
                     hookBusyWith = id;
                     lastStarted = id;
                 } else if (action instanceof PublishAck ack) {
                     answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
+                } else if (action instanceof PublishParticipantAck ack) {
+                    answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
+                } else if (action instanceof PublishParticipantDecline decline) {
+                    answers.merge(decline.decline().getCheckpointId(), 1, Integer::sum);
+                    assertThat(endedIds).as("no decline for an ended checkpoint")
+                            .doesNotContain(decline.decline().getCheckpointId());
+                } else if (action instanceof PublishFinished) {
+                    finishes++;
                 } else if (action instanceof PublishDecline decline) {
                     answers.merge(decline.decline().getCheckpointId(), 1, Integer::sum);
                     assertThat(endedIds).as("no decline for an ended checkpoint")
@@ -117,6 +167,7 @@ class SidecarCorePropertiesTest {
                 }
             }
             assertThat(answers.values()).as("answers per checkpoint").allMatch(count -> count == 1);
+            assertThat(finishes).as("TaskFinished published").isLessThanOrEqualTo(1);
             assertThat(notifications.values()).as("notifications per checkpoint").allMatch(count -> count == 1);
         }
     }

@@ -1,6 +1,9 @@
 package dev.cairn.sidecar.it;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -20,10 +23,11 @@ import java.util.function.LongPredicate;
  * A Java hook for integration tests: answers snapshots as told (ack at once, decline, answer late, or
  * never) and records every call in order, as strings such as {@code "snapshot 3"}, {@code "snapshot done 3"},
  * {@code "snapshot failed 3"}, {@code "snapshot cancelled 3"}, {@code "complete 3 2"}, {@code "aborted 4 3"},
- * {@code "restore 2 file:///..."} or {@code "restore none"}.
+ * {@code "discard 3 file:///..."}, {@code "restore 2 file:///..."} or {@code "restore none"}.
  *
  * <p>Cancelling the stage a snapshot returned cancels the worker's snapshot. An acked snapshot's state is
- * {@code <storage location>/<task>-<subtask>}, 1,000 bytes.
+ * {@code <storage location>/<task>-<subtask>} ({@code <storage location>/<participant>} for a participant),
+ * 1,000 bytes.
  */
 public final class RecordingHook implements SnapshotHook {
 
@@ -36,6 +40,9 @@ public final class RecordingHook implements SnapshotHook {
     private final List<Notification> completions = new CopyOnWriteArrayList<>();
     private final List<Notification> aborts = new CopyOnWriteArrayList<>();
     private final List<Optional<RestorePoint>> restores = new CopyOnWriteArrayList<>();
+    private final List<CheckpointCompletion> completionNotices = new CopyOnWriteArrayList<>();
+    private final List<CheckpointAbort> abortNotices = new CopyOnWriteArrayList<>();
+    private final List<DiscardedState> discards = new CopyOnWriteArrayList<>();
 
     private RecordingHook(Function<SnapshotRequest, CompletionStage<SnapshotResult>> behaviour) {
         this.behaviour = behaviour;
@@ -70,8 +77,8 @@ public final class RecordingHook implements SnapshotHook {
 
     /** The state an acked snapshot of {@code request} reports. */
     public static SnapshotResult stateOf(SnapshotRequest request) {
-        return SnapshotResult.of(request.storageLocation() + "/" + request.taskId() + "-" + request.subtaskIndex(),
-                1_000);
+        return SnapshotResult.of(request.storageLocation() + "/" + (request.isParticipant() ? request.participant()
+                : request.taskId() + "-" + request.subtaskIndex()), 1_000);
     }
 
     @Override
@@ -103,6 +110,24 @@ public final class RecordingHook implements SnapshotHook {
     }
 
     @Override
+    public void notifyComplete(CheckpointCompletion completion) {
+        completionNotices.add(completion);
+        notifyComplete(completion.checkpointId(), completion.lastSubsumedId());
+    }
+
+    @Override
+    public void notifyAborted(CheckpointAbort abort) {
+        abortNotices.add(abort);
+        notifyAborted(abort.checkpointId(), abort.latestCompletedId());
+    }
+
+    @Override
+    public void discardState(DiscardedState state) {
+        discards.add(state);
+        calls.add("discard " + state.checkpointId() + " " + state.location());
+    }
+
+    @Override
     public void restore(Optional<RestorePoint> from) {
         restores.add(from);
         calls.add(from.map(p -> "restore " + p.checkpointId() + " " + p.location()).orElse("restore none"));
@@ -126,6 +151,21 @@ public final class RecordingHook implements SnapshotHook {
     /** The abort notifications so far: (checkpoint id, latest completed id). */
     public List<Notification> aborts() {
         return List.copyOf(aborts);
+    }
+
+    /** The complete notifications so far, with their stop flags. */
+    public List<CheckpointCompletion> completionNotices() {
+        return List.copyOf(completionNotices);
+    }
+
+    /** The abort notifications so far, with their stop flag. */
+    public List<CheckpointAbort> abortNotices() {
+        return List.copyOf(abortNotices);
+    }
+
+    /** The discarded states handed over so far. */
+    public List<DiscardedState> discards() {
+        return List.copyOf(discards);
     }
 
     /** What the worker was told to restore from, once per start. */

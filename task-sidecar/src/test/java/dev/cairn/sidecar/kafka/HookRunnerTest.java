@@ -3,7 +3,11 @@ package dev.cairn.sidecar.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -72,6 +76,11 @@ class HookRunnerTest {
 
         @Override
         public void restore(Optional<RestorePoint> from) {
+        }
+
+        @Override
+        public void discardState(DiscardedState state) {
+            calls.add("discard " + state.location());
         }
     }
 
@@ -185,11 +194,12 @@ class HookRunnerTest {
         runnerFor(hook).snapshot(request(3), LONG);
         await().until(() -> hook.calls.contains("snapshot 3"));
 
-        runner.notifyComplete(1, -1);
-        runner.notifyAborted(2, 1);
+        runner.notifyComplete(CheckpointCompletion.of(1, -1));
+        runner.discardState(new DiscardedState(0, "file:///late", 1, AckDiscardStatus.LATE, "late"));
+        runner.notifyAborted(CheckpointAbort.of(2, 1));
 
-        await().until(() -> hook.calls.size() == 3);
-        assertThat(hook.calls).containsExactly("snapshot 3", "complete 1 -1", "aborted 2 1");
+        await().until(() -> hook.calls.size() == 4);
+        assertThat(hook.calls).containsExactly("snapshot 3", "complete 1 -1", "discard file:///late", "aborted 2 1");
         release.countDown();
     }
 
@@ -207,6 +217,29 @@ class HookRunnerTest {
     }
 
     @Test
+    void shouldPassTheStopFlagsToTheRecordTakingNotificationsWhenTheHookOverridesThem() {
+        List<Object> received = new CopyOnWriteArrayList<>();
+        ScriptedHook hook = new ScriptedHook(r -> new CompletableFuture<>()) {
+            @Override
+            public void notifyComplete(CheckpointCompletion completion) {
+                received.add(completion);
+            }
+
+            @Override
+            public void notifyAborted(CheckpointAbort abort) {
+                received.add(abort);
+            }
+        };
+
+        runnerFor(hook).notifyComplete(new CheckpointCompletion(9, 8, true, true));
+        runner.notifyAborted(new CheckpointAbort(10, 9, true));
+
+        await().until(() -> received.size() == 2);
+        assertThat(received).containsExactly(new CheckpointCompletion(9, 8, true, true),
+                new CheckpointAbort(10, 9, true));
+    }
+
+    @Test
     void failingNotificationDoesNotStopLaterOnes() {
         ScriptedHook hook = new ScriptedHook(r -> new CompletableFuture<>()) {
             @Override
@@ -215,8 +248,8 @@ class HookRunnerTest {
                 throw new IllegalStateException("commit failed");
             }
         };
-        runnerFor(hook).notifyComplete(1, -1);
-        runner.notifyAborted(2, 1);
+        runnerFor(hook).notifyComplete(CheckpointCompletion.of(1, -1));
+        runner.notifyAborted(CheckpointAbort.of(2, 1));
 
         await().until(() -> hook.calls.contains("aborted 2 1"));
     }

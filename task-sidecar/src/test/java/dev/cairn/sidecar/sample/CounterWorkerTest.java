@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -186,6 +189,87 @@ class CounterWorkerTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowness");
         assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ZERO, -1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declineEvery");
+    }
+
+    @Test
+    void shouldAnswerWithItsFinalStateWhenTheCounterReachesTheInputsSize() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 3)) {
+            // given two records processed
+            assertThat(snapshot(worker, request(1)).finished()).isFalse();
+            assertThat(snapshot(worker, request(2)).finished()).isFalse();
+
+            // when the third, last record is processed
+            SnapshotResult last = snapshot(worker, request(3));
+
+            // then it answers its final state, and keeps answering it
+            assertThat(last.finished()).isTrue();
+            assertThat(Files.readString(Path.of(URI.create(last.location())))).isEqualTo("3\n");
+            assertThat(worker.isFinished()).isTrue();
+            assertThat(snapshot(worker, request(4))).isEqualTo(last);
+            assertThat(worker.value()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void shouldKeepItsFinalStateWhenLaterCheckpointsSubsumeIt() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 2)) {
+            snapshot(worker, request(1));
+            SnapshotResult last = snapshot(worker, request(2));
+
+            worker.notifyComplete(5, 4);
+
+            assertThat(Path.of(URI.create(last.location()))).exists();
+            assertThat(stateDir.resolve("job-a").resolve("map-1").resolve("chk-1")).doesNotExist();
+        }
+    }
+
+    @Test
+    void shouldBeFinishedWhenRestoredFromItsFinalState() throws Exception {
+        SnapshotResult last;
+        try (CounterWorker before = new CounterWorker(stateDir, Duration.ZERO, 0, 1)) {
+            last = snapshot(before, request(1));
+        }
+        try (CounterWorker after = new CounterWorker(stateDir, Duration.ZERO, 0, 1)) {
+            after.restore(Optional.of(new RestorePoint(1, last.location(), last.sizeBytes())));
+
+            assertThat(after.isFinished()).isTrue();
+            assertThat(snapshot(after, request(2))).isEqualTo(SnapshotResult.finishedWith(last.location(),
+                    last.sizeBytes()));
+        }
+    }
+
+    @Test
+    void shouldDeleteADiscardedStateWhenItLiesInTheStateDirectory() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            Path late = Path.of(URI.create(snapshot(worker, request(1)).location()));
+            Path elsewhere = Files.writeString(Files.createTempFile("not-mine", ".txt"), "keep");
+            try {
+                worker.discardState(new DiscardedState(1, late.toUri().toString(), 2, AckDiscardStatus.LATE, "late"));
+                worker.discardState(new DiscardedState(1, elsewhere.toString(), 4, AckDiscardStatus.UNKNOWN, "?"));
+
+                assertThat(late).doesNotExist();
+                assertThat(elsewhere).exists();
+            } finally {
+                Files.deleteIfExists(elsewhere);
+            }
+        }
+    }
+
+    @Test
+    void shouldKeepItsFilesInADirectoryOfItsOwnWhenItServesAParticipant() throws Exception {
+        try (CounterWorker worker = new CounterWorker(stateDir)) {
+            SnapshotResult result = snapshot(worker, SnapshotRequest.forParticipant(1, 0, CheckpointType.CHECKPOINT,
+                    "file:///cp/chk-1", "job-a", "offsets", CheckpointOptions.DEFAULTS));
+
+            assertThat(Path.of(URI.create(result.location())))
+                    .isEqualTo(stateDir.resolve("job-a").resolve("participant-offsets").resolve("chk-1"));
+        }
+    }
+
+    @Test
+    void shouldRejectANegativeInputSize() {
+        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ZERO, 0, -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("finishAfter");
     }
 
     static SnapshotRequest request(long checkpointId) {

@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import dev.cairn.sidecar.hook.http.HttpSnapshotHook;
 import java.io.IOException;
@@ -19,7 +25,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -98,6 +108,7 @@ class HookServerTest {
         "/notify   | ''                                                           | 400 | the notification is empty",
         "/restore  | '[]'                                                         | 400 | must be a JSON object, was array",
         "/restore  | '{\"checkpointId\":1,\"location\":\"x\"}'                    | 400 | missing field sizeBytes",
+        "/discard  | '{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1}'   | 400 | missing field status",
         "/elsewhere | '{}'                                                        | 404 | no such endpoint: /elsewhere",
     })
     void malformedRequestIsRejectedWithAMessage(String path, String body, int status, String message) throws Exception {
@@ -120,6 +131,62 @@ class HookServerTest {
         assertThat(response.statusCode()).isEqualTo(405);
         assertThat(response.headers().firstValue("Allow")).contains("POST");
         assertThat(response.body()).contains("accepts POST only");
+    }
+
+    @Test
+    void shouldPassTheStopFlagsAndTheDiscardedStateOnToTheWorker() throws Exception {
+        // given a worker that records what it is told
+        List<Object> told = new CopyOnWriteArrayList<>();
+        SnapshotHook recording = new SnapshotHook() {
+            @Override
+            public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+                return CompletableFuture.completedFuture(SnapshotResult.finishedWithoutState());
+            }
+
+            @Override
+            public void notifyComplete(long checkpointId, long lastSubsumedId) {
+                throw new AssertionError("the record-taking method is called");
+            }
+
+            @Override
+            public void notifyAborted(long checkpointId, long latestCompletedId) {
+                throw new AssertionError("the record-taking method is called");
+            }
+
+            @Override
+            public void notifyComplete(CheckpointCompletion completion) {
+                told.add(completion);
+            }
+
+            @Override
+            public void notifyAborted(CheckpointAbort abort) {
+                told.add(abort);
+            }
+
+            @Override
+            public void discardState(DiscardedState state) {
+                told.add(state);
+            }
+
+            @Override
+            public void restore(Optional<RestorePoint> from) {
+            }
+        };
+        server = HookServer.start(recording, LOOPBACK);
+        hook = new HttpSnapshotHook(server.baseUrl(), Duration.ofSeconds(10));
+        DiscardedState state = new DiscardedState(3, "file:///s/3", 9, AckDiscardStatus.LATE, "late");
+
+        // when
+        hook.notifyComplete(new CheckpointCompletion(9, 8, true, true));
+        hook.notifyAborted(new CheckpointAbort(10, 9, true));
+        hook.discardState(state);
+        SnapshotResult finished = hook.snapshot(CounterWorkerTest.request(11)).toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
+
+        // then
+        assertThat(told).containsExactly(new CheckpointCompletion(9, 8, true, true), new CheckpointAbort(10, 9, true),
+                state);
+        assertThat(finished).isEqualTo(SnapshotResult.finishedWithoutState());
     }
 
     @Test

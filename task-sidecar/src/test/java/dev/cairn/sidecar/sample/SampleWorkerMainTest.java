@@ -31,6 +31,7 @@ class SampleWorkerMainTest {
         "--port 70000             | --port must be between 0 and 65535, was 70000",
         "--slow-ms -5             | --slow-ms must not be negative, was -5",
         "--decline-every -1       | --decline-every must be 0 (never) or positive, was -1",
+        "--finish-after -3        | --finish-after must be 0 (never) or positive, was -3",
         "--bind-address ''        | --bind-address must not be empty",
         "--colour blue            | Unknown options: '--colour', 'blue'",
     })
@@ -66,7 +67,26 @@ class SampleWorkerMainTest {
         CommandLine commandLine = SampleWorkerMain.commandLine().setOut(new PrintWriter(out));
 
         assertThat(commandLine.execute("--help")).isZero();
-        assertThat(out.toString()).contains("--port", "--state-dir", "--slow-ms", "--decline-every", "--bind-address");
+        assertThat(out.toString()).contains("--port", "--state-dir", "--slow-ms", "--decline-every", "--bind-address",
+                "--finish-after");
+    }
+
+    @Test
+    void shouldAnswerFinishedOverHttpWhenItsBoundedInputIsExhausted() throws Exception {
+        SampleWorkerMain main = new SampleWorkerMain();
+        new CommandLine(main).parseArgs("--port", "0", "--state-dir", stateDir.toString(), "--finish-after", "2");
+
+        try (HookServer server = main.start();
+                HttpSnapshotHook hook = new HttpSnapshotHook(server.baseUrl(), Duration.ofSeconds(10))) {
+            SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+            SnapshotResult last = hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+
+            assertThat(first.finished()).isFalse();
+            assertThat(last.finished()).isTrue();
+            assertThat(Files.readString(Path.of(URI.create(last.location())))).isEqualTo("2\n");
+        }
     }
 
     @Test

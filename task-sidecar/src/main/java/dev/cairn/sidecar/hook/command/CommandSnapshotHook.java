@@ -1,6 +1,10 @@
 package dev.cairn.sidecar.hook.command;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -29,31 +33,45 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A worker reached by running a command (an argv list, run without a shell unless the command itself is
  * {@code sh -c ...}) once per call, with the call in environment variables:
  * <ul>
- *   <li>{@code CAIRN_HOOK_ACTION}: {@code snapshot}, {@code complete}, {@code abort} or {@code restore};</li>
+ *   <li>{@code CAIRN_HOOK_ACTION}: {@code snapshot}, {@code complete}, {@code abort}, {@code restore} or
+ *       {@code discard};</li>
  *   <li>snapshot: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_CHECKPOINT_TYPE} ({@code CHECKPOINT} or
  *       {@code SAVEPOINT}), {@code CAIRN_CHECKPOINT_TIMESTAMP} (epoch ms), {@code CAIRN_STORAGE_LOCATION},
- *       {@code CAIRN_JOB_ID}, {@code CAIRN_TASK_ID}, {@code CAIRN_SUBTASK_INDEX};</li>
- *   <li>complete: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LAST_SUBSUMED_ID} (-1 when none);
- *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none);</li>
+ *       {@code CAIRN_JOB_ID}, then {@code CAIRN_TASK_ID} and {@code CAIRN_SUBTASK_INDEX} for a task or
+ *       {@code CAIRN_PARTICIPANT} for a participant, then the options: {@code CAIRN_BACKUP_TYPE},
+ *       {@code CAIRN_SAVEPOINT_FORMAT}, {@code CAIRN_POST_CHECKPOINT_ACTION}, {@code CAIRN_ALIGNMENT},
+ *       {@code CAIRN_ALIGNED_TIMEOUT_MS}, {@code CAIRN_SYNCHRONOUS} and {@code CAIRN_DRAIN} ({@code true} or
+ *       {@code false});</li>
+ *   <li>complete: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LAST_SUBSUMED_ID} (-1 when none),
+ *       {@code CAIRN_STOPPING} and {@code CAIRN_DRAIN} ({@code true} for a stop-with-savepoint, the job stops);
+ *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none),
+ *       {@code CAIRN_STOP_FAILED} ({@code true}: a stop-with-savepoint failed, resume);</li>
  *   <li>restore: {@code CAIRN_RESTORE_CHECKPOINT_ID}, {@code CAIRN_RESTORE_LOCATION},
- *       {@code CAIRN_RESTORE_SIZE_BYTES}, all three unset when there is nothing to restore.</li>
+ *       {@code CAIRN_RESTORE_SIZE_BYTES}, all three unset when there is nothing to restore;</li>
+ *   <li>discard (optional: a command that ignores it and exits 0 deletes nothing): {@code CAIRN_CHECKPOINT_ID},
+ *       {@code CAIRN_DISCARD_LOCATION}, {@code CAIRN_DISCARD_SIZE_BYTES}, {@code CAIRN_DISCARD_STATUS}
+ *       ({@code UNKNOWN}, {@code DISCARDED} or {@code LATE}).</li>
  * </ul>
  * Variables of this protocol that a call does not set are removed from the inherited environment; the
  * optional fixed environment (say {@code CAIRN_JOB_ID} for notify and restore calls) is set on every call.
  *
  * <p>A snapshot acknowledges when the command exits 0 with a snapshot result as JSON on stdout (see
- * {@link HookJson}); it declines ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) on a non-zero exit
+ * {@link HookJson}: a participant may print {@code {}} for no state, a task {@code {"finished":true,...}} when
+ * its input is exhausted); it declines ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) on a non-zero exit
  * (with the exit code and the last lines of stderr), on a timeout (the command and its descendants are
- * destroyed) and on an exit 0 whose stdout is not a valid result. Notify and restore calls throw an
- * {@link IOException} in the same cases, bar the result.
+ * destroyed) and on an exit 0 whose stdout is not a valid result. Other calls throw an {@link IOException} in
+ * the same cases, bar the result.
  */
 public final class CommandSnapshotHook implements SnapshotHook {
 
     /** Every variable this protocol sets; inherited values of these never leak into a call. */
     static final List<String> PROTOCOL_VARIABLES = List.of("CAIRN_HOOK_ACTION", "CAIRN_CHECKPOINT_ID",
             "CAIRN_CHECKPOINT_TYPE", "CAIRN_CHECKPOINT_TIMESTAMP", "CAIRN_STORAGE_LOCATION", "CAIRN_JOB_ID",
-            "CAIRN_TASK_ID", "CAIRN_SUBTASK_INDEX", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_LATEST_COMPLETED_ID",
-            "CAIRN_RESTORE_LOCATION", "CAIRN_RESTORE_CHECKPOINT_ID", "CAIRN_RESTORE_SIZE_BYTES");
+            "CAIRN_TASK_ID", "CAIRN_SUBTASK_INDEX", "CAIRN_PARTICIPANT", "CAIRN_BACKUP_TYPE", "CAIRN_SAVEPOINT_FORMAT",
+            "CAIRN_POST_CHECKPOINT_ACTION", "CAIRN_ALIGNMENT", "CAIRN_ALIGNED_TIMEOUT_MS", "CAIRN_SYNCHRONOUS",
+            "CAIRN_DRAIN", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_STOPPING", "CAIRN_LATEST_COMPLETED_ID",
+            "CAIRN_STOP_FAILED", "CAIRN_RESTORE_LOCATION", "CAIRN_RESTORE_CHECKPOINT_ID", "CAIRN_RESTORE_SIZE_BYTES",
+            "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES", "CAIRN_DISCARD_STATUS");
 
     private static final AtomicInteger HOOKS = new AtomicInteger();
 
@@ -106,8 +124,20 @@ public final class CommandSnapshotHook implements SnapshotHook {
         variables.put("CAIRN_CHECKPOINT_TIMESTAMP", Long.toString(request.timestampMs()));
         variables.put("CAIRN_STORAGE_LOCATION", request.storageLocation());
         variables.put("CAIRN_JOB_ID", request.jobId());
-        variables.put("CAIRN_TASK_ID", request.taskId());
-        variables.put("CAIRN_SUBTASK_INDEX", Integer.toString(request.subtaskIndex()));
+        if (request.isParticipant()) {
+            variables.put("CAIRN_PARTICIPANT", request.participant());
+        } else {
+            variables.put("CAIRN_TASK_ID", request.taskId());
+            variables.put("CAIRN_SUBTASK_INDEX", Integer.toString(request.subtaskIndex()));
+        }
+        CheckpointOptions options = request.options();
+        variables.put("CAIRN_BACKUP_TYPE", options.backupType().name());
+        variables.put("CAIRN_SAVEPOINT_FORMAT", options.savepointFormat().name());
+        variables.put("CAIRN_POST_CHECKPOINT_ACTION", options.postCheckpointAction().name());
+        variables.put("CAIRN_ALIGNMENT", options.alignment().name());
+        variables.put("CAIRN_ALIGNED_TIMEOUT_MS", Long.toString(options.alignedTimeoutMs()));
+        variables.put("CAIRN_SYNCHRONOUS", Boolean.toString(options.synchronous()));
+        variables.put("CAIRN_DRAIN", Boolean.toString(options.drain()));
         CompletableFuture<ProcessRun.Outcome> run;
         try {
             run = run(variables);
@@ -120,7 +150,7 @@ public final class CommandSnapshotHook implements SnapshotHook {
                 if (error != null) {
                     throw declined(describe("snapshot") + " failed: " + error);
                 }
-                result.complete(result(outcome));
+                result.complete(result(outcome, request.isParticipant()));
             } catch (SnapshotDeclinedException declined) {
                 result.completeExceptionally(declined);
             }
@@ -130,20 +160,45 @@ public final class CommandSnapshotHook implements SnapshotHook {
 
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException, InterruptedException {
-        Map<String, String> variables = new LinkedHashMap<>();
-        variables.put("CAIRN_HOOK_ACTION", "complete");
-        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(checkpointId));
-        variables.put("CAIRN_LAST_SUBSUMED_ID", Long.toString(lastSubsumedId));
-        await("complete", variables);
+        notifyComplete(CheckpointCompletion.of(checkpointId, lastSubsumedId));
     }
 
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException, InterruptedException {
+        notifyAborted(CheckpointAbort.of(checkpointId, latestCompletedId));
+    }
+
+    @Override
+    public void notifyComplete(CheckpointCompletion completion) throws IOException, InterruptedException {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("CAIRN_HOOK_ACTION", "complete");
+        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(completion.checkpointId()));
+        variables.put("CAIRN_LAST_SUBSUMED_ID", Long.toString(completion.lastSubsumedId()));
+        variables.put("CAIRN_STOPPING", Boolean.toString(completion.stopping()));
+        variables.put("CAIRN_DRAIN", Boolean.toString(completion.drain()));
+        await("complete", variables);
+    }
+
+    @Override
+    public void notifyAborted(CheckpointAbort abort) throws IOException, InterruptedException {
         Map<String, String> variables = new LinkedHashMap<>();
         variables.put("CAIRN_HOOK_ACTION", "abort");
-        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(checkpointId));
-        variables.put("CAIRN_LATEST_COMPLETED_ID", Long.toString(latestCompletedId));
+        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(abort.checkpointId()));
+        variables.put("CAIRN_LATEST_COMPLETED_ID", Long.toString(abort.latestCompletedId()));
+        variables.put("CAIRN_STOP_FAILED", Boolean.toString(abort.stopFailed()));
         await("abort", variables);
+    }
+
+    /** Runs the command with {@code CAIRN_HOOK_ACTION=discard}; a command that ignores it deletes nothing. */
+    @Override
+    public void discardState(DiscardedState state) throws IOException, InterruptedException {
+        Map<String, String> variables = new LinkedHashMap<>();
+        variables.put("CAIRN_HOOK_ACTION", "discard");
+        variables.put("CAIRN_CHECKPOINT_ID", Long.toString(state.checkpointId()));
+        variables.put("CAIRN_DISCARD_LOCATION", state.location());
+        variables.put("CAIRN_DISCARD_SIZE_BYTES", Long.toString(state.sizeBytes()));
+        variables.put("CAIRN_DISCARD_STATUS", state.status().name());
+        await("discard", variables);
     }
 
     @Override
@@ -171,7 +226,7 @@ public final class CommandSnapshotHook implements SnapshotHook {
         return "CommandSnapshotHook[" + String.join(" ", command) + ", timeout " + timeout.toMillis() + " ms]";
     }
 
-    private SnapshotResult result(ProcessRun.Outcome outcome) throws SnapshotDeclinedException {
+    private SnapshotResult result(ProcessRun.Outcome outcome, boolean stateOptional) throws SnapshotDeclinedException {
         Optional<String> failure = failure("snapshot", outcome);
         if (failure.isPresent()) {
             throw declined(failure.get());
@@ -181,7 +236,7 @@ public final class CommandSnapshotHook implements SnapshotHook {
                     + " bytes to stdout; expected a JSON snapshot result");
         }
         try {
-            return HookJson.parseSnapshotResult(outcome.stdout());
+            return HookJson.parseSnapshotResult(outcome.stdout(), stateOptional);
         } catch (MalformedHookMessageException e) {
             throw declined(describe("snapshot") + " exited 0 but its stdout is not a valid snapshot result: "
                     + e.getMessage() + "; stdout: " + HookJson.excerpt(outcome.stdout()));

@@ -1,16 +1,28 @@
 package dev.cairn.sidecar.hook.http;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.StreamReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import static dev.cairn.sidecar.hook.http.JsonFields.MAPPER;
+import static dev.cairn.sidecar.hook.http.JsonFields.enumeration;
+import static dev.cairn.sidecar.hook.http.JsonFields.integer;
+import static dev.cairn.sidecar.hook.http.JsonFields.object;
+import static dev.cairn.sidecar.hook.http.JsonFields.optionalBoolean;
+import static dev.cairn.sidecar.hook.http.JsonFields.optionalInteger;
+import static dev.cairn.sidecar.hook.http.JsonFields.present;
+import static dev.cairn.sidecar.hook.http.JsonFields.text;
+import static dev.cairn.sidecar.hook.http.JsonFields.write;
+
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
-import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -18,13 +30,22 @@ import java.util.Optional;
  * (a snapshot command's standard output) and the sample worker (the server side).
  *
  * <ul>
- *   <li>snapshot request: {@code {"checkpointId","timestampMs","type","storageLocation","jobId","taskId",
- *       "subtaskIndex"}}</li>
+ *   <li>snapshot request: {@code {"checkpointId","timestampMs","type","storageLocation","jobId"}}, then
+ *       {@code "taskId","subtaskIndex"} for a task or {@code "participant"} for a participant, then the
+ *       options {@code "backupType"} (FULL|INCREMENTAL), {@code "savepointFormat"} (CANONICAL|NATIVE),
+ *       {@code "postCheckpointAction"} (NONE|SUSPEND|TERMINATE), {@code "alignment"}
+ *       (ALIGNED|UNALIGNED|AT_LEAST_ONCE|FORCED_ALIGNED), {@code "alignedTimeoutMs"} (-1: never) and the derived
+ *       {@code "synchronous"} (a stop-with-savepoint) and {@code "drain"} (it drains first). Options that are
+ *       absent read as the defaults; the derived flags are not read.</li>
  *   <li>snapshot result: {@code {"location","sizeBytes"}} plus optional {@code "syncDurationMs",
  *       "asyncDurationMs", "alignmentDurationMs", "bytesPersisted"} (durations default to 0,
- *       {@code bytesPersisted} to {@code sizeBytes}); other fields are ignored</li>
- *   <li>notification: {@code {"checkpointId","outcome":"COMPLETED","lastSubsumedId"}} or
- *       {@code {"checkpointId","outcome":"ABORTED","latestCompletedId"}}</li>
+ *       {@code bytesPersisted} to {@code sizeBytes}); other fields are ignored. A participant may answer
+ *       without {@code "location"} (e.g. {@code {}}): no state. A task whose input is exhausted may answer
+ *       {@code {"finished":true}}, with {@code "location","sizeBytes"} for its final state.</li>
+ *   <li>notification: {@code {"checkpointId","outcome":"COMPLETED","lastSubsumedId","stopping","drain"}} or
+ *       {@code {"checkpointId","outcome":"ABORTED","latestCompletedId","stopFailed"}}; the flags read as false
+ *       when absent</li>
+ *   <li>discard: {@code {"checkpointId","location","sizeBytes","status","message"}}</li>
  *   <li>restore: {@code {"checkpointId","location","sizeBytes"}}, or {@code {}} when there is nothing to
  *       restore</li>
  *   <li>error: {@code {"error": "..."}}, with {@code "reason"} (a checkpoint failure reason) when a worker
@@ -34,11 +55,6 @@ import java.util.Optional;
  * error names the field at fault.
  */
 public final class HookJson {
-
-    private static final JsonMapper MAPPER = JsonMapper.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
 
     /** How many characters of a body {@link #excerpt} keeps. */
     public static final int MAX_EXCERPT = 1024;
@@ -53,9 +69,20 @@ public final class HookJson {
                 .put("timestampMs", request.timestampMs())
                 .put("type", request.type().name())
                 .put("storageLocation", request.storageLocation())
-                .put("jobId", request.jobId())
-                .put("taskId", request.taskId())
-                .put("subtaskIndex", request.subtaskIndex());
+                .put("jobId", request.jobId());
+        if (request.isParticipant()) {
+            node.put("participant", request.participant());
+        } else {
+            node.put("taskId", request.taskId()).put("subtaskIndex", request.subtaskIndex());
+        }
+        CheckpointOptions options = request.options();
+        node.put("backupType", options.backupType().name())
+                .put("savepointFormat", options.savepointFormat().name())
+                .put("postCheckpointAction", options.postCheckpointAction().name())
+                .put("alignment", options.alignment().name())
+                .put("alignedTimeoutMs", options.alignedTimeoutMs())
+                .put("synchronous", options.synchronous())
+                .put("drain", options.drain());
         return write(node);
     }
 
@@ -64,37 +91,71 @@ public final class HookJson {
         JsonNode node = object(body, "snapshot request");
         long checkpointId = integer(node, "checkpointId", 0);
         long timestampMs = integer(node, "timestampMs", 0);
-        CheckpointType type = checkpointType(node);
+        CheckpointType type = enumeration(node, "type", CheckpointType.class, null);
         String storageLocation = text(node, "storageLocation");
         String jobId = text(node, "jobId");
+        CheckpointOptions defaults = CheckpointOptions.DEFAULTS;
+        CheckpointOptions options = new CheckpointOptions(
+                enumeration(node, "backupType", BackupType.class, defaults.backupType()),
+                enumeration(node, "savepointFormat", SavepointFormat.class, defaults.savepointFormat()),
+                enumeration(node, "postCheckpointAction", PostCheckpointAction.class, defaults.postCheckpointAction()),
+                enumeration(node, "alignment", AlignmentType.class, defaults.alignment()),
+                optionalInteger(node, "alignedTimeoutMs", -1, defaults.alignedTimeoutMs()));
+        if (present(node, "participant")) {
+            String participant = text(node, "participant");
+            if (present(node, "taskId") || present(node, "subtaskIndex")) {
+                throw new MalformedHookMessageException("fields taskId and subtaskIndex must be absent when field "
+                        + "participant is given: a request is for a task or for a participant");
+            }
+            return SnapshotRequest.forParticipant(checkpointId, timestampMs, type, storageLocation, jobId,
+                    participant, options);
+        }
         String taskId = text(node, "taskId");
         long subtaskIndex = integer(node, "subtaskIndex", 0);
         if (subtaskIndex > Integer.MAX_VALUE) {
             throw new MalformedHookMessageException("field subtaskIndex is too large: " + subtaskIndex);
         }
-        return new SnapshotRequest(checkpointId, timestampMs, type, storageLocation, jobId, taskId, (int) subtaskIndex);
+        return SnapshotRequest.forTask(checkpointId, timestampMs, type, storageLocation, jobId, taskId,
+                (int) subtaskIndex, options);
     }
 
-    /** The body of a snapshot result. */
+    /** The body of a snapshot result ({@code "finished"} only when true; no location when it has no state). */
     public static String snapshotResult(SnapshotResult result) {
-        ObjectNode node = MAPPER.createObjectNode()
-                .put("location", result.location())
-                .put("sizeBytes", result.sizeBytes())
-                .put("syncDurationMs", result.syncDurationMs())
+        ObjectNode node = MAPPER.createObjectNode();
+        if (result.location() != null) {
+            node.put("location", result.location()).put("sizeBytes", result.sizeBytes());
+        }
+        node.put("syncDurationMs", result.syncDurationMs())
                 .put("asyncDurationMs", result.asyncDurationMs())
                 .put("alignmentDurationMs", result.alignmentDurationMs())
                 .put("bytesPersisted", result.bytesPersisted());
+        if (result.finished()) {
+            node.put("finished", true);
+        }
         return write(node);
     }
 
-    /** Reads a snapshot result. */
+    /** Reads a task's snapshot result: it needs a location unless it says the task finished. */
     public static SnapshotResult parseSnapshotResult(String body) throws MalformedHookMessageException {
+        return parseSnapshotResult(body, false);
+    }
+
+    /**
+     * Reads a snapshot result.
+     *
+     * @param stateOptional whether a result without a location is no state (a participant's answer) rather than
+     *     an error; a finished result needs no location either way
+     */
+    public static SnapshotResult parseSnapshotResult(String body, boolean stateOptional)
+            throws MalformedHookMessageException {
         JsonNode node = object(body, "snapshot result");
-        String location = text(node, "location");
-        long sizeBytes = integer(node, "sizeBytes", 0);
-        return new SnapshotResult(location, sizeBytes, optionalInteger(node, "syncDurationMs", 0),
-                optionalInteger(node, "asyncDurationMs", 0), optionalInteger(node, "alignmentDurationMs", 0),
-                optionalInteger(node, "bytesPersisted", sizeBytes));
+        boolean finished = optionalBoolean(node, "finished", false);
+        boolean hasState = present(node, "location") || present(node, "sizeBytes") || !(finished || stateOptional);
+        String location = hasState ? text(node, "location") : null;
+        long sizeBytes = hasState ? integer(node, "sizeBytes", 0) : 0;
+        return new SnapshotResult(location, sizeBytes, optionalInteger(node, "syncDurationMs", 0, 0),
+                optionalInteger(node, "asyncDurationMs", 0, 0), optionalInteger(node, "alignmentDurationMs", 0, 0),
+                optionalInteger(node, "bytesPersisted", 0, sizeBytes), finished);
     }
 
     /** The body of a notification. */
@@ -103,6 +164,11 @@ public final class HookJson {
                 .put("checkpointId", notification.checkpointId())
                 .put("outcome", notification.outcome().name())
                 .put(notification.outcome().relatedField(), notification.relatedId());
+        if (notification.outcome() == HookNotification.Outcome.COMPLETED) {
+            node.put("stopping", notification.stopping()).put("drain", notification.drain());
+        } else {
+            node.put("stopFailed", notification.stopFailed());
+        }
         return write(node);
     }
 
@@ -110,15 +176,31 @@ public final class HookJson {
     public static HookNotification parseNotification(String body) throws MalformedHookMessageException {
         JsonNode node = object(body, "notification");
         long checkpointId = integer(node, "checkpointId", 0);
-        String outcomeName = text(node, "outcome");
-        HookNotification.Outcome outcome;
-        try {
-            outcome = HookNotification.Outcome.valueOf(outcomeName);
-        } catch (IllegalArgumentException e) {
-            throw new MalformedHookMessageException("field outcome must be one of "
-                    + Arrays.toString(HookNotification.Outcome.values()) + ", was \"" + outcomeName + "\"");
-        }
-        return new HookNotification(checkpointId, outcome, integer(node, outcome.relatedField(), -1));
+        HookNotification.Outcome outcome = enumeration(node, "outcome", HookNotification.Outcome.class, null);
+        long relatedId = integer(node, outcome.relatedField(), -1);
+        return outcome == HookNotification.Outcome.COMPLETED
+                ? new HookNotification(checkpointId, outcome, relatedId, optionalBoolean(node, "stopping", false),
+                        optionalBoolean(node, "drain", false), false)
+                : new HookNotification(checkpointId, outcome, relatedId, false, false,
+                        optionalBoolean(node, "stopFailed", false));
+    }
+
+    /** The body of a discard call. */
+    public static String discard(DiscardedState state) {
+        return write(MAPPER.createObjectNode()
+                .put("checkpointId", state.checkpointId())
+                .put("location", state.location())
+                .put("sizeBytes", state.sizeBytes())
+                .put("status", state.status().name())
+                .put("message", state.message()));
+    }
+
+    /** Reads a discard body. */
+    public static DiscardedState parseDiscard(String body) throws MalformedHookMessageException {
+        JsonNode node = object(body, "discard request");
+        return new DiscardedState(integer(node, "checkpointId", 0), text(node, "location"),
+                integer(node, "sizeBytes", 0), enumeration(node, "status", AckDiscardStatus.class, null),
+                present(node, "message") ? node.get("message").asText() : "");
     }
 
     /** The body of a restore call: the point to restore from, or {@code {}}. */
@@ -163,68 +245,5 @@ public final class HookJson {
     /** A decline's body: {@code {"error": message, "reason": reason}}. */
     public static String declined(String reason, String message) {
         return write(MAPPER.createObjectNode().put("error", message).put("reason", reason));
-    }
-
-    private static JsonNode object(String body, String what) throws MalformedHookMessageException {
-        if (body == null || body.isBlank()) {
-            throw new MalformedHookMessageException("the " + what + " is empty, expected a JSON object");
-        }
-        JsonNode node;
-        try {
-            node = MAPPER.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw new MalformedHookMessageException("the " + what + " is not valid JSON: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-            throw new MalformedHookMessageException("the " + what + " must be a JSON object, was "
-                    + (node == null ? "nothing" : node.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
-        }
-        return node;
-    }
-
-    private static CheckpointType checkpointType(JsonNode node) throws MalformedHookMessageException {
-        String type = text(node, "type");
-        try {
-            return CheckpointType.valueOf(type);
-        } catch (IllegalArgumentException e) {
-            throw new MalformedHookMessageException("field type must be one of "
-                    + Arrays.toString(CheckpointType.values()) + ", was \"" + type + "\"");
-        }
-    }
-
-    private static String text(JsonNode node, String field) throws MalformedHookMessageException {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            throw new MalformedHookMessageException("missing field " + field);
-        }
-        if (!value.isTextual() || value.textValue().isBlank()) {
-            throw new MalformedHookMessageException("field " + field + " must be a non-empty string, was " + value);
-        }
-        return value.textValue();
-    }
-
-    private static long integer(JsonNode node, String field, long min) throws MalformedHookMessageException {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            throw new MalformedHookMessageException("missing field " + field);
-        }
-        if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < min) {
-            throw new MalformedHookMessageException("field " + field + " must be an integer >= " + min
-                    + ", was " + value);
-        }
-        return value.longValue();
-    }
-
-    private static long optionalInteger(JsonNode node, String field, long absent) throws MalformedHookMessageException {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? absent : integer(node, field, 0);
-    }
-
-    private static String write(JsonNode node) {
-        try {
-            return MAPPER.writeValueAsString(node);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot write a JSON tree", e);
-        }
     }
 }

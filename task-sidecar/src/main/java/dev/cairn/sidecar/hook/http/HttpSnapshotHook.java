@@ -1,6 +1,9 @@
 package dev.cairn.sidecar.hook.http;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -26,6 +29,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A worker reached over local HTTP. Every call is a {@code POST} of a JSON body (see {@link HookJson}):
@@ -34,12 +39,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       a 2xx body that is not a valid result, a transport error or no answer within the timeout declines
  *       the checkpoint ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) with a message naming the
  *       cause (status and the start of the body for an error status).</li>
- *   <li>{@code {base}/notify}: the checkpoint's outcome; {@code {base}/restore}: the restore point or
- *       {@code {}}. Their answers' bodies are ignored; a non-2xx status, an error or a timeout throws an
- *       {@link IOException} naming the status and body.</li>
+ *   <li>{@code {base}/notify}: the checkpoint's outcome (with {@code stopping}/{@code drain} or
+ *       {@code stopFailed}); {@code {base}/restore}: the restore point or {@code {}}; {@code {base}/discard}: a
+ *       state handle the coordinator discarded, to delete. Their answers' bodies are ignored; a non-2xx status,
+ *       an error or a timeout throws an {@link IOException} naming the status and body, except that a 404 from
+ *       {@code /discard} means the worker does not delete discarded states (optional): it is logged once.</li>
  * </ul>
  */
 public final class HttpSnapshotHook implements SnapshotHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HttpSnapshotHook.class);
 
     private static final AtomicInteger CLIENTS = new AtomicInteger();
 
@@ -47,6 +56,8 @@ public final class HttpSnapshotHook implements SnapshotHook {
     private final URI snapshotUri;
     private final URI notifyUri;
     private final URI restoreUri;
+    private final URI discardUri;
+    private volatile boolean discardMissingLogged;
     private final Duration timeout;
     private final ExecutorService executor;
     private final HttpClient client;
@@ -69,6 +80,7 @@ public final class HttpSnapshotHook implements SnapshotHook {
         this.snapshotUri = URI.create(base + "/snapshot");
         this.notifyUri = URI.create(base + "/notify");
         this.restoreUri = URI.create(base + "/restore");
+        this.discardUri = URI.create(base + "/discard");
         this.timeout = timeout;
         int id = CLIENTS.incrementAndGet();
         AtomicInteger threads = new AtomicInteger();
@@ -93,7 +105,7 @@ public final class HttpSnapshotHook implements SnapshotHook {
         // time out a dependent copy, so that cancelling the original still aborts the exchange
         sent.thenApply(response -> response)
                 .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((response, error) -> answer(outcome, sent, response, error));
+                .whenComplete((response, error) -> answer(outcome, sent, response, error, request.isParticipant()));
         outcome.whenComplete((result, error) -> {
             if (outcome.isCancelled()) {
                 sent.cancel(true);
@@ -104,12 +116,37 @@ public final class HttpSnapshotHook implements SnapshotHook {
 
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException, InterruptedException {
-        call(notifyUri, HookJson.notification(HookNotification.completed(checkpointId, lastSubsumedId)));
+        notifyComplete(CheckpointCompletion.of(checkpointId, lastSubsumedId));
     }
 
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException, InterruptedException {
-        call(notifyUri, HookJson.notification(HookNotification.aborted(checkpointId, latestCompletedId)));
+        notifyAborted(CheckpointAbort.of(checkpointId, latestCompletedId));
+    }
+
+    @Override
+    public void notifyComplete(CheckpointCompletion completion) throws IOException, InterruptedException {
+        call(notifyUri, HookJson.notification(HookNotification.completed(completion)));
+    }
+
+    @Override
+    public void notifyAborted(CheckpointAbort abort) throws IOException, InterruptedException {
+        call(notifyUri, HookJson.notification(HookNotification.aborted(abort)));
+    }
+
+    /** Posts the state to {@code /discard}; a 404 (no such endpoint) deletes nothing and is only logged. */
+    @Override
+    public void discardState(DiscardedState state) throws IOException, InterruptedException {
+        HttpResponse<String> response = send(discardUri, HookJson.discard(state));
+        if (response.statusCode() == 404) {
+            if (!discardMissingLogged) {
+                discardMissingLogged = true;
+                LOG.info("The worker at {} has no discard endpoint (404): discarded states are not deleted, "
+                        + "starting with {} of checkpoint {}", discardUri, state.location(), state.checkpointId());
+            }
+            return;
+        }
+        requireSuccess(discardUri, response);
     }
 
     @Override
@@ -129,27 +166,28 @@ public final class HttpSnapshotHook implements SnapshotHook {
     }
 
     private void answer(CompletableFuture<SnapshotResult> outcome, CompletableFuture<?> sent,
-            HttpResponse<String> response, Throwable error) {
+            HttpResponse<String> response, Throwable error, boolean stateOptional) {
         if (error != null) {
             sent.cancel(true);
             outcome.completeExceptionally(declined(failure(snapshotUri, error)));
             return;
         }
         try {
-            outcome.complete(result(response));
+            outcome.complete(result(response, stateOptional));
         } catch (SnapshotDeclinedException declined) {
             outcome.completeExceptionally(declined);
         }
     }
 
-    private SnapshotResult result(HttpResponse<String> response) throws SnapshotDeclinedException {
+    private SnapshotResult result(HttpResponse<String> response, boolean stateOptional)
+            throws SnapshotDeclinedException {
         String body = response.body() == null ? "" : response.body();
         if (response.statusCode() / 100 != 2) {
             throw declined("HTTP hook POST " + snapshotUri + " answered " + response.statusCode() + ": "
                     + HookJson.excerpt(body));
         }
         try {
-            return HookJson.parseSnapshotResult(body);
+            return HookJson.parseSnapshotResult(body, stateOptional);
         } catch (MalformedHookMessageException e) {
             throw declined("HTTP hook POST " + snapshotUri + " answered " + response.statusCode()
                     + " with an invalid snapshot result: " + e.getMessage() + "; body: " + HookJson.excerpt(body));
@@ -157,6 +195,10 @@ public final class HttpSnapshotHook implements SnapshotHook {
     }
 
     private void call(URI uri, String json) throws IOException, InterruptedException {
+        requireSuccess(uri, send(uri, json));
+    }
+
+    private HttpResponse<String> send(URI uri, String json) throws IOException, InterruptedException {
         CompletableFuture<HttpResponse<String>> sent =
                 client.sendAsync(post(uri, json), HttpResponse.BodyHandlers.ofString());
         HttpResponse<String> response;
@@ -169,6 +211,10 @@ public final class HttpSnapshotHook implements SnapshotHook {
             sent.cancel(true);
             throw new IOException(failure(uri, e), e.getCause() == null ? e : e.getCause());
         }
+        return response;
+    }
+
+    private static void requireSuccess(URI uri, HttpResponse<String> response) throws IOException {
         if (response.statusCode() / 100 != 2) {
             throw new IOException("HTTP hook POST " + uri + " answered " + response.statusCode() + ": "
                     + HookJson.excerpt(response.body() == null ? "" : response.body()));

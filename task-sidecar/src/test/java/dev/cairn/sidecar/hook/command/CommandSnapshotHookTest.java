@@ -4,8 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -50,13 +59,20 @@ class CommandSnapshotHookTest {
         }
 
         assertThat(Files.readAllLines(seen)).containsExactly(
+                "CAIRN_ALIGNED_TIMEOUT_MS=-1",
+                "CAIRN_ALIGNMENT=ALIGNED",
+                "CAIRN_BACKUP_TYPE=FULL",
                 "CAIRN_CHECKPOINT_ID=12",
                 "CAIRN_CHECKPOINT_TIMESTAMP=1700000000456",
                 "CAIRN_CHECKPOINT_TYPE=CHECKPOINT",
+                "CAIRN_DRAIN=false",
                 "CAIRN_HOOK_ACTION=snapshot",
                 "CAIRN_JOB_ID=job-a",
+                "CAIRN_POST_CHECKPOINT_ACTION=NONE",
+                "CAIRN_SAVEPOINT_FORMAT=CANONICAL",
                 "CAIRN_STORAGE_LOCATION=file:///checkpoints/job-a/chk-12",
                 "CAIRN_SUBTASK_INDEX=3",
+                "CAIRN_SYNCHRONOUS=false",
                 "CAIRN_TASK_ID=map");
     }
 
@@ -66,12 +82,13 @@ class CommandSnapshotHookTest {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("record-env.sh", seen.toString()), PATIENT,
                 Map.of("CAIRN_JOB_ID", "job-a"))) {
             hook.notifyComplete(12, 11);
-            assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_CHECKPOINT_ID=12", "CAIRN_HOOK_ACTION=complete",
-                    "CAIRN_JOB_ID=job-a", "CAIRN_LAST_SUBSUMED_ID=11");
+            assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_CHECKPOINT_ID=12", "CAIRN_DRAIN=false",
+                    "CAIRN_HOOK_ACTION=complete", "CAIRN_JOB_ID=job-a", "CAIRN_LAST_SUBSUMED_ID=11",
+                    "CAIRN_STOPPING=false");
 
             hook.notifyAborted(13, 12);
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_CHECKPOINT_ID=13", "CAIRN_HOOK_ACTION=abort",
-                    "CAIRN_JOB_ID=job-a", "CAIRN_LATEST_COMPLETED_ID=12");
+                    "CAIRN_JOB_ID=job-a", "CAIRN_LATEST_COMPLETED_ID=12", "CAIRN_STOP_FAILED=false");
 
             hook.restore(Optional.of(new RestorePoint(12, "file:///state/12", 77)));
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a",
@@ -80,6 +97,59 @@ class CommandSnapshotHookTest {
 
             hook.restore(Optional.empty());
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a");
+        }
+    }
+
+    @Test
+    void shouldSeeTheParticipantAndTheOptionsWhenAParticipantSnapshotsAStopWithSavepoint() throws Exception {
+        // given
+        Path seen = temp.resolve("env");
+        SnapshotRequest stop = SnapshotRequest.forParticipant(12, 7, CheckpointType.SAVEPOINT, "s3://sp/12", "job-a",
+                "offsets", new CheckpointOptions(BackupType.INCREMENTAL, SavepointFormat.NATIVE,
+                        PostCheckpointAction.SUSPEND, AlignmentType.UNALIGNED, 0));
+
+        // when
+        try (CommandSnapshotHook hook = new CommandSnapshotHook(script("record-env.sh", seen.toString()), PATIENT)) {
+            hook.snapshot(stop).toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+
+        // then
+        assertThat(Files.readAllLines(seen)).contains("CAIRN_PARTICIPANT=offsets", "CAIRN_BACKUP_TYPE=INCREMENTAL",
+                "CAIRN_SAVEPOINT_FORMAT=NATIVE", "CAIRN_POST_CHECKPOINT_ACTION=SUSPEND", "CAIRN_ALIGNMENT=UNALIGNED",
+                "CAIRN_ALIGNED_TIMEOUT_MS=0", "CAIRN_SYNCHRONOUS=true", "CAIRN_DRAIN=false")
+                .noneMatch(line -> line.startsWith("CAIRN_TASK_ID") || line.startsWith("CAIRN_SUBTASK_INDEX"));
+    }
+
+    @Test
+    void shouldSeeTheStopFlagsAndTheDiscardedStateInTheirCalls() throws Exception {
+        Path seen = temp.resolve("env");
+        try (CommandSnapshotHook hook = new CommandSnapshotHook(script("record-env.sh", seen.toString()), PATIENT)) {
+            hook.notifyComplete(new CheckpointCompletion(9, 8, true, true));
+            assertThat(Files.readAllLines(seen)).contains("CAIRN_STOPPING=true", "CAIRN_DRAIN=true");
+
+            hook.notifyAborted(new CheckpointAbort(10, 9, true));
+            assertThat(Files.readAllLines(seen)).contains("CAIRN_STOP_FAILED=true");
+
+            hook.discardState(new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.DISCARDED, "stale attempt"));
+            assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_CHECKPOINT_ID=4",
+                    "CAIRN_DISCARD_LOCATION=file:///s/4", "CAIRN_DISCARD_SIZE_BYTES=12",
+                    "CAIRN_DISCARD_STATUS=DISCARDED", "CAIRN_HOOK_ACTION=discard");
+        }
+    }
+
+    @Test
+    void shouldReadNoStateForAParticipantAndAFinishedTaskFromTheirAnswers() throws Exception {
+        SnapshotRequest participant = SnapshotRequest.forParticipant(12, 7, CheckpointType.CHECKPOINT, "file:///cp",
+                "job-a", "offsets", CheckpointOptions.DEFAULTS);
+        try (CommandSnapshotHook empty = new CommandSnapshotHook(List.of("echo", "{}"), PATIENT);
+                CommandSnapshotHook finished = new CommandSnapshotHook(List.of("echo", "{\"finished\":true}"),
+                        PATIENT)) {
+            assertThat(empty.snapshot(participant).toCompletableFuture().get(30, TimeUnit.SECONDS))
+                    .isEqualTo(SnapshotResult.none());
+            assertThat(declineOf(empty.snapshot(REQUEST).toCompletableFuture()).getMessage())
+                    .contains("missing field location");
+            assertThat(finished.snapshot(REQUEST).toCompletableFuture().get(30, TimeUnit.SECONDS))
+                    .isEqualTo(SnapshotResult.finishedWithoutState());
         }
     }
 

@@ -5,10 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +43,93 @@ class HookJsonTest {
                 .isEqualTo(HookNotification.aborted(4, 2));
         assertThat(HookJson.parseRestore(HookJson.restore(Optional.of(point)))).contains(point);
         assertThat(HookJson.parseRestore(HookJson.restore(Optional.empty()))).isEmpty();
+    }
+
+    @Test
+    void shouldReadBackEveryNewMessageAsWritten() throws Exception {
+        // given
+        SnapshotRequest stop = SnapshotRequest.forTask(9, 12, CheckpointType.SAVEPOINT, "s3://sp/9", "j", "t", 0,
+                new CheckpointOptions(BackupType.INCREMENTAL, SavepointFormat.NATIVE, PostCheckpointAction.TERMINATE,
+                        AlignmentType.AT_LEAST_ONCE, 500));
+        SnapshotRequest participant = SnapshotRequest.forParticipant(3, 12, CheckpointType.CHECKPOINT, "file:///c",
+                "j", "offsets", CheckpointOptions.DEFAULTS);
+        HookNotification stopping = HookNotification.completed(new CheckpointCompletion(9, 8, true, true));
+        HookNotification stopFailed = HookNotification.aborted(new CheckpointAbort(9, 8, true));
+        DiscardedState discarded = new DiscardedState(4, "file:///s/4", 5, AckDiscardStatus.UNKNOWN, "never triggered");
+
+        // then
+        assertThat(HookJson.parseSnapshotRequest(HookJson.snapshotRequest(stop))).isEqualTo(stop);
+        assertThat(HookJson.parseSnapshotRequest(HookJson.snapshotRequest(participant))).isEqualTo(participant);
+        assertThat(HookJson.parseNotification(HookJson.notification(stopping))).isEqualTo(stopping);
+        assertThat(HookJson.parseNotification(HookJson.notification(stopFailed))).isEqualTo(stopFailed);
+        assertThat(HookJson.parseDiscard(HookJson.discard(discarded))).isEqualTo(discarded);
+        for (SnapshotResult result : List.of(SnapshotResult.finishedWith("file:///f", 3),
+                SnapshotResult.finishedWithoutState(), SnapshotResult.none())) {
+            assertThat(HookJson.parseSnapshotResult(HookJson.snapshotResult(result), true)).isEqualTo(result);
+        }
+    }
+
+    @Test
+    void shouldTakeTheDefaultsWhenARequestOrNotificationLacksTheNewFields() throws Exception {
+        // given bodies as a sidecar wrote them before options, stops and participants existed
+        String request = "{\"checkpointId\":3,\"timestampMs\":12,\"type\":\"CHECKPOINT\",\"storageLocation\":\"f\","
+                + "\"jobId\":\"j\",\"taskId\":\"t\",\"subtaskIndex\":1}";
+        String notification = "{\"checkpointId\":3,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":2}";
+
+        // then
+        assertThat(HookJson.parseSnapshotRequest(request).options()).isEqualTo(CheckpointOptions.DEFAULTS);
+        assertThat(HookJson.parseNotification(notification)).isEqualTo(HookNotification.completed(3, 2));
+    }
+
+    @Test
+    void shouldReadAResultWithoutLocationAsNoStateOnlyWhenStateIsOptionalOrTheTaskFinished() throws Exception {
+        assertThat(HookJson.parseSnapshotResult("{}", true)).isEqualTo(SnapshotResult.none());
+        assertThat(HookJson.parseSnapshotResult("{\"finished\":true}")).isEqualTo(SnapshotResult.finishedWithoutState());
+        assertThatThrownBy(() -> HookJson.parseSnapshotResult("{}")).isInstanceOf(MalformedHookMessageException.class)
+                .hasMessageContaining("missing field location");
+        assertThatThrownBy(() -> HookJson.parseSnapshotResult("{\"sizeBytes\":3}", true))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining("missing field location");
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "backupType=\"DIFF\"               | field backupType must be one of [FULL, INCREMENTAL], was \"DIFF\"",
+        "savepointFormat=3                  | field savepointFormat must be a non-empty string, was 3",
+        "postCheckpointAction=\"STOP\"     | field postCheckpointAction must be one of [NONE, SUSPEND, TERMINATE]",
+        "alignment=\"\"                     | field alignment must be a non-empty string",
+        "alignedTimeoutMs=-2                | field alignedTimeoutMs must be an integer >= -1, was -2",
+        "participant=\"offsets\"           | fields taskId and subtaskIndex must be absent when field participant",
+        "participant=\"\"                   | field participant must be a non-empty string",
+    })
+    void shouldRejectAMalformedOptionOrRoleNamingTheField(String change, String problem) throws Exception {
+        ObjectNode node = (ObjectNode) JSON.readTree(HookJson.snapshotRequest(
+                new SnapshotRequest(3, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-3", "j", "t", 1)));
+        String[] fieldAndValue = change.split("=", 2);
+        node.set(fieldAndValue[0], JSON.readTree(fieldAndValue[1]));
+        String body = JSON.writeValueAsString(node);
+
+        assertThatThrownBy(() -> HookJson.parseSnapshotRequest(body))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', value = {
+        "'{\"finished\":\"yes\"}'                                             | field finished must be true or false",
+        "'{\"checkpointId\":1,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":0,\"stopping\":1}' | field stopping must be true or false",
+        "'{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1}'           | missing field status",
+        "'{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1,\"status\":\"GONE\"}' | field status must be one of",
+        "'{\"checkpointId\":1,\"sizeBytes\":1,\"status\":\"LATE\"}'           | missing field location",
+    })
+    void shouldRejectAMalformedResultNotificationOrDiscardNamingTheField(String body, String problem) {
+        assertThatThrownBy(() -> {
+            if (body.contains("outcome")) {
+                HookJson.parseNotification(body);
+            } else if (body.contains("finished")) {
+                HookJson.parseSnapshotResult(body);
+            } else {
+                HookJson.parseDiscard(body);
+            }
+        }).isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -5,8 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -57,7 +66,9 @@ class HttpSnapshotHookTest {
         assertThat(request.contentType()).startsWith("application/json");
         assertThat(JSON.readTree(request.body())).isEqualTo(JSON.readTree("{\"checkpointId\":7,"
                 + "\"timestampMs\":1700000000123,\"type\":\"SAVEPOINT\",\"storageLocation\":"
-                + "\"file:///savepoints/job-a/chk-7\",\"jobId\":\"job-a\",\"taskId\":\"map\",\"subtaskIndex\":2}"));
+                + "\"file:///savepoints/job-a/chk-7\",\"jobId\":\"job-a\",\"taskId\":\"map\",\"subtaskIndex\":2,"
+                + "\"backupType\":\"FULL\",\"savepointFormat\":\"CANONICAL\",\"postCheckpointAction\":\"NONE\","
+                + "\"alignment\":\"ALIGNED\",\"alignedTimeoutMs\":-1,\"synchronous\":false,\"drain\":false}"));
     }
 
     @Test
@@ -152,8 +163,10 @@ class HttpSnapshotHookTest {
         hook.notifyAborted(8, 7);
 
         assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/notify", "/notify");
-        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":7,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":6}"));
-        assertThat(json(1)).isEqualTo(JSON.readTree("{\"checkpointId\":8,\"outcome\":\"ABORTED\",\"latestCompletedId\":7}"));
+        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":7,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":6,"
+                + "\"stopping\":false,\"drain\":false}"));
+        assertThat(json(1)).isEqualTo(JSON.readTree("{\"checkpointId\":8,\"outcome\":\"ABORTED\",\"latestCompletedId\":7,"
+                + "\"stopFailed\":false}"));
     }
 
     @Test
@@ -204,6 +217,100 @@ class HttpSnapshotHookTest {
 
         assertThat(worker.received()).extracting(StubWorkerServer.Received::path)
                 .containsExactly("/hooks/snapshot", "/hooks/restore");
+    }
+
+    @Test
+    void shouldPostTheOptionsWhenTheSnapshotIsAStopWithSavepoint() throws Exception {
+        // given
+        worker.answer(200, "{\"location\":\"s3://sp/9\",\"sizeBytes\":1}");
+        SnapshotRequest stop = SnapshotRequest.forTask(9, 5, CheckpointType.SAVEPOINT, "s3://sp/9", "job-a", "map", 2,
+                new CheckpointOptions(BackupType.FULL, SavepointFormat.NATIVE, PostCheckpointAction.TERMINATE,
+                        AlignmentType.FORCED_ALIGNED, 30_000));
+
+        // when
+        hook.snapshot(stop).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        // then
+        JsonNode body = json(0);
+        assertThat(body.path("savepointFormat").asText()).isEqualTo("NATIVE");
+        assertThat(body.path("postCheckpointAction").asText()).isEqualTo("TERMINATE");
+        assertThat(body.path("alignment").asText()).isEqualTo("FORCED_ALIGNED");
+        assertThat(body.path("alignedTimeoutMs").asLong()).isEqualTo(30_000);
+        assertThat(body.path("synchronous").asBoolean()).isTrue();
+        assertThat(body.path("drain").asBoolean()).isTrue();
+    }
+
+    @Test
+    void shouldPostTheParticipantAndAcceptAnEmptyAnswerWhenAParticipantSnapshots() throws Exception {
+        // given
+        worker.answer(200, "{}");
+        SnapshotRequest request = SnapshotRequest.forParticipant(7, 5, CheckpointType.CHECKPOINT, "file:///cp/chk-7",
+                "job-a", "offsets", CheckpointOptions.DEFAULTS);
+
+        // when
+        SnapshotResult result = hook.snapshot(request).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        // then
+        assertThat(result).isEqualTo(SnapshotResult.none());
+        assertThat(json(0).path("participant").asText()).isEqualTo("offsets");
+        assertThat(json(0).has("taskId")).isFalse();
+        assertThat(json(0).has("subtaskIndex")).isFalse();
+    }
+
+    @Test
+    void shouldDeclineATasksEmptyAnswerNamingTheMissingLocation() throws Exception {
+        worker.answer(200, "{}");
+
+        assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
+                .contains("missing field location");
+    }
+
+    @Test
+    void shouldAcceptAFinishedAnswerWhenTheTasksInputIsExhausted() throws Exception {
+        worker.answer(200, "{\"finished\":true,\"location\":\"file:///final\",\"sizeBytes\":8}");
+
+        SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        assertThat(result).isEqualTo(SnapshotResult.finishedWith("file:///final", 8));
+    }
+
+    @Test
+    void shouldPostTheStopFlagsWhenAStopWithSavepointCompletesOrFails() throws Exception {
+        hook.notifyComplete(new CheckpointCompletion(9, 8, true, false));
+        hook.notifyAborted(new CheckpointAbort(10, 9, true));
+
+        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":9,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":8,"
+                + "\"stopping\":true,\"drain\":false}"));
+        assertThat(json(1)).isEqualTo(JSON.readTree("{\"checkpointId\":10,\"outcome\":\"ABORTED\",\"latestCompletedId\":9,"
+                + "\"stopFailed\":true}"));
+    }
+
+    @Test
+    void shouldPostTheDiscardedStateToTheDiscardEndpoint() throws Exception {
+        hook.discardState(new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.LATE, "checkpoint 4 expired"));
+
+        assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/discard");
+        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///s/4\",\"sizeBytes\":12,"
+                + "\"status\":\"LATE\",\"message\":\"checkpoint 4 expired\"}"));
+    }
+
+    @Test
+    void shouldDeleteNothingWithoutFailingWhenTheWorkerHasNoDiscardEndpoint() throws Exception {
+        worker.answer(404, "no such endpoint");
+
+        hook.discardState(new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.UNKNOWN, "never triggered"));
+        hook.discardState(new DiscardedState(5, "file:///s/5", 12, AckDiscardStatus.UNKNOWN, "never triggered"));
+
+        assertThat(worker.received()).hasSize(2);
+    }
+
+    @Test
+    void shouldThrowWhenTheWorkerFailsToDiscard() {
+        worker.answer(500, "disk on fire");
+
+        assertThatThrownBy(() -> hook.discardState(new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.LATE, "x")))
+                .isInstanceOf(IOException.class).hasMessageContaining("/discard").hasMessageContaining("500")
+                .hasMessageContaining("disk on fire");
     }
 
     @Test
