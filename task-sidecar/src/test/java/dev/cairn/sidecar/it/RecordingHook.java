@@ -61,6 +61,14 @@ public final class RecordingHook implements SnapshotHook {
                 : CompletableFuture.completedFuture(stateOf(request)));
     }
 
+    /** Declines every savepoint (CHECKPOINT_DECLINED with {@code message}); acks every checkpoint. */
+    public static RecordingHook decliningSavepoints(String message) {
+        return new RecordingHook(request -> request.type() == dev.cairn.events.CheckpointType.SAVEPOINT
+                ? CompletableFuture.failedFuture(new SnapshotDeclinedException(
+                        CheckpointFailureReason.CHECKPOINT_DECLINED, message))
+                : CompletableFuture.completedFuture(stateOf(request)));
+    }
+
     /** Acks the checkpoints {@code which} matches only after {@code delay}; the rest at once. */
     public static RecordingHook slow(LongPredicate which, Duration delay) {
         return new RecordingHook(request -> which.test(request.checkpointId())
