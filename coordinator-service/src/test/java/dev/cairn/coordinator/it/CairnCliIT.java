@@ -12,6 +12,7 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TaskRoles;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
@@ -106,6 +107,29 @@ class CairnCliIT {
         CheckpointAborted aborted = cairn.awaitControl(CheckpointAborted.class,
                 a -> a.getJobId().equals(job) && a.getCheckpointId() == savepoint.getCheckpointId());
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND);
+    }
+
+    @Test
+    void shouldStopAJobWithASavepointThatDrainsItsTasksAndFinishesIt() {
+        String job = "cli-stop-" + UUID.randomUUID();
+        Run register = cli("register", "--job", job, "--task", "source:1", "--interval-ms", "60000",
+                "--timeout-ms", "30000", "--storage", "file:///tmp/cairn-cli-it");
+        assertThat(register.exit).as(register.err).isZero();
+        cairn.awaitJournal(JobSpec.class, s -> s.getJobId().equals(job));
+        cairn.startTask(job, "source", 0, "source-0");
+
+        Run stop = cli("stop", "--job", job, "--drain", "--target", "file:///tmp/cairn-cli-it/final");
+        assertThat(stop.exit).as(stop.err).isZero();
+        String requestId = requestId(stop.out);
+
+        CheckpointTriggered savepoint = cairn.awaitControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job) && requestId.equals(t.getRequestId()));
+        assertThat(savepoint.getType()).isEqualTo(CheckpointType.SAVEPOINT);
+        assertThat(savepoint.getOptions().getPostCheckpointAction()).isEqualTo(PostCheckpointAction.TERMINATE);
+        assertThat(savepoint.getStorageLocation()).isEqualTo("file:///tmp/cairn-cli-it/final");
+        cairn.ack(job, savepoint.getCheckpointId(), "source", "source-0");
+        assertThat(cairn.awaitJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
+                .isEqualTo(JobStatus.FINISHED);
     }
 
     @Test
