@@ -22,6 +22,7 @@ import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
@@ -167,24 +168,32 @@ public final class CheckpointEvolver {
 
     /** The checkpoint is pending from now on; its tasks are triggered once every participant has answered. */
     private static void onParticipantsTriggered(CoordinatorState state, ParticipantsTriggered e) {
-        PendingCheckpoint pending = PendingCheckpoint.newBuilder()
-                .setCheckpointId(e.getCheckpointId())
-                .setType(e.getType())
-                .setPeriodic(e.getPeriodic())
-                .setForce(e.getForce())
-                .setTriggerTimestampMs(e.getTimestampMs())
-                .setTimeoutAtMs(e.getTimeoutAtMs())
-                .setStorageLocation(e.getStorageLocation())
-                .setRequestId(e.getRequestId())
+        PendingCheckpoint pending = newPending(e.getCheckpointId(), e.getType(), e.getPeriodic(), e.getForce(),
+                e.getTimestampMs(), e.getTimeoutAtMs(), e.getStorageLocation(), e.getRequestId(), e.getOptions())
                 .setAcksExpected(0)
-                .setOptions(e.getOptions())
                 .setTasksTriggered(false)
                 .setParticipants(e.getParticipants())
-                .setParticipantStates(new ArrayList<>())
                 .setFinishedSubtasks(0)
                 .setFinishedStateBytes(0)
                 .build();
         update(state, e.getJobId(), j -> addPending(j, pending));
+    }
+
+    /** What every pending checkpoint starts with, whether its participants or its tasks are asked first. */
+    private static PendingCheckpoint.Builder newPending(long id, CheckpointType type, boolean periodic, boolean force,
+            long triggeredAt, long timeoutAt, String location, String requestId, SnapshotOptions options) {
+        return PendingCheckpoint.newBuilder()
+                .setCheckpointId(id)
+                .setType(type)
+                .setPeriodic(periodic)
+                .setForce(force)
+                .setTriggerTimestampMs(triggeredAt)
+                .setTimeoutAtMs(timeoutAt)
+                .setStorageLocation(location)
+                .setRequestId(requestId)
+                .setOptions(options)
+                .setParticipants(new ArrayList<>())
+                .setParticipantStates(new ArrayList<>());
     }
 
     /** An accepted ack changes only its own key (its checkpoint's progress follows from the acks). */
@@ -205,20 +214,10 @@ public final class CheckpointEvolver {
             })));
             return;
         }
-        PendingCheckpoint pending = PendingCheckpoint.newBuilder()
-                .setCheckpointId(e.getCheckpointId())
-                .setType(e.getType())
-                .setPeriodic(e.getPeriodic())
-                .setForce(e.getForce())
-                .setTriggerTimestampMs(e.getTimestampMs())
-                .setTimeoutAtMs(e.getTimeoutAtMs())
-                .setStorageLocation(e.getStorageLocation())
-                .setRequestId(e.getRequestId())
+        PendingCheckpoint pending = newPending(e.getCheckpointId(), e.getType(), e.getPeriodic(), e.getForce(),
+                e.getTimestampMs(), e.getTimeoutAtMs(), e.getStorageLocation(), e.getRequestId(), e.getOptions())
                 .setAcksExpected(acksExpected)
-                .setOptions(e.getOptions())
                 .setTasksTriggered(true)
-                .setParticipants(new ArrayList<>())
-                .setParticipantStates(new ArrayList<>())
                 .setFinishedSubtasks(e.getFinishedSubtasks())
                 .setFinishedStateBytes(e.getFinishedStateBytes())
                 .build();
