@@ -171,7 +171,6 @@ public final class CheckpointEvolver {
         PendingCheckpoint pending = newPending(e.getCheckpointId(), e.getType(), e.getPeriodic(), e.getForce(),
                 e.getTimestampMs(), e.getTimeoutAtMs(), e.getStorageLocation(), e.getRequestId(), e.getOptions())
                 .setAcksExpected(0)
-                .setTasksTriggered(false)
                 .setParticipants(e.getParticipants())
                 .setFinishedSubtasks(0)
                 .setFinishedStateBytes(0)
@@ -207,7 +206,6 @@ public final class CheckpointEvolver {
         Optional<PendingCheckpoint> started = state.job(e.getJobId()).flatMap(j -> pending(j, e.getCheckpointId()));
         if (started.isPresent()) {
             update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(), p -> {
-                p.setTasksTriggered(true);
                 p.setAcksExpected(acksExpected);
                 p.setFinishedSubtasks(e.getFinishedSubtasks());
                 p.setFinishedStateBytes(e.getFinishedStateBytes());
@@ -217,7 +215,6 @@ public final class CheckpointEvolver {
         PendingCheckpoint pending = newPending(e.getCheckpointId(), e.getType(), e.getPeriodic(), e.getForce(),
                 e.getTimestampMs(), e.getTimeoutAtMs(), e.getStorageLocation(), e.getRequestId(), e.getOptions())
                 .setAcksExpected(acksExpected)
-                .setTasksTriggered(true)
                 .setFinishedSubtasks(e.getFinishedSubtasks())
                 .setFinishedStateBytes(e.getFinishedStateBytes())
                 .build();

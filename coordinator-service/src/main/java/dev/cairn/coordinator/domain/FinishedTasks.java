@@ -62,7 +62,7 @@ final class FinishedTasks {
         String jobId = finished.getJobId();
         for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
             boolean stillPending = CheckpointEvolver.pending(d.job(jobId), pending.getCheckpointId()).isPresent();
-            if (!stillPending || !pending.getTasksTriggered() || d.state.ack(jobId, pending.getCheckpointId(),
+            if (!stillPending || !Participants.tasksTriggered(pending) || d.state.ack(jobId, pending.getCheckpointId(),
                     finished.getTaskId(), finished.getSubtaskIndex()).isPresent()) {
                 continue;
             }

@@ -15,9 +15,17 @@ import java.util.Optional;
  * failure, as Flink treats a master hook's or coordinator's failure. A participant that does not answer in time
  * lets the checkpoint expire. Answers for checkpoints that are not waiting for that participant are rejected.
  */
-final class Participants {
+public final class Participants {
 
     private Participants() {
+    }
+
+    /**
+     * Whether the checkpoint's tasks are triggered: at once for a job without participants, else in the decision
+     * that records the last participant's answer (or the checkpoint is aborted there).
+     */
+    public static boolean tasksTriggered(PendingCheckpoint pending) {
+        return pending.getParticipantStates().size() >= pending.getParticipants().size();
     }
 
     static void acknowledge(Decision d, Command command, ParticipantAcknowledged ack) {
@@ -31,7 +39,7 @@ final class Participants {
         }
         d.emit(ack);
         PendingCheckpoint now = CheckpointEvolver.pending(d.job(jobId), ack.getCheckpointId()).orElseThrow();
-        if (now.getParticipantStates().size() >= now.getParticipants().size()) {
+        if (tasksTriggered(now)) {
             Triggers.triggerTasks(d, jobId, now);
             // triggering the tasks may end the checkpoint at once (nothing to wait for, or a task not running)
             RequestQueue.run(d, jobId);
@@ -62,7 +70,7 @@ final class Participants {
     private static Optional<PendingCheckpoint> waiting(Decision d, Command command, String jobId, long checkpointId,
             String participant) {
         Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(d.job(jobId), checkpointId);
-        if (pending.isEmpty() || pending.get().getTasksTriggered()) {
+        if (pending.isEmpty() || tasksTriggered(pending.get())) {
             d.reject(jobId, command, "checkpoint " + checkpointId + " of job " + jobId
                     + " is not waiting for its participants");
             return Optional.empty();

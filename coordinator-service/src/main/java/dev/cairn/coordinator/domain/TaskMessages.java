@@ -87,7 +87,7 @@ final class TaskMessages {
         Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
-        } else if (!vertex.orElseThrow().getAcknowledges() || !pending.get().getTasksTriggered()
+        } else if (!vertex.orElseThrow().getAcknowledges() || !Participants.tasksTriggered(pending.get())
                 || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
@@ -134,7 +134,7 @@ final class TaskMessages {
                     + " is not pending");
             return;
         }
-        if (!pending.get().getTasksTriggered()) {
+        if (!Participants.tasksTriggered(pending.get())) {
             // no task was told of it yet (its participants are snapshotting), as for an ack at that point
             d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
                     + " has not triggered its tasks yet");

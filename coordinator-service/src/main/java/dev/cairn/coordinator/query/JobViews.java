@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.Participants;
 import dev.cairn.coordinator.domain.SnapshotOptionsRules;
 import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
@@ -94,7 +95,7 @@ public final class JobViews {
         return new ApiViews.Checkpoint(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic(),
                 p.getTriggerTimestampMs(), latestAck, null, duration, progress.stateSizeBytes(),
                 p.getAcksExpected(), progress.acksReceived(), p.getStorageLocation(), p.getRequestId(),
-                p.getTimeoutAtMs(), null, null, options(p.getType(), p.getOptions()), p.getTasksTriggered(),
+                p.getTimeoutAtMs(), null, null, options(p.getType(), p.getOptions()), Participants.tasksTriggered(p),
                 participants(p.getParticipants(), p.getParticipantStates()), p.getFinishedSubtasks(),
                 p.getFinishedStateBytes());
     }

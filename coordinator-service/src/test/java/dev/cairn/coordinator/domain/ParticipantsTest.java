@@ -76,7 +76,7 @@ class ParticipantsTest {
         assertThat(asked.getTimeoutAtMs()).isEqualTo(1600);
         assertThat(asked.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
-        assertThat(pending.getTasksTriggered()).isFalse();
+        assertThat(Participants.tasksTriggered(pending)).isFalse();
         assertThat(pending.getAcksExpected()).isZero();
         assertThat(then.job(JOB).getNextCheckpointId()).isEqualTo(2);
         assertThat(then.job(JOB).getCounts().getInProgress()).isEqualTo(1);
@@ -119,7 +119,7 @@ class ParticipantsTest {
         assertThat(triggered.getRoles()).containsExactly(new TaskRoles(SINK, false, true, true));
         assertThat(triggered.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
-        assertThat(pending.getTasksTriggered()).isTrue();
+        assertThat(Participants.tasksTriggered(pending)).isTrue();
         assertThat(pending.getAcksExpected()).isEqualTo(3);
         assertThat(pending.getTriggerTimestampMs()).as("the checkpoint started with its participants")
                 .isEqualTo(1000);

@@ -60,7 +60,7 @@ class JobViewsSnapshotOptionsTest {
         PendingCheckpoint pending = pending(CheckpointType.SAVEPOINT).setOptions(SnapshotOptions.newBuilder()
                 .setSavepointFormat(SavepointFormat.NATIVE).setPostCheckpointAction(PostCheckpointAction.TERMINATE)
                 .setAlignment(AlignmentType.FORCED_ALIGNED).build())
-                .setTasksTriggered(false).setParticipants(List.of("offsets-hook", "enumerator"))
+                .setParticipants(List.of("offsets-hook", "enumerator"))
                 .setParticipantStates(List.of(ParticipantState.newBuilder().setParticipant("enumerator")
                         .setState(new StateHandle("s3://sp/enumerator", 64L)).build()))
                 .build();
