@@ -99,7 +99,9 @@ public final class CheckpointEvolver {
                 j.setConsecutiveFailures(e.getConsecutiveFailures());
                 j.setCountedFailureIds(bounded(j.getCountedFailureIds(), e.getCheckpointId()));
             });
-        } else if (event instanceof JobFailed e) {
+        } else if (event instanceof JobFailed e && e.getConsecutiveFailures() > e.getTolerableFailures()) {
+            // The failure manager clears its counter when the threshold fails the job, not when a failed
+            // stop-with-savepoint does (that failure carries the counter as it was, never above the threshold).
             update(state, e.getJobId(), j -> {
                 j.setConsecutiveFailures(0);
                 j.setCountedFailureIds(new ArrayList<>());

@@ -18,7 +18,8 @@ import java.util.Optional;
  *   <li>at-least-once jobs get {@code AT_LEAST_ONCE} barriers;</li>
  *   <li>savepoints are always aligned, without a timeout;</li>
  *   <li>checkpoints are aligned unless unaligned checkpoints are enabled; then they start unaligned when the
- *       aligned timeout is 0, else they are aligned with that timeout (after which a task may go unaligned).</li>
+ *       aligned timeout is 0 (or {@link Long#MAX_VALUE}, Flink's "no timeout"), else they are aligned with that
+ *       timeout (after which a task may go unaligned).</li>
  * </ul>
  * Also Flink's default of {@code force}: a savepoint is forced unless unaligned checkpoints are enabled
  * ({@code CheckpointProperties.forSavepoint(!unalignedEnabled, ...)}), a checkpoint is not.
@@ -33,6 +34,9 @@ public final class SnapshotOptionsRules {
             .setAlignment(AlignmentType.ALIGNED)
             .setAlignedTimeoutMs(-1)
             .build();
+
+    /** Flink's {@code NO_ALIGNED_CHECKPOINT_TIME_OUT}: like 0, unaligned from the start. */
+    static final long NO_ALIGNED_TIMEOUT = Long.MAX_VALUE;
 
     private SnapshotOptionsRules() {
     }
@@ -118,7 +122,7 @@ public final class SnapshotOptionsRules {
             alignment = AlignmentType.AT_LEAST_ONCE;
         } else if (savepoint || !unaligned) {
             alignment = AlignmentType.ALIGNED;
-        } else if (alignedTimeout == 0) {
+        } else if (alignedTimeout == 0 || alignedTimeout == NO_ALIGNED_TIMEOUT) {
             alignment = AlignmentType.UNALIGNED;
         } else {
             alignment = AlignmentType.ALIGNED;

@@ -78,6 +78,15 @@ class SnapshotOptionsTest {
                 .isEqualTo(checkpoint(AlignmentType.UNALIGNED, -1));
     }
 
+    /** Flink's CheckpointOptions.forConfig: NO_ALIGNED_CHECKPOINT_TIME_OUT (Long.MAX_VALUE) starts unaligned too. */
+    @Test
+    void shouldStartUnalignedWhenTheAlignedTimeoutIsFlinksNoTimeout() {
+        SnapshotOptions options = requestOptions(config().setUnalignedEnabled(true).setAlignedTimeoutMs(250),
+                withOptions("r", CheckpointType.CHECKPOINT, overrides().setAlignedTimeoutMs(Long.MAX_VALUE).build()));
+
+        assertThat(options).isEqualTo(checkpoint(AlignmentType.UNALIGNED, -1));
+    }
+
     /** Flink's CheckpointOptionsTest#testCheckpointIsTimeoutable: an aligned timeout makes it aligned, timeoutable. */
     @Test
     void shouldAlignWithTheTimeoutWhenUnalignedIsEnabledWithAnAlignedTimeout() {

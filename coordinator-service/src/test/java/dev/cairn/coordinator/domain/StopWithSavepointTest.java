@@ -233,6 +233,24 @@ class StopWithSavepointTest {
         assertThat(then.single(PeriodicTriggerScheduled.class).getDueAtMs()).isEqualTo(20 + 1000);
         assertThat(then.job(JOB).getStatus()).isEqualTo(JobStatus.RUNNING);
         assertThat(then.job(JOB).getConsecutiveFailures()).isZero();
+        assertThat(failed.getConsecutiveFailures()).as("the counter as it was: nothing failed before").isZero();
+    }
+
+    /**
+     * Flink's CheckpointFailureManager: failing the job for a stop does not clear the consecutive failure counter
+     * (only the threshold does), so failures before the stop still count after it.
+     */
+    @Test
+    void shouldKeepTheConsecutiveFailureCountWhenATaskDeclinesTheStop() {
+        Scenario oneFailure = Scenario.runningJob(spec(config().setTolerableFailures(5)), 1000)
+                .and(tick(), 1000)
+                .and(decline(1, SOURCE, 0), 1100);
+        assertThat(oneFailure.when(tick(), 1100).job(JOB).getConsecutiveFailures()).isEqualTo(1);
+
+        Then then = oneFailure.and(stop("stop", PostCheckpointAction.SUSPEND), 1200).when(decline(2, SOURCE, 0), 1300);
+
+        assertThat(then.single(JobFailed.class).getConsecutiveFailures()).isEqualTo(1);
+        assertThat(then.job(JOB).getConsecutiveFailures()).isEqualTo(1);
     }
 
     /**
