@@ -1,6 +1,9 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
@@ -17,6 +20,9 @@ import java.util.Optional;
  */
 public final class Participants {
 
+    /** The subtask index an {@code AckDiscarded} of a participant's state carries: tasks' indexes are >= 0. */
+    public static final int PARTICIPANT_SUBTASK = -1;
+
     private Participants() {
     }
 
@@ -28,12 +34,23 @@ public final class Participants {
         return pending.getParticipantStates().size() >= pending.getParticipants().size();
     }
 
+    /**
+     * Records a participant's state; the last answer triggers the tasks. An answer that is not accepted and carries
+     * state is discarded and its handle reported for clean-up, as a task's ack is, addressed to the participant
+     * ({@link #PARTICIPANT_SUBTASK}).
+     */
     static void acknowledge(Decision d, Command command, ParticipantAcknowledged ack) {
         String jobId = ack.getJobId();
-        Optional<PendingCheckpoint> pending = waiting(d, command, jobId, ack.getCheckpointId(), ack.getParticipant());
-        if (pending.isEmpty()) {
+        Optional<String> notWaiting = whyNotWaiting(d.job(jobId), ack.getCheckpointId(), ack.getParticipant());
+        if (notWaiting.isPresent()) {
+            if (ack.getState() == null) {
+                d.reject(jobId, command, notWaiting.get());
+            } else {
+                discard(d, ack, notWaiting.get());
+            }
             return;
         }
+        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(d.job(jobId), ack.getCheckpointId());
         if (answered(pending.get(), ack.getParticipant())) {
             return;
         }
@@ -69,18 +86,50 @@ public final class Participants {
     /** The pending checkpoint that asked this participant and has not triggered its tasks yet, else a rejection. */
     private static Optional<PendingCheckpoint> waiting(Decision d, Command command, String jobId, long checkpointId,
             String participant) {
-        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(d.job(jobId), checkpointId);
-        if (pending.isEmpty() || tasksTriggered(pending.get())) {
-            d.reject(jobId, command, "checkpoint " + checkpointId + " of job " + jobId
-                    + " is not waiting for its participants");
+        Optional<String> notWaiting = whyNotWaiting(d.job(jobId), checkpointId, participant);
+        if (notWaiting.isPresent()) {
+            d.reject(jobId, command, notWaiting.get());
             return Optional.empty();
+        }
+        return CheckpointEvolver.pending(d.job(jobId), checkpointId);
+    }
+
+    /** Why the checkpoint does not wait for this participant's answer, or empty when it does. */
+    private static Optional<String> whyNotWaiting(JobState job, long checkpointId, String participant) {
+        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, checkpointId);
+        if (pending.isEmpty() || tasksTriggered(pending.get())) {
+            return Optional.of("checkpoint " + checkpointId + " of job " + job.getJobId()
+                    + " is not waiting for its participants");
         }
         if (!pending.get().getParticipants().contains(participant)) {
-            d.reject(jobId, command, participant + " is not a participant of checkpoint " + checkpointId
-                    + " of job " + jobId);
-            return Optional.empty();
+            return Optional.of(participant + " is not a participant of checkpoint " + checkpointId + " of job "
+                    + job.getJobId());
         }
-        return pending;
+        return Optional.empty();
+    }
+
+    /**
+     * The {@code AckDiscarded} of a participant's state: a participant has no subtask or attempt, so the event names
+     * it as task id and attempt id with subtask index {@value #PARTICIPANT_SUBTASK}; the participant's sidecar
+     * looks for exactly that.
+     */
+    private static void discard(Decision d, ParticipantAcknowledged ack, String why) {
+        JobState job = d.job(ack.getJobId());
+        long id = ack.getCheckpointId();
+        AckDiscardStatus status = job.getRecentlyEndedIds().contains(id) ? AckDiscardStatus.LATE
+                : CheckpointEvolver.pending(job, id).isPresent() ? AckDiscardStatus.UNKNOWN
+                : AckDiscardStatus.DISCARDED;
+        d.emit(AckDiscarded.newBuilder()
+                .setJobId(ack.getJobId())
+                .setCheckpointId(id)
+                .setTaskId(ack.getParticipant())
+                .setSubtaskIndex(PARTICIPANT_SUBTASK)
+                .setAttemptId(ack.getParticipant())
+                .setStatus(status)
+                .setStateHandle(ack.getState())
+                .setMessage("Discarded the state of participant " + ack.getParticipant() + ": " + why)
+                .setTimestampMs(d.now)
+                .build());
     }
 
     private static boolean answered(PendingCheckpoint pending, String participant) {

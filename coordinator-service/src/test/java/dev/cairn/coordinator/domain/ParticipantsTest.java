@@ -193,11 +193,39 @@ class ParticipantsTest {
         assertThat(then.has(CheckpointTriggered.class)).isFalse();
     }
 
+    static Stream<Arguments> misdirectedAcks() {
+        return Stream.of(
+                Arguments.of("a checkpoint never triggered", participantAck(2, ALPHA, 1), AckDiscardStatus.DISCARDED,
+                        "is not waiting"),
+                Arguments.of("a participant the job does not have", participantAck(1, "gamma", 1),
+                        AckDiscardStatus.UNKNOWN, "gamma is not a participant"));
+    }
+
+    /**
+     * Flink's CheckpointCoordinatorTest#testStateCleanupForLateOrUnknownMessages, for coordinator-side state: an
+     * answer no checkpoint waits for is discarded, its state reported for clean-up to the participant (named as
+     * task and attempt, subtask index -1).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("misdirectedAcks")
+    void shouldDiscardAndReportTheStateOfAnAnswerThatNoCheckpointWaitsFor(String what, Command.AcknowledgeParticipant
+            answer, AckDiscardStatus status, String reason) {
+        Then then = asking().when(answer, 1100);
+
+        then.thenTypes(AckDiscarded.class);
+        AckDiscarded discarded = then.single(AckDiscarded.class);
+        assertThat(discarded.getStatus()).isEqualTo(status);
+        assertThat(discarded.getTaskId()).isEqualTo(answer.ack().getParticipant());
+        assertThat(discarded.getSubtaskIndex()).isEqualTo(Participants.PARTICIPANT_SUBTASK);
+        assertThat(discarded.getStateHandle()).isEqualTo(answer.ack().getState());
+        assertThat(discarded.getMessage()).contains(reason);
+        assertThat(SidecarNotifications.isForSidecars(discarded)).isTrue();
+    }
+
     static Stream<Arguments> misdirectedAnswers() {
         return Stream.of(
-                Arguments.of("a checkpoint never triggered", participantAck(2, ALPHA, 1), "is not waiting"),
-                Arguments.of("a participant the job does not have", participantAck(1, "gamma", 1),
-                        "gamma is not a participant"),
+                Arguments.of("an answer without state for a checkpoint never triggered",
+                        participantAck(2, ALPHA, 1).ack(), "is not waiting"),
                 Arguments.of("a decline for a checkpoint never triggered",
                         participantDecline(7, BETA, CheckpointFailureReason.CHECKPOINT_DECLINED), "is not waiting"),
                 Arguments.of("a decline from a participant the job does not have",
@@ -205,24 +233,30 @@ class ParticipantsTest {
                         "gamma is not a participant"));
     }
 
-    /** Flink's CheckpointCoordinatorTest#testStateCleanupForLateOrUnknownMessages, for coordinator-side answers. */
+    /** An answer that no checkpoint waits for and that carries no state to clean up is rejected. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("misdirectedAnswers")
-    void shouldRejectAnAnswerThatNoCheckpointWaitsFor(String what, Command answer, String reason) {
-        Then then = asking().when(answer, 1100);
+    void shouldRejectAnAnswerWithoutStateThatNoCheckpointWaitsFor(String what, Object answer, String reason) {
+        Command command = answer instanceof ParticipantAcknowledged ack
+                ? new Command.AcknowledgeParticipant(withoutState(ack)) : (Command) answer;
+        Then then = asking().when(command, 1100);
 
         then.thenTypes(CommandRejected.class);
         assertThat(then.single(CommandRejected.class).getReason()).contains(reason);
     }
 
-    /** Once the tasks are triggered, the participants' part is over: a late answer is rejected. */
+    /** Once the tasks are triggered, the participants' part is over: a late answer is discarded or rejected. */
     @Test
     void shouldRejectAParticipantsAnswerAfterTheTasksWereTriggered() {
         Scenario scenario = asking().and(participantAck(1, ALPHA, 1), 1100).and(participantAck(1, BETA, 1), 1100);
 
-        scenario.when(participantAck(1, ALPHA, 2), 1200).thenTypes(CommandRejected.class);
+        scenario.when(participantAck(1, ALPHA, 2), 1200).thenTypes(AckDiscarded.class);
         scenario.when(participantDecline(1, BETA, CheckpointFailureReason.CHECKPOINT_DECLINED), 1200)
                 .thenTypes(CommandRejected.class);
+    }
+
+    private static ParticipantAcknowledged withoutState(ParticipantAcknowledged ack) {
+        return ParticipantAcknowledged.newBuilder(ack).setState(null).build();
     }
 
     /** Flink's CheckpointCoordinatorTest#testStateCleanupForLateOrUnknownMessages: an ack the plan cannot hold. */

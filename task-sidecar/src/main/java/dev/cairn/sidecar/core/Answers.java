@@ -51,15 +51,32 @@ final class Answers {
      * The state to delete for a discarded ack: present when it names this attempt (job, task, subtask, attempt),
      * its status is UNKNOWN, DISCARDED or LATE, and it carries a handle.
      */
+    /** The subtask index with which the coordinator addresses a participant's discarded state. */
+    static final int PARTICIPANT_SUBTASK = -1;
+
     static Optional<DiscardState> discard(SidecarIdentity identity, AckDiscarded discard) {
-        if (!(identity instanceof TaskAttempt attempt) || !attempt.jobId().equals(discard.getJobId())
-                || !attempt.taskId().equals(discard.getTaskId()) || attempt.subtaskIndex() != discard.getSubtaskIndex()
-                || !attempt.attemptId().equals(discard.getAttemptId()) || !TO_DELETE.contains(discard.getStatus())
+        if (!isAddressedTo(identity, discard) || !TO_DELETE.contains(discard.getStatus())
                 || discard.getStateHandle() == null) {
             return Optional.empty();
         }
         StateHandle handle = discard.getStateHandle();
         return Optional.of(new DiscardState(new DiscardedState(discard.getCheckpointId(), handle.getLocation(),
                 handle.getSizeBytes(), discard.getStatus(), discard.getMessage())));
+    }
+
+    /**
+     * Whether a discard names this sidecar: a task's attempt by job, task, subtask and attempt; a participant by
+     * job and its name as task and attempt, with subtask index {@value #PARTICIPANT_SUBTASK} (a participant has
+     * neither subtask nor attempt).
+     */
+    private static boolean isAddressedTo(SidecarIdentity identity, AckDiscarded discard) {
+        if (identity instanceof TaskAttempt attempt) {
+            return attempt.jobId().equals(discard.getJobId()) && attempt.taskId().equals(discard.getTaskId())
+                    && attempt.subtaskIndex() == discard.getSubtaskIndex()
+                    && attempt.attemptId().equals(discard.getAttemptId());
+        }
+        Participant participant = (Participant) identity;
+        return participant.jobId().equals(discard.getJobId()) && participant.name().equals(discard.getTaskId())
+                && discard.getSubtaskIndex() == PARTICIPANT_SUBTASK && participant.name().equals(discard.getAttemptId());
     }
 }

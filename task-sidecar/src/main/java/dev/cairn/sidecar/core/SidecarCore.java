@@ -69,7 +69,8 @@ import java.util.OptionalLong;
  *       notified task is still told how they end, since the first completion after its end holds its final
  *       state (a two-phase-commit sink commits its last transaction there). A running snapshot is still
  *       answered.</li>
- *   <li>Discarded acks: an {@link AckDiscarded} naming this attempt (job, task, subtask, attempt) with status
+ *   <li>Discarded acks: an {@link AckDiscarded} naming this attempt (job, task, subtask, attempt), or this
+ *       participant (its name as task and attempt, subtask -1), with status
  *       UNKNOWN, DISCARDED or LATE and a state handle hands that handle to the worker for deletion, at most
  *       once per checkpoint and location. Other sidecars ignore it, and so does everyone for DUPLICATE (its
  *       handle is the one accepted).</li>

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.StateHandle;
 import dev.cairn.sidecar.core.SidecarAction.DiscardState;
 import dev.cairn.sidecar.hook.DiscardedState;
 import java.time.Duration;
@@ -83,9 +84,29 @@ class SidecarCoreDiscardTest {
     }
 
     @Test
-    void shouldIgnoreDiscardsWhenTheSidecarIsAParticipant() {
+    void shouldIgnoreATasksDiscardWhenTheSidecarIsAParticipant() {
         SidecarCore participant = new SidecarCore(COORDINATOR_SIDE, Duration.ofSeconds(5));
 
         assertThat(participant.onAckDiscarded(discarded(ME, 7, AckDiscardStatus.LATE, "file:///s/7"))).isEmpty();
+    }
+
+    @Test
+    void shouldHandAParticipantTheStateTheCoordinatorDiscardedFromItsAnswer() {
+        SidecarCore participant = new SidecarCore(COORDINATOR_SIDE, Duration.ofSeconds(5));
+
+        List<SidecarAction> actions = participant.onAckDiscarded(toParticipant(COORDINATOR_SIDE.name(), 7));
+        List<SidecarAction> toAnotherParticipant = participant.onAckDiscarded(toParticipant("other", 8));
+
+        assertThat(actions).containsExactly(new DiscardState(new DiscardedState(7, "file:///s/7", 64,
+                AckDiscardStatus.LATE, "late")));
+        assertThat(toAnotherParticipant).isEmpty();
+        assertThat(core.onAckDiscarded(toParticipant(COORDINATOR_SIDE.name(), 9))).as("a task's sidecar").isEmpty();
+    }
+
+    /** How the coordinator addresses a participant's discarded state: its name as task and attempt, subtask -1. */
+    private static AckDiscarded toParticipant(String name, long id) {
+        return AckDiscarded.newBuilder().setJobId(JOB).setCheckpointId(id).setTaskId(name).setSubtaskIndex(-1)
+                .setAttemptId(name).setStatus(AckDiscardStatus.LATE).setStateHandle(new StateHandle("file:///s/" + id, 64L))
+                .setMessage("late").setTimestampMs(5).build();
     }
 }
