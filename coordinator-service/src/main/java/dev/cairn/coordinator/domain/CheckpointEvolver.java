@@ -307,7 +307,8 @@ public final class CheckpointEvolver {
                 .setPeriodic(e.getPeriodic())
                 .setTargetLocation(e.getTargetLocation())
                 .setTimestampMs(e.getTimestampMs())
-                .setOptions(e.getOptions())
+                .setRequestedOptions(e.getRequestedOptions())
+                .setPostCheckpointAction(e.getPostCheckpointAction())
                 .build();
         update(state, e.getJobId(), j -> {
             List<QueuedRequest> queue = new ArrayList<>(j.getQueue());

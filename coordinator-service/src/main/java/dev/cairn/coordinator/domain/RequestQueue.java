@@ -10,7 +10,7 @@ import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
 import java.util.List;
@@ -53,8 +53,8 @@ final class RequestQueue {
                     invalid.get(), null);
             return;
         }
-        SnapshotOptions options = SnapshotOptionsRules.of(job.getConfig(), request);
-        if (SnapshotOptionsRules.isSynchronous(options)) {
+        PostCheckpointAction action = SnapshotOptionsRules.postAction(request);
+        if (action != PostCheckpointAction.NONE) {
             if (isStopping(job)) {
                 d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED,
                         CheckpointFailureReason.INVALID_REQUEST,
@@ -76,13 +76,15 @@ final class RequestQueue {
                 .setPeriodic(false)
                 .setTargetLocation(savepoint ? request.getTargetLocation() : null)
                 .setTimestampMs(d.now)
-                .setOptions(options)
+                .setRequestedOptions(request.getOptions())
+                .setPostCheckpointAction(action == PostCheckpointAction.NONE ? null : action)
                 .build());
     }
 
     /** Whether a stop-with-savepoint of the job is queued or pending. */
     static boolean isStopping(JobState job) {
-        return job.getQueue().stream().anyMatch(r -> SnapshotOptionsRules.isSynchronous(r.getOptions()))
+        return job.getQueue().stream().anyMatch(r -> r.getPostCheckpointAction() != null
+                        && r.getPostCheckpointAction() != PostCheckpointAction.NONE)
                 || job.getPending().stream().anyMatch(p -> SnapshotOptionsRules.isSynchronous(p.getOptions()));
     }
 
@@ -105,7 +107,6 @@ final class RequestQueue {
                 .setForce(false)
                 .setPeriodic(true)
                 .setTimestampMs(d.now)
-                .setOptions(SnapshotOptionsRules.periodic(job.getConfig()))
                 .build());
     }
 
@@ -132,7 +133,8 @@ final class RequestQueue {
                 .setTargetLocation(request.getTargetLocation())
                 .setSequence(request.getSequence())
                 .setTimestampMs(request.getTimestampMs())
-                .setOptions(request.getOptions())
+                .setRequestedOptions(request.getRequestedOptions())
+                .setPostCheckpointAction(request.getPostCheckpointAction())
                 .build());
         List<QueuedRequest> after = d.job(jobId).getQueue();
         if (after.size() > d.settings.maxQueuedRequests()) {

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.AlignmentType;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
@@ -59,6 +60,17 @@ public final class SnapshotOptionsRules {
     /** The options of a request, its overrides over the job's config; call {@link #problem} first. */
     public static SnapshotOptions of(CheckpointConfig config, TriggerRequest request) {
         return resolve(config, request.getType(), postAction(request), request.getOptions());
+    }
+
+    /**
+     * The options a queued request runs with, from the job's config as it is when the request runs (Flink builds
+     * its CheckpointOptions when it triggers): periodic checkpoints take the config's, manual requests their
+     * overrides over it.
+     */
+    public static SnapshotOptions of(CheckpointConfig config, QueuedRequest request) {
+        PostCheckpointAction action = request.getPostCheckpointAction() == null ? PostCheckpointAction.NONE
+                : request.getPostCheckpointAction();
+        return resolve(config, request.getType(), action, request.getRequestedOptions());
     }
 
     /** The job's checkpoint type: as configured, FULL when it says nothing (Flink: incremental off by default). */

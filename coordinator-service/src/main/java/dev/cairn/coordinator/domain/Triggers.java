@@ -37,8 +37,7 @@ final class Triggers {
         String location = savepoint
                 ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
                 : JobSpecs.checkpointLocation(jobId, job.getConfig(), id);
-        SnapshotOptions options = request.getOptions() != null ? request.getOptions()
-                : SnapshotOptionsRules.periodic(job.getConfig());
+        SnapshotOptions options = SnapshotOptionsRules.of(job.getConfig(), request);
         long timeoutAt = d.now + job.getConfig().getTimeoutMs();
         if (spec.getParticipants().isEmpty()) {
             emitTriggered(d, jobId, id, request.getType(), request.getPeriodic(), request.getForce(), location,

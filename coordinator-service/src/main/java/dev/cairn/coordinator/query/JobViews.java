@@ -52,7 +52,7 @@ public final class JobViews {
                 c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures(),
                 c.getRetained(), c.getStorageBaseLocation(), c.getUnalignedEnabled(), c.getAlignedTimeoutMs(),
                 SnapshotOptionsRules.backupType(c).name(), SnapshotOptionsRules.savepointFormat(c).name());
-        List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(JobViews::queued).toList();
+        List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(q -> queued(q, job.getConfig())).toList();
         return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(), tasks, config,
                 List.copyOf(spec.getParticipants()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
                 job.getLastCompletionMs(), job.getPending().size(), job.getConsecutiveFailures(), queue);
@@ -227,9 +227,10 @@ public final class JobViews {
                 new ApiViews.Alignment(m.getAlignmentDurationMs()), m.getStartDelayMs(), m.getBytesPersisted());
     }
 
-    private static ApiViews.QueuedRequest queued(QueuedRequest q) {
+    /** A queued request, with the options it would run with under the job's config as it is now. */
+    private static ApiViews.QueuedRequest queued(QueuedRequest q, CheckpointConfig config) {
         return new ApiViews.QueuedRequest(q.getRequestId(), q.getType().name(), q.getForce(), q.getPeriodic(),
-                q.getTargetLocation(), q.getTimestampMs(), options(q.getType(), q.getOptions()));
+                q.getTargetLocation(), q.getTimestampMs(), options(q.getType(), SnapshotOptionsRules.of(config, q)));
     }
 
     private static ApiViews.Checkpoint newest(List<CheckpointSummary> history, Predicate<CheckpointSummary> matching) {

@@ -87,6 +87,21 @@ class SnapshotOptionsTest {
         assertThat(options).isEqualTo(checkpoint(AlignmentType.UNALIGNED, -1));
     }
 
+    /** Flink resolves the options when the request runs: a spec replaced while it waits gives it the new config. */
+    @Test
+    void shouldResolveAQueuedRequestsOptionsWithTheConfigOfWhenItRuns() {
+        Scenario scenario = Scenario.runningJob(spec(config().setTimeoutMs(10_000)), 1000).and(tick(), 1000)
+                .and(new Command.RequestTrigger(request("waits", CheckpointType.CHECKPOINT, null)), 1100);
+        assertThat(scenario.job(JOB).getQueue()).extracting(q -> q.getRequestId()).containsExactly("waits");
+
+        Then then = scenario.when(new Command.RegisterJob(spec(config().setTimeoutMs(10_000).setUnalignedEnabled(true)),
+                0.0), 1200);
+
+        assertThat(then.all(CheckpointTriggered.class)).filteredOn(t -> "waits".equals(t.getRequestId()))
+                .singleElement().satisfies(t -> assertThat(t.getOptions()).isEqualTo(
+                        checkpoint(AlignmentType.UNALIGNED, -1)));
+    }
+
     /** Flink's CheckpointOptionsTest#testCheckpointIsTimeoutable: an aligned timeout makes it aligned, timeoutable. */
     @Test
     void shouldAlignWithTheTimeoutWhenUnalignedIsEnabledWithAnAlignedTimeout() {
@@ -212,16 +227,19 @@ class SnapshotOptionsTest {
                 .isEqualTo(checkpoint(AlignmentType.UNALIGNED, -1));
     }
 
-    /** Flink's PendingCheckpoint and CompletedCheckpoint keep the props they were triggered with. */
+    /**
+     * Flink builds CheckpointOptions when it triggers, PendingCheckpoint and CompletedCheckpoint keep them: a queued
+     * request keeps its overrides, resolved against the config when it runs, and its checkpoint keeps the result.
+     */
     @Test
     void shouldCarryTheResolvedOptionsFromTheQueueToTheTriggerTheCompletionAndTheHistory() {
         SnapshotOptions expected = checkpoint(AlignmentType.ALIGNED, 75);
+        RequestedOptions requested = overrides().setUnalignedEnabled(true).setAlignedTimeoutMs(75L).build();
         Scenario scenario = Scenario.runningJob(spec(config().setTimeoutMs(10_000)), 1000).and(tick(), 1000);
 
-        Then queued = scenario.when(withOptions("r", CheckpointType.CHECKPOINT,
-                overrides().setUnalignedEnabled(true).setAlignedTimeoutMs(75L).build()), 1100);
-        assertThat(queued.single(RequestQueued.class).getOptions()).isEqualTo(expected);
-        assertThat(queued.job(JOB).getQueue().get(0).getOptions()).isEqualTo(expected);
+        Then queued = scenario.when(withOptions("r", CheckpointType.CHECKPOINT, requested), 1100);
+        assertThat(queued.single(RequestQueued.class).getRequestedOptions()).isEqualTo(requested);
+        assertThat(queued.job(JOB).getQueue().get(0).getRequestedOptions()).isEqualTo(requested);
 
         scenario.ackAll(JOB, 1, 1200);
         assertThat(scenario.job(JOB).getPending()).singleElement()

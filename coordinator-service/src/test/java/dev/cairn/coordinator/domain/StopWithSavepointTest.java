@@ -139,14 +139,11 @@ class StopWithSavepointTest {
     /** As above, for a non-forced stop still waiting in the queue behind a pending checkpoint (a given journal). */
     @Test
     void shouldRejectASecondStopWhileTheFirstIsQueued() {
-        SnapshotOptions suspend = new SnapshotOptions(dev.cairn.events.BackupType.FULL,
-                dev.cairn.events.SavepointFormat.CANONICAL, PostCheckpointAction.SUSPEND,
-                dev.cairn.events.AlignmentType.ALIGNED, -1L);
         Scenario scenario = Scenario.runningJob(spec(config().setTimeoutMs(10_000)), 1000).and(tick(), 1000);
         scenario.andJournal(RequestQueued.newBuilder()
                 .setJobId(JOB).setRequestId("first").setType(CheckpointType.SAVEPOINT).setForce(false)
                 .setPeriodic(false).setSequence(scenario.job(JOB).getNextRequestSequence()).setTimestampMs(1010)
-                .setOptions(suspend).build());
+                .setPostCheckpointAction(PostCheckpointAction.SUSPEND).build());
 
         Then then = scenario.when(stop("second", PostCheckpointAction.SUSPEND), 1100);
 

@@ -18,6 +18,7 @@ import dev.cairn.events.ParticipantState;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import java.util.List;
@@ -134,11 +135,11 @@ class JobViewsSnapshotOptionsTest {
     }
 
     @Test
-    void shouldShowTheOptionsAQueuedRequestWasResolvedWith() {
+    void shouldShowTheOptionsAQueuedRequestWouldRunWith() {
         JobState job = JobViewsTest.job();
         job.setQueue(List.of(QueuedRequest.newBuilder().setSequence(1).setRequestId("c-1")
                 .setType(CheckpointType.CHECKPOINT).setForce(true).setPeriodic(false).setTimestampMs(T0)
-                .setOptions(SnapshotOptions.newBuilder().setAlignment(AlignmentType.UNALIGNED).build()).build()));
+                .setRequestedOptions(RequestedOptions.newBuilder().setUnalignedEnabled(true).build()).build()));
 
         JsonNode queued = json(JobViews.job(job, JobViewsTest.spec())).get("queued_requests").get(0);
 
