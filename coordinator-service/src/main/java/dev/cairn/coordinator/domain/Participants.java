@@ -8,6 +8,7 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.ParticipantState;
+import dev.cairn.events.topics.CairnTopics;
 import java.util.Optional;
 
 /**
@@ -19,9 +20,6 @@ import java.util.Optional;
  * lets the checkpoint expire. Answers for checkpoints that are not waiting for that participant are rejected.
  */
 public final class Participants {
-
-    /** The subtask index an {@code AckDiscarded} of a participant's state carries: tasks' indexes are >= 0. */
-    public static final int PARTICIPANT_SUBTASK = -1;
 
     private Participants() {
     }
@@ -37,7 +35,7 @@ public final class Participants {
     /**
      * Records a participant's state; the last answer triggers the tasks. An answer that is not accepted and carries
      * state is discarded and its handle reported for clean-up, as a task's ack is, addressed to the participant
-     * ({@link #PARTICIPANT_SUBTASK}).
+     * ({@link CairnTopics#PARTICIPANT_SUBTASK_INDEX}).
      */
     static void acknowledge(Decision d, Command command, ParticipantAcknowledged ack) {
         String jobId = ack.getJobId();
@@ -110,7 +108,7 @@ public final class Participants {
 
     /**
      * The {@code AckDiscarded} of a participant's state: a participant has no subtask or attempt, so the event names
-     * it as task id and attempt id with subtask index {@value #PARTICIPANT_SUBTASK}; the participant's sidecar
+     * it as task id and attempt id with subtask index {@value CairnTopics#PARTICIPANT_SUBTASK_INDEX}; the participant's sidecar
      * looks for exactly that.
      */
     private static void discard(Decision d, ParticipantAcknowledged ack, String why) {
@@ -123,7 +121,7 @@ public final class Participants {
                 .setJobId(ack.getJobId())
                 .setCheckpointId(id)
                 .setTaskId(ack.getParticipant())
-                .setSubtaskIndex(PARTICIPANT_SUBTASK)
+                .setSubtaskIndex(CairnTopics.PARTICIPANT_SUBTASK_INDEX)
                 .setAttemptId(ack.getParticipant())
                 .setStatus(status)
                 .setStateHandle(ack.getState())

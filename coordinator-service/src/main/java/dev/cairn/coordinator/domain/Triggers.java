@@ -26,7 +26,7 @@ final class Triggers {
 
     static void trigger(Decision d, String jobId, QueuedRequest request) {
         JobState job = d.job(jobId);
-        JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
+        JobSpec spec = spec(d, jobId);
         TriggerPlan plan = TriggerPlan.of(d.state, spec, job.getFinishedSubtasks() > 0);
         if (plan.failed()) {
             failTrigger(d, jobId, request, plan.failure());
@@ -67,7 +67,7 @@ final class Triggers {
 
     /** Every participant of a pending checkpoint has answered: trigger its tasks, planned anew now. */
     static void triggerTasks(Decision d, String jobId, PendingCheckpoint pending) {
-        JobSpec spec = d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
+        JobSpec spec = spec(d, jobId);
         TriggerPlan plan = TriggerPlan.of(d.state, spec, d.job(jobId).getFinishedSubtasks() > 0);
         if (plan.failed()) {
             Aborts.abort(d, jobId, pending, CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING, plan.failure());
@@ -77,6 +77,11 @@ final class Triggers {
                 pending.getForce(), pending.getStorageLocation(), pending.getTimeoutAtMs(), pending.getRequestId(),
                 pending.getOptions(), plan);
         completeIfNothingToWaitFor(d, jobId, pending.getCheckpointId());
+    }
+
+    /** The registered spec of a job that has state: a job's state is made by its spec. */
+    private static JobSpec spec(Decision d, String jobId) {
+        return d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
     }
 
     private static void emitTriggered(Decision d, String jobId, long id, CheckpointType type, boolean periodic,

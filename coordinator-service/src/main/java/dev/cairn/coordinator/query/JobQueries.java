@@ -9,8 +9,7 @@ import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskVertex;
+import dev.cairn.events.RetainedCheckpoints;
 import java.util.List;
 import java.util.Optional;
 
@@ -58,21 +57,20 @@ final class JobQueries {
         return JobViews.detail(checkpoint, spec, acks, missing);
     }
 
-    /** A completed checkpoint's acks with the final states of the subtasks that had finished before it. */
-    private static List<CheckpointAcknowledged> subtaskStates(StoreReader stores, String jobId, long checkpointId) {
+    /** A retained checkpoint's subtask states: its acks and the final states of the subtasks it counts as finished. */
+    private static List<CheckpointAcknowledged> subtaskStates(StoreReader stores, RetainedCheckpoints retained,
+            String jobId, long checkpointId) {
         List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
-        List<TaskFinished> finished = stores.finished(jobId);
-        if (finished.isEmpty()) {
-            return acks;
-        }
-        return RestoreParts.withFinished(checkpointId, acks, finished, f -> stores.vertex(jobId, f.getTaskId())
-                .filter(v -> f.getSubtaskIndex() < v.getParallelism()).map(TaskVertex::getAcknowledges).orElse(false));
+        return retained.getCheckpoints().stream().filter(c -> c.getCheckpointId() == checkpointId).findFirst()
+                .map(completed -> RestoreParts.statesOf(completed, acks, () -> stores.finished(jobId),
+                        taskId -> stores.vertex(jobId, taskId)))
+                .orElse(acks);
     }
 
     static ApiViews.Restore latestCompleted(StoreReader stores, String jobId) {
         existing(stores, jobId);
         return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained,
-                        (job, id) -> subtaskStates(stores, job, id)))
+                        (job, id) -> subtaskStates(stores, retained, job, id)))
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
     }
 

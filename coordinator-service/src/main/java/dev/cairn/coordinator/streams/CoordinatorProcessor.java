@@ -5,7 +5,6 @@ import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.EventDescriptions;
-import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.coordinator.domain.SidecarNotifications;
 import dev.cairn.coordinator.domain.TimerIndex;
@@ -16,7 +15,6 @@ import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.TaskVertex;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -176,14 +174,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
      */
     private List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted completed) {
         String jobId = completed.getJobId();
-        List<CheckpointAcknowledged> acks = state.acks(jobId, completed.getCheckpointId());
-        if (completed.getSubtaskCount() <= acks.size()) {
-            return acks;
-        }
-        return RestoreParts.withFinished(completed.getCheckpointId(), acks, state.finished(jobId),
-                finished -> state.vertex(jobId, finished.getTaskId())
-                        .filter(v -> JobSpecs.hasSubtask(Optional.of(v), finished.getSubtaskIndex()))
-                        .map(TaskVertex::getAcknowledges).orElse(false));
+        return RestoreParts.statesOf(completed, state.acks(jobId, completed.getCheckpointId()),
+                () -> state.finished(jobId), taskId -> state.vertex(jobId, taskId));
     }
 
     /**

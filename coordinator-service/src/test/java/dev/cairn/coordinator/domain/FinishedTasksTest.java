@@ -20,6 +20,7 @@ import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
@@ -319,8 +320,15 @@ class FinishedTasksTest {
         TaskFinished source1 = finish(SOURCE, 1, 1, null).finished();
         TaskFinished notCounted = finish("other", 0, 9).finished();
 
-        List<CheckpointAcknowledged> states = RestoreParts.withFinished(4, List.of(sinkAck),
-                List.of(source1, notCounted, source0), f -> !f.getTaskId().equals("other"));
+        CheckpointCompleted completed = CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(4)
+                .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(0).setCompletionTimestampMs(1)
+                .setStorageLocation("file:///cp").setSubtaskStates(List.of()).setTotalSizeBytes(33)
+                .setSubtaskCount(3).build();
+        TaskVertex source = TaskVertex.newBuilder().setTaskId(SOURCE).setParallelism(2).build();
+
+        List<CheckpointAcknowledged> states = RestoreParts.statesOf(completed, List.of(sinkAck),
+                () -> List.of(source1, notCounted, source0),
+                taskId -> taskId.equals(SOURCE) ? java.util.Optional.of(source) : java.util.Optional.empty());
 
         assertThat(states).extracting(CheckpointAcknowledged::getTaskId, CheckpointAcknowledged::getSubtaskIndex,
                 a -> a.getStateHandle().getSizeBytes()).containsExactly(
@@ -328,5 +336,9 @@ class FinishedTasksTest {
                 org.assertj.core.groups.Tuple.tuple(SOURCE, 0, 30L),
                 org.assertj.core.groups.Tuple.tuple(SOURCE, 1, 0L));
         assertThat(states).allSatisfy(a -> assertThat(a.getCheckpointId()).isEqualTo(4));
+        completed.setSubtaskCount(1);
+        assertThat(RestoreParts.statesOf(completed, List.of(sinkAck), () -> {
+            throw new AssertionError("a checkpoint that counts no finished subtask reads none");
+        }, taskId -> java.util.Optional.of(source))).containsExactly(sinkAck);
     }
 }

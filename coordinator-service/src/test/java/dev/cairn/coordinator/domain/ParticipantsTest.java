@@ -216,7 +216,7 @@ class ParticipantsTest {
         AckDiscarded discarded = then.single(AckDiscarded.class);
         assertThat(discarded.getStatus()).isEqualTo(status);
         assertThat(discarded.getTaskId()).isEqualTo(answer.ack().getParticipant());
-        assertThat(discarded.getSubtaskIndex()).isEqualTo(Participants.PARTICIPANT_SUBTASK);
+        assertThat(discarded.getSubtaskIndex()).isEqualTo(dev.cairn.events.topics.CairnTopics.PARTICIPANT_SUBTASK_INDEX);
         assertThat(discarded.getStateHandle()).isEqualTo(answer.ack().getState());
         assertThat(discarded.getMessage()).contains(reason);
         assertThat(SidecarNotifications.isForSidecars(discarded)).isTrue();

@@ -59,6 +59,13 @@ public record CairnTopics(String prefix) {
     }
 
     /**
+     * The subtask index with which an {@code AckDiscarded} on {@link #control()} addresses a coordinator-side
+     * participant, named as its task id and attempt id (a participant has neither subtask nor attempt; tasks'
+     * subtask indexes are never negative).
+     */
+    public static final int PARTICIPANT_SUBTASK_INDEX = -1;
+
+    /**
      * The key of a job's restore part on {@link #completed()}: the job id, a NUL character, the part number. Job
      * ids hold no control characters, so it never equals a job id nor another job's part key.
      */

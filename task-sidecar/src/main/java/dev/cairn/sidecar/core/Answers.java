@@ -3,6 +3,7 @@ package dev.cairn.sidecar.core;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.StateHandle;
+import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.core.SidecarAction.DiscardState;
 import dev.cairn.sidecar.core.SidecarAction.PublishAck;
 import dev.cairn.sidecar.core.SidecarAction.PublishDecline;
@@ -51,9 +52,6 @@ final class Answers {
      * The state to delete for a discarded ack: present when it names this attempt (job, task, subtask, attempt),
      * its status is UNKNOWN, DISCARDED or LATE, and it carries a handle.
      */
-    /** The subtask index with which the coordinator addresses a participant's discarded state. */
-    static final int PARTICIPANT_SUBTASK = -1;
-
     static Optional<DiscardState> discard(SidecarIdentity identity, AckDiscarded discard) {
         if (!isAddressedTo(identity, discard) || !TO_DELETE.contains(discard.getStatus())
                 || discard.getStateHandle() == null) {
@@ -66,7 +64,7 @@ final class Answers {
 
     /**
      * Whether a discard names this sidecar: a task's attempt by job, task, subtask and attempt; a participant by
-     * job and its name as task and attempt, with subtask index {@value #PARTICIPANT_SUBTASK} (a participant has
+     * job and its name as task and attempt, with subtask index {@value CairnTopics#PARTICIPANT_SUBTASK_INDEX} (a participant has
      * neither subtask nor attempt).
      */
     private static boolean isAddressedTo(SidecarIdentity identity, AckDiscarded discard) {
@@ -77,6 +75,6 @@ final class Answers {
         }
         Participant participant = (Participant) identity;
         return participant.jobId().equals(discard.getJobId()) && participant.name().equals(discard.getTaskId())
-                && discard.getSubtaskIndex() == PARTICIPANT_SUBTASK && participant.name().equals(discard.getAttemptId());
+                && discard.getSubtaskIndex() == CairnTopics.PARTICIPANT_SUBTASK_INDEX && participant.name().equals(discard.getAttemptId());
     }
 }
