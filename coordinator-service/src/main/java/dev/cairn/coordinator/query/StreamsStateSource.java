@@ -1,12 +1,17 @@
 package dev.cairn.coordinator.query;
 
-import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.coordinator.streams.CoordinatorStores;
+import dev.cairn.coordinator.streams.StoreReader;
+import java.util.List;
+import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.state.HostInfo;
@@ -66,6 +71,35 @@ public final class StreamsStateSource implements StateSource {
         } catch (InvalidStateStoreException e) {
             throw ApiException.unavailable("the stores of partition " + partition + " are not queryable right now ("
                     + e.getMessage() + ")");
+        }
+    }
+
+    @Override
+    public List<Integer> localPartitions() {
+        TreeSet<Integer> partitions = new TreeSet<>();
+        try {
+            for (ThreadMetadata thread : streams.metadataForLocalThreads()) {
+                for (TaskMetadata task : thread.activeTasks()) {
+                    partitions.add(task.taskId().partition());
+                }
+            }
+        } catch (StreamsException | IllegalStateException e) {
+            return List.of();
+        }
+        return List.copyOf(partitions);
+    }
+
+    @Override
+    public List<JobLocation.Remote> otherInstances() {
+        try {
+            return streams.metadataForAllStreamsClients().stream()
+                    .map(StreamsMetadata::hostInfo)
+                    .filter(host -> !self.equals(host) && !HostInfo.unavailable().equals(host))
+                    .distinct()
+                    .map(host -> new JobLocation.Remote(host.host(), host.port()))
+                    .toList();
+        } catch (StreamsException | IllegalStateException e) {
+            return List.of();
         }
     }
 

@@ -61,6 +61,16 @@ public final class StoreReader {
         return Optional.ofNullable(jobs.get(jobId));
     }
 
+    /** Every job of this stream task, ordered by job id: one scan of the jobs store. */
+    public List<JobState> jobs() {
+        List<JobState> found = new ArrayList<>();
+        try (KeyValueIterator<String, JobState> it = jobs.all()) {
+            it.forEachRemaining(entry -> found.add(entry.value));
+        }
+        found.sort(Comparator.comparing(JobState::getJobId));
+        return found;
+    }
+
     /** The job's registered spec (every vertex, in spec order), empty for a job that was never registered. */
     public Optional<JobSpec> spec(String jobId) {
         return Optional.ofNullable(specs.get(jobId));

@@ -132,6 +132,16 @@ final class CoordinatorDriver implements AutoCloseable {
             public StoreReader reader(int partition) {
                 return CoordinatorDriver.this.reader();
             }
+
+            @Override
+            public java.util.List<Integer> localPartitions() {
+                return java.util.List.of(0);
+            }
+
+            @Override
+            public java.util.List<JobLocation.Remote> otherInstances() {
+                return java.util.List.of();
+            }
         };
     }
 

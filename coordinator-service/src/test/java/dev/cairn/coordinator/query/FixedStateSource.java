@@ -21,4 +21,14 @@ final class FixedStateSource implements StateSource {
     public StoreReader reader(int partition) {
         throw new InvalidStateStoreException("no stores in this test");
     }
+
+    @Override
+    public java.util.List<Integer> localPartitions() {
+        return java.util.List.of();
+    }
+
+    @Override
+    public java.util.List<JobLocation.Remote> otherInstances() {
+        return java.util.List.of();
+    }
 }

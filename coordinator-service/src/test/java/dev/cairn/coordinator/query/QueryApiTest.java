@@ -334,5 +334,15 @@ class QueryApiTest {
             }
             return cairn.reader();
         }
+
+        @Override
+        public java.util.List<Integer> localPartitions() {
+            return java.util.List.of(0);
+        }
+
+        @Override
+        public java.util.List<JobLocation.Remote> otherInstances() {
+            return java.util.List.of();
+        }
     }
 }
