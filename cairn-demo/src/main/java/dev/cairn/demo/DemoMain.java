@@ -2,6 +2,7 @@ package dev.cairn.demo;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.coordinator.audit.JournalReplay;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
@@ -24,6 +25,7 @@ import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +66,16 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "3", description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
     int partitions;
 
+    @Option(names = "--http-port", defaultValue = "8081",
+            description = "Port of the coordinator's REST API, web page and metrics on 127.0.0.1; 0 picks a free one "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(names = "--linger", defaultValue = "PT0S",
+            description = "How long the coordinator and its web page stay up after the job finished, ISO-8601 "
+                    + "(default: ${DEFAULT-VALUE}; e.g. PT5M to look at the page).")
+    Duration linger;
+
     @Option(names = "--job", defaultValue = "demo-job", description = "The id of the demo job (default: ${DEFAULT-VALUE}).")
     String jobId;
 
@@ -82,16 +94,25 @@ public final class DemoMain implements Callable<Integer> {
         if (duration.isNegative() || duration.isZero()) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--duration must be positive, was " + duration);
         }
+        if (linger.isNegative()) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--linger must not be negative, was " + linger);
+        }
+        if (httpPort < 0 || httpPort > 65_535) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--http-port must be 0..65535, was " + httpPort);
+        }
         out.println("Cairn demo: starting a single-node Kafka broker (KRaft) inside this JVM...");
         Path stateDir = Files.createTempDirectory("cairn-demo-state");
         SigningKey masterKey = SigningKey.generate();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
              CoordinatorApp coordinator = CoordinatorApp.start(
                      CoordinatorConfig.forLocalBroker(broker.bootstrapServers(), "cairn-demo", stateDir)
-                             .withPartitions(partitions).withSidecarMasterKey(masterKey))) {
+                             .withPartitions(partitions).withSidecarMasterKey(masterKey)
+                             .withQueryServer(QueryServerConfig.of("127.0.0.1", httpPort, null)))) {
             String bootstrap = broker.bootstrapServers();
             out.printf("Broker at %s; coordinator started (Kafka Streams, exactly-once) on %d partitions per topic.%n",
                     bootstrap, partitions);
+            URI api = coordinator.queryServer().orElseThrow().uri();
+            out.printf("Web page: %s/   Metrics: %s/metrics   REST: %s/jobs%n", api, api, api);
             if (!coordinator.awaitRunning(Duration.ofSeconds(60))) {
                 out.println("The coordinator did not start processing within 60 s.");
                 return 1;
@@ -107,7 +128,9 @@ public final class DemoMain implements Callable<Integer> {
                     out.println("Started 4 sample workers, each with a sidecar beside it that signs its records "
                             + "with the job's key:");
                     DemoWorkers.SUBTASKS.forEach(subtask -> out.println("  " + subtask.describe()));
-                    return runJob(coordinator, requests, journal, workers);
+                    int exit = runJob(coordinator, requests, journal, workers);
+                    lingerAt(api);
+                    return exit;
                 }
             }
         }
@@ -190,6 +213,15 @@ public final class DemoMain implements Callable<Integer> {
         out.printf("Audit: replayed %d journal events into a fresh state; it %s the live store.%n",
                 replay.events(), same ? "equals" : "DIFFERS FROM");
         return same && !journal.completed().isEmpty();
+    }
+
+    /** Keeps the coordinator (and its web page) up for {@code --linger}, so that a user can look at the run. */
+    private void lingerAt(URI api) throws InterruptedException {
+        if (linger.isZero()) {
+            return;
+        }
+        out.printf("The coordinator stays up for %s: open %s/ to look at the run.%n", linger, api);
+        Thread.sleep(linger.toMillis());
     }
 
     private JobSpec jobSpec() {

@@ -15,12 +15,14 @@ class DemoMainIT {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
 
-        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT8S");
+        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT8S",
+                "--http-port", "0");
 
         String printed = buffer.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
         assertThat(printed)
                 .contains("coordinator started (Kafka Streams, exactly-once) on 2 partitions per topic")
+                .containsPattern("Web page: http://127\\.0\\.0\\.1:\\d+/   Metrics: http://127\\.0\\.0\\.1:\\d+/metrics")
                 .contains("Registered job spec for 'it-job': tasks source x1, map x2, sink x1")
                 .contains("Started 4 sample workers, each with a sidecar beside it")
                 .contains("map-1: slow (700 ms per snapshot)")
@@ -44,6 +46,30 @@ class DemoMainIT {
         assertThat(errors.toString(StandardCharsets.UTF_8))
                 .contains("Invalid value for option '--partitions'")
                 .contains("'three' is not an int");
+    }
+
+    @Test
+    void shouldExplainANegativeLinger() {
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new DemoMain(System.out));
+        command.setErr(new java.io.PrintWriter(errors, true, StandardCharsets.UTF_8));
+
+        int exit = command.execute("--linger", "-PT1S");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(errors.toString(StandardCharsets.UTF_8)).contains("--linger must not be negative");
+    }
+
+    @Test
+    void shouldExplainAnHttpPortOutOfRange() {
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new DemoMain(System.out));
+        command.setErr(new java.io.PrintWriter(errors, true, StandardCharsets.UTF_8));
+
+        int exit = command.execute("--http-port", "70000");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(errors.toString(StandardCharsets.UTF_8)).contains("--http-port must be 0..65535");
     }
 
     @Test
