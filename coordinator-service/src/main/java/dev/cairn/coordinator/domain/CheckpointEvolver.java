@@ -21,6 +21,7 @@ import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
+import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.TaskFinished;
@@ -40,17 +41,20 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
- * stores are exactly {@code fold(evolve, journal)}. Events that change nothing (requests, outcomes,
- * discarded acks, rejections, declines whose abort follows, participants' declines) are accepted and ignored.
+ * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}. Events
+ * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
+ * are accepted and ignored.
  */
 public final class CheckpointEvolver {
 
     private final CoordinatorSettings settings;
     private final HistoryRecorder history;
+    private final RequestRecorder requests;
 
     public CheckpointEvolver(CoordinatorSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.history = new HistoryRecorder(settings);
+        this.requests = new RequestRecorder(settings);
     }
 
     /** Applies every event in order. */
@@ -90,6 +94,8 @@ public final class CheckpointEvolver {
             update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(null));
         } else if (event instanceof RequestQueued e) {
             onQueued(state, e);
+        } else if (event instanceof RequestOutcome e) {
+            requests.outcome(state, e);
         } else if (event instanceof RequestDequeued e) {
             update(state, e.getJobId(), j -> j.setQueue(withoutRequest(j.getQueue(), e.getSequence())));
         } else if (event instanceof TriggerFailed e) {

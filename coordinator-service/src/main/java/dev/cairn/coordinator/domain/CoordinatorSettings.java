@@ -9,22 +9,38 @@ package dev.cairn.coordinator.domain;
  * @param recentlyEndedSize ended checkpoint ids remembered so that their acks count as late
  *     messages (Flink: 16)
  * @param limits bounds on what clients send (checked by the decider only, so replay does not depend on them)
+ * @param requestsKept trigger requests per job whose outcome is kept for status queries, the newest ones (Flink
+ *     keeps completed asynchronous operations in a cache for a while; 100 here)
  */
-public record CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize, InputLimits limits) {
+public record CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize, InputLimits limits,
+        int requestsKept) {
+
+    /** How many requests' outcomes a job keeps by default. */
+    public static final int DEFAULT_REQUESTS_KEPT = 100;
 
     /** Flink's defaults. */
     public static final CoordinatorSettings DEFAULTS = new CoordinatorSettings(1000, 10, 16, InputLimits.DEFAULTS);
 
     public CoordinatorSettings {
-        if (maxQueuedRequests < 1 || historySize < 1 || recentlyEndedSize < 1) {
+        if (maxQueuedRequests < 1 || historySize < 1 || recentlyEndedSize < 1 || requestsKept < 1) {
             throw new IllegalArgumentException("every bound must be at least 1: " + maxQueuedRequests
-                    + ", " + historySize + ", " + recentlyEndedSize);
+                    + ", " + historySize + ", " + recentlyEndedSize + ", " + requestsKept);
         }
         java.util.Objects.requireNonNull(limits, "limits");
+    }
+
+    /** The given bounds, keeping the default number of requests' outcomes. */
+    public CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize, InputLimits limits) {
+        this(maxQueuedRequests, historySize, recentlyEndedSize, limits, DEFAULT_REQUESTS_KEPT);
     }
 
     /** The given bounds with the default {@link InputLimits}. */
     public CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize) {
         this(maxQueuedRequests, historySize, recentlyEndedSize, InputLimits.DEFAULTS);
+    }
+
+    /** These settings, keeping the outcomes of the newest {@code kept} requests per job. */
+    public CoordinatorSettings withRequestsKept(int kept) {
+        return new CoordinatorSettings(maxQueuedRequests, historySize, recentlyEndedSize, limits, kept);
     }
 }

@@ -2,6 +2,8 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -28,6 +30,11 @@ import java.util.Optional;
  *       they double as per-subtask stats while their checkpoint is pending or in the job's history
  *   <li>summary: {@code (jobId, checkpointId) -> CheckpointSummary}, one ended checkpoint of the history
  *   <li>retained: {@code jobId -> RetainedCheckpoints}, written only at completion
+ *   <li>request: {@code (jobId, requestId) -> RequestRecord}, what became of one trigger request (its latest
+ *       outcome), written only by a request's outcome
+ *   <li>request index: {@code jobId -> RequestIndex}, the requests whose records are kept, oldest first
+ *       (bounded by {@link CoordinatorSettings#requestsKept()}); written only when a request gets its first
+ *       outcome. Jobs are never removed; a replaced spec keeps the job's requests, as it keeps its history
  * </ul>
  *
  * An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and
@@ -89,6 +96,18 @@ public interface CoordinatorState {
     Optional<RetainedCheckpoints> retained(String jobId);
 
     void putRetained(RetainedCheckpoints retained);
+
+    /** What became of one trigger request of the job, empty when it had no outcome or is no longer kept. */
+    Optional<RequestRecord> request(String jobId, String requestId);
+
+    void putRequest(String jobId, RequestRecord request);
+
+    void removeRequest(String jobId, String requestId);
+
+    /** The job's requests whose records are kept, oldest first; empty before the first outcome. */
+    Optional<RequestIndex> requestIndex(String jobId);
+
+    void putRequestIndex(RequestIndex index);
 
     /** The job's ended checkpoints in its history, oldest first (one summary per id the job lists). */
     default List<CheckpointSummary> history(JobState job) {

@@ -2,10 +2,13 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
 import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
+import dev.cairn.coordinator.domain.StateKeys.RequestKey;
 import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -38,6 +41,8 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     private final Map<CheckpointKey, CheckpointProgress> progress = new HashMap<>();
     private final Map<CheckpointKey, CheckpointSummary> summaries = new HashMap<>();
     private final Map<String, RetainedCheckpoints> retained = new HashMap<>();
+    private final Map<RequestKey, RequestRecord> requests = new HashMap<>();
+    private final Map<String, RequestIndex> requestIndexes = new HashMap<>();
 
     /** A copy whose maps are independent of this one (values are immutable and shared). */
     public InMemoryCoordinatorState copy() {
@@ -51,6 +56,8 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
         copy.progress.putAll(progress);
         copy.summaries.putAll(summaries);
         copy.retained.putAll(retained);
+        copy.requests.putAll(requests);
+        copy.requestIndexes.putAll(requestIndexes);
         return copy;
     }
 
@@ -187,6 +194,37 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
     }
 
     @Override
+    public Optional<RequestRecord> request(String jobId, String requestId) {
+        return Optional.ofNullable(requests.get(new RequestKey(jobId, requestId)));
+    }
+
+    @Override
+    public void putRequest(String jobId, RequestRecord request) {
+        requests.put(new RequestKey(jobId, request.getRequestId()), request);
+    }
+
+    @Override
+    public void removeRequest(String jobId, String requestId) {
+        requests.remove(new RequestKey(jobId, requestId));
+    }
+
+    @Override
+    public Optional<RequestIndex> requestIndex(String jobId) {
+        return Optional.ofNullable(requestIndexes.get(jobId));
+    }
+
+    @Override
+    public void putRequestIndex(RequestIndex index) {
+        requestIndexes.put(index.getJobId(), index);
+    }
+
+    /** Ids of the job's stored request records, sorted. */
+    public List<String> requestIds(String jobId) {
+        return requests.keySet().stream().filter(k -> k.jobId().equals(jobId)).map(RequestKey::requestId).sorted()
+                .toList();
+    }
+
+    @Override
     public boolean equals(Object o) {
         return o instanceof InMemoryCoordinatorState other
                 && jobs.equals(other.jobs)
@@ -196,18 +234,22 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
                 && finished.equals(other.finished)
                 && acks.equals(other.acks)
                 && summaries.equals(other.summaries)
-                && retained.equals(other.retained);
+                && retained.equals(other.retained)
+                && requests.equals(other.requests)
+                && requestIndexes.equals(other.requestIndexes);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(jobs, specs, vertices, attempts, finished, acks, summaries, retained);
+        return Objects.hash(jobs, specs, vertices, attempts, finished, acks, summaries, retained, requests,
+                requestIndexes);
     }
 
     @Override
     public String toString() {
         return "InMemoryCoordinatorState{jobs=" + jobs + ", specs=" + specs + ", vertices=" + vertices
                 + ", attempts=" + attempts + ", finished=" + finished + ", acks=" + acks + ", summaries="
-                + summaries + ", retained=" + retained + "}";
+                + summaries + ", retained=" + retained + ", requests=" + requests + ", requestIndexes="
+                + requestIndexes + "}";
     }
 }

@@ -2,10 +2,13 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
 import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
+import dev.cairn.coordinator.domain.StateKeys.RequestKey;
 import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -41,6 +44,8 @@ public final class OverlayState implements CoordinatorState {
     private final Slots<AttemptKey, TaskFinished> finished = new Slots<>();
     private final Slots<CheckpointKey, CheckpointSummary> summaries = new Slots<>();
     private final Slots<String, RetainedCheckpoints> retained = new Slots<>();
+    private final Slots<RequestKey, RequestRecord> requests = new Slots<>();
+    private final Slots<String, RequestIndex> requestIndexes = new Slots<>();
     /** Acks written here, per checkpoint; made on first use. */
     private Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks;
     /** Checkpoints whose acks were all removed here, in order; acks written after the removal are in acks. */
@@ -73,6 +78,10 @@ public final class OverlayState implements CoordinatorState {
         summaries.applyTo((k, s) -> target.putSummary(k.jobId(), s), k -> target.removeSummary(k.jobId(), k.checkpointId()));
         retained.applyTo((id, r) -> target.putRetained(r), id -> {
             throw new IllegalStateException("retained checkpoints are never removed: " + id);
+        });
+        requests.applyTo((k, r) -> target.putRequest(k.jobId(), r), k -> target.removeRequest(k.jobId(), k.requestId()));
+        requestIndexes.applyTo((id, index) -> target.putRequestIndex(index), id -> {
+            throw new IllegalStateException("a request index is never removed: " + id);
         });
     }
 
@@ -241,5 +250,31 @@ public final class OverlayState implements CoordinatorState {
     @Override
     public void putRetained(RetainedCheckpoints value) {
         retained.put(value.getJobId(), value);
+    }
+
+    @Override
+    public Optional<RequestRecord> request(String jobId, String requestId) {
+        return requests.isEmpty() ? base.request(jobId, requestId)
+                : requests.get(new RequestKey(jobId, requestId), k -> base.request(jobId, requestId));
+    }
+
+    @Override
+    public void putRequest(String jobId, RequestRecord request) {
+        requests.put(new RequestKey(jobId, request.getRequestId()), request);
+    }
+
+    @Override
+    public void removeRequest(String jobId, String requestId) {
+        requests.remove(new RequestKey(jobId, requestId));
+    }
+
+    @Override
+    public Optional<RequestIndex> requestIndex(String jobId) {
+        return requestIndexes.isEmpty() ? base.requestIndex(jobId) : requestIndexes.get(jobId, base::requestIndex);
+    }
+
+    @Override
+    public void putRequestIndex(RequestIndex index) {
+        requestIndexes.put(index.getJobId(), index);
     }
 }

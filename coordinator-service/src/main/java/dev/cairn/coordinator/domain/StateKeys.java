@@ -20,6 +20,10 @@ final class StateKeys {
     record CheckpointKey(String jobId, long checkpointId) {
     }
 
+    /** (jobId, requestId): one trigger request's record. */
+    record RequestKey(String jobId, String requestId) {
+    }
+
     /** (taskId, subtaskIndex) within one checkpoint, ordered by task id, then subtask index. */
     record SubtaskKey(String taskId, int subtaskIndex) implements Comparable<SubtaskKey> {
         private static final Comparator<SubtaskKey> ORDER = Comparator.comparing(SubtaskKey::taskId)

@@ -30,14 +30,20 @@ public final class ApiViews {
     }
 
     /**
-     * The checkpoint configuration, named as in Flink's {@code /jobs/:jobid/checkpoints/config}: {@code mode} is
-     * {@code exactly_once} or {@code at_least_once}, {@code aligned_checkpoint_timeout} applies with
-     * {@code unaligned_checkpoints} (0: start unaligned); {@code backup_type} (FULL or INCREMENTAL) is what a
-     * checkpoint is by default, {@code savepoint_format} (CANONICAL or NATIVE) the format of a savepoint.
+     * {@code GET /jobs/{jobId}/checkpoints/config}, also inside {@code GET /jobs/{jobId}}: the checkpoint
+     * configuration, with the field names of Flink's {@code CheckpointConfigInfo} where Flink has them: {@code mode}
+     * is {@code exactly_once} or {@code at_least_once}, {@code interval}, {@code timeout}, {@code min_pause},
+     * {@code max_concurrent}, {@code tolerable_failed_checkpoints}, {@code unaligned_checkpoints},
+     * {@code aligned_checkpoint_timeout} (applies with unaligned checkpoints; 0: start unaligned) and
+     * {@code checkpoints_after_tasks_finish} (always true in Cairn). Cairn's own: {@code retained} (completed
+     * checkpoints kept), {@code storage_base_location}, {@code backup_type} (FULL or INCREMENTAL, what a checkpoint is
+     * by default) and {@code savepoint_format} (CANONICAL or NATIVE). Flink's {@code externalization},
+     * {@code state_backend}, {@code checkpoint_storage} and changelog fields have no counterpart and are left out.
      */
     public record Config(String mode, long interval, long timeout, long minPause, int maxConcurrent,
             int tolerableFailedCheckpoints, int retained, String storageBaseLocation, boolean unalignedCheckpoints,
-            long alignedCheckpointTimeout, String backupType, String savepointFormat) {
+            long alignedCheckpointTimeout, String backupType, String savepointFormat,
+            boolean checkpointsAfterTasksFinish) {
     }
 
     /** A trigger request waiting in the job's queue, head first, with the options resolved when it was queued. */
@@ -157,6 +163,44 @@ public final class ApiViews {
 
     /** The 202 answer to a trigger request, named like Flink's TriggerResponse. */
     public record Triggered(@JsonProperty("request-id") String requestId) {
+    }
+
+    /**
+     * {@code GET /jobs/{jobId}/savepoints/{requestId}} and {@code GET /jobs/{jobId}/checkpoints/{requestId}}: Flink's
+     * {@code AsynchronousOperationResult}, {@code status.id} IN_PROGRESS or COMPLETED (a failed request is COMPLETED
+     * too, with a failure cause) and, once it ended, the {@code operation} ({@link SavepointOperation} or
+     * {@link CheckpointOperation}, by the path asked); then Cairn's view of the request: its {@code stage}
+     * (QUEUED: waiting in the job's queue; TRIGGERED: its checkpoint is pending; COMPLETED; FAILED), the
+     * {@code checkpoint_type} and {@code checkpoint_id} it runs as ({@code null} until it was triggered, and for one
+     * that failed before), its {@code location} (for a queued savepoint the requested target, if any),
+     * {@code failure_reason} and {@code failure_message}, and {@code timestamp}, when it entered its stage.
+     */
+    public record Operation(QueueStatus status, @JsonInclude(JsonInclude.Include.NON_NULL) Object operation,
+            String requestId, String stage, String checkpointType, Long checkpointId, String location,
+            String failureReason, String failureMessage, long timestamp) {
+    }
+
+    /** Flink's {@code QueueStatus}: {@code {"id": "IN_PROGRESS"}} or {@code {"id": "COMPLETED"}}. */
+    public record QueueStatus(String id) {
+    }
+
+    /** Flink's {@code SavepointInfo}: the savepoint's {@code location}, or why it failed. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record SavepointOperation(String location, @JsonProperty("failure-cause") FailureCause failureCause) {
+    }
+
+    /** Flink's {@code CheckpointInfo} (its field names are camelCase): the checkpoint's id, or why it failed. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record CheckpointOperation(@JsonProperty("checkpointId") Long checkpointId,
+            @JsonProperty("failureCause") FailureCause failureCause) {
+    }
+
+    /**
+     * Flink's serialized throwable, as far as Cairn has one: {@code class} names the kind of failure and
+     * {@code stack-trace} says what failed and why. Flink's {@code serialized-throwable} (a Java-serialized
+     * exception) is not given: Cairn runs no Java code of the job.
+     */
+    public record FailureCause(@JsonProperty("class") String kind, @JsonProperty("stack-trace") String stackTrace) {
     }
 
     /** The 202 answer to a job registration ({@code PUT /jobs/{jobId}}). */

@@ -74,6 +74,24 @@ final class JobQueries {
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
     }
 
+    /** {@code GET /jobs/{jobId}/checkpoints/config}: one point read of the job. */
+    static ApiViews.Config config(StoreReader stores, String jobId) {
+        return JobViews.config(existing(stores, jobId).getConfig());
+    }
+
+    /**
+     * The status of one trigger request of the job: one point read of the job, one of the request's record, and
+     * for an unknown request one of the job's request index (to say how many it keeps).
+     */
+    static ApiViews.Operation request(StoreReader stores, String jobId, String requestId, boolean savepointPath) {
+        JobState job = existing(stores, jobId);
+        return RequestViews.status(job, requestId, stores.request(jobId, requestId), savepointPath)
+                .orElseThrow(() -> ApiException.notFound("request '" + requestId + "' of job '" + jobId
+                        + "' is unknown to the coordinator: never sent, not processed yet, or older than the newest "
+                        + "requests whose outcomes it keeps for the job ("
+                        + stores.requestIndex(jobId).map(i -> i.getRequestIds().size()).orElse(0) + " kept now)"));
+    }
+
     private static JobState existing(StoreReader stores, String jobId) {
         return stores.job(jobId)
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' does not exist (never registered)"));

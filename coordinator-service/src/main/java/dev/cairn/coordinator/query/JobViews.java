@@ -43,19 +43,26 @@ public final class JobViews {
 
     /** {@code GET /jobs/{jobId}}: the job's state and its registered spec. */
     public static ApiViews.Job job(JobState job, JobSpec spec) {
-        CheckpointConfig c = spec.getConfig();
         List<ApiViews.Task> tasks = spec.getTasks().stream()
                 .map(t -> new ApiViews.Task(t.getTaskId(), t.getParallelism(), t.getTriggered(), t.getAcknowledges(),
                         t.getNotified()))
                 .toList();
-        ApiViews.Config config = new ApiViews.Config(c.getExactlyOnce() ? "exactly_once" : "at_least_once",
-                c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures(),
-                c.getRetained(), c.getStorageBaseLocation(), c.getUnalignedEnabled(), c.getAlignedTimeoutMs(),
-                SnapshotOptionsRules.backupType(c).name(), SnapshotOptionsRules.savepointFormat(c).name());
+        ApiViews.Config config = config(spec.getConfig());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(q -> queued(q, job.getConfig())).toList();
         return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(), tasks, config,
                 List.copyOf(spec.getParticipants()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
                 job.getLastCompletionMs(), job.getPending().size(), job.getConsecutiveFailures(), queue);
+    }
+
+    /**
+     * A checkpoint configuration as {@code GET /jobs/{jobId}/checkpoints/config} and {@code GET /jobs/{jobId}} show
+     * it. Cairn checkpoints after tasks finish, always (FLIP-147, Flink's default).
+     */
+    public static ApiViews.Config config(CheckpointConfig c) {
+        return new ApiViews.Config(c.getExactlyOnce() ? "exactly_once" : "at_least_once",
+                c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures(),
+                c.getRetained(), c.getStorageBaseLocation(), c.getUnalignedEnabled(), c.getAlignedTimeoutMs(),
+                SnapshotOptionsRules.backupType(c).name(), SnapshotOptionsRules.savepointFormat(c).name(), true);
     }
 
     /** {@code GET /jobs/{jobId}/checkpoints}: pending and history newest first, like Flink's history. */

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.JobSpec;
 import java.net.URLDecoder;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,10 +28,15 @@ import org.slf4j.LoggerFactory;
  *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
  *   GET  /jobs/{jobId}/checkpoints/details/{id}         the same, at Flink's path
  *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
+ *   GET  /jobs/{jobId}/checkpoints/config               the checkpoint configuration, Flink's names
+ *   GET  /jobs/{jobId}/checkpoints/{requestId}          status of a trigger request, Flink's CheckpointInfo
+ *   GET  /jobs/{jobId}/savepoints/{requestId}           status of a trigger request, Flink's SavepointInfo
  *   GET  /health                                        liveness of this instance (200 UP, 503 DOWN)
  *   GET  /ready                                         readiness of this instance (200 UP, 503 DOWN)
  * </pre>
- * The bodies are read by {@link JobSpecBody}, {@link TriggerBody}, {@link SavepointBody} and {@link StopBody}.
+ * After {@code /checkpoints/}, a number (digits, optionally after a '-') is a checkpoint id and anything else a
+ * request id; a request whose id is a number is found at {@code /savepoints/{requestId}} (any request is, whatever
+ * its type). The bodies are read by {@link JobSpecBody}, {@link TriggerBody}, {@link SavepointBody} and {@link StopBody}.
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
  * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT or POST is produced to the requests topic
  * by whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
@@ -42,10 +49,13 @@ final class QueryApi {
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     static final int MAX_BODY_BYTES = 64 * 1024;
     private static final String AUTHORIZATION = "Authorization";
+    /** A checkpoint id after {@code /checkpoints/}; anything else there is a request id. */
+    private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
     private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
-            + "GET /health, GET /ready";
+            + "GET /jobs/{jobId}/checkpoints/config, GET /jobs/{jobId}/checkpoints/{requestId}, "
+            + "GET /jobs/{jobId}/savepoints/{requestId}, GET /health, GET /ready";
 
     private final StateSource source;
     private final HealthSource health;
@@ -112,6 +122,10 @@ final class QueryApi {
                 return trigger(request, jobId, principal, rest.get(0).equals("stop")
                         ? StopBody.parse(request.bodyText()) : SavepointBody.parse(request.bodyText()));
             }
+            if (rest.size() == 2 && rest.get(0).equals("savepoints")) {
+                String requestId = requestId(rest.get(1));
+                return get(request, jobId, stores -> JobQueries.request(stores, jobId, requestId, true));
+            }
             if (rest.get(0).equals("checkpoints")) {
                 if (rest.size() == 1 && method.equals("POST")) {
                     return trigger(request, jobId, principal, TriggerBody.parse(request.bodyText()));
@@ -121,6 +135,13 @@ final class QueryApi {
                 }
                 if (rest.size() == 2 && rest.get(1).equals("latest-completed")) {
                     return get(request, jobId, stores -> JobQueries.latestCompleted(stores, jobId));
+                }
+                if (rest.size() == 2 && rest.get(1).equals("config")) {
+                    return get(request, jobId, stores -> JobQueries.config(stores, jobId));
+                }
+                if (rest.size() == 2 && !NUMBER.matcher(rest.get(1)).matches()) {
+                    String requestId = requestId(rest.get(1));
+                    return get(request, jobId, stores -> JobQueries.request(stores, jobId, requestId, false));
                 }
                 boolean flinkPath = rest.size() == 3 && rest.get(1).equals("details");
                 if (rest.size() == 2 || flinkPath) {
@@ -229,6 +250,19 @@ final class QueryApi {
             throw ApiException.badRequest("checkpoint id must be a number (or 'latest-completed'), not '"
                     + segment + "'");
         }
+    }
+
+    /** A request id from the path: what the coordinator accepts as one (no control characters, bounded length). */
+    private static String requestId(String segment) {
+        if (segment.chars().anyMatch(Character::isISOControl)) {
+            throw ApiException.badRequest("request id must not contain control characters");
+        }
+        int max = InputLimits.DEFAULTS.maxIdLength();
+        if (segment.length() > max) {
+            throw ApiException.badRequest("request id is " + segment.length() + " characters long, more than the "
+                    + "limit of " + max + ", so no request has it");
+        }
+        return segment;
     }
 
     /** Path segments, percent-decoded one by one (so that an encoded '/' stays inside its segment). */

@@ -2,6 +2,8 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -32,6 +34,10 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>{@value #SUMMARIES}: (job, checkpoint) to the {@link CheckpointSummary} of an ended checkpoint in the
  *       job's history;</li>
  *   <li>{@value #RETAINED}: job id to its {@link RetainedCheckpoints};</li>
+ *   <li>{@value #REQUESTS}: (job, request id) to the {@link RequestRecord} of a trigger request, its latest
+ *       outcome, for the status queries of {@code GET /jobs/{id}/savepoints/{requestId}};</li>
+ *   <li>{@value #REQUEST_INDEX}: job id to its {@link RequestIndex}, the requests whose records are kept, oldest
+ *       first (bounded);</li>
  *   <li>{@value #TIMERS}: (due time, job) to nothing, the index the punctuator range-scans.</li>
  * </ul>
  *
@@ -58,6 +64,8 @@ public final class CoordinatorStores {
             AvroEventSerde.currentOnly(CheckpointAcknowledged.class);
     public static final String SUMMARIES = "cairn-summaries";
     public static final String RETAINED = "cairn-retained";
+    public static final String REQUESTS = "cairn-requests";
+    public static final String REQUEST_INDEX = "cairn-request-index";
     public static final String TIMERS = "cairn-timers";
     /** Persistent, never written: keeps the process id (and the transactional id) across restarts. */
     public static final String INSTANCE = "cairn-instance";
@@ -70,6 +78,8 @@ public final class CoordinatorStores {
         AvroEventSerde<TaskVertex> vertices = AvroEventSerde.currentOnly(TaskVertex.class);
         AvroEventSerde<TaskFinished> finished = AvroEventSerde.currentOnly(TaskFinished.class);
         AvroEventSerde<CheckpointSummary> summaries = AvroEventSerde.currentOnly(CheckpointSummary.class);
+        AvroEventSerde<RequestRecord> requests = AvroEventSerde.currentOnly(RequestRecord.class);
+        AvroEventSerde<RequestIndex> requestIndex = AvroEventSerde.currentOnly(RequestIndex.class);
         return List.of(
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS), Serdes.String(), jobs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPECS), Serdes.String(), specs),
@@ -80,6 +90,9 @@ public final class CoordinatorStores {
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SUMMARIES), Serdes.Bytes(), summaries),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RETAINED), Serdes.String(),
                         CairnSerdes.retained()),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REQUESTS), Serdes.Bytes(), requests),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REQUEST_INDEX), Serdes.String(),
+                        requestIndex),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TIMERS), Serdes.Bytes(), Serdes.Bytes()),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE), Serdes.Bytes(), Serdes.Bytes())
                         .withLoggingDisabled());

@@ -4,6 +4,8 @@ import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -49,6 +51,8 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private final KeyValueStore<Bytes, byte[]> acks;
     private final KeyValueStore<Bytes, CheckpointSummary> summaries;
     private final KeyValueStore<String, RetainedCheckpoints> retained;
+    private final KeyValueStore<Bytes, RequestRecord> requests;
+    private final KeyValueStore<String, RequestIndex> requestIndex;
     private final StoreReader reader;
 
     /** Decoded values of the keys that exist; absent keys are not remembered, so bad input cannot grow these. */
@@ -69,6 +73,8 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         this.acks = cast(stores.apply(CoordinatorStores.ACKS));
         this.summaries = cast(stores.apply(CoordinatorStores.SUMMARIES));
         this.retained = cast(stores.apply(CoordinatorStores.RETAINED));
+        this.requests = cast(stores.apply(CoordinatorStores.REQUESTS));
+        this.requestIndex = cast(stores.apply(CoordinatorStores.REQUEST_INDEX));
         this.reader = new StoreReader(new StoreReader.Stores() {
             @Override
             public <K, V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<K, V> store(String name) {
@@ -227,5 +233,30 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     @Override
     public void putRetained(RetainedCheckpoints checkpoints) {
         retained.put(checkpoints.getJobId(), checkpoints);
+    }
+
+    @Override
+    public Optional<RequestRecord> request(String jobId, String requestId) {
+        return reader.request(jobId, requestId);
+    }
+
+    @Override
+    public void putRequest(String jobId, RequestRecord request) {
+        requests.put(StoreKeys.request(jobId, request.getRequestId()), request);
+    }
+
+    @Override
+    public void removeRequest(String jobId, String requestId) {
+        requests.delete(StoreKeys.request(jobId, requestId));
+    }
+
+    @Override
+    public Optional<RequestIndex> requestIndex(String jobId) {
+        return reader.requestIndex(jobId);
+    }
+
+    @Override
+    public void putRequestIndex(RequestIndex index) {
+        requestIndex.put(index.getJobId(), index);
     }
 }

@@ -55,6 +55,11 @@ public final class StoreKeys {
                 .put(prefix).putInt(task.length).put(task).putInt(subtaskIndex ^ Integer.MIN_VALUE).array());
     }
 
+    /** (jobId, requestId) of the requests store: a job's requests are one contiguous range. */
+    public static Bytes request(String jobId, String requestId) {
+        return vertex(jobId, requestId);
+    }
+
     /** (dueAtMs, jobId) of the timers store: ordered by due time. */
     static Bytes timer(long dueAtMs, String jobId) {
         byte[] job = utf8(jobId);

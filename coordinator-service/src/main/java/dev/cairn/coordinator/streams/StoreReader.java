@@ -3,6 +3,8 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -43,6 +45,8 @@ public final class StoreReader {
     private final ReadOnlyKeyValueStore<Bytes, byte[]> acks;
     private final ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries;
     private final ReadOnlyKeyValueStore<String, RetainedCheckpoints> retained;
+    private final ReadOnlyKeyValueStore<Bytes, RequestRecord> requests;
+    private final ReadOnlyKeyValueStore<String, RequestIndex> requestIndex;
 
     /** Over the stores of one stream task. */
     public StoreReader(Stores stores) {
@@ -54,6 +58,8 @@ public final class StoreReader {
         this.acks = stores.store(CoordinatorStores.ACKS);
         this.summaries = stores.store(CoordinatorStores.SUMMARIES);
         this.retained = stores.store(CoordinatorStores.RETAINED);
+        this.requests = stores.store(CoordinatorStores.REQUESTS);
+        this.requestIndex = stores.store(CoordinatorStores.REQUEST_INDEX);
     }
 
     /** The job's state, empty for a job that was never registered. */
@@ -144,5 +150,15 @@ public final class StoreReader {
     /** The retained completed checkpoints of the job, newest last. */
     public Optional<RetainedCheckpoints> retained(String jobId) {
         return Optional.ofNullable(retained.get(jobId));
+    }
+
+    /** What became of one trigger request of the job, empty when it had no outcome or is no longer kept. */
+    public Optional<RequestRecord> request(String jobId, String requestId) {
+        return Optional.ofNullable(requests.get(StoreKeys.request(jobId, requestId)));
+    }
+
+    /** The job's requests whose records are kept, oldest first. */
+    public Optional<RequestIndex> requestIndex(String jobId) {
+        return Optional.ofNullable(requestIndex.get(jobId));
     }
 }

@@ -2,6 +2,8 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -38,6 +40,7 @@ final class CountingState implements CoordinatorState {
     int retainedReads;
     int progressReads;
     int summaryReads;
+    int requestReads;
     /** Prefix scans: {@link #acks} and {@link #removeAcks}. */
     int scans;
     int jobWrites;
@@ -48,6 +51,7 @@ final class CountingState implements CoordinatorState {
     int ackWrites;
     int retainedWrites;
     int summaryWrites;
+    int requestWrites;
     long bytesRead;
     long bytesWritten;
 
@@ -58,13 +62,13 @@ final class CountingState implements CoordinatorState {
     /** Point reads of every kind. */
     int reads() {
         return jobReads + specReads + vertexReads + attemptReads + ackReads + retainedReads + progressReads
-                + summaryReads;
+                + summaryReads + requestReads;
     }
 
     /** Writes and removals of every kind. */
     int writes() {
         return jobWrites + specWrites + vertexWrites + vertexRemovals + attemptWrites + ackWrites + retainedWrites
-                + summaryWrites;
+                + summaryWrites + requestWrites;
     }
 
     @Override
@@ -206,6 +210,38 @@ final class CountingState implements CoordinatorState {
     public void removeSummary(String jobId, long checkpointId) {
         summaryWrites++;
         delegate.removeSummary(jobId, checkpointId);
+    }
+
+    @Override
+    public Optional<RequestRecord> request(String jobId, String requestId) {
+        requestReads++;
+        return read(delegate.request(jobId, requestId));
+    }
+
+    @Override
+    public void putRequest(String jobId, RequestRecord request) {
+        requestWrites++;
+        bytesWritten += size(request);
+        delegate.putRequest(jobId, request);
+    }
+
+    @Override
+    public void removeRequest(String jobId, String requestId) {
+        requestWrites++;
+        delegate.removeRequest(jobId, requestId);
+    }
+
+    @Override
+    public Optional<RequestIndex> requestIndex(String jobId) {
+        requestReads++;
+        return read(delegate.requestIndex(jobId));
+    }
+
+    @Override
+    public void putRequestIndex(RequestIndex index) {
+        requestWrites++;
+        bytesWritten += size(index);
+        delegate.putRequestIndex(index);
     }
 
     private <T> Optional<T> read(Optional<T> value) {

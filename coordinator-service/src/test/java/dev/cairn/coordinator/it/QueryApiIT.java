@@ -133,6 +133,34 @@ class QueryApiIT {
     }
 
     @Test
+    void shouldReportAPostedSavepointInProgressThenCompletedWithItsLocation() throws Exception {
+        String job = "savepoint-status-" + UUID.randomUUID();
+        startJob(job);
+        awaitJson("/jobs/" + job, node -> true);
+        String requestId = "sp-" + UUID.randomUUID();
+        String target = "file:///savepoints/" + job;
+
+        HttpResponse<String> response = post("/jobs/" + job + "/savepoints",
+                "{\"targetDirectory\": \"" + target + "\", \"triggerId\": \"" + requestId + "\"}");
+        assertThat(response.statusCode()).isEqualTo(202);
+        CheckpointTriggered savepoint = cairn.awaitControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job) && t.getType() == CheckpointType.SAVEPOINT);
+        String status = "/jobs/" + job + "/savepoints/" + requestId;
+        JsonNode inProgress = awaitJson(status, node -> node.get("stage").asText().equals("TRIGGERED"));
+        assertThat(inProgress.get("status").get("id").asText()).isEqualTo("IN_PROGRESS");
+        assertThat(inProgress.get("checkpoint_id").asLong()).isEqualTo(savepoint.getCheckpointId());
+
+        cairn.ack(job, savepoint.getCheckpointId(), "source", 0, attempt(job, "source", 0));
+        cairn.ack(job, savepoint.getCheckpointId(), "source", 1, attempt(job, "source", 1));
+        cairn.ack(job, savepoint.getCheckpointId(), "sink", 0, attempt(job, "sink", 0));
+        JsonNode completed = awaitJson(status, node -> node.get("status").get("id").asText().equals("COMPLETED"));
+
+        assertThat(completed.get("operation").get("location").asText()).isEqualTo(target);
+        assertThat(completed.get("stage").asText()).isEqualTo("COMPLETED");
+        assertThat(completed.get("checkpoint_type").asText()).isEqualTo("SAVEPOINT");
+    }
+
+    @Test
     void shouldAnswerBadRequestsWithJsonErrorsAndKeepServing() throws Exception {
         String job = "errors-" + UUID.randomUUID();
         startJob(job);

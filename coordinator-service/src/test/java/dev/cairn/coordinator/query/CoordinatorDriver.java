@@ -75,6 +75,11 @@ final class CoordinatorDriver implements AutoCloseable {
         requests.pipeInput(spec.getJobId(), new RequestEnvelope(spec));
     }
 
+    /** A request as the REST API publishes it, keyed by its job. */
+    void send(String jobId, RequestEnvelope request) {
+        requests.pipeInput(jobId, request);
+    }
+
     void startTask(String jobId, String taskId, int subtask) {
         acks.pipeInput(jobId, new AckEnvelope(TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId)
                 .setSubtaskIndex(subtask).setAttemptId(attempt(taskId, subtask)).setTimestampMs(now()).build()));

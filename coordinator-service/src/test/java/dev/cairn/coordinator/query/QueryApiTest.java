@@ -201,7 +201,7 @@ class QueryApiTest {
     void shouldExplainUnknownEndpointsWrongMethodsAndBadCheckpointIds() throws Exception {
         HttpResponse<String> unknown = get(a, "/overview");
         HttpResponse<String> wrongMethod = post(a, "/jobs/" + JOB, "{}");
-        HttpResponse<String> badId = get(a, "/jobs/" + JOB + "/checkpoints/latest");
+        HttpResponse<String> badId = get(a, "/jobs/" + JOB + "/checkpoints/details/latest");
 
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).get("error").asText()).startsWith("no endpoint GET /overview; the API serves");

@@ -40,6 +40,16 @@ class QueryApiWithoutServerTest {
         assertThat(published).isEmpty();
     }
 
+    @Test
+    void shouldRefuseARequestIdWithAControlCharacterBeforeLookingForTheJob() {
+        HttpAnswer answer = api.answer(new ApiRequest("GET", "/jobs/job-1/savepoints/bad%7Fid", null, Map.of(),
+                new byte[0]));
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(new String(answer.body(), StandardCharsets.UTF_8))
+                .contains("request id must not contain control characters");
+    }
+
     private static ApiRequest request(String method, Map<String, List<String>> headers) {
         return new ApiRequest(method, "/jobs/job-1", null, headers, SPEC.getBytes(StandardCharsets.UTF_8));
     }
