@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The REST API's routes:
  * <pre>
+ *   GET  /jobs[?scope=all|local]                        every job of every instance (see {@link JobsOverview})
  *   GET  /jobs/{jobId}                                  spec, status, schedule
  *   PUT  /jobs/{jobId}                                  register a job or replace its spec (202)
  *   GET  /jobs/{jobId}/checkpoints                      counts, summary, latest, pending, history
@@ -42,7 +43,7 @@ final class QueryApi {
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     static final int MAX_BODY_BYTES = 64 * 1024;
     private static final String AUTHORIZATION = "Authorization";
-    private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
+    private static final String ENDPOINTS = "GET /jobs, GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
             + "GET /health, GET /ready";
@@ -54,6 +55,7 @@ final class QueryApi {
     private final Forwarder forwarder;
     private final String self;
     private final LongSupplier clock;
+    private final JobsOverview jobs;
 
     /**
      * @param access who may read and change jobs
@@ -70,6 +72,7 @@ final class QueryApi {
         this.forwarder = forwarder;
         this.self = self;
         this.clock = clock;
+        this.jobs = new JobsOverview(source, access, forwarder, self);
     }
 
     /** The answer to {@code request}: never throws, every failure becomes an error answer. */
@@ -94,6 +97,9 @@ final class QueryApi {
         List<String> path = segments(request.rawPath());
         if (path.size() == 1 && (path.get(0).equals("health") || path.get(0).equals("ready"))) {
             return health(request, path.get(0).equals("health") ? health.liveness() : health.readiness());
+        }
+        if (path.size() == 1 && path.get(0).equals("jobs")) {
+            return jobs.answer(request);
         }
         if (path.size() >= 2 && path.get(0).equals("jobs")) {
             String jobId = path.get(1);
