@@ -171,6 +171,7 @@
       return;
     }
     refreshing = true;
+    document.body.dataset.busy = 'true';
     const errors = [];
     const attempt = async (work) => {
       try {
@@ -209,6 +210,7 @@
       document.body.dataset.refreshed = String(Date.now());
     } finally {
       refreshing = false;
+      document.body.dataset.busy = 'false';
       if (again) {
         again = false;
         refresh();

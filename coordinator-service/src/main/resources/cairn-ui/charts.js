@@ -45,7 +45,8 @@
       return (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
     }
     const minutes = Math.floor(ms / 60000);
-    return minutes + ' min ' + String(Math.round((ms % 60000) / 1000)).padStart(2, '0') + ' s';
+    const seconds = Math.round((ms % 60000) / 1000);
+    return seconds === 0 ? minutes + ' min' : minutes + ' min ' + String(seconds).padStart(2, '0') + ' s';
   }
 
   function bytes(n) {
@@ -82,6 +83,18 @@
     return { max: Math.ceil(max / step) * step, step };
   }
 
+  /** Like niceScale, in round units of what is measured: KiB, MiB... for bytes, seconds or minutes for durations. */
+  function axisScale(max, ticks, format) {
+    let unit = 1;
+    if (format === bytes && max >= 1024) {
+      unit = Math.pow(1024, Math.floor(Math.log(max) / Math.log(1024)));
+    } else if (format === duration) {
+      unit = max >= 120000 ? 60000 : max >= 2000 ? 1000 : 1;
+    }
+    const scale = niceScale(max / unit, ticks);
+    return { max: scale.max * unit, step: scale.step * unit };
+  }
+
   /**
    * A line plot of one measure per checkpoint id: completed checkpoints joined by a line, failed ones as red
    * points. points: [{id, value, status, at}]; format: how values read.
@@ -105,11 +118,7 @@
     const ids = points.map((p) => p.id);
     const minId = Math.min(...ids);
     const maxId = Math.max(...ids);
-    const maxValue = Math.max(...points.map((p) => p.value));
-    const unit = format === bytes && maxValue >= 1024 ? Math.pow(1024, Math.floor(Math.log(maxValue) / Math.log(1024)))
-      : 1;
-    const scaleInUnits = niceScale(maxValue / unit, 4);
-    const scaleY = { max: scaleInUnits.max * unit, step: scaleInUnits.step * unit };
+    const scaleY = axisScale(Math.max(...points.map((p) => p.value)), 4, format);
     const x = (cid) => m.left + (maxId === minId ? plotW / 2 : ((cid - minId) / (maxId - minId)) * plotW);
     const y = (v) => m.top + plotH - (v / scaleY.max) * plotH;
     for (let v = 0; v <= scaleY.max + scaleY.step / 2; v += scaleY.step) {
@@ -194,11 +203,11 @@
       acked: false, attempt: s.attempt_id })));
     const pending = detail.status === 'IN_PROGRESS';
     const waited = pending ? Math.max(0, nowMs - trigger) : (detail.end_to_end_duration || 0);
-    const span = niceScale(Math.max(waited, ...rows.filter((r) => r.acked).map((r) => r.offset), 1), 5);
+    const span = axisScale(Math.max(waited, ...rows.filter((r) => r.acked).map((r) => r.offset), 1), 5, duration);
     const shown = rows.slice(0, 300);
     const width = 900;
     const rowH = 20;
-    const m = { left: 190, right: 150, top: 26, bottom: 26 };
+    const m = { left: 190, right: 180, top: 26, bottom: 26 };
     const plotW = width - m.left - m.right;
     const height = m.top + shown.length * rowH + m.bottom;
     const x = (ms) => m.left + (Math.min(ms, span.max) / span.max) * plotW;
@@ -206,7 +215,8 @@
       'aria-label': 'subtask acknowledgements after the trigger', 'data-rows': shown.length });
     for (let t = 0; t <= span.max + span.step / 2; t += span.step) {
       root.append(svg('line', { x1: x(t), x2: x(t), y1: m.top - 6, y2: height - m.bottom, class: 'grid' }));
-      root.append(svg('text', { x: x(t), y: m.top - 10, class: 'tick', 'text-anchor': 'middle' }, '+' + tick(duration(t))));
+      root.append(svg('text', { x: x(t), y: m.top - 10, class: 'tick', 'text-anchor': 'middle' },
+        '+' + tick(duration(t))));
     }
     shown.forEach((r, i) => {
       const top = m.top + i * rowH;
@@ -220,7 +230,8 @@
         `${r.task} #${r.index}`));
       if (r.acked) {
         row.append(svg('rect', { x: m.left, y: top + 5, width: Math.max(1, x(r.offset) - m.left), height: rowH - 10,
-          rx: 2, class: 'ack-bar' }, svg('title', {}, `${key} acknowledged after ${duration(r.offset)}, ${bytes(r.size)}`)));
+          rx: 2, class: 'ack-bar' },
+        svg('title', {}, `${key} acknowledged after ${duration(r.offset)}, ${bytes(r.size)}`)));
         row.append(svg('circle', { cx: x(r.offset), cy: top + rowH / 2, r: 4, class: 'ack-point' }));
         row.append(svg('text', { x: width - m.right + 10, y: top + 14, class: 'row-note' },
           `+${duration(r.offset)} · ${bytes(r.size)}`));

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.logging.Level;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -129,26 +130,31 @@ class WebPageIT {
             WebDriverWait wait = new WebDriverWait(browser, BROWSER_WAIT);
             wait.until(b -> rows("#checkpoints-table tbody tr[data-status='COMPLETED']").size() == completed.size()
                     && !rows("#timeline g.subtask-row.missing").isEmpty());
+            String firstRefresh = browser.findElement(By.tagName("body")).getDomAttribute("data-refreshed");
+            wait.until(b -> !Objects.equals(firstRefresh,
+                    b.findElement(By.tagName("body")).getDomAttribute("data-refreshed")));
+            pauseRefreshing(wait);
 
-            assertThat(rows("#jobs-table tbody tr")).extracting(row -> row.getAttribute("data-job-id"))
+            assertThat(rows("#jobs-table tbody tr")).extracting(row -> row.getDomAttribute("data-job-id"))
                     .containsExactly("nightly-report", JOB);
             assertThat(rows("#checkpoints-table tbody tr[data-status='COMPLETED']"))
-                    .extracting(row -> Long.parseLong(row.getAttribute("data-checkpoint-id")))
+                    .extracting(row -> Long.parseLong(row.getDomAttribute("data-checkpoint-id")))
                     .containsExactlyInAnyOrderElementsOf(completed);
             assertThat(browser.findElement(By.cssSelector("#checkpoints-table tr[data-checkpoint-id='" + failed
                     + "']")).getText()).contains("CHECKPOINT_DECLINED");
             assertThat(rows("#plot-duration circle.point.completed")).hasSize(completed.size());
             assertThat(rows("#plot-duration circle.point.failed")).hasSize(1);
             assertThat(rows("#plot-size circle.point")).hasSize(completed.size());
-            assertThat(browser.findElement(By.cssSelector("#plot-duration polyline.series")).getAttribute("points"))
+            assertThat(browser.findElement(By.cssSelector("#plot-duration polyline.series")).getDomAttribute("points"))
                     .as("a line through the completed checkpoints").isNotBlank();
-            assertThat(rows("#timeline g.subtask-row.missing")).extracting(row -> row.getAttribute("data-subtask"))
+            assertThat(rows("#timeline g.subtask-row.missing")).extracting(row -> row.getDomAttribute("data-subtask"))
                     .containsExactly("sink#0");
             assertThat(rows("#timeline g.subtask-row.acked")).hasSize(SUBTASKS.size() - 1);
             assertThat(browser.findElement(By.id("missing-subtasks")).getText()).contains("sink #0");
             assertThat(browser.findElement(By.cssSelector("#counts [data-count='completed'] .value")).getText())
                     .isEqualTo(String.valueOf(completed.size()));
             assertThat(severeBrowserLogs()).isEmpty();
+            browser.findElement(By.id("auto-refresh")).click();
             saveScreenshot();
         }
     }
@@ -169,10 +175,17 @@ class WebPageIT {
             browser.findElement(By.cssSelector("#token-form button[type='submit']")).click();
 
             wait.until(b -> !rows("#jobs-table tbody tr[data-job-id='guarded']").isEmpty());
+            pauseRefreshing(wait);
             assertThat(browser.findElement(By.id("error")).isDisplayed()).isFalse();
             assertThat(browser.executeScript("return sessionStorage.getItem('cairn.token')"))
                     .isEqualTo(CoordinatorHarness.REST_TOKEN);
         }
+    }
+
+    /** Turns the page's refresh off and waits for a refresh under way to end, so that elements stay put. */
+    private void pauseRefreshing(WebDriverWait wait) {
+        browser.findElement(By.id("auto-refresh")).click();
+        wait.until(b -> "false".equals(b.findElement(By.tagName("body")).getDomAttribute("data-busy")));
     }
 
     private List<WebElement> rows(String css) {

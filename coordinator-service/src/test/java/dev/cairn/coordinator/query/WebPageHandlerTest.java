@@ -46,7 +46,8 @@ class WebPageHandlerTest {
         assertThat(send("GET", "/ui/app.js").headers().firstValue("Content-Type"))
                 .hasValue("text/javascript; charset=utf-8");
         assertThat(send("GET", "/ui/charts.js").body()).contains("window.CairnCharts");
-        assertThat(send("GET", "/ui/style.css").headers().firstValue("Content-Type")).hasValue("text/css; charset=utf-8");
+        assertThat(send("GET", "/ui/style.css").headers().firstValue("Content-Type"))
+                .hasValue("text/css; charset=utf-8");
         assertThat(send("GET", "/ui/favicon.svg").headers().firstValue("Content-Type")).hasValue("image/svg+xml");
     }
 
