@@ -69,6 +69,19 @@ public final class AccessPolicy {
         return readsNeedToken ? authorize(authorization, jobId) : null;
     }
 
+    /**
+     * The jobs a caller may read, for listings such as {@code GET /jobs}: every job when reads are open.
+     *
+     * @throws ApiException 401 for a missing, malformed or unknown token when reads need a token
+     */
+    JobScope readScope(List<String> authorization) {
+        if (!readsNeedToken) {
+            return JobScope.ALL;
+        }
+        return tokens.find(bearerToken(authorization))
+                .orElseThrow(() -> ApiException.unauthorized("unknown bearer token")).scope();
+    }
+
     /** How the log describes it: read-only, or whose tokens allow mutations (never the tokens). */
     @Override
     public String toString() {

@@ -19,6 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The REST API's routes:
  * <pre>
+ *   GET  /jobs[?scope=all|local]                        every job of every instance (see {@link JobsOverview})
  *   GET  /jobs/{jobId}                                  spec, status, schedule
  *   PUT  /jobs/{jobId}                                  register a job or replace its spec (202)
  *   GET  /jobs/{jobId}/checkpoints                      counts, summary, latest, pending, history
@@ -51,7 +52,7 @@ final class QueryApi {
     private static final String AUTHORIZATION = "Authorization";
     /** A checkpoint id after {@code /checkpoints/}; anything else there is a request id. */
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
-    private static final String ENDPOINTS = "GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
+    private static final String ENDPOINTS = "GET /jobs, GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
             + "GET /jobs/{jobId}/checkpoints/config, GET /jobs/{jobId}/checkpoints/{requestId}, "
@@ -64,6 +65,7 @@ final class QueryApi {
     private final Forwarder forwarder;
     private final String self;
     private final LongSupplier clock;
+    private final JobsOverview jobs;
 
     /**
      * @param access who may read and change jobs
@@ -80,6 +82,7 @@ final class QueryApi {
         this.forwarder = forwarder;
         this.self = self;
         this.clock = clock;
+        this.jobs = new JobsOverview(source, access, forwarder, self);
     }
 
     /** The answer to {@code request}: never throws, every failure becomes an error answer. */
@@ -104,6 +107,9 @@ final class QueryApi {
         List<String> path = segments(request.rawPath());
         if (path.size() == 1 && (path.get(0).equals("health") || path.get(0).equals("ready"))) {
             return health(request, path.get(0).equals("health") ? health.liveness() : health.readiness());
+        }
+        if (path.size() == 1 && path.get(0).equals("jobs")) {
+            return jobs.answer(request);
         }
         if (path.size() >= 2 && path.get(0).equals("jobs")) {
             String jobId = path.get(1);

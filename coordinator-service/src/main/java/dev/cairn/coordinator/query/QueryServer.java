@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import org.apache.kafka.streams.state.HostInfo;
+import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@link QueryServerConfig#tls()} is set. Started in
  * two steps, because Kafka Streams needs the port actually bound (its {@code application.server}) before it
  * is created, and the API needs the running Kafka Streams: {@link #bind} opens the socket, {@link #start}
- * serves {@link QueryApi}.
+ * serves {@link QueryApi}, and the web page at {@code /} ({@link WebPageHandler}).
  */
 public final class QueryServer implements AutoCloseable {
 
@@ -86,8 +87,8 @@ public final class QueryServer implements AutoCloseable {
      * @param publisher where PUT and POST send their requests
      */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
-        server.setHandler(new JettyApiHandler(new QueryApi(source, health, publisher, config.access(),
-                forwarder(), applicationServer(), System::currentTimeMillis)));
+        server.setHandler(new Handler.Sequence(new WebPageHandler(), new JettyApiHandler(new QueryApi(source, health,
+                publisher, config.access(), forwarder(), applicationServer(), System::currentTimeMillis))));
         try {
             server.start();
         } catch (Exception e) {

@@ -13,12 +13,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -27,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two instances of one coordinator application, each with its own REST API: a job's state lives in one of
- * them, and either answers for it (the other forwards to the owner).
+ * them, and either answers for it (the other forwards to the owner); either lists every job of both.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class QueryRoutingIT {
@@ -78,6 +81,60 @@ class QueryRoutingIT {
             assertThat(request.getJobId()).isEqualTo(job);
             assertThat(request.getForce()).isTrue();
         }
+    }
+
+    @Test
+    void shouldListEveryJobOfBothInstancesFromEither(KafkaCluster kafka, @TempDir Path firstDir,
+            @TempDir Path secondDir) throws Exception {
+        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, firstDir, CoordinatorHarness.restApi());
+             CoordinatorApp second = cairn.startAnotherInstance(secondDir, CoordinatorHarness.restApi())) {
+            List<CoordinatorApp> instances = List.of(cairn.coordinator(), second);
+            Awaitility.await().atMost(WAIT).until(() -> instances.stream().allMatch(app ->
+                    app.streams().state() == KafkaStreams.State.RUNNING
+                            && app.streams().metadataForAllStreamsClients().size() == 2));
+            String prefix = "listed-" + UUID.randomUUID() + "-";
+            List<String> jobs = jobsOnEveryPartition(prefix);
+            jobs.forEach(job -> cairn.register(CoordinatorHarness.job(job, 60_000, 60_000, "source")));
+
+            Map<String, List<String>> local = new HashMap<>();
+            Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+                for (CoordinatorApp app : instances) {
+                    HttpResponse<String> all = get(app, "/jobs");
+                    assertThat(all.statusCode()).isEqualTo(200);
+                    JsonNode listing = Json.MAPPER.readTree(all.body());
+                    assertThat(listing.get("unreachable")).isEmpty();
+                    assertThat(ids(listing, prefix)).containsExactlyElementsOf(jobs);
+                    local.put(server(app).applicationServer(),
+                            ids(Json.MAPPER.readTree(get(app, "/jobs?scope=local").body()), prefix));
+                }
+                assertThat(local.values()).as("each instance owns some of the jobs").allSatisfy(own ->
+                        assertThat(own).isNotEmpty().hasSizeLessThan(jobs.size()));
+            });
+        }
+    }
+
+    /** Two job ids on each of the harness' two partitions (as the producer's default partitioner places them), sorted. */
+    private static List<String> jobsOnEveryPartition(String prefix) {
+        int[] perPartition = new int[2];
+        List<String> jobs = new ArrayList<>();
+        for (int i = 0; jobs.size() < 4; i++) {
+            int partition = Utils.toPositive(Utils.murmur2((prefix + i).getBytes(StandardCharsets.UTF_8))) % 2;
+            if (perPartition[partition]++ < 2) {
+                jobs.add(prefix + i);
+            }
+        }
+        jobs.sort(null);
+        return jobs;
+    }
+
+    private static List<String> ids(JsonNode listing, String prefix) {
+        List<String> ids = new ArrayList<>();
+        listing.get("jobs").forEach(job -> {
+            if (job.get("id").asText().startsWith(prefix)) {
+                ids.add(job.get("id").asText());
+            }
+        });
+        return ids;
     }
 
     private static QueryServer server(CoordinatorApp app) {
