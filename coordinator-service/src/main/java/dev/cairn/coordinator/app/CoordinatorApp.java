@@ -1,6 +1,8 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.metrics.CoordinatorMetrics;
+import dev.cairn.coordinator.metrics.MetricsHandler;
 import dev.cairn.coordinator.query.KafkaRequestPublisher;
 import dev.cairn.coordinator.query.QueryServer;
 import dev.cairn.coordinator.query.QueryServerConfig;
@@ -8,6 +10,7 @@ import dev.cairn.coordinator.query.StreamsStateSource;
 import dev.cairn.coordinator.query.RequestPublisher;
 import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
@@ -34,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * exactly-once processing. Main, the demo and the integration tests all start the coordinator this way.
  * With a {@link CoordinatorConfig#queryServer()}, it also serves the REST API over its state stores, and
  * advertises that API's host:port as Kafka Streams' {@code application.server}, so that every instance
- * can route a query to the instance that owns the job.
+ * can route a query to the instance that owns the job, and serves its {@link CoordinatorMetrics} on
+ * {@code GET /metrics}.
  */
 public final class CoordinatorApp implements AutoCloseable {
 
@@ -45,10 +49,12 @@ public final class CoordinatorApp implements AutoCloseable {
     private final CountDownLatch running;
     private final QueryServer queryServer;
     private final RequestPublisher requestPublisher;
+    private final CoordinatorMetrics metrics;
 
     private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, CountDownLatch running,
-            QueryServer queryServer, RequestPublisher requestPublisher) {
+            QueryServer queryServer, RequestPublisher requestPublisher, CoordinatorMetrics metrics) {
         this.config = config;
+        this.metrics = metrics;
         this.streams = streams;
         this.running = running;
         this.queryServer = queryServer;
@@ -94,11 +100,12 @@ public final class CoordinatorApp implements AutoCloseable {
      * JVM given that archive ({@code -XX:SharedArchiveFile}) starts the coordinator faster.
      */
     public static void rehearse(CoordinatorConfig config) {
-        Topology topology = topology(config);
         QueryServer queryServer = QueryServer.bind(QueryServerConfig.loopback());
-        try {
+        try (CoordinatorMetrics metrics = new CoordinatorMetrics()) {
+            Topology topology = topology(config, metrics.decisions());
             Properties props = streamsProperties(config);
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryServer.applicationServer());
+            props.put(DeadLetterQueueHandler.METER_REGISTRY, metrics.registry());
             new KafkaStreams(topology, props).close(Duration.ZERO);
         } finally {
             queryServer.close();
@@ -107,10 +114,10 @@ public final class CoordinatorApp implements AutoCloseable {
     }
 
     /** The topology a coordinator with this configuration runs (and rehearses). */
-    private static Topology topology(CoordinatorConfig config) {
+    private static Topology topology(CoordinatorConfig config, DecisionListener listener) {
         return CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
                 () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
-                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()));
+                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()), listener);
     }
 
     private static void ensureTopics(CoordinatorConfig config) {
@@ -126,22 +133,25 @@ public final class CoordinatorApp implements AutoCloseable {
             LOG.warn("No sidecar master key: records on {} are accepted unsigned, so any client that can write "
                     + "that topic can acknowledge any job's checkpoints", config.topics().acks());
         }
-        Topology topology = topology(config);
+        CoordinatorMetrics metrics = new CoordinatorMetrics();
+        Topology topology = topology(config, metrics.decisions());
         Properties props = streamsProperties(config);
+        props.put(DeadLetterQueueHandler.METER_REGISTRY, metrics.registry());
         QueryServer queryServer = await(restBound);
         if (queryServer != null) {
             props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, queryServer.applicationServer());
         }
-        return start(config, topology, props, queryServer, topicsReady);
+        return start(config, topology, props, queryServer, topicsReady, metrics);
     }
 
     private static CoordinatorApp start(CoordinatorConfig config, Topology topology, Properties props,
-            QueryServer queryServer, CompletableFuture<Void> topicsReady) {
+            QueryServer queryServer, CompletableFuture<Void> topicsReady, CoordinatorMetrics metrics) {
         KafkaStreams streams = new KafkaStreams(topology, props);
         try {
             await(topicsReady);
         } catch (RuntimeException e) {
             streams.close(Duration.ZERO);
+            metrics.close();
             throw e;
         }
         StreamThreadFailures failures = new StreamThreadFailures();
@@ -165,10 +175,13 @@ public final class CoordinatorApp implements AutoCloseable {
         if (queryServer != null) {
             publisher = new KafkaRequestPublisher(config.bootstrapServers(), config.kafkaProperties(),
                     config.topics().requests());
-            queryServer.start(new StreamsStateSource(streams, queryServer.self()),
-                    new StreamsHealth(streams::state, failures, System::currentTimeMillis), publisher);
+            StreamsStateSource state = new StreamsStateSource(streams, queryServer.self());
+            metrics.bindStreams(streams);
+            metrics.watchJobs(state);
+            queryServer.start(state, new StreamsHealth(streams::state, failures, System::currentTimeMillis, state),
+                    publisher, api -> new MetricsHandler(metrics, api));
         }
-        return new CoordinatorApp(config, streams, running, queryServer, publisher);
+        return new CoordinatorApp(config, streams, running, queryServer, publisher, metrics);
     }
 
     /**
@@ -262,5 +275,11 @@ public final class CoordinatorApp implements AutoCloseable {
         }
         streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        metrics.close();
+    }
+
+    /** The registry of this instance's metrics (what {@code GET /metrics} serves). */
+    public CoordinatorMetrics metrics() {
+        return metrics;
     }
 }

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.query.HealthSource;
+import dev.cairn.coordinator.query.StateSource;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -9,7 +10,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The coordinator's health as its Kafka Streams instance shows it: ready when it is {@code RUNNING} (its
- * tasks assigned and restored); alive unless it stopped or is stopping ({@code ERROR},
+ * tasks assigned and restored) and the stores of every partition it owns answer a read; alive unless it stopped or is stopping ({@code ERROR},
  * {@code PENDING_SHUTDOWN}, {@code NOT_RUNNING}) or its stream threads keep failing
  * ({@link StreamThreadFailures}).
  */
@@ -21,16 +22,26 @@ final class StreamsHealth implements HealthSource {
     private final Supplier<KafkaStreams.State> state;
     private final StreamThreadFailures failures;
     private final LongSupplier clock;
+    private final StateSource stores;
+
+    /** Without a look at the stores: ready when {@code RUNNING}. */
+    StreamsHealth(Supplier<KafkaStreams.State> state, StreamThreadFailures failures, LongSupplier clock) {
+        this(state, failures, clock, null);
+    }
 
     /**
      * @param state the current state of Kafka Streams, e.g. {@code streams::state}
      * @param failures the stream thread failures recorded so far
      * @param clock epoch milliseconds, e.g. {@code System::currentTimeMillis}
+     * @param stores the stores of the partitions this instance owns, each read once per readiness check;
+     *     {@code null}: not checked
      */
-    StreamsHealth(Supplier<KafkaStreams.State> state, StreamThreadFailures failures, LongSupplier clock) {
+    StreamsHealth(Supplier<KafkaStreams.State> state, StreamThreadFailures failures, LongSupplier clock,
+            StateSource stores) {
         this.state = state;
         this.failures = failures;
         this.clock = clock;
+        this.stores = stores;
     }
 
     @Override
@@ -50,7 +61,21 @@ final class StreamsHealth implements HealthSource {
     @Override
     public Health readiness() {
         KafkaStreams.State now = state.get();
-        return now == KafkaStreams.State.RUNNING ? Health.up()
-                : Health.down("Kafka Streams is " + now + ", not RUNNING");
+        if (now != KafkaStreams.State.RUNNING) {
+            return Health.down("Kafka Streams is " + now + ", not RUNNING");
+        }
+        return stores == null ? Health.up() : storesReadable();
+    }
+
+    /** One point read of the jobs store of every partition owned here (a job id that cannot exist). */
+    private Health storesReadable() {
+        for (int partition : stores.localPartitions()) {
+            try {
+                stores.reader(partition).job("");
+            } catch (RuntimeException e) {
+                return Health.down("the stores of partition " + partition + " are not queryable: " + e.getMessage());
+            }
+        }
+        return Health.up();
     }
 }

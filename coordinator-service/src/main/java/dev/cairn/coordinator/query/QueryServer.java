@@ -3,6 +3,7 @@ package dev.cairn.coordinator.query;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.state.HostInfo;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -87,8 +88,15 @@ public final class QueryServer implements AutoCloseable {
      * @param publisher where PUT and POST send their requests
      */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
-        server.setHandler(new Handler.Sequence(new WebPageHandler(), new JettyApiHandler(new QueryApi(source, health,
-                publisher, config.access(), forwarder(), applicationServer(), System::currentTimeMillis))));
+        start(source, health, publisher, UnaryOperator.identity());
+    }
+
+    /** As above, serving {@code front.apply(api)}: handlers of other paths put in front of the web page and the API (/metrics). */
+    public void start(StateSource source, HealthSource health, RequestPublisher publisher,
+            UnaryOperator<Handler> front) {
+        server.setHandler(front.apply(new Handler.Sequence(new WebPageHandler(), new JettyApiHandler(new QueryApi(
+                source, health, publisher, config.access(), forwarder(), applicationServer(),
+                System::currentTimeMillis)))));
         try {
             server.start();
         } catch (Exception e) {

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * into a command; runs the decider; writes the state changes the decision made (the same evolve that replay
  * uses made them, once) to the stores; and forwards the events: every event to the journal, notifications to
  * the control topic, and after a completion the retained checkpoints and the newest one's subtask states, in
- * {@link RestoreParts}, to the completed topic. It makes no decision of its own.
+ * {@link RestoreParts}, to the completed topic; then it hands the events to its {@link DecisionListener}
+ * (metrics). It makes no decision of its own.
  *
  * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
  * {@code Error} included), and a decision whose records would be too large to send, is thrown as a
@@ -59,6 +60,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private final int statesPerPart;
     private final Duration tickInterval;
     private final OutputSizeGuard sizeGuard;
+    private final DecisionListener listener;
     private ProcessorContext<String, SpecificRecord> context;
     private StoreBackedCoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
@@ -70,8 +72,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     }
 
     CoordinatorProcessor(Decide decide, CommandMapper commands, int statesPerPart, Duration tickInterval,
-            OutputSizeGuard sizeGuard) {
+            OutputSizeGuard sizeGuard, DecisionListener listener) {
         this.decide = decide;
+        this.listener = listener;
         this.commands = commands;
         this.statesPerPart = statesPerPart;
         this.tickInterval = tickInterval;
@@ -165,6 +168,18 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         }
         if (completed != null) {
             publishRestorePoint(completed, before, now);
+        }
+        if (!decided.events().isEmpty()) {
+            tell(jobId, decided, now);
+        }
+    }
+
+    /** Hands the applied events to the listener; a failing listener costs a log line, never the decision. */
+    private void tell(String jobId, Decided decided, long now) {
+        try {
+            listener.decided(jobId, decided.events(), now);
+        } catch (RuntimeException e) {
+            LOG.warn("The decision listener failed on job {}: {}", jobId, e.toString());
         }
     }
 

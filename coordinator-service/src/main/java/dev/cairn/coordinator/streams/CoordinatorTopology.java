@@ -65,13 +65,28 @@ public final class CoordinatorTopology {
      */
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey, UnaryOperator.identity());
+        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey, DecisionListener.NONE);
+    }
+
+    /** As above, handing every applied decision's events to {@code listener} (the coordinator's metrics). */
+    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
+            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
+            DecisionListener listener) {
+        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey,
+                UnaryOperator.identity(), listener);
     }
 
     /** As above, with the decider wrapped by {@code wrapDecide} (tests make it fail). */
     static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
             UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
+        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey, wrapDecide,
+                DecisionListener.NONE);
+    }
+
+    private static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
+            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
+            UnaryOperator<CoordinatorProcessor.Decide> wrapDecide, DecisionListener listener) {
         OutputSizeGuard.requireValidLimit(maxRecordBytes);
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
@@ -85,7 +100,7 @@ public final class CoordinatorTopology {
         topology.addProcessor(PROCESSOR,
                 () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), new CommandMapper(random),
                         RestoreParts.statesPerPart(settings.limits(), maxRecordBytes), tickInterval,
-                        new OutputSizeGuard(maxRecordBytes)),
+                        new OutputSizeGuard(maxRecordBytes), listener),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), CairnSerdes.journal().serializer(),

@@ -1,12 +1,14 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.events.serde.EventDecodingException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -31,7 +33,15 @@ import org.slf4j.LoggerFactory;
  * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}; for a record that could not be sent also
  * {@value #DESTINATION_TOPIC} and {@value #VALUE_BYTES}, and no value (it was the problem). A value larger
  * than {@value #MAX_VALUE_BYTES} bytes is cut to that size and {@value #TRUNCATED_FROM} says how large it
- * was, so that the dead letter itself can always be sent. Records sent are counted per application id.
+ * was, so that the dead letter itself can always be sent.
+ *
+ * <p>Records sent are counted in {@value #DEAD_LETTERS}{@code {stage, reason}} (Prometheus:
+ * {@code cairn_dead_letters_total}) of the Micrometer registry given as the Kafka Streams property
+ * {@value #METER_REGISTRY} (Micrometer's global registry when none is given). The reason label is the header's
+ * reason when it is a plain identifier of at most {@value #MAX_REASON_LABEL_CHARS} characters (the problem
+ * names and exception class names it is made of), {@code other} otherwise, so that the label stays bounded.
+ * The count is per instance, starts at zero with the process, and may count a record twice when Kafka Streams
+ * reprocesses it after an aborted transaction.
  */
 public final class DeadLetterQueueHandler
         implements DeserializationExceptionHandler, ProcessingExceptionHandler, ProductionExceptionHandler {
@@ -48,17 +58,18 @@ public final class DeadLetterQueueHandler
     static final int MAX_VALUE_BYTES = 256 * 1024;
     private static final int MAX_MESSAGE_CHARS = 4096;
 
+    /** The Kafka Streams property whose value is the {@link MeterRegistry} dead letters are counted in. */
+    public static final String METER_REGISTRY = "cairn.metrics.registry";
+    /** The Micrometer name of the dead-letter counter. */
+    public static final String DEAD_LETTERS = "cairn.dead.letters";
+    static final int MAX_REASON_LABEL_CHARS = 64;
+    private static final Pattern PLAIN_REASON =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0," + (MAX_REASON_LABEL_CHARS - 1) + "}");
+
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterQueueHandler.class);
-    private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
 
     private String deadLetterTopic;
-    private AtomicLong count;
-
-    /** How many records the application with this id sent to the dead-letter topic since this JVM started. */
-    public static long deadLettered(String applicationId) {
-        AtomicLong counter = COUNTS.get(applicationId);
-        return counter == null ? 0 : counter.get();
-    }
+    private MeterRegistry registry;
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -68,8 +79,21 @@ public final class DeadLetterQueueHandler
                     + " must name the dead-letter topic");
         }
         deadLetterTopic = topic.toString();
-        count = COUNTS.computeIfAbsent(String.valueOf(configs.get(StreamsConfig.APPLICATION_ID_CONFIG)),
-                id -> new AtomicLong());
+        Object given = configs.get(METER_REGISTRY);
+        if (given != null && !(given instanceof MeterRegistry)) {
+            throw new IllegalArgumentException(METER_REGISTRY + " must be a Micrometer MeterRegistry, not a "
+                    + given.getClass().getName());
+        }
+        registry = given == null ? Metrics.globalRegistry : (MeterRegistry) given;
+    }
+
+    /** The counter of dead letters of one stage and reason. */
+    private Counter deadLetters(String stage, String reason) {
+        return Counter.builder(DEAD_LETTERS)
+                .description("Records sent to the dead-letter topic, by the stage that failed and why")
+                .tag("stage", stage)
+                .tag("reason", PLAIN_REASON.matcher(reason).matches() ? reason : "other")
+                .register(registry);
     }
 
     @Override
@@ -131,7 +155,7 @@ public final class DeadLetterQueueHandler
         String message = String.valueOf(exception.getMessage());
         LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(), context.offset(),
                 deadLetterTopic, stage, reason, message);
-        count.incrementAndGet();
+        deadLetters(stage, reason).increment();
         RecordHeaders headers = new RecordHeaders();
         headers.add(REASON, utf8(reason));
         headers.add(MESSAGE, utf8(cut(message)));

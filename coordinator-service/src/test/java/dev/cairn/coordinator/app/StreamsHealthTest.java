@@ -3,9 +3,15 @@ package dev.cairn.coordinator.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.query.HealthSource.Health;
+import dev.cairn.coordinator.query.JobLocation;
+import dev.cairn.coordinator.query.StateSource;
+import dev.cairn.coordinator.streams.StoreReader;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.KafkaStreams.State;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
 
 class StreamsHealthTest {
@@ -52,5 +58,43 @@ class StreamsHealthTest {
 
         clock.addAndGet(60_000);
         assertThat(health.liveness()).isEqualTo(Health.up());
+    }
+
+    @Test
+    void shouldNotBeReadyWhileTheStoresOfAnOwnedPartitionCannotBeRead() {
+        StreamsHealth withStores = new StreamsHealth(state::get, failures, clock::get, new UnreadablePartition(3));
+
+        assertThat(withStores.readiness()).isEqualTo(Health.down(
+                "the stores of partition 3 are not queryable: the stores of partition 3 are restoring"));
+        assertThat(withStores.liveness()).isEqualTo(Health.up());
+    }
+
+    /** Owns one partition, whose stores throw as Kafka Streams' do while they restore or migrate. */
+    private record UnreadablePartition(int partition) implements StateSource {
+
+        @Override
+        public JobLocation locate(String jobId) {
+            return new JobLocation.Local(partition);
+        }
+
+        @Override
+        public StoreReader reader(int p) {
+            return new StoreReader(new StoreReader.Stores() {
+                @Override
+                public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+                    throw new InvalidStateStoreException("the stores of partition " + p + " are restoring");
+                }
+            });
+        }
+
+        @Override
+        public List<Integer> localPartitions() {
+            return List.of(partition);
+        }
+
+        @Override
+        public List<JobLocation.Remote> otherInstances() {
+            return List.of();
+        }
     }
 }

@@ -1,5 +1,8 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.metrics.CoordinatorMetrics;
+import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.streams.CoordinatorStores;
@@ -7,6 +10,7 @@ import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JobSpec;
@@ -21,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -45,13 +50,24 @@ final class CoordinatorDriver implements AutoCloseable {
     private long wallClockMs = START.toEpochMilli();
 
     CoordinatorDriver(Path stateDir) {
+        this(stateDir, null);
+    }
+
+    /** With the coordinator's metrics counting decisions and dead letters ({@code null}: none). */
+    CoordinatorDriver(Path stateDir, CoordinatorMetrics metrics) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "query-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(
-                CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, Duration.ofMillis(100)),
-                props, START);
+        if (metrics != null) {
+            props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TOPICS.dlq());
+            props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                    DeadLetterQueueHandler.class.getName());
+            props.put(DeadLetterQueueHandler.METER_REGISTRY, metrics.registry());
+        }
+        driver = new TopologyTestDriver(CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0,
+                Duration.ofMillis(100), CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.empty(),
+                metrics == null ? DecisionListener.NONE : metrics.decisions()), props, START);
         requests = driver.createInputTopic(TOPICS.requests(), new StringSerializer(),
                 CairnSerdes.requests().serializer());
         acks = driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
@@ -96,6 +112,20 @@ final class CoordinatorDriver implements AutoCloseable {
                 .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2)
                         .setAlignmentDurationMs(3).setStartDelayMs(4).setBytesPersisted(5).build())
                 .setTimestampMs(now()).build()));
+    }
+
+    /** A subtask declines the checkpoint (Flink: DeclineCheckpoint), which fails it. */
+    void decline(String jobId, long checkpointId, String taskId, int subtask) {
+        acks.pipeInput(jobId, new AckEnvelope(CheckpointDeclined.newBuilder()
+                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(subtask)
+                .setAttemptId(attempt(taskId, subtask)).setMessage("declined by the test").setTimestampMs(now())
+                .build()));
+    }
+
+    /** A request record that is not a request at all: it goes to the dead-letter topic. */
+    void pipeUnreadableRequest(String key) {
+        driver.createInputTopic(TOPICS.requests(), new StringSerializer(), new StringSerializer())
+                .pipeInput(key, "{not avro}");
     }
 
     /** Advances the wall clock until the next checkpoint is triggered, and returns it. */

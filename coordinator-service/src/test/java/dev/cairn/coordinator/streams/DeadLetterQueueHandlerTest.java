@@ -1,7 +1,9 @@
 package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -23,11 +25,45 @@ class DeadLetterQueueHandlerTest {
 
     private static final String DLQ = "cairn.dlq";
     private final DeadLetterQueueHandler handler = new DeadLetterQueueHandler();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
     @BeforeEach
     void configure() {
         handler.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, DLQ,
-                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test"));
+                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test", DeadLetterQueueHandler.METER_REGISTRY, registry));
+    }
+
+    @Test
+    void shouldCountEachDeadLetterByStageAndReasonInTheGivenRegistry() {
+        handler.handleError(context(), new ProducerRecord<>("cairn.control", utf8("job-1"), new byte[10]),
+                new RecordTooLargeException("too large"));
+        handler.handleError(context(), (Record<?, ?>) null, new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
+        handler.handleError(context(), (Record<?, ?>) null, new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
+
+        assertThat(registry.get(DeadLetterQueueHandler.DEAD_LETTERS)
+                .tags("stage", "production", "reason", "RecordTooLargeException").counter().count()).isEqualTo(1.0);
+        assertThat(registry.get(DeadLetterQueueHandler.DEAD_LETTERS)
+                .tags("stage", "processing", "reason", "OUTPUT_TOO_LARGE").counter().count()).isEqualTo(2.0);
+    }
+
+    @Test
+    void shouldLabelAReasonThatIsNoPlainIdentifierAsOtherSoThatLabelsStayBounded() {
+        handler.handleError(context(), (Record<?, ?>) null,
+                new CommandFailedException("job 'x' said: " + "y".repeat(100), "odd", null));
+
+        assertThat(registry.get(DeadLetterQueueHandler.DEAD_LETTERS).tags("reason", "other").counter().count())
+                .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldRefuseARegistryPropertyThatIsNoMeterRegistry() {
+        DeadLetterQueueHandler misconfigured = new DeadLetterQueueHandler();
+
+        assertThatThrownBy(() -> misconfigured.configure(Map.of(
+                StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, DLQ,
+                DeadLetterQueueHandler.METER_REGISTRY, "prometheus")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("cairn.metrics.registry must be a Micrometer MeterRegistry, not a java.lang.String");
     }
 
     @Test

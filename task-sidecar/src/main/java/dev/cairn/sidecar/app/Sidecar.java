@@ -6,6 +6,8 @@ import dev.cairn.sidecar.core.TaskAttempt;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.kafka.KafkaSidecar;
+import dev.cairn.sidecar.metrics.MetricsServer;
+import dev.cairn.sidecar.metrics.SidecarMetrics;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -15,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * A task sidecar, embeddable as a library: {@code Sidecar.start(config, hook)} registers a new attempt of the
  * configured subtask and serves the hook until {@link #close()}. Configured with a participant
  * ({@link SidecarConfig#forParticipant}), it runs as that coordinator-side participant of the job instead: it
- * registers nothing and answers the {@code ParticipantsTriggered} that name it.
+ * registers nothing and answers the {@code ParticipantsTriggered} that name it. With
+ * {@link SidecarConfig#metricsPort()} set, it serves {@code GET /metrics} ({@link SidecarMetrics}) there.
  *
  * <p>In: {@code <prefix>control} (the job's triggers, notifications and discarded acks, from the end at
  * start-up) and {@code <prefix>completed} (read once at start-up for the restore point). Out:
@@ -37,12 +40,61 @@ public final class Sidecar implements AutoCloseable {
     private final SidecarConfig config;
     private final KafkaSidecar running;
     private final SnapshotHook ownedHook;
+    private final Metrics metrics;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Sidecar(SidecarConfig config, KafkaSidecar running, SnapshotHook ownedHook) {
+    private Sidecar(SidecarConfig config, KafkaSidecar running, SnapshotHook ownedHook, Metrics metrics) {
         this.config = config;
         this.running = running;
         this.ownedHook = ownedHook;
+        this.metrics = metrics;
+    }
+
+    /** The sidecar's metrics and their endpoint, when {@link SidecarConfig#metricsPort()} is set. */
+    private record Metrics(SidecarMetrics registry, MetricsServer server) implements AutoCloseable {
+
+        /** Serves the metrics of {@code config}, or none when it sets no port. */
+        static Optional<Metrics> of(SidecarConfig config) {
+            if (config.metricsPort() == null) {
+                return Optional.empty();
+            }
+            SidecarMetrics registry = new SidecarMetrics();
+            try {
+                return Optional.of(new Metrics(registry,
+                        MetricsServer.start(registry, config.metricsBindAddress(), config.metricsPort())));
+            } catch (RuntimeException e) {
+                registry.close();
+                throw e;
+            }
+        }
+
+        SnapshotHook instrument(SnapshotHook hook) {
+            return registry.instrument(hook);
+        }
+
+        @Override
+        public void close() {
+            server.close();
+            registry.close();
+        }
+    }
+
+    /** Starts the Kafka side with {@code hook}, timed and counted when the config asks for metrics. */
+    private static Sidecar run(SidecarConfig config, SnapshotHook hook, SnapshotHook ownedHook) {
+        Optional<Metrics> metrics = Metrics.of(config);
+        try {
+            SnapshotHook served = metrics.map(m -> m.instrument(hook)).orElse(hook);
+            return new Sidecar(config, KafkaSidecar.start(config.runtimeSettings(), served), ownedHook,
+                    metrics.orElse(null));
+        } catch (RuntimeException e) {
+            metrics.ifPresent(Metrics::close);
+            throw e;
+        }
+    }
+
+    /** The port of {@code GET /metrics}, when the config asks for metrics. */
+    public Optional<Integer> metricsPort() {
+        return Optional.ofNullable(metrics).map(m -> m.server().port());
     }
 
     /**
@@ -53,7 +105,7 @@ public final class Sidecar implements AutoCloseable {
      *         registration is not acknowledged within the start-up timeout
      */
     public static Sidecar start(SidecarConfig config, SnapshotHook hook) {
-        return new Sidecar(config, KafkaSidecar.start(config.runtimeSettings(), hook), null);
+        return run(config, hook, null);
     }
 
     /**
@@ -65,7 +117,7 @@ public final class Sidecar implements AutoCloseable {
     public static Sidecar start(SidecarConfig config) {
         SnapshotHook hook = HookFactory.create(config);
         try {
-            return new Sidecar(config, KafkaSidecar.start(config.runtimeSettings(), hook), hook);
+            return run(config, hook, hook);
         } catch (RuntimeException e) {
             closeQuietly(hook);
             throw e;
@@ -142,6 +194,9 @@ public final class Sidecar implements AutoCloseable {
         running.close();
         if (ownedHook != null) {
             closeQuietly(ownedHook);
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 

@@ -34,6 +34,10 @@ import java.util.Map;
  *     master key dead-letters
  * @param participant {@code participant}: the name of the coordinator-side participant (Flink: master hook,
  *     operator coordinator) this sidecar runs as, instead of a task; {@code null} for a task sidecar
+ * @param metricsPort {@code metrics.port}: the port of the sidecar's {@code GET /metrics} (0: any free port);
+ *     {@code null} serves no metrics
+ * @param metricsBindAddress {@code metrics.bind.address}: the address that port is bound to
+ *     ({@value #DEFAULT_METRICS_BIND_ADDRESS}: only local scrapers reach it)
  */
 public record SidecarConfig(
         String bootstrapServers,
@@ -50,11 +54,14 @@ public record SidecarConfig(
         Duration startupTimeout,
         Map<String, String> kafkaProperties,
         SigningKey authKey,
-        String participant) {
+        String participant,
+        Integer metricsPort,
+        String metricsBindAddress) {
 
     /** Flink's default checkpoint timeout. */
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofMinutes(2);
+    public static final String DEFAULT_METRICS_BIND_ADDRESS = "127.0.0.1";
 
     public SidecarConfig {
         requireText(SidecarConfigParser.BOOTSTRAP_SERVERS, bootstrapServers);
@@ -84,6 +91,11 @@ public record SidecarConfig(
             require(SidecarConfigParser.HOOK_URL, hookUrl);
             SidecarConfigParser.checkHttpUrl(hookUrl.toString(), "");
         }
+        if (metricsPort != null) {
+            SidecarConfigParser.checkMetricsPort(metricsPort, "");
+        }
+        metricsBindAddress = metricsBindAddress == null ? DEFAULT_METRICS_BIND_ADDRESS : metricsBindAddress;
+        SidecarConfigParser.checkBindAddress(metricsBindAddress, "");
         if (hookKind == HookKind.COMMAND && hookCommand.isEmpty()) {
             throw new SidecarConfigException(SidecarConfigParser.HOOK_COMMAND, SidecarConfigParser.HOOK_COMMAND
                     + " is missing: hook.kind=command needs the program to run and its arguments");
@@ -96,7 +108,7 @@ public record SidecarConfig(
     public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
                 null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
-                Map.of(), null, null);
+                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS);
     }
 
     /**
@@ -106,7 +118,7 @@ public record SidecarConfig(
     public static SidecarConfig forParticipant(String bootstrapServers, String jobId, String participant) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, null, -1, HookKind.JAVA, null, null,
                 List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, Map.of(), null,
-                participant);
+                participant, null, DEFAULT_METRICS_BIND_ADDRESS);
     }
 
     /** Whether it runs as a coordinator-side participant rather than beside a task. */
@@ -117,7 +129,7 @@ public record SidecarConfig(
     /** Signs every record with {@code jobKey}, the key of this sidecar's job. */
     public SidecarConfig withAuthKey(SigningKey jobKey) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant, metricsPort, metricsBindAddress);
     }
 
     /** Reads {@code file} (a properties file) with overrides from {@code environment}. */
@@ -132,40 +144,47 @@ public record SidecarConfig(
 
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
     public SidecarConfig withSnapshotTimeout(Duration newTimeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey, participant);
+                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
     public SidecarConfig withStartupTimeout(Duration newTimeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties, authKey, participant);
+                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
     /** Reaches the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
     public SidecarConfig withHttpHook(URI url, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.HTTP, null, url,
-                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
+                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
     /** Runs {@code command} for each call (hook.kind=command), each run limited to {@code timeout}. */
     public SidecarConfig withCommandHook(List<String> command, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.COMMAND, null, null,
-                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
+                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
     /** Instantiates {@code className} as the hook (hook.kind=java); {@code null} looks one up with ServiceLoader. */
     public SidecarConfig withJavaHook(String className) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.JAVA, className, null,
-                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant);
+                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
+    }
+
+    /** Serves {@code GET /metrics} on {@code bindAddress}:{@code port} (0: any free port). */
+    public SidecarConfig withMetrics(int port, String bindAddress) {
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, port,
+                bindAddress);
     }
 
     public SidecarConfig withKafkaProperties(Map<String, String> newProperties) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties, authKey, participant);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
     /** What the Kafka side of the sidecar needs. */

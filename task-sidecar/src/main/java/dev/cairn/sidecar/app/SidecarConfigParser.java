@@ -30,8 +30,10 @@ import java.util.TreeMap;
  * {@code hook.url} (http: an absolute http(s) URL), {@code hook.command} (command: program and arguments,
  * quotes group words), {@code hook.timeout.ms} (default: the snapshot timeout), {@code snapshot.timeout.ms}
  * (600000), {@code startup.timeout.ms} (120000), {@code auth.key} (the job's signing key in Base64, from
- * {@code cairn keys job}) or {@code auth.key.file} (a file holding it), and any {@code kafka.<client setting>},
- * passed to the Kafka clients without the prefix.
+ * {@code cairn keys job}) or {@code auth.key.file} (a file holding it), {@code metrics.port} (serve
+ * {@code GET /metrics} on this port, 0 for any free one; absent: no metrics endpoint) and
+ * {@code metrics.bind.address} (the address it binds, {@code 127.0.0.1}; only with {@code metrics.port}), and any
+ * {@code kafka.<client setting>}, passed to the Kafka clients without the prefix.
  *
  * <p>The environment variable {@code CAIRN_SIDECAR_<KEY>} (upper case, dots as underscores, e.g.
  * {@code CAIRN_SIDECAR_JOB_ID}, {@code CAIRN_SIDECAR_KAFKA_SECURITY_PROTOCOL}) overrides the key.
@@ -53,6 +55,8 @@ public final class SidecarConfigParser {
     public static final String AUTH_KEY = "auth.key";
     public static final String AUTH_KEY_FILE = "auth.key.file";
     public static final String PARTICIPANT = "participant";
+    public static final String METRICS_PORT = "metrics.port";
+    public static final String METRICS_BIND_ADDRESS = "metrics.bind.address";
     /** Keys with this prefix go to the Kafka clients, without it. */
     public static final String KAFKA_PREFIX = "kafka.";
     /** Environment variables with this prefix override keys. */
@@ -61,7 +65,7 @@ public final class SidecarConfigParser {
     /** Every key apart from the {@code kafka.} ones. */
     public static final List<String> KEYS = List.of(BOOTSTRAP_SERVERS, TOPIC_PREFIX, JOB_ID, TASK_ID, SUBTASK_INDEX,
             HOOK_KIND, HOOK_CLASS, HOOK_URL, HOOK_COMMAND, HOOK_TIMEOUT_MS, SNAPSHOT_TIMEOUT_MS, STARTUP_TIMEOUT_MS,
-            AUTH_KEY, AUTH_KEY_FILE, PARTICIPANT);
+            AUTH_KEY, AUTH_KEY_FILE, PARTICIPANT, METRICS_PORT, METRICS_BIND_ADDRESS);
 
     private static final String JAVA_CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
 
@@ -161,7 +165,53 @@ public final class SidecarConfigParser {
                 millis(values, STARTUP_TIMEOUT_MS, SidecarConfig.DEFAULT_STARTUP_TIMEOUT),
                 kafka,
                 authKey(values),
-                participant);
+                participant,
+                metricsPort(values),
+                metricsBindAddress(values));
+    }
+
+    private static Integer metricsPort(Map<String, Value> values) {
+        String text = optional(values, METRICS_PORT);
+        if (text == null) {
+            return null;
+        }
+        try {
+            int port = Integer.parseInt(text);
+            checkMetricsPort(port, " (" + values.get(METRICS_PORT).source() + ")");
+            return port;
+        } catch (NumberFormatException e) {
+            throw invalid(values, METRICS_PORT, "must be a port number from 0 (any free port) to 65535");
+        }
+    }
+
+    private static String metricsBindAddress(Map<String, Value> values) {
+        String address = optional(values, METRICS_BIND_ADDRESS);
+        if (address == null) {
+            return null;
+        }
+        if (optional(values, METRICS_PORT) == null) {
+            throw new SidecarConfigException(METRICS_BIND_ADDRESS, METRICS_BIND_ADDRESS + " is set ("
+                    + values.get(METRICS_BIND_ADDRESS).source() + ") but " + METRICS_PORT + " is not; set "
+                    + METRICS_PORT + " to serve metrics");
+        }
+        checkBindAddress(address, " (" + values.get(METRICS_BIND_ADDRESS).source() + ")");
+        return address;
+    }
+
+    /** A port the metrics endpoint can bind: 0 (any free one) to 65535. */
+    static void checkMetricsPort(int port, String where) {
+        if (port < 0 || port > 65_535) {
+            throw new SidecarConfigException(METRICS_PORT, METRICS_PORT
+                    + " must be a port number from 0 (any free port) to 65535, was '" + port + "'" + where);
+        }
+    }
+
+    /** A host name or IP address: not blank, no white space or control characters. */
+    static void checkBindAddress(String address, String where) {
+        if (address.isBlank() || address.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+            throw new SidecarConfigException(METRICS_BIND_ADDRESS, METRICS_BIND_ADDRESS
+                    + " must be a host name or IP address, was '" + address.replaceAll("\\p{Cntrl}", "?") + "'" + where);
+        }
     }
 
     /** The participant's name, if set: then neither task.id nor subtask.index may be. */

@@ -34,6 +34,8 @@ import picocli.CommandLine.Spec;
                 "  hook.timeout.ms       limit of one HTTP call or command run (the snapshot timeout)",
                 "  snapshot.timeout.ms   a slower snapshot is declined (600000)",
                 "  startup.timeout.ms    limit for finding the topics, restoring and registering (120000)",
+                "  metrics.port          serve GET /metrics on this port (0: any free port; unset: no metrics)",
+                "  metrics.bind.address  the address metrics.port binds (127.0.0.1)",
                 "  kafka.<setting>       passed to the Kafka clients, e.g. kafka.security.protocol"})
 public final class SidecarMain implements Callable<Integer> {
 

@@ -359,4 +359,44 @@ class SidecarConfigTest {
         assertThat(config.kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
         assertThat(config.authKey()).isNotNull();
     }
+
+    @Test
+    void shouldServeNoMetricsUnlessAPortIsSetAndBindLoopbackByDefault() {
+        SidecarConfig none = SidecarConfig.fromProperties(minimal(), NO_ENV);
+        SidecarConfig loopback = SidecarConfig.fromProperties(with("metrics.port", "9464"), NO_ENV);
+        Map<String, String> everywhere = with("metrics.port", "0");
+        everywhere.put("metrics.bind.address", "0.0.0.0");
+
+        assertThat(none.metricsPort()).isNull();
+        assertThat(loopback.metricsPort()).isEqualTo(9464);
+        assertThat(loopback.metricsBindAddress()).isEqualTo("127.0.0.1");
+        assertThat(SidecarConfig.fromProperties(everywhere, NO_ENV).metricsBindAddress()).isEqualTo("0.0.0.0");
+        assertThat(SidecarConfig.fromProperties(minimal(), Map.of("CAIRN_SIDECAR_METRICS_PORT", "9100")).metricsPort())
+                .isEqualTo(9100);
+    }
+
+    @Test
+    void shouldRejectAMetricsPortThatIsNoPortNumber() {
+        rejecting(with("metrics.port", "http"), NO_ENV, "metrics.port")
+                .hasMessage("metrics.port must be a port number from 0 (any free port) to 65535, was 'http' "
+                        + "(in the config)");
+        rejecting(with("metrics.port", "65536"), NO_ENV, "metrics.port")
+                .hasMessage("metrics.port must be a port number from 0 (any free port) to 65535, was '65536' "
+                        + "(in the config)");
+        rejecting(minimal(), Map.of("CAIRN_SIDECAR_METRICS_PORT", "-1"), "metrics.port")
+                .hasMessageContaining("was '-1' (from environment variable CAIRN_SIDECAR_METRICS_PORT)");
+    }
+
+    @Test
+    void shouldRejectABindAddressWithoutPortOrWithWhiteSpace() {
+        rejecting(with("metrics.bind.address", "0.0.0.0"), NO_ENV, "metrics.bind.address")
+                .hasMessage("metrics.bind.address is set (in the config) but metrics.port is not; set metrics.port "
+                        + "to serve metrics");
+        Map<String, String> spaced = with("metrics.port", "9464");
+        spaced.put("metrics.bind.address", "local host");
+        rejecting(spaced, NO_ENV, "metrics.bind.address")
+                .hasMessage("metrics.bind.address must be a host name or IP address, was 'local host' (in the config)");
+        assertThatThrownBy(() -> SidecarConfig.forTask("k:9092", "orders", "sink", 0).withMetrics(70_000, "127.0.0.1"))
+                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("was '70000'");
+    }
 }

@@ -1,0 +1,110 @@
+package dev.cairn.coordinator.metrics;
+
+import dev.cairn.coordinator.query.StateSource;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * The metrics of one coordinator instance, in one Prometheus registry: the per-job series read from the
+ * stores ({@link JobMetrics}), those counted from decided events ({@link DecisionMetrics}), the dead letters
+ * ({@code cairn_dead_letters_total}, counted by the dead-letter handler in {@link #registry()}), Kafka
+ * Streams' own metrics ({@code kafka_stream_*}, bound with Micrometer's {@link KafkaStreamsMetrics}), and
+ * the JVM's and the process's. {@link #scrape} answers {@code GET /metrics}.
+ *
+ * <p>Use: create it, build the topology with {@link #decisions()} and pass {@link #registry()} to the
+ * dead-letter handler, then bind the Kafka Streams instance ({@link #bindStreams}) and its stores
+ * ({@link #watchJobs}); {@link #close}
+ * when the coordinator stops.
+ */
+public final class CoordinatorMetrics implements AutoCloseable {
+
+    private static final String OPENMETRICS = "application/openmetrics-text";
+    private static final String OPENMETRICS_1 = OPENMETRICS + "; version=1.0.0; charset=utf-8";
+    private static final String TEXT_004 = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final DecisionMetrics decisions = new DecisionMetrics(registry);
+    private final JvmGcMetrics gc = new JvmGcMetrics();
+    private KafkaStreamsMetrics streams;
+    private JobMetrics jobs;
+
+    /** With the JVM's and the process's metrics bound. */
+    public CoordinatorMetrics() {
+        new ClassLoaderMetrics().bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    /** The registry every coordinator metric is in. */
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    /** Counts the decided events: the processor's listener. */
+    public DecisionMetrics decisions() {
+        return decisions;
+    }
+
+    /** Binds the metrics of the coordinator's Kafka Streams instance (created; it need not run yet). */
+    public synchronized void bindStreams(KafkaStreams kafkaStreams) {
+        streams = new KafkaStreamsMetrics(kafkaStreams);
+        streams.bindTo(registry);
+    }
+
+    /** Reports the per-job series of the jobs in {@code state} (those this instance owns), read at every scrape. */
+    public synchronized void watchJobs(StateSource state) {
+        jobs = new JobMetrics(registry, state);
+    }
+
+    /**
+     * Every metric now, in the format the {@code Accept} header asks for: OpenMetrics when it names
+     * {@code application/openmetrics-text}, Prometheus' text format 0.0.4 otherwise.
+     *
+     * @param accept the request's {@code Accept} header; {@code null} when it has none
+     */
+    public synchronized Scrape scrape(String accept) {
+        if (jobs != null) {
+            jobs.refresh();
+        }
+        String contentType = accept != null && accept.contains(OPENMETRICS) ? OPENMETRICS_1 : TEXT_004;
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        try {
+            registry.scrape(body, contentType);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Scrape(contentType, body.toByteArray());
+    }
+
+    /**
+     * One scrape's answer.
+     *
+     * @param contentType the media type of the body
+     * @param body the metrics
+     */
+    public record Scrape(String contentType, byte[] body) {
+    }
+
+    @Override
+    public synchronized void close() {
+        if (streams != null) {
+            streams.close();
+        }
+        gc.close();
+        registry.close();
+    }
+}

@@ -1,0 +1,106 @@
+package dev.cairn.coordinator.metrics;
+
+import dev.cairn.coordinator.streams.DecisionListener;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.TriggerFailed;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The coordinator's event-driven metrics, counted from the events the processor decided (a
+ * {@link DecisionListener}), all labelled by {@code job}:
+ *
+ * <ul>
+ *   <li>{@code cairn_checkpoint_failures_total{job, reason}}: checkpoints that failed (aborted, or could not be
+ *       triggered), by Flink's {@link CheckpointFailureReason};</li>
+ *   <li>{@code cairn_checkpoint_duration_seconds{job, type}}: a histogram of the end-to-end duration (trigger to
+ *       completion) of completed checkpoints ({@code type} CHECKPOINT or SAVEPOINT), buckets from 50 ms to
+ *       10 min;</li>
+ *   <li>{@code cairn_checkpoint_acks_total{job}}: accepted subtask acknowledgements, for {@code rate()};</li>
+ *   <li>{@code cairn_checkpoint_acks_discarded_total{job, status}}: acknowledgements not accepted (DUPLICATE,
+ *       UNKNOWN, DISCARDED, LATE).</li>
+ * </ul>
+ *
+ * Every label takes values from a closed set, or is the job id; none names a task or a subtask.
+ *
+ * <p>These are counted per coordinator instance, in memory: they start at zero when the instance starts,
+ * count only the decisions made on this instance (a job that moves here starts counting here; its series
+ * stay, unchanging, on the instance it left), and may count the events of a transaction that Kafka Streams
+ * aborted and reprocessed twice. Use {@code rate()}/{@code increase()} on them, and the figures of
+ * {@link JobMetrics}, read from the stores, for exact totals.
+ */
+public final class DecisionMetrics implements DecisionListener {
+
+    /** Bucket bounds of the duration histogram. */
+    static final List<Duration> DURATION_BUCKETS = List.of(Duration.ofMillis(50), Duration.ofMillis(100),
+            Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500),
+            Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1),
+            Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10));
+
+    private final MeterRegistry registry;
+
+    /** Registers its meters in {@code registry} as the jobs' events arrive. */
+    public DecisionMetrics(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public void decided(String jobId, List<SpecificRecord> events, long nowMs) {
+        for (SpecificRecord event : events) {
+            if (event instanceof CheckpointAcknowledged) {
+                acks(jobId).increment();
+            } else if (event instanceof CheckpointCompleted completed) {
+                duration(jobId, completed.getType().name()).record(Duration.ofMillis(
+                        Math.max(0, completed.getCompletionTimestampMs() - completed.getTriggerTimestampMs())));
+            } else if (event instanceof CheckpointAborted aborted) {
+                failures(jobId, aborted.getReason()).increment();
+            } else if (event instanceof TriggerFailed failed) {
+                failures(jobId, failed.getReason()).increment();
+            } else if (event instanceof AckDiscarded discarded) {
+                discardedAcks(jobId, discarded.getStatus().name()).increment();
+            }
+        }
+    }
+
+    private Counter acks(String jobId) {
+        return Counter.builder("cairn.checkpoint.acks")
+                .description("Subtask acknowledgements accepted (per instance, since it started)")
+                .tag("job", jobId)
+                .register(registry);
+    }
+
+    private Counter discardedAcks(String jobId, String status) {
+        return Counter.builder("cairn.checkpoint.acks.discarded")
+                .description("Subtask acknowledgements not accepted, by why (per instance, since it started)")
+                .tag("job", jobId)
+                .tag("status", status)
+                .register(registry);
+    }
+
+    private Counter failures(String jobId, CheckpointFailureReason reason) {
+        return Counter.builder("cairn.checkpoint.failures")
+                .description("Checkpoints that failed or could not be triggered, by Flink's failure reason "
+                        + "(per instance, since it started)")
+                .tag("job", jobId)
+                .tag("reason", reason.name())
+                .register(registry);
+    }
+
+    private Timer duration(String jobId, String type) {
+        return Timer.builder("cairn.checkpoint.duration")
+                .description("End-to-end duration of completed checkpoints, trigger to completion "
+                        + "(per instance, since it started)")
+                .tag("job", jobId)
+                .tag("type", type)
+                .serviceLevelObjectives(DURATION_BUCKETS.toArray(Duration[]::new))
+                .register(registry);
+    }
+}

@@ -1,0 +1,24 @@
+package dev.cairn.coordinator.streams;
+
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Told of every decision the {@link CoordinatorProcessor} has applied and forwarded: the job, its events in
+ * order, and the processor's wall-clock time. Used for metrics; it must not throw, block or keep the list.
+ * Called on the stream threads (several at once when there are several), and again for the same events when
+ * an aborted transaction is reprocessed.
+ */
+@FunctionalInterface
+public interface DecisionListener {
+
+    /** Listens to nothing: the default of every topology built without a listener. */
+    DecisionListener NONE = (jobId, events, nowMs) -> { };
+
+    /**
+     * @param jobId the job the command was for
+     * @param events the decided events, in order; never empty
+     * @param nowMs the wall-clock time the decision was made at, epoch milliseconds
+     */
+    void decided(String jobId, List<SpecificRecord> events, long nowMs);
+}

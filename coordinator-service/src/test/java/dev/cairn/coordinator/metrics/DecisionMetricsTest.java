@@ -1,0 +1,96 @@
+package dev.cairn.coordinator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TriggerFailed;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DecisionMetricsTest {
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final DecisionMetrics metrics = new DecisionMetrics(registry);
+
+    @Test
+    void shouldCountAcceptedAndDiscardedAcksPerJobWhenAcksAreDecided() {
+        metrics.decided("orders", List.of(ack("orders", 0), ack("orders", 1)), 1_000);
+        metrics.decided("billing", List.of(ack("billing", 0)), 1_000);
+        metrics.decided("orders", List.of(discarded("orders", AckDiscardStatus.LATE)), 1_000);
+
+        String scrape = registry.scrape();
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"orders\"}")).isEqualTo(2.0);
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"billing\"}")).isEqualTo(1.0);
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_discarded_total{job=\"orders\",status=\"LATE\"}"))
+                .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCountFailuresByReasonWhenCheckpointsAbortOrCannotBeTriggered() {
+        metrics.decided("orders", List.of(aborted("orders", 3, CheckpointFailureReason.CHECKPOINT_EXPIRED),
+                aborted("orders", 4, CheckpointFailureReason.CHECKPOINT_EXPIRED)), 1_000);
+        metrics.decided("orders", List.of(TriggerFailed.newBuilder().setJobId("orders").setType(CheckpointType.CHECKPOINT)
+                .setPeriodic(true).setReason(CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING)
+                .setMessage("not running").setTimestampMs(1_000).build()), 1_000);
+
+        String scrape = registry.scrape();
+        assertThat(Scrapes.value(scrape,
+                "cairn_checkpoint_failures_total{job=\"orders\",reason=\"CHECKPOINT_EXPIRED\"}")).isEqualTo(2.0);
+        assertThat(Scrapes.value(scrape,
+                "cairn_checkpoint_failures_total{job=\"orders\",reason=\"NOT_ALL_REQUIRED_TASKS_RUNNING\"}"))
+                .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldRecordEndToEndDurationInBucketsWhenACheckpointCompletes() {
+        metrics.decided("orders", List.of(completed("orders", 1, 10_000, 10_300)), 10_300);
+        metrics.decided("orders", List.of(completed("orders", 2, 20_000, 27_000)), 27_000);
+
+        String scrape = registry.scrape();
+        String series = "cairn_checkpoint_duration_seconds";
+        String labels = "job=\"orders\",type=\"CHECKPOINT\"";
+        assertThat(Scrapes.value(scrape, series + "_count{" + labels + "}")).isEqualTo(2.0);
+        assertThat(Scrapes.value(scrape, series + "_sum{" + labels + "}")).isEqualTo(7.3);
+        assertThat(Scrapes.value(scrape, series + "_bucket{" + labels + ",le=\"0.25\"}")).isEqualTo(0.0);
+        assertThat(Scrapes.value(scrape, series + "_bucket{" + labels + ",le=\"0.5\"}")).isEqualTo(1.0);
+        assertThat(Scrapes.value(scrape, series + "_bucket{" + labels + ",le=\"10.0\"}")).isEqualTo(2.0);
+        assertThat(Scrapes.value(scrape, series + "_bucket{" + labels + ",le=\"+Inf\"}")).isEqualTo(2.0);
+    }
+
+    static CheckpointAcknowledged ack(String jobId, int subtask) {
+        return CheckpointAcknowledged.newBuilder().setJobId(jobId).setCheckpointId(1).setTaskId("map")
+                .setSubtaskIndex(subtask).setAttemptId("a").setTimestampMs(1_000)
+                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s").setSizeBytes(1).build())
+                .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(0).setAsyncDurationMs(0)
+                        .setAlignmentDurationMs(0).setStartDelayMs(0).setBytesPersisted(0).build())
+                .build();
+    }
+
+    private static AckDiscarded discarded(String jobId, AckDiscardStatus status) {
+        return AckDiscarded.newBuilder().setJobId(jobId).setCheckpointId(1).setTaskId("map").setSubtaskIndex(0)
+                .setAttemptId("a").setStatus(status).setMessage("late").setTimestampMs(1_000).build();
+    }
+
+    private static CheckpointAborted aborted(String jobId, long checkpointId, CheckpointFailureReason reason) {
+        return CheckpointAborted.newBuilder().setJobId(jobId).setCheckpointId(checkpointId)
+                .setType(CheckpointType.CHECKPOINT).setReason(reason).setMessage("failed").setTimestampMs(1_000)
+                .build();
+    }
+
+    private static CheckpointCompleted completed(String jobId, long checkpointId, long triggerMs, long completionMs) {
+        return CheckpointCompleted.newBuilder().setJobId(jobId).setCheckpointId(checkpointId)
+                .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(triggerMs)
+                .setCompletionTimestampMs(completionMs).setStorageLocation("file:///cp").setTotalSizeBytes(10)
+                .build();
+    }
+}

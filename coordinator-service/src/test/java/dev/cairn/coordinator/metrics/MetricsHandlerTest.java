@@ -1,0 +1,117 @@
+package dev.cairn.coordinator.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.query.HealthSource;
+import dev.cairn.coordinator.query.JobLocation;
+import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.query.QueryServer;
+import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.query.StateSource;
+import dev.cairn.coordinator.streams.StoreReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** {@code GET /metrics} on the REST API's server, in front of the API: open, negotiated, GET only. */
+class MetricsHandlerTest {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final CoordinatorMetrics metrics = new CoordinatorMetrics();
+    private QueryServer server;
+
+    @BeforeEach
+    void startServerWithMetricsAndNoJobs() {
+        metrics.decisions().decided("orders", List.of(DecisionMetricsTest.ack("orders", 0)), 1_000);
+        server = QueryServer.bind(QueryServerConfig.loopback());
+        server.start(new NoJobs(), HealthSource.alwaysUp(), (jobId, request) -> { },
+                api -> new MetricsHandler(metrics, api));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        metrics.close();
+    }
+
+    @Test
+    void shouldServePrometheusTextWhenScrapedWithoutAcceptHeader() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/metrics")).GET().build());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(response.body()).contains("# TYPE cairn_checkpoint_acks_total counter");
+        assertThat(Scrapes.value(response.body(), "cairn_checkpoint_acks_total{job=\"orders\"}")).isEqualTo(1.0);
+        assertThat(response.body()).contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void shouldServeOpenMetricsWhenPrometheusAsksForIt() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/metrics"))
+                .header("Accept", "application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5")
+                .GET().build());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/openmetrics-text; version=1.0.0"));
+        assertThat(response.body()).endsWith("# EOF\n");
+    }
+
+    @Test
+    void shouldAnswer405WithJsonErrorWhenMetricsAreNotAskedWithGet() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/metrics"))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build());
+
+        assertThat(response.statusCode()).isEqualTo(405);
+        assertThat(response.headers().firstValue("Allow")).hasValue("GET");
+        assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json; charset=utf-8");
+        assertThat(Json.MAPPER.readTree(response.body()).get("error").asText())
+                .isEqualTo("POST is not allowed here; allowed: GET");
+    }
+
+    @Test
+    void shouldLeaveEveryOtherPathToTheApiWhenMetricsAreInFront() throws Exception {
+        assertThat(send(HttpRequest.newBuilder(uri("/health")).GET().build()).body()).isEqualTo("{\"status\":\"UP\"}");
+        HttpResponse<String> unknown = send(HttpRequest.newBuilder(uri("/metrics/extra")).GET().build());
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(Json.MAPPER.readTree(unknown.body()).get("error").asText()).startsWith("no endpoint GET /metrics/extra");
+    }
+
+    private URI uri(String path) {
+        return URI.create(server.uri() + path);
+    }
+
+    private HttpResponse<String> send(HttpRequest request) throws Exception {
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** An instance that owns no partition. */
+    private static final class NoJobs implements StateSource {
+
+        @Override
+        public JobLocation locate(String jobId) {
+            return new JobLocation.Unavailable("no jobs here");
+        }
+
+        @Override
+        public StoreReader reader(int partition) {
+            throw new IllegalStateException("no partition is owned here");
+        }
+
+        @Override
+        public List<Integer> localPartitions() {
+            return List.of();
+        }
+
+        @Override
+        public List<JobLocation.Remote> otherInstances() {
+            return List.of();
+        }
+    }
+}

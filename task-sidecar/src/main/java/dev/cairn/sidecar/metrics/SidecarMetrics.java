@@ -1,0 +1,138 @@
+package dev.cairn.sidecar.metrics;
+
+import dev.cairn.sidecar.hook.SnapshotHook;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A sidecar's metrics, counted by {@link #instrument wrapping its hook}, in a Prometheus registry:
+ *
+ * <ul>
+ *   <li>{@code cairn_sidecar_snapshots_total{outcome}}: snapshots the worker was asked for, by how they ended:
+ *       {@code taken} (a state to acknowledge), {@code finished} (the task finished instead), {@code declined}
+ *       (the worker declined: {@code SnapshotDeclinedException}), {@code failed} (the hook threw or its stage
+ *       failed), {@code cancelled} (the sidecar gave up on it: the snapshot timed out or the checkpoint was
+ *       aborted);</li>
+ *   <li>{@code cairn_sidecar_hook_duration_seconds{call, outcome}}: a histogram of how long each call of the
+ *       hook took ({@code call}: snapshot, restore, notify_complete, notify_aborted, discard_state;
+ *       {@code outcome} as above for snapshots, {@code ok} or {@code failed} for the others), buckets from
+ *       5 ms to 10 min;</li>
+ *   <li>{@code cairn_sidecar_notifications_total{kind}}: notifications handed to the worker ({@code complete},
+ *       {@code aborted}, {@code discard_state});</li>
+ *   <li>{@code cairn_sidecar_restores_total{from}}: restores at start-up, from a checkpoint or {@code none};</li>
+ *   <li>the JVM's memory and threads, the process's CPU and uptime.</li>
+ * </ul>
+ *
+ * Every label takes values from a closed set; the scrape target (one sidecar per subtask) says which subtask
+ * it is. Counts are in memory: they start at zero with the sidecar.
+ */
+public final class SidecarMetrics implements AutoCloseable {
+
+    static final List<Duration> DURATION_BUCKETS = List.of(Duration.ofMillis(5), Duration.ofMillis(10),
+            Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+            Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500), Duration.ofSeconds(5),
+            Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(5),
+            Duration.ofMinutes(10));
+    private static final String OPENMETRICS = "application/openmetrics-text";
+    private static final String OPENMETRICS_1 = OPENMETRICS + "; version=1.0.0; charset=utf-8";
+    private static final String TEXT_004 = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    /** With the JVM's and the process's metrics bound. */
+    public SidecarMetrics() {
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+    }
+
+    /** {@code hook}, counted and timed here; closing the result closes {@code hook}. */
+    public SnapshotHook instrument(SnapshotHook hook) {
+        return new MeteredSnapshotHook(hook, this);
+    }
+
+    /** The registry every sidecar metric is in. */
+    public PrometheusMeterRegistry registry() {
+        return registry;
+    }
+
+    void snapshotEnded(String outcome, long nanos) {
+        Counter.builder("cairn.sidecar.snapshots")
+                .description("Snapshots the worker was asked for, by how they ended")
+                .tag("outcome", outcome)
+                .register(registry)
+                .increment();
+        hookCall("snapshot", outcome, nanos);
+    }
+
+    void notified(String kind, String call, boolean ok, long nanos) {
+        Counter.builder("cairn.sidecar.notifications")
+                .description("Notifications handed to the worker")
+                .tag("kind", kind)
+                .register(registry)
+                .increment();
+        hookCall(call, ok ? "ok" : "failed", nanos);
+    }
+
+    void restored(boolean fromCheckpoint, boolean ok, long nanos) {
+        Counter.builder("cairn.sidecar.restores")
+                .description("Restores of the worker at start-up, from a checkpoint or none")
+                .tag("from", fromCheckpoint ? "checkpoint" : "none")
+                .register(registry)
+                .increment();
+        hookCall("restore", ok ? "ok" : "failed", nanos);
+    }
+
+    private void hookCall(String call, String outcome, long nanos) {
+        Timer.builder("cairn.sidecar.hook.duration")
+                .description("How long calls of the worker's hook took")
+                .tag("call", call)
+                .tag("outcome", outcome)
+                .serviceLevelObjectives(DURATION_BUCKETS.toArray(Duration[]::new))
+                .register(registry)
+                .record(Duration.ofNanos(nanos));
+    }
+
+    /**
+     * Every metric now: OpenMetrics when {@code accept} names {@code application/openmetrics-text}, Prometheus'
+     * text format 0.0.4 otherwise.
+     *
+     * @param accept the request's {@code Accept} header; {@code null} when it has none
+     */
+    public Scrape scrape(String accept) {
+        String contentType = accept != null && accept.contains(OPENMETRICS) ? OPENMETRICS_1 : TEXT_004;
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        try {
+            registry.scrape(body, contentType);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new Scrape(contentType, body.toByteArray());
+    }
+
+    /**
+     * One scrape's answer.
+     *
+     * @param contentType the media type of the body
+     * @param body the metrics
+     */
+    public record Scrape(String contentType, byte[] body) {
+    }
+
+    @Override
+    public void close() {
+        registry.close();
+    }
+}
