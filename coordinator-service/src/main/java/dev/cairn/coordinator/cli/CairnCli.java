@@ -38,7 +38,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
-                + "stop a job with a savepoint, change a job's status.",
+                + "stop a job with a savepoint, change a job's status; audits the journal.",
         subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, StatusCommand.class,
                 KeysCommand.class, AuditCommand.class},
         synopsisSubcommandLabel = "(register | trigger | stop | status | keys | audit)",
@@ -126,7 +126,12 @@ public final class CairnCli implements Runnable {
 
     /** The command line of {@code cli}, with short error messages and the exit codes described above. */
     static CommandLine commandLine(CairnCli cli) {
-        CommandLine commandLine = new CommandLine(cli);
+        return commandLine(cli, CommandLine.defaultFactory());
+    }
+
+    /** The same, its subcommands made by {@code factory} (tests hand {@code cairn audit} a journal in memory). */
+    static CommandLine commandLine(CairnCli cli, CommandLine.IFactory factory) {
+        CommandLine commandLine = new CommandLine(cli, factory);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setParameterExceptionHandler(CairnCli::shortUsageError);
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {

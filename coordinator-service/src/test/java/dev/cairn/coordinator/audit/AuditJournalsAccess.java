@@ -1,0 +1,15 @@
+package dev.cairn.coordinator.audit;
+
+import java.util.List;
+
+/** {@link AuditJournals} for tests of other packages. */
+public final class AuditJournalsAccess {
+
+    private AuditJournalsAccess() {
+    }
+
+    /** The decider's journal of two jobs, as records of partition 0 keyed by job. */
+    public static List<JournalEntry> twoJobs() {
+        return AuditJournals.entries(AuditJournals.twoJobs());
+    }
+}
