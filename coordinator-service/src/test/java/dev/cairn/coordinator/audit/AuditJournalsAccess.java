@@ -12,4 +12,12 @@ public final class AuditJournalsAccess {
     public static List<JournalEntry> twoJobs() {
         return AuditJournals.entries(AuditJournals.twoJobs());
     }
+
+    /** The values of {@link OldSchemaJournal}: job {@code legacy} written with every frozen JournalEnvelope version. */
+    public static List<byte[]> oldSchemaValues() {
+        return OldSchemaJournal.values();
+    }
+
+    /** The job of {@link #oldSchemaValues()}. */
+    public static final String OLD_SCHEMA_JOB = OldSchemaJournal.JOB;
 }
