@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
  *   <li>{@code cairn trigger}: a {@code TriggerRequest} for a checkpoint or savepoint now;</li>
  *   <li>{@code cairn stop}: the {@code TriggerRequest} of a stop-with-savepoint;</li>
  *   <li>{@code cairn status}: a {@code JobStatusChange};</li>
- *   <li>{@code cairn keys}: makes the keys that sign sidecar records (sends nothing).</li>
+ *   <li>{@code cairn keys}: makes the keys that sign sidecar records (sends nothing);</li>
+ *   <li>{@code cairn audit}: reads the journal directly (sends nothing): a checkpoint's timeline, the journal's
+ *       invariants, a job's state as it was, the replay against the live coordinator ({@link AuditCommand}).</li>
  * </ul>
  *
  * <p>Exit codes are picocli's: 0 when the broker acknowledged the event, 2 for a malformed flag or
@@ -36,10 +38,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
-                + "stop a job with a savepoint, change a job's status.",
+                + "stop a job with a savepoint, change a job's status; audits the journal.",
         subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, StatusCommand.class,
-                KeysCommand.class},
-        synopsisSubcommandLabel = "(register | trigger | stop | status | keys)",
+                KeysCommand.class, AuditCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | stop | status | keys | audit)",
         footer = {"", "Examples:",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
                 "      --task-roles sink:ack,notify --interval-ms 2000 --timeout-ms 10000 \\",
@@ -51,6 +53,8 @@ import picocli.CommandLine.Spec;
                 "  cairn status --job orders --status SUSPENDED",
                 "  cairn keys generate --out master.key",
                 "  cairn keys job --job orders --master-key-file master.key",
+                "  cairn audit timeline --job orders --checkpoint 42",
+                "  cairn audit check",
                 "",
                 "Exit codes: 0 sent and acknowledged, 2 malformed flags (nothing sent), 1 not sent."})
 public final class CairnCli implements Runnable {
@@ -122,7 +126,12 @@ public final class CairnCli implements Runnable {
 
     /** The command line of {@code cli}, with short error messages and the exit codes described above. */
     static CommandLine commandLine(CairnCli cli) {
-        CommandLine commandLine = new CommandLine(cli);
+        return commandLine(cli, CommandLine.defaultFactory());
+    }
+
+    /** The same, its subcommands made by {@code factory} (tests hand {@code cairn audit} a journal in memory). */
+    static CommandLine commandLine(CairnCli cli, CommandLine.IFactory factory) {
+        CommandLine commandLine = new CommandLine(cli, factory);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setParameterExceptionHandler(CairnCli::shortUsageError);
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {

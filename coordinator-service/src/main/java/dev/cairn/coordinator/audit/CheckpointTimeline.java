@@ -1,0 +1,182 @@
+package dev.cairn.coordinator.audit;
+
+import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.CheckpointFailureCounted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.RequestOutcome;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Builds the story of one checkpoint of one job from the journal (pure): fed every record of the job's partition
+ * in order, it keeps those about the checkpoint — when it was triggered, every accepted ack (time, task, subtask,
+ * attempt, state size), every decline and discarded ack, the participants' answers, and how it ended (completed,
+ * or aborted with the reason) — and {@link #timeline()} returns them.
+ */
+public final class CheckpointTimeline {
+
+    /** What happened to a checkpoint at one record. */
+    public enum Kind {
+        PARTICIPANTS_TRIGGERED, TRIGGERED, ACK, PARTICIPANT_ACK, DECLINE, PARTICIPANT_DECLINE, ACK_DISCARDED,
+        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME
+    }
+
+    /** How a checkpoint stands at the end of the records read. */
+    public enum Outcome { PENDING, COMPLETED, ABORTED }
+
+    /**
+     * One record about the checkpoint.
+     *
+     * @param partition the journal partition
+     * @param offset the record's offset
+     * @param timeMs the event's own time (the ack's, the trigger's, the completion's ...)
+     * @param kind what happened
+     * @param task the task (or participant) id, {@code null} when the event names none
+     * @param subtask the subtask index, {@code null} when the event names none
+     * @param attempt the attempt id, {@code null} when the event names none
+     * @param sizeBytes the state size of an ack, {@code null} for other events
+     * @param detail the reason, status or message, {@code null} when there is none
+     */
+    public record Entry(int partition, long offset, long timeMs, Kind kind, String task, Integer subtask,
+            String attempt, Long sizeBytes, String detail) {}
+
+    /**
+     * The checkpoint's timeline.
+     *
+     * @param jobId the job
+     * @param checkpointId the checkpoint
+     * @param triggeredAtMs when it was triggered, {@code null} when the records hold no trigger
+     * @param type CHECKPOINT or SAVEPOINT, {@code null} when the records hold no trigger
+     * @param acksExpected the acks its completion needs, {@code null} until its tasks were triggered
+     * @param outcome how it stands
+     * @param endedAtMs when it completed or aborted, {@code null} while pending
+     * @param reason the abort's reason and message, {@code null} unless aborted
+     * @param entries every record about it, in journal order
+     */
+    public record Timeline(String jobId, long checkpointId, Long triggeredAtMs, String type, Integer acksExpected,
+            Outcome outcome, Long endedAtMs, String reason, List<Entry> entries) {
+
+        /** How many acks were accepted. */
+        public long acksAccepted() {
+            return entries.stream().filter(e -> e.kind() == Kind.ACK).count();
+        }
+    }
+
+    private final String jobId;
+    private final long checkpointId;
+    private final List<Entry> entries = new ArrayList<>();
+    private Long triggeredAt;
+    private String type;
+    private Integer acksExpected;
+    private Outcome outcome = Outcome.PENDING;
+    private Long endedAt;
+    private String reason;
+
+    public CheckpointTimeline(String jobId, long checkpointId) {
+        this.jobId = jobId;
+        this.checkpointId = checkpointId;
+    }
+
+    /** Keeps the record when it is about this checkpoint; skips every other one (and records that do not decode). */
+    public void accept(JournalEntry entry) {
+        SpecificRecord event = entry.event();
+        if (event == null || JournalEvents.checkpointId(event) != checkpointId
+                || !jobId.equals(JournalEvents.jobId(event))) {
+            return;
+        }
+        Entry kept = entry(entry, event);
+        if (kept != null) {
+            entries.add(kept);
+        }
+    }
+
+    private Entry entry(JournalEntry at, SpecificRecord event) {
+        int p = at.partition();
+        long o = at.offset();
+        if (event instanceof ParticipantsTriggered e) {
+            triggered(e.getTimestampMs(), e.getType().name());
+            return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANTS_TRIGGERED, null, null, null, null,
+                    "participants " + String.join(", ", e.getParticipants()));
+        }
+        if (event instanceof CheckpointTriggered e) {
+            triggered(e.getTimestampMs(), e.getType().name());
+            acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
+            return new Entry(p, o, e.getTimestampMs(), Kind.TRIGGERED, null, null, null, null,
+                    (e.getPeriodic() ? "periodic" : "request " + e.getRequestId()) + ", " + acksExpected
+                            + " acks expected" + (e.getFinishedSubtasks() > 0 ? ", " + e.getFinishedSubtasks()
+                            + " subtasks finished" : "") + ", location " + e.getStorageLocation());
+        }
+        if (event instanceof CheckpointAcknowledged e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.ACK, e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(),
+                    e.getStateHandle().getSizeBytes(), null);
+        }
+        if (event instanceof ParticipantAcknowledged e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANT_ACK, e.getParticipant(), null, null,
+                    e.getState() == null ? null : e.getState().getSizeBytes(), null);
+        }
+        if (event instanceof CheckpointDeclined e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.DECLINE, e.getTaskId(), e.getSubtaskIndex(),
+                    e.getAttemptId(), null, e.getReason() + ": " + e.getMessage());
+        }
+        if (event instanceof ParticipantDeclined e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANT_DECLINE, e.getParticipant(), null, null, null,
+                    e.getReason() + ": " + e.getMessage());
+        }
+        if (event instanceof AckDiscarded e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.ACK_DISCARDED, e.getTaskId(),
+                    e.getSubtaskIndex() < 0 ? null : e.getSubtaskIndex(), e.getAttemptId(),
+                    e.getStateHandle() == null ? null : e.getStateHandle().getSizeBytes(),
+                    e.getStatus() + ": " + e.getMessage());
+        }
+        if (event instanceof CheckpointCompleted e) {
+            outcome = Outcome.COMPLETED;
+            endedAt = e.getCompletionTimestampMs();
+            return new Entry(p, o, e.getCompletionTimestampMs(), Kind.COMPLETED, null, null, null,
+                    e.getTotalSizeBytes(), (e.getSubtaskCount() >= 0 ? e.getSubtaskCount() : e.getSubtaskStates().size())
+                            + " subtask states, " + (e.getCompletionTimestampMs() - e.getTriggerTimestampMs()) + " ms");
+        }
+        if (event instanceof CheckpointAborted e) {
+            outcome = Outcome.ABORTED;
+            endedAt = e.getTimestampMs();
+            reason = e.getReason() + ": " + e.getMessage();
+            return new Entry(p, o, e.getTimestampMs(), Kind.ABORTED, null, null, null, null, reason);
+        }
+        if (event instanceof CheckpointFailureCounted e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.FAILURE_COUNTED, null, null, null, null,
+                    e.getReason() + ", " + e.getConsecutiveFailures() + " consecutive failures");
+        }
+        if (event instanceof RequestOutcome e) {
+            return new Entry(p, o, e.getTimestampMs(), Kind.REQUEST_OUTCOME, null, null, null, null,
+                    "request " + e.getRequestId() + " " + e.getStatus()
+                            + (e.getReason() == null ? "" : " (" + e.getReason() + ")"));
+        }
+        return null;
+    }
+
+    private void triggered(long at, String checkpointType) {
+        if (triggeredAt == null) {
+            triggeredAt = at;
+            type = checkpointType;
+        }
+    }
+
+    /** Whether any record was about the checkpoint. */
+    public boolean found() {
+        return !entries.isEmpty();
+    }
+
+    /** The timeline of the records kept so far. */
+    public Timeline timeline() {
+        return new Timeline(jobId, checkpointId, triggeredAt, type, acksExpected, outcome, endedAt, reason,
+                List.copyOf(entries));
+    }
+}

@@ -1,0 +1,105 @@
+package dev.cairn.coordinator.audit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.coordinator.query.Json;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Compares a replayed journal with the live stores, as the REST API shows them (pure but for the {@link LiveSource}
+ * it is given): per job of the replay, {@code GET /jobs/{id}}, {@code GET /jobs/{id}/checkpoints} and
+ * {@code GET /jobs/{id}/checkpoints/latest-completed} against the same views rendered from the replay
+ * ({@link ReplayedViews}), naming every difference ({@link ViewDiff}).
+ */
+public final class JournalVerifier {
+
+    /** The views compared, by the name a difference carries. */
+    public static final List<String> VIEWS = List.of("job", "checkpoints", "latest-completed");
+
+    /**
+     * One difference.
+     *
+     * @param jobId the job
+     * @param view {@code job}, {@code checkpoints} or {@code latest-completed}
+     * @param path where in the view, e.g. {@code counts.completed}; empty for the whole view
+     * @param journal the replayed value (JSON)
+     * @param live the live value (JSON, or the status and error of a failed GET)
+     */
+    public record Difference(String jobId, String view, String path, String journal, String live) {
+
+        /** {@code job orders: checkpoints counts.completed journal=5 live=4}. */
+        public String describe() {
+            return "job " + jobId + ": " + view + (path.isEmpty() ? "" : " " + path) + " journal=" + journal
+                    + " live=" + live;
+        }
+    }
+
+    /** Answers GETs of the REST API. */
+    public interface LiveSource {
+
+        /** A GET's answer. */
+        record Answer(int status, String body) {}
+
+        /**
+         * @param path e.g. {@code /jobs/orders/checkpoints}, the job id percent-encoded
+         * @throws AuditException when the API cannot be reached
+         */
+        Answer get(String path);
+    }
+
+    private JournalVerifier() {
+    }
+
+    /** Every difference of every job of the replay, jobs in id order. */
+    public static List<Difference> verify(InMemoryCoordinatorState replayed, LiveSource live) {
+        List<Difference> differences = new ArrayList<>();
+        for (String jobId : replayed.jobIds()) {
+            String base = "/jobs/" + URLEncoder.encode(jobId, StandardCharsets.UTF_8).replace("+", "%20");
+            compare(jobId, "job", ReplayedViews.job(replayed, jobId), live.get(base), differences);
+            compare(jobId, "checkpoints", ReplayedViews.checkpoints(replayed, jobId),
+                    live.get(base + "/checkpoints"), differences);
+            compare(jobId, "latest-completed", ReplayedViews.latestCompleted(replayed, jobId),
+                    live.get(base + "/checkpoints/latest-completed"), differences);
+        }
+        return differences;
+    }
+
+    private static void compare(String jobId, String view, Optional<?> replayed, LiveSource.Answer live,
+            List<Difference> out) {
+        if (replayed.isEmpty() && live.status() == 404) {
+            return;
+        }
+        if (replayed.isEmpty()) {
+            out.add(new Difference(jobId, view, "", ViewDiff.ABSENT, "HTTP " + live.status()));
+            return;
+        }
+        JsonNode journal = tree(new String(Json.bytes(replayed.get()), StandardCharsets.UTF_8));
+        if (live.status() != 200) {
+            out.add(new Difference(jobId, view, "", "(present)", "HTTP " + live.status() + " " + live.body()));
+            return;
+        }
+        JsonNode liveView;
+        try {
+            liveView = Json.MAPPER.readTree(live.body());
+        } catch (IOException e) {
+            out.add(new Difference(jobId, view, "", "(present)", "not JSON: " + e.getMessage()));
+            return;
+        }
+        for (ViewDiff.Difference d : ViewDiff.of(journal, liveView)) {
+            out.add(new Difference(jobId, view, d.path(), d.journal(), d.live()));
+        }
+    }
+
+    private static JsonNode tree(String json) {
+        try {
+            return Json.MAPPER.readTree(json);
+        } catch (IOException e) {
+            throw new IllegalStateException("a view written by Jackson does not read back: " + json, e);
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.cairn.coordinator.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.serde.AvroEventSerde;
+import dev.cairn.events.serde.CairnSerdes;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.junit.jupiter.api.Test;
+
+/** A journal written with every frozen schema version in turn reads, checks, replays and tells its timelines. */
+class OldSchemaJournalTest {
+
+    private final List<JournalEntry> journal = decode(OldSchemaJournal.values());
+
+    @Test
+    void shouldFindNoViolationInAJournalWrittenWithEveryFrozenVersion() {
+        JournalChecker checker = new JournalChecker(CoordinatorSettings.DEFAULTS);
+        journal.forEach(checker::accept);
+
+        assertThat(checker.finish()).isEmpty();
+        assertThat(checker.state().job(OldSchemaJournal.JOB).orElseThrow().getCounts().getCompleted()).isEqualTo(3);
+        assertThat(checker.state().job(OldSchemaJournal.JOB).orElseThrow().getLatestCompletedId()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldTellTheTimelineOfAVersionOneCheckpointFromItsPlan() {
+        CheckpointTimeline builder = new CheckpointTimeline(OldSchemaJournal.JOB, 1);
+        journal.forEach(builder::accept);
+
+        assertThat(builder.timeline().acksExpected()).isEqualTo(3);
+        assertThat(builder.timeline().acksAccepted()).isEqualTo(3);
+        assertThat(builder.timeline().outcome()).isEqualTo(CheckpointTimeline.Outcome.COMPLETED);
+        assertThat(builder.timeline().entries().get(builder.timeline().entries().size() - 1).detail())
+                .startsWith("3 subtask states");
+    }
+
+    @Test
+    void shouldRenderTheReplayedStateOfTheUpgradedJournal() {
+        Replay replay = new Replay(CoordinatorSettings.DEFAULTS, OldSchemaJournal.JOB);
+        journal.forEach(replay::accept);
+
+        assertThat(ReplayedViews.checkpoints(replay.state(), OldSchemaJournal.JOB).orElseThrow().history())
+                .extracting(c -> c.id() + " " + c.status()).containsExactly("4 COMPLETED", "3 COMPLETED", "2 FAILED",
+                        "1 COMPLETED");
+        assertThat(ReplayedViews.latestCompleted(replay.state(), OldSchemaJournal.JOB).orElseThrow().subtaskStates())
+                .hasSize(3);
+    }
+
+    private static List<JournalEntry> decode(List<byte[]> values) {
+        AvroEventSerde<JournalEnvelope> serde = CairnSerdes.journal();
+        List<JournalEntry> entries = new ArrayList<>();
+        for (byte[] value : values) {
+            SpecificRecord event = (SpecificRecord) serde.deserialize("journal", value).getEvent();
+            entries.add(JournalEntry.of(0, entries.size(), 0, OldSchemaJournal.JOB, event));
+        }
+        return entries;
+    }
+}

@@ -1,0 +1,117 @@
+package dev.cairn.coordinator.audit;
+
+import static dev.cairn.coordinator.audit.AuditJournals.ORDERS;
+import static dev.cairn.coordinator.audit.AuditJournals.entries;
+import static dev.cairn.coordinator.audit.AuditJournals.indexOf;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.query.ApiViews;
+import dev.cairn.coordinator.query.Json;
+import dev.cairn.events.CheckpointTriggered;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.junit.jupiter.api.Test;
+
+/** State as of a point of the journal, the replayed REST views, and their comparison with live ones. */
+class ReplayAndViewsTest {
+
+    private final List<SpecificRecord> events = AuditJournals.twoJobs();
+    private final List<JournalEntry> journal = entries(events);
+
+    @Test
+    void shouldShowTheJobAsItWasWhenItsThirdCheckpointWasTriggered() {
+        int third = indexOf(events, CheckpointTriggered.class, ORDERS, 3);
+        Replay then = replay(ORDERS, journal.subList(0, third + 1));
+
+        ApiViews.CheckpointStats stats = ReplayedViews.checkpoints(then.state(), ORDERS).orElseThrow();
+
+        assertThat(then.last().offset()).isEqualTo(third);
+        assertThat(stats.pending()).extracting(ApiViews.Checkpoint::id).containsExactly(3L);
+        assertThat(stats.history()).extracting(ApiViews.Checkpoint::id, ApiViews.Checkpoint::status).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(2L, "FAILED"), org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
+        assertThat(stats.counts().completed()).isEqualTo(1);
+        assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().nextCheckpointId()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldReplayOnlyTheJobAskedAndSkipRecordsThatDoNotDecode() {
+        Replay replay = new Replay(CoordinatorSettings.DEFAULTS, ORDERS);
+        journal.forEach(replay::accept);
+        replay.accept(JournalEntry.undecodable(0, journal.size(), 0, ORDERS, "corrupt"));
+
+        assertThat(replay.state().jobIds()).containsExactly(ORDERS);
+        assertThat(replay.skipped()).isEqualTo(1);
+        assertThat(ReplayedViews.latestCompleted(replay.state(), ORDERS).orElseThrow().id()).isEqualTo(3);
+        assertThat(ReplayedViews.job(replay.state(), "nobody")).isEmpty();
+    }
+
+    @Test
+    void shouldFindNoDifferenceWhenTheLiveViewsAreTheReplayedOnes() {
+        Replay replay = replay(null, journal);
+
+        assertThat(JournalVerifier.verify(replay.state(), live(replay, Map.of()))).isEmpty();
+    }
+
+    @Test
+    void shouldNameEachDifferenceOfTheLiveViews() throws Exception {
+        Replay replay = replay(null, journal);
+        ObjectNode checkpoints = (ObjectNode) tree(ReplayedViews.checkpoints(replay.state(), ORDERS).orElseThrow());
+        ((ObjectNode) checkpoints.get("counts")).put("completed", 4);
+        ((ObjectNode) checkpoints.get("history").get(1)).put("status", "COMPLETED");
+
+        List<JournalVerifier.Difference> differences = JournalVerifier.verify(replay.state(), live(replay, Map.of(
+                "/jobs/orders/checkpoints", new JournalVerifier.LiveSource.Answer(200, checkpoints.toString()),
+                "/jobs/billing", new JournalVerifier.LiveSource.Answer(404, "{\"error\": \"no such job\"}"))));
+
+        assertThat(differences).extracting(JournalVerifier.Difference::describe).containsExactly(
+                "job billing: job journal=(present) live=HTTP 404 {\"error\": \"no such job\"}",
+                "job orders: checkpoints counts.completed journal=2 live=4",
+                "job orders: checkpoints history[id=2].status journal=\"FAILED\" live=\"COMPLETED\"");
+    }
+
+    @Test
+    void shouldNameACheckpointThatOnlyOneSideHas() throws Exception {
+        JsonNode journal = Json.MAPPER.readTree("{\"history\": [{\"id\": 3, \"status\": \"COMPLETED\"}, {\"id\": 2}]}");
+        JsonNode live = Json.MAPPER.readTree("{\"history\": [{\"id\": 2}], \"extra\": 1.0}");
+
+        assertThat(ViewDiff.of(journal, live)).containsExactly(
+                new ViewDiff.Difference("history[id=3]", "{\"id\":3,\"status\":\"COMPLETED\"}", "(absent)"),
+                new ViewDiff.Difference("extra", "(absent)", "1.0"));
+        assertThat(ViewDiff.of(Json.MAPPER.readTree("{\"n\": 1}"), Json.MAPPER.readTree("{\"n\": 1.0}"))).isEmpty();
+    }
+
+    private static Replay replay(String jobId, List<JournalEntry> entries) {
+        Replay replay = new Replay(CoordinatorSettings.DEFAULTS, jobId);
+        entries.forEach(replay::accept);
+        return replay;
+    }
+
+    /** The replayed views as a live API would answer them, with some answers replaced. */
+    private static JournalVerifier.LiveSource live(Replay replay, Map<String, JournalVerifier.LiveSource.Answer> overrides) {
+        Map<String, JournalVerifier.LiveSource.Answer> answers = new HashMap<>();
+        for (String jobId : replay.state().jobIds()) {
+            answers.put("/jobs/" + jobId, answer(ReplayedViews.job(replay.state(), jobId).orElseThrow()));
+            answers.put("/jobs/" + jobId + "/checkpoints",
+                    answer(ReplayedViews.checkpoints(replay.state(), jobId).orElseThrow()));
+            answers.put("/jobs/" + jobId + "/checkpoints/latest-completed", ReplayedViews
+                    .latestCompleted(replay.state(), jobId).map(ReplayAndViewsTest::answer)
+                    .orElse(new JournalVerifier.LiveSource.Answer(404, "{}")));
+        }
+        answers.putAll(overrides);
+        return path -> answers.getOrDefault(path, new JournalVerifier.LiveSource.Answer(404, "{}"));
+    }
+
+    private static JournalVerifier.LiveSource.Answer answer(Object view) {
+        return new JournalVerifier.LiveSource.Answer(200, new String(Json.bytes(view), StandardCharsets.UTF_8));
+    }
+
+    private static JsonNode tree(Object view) throws Exception {
+        return Json.MAPPER.readTree(Json.bytes(view));
+    }
+}
