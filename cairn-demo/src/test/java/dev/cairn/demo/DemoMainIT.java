@@ -31,7 +31,10 @@ class DemoMainIT {
                 .containsPattern("Stopped the job with savepoint \\d+ after the tasks drained: the job is FINISHED")
                 .containsPattern("completed: [1-9]\\d* \\[1, ")
                 .contains("CHECKPOINT_DECLINED")
-                .containsPattern("Audit: replayed \\d+ journal events into a fresh state; it equals the live store.");
+                .containsPattern("\\$ cairn audit timeline --job it-job --checkpoint \\d+")
+                .contains("$ cairn audit verify --rest-url http://127.0.0.1:")
+                .contains("$ cairn audit check")
+                .doesNotContain("(exit 1)");
     }
 
     @Test
