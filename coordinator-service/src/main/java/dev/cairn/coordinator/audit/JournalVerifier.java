@@ -7,14 +7,17 @@ import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Compares a replayed journal with the live stores, as the REST API shows them (pure but for the {@link LiveSource}
  * it is given): per job of the replay, {@code GET /jobs/{id}}, {@code GET /jobs/{id}/checkpoints} and
  * {@code GET /jobs/{id}/checkpoints/latest-completed} against the same views rendered from the replay
- * ({@link ReplayedViews}), naming every difference ({@link ViewDiff}).
+ * ({@link ReplayedViews}), naming every difference ({@link ViewDiff}); then {@code GET /jobs}, naming every live job
+ * the journal never registered and every instance that listing could not reach.
  */
 public final class JournalVerifier {
 
@@ -52,6 +55,9 @@ public final class JournalVerifier {
         Answer get(String path);
     }
 
+    /** The job id of a difference about the listing of every job. */
+    public static final String ALL_JOBS = "*";
+
     private JournalVerifier() {
     }
 
@@ -66,7 +72,36 @@ public final class JournalVerifier {
             compare(jobId, "latest-completed", ReplayedViews.latestCompleted(replayed, jobId),
                     live.get(base + "/checkpoints/latest-completed"), differences);
         }
+        liveOnly(replayed, live.get("/jobs"), differences);
         return differences;
+    }
+
+    /**
+     * The jobs {@code GET /jobs} lists that the journal never registered, and the instances that listing could
+     * not reach (their jobs went unchecked).
+     */
+    private static void liveOnly(InMemoryCoordinatorState replayed, LiveSource.Answer jobs, List<Difference> out) {
+        if (jobs.status() != 200) {
+            out.add(new Difference(ALL_JOBS, "jobs", "", "(list)", "HTTP " + jobs.status() + " " + jobs.body()));
+            return;
+        }
+        JsonNode listing;
+        try {
+            listing = Json.MAPPER.readTree(jobs.body());
+        } catch (IOException e) {
+            out.add(new Difference(ALL_JOBS, "jobs", "", "(list)", "not JSON: " + e.getMessage()));
+            return;
+        }
+        Set<String> journal = new HashSet<>(replayed.jobIds());
+        for (JsonNode job : listing.path("jobs")) {
+            String id = job.path("id").asText();
+            if (!journal.contains(id)) {
+                out.add(new Difference(id, "jobs", "", ViewDiff.ABSENT, "(present)"));
+            }
+        }
+        if (!listing.path("unreachable").isEmpty()) {
+            out.add(new Difference(ALL_JOBS, "jobs", "unreachable", "[]", listing.path("unreachable").toString()));
+        }
     }
 
     private static void compare(String jobId, String view, Optional<?> replayed, LiveSource.Answer live,

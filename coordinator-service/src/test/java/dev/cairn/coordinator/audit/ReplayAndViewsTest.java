@@ -76,6 +76,32 @@ class ReplayAndViewsTest {
     }
 
     @Test
+    void shouldNameALiveJobTheJournalNeverRegisteredAndAnUnreachableInstance() {
+        Replay replay = replay(null, journal);
+        String listed = replay.state().jobIds().stream().map(id -> "{\"id\": \"" + id + "\"}")
+                .collect(java.util.stream.Collectors.joining(", "));
+
+        List<JournalVerifier.Difference> differences = JournalVerifier.verify(replay.state(), live(replay, Map.of(
+                "/jobs", new JournalVerifier.LiveSource.Answer(200, "{\"jobs\": [" + listed + ", {\"id\": \"ghost\"}],"
+                        + " \"unreachable\": [{\"instance\": \"10.0.0.2:8081\", \"reason\": \"timed out\"}]}"))));
+
+        assertThat(differences).extracting(JournalVerifier.Difference::describe).containsExactly(
+                "job ghost: jobs journal=(absent) live=(present)",
+                "job *: jobs unreachable journal=[] live=[{\"instance\":\"10.0.0.2:8081\",\"reason\":\"timed out\"}]");
+    }
+
+    @Test
+    void shouldNameAJobListingThatFailed() {
+        Replay replay = replay(null, journal);
+
+        List<JournalVerifier.Difference> differences = JournalVerifier.verify(replay.state(), live(replay, Map.of(
+                "/jobs", new JournalVerifier.LiveSource.Answer(503, "{\"error\": \"rebalancing\"}"))));
+
+        assertThat(differences).extracting(JournalVerifier.Difference::describe)
+                .containsExactly("job *: jobs journal=(list) live=HTTP 503 {\"error\": \"rebalancing\"}");
+    }
+
+    @Test
     void shouldNameACheckpointThatOnlyOneSideHas() throws Exception {
         JsonNode journal = Json.MAPPER.readTree("{\"history\": [{\"id\": 3, \"status\": \"COMPLETED\"}, {\"id\": 2}]}");
         JsonNode live = Json.MAPPER.readTree("{\"history\": [{\"id\": 2}], \"extra\": 1.0}");
@@ -103,6 +129,9 @@ class ReplayAndViewsTest {
                     .latestCompleted(replay.state(), jobId).map(ReplayAndViewsTest::answer)
                     .orElse(new JournalVerifier.LiveSource.Answer(404, "{}")));
         }
+        String listed = replay.state().jobIds().stream().map(id -> "{\"id\": \"" + id + "\"}")
+                .collect(java.util.stream.Collectors.joining(", "));
+        answers.put("/jobs", new JournalVerifier.LiveSource.Answer(200, "{\"jobs\": [" + listed + "], \"unreachable\": []}"));
         answers.putAll(overrides);
         return path -> answers.getOrDefault(path, new JournalVerifier.LiveSource.Answer(404, "{}"));
     }
