@@ -55,7 +55,8 @@ final class AuditCheckCommand implements Callable<Integer> {
                 report.violations().forEach(v -> out.println(v.position() + "  " + v.rule() + "  "
                         + (v.jobId() == null ? "" : "job " + v.jobId() + ": ") + v.message()));
                 out.println("Checked " + report.records() + " records of " + report.topic() + " ("
-                        + report.partitions() + " partitions, " + report.jobs() + " jobs): "
+                        + report.partitions() + " partitions, " + report.jobs()
+                        + (report.jobs() == 1 ? " job): " : " jobs): ")
                         + (report.violations().isEmpty() ? "no violation." : report.violations().size()
                                 + " violation" + (report.violations().size() == 1 ? "." : "s.")));
                 out.flush();

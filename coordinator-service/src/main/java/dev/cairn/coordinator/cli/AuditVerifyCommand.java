@@ -80,7 +80,8 @@ final class AuditVerifyCommand implements Callable<Integer> {
                     .map(d -> Arrays.<Object>asList(d.jobId(), d.view(), d.path(), d.journal(), d.live())).toList());
             default -> {
                 report.differences().forEach(d -> out.println(d.describe()));
-                out.println("Compared " + report.jobs() + " jobs (" + report.events() + " journal events) with "
+                out.println("Compared " + report.jobs() + (report.jobs() == 1 ? " job (" : " jobs (")
+                        + report.events() + " journal events) with "
                         + report.restUrl() + ": " + (report.differences().isEmpty() ? "no difference."
                                 : report.differences().size() + " difference"
                                         + (report.differences().size() == 1 ? "." : "s.")));
