@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
  *   GET  /health                                        liveness of this instance (200 UP, 503 DOWN)
  *   GET  /ready                                         readiness of this instance (200 UP, 503 DOWN)
  * </pre>
+ * Beside it, {@link QueryServer} serves the web page at {@code /} ({@link WebPageHandler}) and Prometheus'
+ * {@code /metrics} ({@code dev.cairn.coordinator.metrics.MetricsHandler}).
  * After {@code /checkpoints/}, a number (digits, optionally after a '-') is a checkpoint id and anything else a
  * request id; a request whose id is a number is found at {@code /savepoints/{requestId}} (any request is, whatever
  * its type). The bodies are read by {@link JobSpecBody}, {@link TriggerBody}, {@link SavepointBody} and {@link StopBody}.
@@ -56,7 +58,8 @@ final class QueryApi {
             + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
             + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
             + "GET /jobs/{jobId}/checkpoints/config, GET /jobs/{jobId}/checkpoints/{requestId}, "
-            + "GET /jobs/{jobId}/savepoints/{requestId}, GET /health, GET /ready";
+            + "GET /jobs/{jobId}/savepoints/{requestId}, GET /health, GET /ready; and beside the API "
+            + "GET /metrics (Prometheus) and GET / (the web page)";
 
     private final StateSource source;
     private final HealthSource health;
