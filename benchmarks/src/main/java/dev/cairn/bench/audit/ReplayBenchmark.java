@@ -16,7 +16,9 @@ import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,15 +54,16 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   <li><b>audit check</b>: the same with the invariant checker ({@code JournalChecker}), what
  *       {@code cairn audit check} does.</li>
  * </ol>
- * Each row is events/s over the whole topic (reader created, topic read to the end offsets taken at its start);
- * the ratio is against the raw consumer of the same repeat. The last repeat is the reported one (the earlier ones
- * warm the JIT); all are printed.
+ * Each row is events/s over the whole topic (reader created, topic read to the end offsets taken at its start).
+ * Each repeat starts with the next reader (so that no reader always runs first, or right after the same one); the
+ * first repeat warms the JIT and the report gives each reader's median over the others, and its ratios to the
+ * raw and to the decoding consumer's medians; every repeat is printed.
  *
  * <pre>
  * mvn -B -q -pl benchmarks -am process-classes -Paudit-benchmark -Daudit.args="--events=1000000"
  * </pre>
  * Flags: {@code --events} (1,000,000), {@code --jobs} (100), {@code --subtasks} (10), {@code --partitions} (3),
- * {@code --repeats} (3), {@code --out} (a markdown file, default {@code target/benchmark/audit.md}).
+ * {@code --repeats} (5), {@code --out} (a markdown file, default {@code target/benchmark/audit.md}).
  */
 public final class ReplayBenchmark {
 
@@ -73,17 +76,22 @@ public final class ReplayBenchmark {
 
     /** What a run measured. */
     record Results(long events, long bytes, List<Row> rows) {
-        /** The reported rows: those of the last repeat. */
-        List<Row> last() {
-            int repeat = rows.get(rows.size() - 1).repeat();
-            return rows.stream().filter(r -> r.repeat() == repeat).toList();
+        /** The reported repeats: every one but the first (which warms the JIT), or the only one. */
+        List<Row> reported() {
+            return rows.stream().filter(r -> r.repeat() > 1 || rows.get(rows.size() - 1).repeat() == 1).toList();
         }
 
-        double ratio(String reader) {
-            List<Row> last = last();
-            Row raw = last.stream().filter(r -> r.reader().equals(RAW)).findFirst().orElseThrow();
-            Row row = last.stream().filter(r -> r.reader().equals(reader)).findFirst().orElseThrow();
-            return row.perSecond() / raw.perSecond();
+        /** The median events/s of one reader over the reported repeats. */
+        double median(String reader) {
+            double[] rates = reported().stream().filter(r -> r.reader().equals(reader))
+                    .mapToDouble(Row::perSecond).sorted().toArray();
+            int n = rates.length;
+            return n % 2 == 1 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+        }
+
+        /** The median of {@code reader} against the median of {@code reference}. */
+        double ratio(String reader, String reference) {
+            return median(reader) / median(reference);
         }
     }
 
@@ -106,7 +114,7 @@ public final class ReplayBenchmark {
         int jobs = Integer.parseInt(flags.getOrDefault("jobs", "100"));
         int subtasks = Integer.parseInt(flags.getOrDefault("subtasks", "10"));
         int partitions = Integer.parseInt(flags.getOrDefault("partitions", "3"));
-        int repeats = Integer.parseInt(flags.getOrDefault("repeats", "3"));
+        int repeats = Integer.parseInt(flags.getOrDefault("repeats", "5"));
         Path out = Path.of(flags.getOrDefault("out", "target/benchmark/audit.md"));
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             String topic = "bench.journal";
@@ -114,12 +122,18 @@ public final class ReplayBenchmark {
                 admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
             }
             long[] produced = produce(broker.bootstrapServers(), topic, events, jobs, subtasks);
+            Map<String, LongSupplier> readers = new LinkedHashMap<>();
+            readers.put(RAW, () -> plainConsumer(broker.bootstrapServers(), topic, false));
+            readers.put(DECODING, () -> plainConsumer(broker.bootstrapServers(), topic, true));
+            readers.put(REPLAY, () -> replay(broker.bootstrapServers(), topic));
+            readers.put(CHECK, () -> check(broker.bootstrapServers(), topic));
+            List<String> order = new ArrayList<>(readers.keySet());
             List<Row> rows = new ArrayList<>();
             for (int repeat = 1; repeat <= repeats; repeat++) {
-                rows.add(time(repeat, RAW, () -> plainConsumer(broker.bootstrapServers(), topic, false)));
-                rows.add(time(repeat, DECODING, () -> plainConsumer(broker.bootstrapServers(), topic, true)));
-                rows.add(time(repeat, REPLAY, () -> replay(broker.bootstrapServers(), topic)));
-                rows.add(time(repeat, CHECK, () -> check(broker.bootstrapServers(), topic)));
+                for (String reader : order) {
+                    rows.add(time(repeat, reader, readers.get(reader)));
+                }
+                Collections.rotate(order, -1);
             }
             Results results = new Results(produced[0], produced[1], rows);
             report(results, flags, out);
@@ -213,13 +227,15 @@ public final class ReplayBenchmark {
         md.append(String.format(Locale.ROOT, "Audit replay benchmark, %s, %d cores, Java %s, flags %s%n%n",
                 ZonedDateTime.now(ZoneOffset.UTC).toLocalDate(), Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"), flags));
-        md.append(String.format(Locale.ROOT, "%,d journal events (%,d bytes of values), repeat %d of %d reported%n%n",
-                results.events(), results.bytes(), results.last().get(0).repeat(),
-                results.rows().get(results.rows().size() - 1).repeat()));
-        md.append("| reader | events/s | ratio to the raw consumer |\n|---|---:|---:|\n");
-        for (Row row : results.last()) {
-            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f |%n", row.reader(), row.perSecond(),
-                    results.ratio(row.reader())));
+        int repeats = results.rows().get(results.rows().size() - 1).repeat();
+        md.append(String.format(Locale.ROOT, "%,d journal events (%,d bytes of values); %s%n%n", results.events(),
+                results.bytes(), repeats == 1 ? "one repeat" : "median of repeats 2.." + repeats
+                        + " (the first warms the JIT; each repeat starts with the next reader)"));
+        md.append("| reader | events/s | ratio to the raw consumer | ratio to the decoding consumer |\n"
+                + "|---|---:|---:|---:|\n");
+        for (String reader : List.of(RAW, DECODING, REPLAY, CHECK)) {
+            md.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.2f |%n", reader, results.median(reader),
+                    results.ratio(reader, RAW), results.ratio(reader, DECODING)));
         }
         md.append("\nEvery repeat:\n\n| repeat | reader | events | seconds | events/s |\n|---:|---|---:|---:|---:|\n");
         for (Row row : results.rows()) {

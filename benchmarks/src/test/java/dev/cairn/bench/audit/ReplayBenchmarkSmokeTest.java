@@ -21,13 +21,13 @@ class ReplayBenchmarkSmokeTest {
                 "--repeats=1", "--out=" + report);
 
         assertThat(results.events()).isGreaterThanOrEqualTo(5000);
-        assertThat(results.last()).extracting(ReplayBenchmark.Row::reader).containsExactly(ReplayBenchmark.RAW,
+        assertThat(results.reported()).extracting(ReplayBenchmark.Row::reader).containsExactly(ReplayBenchmark.RAW,
                 ReplayBenchmark.DECODING, ReplayBenchmark.REPLAY, ReplayBenchmark.CHECK);
-        assertThat(results.last()).allSatisfy(row -> {
+        assertThat(results.reported()).allSatisfy(row -> {
             assertThat(row.events()).isEqualTo(results.events());
             assertThat(row.perSecond()).isPositive();
         });
-        assertThat(results.ratio(ReplayBenchmark.REPLAY)).isPositive();
+        assertThat(results.ratio(ReplayBenchmark.REPLAY, ReplayBenchmark.DECODING)).isPositive();
         assertThat(Files.readString(report)).contains("| audit replay (decode + evolve) |");
     }
 }
