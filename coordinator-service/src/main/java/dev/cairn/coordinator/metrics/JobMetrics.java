@@ -1,8 +1,6 @@
 package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.query.StateSource;
-import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.streams.StoreReader;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -64,21 +62,15 @@ public final class JobMetrics {
 
     /** Reads every local job's figures, registers the series of jobs new here and removes those of jobs gone. */
     public synchronized void refresh() {
+        int[] failed = {0};
         Map<String, JobFigures> read = new HashMap<>();
-        int failed = 0;
-        for (int partition : source.localPartitions()) {
-            try {
-                StoreReader reader = source.reader(partition);
-                for (JobState job : reader.jobs()) {
-                    read.put(job.getJobId(), JobFigures.of(job, reader));
-                }
-            } catch (RuntimeException e) {
-                failed++;
-                LOG.debug("Metrics skip partition {}: its stores are not readable now ({})", partition, e.toString());
-            }
-        }
+        source.localJobs((stores, job) -> Map.entry(job.getJobId(), JobFigures.of(job, stores)),
+                (reason, partition) -> {
+                    failed[0]++;
+                    LOG.debug("Metrics skip partition {}: its stores are not readable now ({})", partition, reason);
+                }).forEach(entry -> read.put(entry.getKey(), entry.getValue()));
         figures = Map.copyOf(read);
-        unreadable = failed;
+        unreadable = failed[0];
         meters.keySet().removeIf(jobId -> {
             if (read.containsKey(jobId)) {
                 return false;

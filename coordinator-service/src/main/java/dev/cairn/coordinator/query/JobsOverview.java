@@ -13,7 +13,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /**
  * {@code GET /jobs}: every job of every coordinator instance, sorted by id. This instance lists the jobs of the
@@ -91,19 +90,8 @@ final class JobsOverview {
 
     /** The jobs of every partition this instance owns; a partition that cannot be read is noted as unreachable. */
     private List<JobSummary> local(List<Unreachable> unreachable) {
-        List<JobSummary> found = new ArrayList<>();
-        for (int partition : source.localPartitions()) {
-            try {
-                StoreReader stores = source.reader(partition);
-                for (JobState job : stores.jobs()) {
-                    found.add(summary(stores, job));
-                }
-            } catch (ApiException | InvalidStateStoreException e) {
-                unreachable.add(new Unreachable(self, "the stores of partition " + partition
-                        + " are not queryable right now: " + e.getMessage()));
-            }
-        }
-        return found;
+        return source.localJobs(JobsOverview::summary, (reason, partition) -> unreachable.add(new Unreachable(self,
+                "the stores of partition " + partition + " are not queryable right now: " + reason)));
     }
 
     private static JobSummary summary(StoreReader stores, JobState job) {
