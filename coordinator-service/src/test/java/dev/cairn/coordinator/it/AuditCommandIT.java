@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.audit.AuditJournalsAccess;
 import dev.cairn.coordinator.cli.CairnCli;
 import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
@@ -46,7 +48,7 @@ class AuditCommandIT {
     @TempDir
     static Path stateDir;
 
-    private static CoordinatorHarness cairn;
+    private static CoordinatorTestBed cairn;
     private static final String JOB = "audit-" + UUID.randomUUID().toString().substring(0, 8);
     private static CheckpointTriggered first;
     private static CheckpointTriggered second;
@@ -56,20 +58,20 @@ class AuditCommandIT {
 
     @BeforeAll
     static void checkpointThenSuspend(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir, CoordinatorHarness.restApi());
-        cairn.register(CoordinatorHarness.job(JOB, 300, 60_000, "source"));
-        cairn.startTask(JOB, "source", "source-a1");
-        first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(JOB));
-        cairn.ack(JOB, first.getCheckpointId(), "source", "source-a1");
-        cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(JOB)
+        cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
+        cairn.register(Events.job(JOB, 300, 60_000, "source"));
+        cairn.startTask(JOB, "source", 0, "source-a1");
+        first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(JOB));
+        cairn.ack(JOB, first.getCheckpointId(), "source", 0, "source-a1");
+        cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(JOB)
                 && c.getCheckpointId() == first.getCheckpointId());
-        second = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(JOB));
-        cairn.decline(JOB, second.getCheckpointId(), "source", "source-a1");
-        cairn.awaitControl(CheckpointAborted.class, a -> a.getJobId().equals(JOB)
+        second = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(JOB));
+        cairn.decline(JOB, second.getCheckpointId(), "source", 0, "source-a1");
+        cairn.awaitNextControl(CheckpointAborted.class, a -> a.getJobId().equals(JOB)
                 && a.getCheckpointId() == second.getCheckpointId());
         cairn.changeStatus(JOB, JobStatus.SUSPENDED);
-        cairn.awaitJournal(PeriodicTriggerStopped.class, s -> s.getJobId().equals(JOB));
-        org.awaitility.Awaitility.await().atMost(CoordinatorHarness.WAIT).until(() -> {
+        cairn.awaitNextJournal(PeriodicTriggerStopped.class, s -> s.getJobId().equals(JOB));
+        org.awaitility.Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> {
             var job = cairn.liveJob(JOB);
             return job != null && job.getStatus() == JobStatus.SUSPENDED && job.getPending().isEmpty();
         });
@@ -142,7 +144,7 @@ class AuditCommandIT {
 
     @Test
     void shouldFindTheReplayEqualToTheLiveRestApi() {
-        Run verify = audit("verify", "--rest-url", cairn.queryUri().toString(), "--token", CoordinatorHarness.REST_TOKEN);
+        Run verify = audit("verify", "--rest-url", cairn.restUri().toString(), "--token", CoordinatorTestBed.REST_TOKEN);
         Run unreachable = audit("verify", "--rest-url", "http://127.0.0.1:1");
 
         assertThat(verify.exit).as(verify.out + verify.err).isZero();
@@ -181,7 +183,7 @@ class AuditCommandIT {
     /** {@code cairn audit ...} against the harness' broker and topics. */
     private static Run audit(String... args) {
         return run(Stream.concat(Stream.concat(Stream.of("audit"), Stream.of(args)), Stream.of("--bootstrap-servers",
-                cairn.bootstrapServers(), "--topic-prefix", cairn.topics.prefix(), "--timeout-ms", "60000"))
+                cairn.bootstrapServers(), "--topic-prefix", cairn.topics().prefix(), "--timeout-ms", "60000"))
                 .toArray(String[]::new));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import dev.cairn.coordinator.cli.CairnCli;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointFailureReason;
@@ -13,9 +14,9 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.PostCheckpointAction;
-import dev.cairn.events.TaskRoles;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
+import dev.cairn.events.TaskRoles;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
@@ -46,11 +47,11 @@ class CairnCliIT {
     @TempDir
     static Path stateDir;
 
-    private static CoordinatorHarness cairn;
+    private static CoordinatorTestBed cairn;
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir);
+        cairn = CoordinatorTestBed.on(kafka, stateDir).start();
     }
 
     @AfterAll
@@ -66,9 +67,9 @@ class CairnCliIT {
                 "--task-roles", "sink:ack,notify", "--interval-ms", "60000", "--timeout-ms", "30000",
                 "--max-concurrent", "2", "--tolerable-failures", "5", "--storage", "file:///tmp/cairn-cli-it");
         assertThat(register.exit).as(register.err).isZero();
-        assertThat(register.out).contains("Sent JobSpec of job '" + job + "' to " + cairn.topics.requests());
+        assertThat(register.out).contains("Sent JobSpec of job '" + job + "' to " + cairn.topics().requests());
 
-        JobSpec accepted = cairn.awaitJournal(JobSpec.class, s -> s.getJobId().equals(job));
+        JobSpec accepted = cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job));
         assertThat(accepted.getTasks()).extracting(TaskVertex::getTaskId, TaskVertex::getParallelism,
                 TaskVertex::getTriggered).containsExactly(
                         tuple("source", 1, true),
@@ -88,7 +89,7 @@ class CairnCliIT {
         assertThat(trigger.exit).as(trigger.err).isZero();
         String requestId = requestId(trigger.out);
 
-        CheckpointTriggered savepoint = cairn.awaitControl(CheckpointTriggered.class,
+        CheckpointTriggered savepoint = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && t.getType() == CheckpointType.SAVEPOINT);
         assertThat(savepoint.getRequestId()).isEqualTo(requestId);
         assertThat(savepoint.getPeriodic()).isFalse();
@@ -96,15 +97,15 @@ class CairnCliIT {
         assertThat(savepoint.getAcksExpected()).as("source, two map subtasks, sink").isEqualTo(4);
         assertThat(savepoint.getRoles()).extracting(TaskRoles::getTaskId, TaskRoles::getTriggered)
                 .contains(org.assertj.core.groups.Tuple.tuple("sink", false));
-        RequestOutcome outcome = cairn.awaitJournal(RequestOutcome.class, o -> requestId.equals(o.getRequestId()));
+        RequestOutcome outcome = cairn.awaitNextJournal(RequestOutcome.class, o -> requestId.equals(o.getRequestId()));
         assertThat(outcome.getStatus()).isEqualTo(RequestStatus.TRIGGERED);
         assertThat(outcome.getCheckpointId()).isEqualTo(savepoint.getCheckpointId());
 
         Run suspend = cli("status", "--job", job, "--status", "SUSPENDED");
         assertThat(suspend.exit).as(suspend.err).isZero();
-        assertThat(cairn.awaitJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
+        assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
                 .isEqualTo(JobStatus.SUSPENDED);
-        CheckpointAborted aborted = cairn.awaitControl(CheckpointAborted.class,
+        CheckpointAborted aborted = cairn.awaitNextControl(CheckpointAborted.class,
                 a -> a.getJobId().equals(job) && a.getCheckpointId() == savepoint.getCheckpointId());
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND);
     }
@@ -115,20 +116,20 @@ class CairnCliIT {
         Run register = cli("register", "--job", job, "--task", "source:1", "--interval-ms", "60000",
                 "--timeout-ms", "30000", "--storage", "file:///tmp/cairn-cli-it");
         assertThat(register.exit).as(register.err).isZero();
-        cairn.awaitJournal(JobSpec.class, s -> s.getJobId().equals(job));
+        cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job));
         cairn.startTask(job, "source", 0, "source-0");
 
         Run stop = cli("stop", "--job", job, "--drain", "--target", "file:///tmp/cairn-cli-it/final");
         assertThat(stop.exit).as(stop.err).isZero();
         String requestId = requestId(stop.out);
 
-        CheckpointTriggered savepoint = cairn.awaitControl(CheckpointTriggered.class,
+        CheckpointTriggered savepoint = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && requestId.equals(t.getRequestId()));
         assertThat(savepoint.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(savepoint.getOptions().getPostCheckpointAction()).isEqualTo(PostCheckpointAction.TERMINATE);
         assertThat(savepoint.getStorageLocation()).isEqualTo("file:///tmp/cairn-cli-it/final");
-        cairn.ack(job, savepoint.getCheckpointId(), "source", "source-0");
-        assertThat(cairn.awaitJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
+        cairn.ack(job, savepoint.getCheckpointId(), "source", 0, "source-0");
+        assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
                 .isEqualTo(JobStatus.FINISHED);
     }
 
@@ -169,7 +170,7 @@ class CairnCliIT {
     /** Runs the CLI against the harness' broker and topics. */
     private static Run cli(String... args) {
         return execute(Stream.concat(Stream.of(args), Stream.of("--bootstrap-servers", cairn.bootstrapServers(),
-                "--topic-prefix", cairn.topics.prefix(), "--send-timeout-ms", "20000")).toArray(String[]::new));
+                "--topic-prefix", cairn.topics().prefix(), "--send-timeout-ms", "20000")).toArray(String[]::new));
     }
 
     private static Run execute(String... args) {

@@ -6,6 +6,8 @@ import dev.cairn.coordinator.audit.JournalReplay;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
@@ -42,11 +44,11 @@ class CoordinatorIT {
     @TempDir
     static Path stateDir;
 
-    private static CoordinatorHarness cairn;
+    private static CoordinatorTestBed cairn;
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir);
+        cairn = CoordinatorTestBed.on(kafka, stateDir).start();
     }
 
     @AfterAll
@@ -60,9 +62,9 @@ class CoordinatorIT {
         startJob(job, 300, 10_000);
 
         for (int round = 0; round < 3; round++) {
-            CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-            TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, attempt(job, task)));
-            CheckpointCompleted completed = cairn.awaitControl(CheckpointCompleted.class,
+            CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, 0, attempt(job, task)));
+            CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class,
                     c -> c.getJobId().equals(job) && c.getCheckpointId() == triggered.getCheckpointId());
             assertThat(completed.getSubtaskCount()).isEqualTo(TASKS.size());
             assertThat(completed.getTotalSizeBytes()).isEqualTo(TASKS.size() * 1_000L);
@@ -75,16 +77,16 @@ class CoordinatorIT {
         String job = "decline-" + UUID.randomUUID();
         startJob(job, 300, 10_000);
 
-        CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-        cairn.ack(job, first.getCheckpointId(), "source", attempt(job, "source"));
-        cairn.decline(job, first.getCheckpointId(), "window", attempt(job, "window"));
-        CheckpointAborted aborted = cairn.awaitControl(CheckpointAborted.class, a -> a.getJobId().equals(job));
+        CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        cairn.ack(job, first.getCheckpointId(), "source", 0, attempt(job, "source"));
+        cairn.decline(job, first.getCheckpointId(), "window", 0, attempt(job, "window"));
+        CheckpointAborted aborted = cairn.awaitNextControl(CheckpointAborted.class, a -> a.getJobId().equals(job));
         assertThat(aborted.getCheckpointId()).isEqualTo(first.getCheckpointId());
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
 
-        CheckpointTriggered second = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-        TASKS.forEach(task -> cairn.ack(job, second.getCheckpointId(), task, attempt(job, task)));
-        CheckpointCompleted completed = cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+        CheckpointTriggered second = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        TASKS.forEach(task -> cairn.ack(job, second.getCheckpointId(), task, 0, attempt(job, task)));
+        CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
         assertThat(completed.getCheckpointId()).isEqualTo(second.getCheckpointId()).isGreaterThan(first.getCheckpointId());
     }
 
@@ -93,11 +95,11 @@ class CoordinatorIT {
         String job = "silent-" + UUID.randomUUID();
         startJob(job, 5_000, 800);
 
-        CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
         TASKS.stream().filter(task -> !task.equals("sink"))
-                .forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, attempt(job, task)));
+                .forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, 0, attempt(job, task)));
 
-        CheckpointAborted aborted = cairn.awaitControl(CheckpointAborted.class, a -> a.getJobId().equals(job));
+        CheckpointAborted aborted = cairn.awaitNextControl(CheckpointAborted.class, a -> a.getJobId().equals(job));
         assertThat(aborted.getCheckpointId()).isEqualTo(triggered.getCheckpointId());
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
         assertThat(aborted.getTimestampMs() - triggered.getTimestampMs()).isGreaterThanOrEqualTo(800L);
@@ -109,21 +111,21 @@ class CoordinatorIT {
         cairn.sendRawRequest(job, "{\"jobId\": \"not avro\"}".getBytes(StandardCharsets.UTF_8));
         startJob(job, 300, 10_000);
 
-        CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
         assertThat(triggered.getCheckpointId()).isEqualTo(1L);
         ConsumerRecord<String, byte[]> dead = readDeadLetter(kafka, job);
         assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("not avro");
         assertThat(header(dead, DeadLetterQueueHandler.REASON)).isEqualTo("NOT_SINGLE_OBJECT_ENCODED");
-        assertThat(header(dead, DeadLetterQueueHandler.SOURCE_TOPIC)).isEqualTo(cairn.topics.requests());
+        assertThat(header(dead, DeadLetterQueueHandler.SOURCE_TOPIC)).isEqualTo(cairn.topics().requests());
         assertThat(header(dead, DeadLetterQueueHandler.SOURCE_OFFSET)).isNotBlank();
     }
 
     @Test
     void shouldJournalARejectionForAnAckOfAnUnknownJob() {
         String job = "unknown-" + UUID.randomUUID();
-        cairn.ack(job, 1, "source", "nobody");
+        cairn.ack(job, 1, "source", 0, "nobody");
 
-        CommandRejected rejected = cairn.awaitJournal(CommandRejected.class, r -> r.getJobId().equals(job));
+        CommandRejected rejected = cairn.awaitNextJournal(CommandRejected.class, r -> r.getJobId().equals(job));
         assertThat(rejected.getReason()).contains("unknown job");
     }
 
@@ -132,15 +134,15 @@ class CoordinatorIT {
         String job = "audit-" + UUID.randomUUID();
         startJob(job, 200, 10_000);
         for (int round = 0; round < 2; round++) {
-            CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-            TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, attempt(job, task)));
-            cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+            CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, 0, attempt(job, task)));
+            cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
         }
         cairn.changeStatus(job, JobStatus.SUSPENDED);
-        cairn.awaitJournal(PeriodicTriggerStopped.class, s -> s.getJobId().equals(job));
+        cairn.awaitNextJournal(PeriodicTriggerStopped.class, s -> s.getJobId().equals(job));
 
         JournalReplay.Result replayed = new JournalReplay(cairn.bootstrapServers(), Map.of(), CoordinatorSettings.DEFAULTS)
-                .replay(cairn.topics.journal(), Duration.ofSeconds(30));
+                .replay(cairn.topics().journal(), Duration.ofSeconds(30));
 
         JobState live = cairn.liveJob(job);
         assertThat(live.getCounts().getCompleted()).isGreaterThanOrEqualTo(2L);
@@ -149,8 +151,8 @@ class CoordinatorIT {
     }
 
     private static void startJob(String job, long intervalMs, long timeoutMs) {
-        cairn.register(CoordinatorHarness.job(job, intervalMs, timeoutMs, TASKS.toArray(String[]::new)));
-        TASKS.forEach(task -> cairn.startTask(job, task, attempt(job, task)));
+        cairn.register(Events.job(job, intervalMs, timeoutMs, TASKS.toArray(String[]::new)));
+        TASKS.forEach(task -> cairn.startTask(job, task, 0, attempt(job, task)));
     }
 
     private static String attempt(String job, String task) {
@@ -163,9 +165,9 @@ class CoordinatorIT {
                 ConsumerConfig.GROUP_ID_CONFIG, "dlq-reader-" + UUID.randomUUID(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(cairn.topics.dlq()));
+            consumer.subscribe(List.of(cairn.topics().dlq()));
             java.util.List<ConsumerRecord<String, byte[]>> found = new java.util.ArrayList<>();
-            Awaitility.await().atMost(CoordinatorHarness.WAIT).until(() -> {
+            Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> {
                 consumer.poll(Duration.ofMillis(100)).forEach(r -> {
                     if (key.equals(r.key())) {
                         found.add(r);

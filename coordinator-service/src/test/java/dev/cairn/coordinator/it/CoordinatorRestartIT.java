@@ -2,6 +2,8 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
@@ -37,27 +39,27 @@ class CoordinatorRestartIT {
 
     private static void continuesAfterRestart(KafkaCluster kafka, Path before, Path after) {
         String job = "restart-" + UUID.randomUUID();
-        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, before)) {
-            cairn.register(CoordinatorHarness.job(job, 400, 4_000, TASKS.toArray(String[]::new)));
-            TASKS.forEach(task -> cairn.startTask(job, task, task + "-1"));
+        try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, before).start()) {
+            cairn.register(Events.job(job, 400, 4_000, TASKS.toArray(String[]::new)));
+            TASKS.forEach(task -> cairn.startTask(job, task, 0, task + "-1"));
 
-            CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-            TASKS.forEach(task -> cairn.ack(job, first.getCheckpointId(), task, task + "-1"));
-            cairn.awaitControl(CheckpointCompleted.class, c -> c.getCheckpointId() == first.getCheckpointId());
-            CheckpointTriggered pending = cairn.awaitControl(CheckpointTriggered.class,
+            CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            TASKS.forEach(task -> cairn.ack(job, first.getCheckpointId(), task, 0, task + "-1"));
+            cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getCheckpointId() == first.getCheckpointId());
+            CheckpointTriggered pending = cairn.awaitNextControl(CheckpointTriggered.class,
                     t -> t.getCheckpointId() > first.getCheckpointId());
-            cairn.ack(job, pending.getCheckpointId(), "source", "source-1");
+            cairn.ack(job, pending.getCheckpointId(), "source", 0, "source-1");
 
-            cairn.restartCoordinator(after);
+            cairn.restart(after);
 
-            CheckpointAborted expired = cairn.awaitControl(CheckpointAborted.class,
+            CheckpointAborted expired = cairn.awaitNextControl(CheckpointAborted.class,
                     a -> a.getCheckpointId() == pending.getCheckpointId());
             assertThat(expired.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
-            CheckpointTriggered next = cairn.awaitControl(CheckpointTriggered.class,
+            CheckpointTriggered next = cairn.awaitNextControl(CheckpointTriggered.class,
                     t -> t.getCheckpointId() > pending.getCheckpointId());
             assertThat(next.getCheckpointId()).isEqualTo(pending.getCheckpointId() + 1);
-            TASKS.forEach(task -> cairn.ack(job, next.getCheckpointId(), task, task + "-1"));
-            CheckpointCompleted completed = cairn.awaitControl(CheckpointCompleted.class,
+            TASKS.forEach(task -> cairn.ack(job, next.getCheckpointId(), task, 0, task + "-1"));
+            CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class,
                     c -> c.getCheckpointId() == next.getCheckpointId());
             assertThat(completed.getSubtaskCount()).isEqualTo(TASKS.size());
         }

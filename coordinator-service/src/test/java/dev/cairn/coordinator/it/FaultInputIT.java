@@ -3,6 +3,8 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
@@ -51,13 +53,13 @@ class FaultInputIT {
     @TempDir
     static Path stateDir;
 
-    private static CoordinatorHarness cairn;
+    private static CoordinatorTestBed cairn;
     private static TopicTail<byte[]> deadLetters;
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir, null, MASTER);
-        deadLetters = TopicTail.fromBeginning(kafka.bootstrapServers(), cairn.topics.dlq(), new ByteArrayDeserializer(),
+        cairn = CoordinatorTestBed.on(kafka, stateDir).signedWith(MASTER).start();
+        deadLetters = TopicTail.fromBeginning(kafka.bootstrapServers(), cairn.topics().dlq(), new ByteArrayDeserializer(),
                 value -> value);
     }
 
@@ -70,11 +72,11 @@ class FaultInputIT {
     @Test
     void shouldRejectASpecWithMaximalParallelismAndKeepServingOtherJobs() {
         String poison = "poison-" + UUID.randomUUID();
-        cairn.register(JobSpec.newBuilder(CoordinatorHarness.job(poison, 200, 10_000, "source"))
+        cairn.register(JobSpec.newBuilder(Events.job(poison, 200, 10_000, "source"))
                 .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(Integer.MAX_VALUE).build()))
                 .build());
 
-        CommandRejected rejected = cairn.awaitJournal(CommandRejected.class, r -> r.getJobId().equals(poison));
+        CommandRejected rejected = cairn.awaitNextJournal(CommandRejected.class, r -> r.getJobId().equals(poison));
         assertThat(rejected.getReason()).contains("parallelism of task source must be in [1, 32768]");
         assertHealthyJobCompletesACheckpoint();
     }
@@ -82,19 +84,19 @@ class FaultInputIT {
     @Test
     void shouldApplyATaskStartedProducedBeforeItsJobSpec() {
         String job = "early-" + UUID.randomUUID();
-        cairn.startTask(job, "source", "early-attempt");
-        cairn.awaitJournal(dev.cairn.events.TaskStarted.class, t -> t.getJobId().equals(job));
+        cairn.startTask(job, "source", 0, "early-attempt");
+        cairn.awaitNextJournal(dev.cairn.events.TaskStarted.class, t -> t.getJobId().equals(job));
 
-        cairn.register(CoordinatorHarness.job(job, 200, 10_000, "source"));
+        cairn.register(Events.job(job, 200, 10_000, "source"));
 
-        CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
         assertThat(triggered.getAcksExpected()).as("the early attempt runs the only subtask").isEqualTo(1);
     }
 
     @Test
     void shouldDeadLetterEveryUnreadableOrUnauthenticatedRecordAndJournalEveryInvalidOne(KafkaCluster kafka) {
         Set<String> threadsBefore = streamThreads();
-        RecordFuzzer fuzzer = new RecordFuzzer(42L, cairn.topics.requests(), cairn.topics.acks(), MASTER);
+        RecordFuzzer fuzzer = new RecordFuzzer(42L, cairn.topics().requests(), cairn.topics().acks(), MASTER);
         Map<String, Integer> kinds = new HashMap<>();
         int expectedDead = 0;
         int expectedRejected = 0;
@@ -119,7 +121,7 @@ class FaultInputIT {
 
         Awaitility.await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
                 .until(() -> deadLetters.records().size() >= dead
-                        && cairn.journalEvents(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-")).size()
+                        && cairn.journal(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-")).size()
                         >= invalid);
 
         List<ConsumerRecord<String, byte[]>> letters = deadLetters.records();
@@ -128,7 +130,7 @@ class FaultInputIT {
         assertThat(letters).as("every unreadable or unauthenticated record of %s, and nothing else", kinds)
                 .hasSize(dead);
         assertThat(letters).allSatisfy(letter -> assertThat(header(letter, DeadLetterQueueHandler.REASON)).isNotBlank());
-        assertThat(cairn.journalEvents(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-"))).hasSize(invalid);
+        assertThat(cairn.journal(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-"))).hasSize(invalid);
         assertThat(reasons(letters)).containsKeys("UNSIGNED", "BAD_SIGNATURE", "TRUNCATED", "TRAILING_BYTES",
                 "NOT_SINGLE_OBJECT_ENCODED", "UNKNOWN_SCHEMA", "IllegalArgumentException");
         assertHealthyJobCompletesACheckpoint();
@@ -138,11 +140,11 @@ class FaultInputIT {
 
     private static void assertHealthyJobCompletesACheckpoint() {
         String job = "healthy-" + UUID.randomUUID();
-        cairn.register(CoordinatorHarness.job(job, 200, 10_000, "source"));
-        cairn.startTask(job, "source", "a-1");
-        CheckpointTriggered triggered = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-        cairn.ack(job, triggered.getCheckpointId(), "source", "a-1");
-        cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+        cairn.register(Events.job(job, 200, 10_000, "source"));
+        cairn.startTask(job, "source", 0, "a-1");
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        cairn.ack(job, triggered.getCheckpointId(), "source", 0, "a-1");
+        cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
     }
 
     private static Set<String> streamThreads() {

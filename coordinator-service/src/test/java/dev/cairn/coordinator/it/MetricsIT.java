@@ -3,24 +3,19 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.metrics.Scrapes;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,12 +33,11 @@ class MetricsIT {
     @TempDir
     static Path stateDir;
 
-    private static CoordinatorHarness cairn;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static CoordinatorTestBed cairn;
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir, CoordinatorHarness.restApi());
+        cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
     }
 
     @AfterAll
@@ -56,15 +50,15 @@ class MetricsIT {
             throws Exception {
         String job = "metrics-" + UUID.randomUUID().toString().substring(0, 8);
         String attempt = job + "-source-a1";
-        cairn.register(CoordinatorHarness.job(job, 300, 60_000, "source"));
-        cairn.startTask(job, "source", attempt);
-        CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-        cairn.ack(job, first.getCheckpointId(), "source", attempt);
-        cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
-        CheckpointTriggered second = cairn.awaitControl(CheckpointTriggered.class,
+        cairn.register(Events.job(job, 300, 60_000, "source"));
+        cairn.startTask(job, "source", 0, attempt);
+        CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        cairn.ack(job, first.getCheckpointId(), "source", 0, attempt);
+        cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+        CheckpointTriggered second = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && t.getCheckpointId() > first.getCheckpointId());
-        cairn.decline(job, second.getCheckpointId(), "source", attempt);
-        cairn.awaitControl(CheckpointAborted.class, a -> a.getJobId().equals(job));
+        cairn.decline(job, second.getCheckpointId(), "source", 0, attempt);
+        cairn.awaitNextControl(CheckpointAborted.class, a -> a.getJobId().equals(job));
         cairn.sendRawRequest(job, "{not avro}".getBytes(StandardCharsets.UTF_8));
 
         String labels = "{job=\"" + job + "\"}";
@@ -87,7 +81,7 @@ class MetricsIT {
         assertThat(scrape).contains("kafka_stream_thread_process_total");
         assertThat(scrape).doesNotContain("subtask");
 
-        cairn.restartCoordinator(stateDir);
+        cairn.restart();
 
         String restarted = awaitScrape(s -> Scrapes.find(s, "cairn_checkpoints_completed_total" + labels).isPresent());
         assertThat(Scrapes.value(restarted, "cairn_checkpoints_completed_total" + labels)).isEqualTo(1.0);
@@ -97,10 +91,8 @@ class MetricsIT {
 
     @Test
     void shouldAnswerReadyOnlyWithQueryableStoresAndRefuseToPostMetrics() throws Exception {
-        HttpResponse<String> ready = http.send(HttpRequest.newBuilder(uri("/ready")).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> post = http.send(HttpRequest.newBuilder(uri("/metrics"))
-                .POST(HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> ready = cairn.rest().get("/ready");
+        HttpResponse<String> post = cairn.rest().post("/metrics", "");
 
         assertThat(ready.statusCode()).isEqualTo(200);
         assertThat(post.statusCode()).isEqualTo(405);
@@ -115,18 +107,7 @@ class MetricsIT {
                 .sum();
     }
 
-    private String awaitScrape(Predicate<String> until) {
-        AtomicReference<String> last = new AtomicReference<>();
-        Awaitility.await().atMost(CoordinatorHarness.WAIT).pollInterval(Duration.ofMillis(200)).until(() -> {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri("/metrics")).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            last.set(response.body());
-            return response.statusCode() == 200 && until.test(response.body());
-        });
-        return last.get();
-    }
-
-    private URI uri(String path) throws IOException {
-        return URI.create(cairn.queryUri() + path);
+    private static String awaitScrape(Predicate<String> until) {
+        return cairn.rest().awaitBody("/metrics", r -> r.statusCode() == 200 && until.test(r.body()));
     }
 }

@@ -4,28 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.JobSpec;
-import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,12 +32,11 @@ class QueryApiIT {
     @TempDir
     static Path stateDir;
 
-    private static CoordinatorHarness cairn;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static CoordinatorTestBed cairn;
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = new CoordinatorHarness(kafka, stateDir, CoordinatorHarness.restApi());
+        cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
     }
 
     @AfterAll
@@ -72,13 +64,13 @@ class QueryApiIT {
         assertThat(registered.get("config").get("interval").asLong()).isEqualTo(300);
         assertThat(registered.get("tasks").get(0).get("parallelism").asInt()).isEqualTo(2);
 
-        CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
         cairn.ack(job, first.getCheckpointId(), "source", 0, attempt(job, "source", 0));
         cairn.ack(job, first.getCheckpointId(), "source", 1, attempt(job, "source", 1));
         cairn.ack(job, first.getCheckpointId(), "sink", 0, attempt(job, "sink", 0));
-        cairn.awaitControl(CheckpointCompleted.class, c -> c.getJobId().equals(job)
+        cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job)
                 && c.getCheckpointId() == first.getCheckpointId());
-        CheckpointTriggered second = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered second = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
         cairn.ack(job, second.getCheckpointId(), "source", 0, attempt(job, "source", 0));
 
         JsonNode pending = awaitJson("/jobs/" + job + "/checkpoints/" + second.getCheckpointId(),
@@ -125,7 +117,7 @@ class QueryApiIT {
 
         assertThat(response.statusCode()).isEqualTo(202);
         assertThat(Json.MAPPER.readTree(response.body()).get("request-id").asText()).isEqualTo(requestId);
-        TriggerRequest request = cairn.awaitJournal(TriggerRequest.class, r -> requestId.equals(r.getRequestId()));
+        TriggerRequest request = cairn.awaitNextJournal(TriggerRequest.class, r -> requestId.equals(r.getRequestId()));
         assertThat(request.getJobId()).isEqualTo(job);
         assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(request.getTargetLocation()).isEqualTo("file:///savepoints/" + job);
@@ -143,7 +135,7 @@ class QueryApiIT {
         HttpResponse<String> response = post("/jobs/" + job + "/savepoints",
                 "{\"targetDirectory\": \"" + target + "\", \"triggerId\": \"" + requestId + "\"}");
         assertThat(response.statusCode()).isEqualTo(202);
-        CheckpointTriggered savepoint = cairn.awaitControl(CheckpointTriggered.class,
+        CheckpointTriggered savepoint = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && t.getType() == CheckpointType.SAVEPOINT);
         String status = "/jobs/" + job + "/savepoints/" + requestId;
         JsonNode inProgress = awaitJson(status, node -> node.get("stage").asText().equals("TRIGGERED"));
@@ -199,7 +191,7 @@ class QueryApiIT {
         assertThat(state.get("tasks").get(1).get("triggered").asBoolean()).isFalse();
         cairn.startTask(job, "source", 0, attempt(job, "source", 0));
         cairn.startTask(job, "sink", 0, attempt(job, "sink", 0));
-        CheckpointTriggered first = cairn.awaitControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
 
         // the same spec again, then a marker behind it on the job's partition: once the marker is journaled,
         // the coordinator has seen the second spec, which must neither replace the spec nor abort the checkpoint
@@ -207,12 +199,12 @@ class QueryApiIT {
         String marker = "marker-" + UUID.randomUUID();
         assertThat(post("/jobs/" + job + "/checkpoints", "{\"requestId\": \"" + marker + "\"}").statusCode())
                 .isEqualTo(202);
-        cairn.awaitJournal(TriggerRequest.class, r -> marker.equals(r.getRequestId()));
+        cairn.awaitNextJournal(TriggerRequest.class, r -> marker.equals(r.getRequestId()));
         assertThat(awaitJson("/jobs/" + job, node -> true).get("registered_at").asLong())
                 .isEqualTo(state.get("registered_at").asLong());
         cairn.ack(job, first.getCheckpointId(), "source", 0, attempt(job, "source", 0));
         cairn.ack(job, first.getCheckpointId(), "sink", 0, attempt(job, "sink", 0));
-        CheckpointCompleted completed = cairn.awaitControl(CheckpointCompleted.class,
+        CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == first.getCheckpointId());
         assertThat(completed.getCheckpointId()).isEqualTo(first.getCheckpointId());
         JsonNode restore = awaitJson("/jobs/" + job + "/checkpoints/latest-completed", node -> true);
@@ -236,12 +228,8 @@ class QueryApiIT {
 
     /** source x2 and sink x1, checkpoint every 300 ms, timeout 60 s: a pending checkpoint stays pending. */
     private static void startJob(String job) {
-        cairn.register(JobSpec.newBuilder().setJobId(job)
-                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(2).build(),
-                        TaskVertex.newBuilder().setTaskId("sink").setParallelism(1).build()))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(300).setTimeoutMs(60_000)
-                        .setTolerableFailures(100).setStorageBaseLocation("file:///cairn-it").build())
-                .setTimestampMs(System.currentTimeMillis()).build());
+        cairn.register(Events.jobSpec(job).setTasks(List.of(Events.task("source", 2), Events.task("sink", 1)))
+                .setConfig(Events.config(300, 60_000).build()).build());
         cairn.startTask(job, "source", 0, attempt(job, "source", 0));
         cairn.startTask(job, "source", 1, attempt(job, "source", 1));
         cairn.startTask(job, "sink", 0, attempt(job, "sink", 0));
@@ -258,43 +246,23 @@ class QueryApiIT {
         return missing;
     }
 
-    /** GETs {@code path} until it answers 200 with a body that matches (the coordinator is asynchronous). */
-    private JsonNode awaitJson(String path, Predicate<JsonNode> matching) {
-        AtomicReference<JsonNode> found = new AtomicReference<>();
-        Awaitility.await().atMost(CoordinatorHarness.WAIT).pollInterval(Duration.ofMillis(50)).until(() -> {
-            HttpResponse<String> response = get(path);
-            if (response.statusCode() != 200) {
-                return false;
-            }
-            JsonNode node = Json.MAPPER.readTree(response.body());
-            found.set(node);
-            return matching.test(node);
-        });
-        return found.get();
+    private static String error(HttpResponse<String> response) {
+        return RestClient.error(response);
     }
 
-    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static JsonNode awaitJson(String path, Predicate<JsonNode> matching) {
+        return cairn.rest().awaitJson(path, matching);
     }
 
-    private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + CoordinatorHarness.REST_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> get(String path) {
+        return cairn.rest().get(path);
     }
 
-    private HttpResponse<String> put(String path, String body) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create(cairn.queryUri() + path))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + CoordinatorHarness.REST_TOKEN)
-                .PUT(HttpRequest.BodyPublishers.ofString(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> post(String path, String body) {
+        return cairn.rest().post(path, body);
     }
 
-    private static String error(HttpResponse<String> response) throws IOException {
-        return Json.MAPPER.readTree(response.body()).get("error").asText();
+    private static HttpResponse<String> put(String path, String body) {
+        return cairn.rest().put(path, body);
     }
 }

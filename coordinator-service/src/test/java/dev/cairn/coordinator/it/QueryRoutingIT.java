@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.query.QueryServer;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,19 +37,17 @@ class QueryRoutingIT {
 
     private static final Duration WAIT = Duration.ofSeconds(90);
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
     @Test
     void shouldAnswerForAJobFromEitherInstance(KafkaCluster kafka, @TempDir Path firstDir, @TempDir Path secondDir)
             throws Exception {
-        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, firstDir, CoordinatorHarness.restApi());
-             CoordinatorApp second = cairn.startAnotherInstance(secondDir, CoordinatorHarness.restApi())) {
+        try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, firstDir).withRestApi().start();
+             CoordinatorApp second = cairn.startAnotherInstance(secondDir, CoordinatorTestBed.restApi())) {
             List<CoordinatorApp> instances = List.of(cairn.coordinator(), second);
             Awaitility.await().atMost(WAIT).until(() -> instances.stream().allMatch(app ->
                     app.streams().state() == KafkaStreams.State.RUNNING
                             && app.streams().metadataForAllStreamsClients().size() == 2));
             String job = "routing-" + UUID.randomUUID();
-            cairn.register(CoordinatorHarness.job(job, 60_000, 60_000, "source", "sink"));
+            cairn.register(Events.job(job, 60_000, 60_000, "source", "sink"));
 
             Map<String, String> servedBy = new HashMap<>();
             Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
@@ -76,7 +74,7 @@ class QueryRoutingIT {
             HttpResponse<String> triggered = post(notOwner, "/jobs/" + job + "/checkpoints", "{\"force\": true}");
             assertThat(triggered.statusCode()).isEqualTo(202);
             JsonNode answer = Json.MAPPER.readTree(triggered.body());
-            TriggerRequest request = cairn.awaitJournal(TriggerRequest.class,
+            TriggerRequest request = cairn.awaitNextJournal(TriggerRequest.class,
                     r -> r.getRequestId().equals(answer.get("request-id").asText()));
             assertThat(request.getJobId()).isEqualTo(job);
             assertThat(request.getForce()).isTrue();
@@ -86,15 +84,15 @@ class QueryRoutingIT {
     @Test
     void shouldListEveryJobOfBothInstancesFromEither(KafkaCluster kafka, @TempDir Path firstDir,
             @TempDir Path secondDir) throws Exception {
-        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, firstDir, CoordinatorHarness.restApi());
-             CoordinatorApp second = cairn.startAnotherInstance(secondDir, CoordinatorHarness.restApi())) {
+        try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, firstDir).withRestApi().start();
+             CoordinatorApp second = cairn.startAnotherInstance(secondDir, CoordinatorTestBed.restApi())) {
             List<CoordinatorApp> instances = List.of(cairn.coordinator(), second);
             Awaitility.await().atMost(WAIT).until(() -> instances.stream().allMatch(app ->
                     app.streams().state() == KafkaStreams.State.RUNNING
                             && app.streams().metadataForAllStreamsClients().size() == 2));
             String prefix = "listed-" + UUID.randomUUID() + "-";
             List<String> jobs = jobsOnEveryPartition(prefix);
-            jobs.forEach(job -> cairn.register(CoordinatorHarness.job(job, 60_000, 60_000, "source")));
+            jobs.forEach(job -> cairn.register(Events.job(job, 60_000, 60_000, "source")));
 
             Map<String, List<String>> local = new HashMap<>();
             Awaitility.await().atMost(WAIT).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
@@ -141,14 +139,15 @@ class QueryRoutingIT {
         return app.queryServer().orElseThrow();
     }
 
-    private HttpResponse<String> get(CoordinatorApp app, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(server(app).uri() + path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> get(CoordinatorApp app, String path) {
+        return rest(app).get(path);
     }
 
-    private HttpResponse<String> post(CoordinatorApp app, String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(server(app).uri() + path))
-                .header("Authorization", "Bearer " + CoordinatorHarness.REST_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> post(CoordinatorApp app, String path, String body) {
+        return rest(app).post(path, body);
+    }
+
+    private static RestClient rest(CoordinatorApp app) {
+        return new RestClient(() -> server(app).uri(), CoordinatorTestBed.REST_TOKEN);
     }
 }

@@ -2,20 +2,12 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.query.AccessPolicy;
-import dev.cairn.coordinator.query.BearerTokens;
-import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointConfig;
-import dev.cairn.events.CheckpointDeclined;
-import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
-import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.File;
@@ -24,13 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.logging.Level;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -99,8 +86,8 @@ class WebPageIT {
     @Test
     void shouldShowCompletedCheckpointsPlotsAndThePendingSubtaskOfAJob(KafkaCluster kafka, @TempDir Path stateDir)
             throws Exception {
-        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, stateDir, CoordinatorHarness.restApi());
-             Sidecars sidecars = new Sidecars(cairn)) {
+        try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start()) {
+            Sidecars sidecars = new Sidecars(cairn);
             cairn.register(spec("nightly-report", 3_600_000, new String[] {"report", "1"}));
             cairn.register(spec(JOB, 300, new String[] {"source", "2"}, new String[] {"enrich", "3"},
                     new String[] {"sink", "1"}));
@@ -111,7 +98,7 @@ class WebPageIT {
             long last = 0;
             for (int round = 1; round <= 9; round++) {
                 long previous = last;
-                CheckpointTriggered trigger = cairn.awaitControl(CheckpointTriggered.class,
+                CheckpointTriggered trigger = cairn.awaitNextControl(CheckpointTriggered.class,
                         t -> t.getJobId().equals(JOB) && t.getCheckpointId() > previous);
                 last = trigger.getCheckpointId();
                 if (round == 5) {
@@ -126,7 +113,7 @@ class WebPageIT {
                 }
             }
 
-            browser.get(cairn.queryUri() + "/#/jobs/" + JOB + "/checkpoints/" + pending);
+            browser.get(cairn.restUri() + "/#/jobs/" + JOB + "/checkpoints/" + pending);
             WebDriverWait wait = new WebDriverWait(browser, BROWSER_WAIT);
             wait.until(b -> rows("#checkpoints-table tbody tr[data-status='COMPLETED']").size() == completed.size()
                     && !rows("#timeline g.subtask-row.missing").isEmpty());
@@ -161,24 +148,23 @@ class WebPageIT {
 
     @Test
     void shouldAskForABearerTokenWhenReadsNeedOneAndKeepItForTheTab(KafkaCluster kafka, @TempDir Path stateDir) {
-        QueryServerConfig readsNeedToken = QueryServerConfig.loopback().withAccess(AccessPolicy.withTokens(
-                BearerTokens.parse(Map.of("it.token", CoordinatorHarness.REST_TOKEN), "the ITs' tokens"), true));
-        try (CoordinatorHarness cairn = new CoordinatorHarness(kafka, stateDir, readsNeedToken)) {
+        try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, stateDir)
+                .withRestApi(CoordinatorTestBed.restApi(true)).start()) {
             cairn.register(spec("guarded", 3_600_000, new String[] {"source", "1"}));
-            browser.get(cairn.queryUri() + "/");
+            browser.get(cairn.restUri() + "/");
             WebDriverWait wait = new WebDriverWait(browser, BROWSER_WAIT);
             wait.until(b -> b.findElement(By.id("auth")).isDisplayed());
             assertThat(browser.findElement(By.id("error")).getText()).contains("GET /jobs answered 401")
                     .contains("needs an 'Authorization: Bearer <token>' header");
 
-            browser.findElement(By.id("token-input")).sendKeys(CoordinatorHarness.REST_TOKEN);
+            browser.findElement(By.id("token-input")).sendKeys(CoordinatorTestBed.REST_TOKEN);
             browser.findElement(By.cssSelector("#token-form button[type='submit']")).click();
 
             wait.until(b -> !rows("#jobs-table tbody tr[data-job-id='guarded']").isEmpty());
             pauseRefreshing(wait);
             assertThat(browser.findElement(By.id("error")).isDisplayed()).isFalse();
             assertThat(browser.executeScript("return sessionStorage.getItem('cairn.token')"))
-                    .isEqualTo(CoordinatorHarness.REST_TOKEN);
+                    .isEqualTo(CoordinatorTestBed.REST_TOKEN);
         }
     }
 
@@ -221,29 +207,17 @@ class WebPageIT {
     private static JobSpec spec(String jobId, long intervalMs, String[]... tasks) {
         List<TaskVertex> vertices = new ArrayList<>();
         for (String[] task : tasks) {
-            vertices.add(TaskVertex.newBuilder().setTaskId(task[0]).setParallelism(Integer.parseInt(task[1])).build());
+            vertices.add(Events.task(task[0], Integer.parseInt(task[1])));
         }
-        return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices)
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(intervalMs).setTimeoutMs(600_000)
-                        .setTolerableFailures(100).setRetained(3).setStorageBaseLocation("s3://checkpoints").build())
-                .setTimestampMs(System.currentTimeMillis()).build();
+        return Events.jobSpec(jobId).setTasks(vertices).setConfig(Events.config(intervalMs, 600_000).setRetained(3)
+                .setStorageBaseLocation("s3://checkpoints").build()).build();
     }
 
     /**
      * Plays the job's sidecars: acknowledges each subtask a little later than the one before it (waiting for the
      * wall clock, so that every ack carries the time it was sent), with states that grow from round to round.
      */
-    private static final class Sidecars implements AutoCloseable {
-
-        private final CoordinatorHarness cairn;
-        private final KafkaProducer<String, AckEnvelope> producer;
-
-        Sidecars(CoordinatorHarness cairn) {
-            this.cairn = cairn;
-            this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                    cairn.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 0),
-                    new StringSerializer(), CairnSerdes.acks().serializer());
-        }
+    private record Sidecars(CoordinatorTestBed cairn) {
 
         void ackAllBut(CheckpointTriggered trigger, int round, String[] straggler) throws Exception {
             for (int k = 0; k < SUBTASKS.size(); k++) {
@@ -257,36 +231,22 @@ class WebPageIT {
                     case "enrich" -> 96_000 + 14_000L * round + 3_000L * k;
                     default -> 700;
                 };
-                send(CheckpointAcknowledged.newBuilder().setJobId(JOB).setCheckpointId(trigger.getCheckpointId())
-                        .setTaskId(s[0]).setSubtaskIndex(Integer.parseInt(s[1])).setAttemptId(attempt(s))
-                        .setStateHandle(StateHandle.newBuilder().setLocation(trigger.getStorageLocation() + "/"
-                                + s[0] + "-" + s[1]).setSizeBytes(size).build())
+                cairn.sendAck(JOB, Events.ack(JOB, trigger.getCheckpointId(), s[0], Integer.parseInt(s[1]), attempt(s))
+                        .setStateHandle(Events.state(trigger.getStorageLocation() + "/" + s[0] + "-" + s[1], size))
                         .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(3).setAsyncDurationMs(20 + k).build())
-                        .setTimestampMs(System.currentTimeMillis()).build());
+                        .build());
             }
         }
 
         void declineAfter(CheckpointTriggered trigger, String[] s, long delayMs) throws Exception {
             waitUntil(trigger.getTimestampMs() + delayMs);
-            send(CheckpointDeclined.newBuilder().setJobId(JOB).setCheckpointId(trigger.getCheckpointId())
-                    .setTaskId(s[0]).setSubtaskIndex(Integer.parseInt(s[1])).setAttemptId(attempt(s))
-                    .setReason(CheckpointFailureReason.CHECKPOINT_DECLINED)
-                    .setMessage("snapshot of the enrichment cache failed: disk full")
-                    .setTimestampMs(System.currentTimeMillis()).build());
+            cairn.sendAck(JOB, Events.decline(JOB, trigger.getCheckpointId(), s[0], Integer.parseInt(s[1]), attempt(s))
+                    .setMessage("snapshot of the enrichment cache failed: disk full").build());
         }
 
         private static void waitUntil(long epochMs) {
             Awaitility.await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5)).atMost(Duration.ofSeconds(5))
                     .until(() -> System.currentTimeMillis() >= epochMs);
-        }
-
-        private void send(Object event) throws Exception {
-            producer.send(new ProducerRecord<>(cairn.topics.acks(), JOB, new AckEnvelope(event))).get();
-        }
-
-        @Override
-        public void close() {
-            producer.close();
         }
     }
 }

@@ -1,0 +1,326 @@
+package dev.cairn.coordinator.testbed;
+
+import dev.cairn.coordinator.app.CoordinatorApp;
+import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.query.AccessPolicy;
+import dev.cairn.coordinator.query.BearerTokens;
+import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.streams.CoordinatorStores;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.SubtaskState;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.SigningSerializer;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EnvelopeJobIds;
+import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.TopicTail;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.awaitility.Awaitility;
+
+/**
+ * A real coordinator ({@link CoordinatorApp}) on the test broker, on topics and an application id of its own,
+ * and what its users and sidecars do: produce requests and acks (signed when the coordinator requires it), read
+ * the control topic and the journal (read_committed, as sidecars do), restart the coordinator, call its REST API.
+ * One bed per test class; the broker is the class's (see {@code KafkaClusterExtension}).
+ *
+ * <pre>{@code
+ * @ExtendWith(KafkaClusterExtension.class)
+ * class MyIT {
+ *     @TempDir static Path stateDir;
+ *     static CoordinatorTestBed cairn;
+ *     @BeforeAll static void start(KafkaCluster kafka) { cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start(); }
+ *     @AfterAll static void stop() { cairn.close(); }
+ *
+ *     @Test void shouldCompleteWhenEveryTaskAcks() {
+ *         String job = CoordinatorTestBed.uniqueJobId("x");
+ *         cairn.register(Events.job(job, 300, 60_000, "source"));
+ *         cairn.startTask(job, "source", 0, "a1");
+ *         CheckpointTriggered t = cairn.awaitNextControl(CheckpointTriggered.class, e -> e.getJobId().equals(job));
+ *         cairn.ack(job, t.getCheckpointId(), "source", 0, "a1");
+ *     }
+ * }
+ * }</pre>
+ */
+public final class CoordinatorTestBed implements AutoCloseable {
+
+    /** How long the helpers wait for an event. */
+    public static final Duration WAIT = Duration.ofSeconds(60);
+    /** The bearer token that may change every job through {@link #restApi()}. */
+    public static final String REST_TOKEN = "it-token-0123456789abcdef";
+
+    private final KafkaCluster kafka;
+    private final Builder settings;
+    private final CairnTopics topics = new CairnTopics("it-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+    private final String applicationId = "coordinator-" + UUID.randomUUID();
+    private final KafkaProducer<String, RequestEnvelope> requests;
+    private final KafkaProducer<String, AckEnvelope> acks;
+    private final TopicTail<ControlEnvelope> control;
+    private final TopicTail<JournalEnvelope> journal;
+    private CoordinatorApp coordinator;
+    private Path stateDir;
+
+    private CoordinatorTestBed(Builder settings) {
+        this.kafka = settings.kafka;
+        this.settings = settings;
+        this.stateDir = settings.stateDir;
+        this.coordinator = startInstance(stateDir, settings.queryServer);
+        this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.requests().serializer());
+        this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), ackSerializer(settings.masterKey));
+        this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
+                CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
+        this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
+                CairnSerdes.journal().deserializer(), JournalEnvelope::getEvent);
+    }
+
+    /** A bed on {@code kafka} whose coordinator keeps its stores in {@code stateDir}; see {@link Builder}. */
+    public static Builder on(KafkaCluster kafka, Path stateDir) {
+        return new Builder(kafka, stateDir);
+    }
+
+    /** What the coordinator runs with: 2 partitions per topic, no REST API, unsigned acks unless set. */
+    public static final class Builder {
+        private final KafkaCluster kafka;
+        private final Path stateDir;
+        private int partitions = 2;
+        private QueryServerConfig queryServer;
+        private SigningKey masterKey;
+
+        private Builder(KafkaCluster kafka, Path stateDir) {
+            this.kafka = kafka;
+            this.stateDir = stateDir;
+        }
+
+        /** Partitions of every topic. */
+        public Builder partitions(int count) {
+            this.partitions = count;
+            return this;
+        }
+
+        /** The REST API of {@link #restApi()}. */
+        public Builder withRestApi() {
+            return withRestApi(restApi());
+        }
+
+        /** The REST API at {@code config}, also after a restart. */
+        public Builder withRestApi(QueryServerConfig config) {
+            this.queryServer = config;
+            return this;
+        }
+
+        /** A coordinator that requires signed sidecar records: the bed signs every ack with the job's key. */
+        public Builder signedWith(SigningKey master) {
+            this.masterKey = master;
+            return this;
+        }
+
+        /** Starts the coordinator and waits until it runs. */
+        public CoordinatorTestBed start() {
+            return new CoordinatorTestBed(this);
+        }
+    }
+
+    /** A REST API on loopback, on a free port, where {@link #REST_TOKEN} may change every job. */
+    public static QueryServerConfig restApi() {
+        return restApi(false);
+    }
+
+    /** As {@link #restApi()}; with {@code readsNeedToken} every read needs {@link #REST_TOKEN} too. */
+    public static QueryServerConfig restApi(boolean readsNeedToken) {
+        return QueryServerConfig.loopback().withAccess(AccessPolicy.withTokens(
+                BearerTokens.parse(Map.of("it.token", REST_TOKEN), "the ITs' tokens"), readsNeedToken));
+    }
+
+    /** A job id no other test uses. */
+    public static String uniqueJobId(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private CoordinatorApp startInstance(Path dir, QueryServerConfig queryServer) {
+        CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
+                settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(),
+                queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey);
+        CoordinatorApp app = CoordinatorApp.start(config);
+        Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
+        return app;
+    }
+
+    /** Stops the coordinator and starts a new instance of the same application on {@code newStateDir}. */
+    public void restart(Path newStateDir) {
+        coordinator.close();
+        stateDir = newStateDir;
+        coordinator = startInstance(newStateDir, settings.queryServer);
+    }
+
+    /** Stops the coordinator and starts it again on the same state directory. */
+    public void restart() {
+        restart(stateDir);
+    }
+
+    /**
+     * Starts one more instance of the same application (same id, same topics) on {@code dir}, with its REST API
+     * at {@code queryServer}; the caller closes it.
+     */
+    public CoordinatorApp startAnotherInstance(Path dir, QueryServerConfig queryServer) {
+        return startInstance(dir, queryServer);
+    }
+
+    public CoordinatorApp coordinator() {
+        return coordinator;
+    }
+
+    public CairnTopics topics() {
+        return topics;
+    }
+
+    public String bootstrapServers() {
+        return kafka.bootstrapServers();
+    }
+
+    /** The REST API of the coordinator, e.g. {@code http://127.0.0.1:40123}. */
+    public URI restUri() {
+        return coordinator.queryServer().orElseThrow(() -> new IllegalStateException("started without REST API"))
+                .uri();
+    }
+
+    /** A client of the coordinator's REST API that sends {@link #REST_TOKEN}. */
+    public RestClient rest() {
+        return new RestClient(this::restUri, REST_TOKEN);
+    }
+
+    /** The job's state as the coordinator's store holds it now (an interactive query). */
+    public JobState liveJob(String jobId) {
+        return coordinator.streams().<org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, JobState>>store(
+                StoreQueryParameters.fromNameAndType(CoordinatorStores.JOBS, QueryableStoreTypes.keyValueStore()))
+                .get(jobId);
+    }
+
+    /** Produces the job spec to the requests topic. */
+    public void register(JobSpec spec) {
+        sendRequest(spec.getJobId(), new RequestEnvelope(spec));
+    }
+
+    public void changeStatus(String jobId, JobStatus status) {
+        sendRequest(jobId, new RequestEnvelope(Events.statusChange(jobId, status)));
+    }
+
+    /** Produces {@code request} to the requests topic, keyed by {@code jobId}. */
+    public void sendRequest(String jobId, RequestEnvelope request) {
+        send(requests, topics.requests(), jobId, request);
+    }
+
+    /** Produces raw bytes to the requests topic, as a broken client would. */
+    public void sendRawRequest(String key, byte[] value) {
+        try (KafkaProducer<String, byte[]> raw =
+                     new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer())) {
+            send(raw, topics.requests(), key, value);
+        }
+    }
+
+    /** Produces a sidecar's event ({@code TaskStarted}, an ack, a decline...) to the acks topic. */
+    public void sendAck(String jobId, Object event) {
+        send(acks, topics.acks(), jobId, new AckEnvelope(event));
+    }
+
+    public void startTask(String jobId, String taskId, int subtaskIndex, String attemptId) {
+        sendAck(jobId, Events.taskStarted(jobId, taskId, subtaskIndex, attemptId).build());
+    }
+
+    /** Acks as {@link Events#ack} does. */
+    public void ack(String jobId, long checkpointId, String taskId, int subtaskIndex, String attemptId) {
+        sendAck(jobId, Events.ack(jobId, checkpointId, taskId, subtaskIndex, attemptId).build());
+    }
+
+    /** Declines as {@link Events#decline} does. */
+    public void decline(String jobId, long checkpointId, String taskId, int subtaskIndex, String attemptId) {
+        sendAck(jobId, Events.decline(jobId, checkpointId, taskId, subtaskIndex, attemptId).build());
+    }
+
+    /** Waits for the next control event of {@code type} that matches, after those this method returned. */
+    public <T> T awaitNextControl(Class<T> type, Predicate<T> matching) {
+        return control.awaitNext(type, matching, WAIT);
+    }
+
+    /** Waits for the next journal event of {@code type} that matches, after those this method returned. */
+    public <T> T awaitNextJournal(Class<T> type, Predicate<T> matching) {
+        return journal.awaitNext(type, matching, WAIT);
+    }
+
+    /** Waits for the first control event (from the beginning) of {@code type} that matches. */
+    public <T> T awaitControl(Class<T> type, Predicate<T> matching) {
+        return control.await(type, matching, WAIT);
+    }
+
+    /** Waits for the first journal event (from the beginning) of {@code type} that matches. */
+    public <T> T awaitJournal(Class<T> type, Predicate<T> matching) {
+        return journal.await(type, matching, WAIT);
+    }
+
+    /** Every journal event of {@code type} that matches, read so far (reads what is new first). */
+    public <T> List<T> journal(Class<T> type, Predicate<T> matching) {
+        return journal.all(type, matching);
+    }
+
+    /**
+     * The subtask states of a completed checkpoint: the acks the journal accepted for it (a completion carries
+     * only their count), as a restore would hand them out.
+     */
+    public List<SubtaskState> states(CheckpointCompleted completed) {
+        return journal(CheckpointAcknowledged.class, a -> a.getJobId().equals(completed.getJobId())
+                && a.getCheckpointId() == completed.getCheckpointId()).stream()
+                .map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(), a.getStateHandle()))
+                .toList();
+    }
+
+    private static <V> void send(KafkaProducer<String, V> producer, String topic, String key, V value) {
+        try {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        } catch (Exception e) {
+            throw new AssertionError("cannot produce to " + topic, e);
+        }
+    }
+
+    private static Serializer<AckEnvelope> ackSerializer(SigningKey master) {
+        return master == null ? CairnSerdes.acks().serializer() : new SigningSerializer<>(
+                CairnSerdes.acks().serializer(), envelope -> master.jobKey(EnvelopeJobIds.of(envelope)));
+    }
+
+    private Map<String, Object> producerProps() {
+        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, 0);
+    }
+
+    /** Closes the coordinator, the producers and the readers. */
+    @Override
+    public void close() {
+        coordinator.close();
+        requests.close();
+        acks.close();
+        control.close();
+        journal.close();
+    }
+}
