@@ -39,7 +39,7 @@ class EmbeddedKafkaBrokerIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
 
     @Test
-    void producesAndConsumesThroughTheSharedCluster(KafkaCluster kafka) throws Exception {
+    void shouldProduceAndConsumeWhenUsingTheSharedCluster(KafkaCluster kafka) throws Exception {
         String topic = "round-trip-" + UUID.randomUUID();
         try (Admin admin = kafka.createAdmin()) {
             admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1))).all().get(60, TimeUnit.SECONDS);
@@ -71,7 +71,7 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void sharedClusterKindFollowsTheSelection(KafkaCluster kafka) {
+    void shouldBeOfTheSelectedKindWhenShared(KafkaCluster kafka) {
         String property = System.getProperty(KafkaClusterSelection.PROPERTY);
         if (property == null || property.isBlank() || property.equalsIgnoreCase(KafkaClusterSelection.AUTO)) {
             KafkaClusterKind expected = KafkaClusterSelection.isDockerAvailable()
@@ -82,12 +82,12 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void clusterIsSharedAcrossResolutions(KafkaCluster first, KafkaCluster second) {
+    void shouldShareOneClusterWhenResolvedTwice(KafkaCluster first, KafkaCluster second) {
         assertThat(first).isSameAs(second);
     }
 
     @Test
-    void createTopicsWaitsUntilTopicsAreReady(KafkaCluster kafka) throws Exception {
+    void shouldWaitUntilTopicsAreReadyWhenCreatingThem(KafkaCluster kafka) throws Exception {
         String topic = "created-" + UUID.randomUUID();
         kafka.createTopics(2, topic);
         kafka.createTopics(2, topic); // an existing topic is accepted
@@ -97,7 +97,7 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void readinessTimesOutWithAClearMessageForAMissingTopic(KafkaCluster kafka) {
+    void shouldTimeOutWithAClearMessageWhenATopicIsMissing(KafkaCluster kafka) {
         String topic = "missing-" + UUID.randomUUID();
         try (Admin admin = kafka.createAdmin()) {
             assertThatThrownBy(() -> TopicReadiness.awaitReady(admin, List.of(topic), Duration.ofMillis(500)))
@@ -109,7 +109,7 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void restartKeepsAddressAndDataAndCloseDeletesTheLogDir() throws Exception {
+    void shouldKeepAddressAndDataWhenRestartedAndDeleteTheLogDirWhenClosed() throws Exception {
         Path logDir;
         String topic = "restart-" + UUID.randomUUID();
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(Map.of("log.segment.bytes", 1024 * 1024))) {
@@ -145,7 +145,7 @@ class EmbeddedKafkaBrokerIT {
     }
 
     @Test
-    void managedPropertiesCannotBeOverridden() {
+    void shouldRefuseOverridesWhenAPropertyIsManaged() {
         assertThatThrownBy(() -> EmbeddedKafkaBroker.start(Map.of("listeners", "PLAINTEXT://0.0.0.0:9092")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("listeners");

@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -52,7 +53,9 @@ import org.awaitility.Awaitility;
  * class MyIT {
  *     @TempDir static Path stateDir;
  *     static CoordinatorTestBed cairn;
- *     @BeforeAll static void start(KafkaCluster kafka) { cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start(); }
+ *     @BeforeAll static void start(KafkaCluster kafka) {
+ *         cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
+ *     }
  *     @AfterAll static void stop() { cairn.close(); }
  *
  *     @Test void shouldCompleteWhenEveryTaskAcks() {
@@ -80,6 +83,7 @@ public final class CoordinatorTestBed implements AutoCloseable {
     private final KafkaProducer<String, AckEnvelope> acks;
     private final TopicTail<ControlEnvelope> control;
     private final TopicTail<JournalEnvelope> journal;
+    private final List<String> registered = new CopyOnWriteArrayList<>();
     private CoordinatorApp coordinator;
     private Path stateDir;
 
@@ -88,7 +92,8 @@ public final class CoordinatorTestBed implements AutoCloseable {
         this.settings = settings;
         this.stateDir = settings.stateDir;
         this.coordinator = startInstance(stateDir, settings.queryServer);
-        this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(), CairnSerdes.requests().serializer());
+        this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(),
+                CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), ackSerializer(settings.masterKey));
         this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
@@ -221,6 +226,13 @@ public final class CoordinatorTestBed implements AutoCloseable {
     /** Produces the job spec to the requests topic. */
     public void register(JobSpec spec) {
         sendRequest(spec.getJobId(), new RequestEnvelope(spec));
+        registered.add(spec.getJobId());
+    }
+
+    /** Suspends every job registered so far, so that a test class's next test runs without their load. */
+    public void suspendRegisteredJobs() {
+        registered.forEach(job -> changeStatus(job, JobStatus.SUSPENDED));
+        registered.clear();
     }
 
     public void changeStatus(String jobId, JobStatus status) {

@@ -19,7 +19,7 @@ import dev.cairn.kafka.EmbeddedKafkaBroker;
  * @ExtendWith(KafkaClusterExtension.class)
  * class OrdersIT {
  *     @Test
- *     void roundTrip(KafkaCluster kafka) {
+ *     void shouldRoundTripWhenUsingTheSharedBroker(KafkaCluster kafka) {
  *         kafka.createTopics(3, "orders");
  *         try (var producer = new KafkaProducer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(), ...))) {
  *             ...

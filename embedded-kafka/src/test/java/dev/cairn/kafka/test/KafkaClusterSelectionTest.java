@@ -18,25 +18,25 @@ class KafkaClusterSelectionTest {
     };
 
     @Test
-    void autoPicksEmbeddedBrokerWhenDockerIsUnavailable() {
+    void shouldPickTheEmbeddedBrokerWhenAutoAndDockerIsUnavailable() {
         assertThat(KafkaClusterSelection.choose("auto", NO_DOCKER)).isEqualTo(KafkaClusterKind.EMBEDDED);
     }
 
     @Test
-    void autoPicksTestcontainersWhenDockerIsAvailable() {
+    void shouldPickTestcontainersWhenAutoAndDockerIsAvailable() {
         assertThat(KafkaClusterSelection.choose("auto", DOCKER)).isEqualTo(KafkaClusterKind.TESTCONTAINERS);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "  "})
-    void absentOrBlankPropertyMeansAuto(String blank) {
+    void shouldMeanAutoWhenThePropertyIsAbsentOrBlank(String blank) {
         assertThat(KafkaClusterSelection.choose(null, NO_DOCKER)).isEqualTo(KafkaClusterKind.EMBEDDED);
         assertThat(KafkaClusterSelection.choose(null, DOCKER)).isEqualTo(KafkaClusterKind.TESTCONTAINERS);
         assertThat(KafkaClusterSelection.choose(blank, NO_DOCKER)).isEqualTo(KafkaClusterKind.EMBEDDED);
     }
 
     @Test
-    void explicitChoicesDoNotProbeDockerAndIgnoreCase() {
+    void shouldNotProbeDockerAndIgnoreCaseWhenTheChoiceIsExplicit() {
         assertThat(KafkaClusterSelection.choose("embedded", MUST_NOT_PROBE)).isEqualTo(KafkaClusterKind.EMBEDDED);
         assertThat(KafkaClusterSelection.choose(" Embedded ", MUST_NOT_PROBE)).isEqualTo(KafkaClusterKind.EMBEDDED);
         assertThat(KafkaClusterSelection.choose("testcontainers", MUST_NOT_PROBE))
@@ -46,7 +46,7 @@ class KafkaClusterSelectionTest {
     }
 
     @Test
-    void unknownValueFailsNamingThePropertyAndTheAllowedValues() {
+    void shouldFailNamingThePropertyAndTheAllowedValuesWhenTheValueIsUnknown() {
         assertThatThrownBy(() -> KafkaClusterSelection.choose("docker", MUST_NOT_PROBE))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("'docker'")

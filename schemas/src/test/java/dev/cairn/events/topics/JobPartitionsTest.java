@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class JobPartitionsTest {
 
     @Test
-    void jobMapsToThePartitionKafkasProducerPicksForItsKey() {
+    void shouldMapAJobToThePartitionWhenKafkasProducerPicksItForTheKey() {
         for (int partitions = 1; partitions <= 12; partitions++) {
             for (String job : new String[] {"orders", "payments", "job-\u00e9t\u00e9", "", "a".repeat(300)}) {
                 int expected = BuiltInPartitioner.partitionForKey(job.getBytes(StandardCharsets.UTF_8), partitions);
@@ -20,7 +20,7 @@ class JobPartitionsTest {
     }
 
     @Test
-    void partitionCountMustBePositive() {
+    void shouldRefuseAPartitionCountWhenItIsNotPositive() {
         assertThatThrownBy(() -> JobPartitions.of("orders", 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("partitions");
     }

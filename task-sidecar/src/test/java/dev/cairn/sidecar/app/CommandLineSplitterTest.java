@@ -8,23 +8,23 @@ import org.junit.jupiter.api.Test;
 class CommandLineSplitterTest {
 
     @Test
-    void wordsAreSeparatedByWhiteSpace() {
+    void shouldSeparateWordsWhenThereIsWhiteSpace() {
         assertThat(CommandLineSplitter.split("  /bin/snap   --id\t7 ")).containsExactly("/bin/snap", "--id", "7");
     }
 
     @Test
-    void quotesKeepWhiteSpaceInsideAWordAndMayBeEmpty() {
+    void shouldKeepWhiteSpaceInsideAWordWhenQuotedAndAllowEmptyQuotes() {
         assertThat(CommandLineSplitter.split("sh -c \"echo '{}' > out\" '' x\"y z\""))
                 .containsExactly("sh", "-c", "echo '{}' > out", "", "xy z");
     }
 
     @Test
-    void backslashEscapesOutsideSingleQuotesOnly() {
+    void shouldEscapeWithABackslashWhenOutsideSingleQuotesOnly() {
         assertThat(CommandLineSplitter.split("a\\ b 'c\\d' \"e\\\"f\"")).containsExactly("a b", "c\\d", "e\"f");
     }
 
     @Test
-    void unclosedQuoteOrTrailingBackslashIsRefused() {
+    void shouldRefuseTheLineWhenAQuoteIsUnclosedOrABackslashTrails() {
         assertThatThrownBy(() -> CommandLineSplitter.split("run \"x")).hasMessageContaining("double quote");
         assertThatThrownBy(() -> CommandLineSplitter.split("run 'x")).hasMessageContaining("single quote");
         assertThatThrownBy(() -> CommandLineSplitter.split("run \\")).hasMessageContaining("backslash");

@@ -63,40 +63,40 @@ class HookFactoryTest {
     }
 
     @Test
-    void javaHookClassIsInstantiatedWithItsNoArgumentConstructor() throws Exception {
+    void shouldInstantiateTheHookClassWhenItHasANoArgumentConstructor() throws Exception {
         try (SnapshotHook hook = HookFactory.create(BASE.withJavaHook(NoOpHook.class.getName()))) {
             assertThat(hook).isInstanceOf(NoOpHook.class);
         }
     }
 
     @Test
-    void javaHookClassThatDoesNotExistIsNamed() {
+    void shouldNameTheHookClassWhenItDoesNotExist() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook("com.example.Missing")))
                 .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.class")
                 .hasMessageContaining("com.example.Missing").hasMessageContaining("class path");
     }
 
     @Test
-    void javaHookClassThatIsNoHookIsNamed() {
+    void shouldNameTheHookClassWhenItIsNoHook() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(NotAHook.class.getName())))
                 .isInstanceOf(SidecarConfigException.class).hasMessageContaining("does not implement");
     }
 
     @Test
-    void javaHookClassWithoutNoArgumentConstructorIsNamed() {
+    void shouldNameTheHookClassWhenItHasNoNoArgumentConstructor() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookWithArguments.class.getName())))
                 .isInstanceOf(SidecarConfigException.class).hasMessageContaining("no-argument constructor");
     }
 
     @Test
-    void javaHookClassWhoseConstructorFailsIsNamed() {
+    void shouldNameTheHookClassWhenItsConstructorFails() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookFactoryTestHooks.Failing.class.getName())))
                 .isInstanceOf(SidecarConfigException.class).hasMessageContaining("constructor")
                 .hasMessageContaining("no license");
     }
 
     @Test
-    void hookRegisteredWithServiceLoaderIsUsedWhenNoClassIsNamed() throws Exception {
+    void shouldUseTheServiceLoadersHookWhenNoClassIsNamed() throws Exception {
         ClassLoader loader = servicesLoader(NoOpHook.class.getName());
 
         try (SnapshotHook hook = HookFactory.create(BASE, loader)) {
@@ -105,14 +105,14 @@ class HookFactoryTest {
     }
 
     @Test
-    void noHookClassAndNoRegisteredHookIsNamed() {
+    void shouldSaySoWhenThereIsNeitherAHookClassNorARegisteredHook() {
         assertThatThrownBy(() -> HookFactory.create(BASE, servicesLoader()))
                 .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.class")
                 .hasMessageContaining("ServiceLoader");
     }
 
     @Test
-    void severalRegisteredHooksWithoutAChoiceAreListed() {
+    void shouldListTheRegisteredHooksWhenThereAreSeveralAndNoneIsChosen() {
         ClassLoader loader = servicesLoader(NoOpHook.class.getName(), HookFactoryTestHooks.Silent.class.getName());
 
         assertThatThrownBy(() -> HookFactory.create(BASE, loader)).isInstanceOf(SidecarConfigException.class)
@@ -140,7 +140,7 @@ class HookFactoryTest {
     }
 
     @Test
-    void httpAndCommandKindsCreateTheirHooks() throws Exception {
+    void shouldCreateTheirHooksWhenTheKindIsHttpOrCommand() throws Exception {
         try (SnapshotHook http = HookFactory.create(BASE.withHttpHook(URI.create("http://127.0.0.1:9/w"),
                 Duration.ofSeconds(1)));
              SnapshotHook command = HookFactory.create(BASE.withCommandHook(List.of("true"), Duration.ofSeconds(1)))) {

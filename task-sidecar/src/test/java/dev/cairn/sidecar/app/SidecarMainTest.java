@@ -33,7 +33,7 @@ class SidecarMainTest {
     }
 
     @Test
-    void helpListsTheConfigOptionAndTheSettings() {
+    void shouldListTheConfigOptionAndTheSettingsWhenAskedForHelp() {
         int exit = run(Map.of(), SidecarMainTest::neverStarted, "--help");
 
         assertThat(exit).isZero();
@@ -41,7 +41,7 @@ class SidecarMainTest {
     }
 
     @Test
-    void invalidSettingStopsStartUpWithStatusTwoNamingIt() throws Exception {
+    void shouldStopStartUpWithStatusTwoNamingTheSettingWhenItIsInvalid() throws Exception {
         Path file = dir.resolve("sidecar.properties");
         Files.writeString(file, "bootstrap.servers=k:9092\njob.id=orders\ntask.id=sink\nsubtask.index=one\n");
 
@@ -52,7 +52,7 @@ class SidecarMainTest {
     }
 
     @Test
-    void settingsComeFromTheEnvironmentWhenNoFileIsGiven() {
+    void shouldReadSettingsFromTheEnvironmentWhenNoFileIsGiven() {
         AtomicReference<SidecarConfig> seen = new AtomicReference<>();
         Map<String, String> env = Map.of("CAIRN_SIDECAR_BOOTSTRAP_SERVERS", "k:9092", "CAIRN_SIDECAR_JOB_ID", "orders",
                 "CAIRN_SIDECAR_TASK_ID", "sink", "CAIRN_SIDECAR_SUBTASK_INDEX", "1");
@@ -69,7 +69,7 @@ class SidecarMainTest {
     }
 
     @Test
-    void unknownOptionIsAUsageError() {
+    void shouldReportAUsageErrorWhenAnOptionIsUnknown() {
         int exit = run(Map.of(), SidecarMainTest::neverStarted, "--konfig", "x");
 
         assertThat(exit).isEqualTo(2);

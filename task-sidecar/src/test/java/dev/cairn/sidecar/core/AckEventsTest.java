@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class AckEventsTest {
 
     @Test
-    void registrationAnnouncesTheAttemptOfTheSubtask() {
+    void shouldAnnounceTheSubtasksAttemptWhenRegistering() {
         TaskStarted started = AckEvents.started(new TaskAttempt("job", "map", 2, "a-1"), 42);
 
         assertThat(started.getJobId()).isEqualTo("job");
@@ -24,7 +24,7 @@ class AckEventsTest {
     }
 
     @Test
-    void declineWrappedInCompletionLayersKeepsTheWorkersReason() {
+    void shouldKeepTheWorkersReasonWhenTheDeclineIsWrappedInCompletionLayers() {
         Throwable wrapped = new CompletionException(new ExecutionException(new SnapshotDeclinedException(
                 CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING, "closing")));
 
@@ -35,14 +35,14 @@ class AckEventsTest {
     }
 
     @Test
-    void declineWithoutReasonIsAPlainDecline() {
+    void shouldDeclinePlainlyWhenTheDeclineHasNoReason() {
         AckEvents.Failure failure = AckEvents.failureOf(new SnapshotDeclinedException(null, "no"));
 
         assertThat(failure.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
     }
 
     @Test
-    void cancelledSnapshotSaysSo() {
+    void shouldSaySoWhenTheSnapshotWasCancelled() {
         assertThat(AckEvents.failureOf(new CancellationException()).message()).contains("cancelled");
     }
 
@@ -60,7 +60,7 @@ class AckEventsTest {
     }
 
     @Test
-    void otherFailureNamesTheExceptionEvenWithoutMessage() {
+    void shouldNameTheExceptionWhenAnotherFailureHasNoMessage() {
         AckEvents.Failure failure = AckEvents.failureOf(new NullPointerException());
 
         assertThat(failure.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION);

@@ -31,7 +31,7 @@ class SidecarCoreAnswerTest {
     private final SidecarCore core = new SidecarCore(ME, Duration.ofSeconds(5));
 
     @Test
-    void hookThatDeclinesIsDeclinedWithTheWorkersReasonAndMessage() {
+    void shouldDeclineWithTheWorkersReasonAndMessageWhenTheHookDeclines() {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         List<SidecarAction> actions = core.onSnapshotFailed(1, new SnapshotDeclinedException(
@@ -47,7 +47,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void hookThatFailsIsDeclinedAsAnAsyncExceptionNamingTheCause() {
+    void shouldDeclineAsAnAsyncExceptionNamingTheCauseWhenTheHookFails() {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         List<SidecarAction> actions = core.onSnapshotFailed(1,
@@ -59,7 +59,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void resultWithoutAStateHandleLocationIsDeclined() {
+    void shouldDeclineWhenTheResultHasNoStateHandleLocation() {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         List<SidecarAction> actions = core.onSnapshotSucceeded(1, SnapshotResult.of(" ", 0), 1_100);
@@ -68,7 +68,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void snapshotPastTheSidecarsTimeoutIsDeclinedAndCancelled() {
+    void shouldDeclineAndCancelWhenASnapshotOutlivesTheSidecarsTimeout() {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         List<SidecarAction> actions = core.onSnapshotTimedOut(1, 6_000);
@@ -81,7 +81,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void resultArrivingAfterATimeoutDeclineIsNotAckedAndTheNextSnapshotStartsOnlyThen() {
+    void shouldNotAckAndStartTheNextSnapshotOnlyThenWhenAResultArrivesAfterATimeout() {
         // given checkpoint 1 timed out while checkpoint 2 waits
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onTrigger(trigger(2, 2_000), 2_000);
@@ -100,7 +100,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void failureAfterATimeoutDeclineIsNotDeclinedAgain() {
+    void shouldNotDeclineAgainWhenAFailureFollowsATimeoutDecline() {
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onSnapshotTimedOut(1, 6_000);
 
@@ -109,7 +109,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void abortOfAQueuedCheckpointSkipsItsSnapshotAndTellsTheWorker() {
+    void shouldSkipTheSnapshotAndTellTheWorkerWhenAQueuedCheckpointIsAborted() {
         // given checkpoint 2 waits behind checkpoint 1
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onTrigger(trigger(2, 2_000), 2_000);
@@ -127,7 +127,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void completionOfAQueuedCheckpointSkipsItsSnapshot() {
+    void shouldSkipTheSnapshotWhenAQueuedCheckpointCompletes() {
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onTrigger(trigger(2, 2_000), 2_000);
 
@@ -139,7 +139,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void notificationsArePassedOnAtOnceWhileASnapshotRuns() {
+    void shouldPassNotificationsOnAtOnceWhenASnapshotRuns() {
         // given checkpoint 1 acked, checkpoint 2 running
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onSnapshotSucceeded(1, RESULT, 1_100);
@@ -154,7 +154,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void snapshotFinishingAfterItsCheckpointWasAbortedIsStillAckedForCleanUp() {
+    void shouldStillAckForCleanUpWhenASnapshotFinishesAfterItsCheckpointWasAborted() {
         // given checkpoint 1 expires at the coordinator while its snapshot runs
         core.onTrigger(trigger(1, 1_000), 1_000);
         List<SidecarAction> onAbort = core.onAborted(aborted(1, -1));
@@ -169,7 +169,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void snapshotFailingAfterItsCheckpointWasAbortedIsNotDeclined() {
+    void shouldNotDeclineWhenASnapshotFailsAfterItsCheckpointWasAborted() {
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onAborted(aborted(1, -1));
 
@@ -177,7 +177,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void timeoutAfterTheCheckpointWasAbortedCancelsWithoutDeclining() {
+    void shouldCancelWithoutDecliningWhenATimeoutFollowsAnAbort() {
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onAborted(aborted(1, -1));
 
@@ -185,7 +185,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void eachOutcomeIsPassedOnOnce() {
+    void shouldPassEachOutcomeOnOnceWhenRepeated() {
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onSnapshotSucceeded(1, RESULT, 1_100);
 
@@ -195,14 +195,14 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void endOfACheckpointNotPlannedForThisAttemptIsNotPassedOn() {
+    void shouldNotPassTheEndOnWhenTheCheckpointWasNotPlannedForThisAttempt() {
         // a checkpoint triggered before this attempt registered ends: the worker never saw it
         assertThat(core.onAborted(aborted(3, 2))).isEmpty();
         assertThat(core.onCompleted(completed(4, 2))).isEmpty();
     }
 
     @Test
-    void outcomesOfSnapshotsThatAreNotRunningChangeNothing() {
+    void shouldChangeNothingWhenTheSnapshotIsNotRunning() {
         core.onTrigger(trigger(1, 1_000), 1_000);
         core.onTrigger(trigger(2, 2_000), 2_000);
 
@@ -214,7 +214,7 @@ class SidecarCoreAnswerTest {
     }
 
     @Test
-    void controlEventsAreDispatchedByType() {
+    void shouldDispatchControlEventsWhenTheyArriveByType() {
         assertThat(core.onControl(trigger(1, 1_000), 1_000)).singleElement().isInstanceOf(StartSnapshot.class);
         assertThat(core.onControl(aborted(1, -1), 1_100)).containsExactly(new NotifyAborted(1, -1));
         assertThat(core.onControl("not an event", 1_200)).isEmpty();

@@ -42,7 +42,7 @@ class SidecarCorePropertiesTest {
     enum Step { TRIGGER, COMPLETE, ABORT, SUCCEED, FAIL, TIME_OUT, STALE_OUTCOME, FINISH, STOP }
 
     @Test
-    void anyInterleavingKeepsTheSidecarsPromises() {
+    void shouldKeepTheSidecarsPromisesWhenEventsInterleaveInAnyOrder() {
         runSeeds(ME);
     }
 

@@ -29,7 +29,7 @@ class SidecarCoreTriggerTest {
     private final SidecarCore core = new SidecarCore(ME, Duration.ofSeconds(5));
 
     @Test
-    void triggerThatPlansThisAttemptStartsItsSnapshotWithTheCheckpointsDetails() {
+    void shouldStartTheSnapshotWithTheCheckpointsDetailsWhenTheTriggerPlansThisAttempt() {
         // when
         List<SidecarAction> actions = core.onTrigger(trigger(7, 1_000), 1_010);
 
@@ -40,7 +40,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void triggerOfAnotherJobIsIgnored() {
+    void shouldIgnoreATriggerWhenItIsOfAnotherJob() {
         CheckpointTriggered other = trigger(7, 1_000);
         other.setJobId("payments");
 
@@ -49,7 +49,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void versionOneTriggerPlanningAnEarlierAttemptOfThisSubtaskIsIgnored() {
+    void shouldIgnoreAVersionOneTriggerWhenItPlansAnEarlierAttempt() {
         // given a checkpoint planned before this attempt registered
         CheckpointTriggered stale = triggerV1(7, 1_000, vertex(TASK, true, true, true, "attempt-0", "attempt-old"));
 
@@ -58,7 +58,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void versionOneTriggerWhosePlanLacksThisTaskOrSubtaskIsIgnored() {
+    void shouldIgnoreAVersionOneTriggerWhenItsPlanLacksThisSubtask() {
         CheckpointTriggered otherTask = triggerV1(7, 1_000, vertex("map", true, true, true, "x", ATTEMPT));
         CheckpointTriggered fewerSubtasks = triggerV1(8, 1_000, vertex(TASK, true, true, true, ATTEMPT));
 
@@ -67,7 +67,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void versionOneTriggerPlanningThisAttemptSnapshotsWithThePlannedRoles() {
+    void shouldSnapshotWithThePlannedRolesWhenAVersionOneTriggerPlansThisAttempt() {
         List<SidecarAction> start = core.onTrigger(triggerV1(7, 1_000, vertex(TASK, true, false, true, "a", ATTEMPT)),
                 1_000);
 
@@ -76,7 +76,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void triggerListingRolesOnlyForOtherTasksGivesThisTaskTheDefaultRoles() {
+    void shouldGiveThisTaskTheDefaultRolesWhenTheTriggerListsOnlyOtherTasks() {
         List<SidecarAction> start = core.onTrigger(trigger(7, 1_000, List.of(roles("map", false, false, true))), 1_000);
 
         assertThat(start).singleElement().isInstanceOf(StartSnapshot.class);
@@ -85,7 +85,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void vertexThatAcknowledgesButIsNotTriggeredStillSnapshotsAndAcks() {
+    void shouldSnapshotAndAckWhenTheVertexAcknowledgesButIsNotTriggered() {
         // given: Cairn has no barriers flowing between tasks, so acknowledging means snapshotting
         core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, false, true, true))), 1_000);
 
@@ -97,7 +97,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void vertexThatIsTriggeredButDoesNotAcknowledgeSnapshotsWithoutAcking() {
+    void shouldSnapshotWithoutAckingWhenTheVertexIsTriggeredButDoesNotAcknowledge() {
         // given
         List<SidecarAction> start = core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, true, false, true))),
                 1_000);
@@ -111,7 +111,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void vertexThatIsOnlyNotifiedTakesNoSnapshotButLearnsTheOutcome() {
+    void shouldTakeNoSnapshotButLearnTheOutcomeWhenTheVertexIsOnlyNotified() {
         // given
         List<SidecarAction> onTrigger = core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, false, false, true))), 1_000);
 
@@ -124,7 +124,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void vertexThatIsNotNotifiedIsNotToldTheOutcome() {
+    void shouldNotTellTheOutcomeWhenTheVertexIsNotNotified() {
         core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, true, true, false))), 1_000);
         core.onSnapshotSucceeded(7, SnapshotResult.of("file:///s/7", 10), 1_100);
 
@@ -132,7 +132,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void snapshotsRunOneAtATimeInTriggerOrder() {
+    void shouldRunSnapshotsOneAtATimeInTriggerOrderWhenSeveralAreTriggered() {
         // given three triggers in a row
         List<SidecarAction> first = core.onTrigger(trigger(1, 1_000), 1_000);
         List<SidecarAction> second = core.onTrigger(trigger(2, 1_100), 1_100);
@@ -157,7 +157,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void ackCarriesTheStateHandleAndTheWorkersMetricsWithTheStartDelayFromTheTriggerTimestamp() {
+    void shouldCarryTheStateHandleMetricsAndStartDelayWhenAcking() {
         // given checkpoint 2 triggered at 1000 waits behind checkpoint 1 and starts at 1500
         core.onTrigger(trigger(1, 900), 900);
         core.onTrigger(trigger(2, 1_000), 1_010);
@@ -185,7 +185,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void ackReportsTheHooksWholeDurationAsAsynchronousWhenTheWorkerMeasuredNothing() {
+    void shouldReportTheHooksWholeDurationAsAsyncWhenTheWorkerMeasuredNothing() {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         List<SidecarAction> actions = core.onSnapshotSucceeded(1, SnapshotResult.of("file:///s/1", 8), 1_250);
@@ -197,7 +197,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void startDelayIsNeverNegativeWhenTheCoordinatorsClockIsAhead() {
+    void shouldNeverReportANegativeStartDelayWhenTheCoordinatorsClockIsAhead() {
         core.onTrigger(trigger(1, 5_000), 1_000);
 
         List<SidecarAction> actions = core.onSnapshotSucceeded(1, SnapshotResult.of("file:///s/1", 8), 1_100);
@@ -206,7 +206,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void repeatedTriggerOfTheSameCheckpointIsIgnored() {
+    void shouldIgnoreATriggerWhenItRepeatsTheSameCheckpoint() {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         assertThat(core.onTrigger(trigger(1, 1_000), 1_050)).isEmpty();
@@ -214,7 +214,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void triggerArrivingAfterItsCheckpointEndedIsIgnored() {
+    void shouldIgnoreATriggerWhenItArrivesAfterItsCheckpointEnded() {
         // given the end of checkpoint 4 was seen first
         core.onCompleted(completed(4, -1));
 
@@ -224,7 +224,7 @@ class SidecarCoreTriggerTest {
     }
 
     @Test
-    void savepointRequestCarriesItsTypeAndTargetLocation() {
+    void shouldCarryTheTypeAndTargetLocationWhenASavepointIsRequested() {
         CheckpointTriggered savepoint = trigger(9, 1_000);
         savepoint.setType(CheckpointType.SAVEPOINT);
         savepoint.setStorageLocation("s3://savepoints/sp-9");

@@ -3,6 +3,8 @@ package dev.cairn.sidecar.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
@@ -46,12 +48,12 @@ class FlinkBehavioursIT extends SidecarTestBase {
     @Test
     void shouldStopTheJobWithASavepointTheTasksDrainForAndTellThemItIsTheEnd() {
         // given a running job of two tasks whose checkpoints complete
-        String job = SidecarTestBed.uniqueJobId("stop");
-        bed.register(SidecarTestBed.job(job, 200, 10_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("stop");
+        bed.register(Events.job(job, 200, 10_000, "source", "sink"));
         RecordingHook source = RecordingHook.acking();
         RecordingHook sink = RecordingHook.acking();
-        bed.startSidecar(job, "source", 0, source);
-        bed.startSidecar(job, "sink", 0, sink);
+        sidecars.start(job, "source", 0, source);
+        sidecars.start(job, "sink", 0, sink);
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
 
         // when the user stops it with a savepoint, draining first
@@ -64,7 +66,7 @@ class FlinkBehavioursIT extends SidecarTestBase {
         long savepoint = outcome.getCheckpointId();
         bed.awaitJournal(JobStatusChange.class, c -> c.getJobId().equals(job) && c.getStatus() == JobStatus.FINISHED);
         for (RecordingHook hook : List.of(source, sink)) {
-            await().atMost(SidecarTestBed.WAIT).until(() -> hook.completionNotices().stream()
+            await().atMost(CoordinatorTestBed.WAIT).until(() -> hook.completionNotices().stream()
                     .anyMatch(n -> n.checkpointId() == savepoint));
             SnapshotRequest taken = hook.snapshots().stream().filter(r -> r.checkpointId() == savepoint)
                     .findFirst().orElseThrow();
@@ -83,11 +85,11 @@ class FlinkBehavioursIT extends SidecarTestBase {
     @Test
     void shouldKeepTheJobRunningAndResumeCheckpointsWhenATaskDeclinesTheStop() {
         // given a job whose sink declines every savepoint
-        String job = SidecarTestBed.uniqueJobId("stop-declined");
-        bed.register(SidecarTestBed.job(job, 200, 10_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("stop-declined");
+        bed.register(Events.job(job, 200, 10_000, "source", "sink"));
         RecordingHook source = RecordingHook.acking();
-        bed.startSidecar(job, "source", 0, source);
-        bed.startSidecar(job, "sink", 0, RecordingHook.decliningSavepoints("cannot stop now"));
+        sidecars.start(job, "source", 0, source);
+        sidecars.start(job, "sink", 0, RecordingHook.decliningSavepoints("cannot stop now"));
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
 
         // when the user stops it and the sink declines
@@ -107,7 +109,7 @@ class FlinkBehavioursIT extends SidecarTestBase {
         CheckpointCompleted after = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() > savepoint);
         assertThat(after.getType()).isEqualTo(CheckpointType.CHECKPOINT);
-        await().atMost(SidecarTestBed.WAIT).until(() -> source.abortNotices().stream()
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> source.abortNotices().stream()
                 .anyMatch(a -> a.checkpointId() == savepoint));
         CheckpointAbort told = source.abortNotices().stream().filter(a -> a.checkpointId() == savepoint)
                 .findFirst().orElseThrow();
@@ -118,12 +120,12 @@ class FlinkBehavioursIT extends SidecarTestBase {
     @Test
     void shouldStopTriggeringAFinishedTaskCountItsFinalStateAndFinishTheJobWithTheLastTask() {
         // given a running job of two tasks
-        String job = SidecarTestBed.uniqueJobId("finish");
-        bed.register(SidecarTestBed.job(job, 200, 10_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("finish");
+        bed.register(Events.job(job, 200, 10_000, "source", "sink"));
         RecordingHook source = RecordingHook.acking();
         RecordingHook sink = RecordingHook.acking();
-        Sidecar sourceSidecar = bed.startSidecar(job, "source", 0, source);
-        Sidecar sinkSidecar = bed.startSidecar(job, "sink", 0, sink);
+        Sidecar sourceSidecar = sidecars.start(job, "source", 0, source);
+        Sidecar sinkSidecar = sidecars.start(job, "sink", 0, sink);
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
 
         // when the source's bounded input ends and it finishes with a final state
@@ -151,14 +153,14 @@ class FlinkBehavioursIT extends SidecarTestBase {
     @Test
     void shouldAskTheParticipantBeforeTheTasksKeepItsStateAndHandItBackOnRestore() {
         // given a job whose spec names a participant (an external source's reader position), run by a sidecar
-        String job = SidecarTestBed.uniqueJobId("participant");
-        JobSpec spec = SidecarTestBed.job(job, 200, 10_000, "source");
+        String job = CoordinatorTestBed.uniqueJobId("participant");
+        JobSpec spec = Events.job(job, 200, 10_000, "source");
         spec.setParticipants(List.of("reader"));
         bed.register(spec);
         RecordingHook reader = RecordingHook.acking();
         RecordingHook source = RecordingHook.acking();
-        bed.startSidecar(participantConfig(job), reader);
-        bed.startSidecar(job, "source", 0, source);
+        sidecars.start(participantConfig(job), reader);
+        sidecars.start(job, "source", 0, source);
 
         // when a checkpoint completes
         CheckpointCompleted completed = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
@@ -180,8 +182,8 @@ class FlinkBehavioursIT extends SidecarTestBase {
         CheckpointCompleted newest = bed.journal(CheckpointCompleted.class, c -> c.getJobId().equals(job)).stream()
                 .reduce((a, b) -> b).orElseThrow();
         RecordingHook restarted = RecordingHook.acking();
-        bed.startSidecar(participantConfig(job), restarted);
-        await().atMost(SidecarTestBed.WAIT).until(() -> !restarted.restores().isEmpty());
+        sidecars.start(participantConfig(job), restarted);
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> !restarted.restores().isEmpty());
         RestorePoint point = restarted.restores().get(0).orElseThrow();
         assertThat(point.checkpointId()).isEqualTo(newest.getCheckpointId());
         assertThat(point.location()).isEqualTo(newest.getParticipantStates().get(0).getState().getLocation());
@@ -196,7 +198,7 @@ class FlinkBehavioursIT extends SidecarTestBase {
 
     private static SidecarConfig participantConfig(String job) {
         return SidecarConfig.forParticipant(bed.bootstrapServers(), job, "reader").withTopics(bed.topics())
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(SidecarTestBed.WAIT);
+                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(CoordinatorTestBed.WAIT);
     }
 
     private static TriggerRequest stop(String job, String requestId, PostCheckpointAction action) {

@@ -7,6 +7,7 @@ import static dev.cairn.sidecar.it.ControlRecordsBed.trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
@@ -34,7 +35,7 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
     @Test
     void shouldAcknowledgeWithItsStateWhenParticipantsTriggeredNamesIt() {
         // given a participant sidecar of the job, and a task sidecar of the same job
-        String job = SidecarTestBed.uniqueJobId("participant");
+        String job = CoordinatorTestBed.uniqueJobId("participant");
         RecordingHook participant = RecordingHook.acking();
         RecordingHook task = RecordingHook.acking();
         Sidecar sidecar = bed.start(bed.participantConfig(job, "offsets"), participant);
@@ -66,7 +67,7 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
     @Test
     void shouldDeclineWithTheWorkersMessageWhenItsHookFails() {
         // given
-        String job = SidecarTestBed.uniqueJobId("participant-decline");
+        String job = CoordinatorTestBed.uniqueJobId("participant-decline");
         bed.start(bed.participantConfig(job, "offsets"), RecordingHook.declining(id -> true, "offsets store down"));
 
         // when
@@ -83,7 +84,7 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
     @Test
     void shouldRestoreFromItsEntryInTheNewestRetainedCheckpointWhenItStarts() {
         // given two retained checkpoints, the newest holding the participant's state
-        String job = SidecarTestBed.uniqueJobId("participant-restore");
+        String job = CoordinatorTestBed.uniqueJobId("participant-restore");
         CheckpointCompleted older = completed(job, 4, -1, null);
         older.setParticipantStates(List.of(new ParticipantState("offsets", new StateHandle("file:///old", 1L))));
         CheckpointCompleted newest = completed(job, 5, 4, null);
@@ -104,7 +105,7 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
     @Test
     void shouldAcknowledgeWithoutStateWhenACommandWorkerAnswersNothing() {
         // given a participant reached through a command that keeps no state
-        String job = SidecarTestBed.uniqueJobId("participant-command");
+        String job = CoordinatorTestBed.uniqueJobId("participant-command");
         bed.start(bed.participantConfig(job, "enumerator")
                 .withCommandHook(List.of("sh", "-c", "echo '{}'"), Duration.ofSeconds(10)));
 

@@ -3,6 +3,8 @@ package dev.cairn.sidecar.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -28,12 +30,13 @@ class SidecarBrokerRestartIT {
     static Path stateDir;
 
     private static EmbeddedKafkaBroker broker;
-    private static SidecarTestBed bed;
+    private static CoordinatorTestBed bed;
+    private static TestSidecars sidecars;
 
     @BeforeAll
     static void startBrokerAndCoordinator() {
         broker = EmbeddedKafkaBroker.start();
-        bed = new SidecarTestBed(new KafkaCluster() {
+        bed = CoordinatorTestBed.on(new KafkaCluster() {
             @Override
             public String bootstrapServers() {
                 return broker.bootstrapServers();
@@ -43,13 +46,15 @@ class SidecarBrokerRestartIT {
             public KafkaClusterKind kind() {
                 return KafkaClusterKind.EMBEDDED;
             }
-        }, stateDir);
+        }, stateDir).partitions(3).start();
+        sidecars = new TestSidecars(bed);
     }
 
     @AfterAll
     static void stopCoordinatorAndBroker() {
         try {
             if (bed != null) {
+                sidecars.close();
                 bed.close();
             }
         } finally {
@@ -58,19 +63,19 @@ class SidecarBrokerRestartIT {
     }
 
     @Test
-    void ackPublishedWhileTheBrokerIsDownArrivesOnceAfterItsRestart() {
+    void shouldDeliverTheAckOnceWhenItWasPublishedWhileTheBrokerWasDown() {
         // given checkpoint 2 completed and the sink's worker busy with checkpoint 3 for a while
-        String job = SidecarTestBed.uniqueJobId("broker-restart");
-        bed.register(SidecarTestBed.job(job, 200, 120_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("broker-restart");
+        bed.register(Events.job(job, 200, 120_000, "source", "sink"));
         RecordingHook sink = RecordingHook.slow(id -> id == 3, Duration.ofSeconds(2));
-        bed.startSidecar(job, "source", 0, RecordingHook.acking());
-        Sidecar sinkSidecar = bed.startSidecar(job, "sink", 0, sink);
+        sidecars.start(job, "source", 0, RecordingHook.acking());
+        Sidecar sinkSidecar = sidecars.start(job, "sink", 0, sink);
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);
-        await().atMost(SidecarTestBed.WAIT).until(() -> sink.calls().contains("snapshot 3"));
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> sink.calls().contains("snapshot 3"));
 
         // when the broker goes down, the worker finishes meanwhile, and the broker comes back
         broker.stop();
-        await().atMost(SidecarTestBed.WAIT).until(() -> sink.calls().contains("snapshot done 3"));
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> sink.calls().contains("snapshot done 3"));
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !broker.isRunning());
         broker.restart();
 
@@ -83,7 +88,7 @@ class SidecarBrokerRestartIT {
                 && a.getCheckpointId() == 3 && a.getTaskId().equals("sink"))).hasSize(1);
         assertThat(bed.journal(AckDiscarded.class, d -> d.getJobId().equals(job))).isEmpty();
         assertThat(sinkSidecar.isRunning()).isTrue();
-        await().atMost(SidecarTestBed.WAIT).until(() -> sink.completions().stream()
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> sink.completions().stream()
                 .anyMatch(n -> n.checkpointId() == 5));
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
@@ -25,18 +27,18 @@ import org.junit.jupiter.api.Test;
 class SidecarCheckpointingIT extends SidecarTestBase {
 
     @Test
-    void threeSidecarsCompleteFiveCheckpointsAndEachIsToldOfEveryCompletion() {
+    void shouldCompleteFiveCheckpointsAndTellEverySidecarWhenThreeSidecarsAck() {
         // given a job of three tasks, each with a sidecar whose worker acks at once
-        String job = SidecarTestBed.uniqueJobId("three");
-        bed.register(SidecarTestBed.job(job, 150, 10_000, "source", "map", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("three");
+        bed.register(Events.job(job, 150, 10_000, "source", "map", "sink"));
         Map<String, RecordingHook> hooks = Map.of("source", RecordingHook.acking(), "map", RecordingHook.acking(),
                 "sink", RecordingHook.acking());
         Map<String, Sidecar> sidecars = hooks.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
-                e -> bed.startSidecar(job, e.getKey(), 0, e.getValue())));
+                e -> sidecars.start(job, e.getKey(), 0, e.getValue())));
 
         // when five checkpoints have completed and every worker was told
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 5);
-        await().atMost(SidecarTestBed.WAIT).until(() -> hooks.values().stream()
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> hooks.values().stream()
                 .allMatch(hook -> hook.completions().size() >= 5));
 
         // then checkpoints 1..5 completed in order, with every sidecar's state, and nothing was aborted
@@ -66,14 +68,14 @@ class SidecarCheckpointingIT extends SidecarTestBase {
     }
 
     @Test
-    void decliningHookAbortsTheCheckpointAndTheNextOneCompletes() {
+    void shouldAbortTheCheckpointAndCompleteTheNextWhenAHookDeclines() {
         // given a sink whose worker declines checkpoint 2
-        String job = SidecarTestBed.uniqueJobId("decline");
-        bed.register(SidecarTestBed.job(job, 150, 10_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("decline");
+        bed.register(Events.job(job, 150, 10_000, "source", "sink"));
         RecordingHook source = RecordingHook.acking();
         RecordingHook sink = RecordingHook.declining(id -> id == 2, "the sink's transaction could not be pre-committed");
-        bed.startSidecar(job, "source", 0, source);
-        Sidecar sinkSidecar = bed.startSidecar(job, "sink", 0, sink);
+        sidecars.start(job, "source", 0, source);
+        Sidecar sinkSidecar = sidecars.start(job, "sink", 0, sink);
 
         // when
         CheckpointAborted aborted = bed.awaitJournal(CheckpointAborted.class,
@@ -89,7 +91,7 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         assertThat(declined.getAttemptId()).isEqualTo(sinkSidecar.attemptId());
         assertThat(declined.getMessage()).isEqualTo("the sink's transaction could not be pre-committed");
         assertThat(bed.states(next)).hasSize(2);
-        await().atMost(SidecarTestBed.WAIT).until(() -> source.completions().contains(new Notification(3, 1))
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> source.completions().contains(new Notification(3, 1))
                 && sink.completions().contains(new Notification(3, 1)));
         assertThat(source.aborts()).containsExactly(new Notification(2, 1));
         assertThat(sink.aborts()).containsExactly(new Notification(2, 1));
@@ -97,13 +99,13 @@ class SidecarCheckpointingIT extends SidecarTestBase {
     }
 
     @Test
-    void hookSlowerThanTheCheckpointTimeoutLetsItExpireAndItsLateAckIsDiscarded() {
+    void shouldExpireTheCheckpointAndDiscardTheLateAckWhenTheHookIsSlowerThanTheTimeout() {
         // given a map whose worker takes 3 s for checkpoint 1, twice the checkpoint timeout
-        String job = SidecarTestBed.uniqueJobId("slow");
-        bed.register(SidecarTestBed.job(job, 200, 1_500, "source", "map"));
+        String job = CoordinatorTestBed.uniqueJobId("slow");
+        bed.register(Events.job(job, 200, 1_500, "source", "map"));
         RecordingHook map = RecordingHook.slow(id -> id == 1, Duration.ofSeconds(3));
-        bed.startSidecar(job, "source", 0, RecordingHook.acking());
-        Sidecar mapSidecar = bed.startSidecar(job, "map", 0, map);
+        sidecars.start(job, "source", 0, RecordingHook.acking());
+        Sidecar mapSidecar = sidecars.start(job, "map", 0, map);
 
         // when
         CheckpointAborted expired = bed.awaitJournal(CheckpointAborted.class,
@@ -125,13 +127,13 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         assertThat(later.getCheckpointId()).isGreaterThan(1);
     }
     @Test
-    void snapshotPastTheSidecarsOwnTimeoutIsDeclinedCancelledAndTheNextCheckpointCompletes() {
+    void shouldDeclineCancelAndCompleteTheNextWhenASnapshotOutlivesTheSidecarsTimeout() {
         // given a sink whose worker never finishes checkpoint 1, beside a sidecar that waits 500 ms for a snapshot
-        String job = SidecarTestBed.uniqueJobId("stuck");
-        bed.register(SidecarTestBed.job(job, 150, 30_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("stuck");
+        bed.register(Events.job(job, 150, 30_000, "source", "sink"));
         RecordingHook sink = RecordingHook.stuck(id -> id == 1);
-        bed.startSidecar(job, "source", 0, RecordingHook.acking());
-        bed.startSidecar(bed.sidecarConfig(job, "sink", 0).withSnapshotTimeout(Duration.ofMillis(500)), sink);
+        sidecars.start(job, "source", 0, RecordingHook.acking());
+        sidecars.start(sidecars.config(job, "sink", 0).withSnapshotTimeout(Duration.ofMillis(500)), sink);
 
         // when
         CheckpointAborted aborted = bed.awaitJournal(CheckpointAborted.class,
@@ -142,7 +144,7 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
         CheckpointDeclined declined = bed.awaitJournal(CheckpointDeclined.class, d -> d.getJobId().equals(job));
         assertThat(declined.getMessage()).contains("snapshot timeout of 500 ms");
-        await().atMost(SidecarTestBed.WAIT).until(() -> sink.calls().contains("snapshot cancelled 1"));
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> sink.calls().contains("snapshot cancelled 1"));
         assertThat(sink.calls()).containsSubsequence("snapshot 1", "snapshot 2");
         assertThat(bed.journal(CheckpointDeclined.class, d -> d.getJobId().equals(job))).hasSize(1);
     }

@@ -2,16 +2,18 @@ package dev.cairn.sidecar.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.sample.CounterWorker;
 import dev.cairn.sidecar.sample.HookServer;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -31,11 +33,11 @@ class SidecarHooksIT extends SidecarTestBase {
 
     @Test
     void shouldCheckpointAWorkerReachedOverHttp(@TempDir Path workerDir) throws Exception {
-        String job = SidecarTestBed.uniqueJobId("http");
+        String job = CoordinatorTestBed.uniqueJobId("http");
         CounterWorker worker = new CounterWorker(workerDir);
         try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
-            bed.register(SidecarTestBed.job(job, 300, 10_000, "counter"));
-            bed.startSidecar(bed.sidecarConfig(job, "counter", 0).withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
+            bed.register(Events.job(job, 300, 10_000, "counter"));
+            sidecars.start(sidecars.config(job, "counter", 0).withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
 
             CheckpointCompleted third = bed.awaitJournal(CheckpointCompleted.class,
                     c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
@@ -44,16 +46,16 @@ class SidecarHooksIT extends SidecarTestBase {
             Path file = Path.of(URI.create(state.getHandle().getLocation()));
             assertThat(file).exists();
             assertThat(state.getHandle().getSizeBytes()).isEqualTo(Files.size(file));
-            Awaitility.await().atMost(SidecarTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
+            Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
         }
     }
 
     @Test
     void shouldCheckpointAWorkerReachedThroughACommand(@TempDir Path workerDir) throws Exception {
-        String job = SidecarTestBed.uniqueJobId("command");
+        String job = CoordinatorTestBed.uniqueJobId("command");
         Path script = Path.of("src/test/resources/it/worker-hook.sh").toAbsolutePath();
-        bed.register(SidecarTestBed.job(job, 300, 10_000, "shell"));
-        bed.startSidecar(bed.sidecarConfig(job, "shell", 0)
+        bed.register(Events.job(job, 300, 10_000, "shell"));
+        sidecars.start(sidecars.config(job, "shell", 0)
                 .withCommandHook(List.of("sh", script.toString(), workerDir.toString()), Duration.ofSeconds(10)));
 
         CheckpointCompleted second = bed.awaitJournal(CheckpointCompleted.class,
@@ -62,17 +64,17 @@ class SidecarHooksIT extends SidecarTestBase {
         Path file = Path.of(URI.create(bed.states(second).get(0).getHandle().getLocation()));
         assertThat(Files.readString(file)).isEqualTo("state of shell-0 at 2\n");
         Path log = workerDir.resolve("notifications.log");
-        Awaitility.await().atMost(SidecarTestBed.WAIT)
+        Awaitility.await().atMost(CoordinatorTestBed.WAIT)
                 .until(() -> Files.exists(log) && Files.readString(log).contains("complete 2 1"));
         assertThat(Files.readAllLines(log)).startsWith("restore none", "complete 1 -1");
     }
 
     @Test
     void shouldSkipAnUnreadableControlRecordAndKeepCheckpointing(@TempDir Path workerDir) throws Exception {
-        String job = SidecarTestBed.uniqueJobId("garbage");
+        String job = CoordinatorTestBed.uniqueJobId("garbage");
         CounterWorker worker = new CounterWorker(workerDir);
-        bed.register(SidecarTestBed.job(job, 300, 10_000, "counter"));
-        bed.startSidecar(job, "counter", 0, worker);
+        bed.register(Events.job(job, 300, 10_000, "counter"));
+        sidecars.start(job, "counter", 0, worker);
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 1);
 
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
@@ -85,7 +87,7 @@ class SidecarHooksIT extends SidecarTestBase {
         CheckpointCompleted later = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
         assertThat(bed.states(later)).hasSize(1);
-        Awaitility.await().atMost(SidecarTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
+        Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> worker.lastCompletedCheckpointId() >= 3);
         worker.close();
     }
 }

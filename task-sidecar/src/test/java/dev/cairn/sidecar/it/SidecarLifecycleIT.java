@@ -3,6 +3,8 @@ package dev.cairn.sidecar.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -29,21 +31,21 @@ import org.junit.jupiter.api.Test;
 class SidecarLifecycleIT extends SidecarTestBase {
 
     @Test
-    void restartedSidecarAbortsThePendingCheckpointResumesAndRestoresFromTheLatestCompleted() {
+    void shouldAbortThePendingCheckpointAndRestoreFromTheLatestCompletedWhenTheSidecarRestarts() {
         // given checkpoint 2 completed and checkpoint 3 pending, the sink's worker stuck in its snapshot
-        String job = SidecarTestBed.uniqueJobId("restart");
-        bed.register(SidecarTestBed.job(job, 150, 60_000, "source", "sink"));
+        String job = CoordinatorTestBed.uniqueJobId("restart");
+        bed.register(Events.job(job, 150, 60_000, "source", "sink"));
         RecordingHook source = RecordingHook.acking();
         RecordingHook stuckSink = RecordingHook.stuck(id -> id == 3);
-        bed.startSidecar(job, "source", 0, source);
-        Sidecar first = bed.startSidecar(job, "sink", 0, stuckSink);
+        sidecars.start(job, "source", 0, source);
+        Sidecar first = sidecars.start(job, "sink", 0, stuckSink);
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);
-        await().atMost(SidecarTestBed.WAIT).until(() -> stuckSink.calls().contains("snapshot 3"));
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> stuckSink.calls().contains("snapshot 3"));
 
         // when the sink's sidecar stops and a new one starts beside a fresh worker
         first.close();
         RecordingHook restartedSink = RecordingHook.acking();
-        Sidecar second = bed.startSidecar(job, "sink", 0, restartedSink);
+        Sidecar second = sidecars.start(job, "sink", 0, restartedSink);
 
         // then the new attempt registered, the pending checkpoint was aborted as a task failure...
         assertThat(second.attemptId()).isNotEqualTo(first.attemptId());
@@ -60,7 +62,7 @@ class SidecarLifecycleIT extends SidecarTestBase {
                 c -> c.getJobId().equals(job) && c.getCheckpointId() > 3);
         assertThat(bed.states(resumed)).filteredOn(s -> s.getTaskId().equals("sink"))
                 .extracting(SubtaskState::getAttemptId).containsExactly(second.attemptId());
-        await().atMost(SidecarTestBed.WAIT).until(() -> restartedSink.completions().stream()
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> restartedSink.completions().stream()
                 .anyMatch(n -> n.checkpointId() == resumed.getCheckpointId()));
         // the stopped attempt never answered checkpoint 3
         assertThat(bed.journal(CheckpointAcknowledged.class, a -> a.getJobId().equals(job) && a.getCheckpointId() == 3
@@ -100,10 +102,10 @@ class SidecarLifecycleIT extends SidecarTestBase {
     }
 
     @Test
-    void sidecarProcessServesTheHookItsSettingsNameUntilStopped() throws Exception {
+    void shouldServeTheHookItsSettingsNameUntilStoppedWhenRunAsAProcess() throws Exception {
         // given a job and the settings of a sidecar process, from the environment only
-        String job = SidecarTestBed.uniqueJobId("process");
-        bed.register(SidecarTestBed.job(job, 150, 10_000, "only"));
+        String job = CoordinatorTestBed.uniqueJobId("process");
+        bed.register(Events.job(job, 150, 10_000, "only"));
         Map<String, String> env = Map.of(
                 SidecarConfigParser.envName("bootstrap.servers"), bed.bootstrapServers(),
                 SidecarConfigParser.envName("topic.prefix"), bed.topics().prefix(),
@@ -117,7 +119,7 @@ class SidecarLifecycleIT extends SidecarTestBase {
 
         // when it has served two checkpoints and is stopped
         bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);
-        await().atMost(SidecarTestBed.WAIT).until(() -> ProcessHook.LATEST.get() != null
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> ProcessHook.LATEST.get() != null
                 && ProcessHook.LATEST.get().completions().size() >= 2);
         SidecarMainAccess.stop(main);
 

@@ -3,6 +3,8 @@ package dev.cairn.sidecar.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.sidecar.app.Sidecar;
@@ -21,11 +23,11 @@ class SidecarMetricsIT extends SidecarTestBase {
 
     @Test
     void shouldCountTakenAndDeclinedSnapshotsNotificationsAndTheRestoreOfEachSidecar() throws Exception {
-        String job = SidecarTestBed.uniqueJobId("metrics");
-        bed.register(SidecarTestBed.job(job, 150, 60_000, "source", "sink"));
-        Sidecar source = bed.startSidecar(bed.sidecarConfig(job, "source", 0).withMetrics(0, "127.0.0.1"),
+        String job = CoordinatorTestBed.uniqueJobId("metrics");
+        bed.register(Events.job(job, 150, 60_000, "source", "sink"));
+        Sidecar source = sidecars.start(sidecars.config(job, "source", 0).withMetrics(0, "127.0.0.1"),
                 RecordingHook.acking());
-        Sidecar sink = bed.startSidecar(bed.sidecarConfig(job, "sink", 0).withMetrics(0, "127.0.0.1"),
+        Sidecar sink = sidecars.start(sidecars.config(job, "sink", 0).withMetrics(0, "127.0.0.1"),
                 RecordingHook.declining(id -> id == 2, "not now"));
         CheckpointCompleted completed = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
         bed.awaitJournal(CheckpointDeclined.class, d -> d.getJobId().equals(job) && d.getCheckpointId() == 2);
@@ -45,7 +47,7 @@ class SidecarMetricsIT extends SidecarTestBase {
     private String awaitScrape(Sidecar sidecar, String series) {
         int port = sidecar.metricsPort().orElseThrow();
         String[] last = new String[1];
-        await().atMost(SidecarTestBed.WAIT).until(() -> {
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> {
             HttpResponse<String> response = http.send(HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + port + "/metrics")).GET().build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -8,6 +8,7 @@ import static dev.cairn.sidecar.it.ControlRecordsBed.trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointType;
@@ -49,7 +50,7 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
     @Test
     void shouldTellTheWorkerTheJobIsStoppingAndSnapshotNoMoreWhenAStopWithSavepointCompletes() {
         // given a sidecar that snapshotted stop-with-savepoint 3 (drain)
-        String job = SidecarTestBed.uniqueJobId("stop");
+        String job = CoordinatorTestBed.uniqueJobId("stop");
         RecordingHook hook = RecordingHook.acking();
         Sidecar sidecar = bed.start(bed.taskConfig(job, "sink", 0), hook);
         bed.control(job, trigger(job, 3, CheckpointType.SAVEPOINT, stop(PostCheckpointAction.TERMINATE)));
@@ -73,7 +74,7 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
     @Test
     void shouldTellTheWorkerTheStopFailedAndKeepSnapshottingWhenAStopWithSavepointIsAborted() {
         // given a sidecar that snapshotted stop-with-savepoint 3 (no drain)
-        String job = SidecarTestBed.uniqueJobId("stop-failed");
+        String job = CoordinatorTestBed.uniqueJobId("stop-failed");
         RecordingHook hook = RecordingHook.acking();
         Sidecar sidecar = bed.start(bed.taskConfig(job, "sink", 0), hook);
         bed.control(job, trigger(job, 3, CheckpointType.SAVEPOINT, stop(PostCheckpointAction.SUSPEND)));
@@ -92,7 +93,7 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
     @Test
     void shouldPublishTaskFinishedAndSnapshotNoMoreWhenTheWorkerFinishes() {
         // given
-        String job = SidecarTestBed.uniqueJobId("finish");
+        String job = CoordinatorTestBed.uniqueJobId("finish");
         RecordingHook hook = RecordingHook.acking();
         Sidecar sidecar = bed.start(bed.taskConfig(job, "source", 1), hook);
 
@@ -119,7 +120,7 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
     @Test
     void shouldPublishTaskFinishedWhenAnHttpWorkersBoundedInputIsExhausted(@TempDir Path workerDir) throws Exception {
         // given the sample worker with an input of 2 records, reached over HTTP
-        String job = SidecarTestBed.uniqueJobId("finish-http");
+        String job = CoordinatorTestBed.uniqueJobId("finish-http");
         CounterWorker worker = new CounterWorker(workerDir, Duration.ZERO, 0, 2);
         try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
             Sidecar sidecar = bed.start(bed.taskConfig(job, "counter", 0)
@@ -144,7 +145,7 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
     @Test
     void shouldHandTheDiscardedStateToTheWorkerOnceWhenTheCoordinatorDiscardsItsAck() {
         // given
-        String job = SidecarTestBed.uniqueJobId("discard");
+        String job = CoordinatorTestBed.uniqueJobId("discard");
         RecordingHook hook = RecordingHook.acking();
         Sidecar sidecar = bed.start(bed.taskConfig(job, "map", 2), hook);
         TaskAttempt me = sidecar.attempt();

@@ -103,7 +103,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void resultOfTheHooksStageIsReportedOnceItCompletes() {
+    void shouldReportTheResultWhenTheHooksStageCompletes() {
         Map<Long, CompletableFuture<SnapshotResult>> pending = new ConcurrentHashMap<>();
         ScriptedHook hook = new ScriptedHook(r -> pending.computeIfAbsent(r.checkpointId(), id -> new CompletableFuture<>()));
         runnerFor(hook).snapshot(request(1), LONG);
@@ -117,7 +117,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void hookThatThrowsOrReturnsNoStageIsReportedFailed() {
+    void shouldReportAFailureWhenTheHookThrowsOrReturnsNoStage() {
         ScriptedHook hook = new ScriptedHook(r -> {
             if (r.checkpointId() == 1) {
                 throw new IllegalStateException("broken");
@@ -133,7 +133,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void snapshotPastItsTimeoutIsReportedTimedOutAndCancellingItsStageEndsIt() {
+    void shouldReportATimeoutAndCancelTheStageWhenASnapshotOutlivesItsTimeout() {
         CompletableFuture<SnapshotResult> never = new CompletableFuture<>();
         runnerFor(new ScriptedHook(r -> never)).snapshot(request(1), Duration.ofMillis(50));
         await().until(() -> outcomes.contains("timed out 1"));
@@ -145,7 +145,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void snapshotBlockingInsideTheHookIsInterruptedWhenCancelled() {
+    void shouldInterruptTheBlockedSnapshotWhenCancelled() {
         CountDownLatch entered = new CountDownLatch(1);
         runnerFor(new ScriptedHook(r -> {
             entered.countDown();
@@ -164,7 +164,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void snapshotCancelledBeforeItStartedIsNeverCalledAndReportedCancelled() {
+    void shouldNeverCallTheHookAndReportCancelledWhenCancelledBeforeItStarted() {
         CountDownLatch release = new CountDownLatch(1);
         ScriptedHook hook = new ScriptedHook(r -> {
             if (r.checkpointId() == 1) {
@@ -185,7 +185,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void notificationsReachTheWorkerInOrderWhileASnapshotIsStuck() {
+    void shouldPassNotificationsOnInOrderWhenASnapshotIsStuck() {
         CountDownLatch release = new CountDownLatch(1);
         ScriptedHook hook = new ScriptedHook(r -> {
             awaitUninterruptibly(release);
@@ -204,7 +204,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void closingCancelsTheRunningSnapshotWithoutReportingIt() {
+    void shouldCancelTheRunningSnapshotWithoutReportingItWhenClosing() {
         CompletableFuture<SnapshotResult> never = new CompletableFuture<>();
         ScriptedHook hook = new ScriptedHook(r -> never);
         runnerFor(hook).snapshot(request(1), LONG);
@@ -240,7 +240,7 @@ class HookRunnerTest {
     }
 
     @Test
-    void failingNotificationDoesNotStopLaterOnes() {
+    void shouldPassLaterNotificationsOnWhenOneFails() {
         ScriptedHook hook = new ScriptedHook(r -> new CompletableFuture<>()) {
             @Override
             public void notifyComplete(long checkpointId, long lastSubsumedId) {

@@ -15,7 +15,7 @@ class KafkaClientsTest {
     }
 
     @Test
-    void producerIsIdempotentWaitsForAllReplicasAndRetriesForLong() {
+    void shouldBeIdempotentWaitForAllReplicasAndRetryLongWhenProducing() {
         Map<String, Object> props = KafkaClients.producer(settings(Map.of()));
 
         assertThat(props).containsEntry("bootstrap.servers", "k1:9092,k2:9092").containsEntry("acks", "all")
@@ -24,7 +24,7 @@ class KafkaClientsTest {
     }
 
     @Test
-    void passedThroughSettingsApplyButCannotWeakenTheGuarantees() {
+    void shouldApplyPassedThroughSettingsWhenTheyDoNotWeakenTheGuarantees() {
         Map<String, String> user = Map.of("security.protocol", "SSL", "delivery.timeout.ms", "900000", "acks", "1",
                 "enable.idempotence", "false", "isolation.level", "read_uncommitted", "group.id", "mine",
                 "bootstrap.servers", "elsewhere:9092");

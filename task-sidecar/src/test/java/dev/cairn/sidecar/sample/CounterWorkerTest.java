@@ -31,7 +31,7 @@ class CounterWorkerTest {
     Path stateDir;
 
     @Test
-    void snapshotWritesTheAdvancedCounterToAFilePerCheckpoint() throws Exception {
+    void shouldWriteTheAdvancedCounterToAFilePerCheckpointWhenSnapshotting() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir)) {
             SnapshotResult first = snapshot(worker, request(1));
             SnapshotResult second = snapshot(worker, request(2));
@@ -46,7 +46,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void restoreReadsTheValueBackAndCountingContinuesFromIt() throws Exception {
+    void shouldContinueCountingFromTheRestoredValueWhenRestored() throws Exception {
         SnapshotResult third;
         try (CounterWorker before = new CounterWorker(stateDir)) {
             snapshot(before, request(1));
@@ -62,7 +62,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void restoreAcceptsAPlainPathAndAFreshStartCountsFromZero() throws Exception {
+    void shouldAcceptAPlainPathWhenRestoringAndCountFromZeroWhenFresh() throws Exception {
         Path file = Files.writeString(stateDir.resolve("state"), "41\n");
         try (CounterWorker worker = new CounterWorker(stateDir)) {
             worker.restore(Optional.of(new RestorePoint(9, file.toString(), 3)));
@@ -74,7 +74,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void restoreFromAMissingOrCorruptFileFailsNamingTheLocation() throws Exception {
+    void shouldFailNamingTheLocationWhenTheRestoredFileIsMissingOrCorrupt() throws Exception {
         Path corrupt = Files.writeString(stateDir.resolve("corrupt"), "forty-two");
         try (CounterWorker worker = new CounterWorker(stateDir)) {
             assertThatThrownBy(() -> worker.restore(Optional.of(new RestorePoint(5, corrupt.toUri().toString(), 9))))
@@ -86,7 +86,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void completionDeletesTheFilesOfSubsumedCheckpointsButKeepsSavepoints() throws Exception {
+    void shouldDeleteSubsumedCheckpointsButKeepSavepointsWhenACheckpointCompletes() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir)) {
             for (long id = 1; id <= 4; id++) {
                 snapshot(worker, request(id));
@@ -107,7 +107,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void abortDeletesTheAbortedCheckpointsFile() throws Exception {
+    void shouldDeleteTheCheckpointsFileWhenItIsAborted() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir)) {
             Path first = Path.of(URI.create(snapshot(worker, request(1)).location()));
             Path second = Path.of(URI.create(snapshot(worker, request(2)).location()));
@@ -120,7 +120,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void declinesEveryCheckpointWhoseIdIsAMultipleOfN() throws Exception {
+    void shouldDeclineACheckpointWhenItsIdIsAMultipleOfN() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 3)) {
             for (long id = 1; id <= 7; id++) {
                 CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(id)).toCompletableFuture();
@@ -137,7 +137,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void slowWorkerCompletesAfterItsDelayWithoutHoldingUpNotifications() throws Exception {
+    void shouldCompleteAfterTheDelayWithoutHoldingUpNotificationsWhenTheWorkerIsSlow() throws Exception {
         Duration slowness = Duration.ofMillis(1500);
         try (CounterWorker worker = new CounterWorker(stateDir, slowness, 0)) {
             long start = System.nanoTime();
@@ -152,7 +152,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void idsThatAreNotDirectoryNamesAreDeclined() throws Exception {
+    void shouldDeclineWhenTheIdIsNotADirectoryName() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir)) {
             SnapshotDeclinedException declined = declineOf(worker.snapshot(
                     new SnapshotRequest(1, 0, CheckpointType.CHECKPOINT, "s", "../escape", "map", 0)).toCompletableFuture());
@@ -163,7 +163,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void closingDeclinesTheSnapshotsStillBeingWritten() throws Exception {
+    void shouldDeclineTheSnapshotsStillBeingWrittenWhenClosing() throws Exception {
         CounterWorker worker = new CounterWorker(stateDir, Duration.ofMinutes(5), 0);
         CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(1)).toCompletableFuture();
 
@@ -175,7 +175,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void closedWorkerDeclinesAsClosing() throws Exception {
+    void shouldDeclineAsClosingWhenTheWorkerIsClosed() throws Exception {
         CounterWorker worker = new CounterWorker(stateDir);
         worker.close();
 
@@ -184,7 +184,7 @@ class CounterWorkerTest {
     }
 
     @Test
-    void rejectsNegativeOptions() {
+    void shouldRejectOptionsWhenTheyAreNegative() {
         assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ofMillis(-1), 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowness");
         assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ZERO, -1))

@@ -60,7 +60,7 @@ class HookServerTest {
     }
 
     @Test
-    void hookSnapshotsCompletesAndRestoresTheWorkerEndToEnd() throws Exception {
+    void shouldSnapshotCompleteAndRestoreTheWorkerWhenDrivenEndToEnd() throws Exception {
         CounterWorker worker = serve(new CounterWorker(stateDir));
         hook.restore(Optional.empty());
         SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -80,7 +80,7 @@ class HookServerTest {
     }
 
     @Test
-    void workersDeclineReachesTheHookAsADeclineWithItsReason() throws Exception {
+    void shouldDeclineWithTheWorkersReasonWhenTheWorkerDeclines() throws Exception {
         serve(new CounterWorker(stateDir, Duration.ZERO, 2));
 
         SnapshotDeclinedException declined = CounterWorkerTest.declineOf(
@@ -91,7 +91,7 @@ class HookServerTest {
     }
 
     @Test
-    void failedRestoreReachesTheHookAsAnErrorNamingTheCause() throws Exception {
+    void shouldFailNamingTheCauseWhenTheRestoreFails() throws Exception {
         serve(new CounterWorker(stateDir));
         String missing = stateDir.resolve("nothing-here").toUri().toString();
 
@@ -123,7 +123,7 @@ class HookServerTest {
     }
 
     @Test
-    void wrongMethodIsRejectedNamingTheAllowedOne() throws Exception {
+    void shouldRejectNamingTheAllowedMethodWhenTheMethodIsWrong() throws Exception {
         serve(new CounterWorker(stateDir));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve("/snapshot")).GET());
@@ -190,7 +190,7 @@ class HookServerTest {
     }
 
     @Test
-    void healthAnswersUp() throws Exception {
+    void shouldAnswerUpWhenAskedForHealth() throws Exception {
         serve(new CounterWorker(stateDir));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve("/health")).GET());

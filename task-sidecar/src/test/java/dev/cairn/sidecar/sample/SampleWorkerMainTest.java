@@ -47,7 +47,7 @@ class SampleWorkerMainTest {
     }
 
     @Test
-    void portThatIsTakenExitsWithAMessageAndNoStackTrace() throws Exception {
+    void shouldExitWithAMessageAndNoStackTraceWhenThePortIsTaken() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             StringWriter err = new StringWriter();
             CommandLine commandLine = SampleWorkerMain.commandLine().setErr(new PrintWriter(err));
@@ -62,7 +62,7 @@ class SampleWorkerMainTest {
     }
 
     @Test
-    void helpListsEveryFlag() {
+    void shouldListEveryFlagWhenAskedForHelp() {
         StringWriter out = new StringWriter();
         CommandLine commandLine = SampleWorkerMain.commandLine().setOut(new PrintWriter(out));
 
@@ -90,7 +90,7 @@ class SampleWorkerMainTest {
     }
 
     @Test
-    void flagsConfigureTheWorkerItServes() throws Exception {
+    void shouldConfigureTheServedWorkerWhenFlagsAreGiven() throws Exception {
         SampleWorkerMain main = new SampleWorkerMain();
         new CommandLine(main).parseArgs("--port", "0", "--state-dir", stateDir.toString(), "--decline-every", "2");
 

@@ -43,7 +43,7 @@ class CommandSnapshotHookTest {
     Path temp;
 
     @Test
-    void exitZeroWithJsonAcknowledgesWithTheResult() throws Exception {
+    void shouldAckWithTheResultWhenTheCommandExitsZeroWithJson() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("snapshot-ok.sh"), PATIENT)) {
             SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
@@ -52,7 +52,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void snapshotSeesTheCheckpointInItsEnvironment() throws Exception {
+    void shouldPassTheCheckpointInTheEnvironmentWhenSnapshotting() throws Exception {
         Path seen = temp.resolve("env");
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("record-env.sh", seen.toString()), PATIENT)) {
             hook.snapshot(REQUEST).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -77,7 +77,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void notificationsAndRestoreSeeTheirOwnVariablesAndTheFixedEnvironment() throws Exception {
+    void shouldPassTheirVariablesAndTheFixedEnvironmentWhenNotifyingOrRestoring() throws Exception {
         Path seen = temp.resolve("env");
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("record-env.sh", seen.toString()), PATIENT,
                 Map.of("CAIRN_JOB_ID", "job-a"))) {
@@ -154,7 +154,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void nonZeroExitDeclinesWithTheExitCodeAndTheLastLinesOfStderr() throws Exception {
+    void shouldDeclineWithTheExitCodeAndStderrWhenTheCommandExitsNonZero() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("fail.sh"), PATIENT)) {
             SnapshotDeclinedException declined = declineOf(hook.snapshot(REQUEST).toCompletableFuture());
 
@@ -166,7 +166,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void commandThatOutlivesTheTimeoutIsDestroyedWithItsChildrenAndDeclines() throws Exception {
+    void shouldDestroyTheCommandAndItsChildrenAndDeclineWhenItOutlivesTheTimeout() throws Exception {
         Path pids = temp.resolve("pids");
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("hang.sh", pids.toString()),
                 Duration.ofSeconds(3))) {
@@ -183,7 +183,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void exitZeroWithoutJsonDeclinesNamingTheProblem() throws Exception {
+    void shouldDeclineNamingTheProblemWhenTheCommandExitsZeroWithoutJson() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("bad-json.sh"), PATIENT)) {
             assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
                     .contains("exited 0 but its stdout is not a valid snapshot result")
@@ -192,7 +192,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void exitZeroWithoutALocationDeclinesNamingTheField() throws Exception {
+    void shouldDeclineNamingTheFieldWhenTheCommandExitsZeroWithoutALocation() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("no-location.sh"), PATIENT)) {
             assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
                     .contains("missing field location");
@@ -200,7 +200,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void chattyCommandDoesNotBlockOnAFullPipe() throws Exception {
+    void shouldNotBlockOnAFullPipeWhenTheCommandIsChatty() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("chatty.sh"), PATIENT)) {
             SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
@@ -209,7 +209,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void argumentsReachTheProgramVerbatimWithoutAShell() throws Exception {
+    void shouldPassArgumentsVerbatimWhenNoShellIsAskedFor() throws Exception {
         String notExpanded = "$CAIRN_JOB_ID; echo injected `id`";
         try (CommandSnapshotHook hook = new CommandSnapshotHook(
                 List.of("printf", "{\"location\":\"%s\",\"sizeBytes\":1}", notExpanded), PATIENT)) {
@@ -220,7 +220,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void shellCommandLineExpandsTheVariablesWhenTheUserAsksForAShell() throws Exception {
+    void shouldExpandTheVariablesWhenTheUserAsksForAShell() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(List.of("sh", "-c",
                 "echo \"{\\\"location\\\":\\\"$CAIRN_JOB_ID/$CAIRN_CHECKPOINT_ID\\\",\\\"sizeBytes\\\":5}\""), PATIENT)) {
             SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -230,7 +230,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void programThatCannotBeStartedDeclines() throws Exception {
+    void shouldDeclineWhenTheProgramCannotBeStarted() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(List.of(temp.resolve("missing").toString()), PATIENT)) {
             assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
                     .contains("could not start hook command").contains("missing");
@@ -238,7 +238,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void failedNotificationThrowsWithTheExitCodeAndStderr() {
+    void shouldThrowWithTheExitCodeAndStderrWhenANotificationFails() {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("fail.sh"), PATIENT)) {
             assertThatThrownBy(() -> hook.notifyComplete(4, 3)).isInstanceOf(IOException.class)
                     .hasMessageContaining("(complete) exited with code 3").hasMessageContaining("problem line 30");
@@ -246,7 +246,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void restoreThatOutlivesTheTimeoutThrows() {
+    void shouldThrowWhenARestoreOutlivesTheTimeout() {
         Path pids = temp.resolve("pids");
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("hang.sh", pids.toString()),
                 Duration.ofMillis(700))) {
@@ -256,7 +256,7 @@ class CommandSnapshotHookTest {
     }
 
     @Test
-    void rejectsAnEmptyCommandAndATimeoutThatIsNotPositive() {
+    void shouldRejectTheHookWhenTheCommandIsEmptyOrTheTimeoutNotPositive() {
         assertThatThrownBy(() -> new CommandSnapshotHook(List.of(), PATIENT))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must name a program");
         assertThatThrownBy(() -> new CommandSnapshotHook(List.of("true"), Duration.ofMillis(-1)))

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class StreamCaptureTest {
 
     @Test
-    void headKeepsTheFirstBytesAndReportsTheOverflow() {
+    void shouldKeepTheFirstBytesAndReportTheOverflowWhenCapturingTheHead() {
         StreamCapture head = StreamCapture.head(5);
         head.drain(new ByteArrayInputStream("abcdefgh".getBytes(StandardCharsets.UTF_8)));
 
@@ -18,7 +18,7 @@ class StreamCaptureTest {
     }
 
     @Test
-    void tailKeepsOnlyTheLastBytesOfALongStream() {
+    void shouldKeepOnlyTheLastBytesWhenCapturingTheTailOfALongStream() {
         StreamCapture tail = StreamCapture.tail(2048);
         String longLine = "0123456789".repeat(1000);
         tail.drain(new ByteArrayInputStream((longLine + "\nlast line\n").getBytes(StandardCharsets.UTF_8)));
@@ -28,7 +28,7 @@ class StreamCaptureTest {
     }
 
     @Test
-    void lastLinesKeepsTheNewestLinesAndMarksTheCut() {
+    void shouldKeepTheNewestLinesAndMarkTheCutWhenAskedForTheLastLines() {
         StreamCapture tail = StreamCapture.tail(2048);
         tail.drain(new ByteArrayInputStream("one\ntwo\nthree\nfour\n".getBytes(StandardCharsets.UTF_8)));
 
@@ -37,7 +37,7 @@ class StreamCaptureTest {
     }
 
     @Test
-    void silentStreamSaysItHadNoOutput() {
+    void shouldSayThereWasNoOutputWhenTheStreamIsSilent() {
         StreamCapture tail = StreamCapture.tail(2048);
         tail.drain(new ByteArrayInputStream(new byte[0]));
 

@@ -53,7 +53,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void snapshotPostsTheRequestAsJsonAndAcknowledgesWithTheWorkersResult() throws Exception {
+    void shouldPostJsonAndAckWithTheWorkersResultWhenSnapshotting() throws Exception {
         worker.answer(200, "{\"location\":\"file:///state/7\",\"sizeBytes\":42,\"syncDurationMs\":3,"
                 + "\"asyncDurationMs\":4,\"alignmentDurationMs\":5,\"bytesPersisted\":6,\"ignored\":true}");
 
@@ -72,7 +72,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void resultWithOnlyLocationAndSizeHasZeroDurationsAndPersistsItsSize() throws Exception {
+    void shouldHaveZeroDurationsAndPersistTheSizeWhenTheResultHasOnlyLocationAndSize() throws Exception {
         worker.answer(201, "{\"location\":\"s3://bucket/7\",\"sizeBytes\":10}");
 
         SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -81,7 +81,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void serverErrorDeclinesWithTheStatusAndTheBody() throws Exception {
+    void shouldDeclineWithTheStatusAndTheBodyWhenTheServerFails() throws Exception {
         worker.answer(500, "disk full on /data");
 
         SnapshotDeclinedException declined = declineOf(hook.snapshot(REQUEST).toCompletableFuture());
@@ -91,7 +91,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void clientErrorDeclinesToo() throws Exception {
+    void shouldDeclineWhenTheWorkerAnswersAClientError() throws Exception {
         worker.answer(409, "{\"error\":\"not ready\"}");
 
         assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
@@ -99,7 +99,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void longErrorBodyIsQuotedOnlyInPart() throws Exception {
+    void shouldQuoteOnlyPartOfTheBodyWhenTheErrorBodyIsLong() throws Exception {
         worker.answer(503, "x".repeat(10_000));
 
         String message = declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage();
@@ -110,7 +110,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void workerThatDoesNotAnswerInTimeDeclinesAsTimedOut() throws Exception {
+    void shouldDeclineAsTimedOutWhenTheWorkerDoesNotAnswerInTime() throws Exception {
         worker.hang();
         try (HttpSnapshotHook impatient = new HttpSnapshotHook(worker.baseUrl(), Duration.ofMillis(300))) {
             CompletableFuture<SnapshotResult> snapshot = impatient.snapshot(REQUEST).toCompletableFuture();
@@ -123,7 +123,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void successWithABodyThatIsNotJsonDeclinesSayingSo() throws Exception {
+    void shouldDeclineSayingSoWhenASuccessBodyIsNotJson() throws Exception {
         worker.answer(200, "<html>ok</html>");
 
         assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
@@ -131,7 +131,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void successWithoutALocationDeclinesNamingTheMissingField() throws Exception {
+    void shouldDeclineNamingTheFieldWhenASuccessHasNoLocation() throws Exception {
         worker.answer(200, "{\"sizeBytes\":3}");
 
         assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
@@ -139,7 +139,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void successWithANegativeSizeDeclinesNamingTheField() throws Exception {
+    void shouldDeclineNamingTheFieldWhenASuccessHasANegativeSize() throws Exception {
         worker.answer(200, "{\"location\":\"x\",\"sizeBytes\":-1}");
 
         assertThat(declineOf(hook.snapshot(REQUEST).toCompletableFuture()).getMessage())
@@ -147,7 +147,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void unreachableWorkerDeclines() throws Exception {
+    void shouldDeclineWhenTheWorkerIsUnreachable() throws Exception {
         URI gone = worker.baseUrl();
         worker.close();
         try (HttpSnapshotHook orphan = new HttpSnapshotHook(gone, Duration.ofSeconds(5))) {
@@ -158,7 +158,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void notificationsPostTheOutcomeWithTheRelatedId() throws Exception {
+    void shouldPostTheOutcomeWithTheRelatedIdWhenNotifying() throws Exception {
         hook.notifyComplete(7, 6);
         hook.notifyAborted(8, 7);
 
@@ -170,7 +170,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void restorePostsThePointOrAnEmptyObjectForAFreshStart() throws Exception {
+    void shouldPostThePointOrAnEmptyObjectWhenRestoring() throws Exception {
         worker.answer(200, "{}");
 
         hook.restore(Optional.of(new RestorePoint(4, "file:///state/4", 99)));
@@ -182,7 +182,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void failedNotificationThrowsWithTheStatusAndTheBody() {
+    void shouldThrowWithTheStatusAndTheBodyWhenANotificationFails() {
         worker.answer(502, "commit failed");
 
         assertThatThrownBy(() -> hook.notifyComplete(3, 2)).isInstanceOf(IOException.class)
@@ -190,7 +190,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void failedRestoreThrowsWithTheStatusAndTheBody() {
+    void shouldThrowWithTheStatusAndTheBodyWhenARestoreFails() {
         worker.answer(404, "no such state");
 
         assertThatThrownBy(() -> hook.restore(Optional.empty())).isInstanceOf(IOException.class)
@@ -198,7 +198,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void notificationThatGetsNoAnswerInTimeThrows() throws IOException {
+    void shouldThrowWhenANotificationGetsNoAnswerInTime() throws IOException {
         worker.hang();
         try (HttpSnapshotHook impatient = new HttpSnapshotHook(worker.baseUrl(), Duration.ofMillis(200))) {
             assertThatThrownBy(() -> impatient.notifyAborted(5, 4)).isInstanceOf(IOException.class)
@@ -207,7 +207,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void endpointsLiveBelowTheBaseUrlsPath() throws Exception {
+    void shouldCallEndpointsBelowTheBasePathWhenTheBaseUrlHasAPath() throws Exception {
         worker.answer(200, "{\"location\":\"l\",\"sizeBytes\":1}");
         try (HttpSnapshotHook prefixed = new HttpSnapshotHook(URI.create(worker.baseUrl() + "/hooks/"),
                 Duration.ofSeconds(5))) {
@@ -314,7 +314,7 @@ class HttpSnapshotHookTest {
     }
 
     @Test
-    void rejectsAUrlThatIsNotHttpAndATimeoutThatIsNotPositive() {
+    void shouldRejectTheHookWhenTheUrlIsNotHttpOrTheTimeoutNotPositive() {
         assertThatThrownBy(() -> new HttpSnapshotHook(URI.create("ftp://localhost/x"), Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http or https");
         assertThatThrownBy(() -> new HttpSnapshotHook(URI.create("http://localhost"), Duration.ZERO))
