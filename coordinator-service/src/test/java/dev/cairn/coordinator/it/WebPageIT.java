@@ -210,7 +210,7 @@ class WebPageIT {
             vertices.add(Events.task(task[0], Integer.parseInt(task[1])));
         }
         return Events.jobSpec(jobId).setTasks(vertices).setConfig(Events.config(intervalMs, 600_000).setRetained(3)
-                .setStorageBaseLocation("s3://checkpoints").build()).build();
+                .setTolerableFailures(100).setStorageBaseLocation("s3://checkpoints").build()).build();
     }
 
     /**

@@ -1,10 +1,11 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +31,7 @@ class JobQueriesTest {
 
     @BeforeEach
     void completeOneCheckpointAndLeaveTheNextPending() {
-        cairn = new CoordinatorDriver(stateDir);
+        cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 2), task("sink", 1)));
         cairn.startTask(JOB, "source", 0);
         cairn.startTask(JOB, "source", 1);

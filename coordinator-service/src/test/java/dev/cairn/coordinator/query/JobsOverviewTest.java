@@ -1,11 +1,12 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.CheckpointTriggered;
 import java.io.IOException;
@@ -65,7 +66,7 @@ class JobsOverviewTest {
     }
 
     private CoordinatorDriver driver(Path dir, List<String> jobs) {
-        CoordinatorDriver driver = new CoordinatorDriver(dir);
+        CoordinatorDriver driver = CoordinatorDriver.start(dir);
         closing.add(driver);
         jobs.forEach(job -> driver.register(spec(job, task("source", 1))));
         return driver;

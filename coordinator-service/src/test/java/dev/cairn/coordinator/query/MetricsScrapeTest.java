@@ -1,11 +1,12 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.metrics.Scrapes;
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ class MetricsScrapeTest {
 
     @BeforeEach
     void completeOneCheckpointAndFailTheNext() {
-        cairn = new CoordinatorDriver(stateDir, metrics);
+        cairn = CoordinatorDriver.on(stateDir).metrics(metrics).start();
         source = new Source(cairn.localSource());
         metrics.watchJobs(source);
         cairn.register(spec(JOB, task("map", 2)));

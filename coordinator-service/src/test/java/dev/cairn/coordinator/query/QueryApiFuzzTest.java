@@ -1,11 +1,12 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
@@ -57,7 +58,7 @@ class QueryApiFuzzTest {
 
     @BeforeEach
     void start() {
-        cairn = new CoordinatorDriver(stateDir);
+        cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 2)));
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         server.start(cairn.localSource(), HealthSource.alwaysUp(), (jobId, request) -> published.add(request));

@@ -1,10 +1,11 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.events.CheckpointTriggered;
 import java.io.IOException;
 import java.net.URI;
@@ -37,7 +38,7 @@ class QueryApiRequestStatusTest {
 
     @BeforeEach
     void start() {
-        cairn = new CoordinatorDriver(stateDir);
+        cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 1)));
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         server.start(cairn.localSource(), HealthSource.alwaysUp(), cairn::send);

@@ -1,12 +1,13 @@
 package dev.cairn.coordinator.query;
 
-import dev.cairn.coordinator.streams.StoreReader;
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.streams.CoordinatorDriver;
+import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
@@ -51,7 +52,7 @@ class QueryApiTest {
 
     @BeforeEach
     void startTwoServersOverOneJob() {
-        cairn = new CoordinatorDriver(stateDir);
+        cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 2)));
         cairn.startTask(JOB, "source", 0);
         cairn.startTask(JOB, "source", 1);

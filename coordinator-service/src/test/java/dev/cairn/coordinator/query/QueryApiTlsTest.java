@@ -1,10 +1,11 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,7 +58,7 @@ class QueryApiTlsTest {
 
     @Test
     void shouldForwardAGetToTheOwnerOverHttps() throws Exception {
-        CoordinatorDriver cairn = new CoordinatorDriver(stateDir);
+        CoordinatorDriver cairn = CoordinatorDriver.start(stateDir);
         closing.add(cairn);
         cairn.register(spec("job-1", task("source", 1)));
         QueryServer owner = start(cairn.localSource());

@@ -1,10 +1,11 @@
 package dev.cairn.coordinator.query;
 
-import static dev.cairn.coordinator.query.CoordinatorDriver.spec;
-import static dev.cairn.coordinator.query.CoordinatorDriver.task;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointType;
@@ -48,7 +49,7 @@ class QueryApiTriggerEndpointsTest {
 
     @BeforeEach
     void start() {
-        cairn = new CoordinatorDriver(stateDir);
+        cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 1)));
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         server.start(cairn.localSource(), HealthSource.alwaysUp(), (jobId, request) -> {

@@ -2,11 +2,10 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;
-import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointFailureReason;
@@ -17,7 +16,6 @@ import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
@@ -28,14 +26,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Properties;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -49,12 +41,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** The topology with a mocked wall clock: periodic triggering, completion, timeouts and dead letters. */
 class CoordinatorTopologyTest {
 
-    private static final CairnTopics TOPICS = CairnTopics.defaults();
-    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private static final CairnTopics TOPICS = CoordinatorDriver.TOPICS;
+    private static final Instant START = CoordinatorDriver.START;
 
     @TempDir
     java.nio.file.Path stateDir;
 
+    private CoordinatorDriver coordinator;
     private TopologyTestDriver driver;
     private TestInputTopic<String, RequestEnvelope> requests;
     private TestInputTopic<String, AckEnvelope> acks;
@@ -66,29 +59,20 @@ class CoordinatorTopologyTest {
 
     @BeforeEach
     void startDriver() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "topology-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TOPICS.dlq());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
-        driver = new TopologyTestDriver(
-                CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, Duration.ofMillis(100)),
-                props, START);
-        requests = driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
-        acks = driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
-        rawRequests = driver.createInputTopic(TOPICS.requests(), new ByteArraySerializer(), new ByteArraySerializer());
-        control = driver.createOutputTopic(TOPICS.control(), new StringDeserializer(), CairnSerdes.control().deserializer());
-        journal = driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
-        completed = driver.createOutputTopic(TOPICS.completed(), new StringDeserializer(),
-                new ByteArrayDeserializer());
-        deadLetters = driver.createOutputTopic(TOPICS.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        coordinator = CoordinatorDriver.start(stateDir);
+        driver = coordinator.driver();
+        requests = coordinator.requests();
+        acks = coordinator.acks();
+        rawRequests = coordinator.rawRequests();
+        control = coordinator.control();
+        journal = coordinator.journal();
+        completed = coordinator.completed();
+        deadLetters = coordinator.deadLetters();
     }
 
     @AfterEach
     void closeDriver() {
-        driver.close();
+        coordinator.close();
     }
 
     @Test
@@ -207,26 +191,17 @@ class CoordinatorTopologyTest {
     }
 
     private static JobSpec spec(String jobId, long intervalMs, long timeoutMs) {
-        return JobSpec.newBuilder().setJobId(jobId)
-                .setTasks(List.of(
-                        TaskVertex.newBuilder().setTaskId("source").setParallelism(1).build(),
-                        TaskVertex.newBuilder().setTaskId("sink").setParallelism(1).build()))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(intervalMs).setTimeoutMs(timeoutMs)
-                        .setStorageBaseLocation("file:///cp").build())
-                .setTimestampMs(START.toEpochMilli()).build();
+        return Events.jobSpec(jobId, "source", "sink").setConfig(Events.config(intervalMs, timeoutMs)
+                .setStorageBaseLocation("file:///cp").build()).setTimestampMs(START.toEpochMilli()).build();
     }
 
     private static TaskStarted started(String jobId, String taskId, String attemptId) {
-        return TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId).setSubtaskIndex(0)
-                .setAttemptId(attemptId).setTimestampMs(START.toEpochMilli()).build();
+        return Events.taskStarted(jobId, taskId, 0, attemptId).setTimestampMs(START.toEpochMilli()).build();
     }
 
     private void acknowledge(String jobId, long checkpointId, String taskId, String attemptId) {
-        acks.pipeInput(jobId, new AckEnvelope(CheckpointAcknowledged.newBuilder()
-                .setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId).setSubtaskIndex(0)
-                .setAttemptId(attemptId)
-                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s/" + taskId).setSizeBytes(100).build())
-                .setMetrics(SubtaskMetrics.newBuilder().build())
+        acks.pipeInput(jobId, new AckEnvelope(Events.ack(jobId, checkpointId, taskId, 0, attemptId)
+                .setStateHandle(Events.state("file:///s/" + taskId, 100)).setMetrics(SubtaskMetrics.newBuilder().build())
                 .setTimestampMs(START.toEpochMilli()).build()));
     }
 

@@ -2,20 +2,14 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.app.CoordinatorApp;
-import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.StateHandle;
-import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
@@ -25,23 +19,17 @@ import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,14 +42,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class FaultContainmentTopologyTest {
 
-    private static final CairnTopics TOPICS = CairnTopics.defaults();
-    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private static final CairnTopics TOPICS = CoordinatorDriver.TOPICS;
+    private static final Instant START = CoordinatorDriver.START;
     private static final SigningKey MASTER = SigningKey.generate();
 
     @TempDir
     Path stateDir;
 
-    private TopologyTestDriver driver;
+    private CoordinatorDriver driver;
 
     @AfterEach
     void close() {
@@ -163,65 +151,55 @@ class FaultContainmentTopologyTest {
     }
 
     private void start(UnaryOperator<CoordinatorProcessor.Decide> wrap, Optional<SigningKey> key, int maxRecordBytes) {
-        CoordinatorConfig config = CoordinatorConfig.forLocalBroker("unused:9092", "containment-test", stateDir);
-        Properties props = CoordinatorApp.streamsProperties(config);
-        // the test driver under exactly-once drops the dead letters of records it could not deserialize
-        props.put(org.apache.kafka.streams.StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
-                org.apache.kafka.streams.StreamsConfig.AT_LEAST_ONCE);
-        Topology topology = CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0,
-                Duration.ofMillis(100), maxRecordBytes, key, wrap);
-        driver = new TopologyTestDriver(topology, props, START);
+        driver = CoordinatorDriver.on(stateDir).wrapDecide(wrap).signedWith(key.orElse(null))
+                .maxRecordBytes(maxRecordBytes).start();
     }
 
     private TestInputTopic<String, RequestEnvelope> requests() {
-        return driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
+        return driver.requests();
     }
 
     private TestInputTopic<byte[], byte[]> rawRequests() {
-        return driver.createInputTopic(TOPICS.requests(), new ByteArraySerializer(), new ByteArraySerializer());
+        return driver.rawRequests();
     }
 
     private TestInputTopic<String, AckEnvelope> acks() {
-        return driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
+        return driver.acks();
     }
 
     private TestInputTopic<byte[], byte[]> rawAcks() {
-        return driver.createInputTopic(TOPICS.acks(), new ByteArraySerializer(), new ByteArraySerializer());
+        return driver.rawAcks();
     }
 
     private TestInputTopic<String, AckEnvelope> signedAcks(SigningKey jobKey) {
-        return driver.createInputTopic(TOPICS.acks(), new StringSerializer(),
+        return driver.driver().createInputTopic(TOPICS.acks(), new StringSerializer(),
                 new dev.cairn.events.auth.SigningSerializer<>(CairnSerdes.acks().serializer(), jobKey));
     }
 
     private TestOutputTopic<String, ControlEnvelope> control() {
-        return driver.createOutputTopic(TOPICS.control(), new StringDeserializer(), CairnSerdes.control().deserializer());
+        return driver.control();
     }
 
     private TestOutputTopic<String, JournalEnvelope> journal() {
-        return driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
+        return driver.journal();
     }
 
     private TestOutputTopic<byte[], byte[]> deadLetters() {
-        return driver.createOutputTopic(TOPICS.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return driver.deadLetters();
     }
 
     private static JobSpec spec(String jobId, int parallelism) {
-        return JobSpec.newBuilder().setJobId(jobId)
-                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(parallelism).build()))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(600_000).setTimeoutMs(60_000)
-                        .setStorageBaseLocation("file:///cp").build())
-                .setTimestampMs(START.toEpochMilli()).build();
+        return Events.jobSpec(jobId, Map.of("source", parallelism)).setConfig(Events.config(600_000, 60_000)
+                .setStorageBaseLocation("file:///cp").build()).setTimestampMs(START.toEpochMilli()).build();
     }
 
     private static TaskStarted started(String jobId, int subtask, String attemptId) {
-        return TaskStarted.newBuilder().setJobId(jobId).setTaskId("source").setSubtaskIndex(subtask)
-                .setAttemptId(attemptId).setTimestampMs(START.toEpochMilli()).build();
+        return Events.taskStarted(jobId, "source", subtask, attemptId).setTimestampMs(START.toEpochMilli()).build();
     }
 
     private static TriggerRequest trigger(String jobId, String requestId) {
-        return TriggerRequest.newBuilder().setJobId(jobId).setRequestId(requestId).setType(CheckpointType.CHECKPOINT)
-                .setRequester("test").setTimestampMs(START.toEpochMilli()).build();
+        return Events.triggerRequest(jobId, requestId).setType(CheckpointType.CHECKPOINT)
+                .setTimestampMs(START.toEpochMilli()).build();
     }
 
     private static String header(TestRecord<byte[], byte[]> record, String name) {

@@ -2,37 +2,24 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointConfig;
-import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskStarted;
-import dev.cairn.events.TaskVertex;
-import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsConfig;
+import java.util.Map;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,29 +33,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RestorePublicationTopologyTest {
 
-    private static final CairnTopics TOPICS = CairnTopics.defaults();
-    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private static final CairnTopics TOPICS = CoordinatorDriver.TOPICS;
+    private static final Instant START = CoordinatorDriver.START;
     private static final int MAX_RECORD_BYTES = 16 * 1024;
 
     @TempDir
     Path stateDir;
 
-    private TopologyTestDriver driver;
+    private CoordinatorDriver driver;
     private TestInputTopic<String, RequestEnvelope> requests;
     private TestInputTopic<String, AckEnvelope> acks;
     private TestOutputTopic<String, byte[]> completed;
 
     @BeforeEach
     void start() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "restore-publication-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        driver = new TopologyTestDriver(CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0,
-                Duration.ofMillis(100), MAX_RECORD_BYTES, Optional.empty()), props, START);
-        requests = driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
-        acks = driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
-        completed = driver.createOutputTopic(TOPICS.completed(), new StringDeserializer(), new ByteArrayDeserializer());
+        driver = CoordinatorDriver.on(stateDir).maxRecordBytes(MAX_RECORD_BYTES).start();
+        requests = driver.requests();
+        acks = driver.acks();
+        completed = driver.completed();
     }
 
     @AfterEach
@@ -127,26 +109,22 @@ class RestorePublicationTopologyTest {
 
     /** Registers the job with {@code parallelism} subtasks and starts every one. */
     private void register(int parallelism) {
-        requests.pipeInput("job", new RequestEnvelope(JobSpec.newBuilder().setJobId("job")
-                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("map").setParallelism(parallelism).build()))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(3_600_000).setTimeoutMs(60_000)
-                        .setStorageBaseLocation("file:///cp").build())
+        requests.pipeInput("job", new RequestEnvelope(Events.jobSpec("job", Map.of("map", parallelism))
+                .setConfig(Events.config(3_600_000, 60_000).setStorageBaseLocation("file:///cp").build())
                 .setTimestampMs(START.toEpochMilli()).build()));
         for (int subtask = 0; subtask < parallelism; subtask++) {
-            acks.pipeInput("job", new AckEnvelope(TaskStarted.newBuilder().setJobId("job").setTaskId("map")
-                    .setSubtaskIndex(subtask).setAttemptId("a-" + subtask).setTimestampMs(0).build()));
+            acks.pipeInput("job", new AckEnvelope(Events.taskStarted("job", "map", subtask, "a-" + subtask)
+                    .setTimestampMs(0).build()));
         }
     }
 
     private void trigger(long id) {
-        requests.pipeInput("job", new RequestEnvelope(TriggerRequest.newBuilder().setJobId("job")
-                .setRequestId("r-" + id).setRequester("test").setTimestampMs(0).build()));
+        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", "r-" + id).setTimestampMs(0).build()));
     }
 
     private void ack(long id, int subtask) {
-        acks.pipeInput("job", new AckEnvelope(CheckpointAcknowledged.newBuilder().setJobId("job")
-                .setCheckpointId(id).setTaskId("map").setSubtaskIndex(subtask).setAttemptId("a-" + subtask)
-                .setStateHandle(new StateHandle("file:///cp/job/chk-" + id + "/map-" + subtask, 10L))
+        acks.pipeInput("job", new AckEnvelope(Events.ack("job", id, "map", subtask, "a-" + subtask)
+                .setStateHandle(Events.state("file:///cp/job/chk-" + id + "/map-" + subtask, 10L))
                 .setMetrics(SubtaskMetrics.newBuilder().build()).setTimestampMs(0).build()));
     }
 

@@ -37,10 +37,10 @@ public final class Events {
     private Events() {
     }
 
-    /** The given interval and timeout, 100 tolerable failures, storage {@link #STORAGE}. */
+    /** The given interval and timeout, storage {@link #STORAGE}, Flink's defaults otherwise (no tolerable failure). */
     public static CheckpointConfig.Builder config(long intervalMs, long timeoutMs) {
         return CheckpointConfig.newBuilder().setIntervalMs(intervalMs).setTimeoutMs(timeoutMs)
-                .setTolerableFailures(100).setStorageBaseLocation(STORAGE);
+                .setStorageBaseLocation(STORAGE);
     }
 
     /** A task vertex of {@code parallelism} subtasks, triggered, acknowledging and notified. */
@@ -65,14 +65,21 @@ public final class Events {
                 .setTimestampMs(System.currentTimeMillis());
     }
 
-    /** A job of the given tasks, each of parallelism 1, checkpointed every {@code intervalMs}. */
+    /**
+     * A job of the given tasks, each of parallelism 1, checkpointed every {@code intervalMs}, tolerating 100
+     * failures (a broker-backed test's slow start fails a few checkpoints).
+     */
     public static JobSpec job(String jobId, long intervalMs, long timeoutMs, String... taskIds) {
-        return jobSpec(jobId, taskIds).setConfig(config(intervalMs, timeoutMs).build()).build();
+        return jobSpec(jobId, taskIds).setConfig(tolerant(intervalMs, timeoutMs)).build();
     }
 
-    /** A job with the given parallelism per task (in map order), checkpointed every {@code intervalMs}. */
+    /** As {@link #job(String, long, long, String...)}, with the given parallelism per task (in map order). */
     public static JobSpec job(String jobId, long intervalMs, long timeoutMs, Map<String, Integer> parallelism) {
-        return jobSpec(jobId, parallelism).setConfig(config(intervalMs, timeoutMs).build()).build();
+        return jobSpec(jobId, parallelism).setConfig(tolerant(intervalMs, timeoutMs)).build();
+    }
+
+    private static CheckpointConfig tolerant(long intervalMs, long timeoutMs) {
+        return config(intervalMs, timeoutMs).setTolerableFailures(100).build();
     }
 
     /** A new attempt of a subtask announces itself. */

@@ -1,0 +1,287 @@
+package dev.cairn.coordinator.streams;
+
+import dev.cairn.coordinator.app.CoordinatorApp;
+import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.metrics.CoordinatorMetrics;
+import dev.cairn.coordinator.query.JobLocation;
+import dev.cairn.coordinator.query.StateSource;
+import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskVertex;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The coordinator topology on a TopologyTestDriver, the one every topology test uses: built by
+ * {@link CoordinatorTopology#build} with the production Streams properties ({@link CoordinatorApp#streamsProperties}),
+ * a mocked wall clock starting at {@link #START}, no jitter, and the default topics. It plays users and sidecars,
+ * hands out the input and output topics, and exposes its stores as a {@link StoreReader} and a {@link StateSource}.
+ */
+public final class CoordinatorDriver implements AutoCloseable {
+
+    /** Where the mocked wall clock starts. */
+    public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    /** The topics of the topology. */
+    public static final CairnTopics TOPICS = CairnTopics.defaults();
+    /** The wall-clock punctuator's interval. */
+    public static final Duration TICK = Duration.ofMillis(100);
+
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, RequestEnvelope> requests;
+    private final TestInputTopic<String, AckEnvelope> acks;
+    private final TestOutputTopic<String, ControlEnvelope> control;
+    private long wallClockMs = START.toEpochMilli();
+
+    private CoordinatorDriver(Builder options) {
+        CoordinatorConfig config = CoordinatorConfig.forLocalBroker("unused:9092", "topology-test", options.stateDir);
+        Properties props = CoordinatorApp.streamsProperties(config);
+        // the test driver under exactly-once drops the dead letters of records it could not deserialize
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        if (options.metrics != null) {
+            props.put(DeadLetterQueueHandler.METER_REGISTRY, options.metrics.registry());
+        }
+        driver = new TopologyTestDriver(topology(options), props, START);
+        requests = requests();
+        acks = acks();
+        control = control();
+    }
+
+    private static Topology topology(Builder options) {
+        if (options.wrapDecide != null) {
+            return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
+                    options.maxRecordBytes, Optional.ofNullable(options.masterKey), options.wrapDecide);
+        }
+        return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
+                options.maxRecordBytes, Optional.ofNullable(options.masterKey),
+                options.metrics == null ? DecisionListener.NONE : options.metrics.decisions());
+    }
+
+    /** A driver whose stores live in {@code stateDir}; see {@link Builder}. */
+    public static Builder on(Path stateDir) {
+        return new Builder(stateDir);
+    }
+
+    /** A driver whose stores live in {@code stateDir}, with every option at its default. */
+    public static CoordinatorDriver start(Path stateDir) {
+        return on(stateDir).start();
+    }
+
+    /** Options of the topology: metrics, the largest record, signed acks, a wrapped decider. */
+    public static final class Builder {
+        private final Path stateDir;
+        private CoordinatorMetrics metrics;
+        private int maxRecordBytes = CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES;
+        private SigningKey masterKey;
+        private UnaryOperator<CoordinatorProcessor.Decide> wrapDecide;
+
+        private Builder(Path stateDir) {
+            this.stateDir = stateDir;
+        }
+
+        /** The coordinator's metrics count decisions and dead letters. */
+        public Builder metrics(CoordinatorMetrics coordinatorMetrics) {
+            this.metrics = coordinatorMetrics;
+            return this;
+        }
+
+        /** The largest record value the coordinator sends. */
+        public Builder maxRecordBytes(int bytes) {
+            this.maxRecordBytes = bytes;
+            return this;
+        }
+
+        /** Acks must be signed with their job's key derived from {@code master}. */
+        public Builder signedWith(SigningKey master) {
+            this.masterKey = master;
+            return this;
+        }
+
+        /** The decider wrapped by {@code wrap} (tests make it fail); decisions are then not counted. */
+        Builder wrapDecide(UnaryOperator<CoordinatorProcessor.Decide> wrap) {
+            this.wrapDecide = wrap;
+            return this;
+        }
+
+        public CoordinatorDriver start() {
+            return new CoordinatorDriver(this);
+        }
+    }
+
+    /** The test driver itself: stores, wall clock. */
+    public TopologyTestDriver driver() {
+        return driver;
+    }
+
+    public TestInputTopic<String, RequestEnvelope> requests() {
+        return driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
+    }
+
+    public TestInputTopic<String, AckEnvelope> acks() {
+        return driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
+    }
+
+    public TestInputTopic<byte[], byte[]> rawRequests() {
+        return driver.createInputTopic(TOPICS.requests(), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    public TestInputTopic<byte[], byte[]> rawAcks() {
+        return driver.createInputTopic(TOPICS.acks(), new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    public TestOutputTopic<String, ControlEnvelope> control() {
+        return driver.createOutputTopic(TOPICS.control(), new StringDeserializer(), CairnSerdes.control().deserializer());
+    }
+
+    public TestOutputTopic<String, JournalEnvelope> journal() {
+        return driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
+    }
+
+    public TestOutputTopic<String, byte[]> completed() {
+        return driver.createOutputTopic(TOPICS.completed(), new StringDeserializer(), new ByteArrayDeserializer());
+    }
+
+    public TestOutputTopic<byte[], byte[]> deadLetters() {
+        return driver.createOutputTopic(TOPICS.dlq(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** Tasks of the given parallelism, interval 1 s, timeout 60 s, 2 retained checkpoints, 5 tolerable failures. */
+    public static JobSpec spec(String jobId, TaskVertex... tasks) {
+        return Events.jobSpec(jobId).setTasks(List.of(tasks))
+                .setConfig(Events.config(1_000, 60_000).setRetained(2).setTolerableFailures(5)
+                        .setStorageBaseLocation("file:///cp").build())
+                .setTimestampMs(START.toEpochMilli()).build();
+    }
+
+    public static TaskVertex task(String taskId, int parallelism) {
+        return Events.task(taskId, parallelism);
+    }
+
+    public void register(JobSpec spec) {
+        requests.pipeInput(spec.getJobId(), new RequestEnvelope(spec));
+    }
+
+    /** A request as the REST API publishes it, keyed by its job. */
+    public void send(String jobId, RequestEnvelope request) {
+        requests.pipeInput(jobId, request);
+    }
+
+    public void startTask(String jobId, String taskId, int subtask) {
+        acks.pipeInput(jobId, new AckEnvelope(Events.taskStarted(jobId, taskId, subtask, attempt(taskId, subtask))
+                .setTimestampMs(now()).build()));
+    }
+
+    /** Acks with {@code sizeBytes} of state at the current wall-clock time, sync 1, async 2, alignment 3, delay 4. */
+    public void ack(String jobId, long checkpointId, String taskId, int subtask, long sizeBytes) {
+        acks.pipeInput(jobId, new AckEnvelope(Events.ack(jobId, checkpointId, taskId, subtask, attempt(taskId, subtask))
+                .setStateHandle(Events.state("file:///cp/" + jobId + "/chk-" + checkpointId + "/" + taskId + "-"
+                        + subtask, sizeBytes))
+                .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2)
+                        .setAlignmentDurationMs(3).setStartDelayMs(4).setBytesPersisted(5).build())
+                .setTimestampMs(now()).build()));
+    }
+
+    /** A subtask declines the checkpoint (Flink: DeclineCheckpoint), which fails it. */
+    public void decline(String jobId, long checkpointId, String taskId, int subtask) {
+        acks.pipeInput(jobId, new AckEnvelope(Events.decline(jobId, checkpointId, taskId, subtask,
+                attempt(taskId, subtask)).setMessage("declined by the test").setTimestampMs(now())
+                .build()));
+    }
+
+    /** A request record that is not a request at all: it goes to the dead-letter topic. */
+    public void pipeUnreadableRequest(String key) {
+        driver.createInputTopic(TOPICS.requests(), new StringSerializer(), new StringSerializer())
+                .pipeInput(key, "{not avro}");
+    }
+
+    /** Advances the wall clock until the next checkpoint is triggered, and returns it. */
+    public CheckpointTriggered nextTrigger() {
+        for (int tick = 0; tick < 50; tick++) {
+            while (!control.isEmpty()) {
+                if (control.readValue().getEvent() instanceof CheckpointTriggered triggered) {
+                    return triggered;
+                }
+            }
+            advance(TICK);
+        }
+        throw new AssertionError("no checkpoint was triggered within 5 s of wall-clock time");
+    }
+
+    public void advance(Duration duration) {
+        wallClockMs += duration.toMillis();
+        driver.advanceWallClockTime(duration);
+    }
+
+    /** The mocked wall clock. */
+    public long now() {
+        return wallClockMs;
+    }
+
+    public static String attempt(String taskId, int subtask) {
+        return taskId + "-" + subtask + "-a1";
+    }
+
+    /** A state source that finds every job here, in this driver's stores. */
+    public StateSource localSource() {
+        return new StateSource() {
+            @Override
+            public JobLocation locate(String jobId) {
+                return new JobLocation.Local(0);
+            }
+
+            @Override
+            public StoreReader reader(int partition) {
+                return CoordinatorDriver.this.reader();
+            }
+
+            @Override
+            public List<Integer> localPartitions() {
+                return List.of(0);
+            }
+
+            @Override
+            public List<JobLocation.Remote> otherInstances() {
+                return List.of();
+            }
+        };
+    }
+
+    /** The stores of the topology's only task. */
+    public StoreReader reader() {
+        return new StoreReader(new StoreReader.Stores() {
+            @Override
+            public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
+                return driver.getKeyValueStore(name);
+            }
+        });
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}
