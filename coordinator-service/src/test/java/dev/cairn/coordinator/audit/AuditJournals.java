@@ -5,14 +5,11 @@ import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointDeclined;
-import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.StateHandle;
-import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
@@ -107,11 +104,8 @@ final class AuditJournals {
 
     static CheckpointAcknowledged ack(String jobId, long checkpointId, String taskId, int subtask, long at, long size,
             String attemptId) {
-        return CheckpointAcknowledged.newBuilder().setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId)
-                .setSubtaskIndex(subtask).setAttemptId(attemptId)
-                .setStateHandle(StateHandle.newBuilder().setLocation("mem://" + jobId + "/" + checkpointId + "/"
-                        + taskId + "/" + subtask).setSizeBytes(size).build())
-                .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2).build())
+        return Events.ack(jobId, checkpointId, taskId, subtask, attemptId)
+                .setStateHandle(Events.state("mem://" + jobId + "/" + checkpointId + "/" + taskId + "/" + subtask, size))
                 .setTimestampMs(at).build();
     }
 
@@ -120,11 +114,8 @@ final class AuditJournals {
     }
 
     static JobSpec spec(String jobId, TaskVertex... vertices) {
-        return JobSpec.newBuilder().setJobId(jobId).setTasks(List.of(vertices))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(60_000).setTimeoutMs(50_000).setMinPauseMs(0)
-                        .setMaxConcurrent(1).setTolerableFailures(5).setRetained(1)
-                        .setStorageBaseLocation("mem://checkpoints").build())
-                .setTimestampMs(1_000).build();
+        return Events.jobSpec(jobId).setTasks(List.of(vertices)).setConfig(Events.config(60_000, 50_000)
+                .setTolerableFailures(5).setStorageBaseLocation("mem://checkpoints").build()).setTimestampMs(1_000).build();
     }
 
     static TaskVertex vertex(String taskId, int parallelism) {
@@ -133,18 +124,16 @@ final class AuditJournals {
     }
 
     private static TaskStarted started(String jobId, String taskId, int subtask) {
-        return TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId).setSubtaskIndex(subtask)
-                .setAttemptId(attempt(taskId, subtask)).setTimestampMs(1_001).build();
+        return Events.taskStarted(jobId, taskId, subtask, attempt(taskId, subtask)).setTimestampMs(1_001).build();
     }
 
     private static TriggerRequest request(String jobId, String requestId) {
-        return TriggerRequest.newBuilder().setJobId(jobId).setRequestId(requestId).setType(CheckpointType.CHECKPOINT)
-                .setForce(false).setRequester("test").setTimestampMs(0).build();
+        return Events.triggerRequest(jobId, requestId).setType(CheckpointType.CHECKPOINT).setForce(false)
+                .setTimestampMs(0).build();
     }
 
     private static CheckpointDeclined declined(String jobId, long checkpointId, String taskId, int subtask) {
-        return CheckpointDeclined.newBuilder().setJobId(jobId).setCheckpointId(checkpointId).setTaskId(taskId)
-                .setSubtaskIndex(subtask).setAttemptId(attempt(taskId, subtask)).setMessage("disk full")
-                .setReason(CheckpointFailureReason.CHECKPOINT_DECLINED).setTimestampMs(1_120).build();
+        return Events.decline(jobId, checkpointId, taskId, subtask, attempt(taskId, subtask)).setMessage("disk full")
+                .setTimestampMs(1_120).build();
     }
 }

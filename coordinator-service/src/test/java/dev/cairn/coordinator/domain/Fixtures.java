@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointDeclined;
@@ -13,7 +14,6 @@ import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.StateHandle;
-import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
@@ -52,12 +52,7 @@ final class Fixtures {
     }
 
     static JobSpec spec(String jobId, CheckpointConfig.Builder config, TaskVertex... vertices) {
-        return JobSpec.newBuilder()
-                .setJobId(jobId)
-                .setTasks(List.of(vertices))
-                .setConfig(config.build())
-                .setTimestampMs(0)
-                .build();
+        return Events.jobSpec(jobId).setTasks(List.of(vertices)).setConfig(config.build()).setTimestampMs(0).build();
     }
 
     static TaskVertex vertex(String taskId, int parallelism, boolean triggered, boolean acknowledges) {
@@ -75,13 +70,7 @@ final class Fixtures {
     }
 
     static TaskStarted started(String jobId, String taskId, int subtask, String attemptId) {
-        return TaskStarted.newBuilder()
-                .setJobId(jobId)
-                .setTaskId(taskId)
-                .setSubtaskIndex(subtask)
-                .setAttemptId(attemptId)
-                .setTimestampMs(0)
-                .build();
+        return Events.taskStarted(jobId, taskId, subtask, attemptId).setTimestampMs(0).build();
     }
 
     static Command.StartTask start(String taskId, int subtask, int attemptNumber) {
@@ -90,19 +79,10 @@ final class Fixtures {
 
     static CheckpointAcknowledged ack(String jobId, long checkpointId, String taskId, int subtask, String attemptId,
             long size) {
-        return CheckpointAcknowledged.newBuilder()
-                .setJobId(jobId)
-                .setCheckpointId(checkpointId)
-                .setTaskId(taskId)
-                .setSubtaskIndex(subtask)
-                .setAttemptId(attemptId)
-                .setStateHandle(StateHandle.newBuilder()
-                        .setLocation("mem://state/" + taskId + "/" + subtask + "/" + checkpointId + "/" + attemptId)
-                        .setSizeBytes(size)
-                        .build())
-                .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2).build())
-                .setTimestampMs(0)
-                .build();
+        return Events.ack(jobId, checkpointId, taskId, subtask, attemptId)
+                .setStateHandle(Events.state("mem://state/" + taskId + "/" + subtask + "/" + checkpointId + "/"
+                        + attemptId, size))
+                .setTimestampMs(0).build();
     }
 
     /** Ack of the first attempt of that subtask, 10 bytes. */
@@ -111,17 +91,10 @@ final class Fixtures {
     }
 
     static CheckpointDeclined declined(long checkpointId, String taskId, int subtask, CheckpointFailureReason reason) {
-        CheckpointDeclined.Builder builder = CheckpointDeclined.newBuilder()
-                .setJobId(JOB)
-                .setCheckpointId(checkpointId)
-                .setTaskId(taskId)
-                .setSubtaskIndex(subtask)
-                .setAttemptId(attempt(taskId, subtask, 1))
-                .setMessage("snapshot failed")
-                .setTimestampMs(0)
-                // always set: the builder's enum default is resolved by class name (Avro class security)
-                .setReason(reason != null ? reason : CheckpointFailureReason.CHECKPOINT_DECLINED);
-        return builder.build();
+        // always set: the builder's enum default is resolved by class name (Avro class security)
+        return Events.decline(JOB, checkpointId, taskId, subtask, attempt(taskId, subtask, 1))
+                .setMessage("snapshot failed").setTimestampMs(0)
+                .setReason(reason != null ? reason : CheckpointFailureReason.CHECKPOINT_DECLINED).build();
     }
 
     static Command.Decline decline(long checkpointId, String taskId, int subtask) {
@@ -130,14 +103,7 @@ final class Fixtures {
 
     /** A request; {@code force} null takes Flink's default (savepoints forced, checkpoints not). */
     static TriggerRequest request(String requestId, CheckpointType type, Boolean force) {
-        return TriggerRequest.newBuilder()
-                .setJobId(JOB)
-                .setRequestId(requestId)
-                .setType(type)
-                .setForce(force)
-                .setRequester("test")
-                .setTimestampMs(0)
-                .build();
+        return Events.triggerRequest(JOB, requestId).setType(type).setForce(force).setTimestampMs(0).build();
     }
 
     static Command.RequestTrigger checkpointRequest(String requestId) {

@@ -2,9 +2,9 @@ package dev.cairn.coordinator.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.RestorePart;
-import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.serde.CairnSerdes;
@@ -52,9 +52,7 @@ class RestorePartsTest {
     }
 
     private static CheckpointAcknowledged ack(String taskId, int subtask, String attemptId, String location) {
-        return CheckpointAcknowledged.newBuilder().setJobId("job").setCheckpointId(3).setTaskId(taskId)
-                .setSubtaskIndex(subtask).setAttemptId(attemptId)
-                .setStateHandle(new StateHandle(location, 100L))
+        return Events.ack("job", 3, taskId, subtask, attemptId).setStateHandle(Events.state(location, 100L))
                 .setMetrics(SubtaskMetrics.newBuilder().build()).setTimestampMs(0).build();
     }
 }

@@ -9,7 +9,6 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.TaskVertex;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
@@ -73,7 +72,7 @@ class FaultInputIT {
     void shouldRejectASpecWithMaximalParallelismAndKeepServingOtherJobs() {
         String poison = "poison-" + UUID.randomUUID();
         cairn.register(JobSpec.newBuilder(Events.job(poison, 200, 10_000, "source"))
-                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(Integer.MAX_VALUE).build()))
+                .setTasks(List.of(Events.task("source", Integer.MAX_VALUE)))
                 .build());
 
         CommandRejected rejected = cairn.awaitNextJournal(CommandRejected.class, r -> r.getJobId().equals(poison));

@@ -1,14 +1,11 @@
 package dev.cairn.coordinator.it;
 
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
-import dev.cairn.events.TaskStarted;
-import dev.cairn.events.TaskVertex;
 import dev.cairn.events.auth.RecordSignatures;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.serde.CairnSerdes;
@@ -109,13 +106,12 @@ final class RecordFuzzer {
     }
 
     private byte[] ack(String job) {
-        CheckpointAcknowledged ack = CheckpointAcknowledged.newBuilder().setJobId(job).setCheckpointId(1)
-                .setTaskId("source").setSubtaskIndex(0).setAttemptId("a-" + random.nextInt())
-                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s/" + job).setSizeBytes(10).build())
-                .setMetrics(SubtaskMetrics.newBuilder().build()).setTimestampMs(1).build();
+        CheckpointAcknowledged ack = Events.ack(job, 1, "source", 0, "a-" + random.nextInt())
+                .setStateHandle(Events.state("file:///s/" + job, 10)).setMetrics(SubtaskMetrics.newBuilder().build())
+                .setTimestampMs(1).build();
         return random.nextBoolean() ? CairnSerdes.acks().serialize(acksTopic, new AckEnvelope(ack))
-                : CairnSerdes.acks().serialize(acksTopic, new AckEnvelope(TaskStarted.newBuilder().setJobId(job)
-                        .setTaskId("source").setSubtaskIndex(0).setAttemptId("a").setTimestampMs(1).build()));
+                : CairnSerdes.acks().serialize(acksTopic, new AckEnvelope(
+                        Events.taskStarted(job, "source", 0, "a").setTimestampMs(1).build()));
     }
 
     private byte[] requestBytes(JobSpec spec) {
@@ -123,10 +119,8 @@ final class RecordFuzzer {
     }
 
     private static JobSpec spec(String job, int parallelism, long intervalMs) {
-        return JobSpec.newBuilder().setJobId(job)
-                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(parallelism).build()))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(intervalMs).setTimeoutMs(10_000)
-                        .setStorageBaseLocation("file:///cp").build())
+        return Events.jobSpec(job).setTasks(List.of(Events.task("source", parallelism)))
+                .setConfig(Events.config(intervalMs, 10_000).setStorageBaseLocation("file:///cp").build())
                 .setTimestampMs(1).build();
     }
 

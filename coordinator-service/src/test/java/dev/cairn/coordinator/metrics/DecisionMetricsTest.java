@@ -2,6 +2,7 @@ package dev.cairn.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
@@ -9,7 +10,6 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TriggerFailed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -68,10 +68,8 @@ class DecisionMetricsTest {
     }
 
     static CheckpointAcknowledged ack(String jobId, int subtask) {
-        return CheckpointAcknowledged.newBuilder().setJobId(jobId).setCheckpointId(1).setTaskId("map")
-                .setSubtaskIndex(subtask).setAttemptId("a").setTimestampMs(1_000)
-                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s").setSizeBytes(1).build())
-                .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(0).setAsyncDurationMs(0)
+        return Events.ack(jobId, 1, "map", subtask, "a").setTimestampMs(1_000)
+                .setStateHandle(Events.state("file:///s", 1)).setMetrics(SubtaskMetrics.newBuilder()
                         .setAlignmentDurationMs(0).setStartDelayMs(0).setBytesPersisted(0).build())
                 .build();
     }

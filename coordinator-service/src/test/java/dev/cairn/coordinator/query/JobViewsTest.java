@@ -11,13 +11,12 @@ import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
-import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
@@ -187,10 +186,10 @@ class JobViewsTest {
 
     /** source x2 and sink x1 acknowledge, monitor x1 does not. */
     static JobSpec spec() {
-        return JobSpec.newBuilder().setJobId("job-1")
+        return Events.jobSpec("job-1")
                 .setTasks(List.of(vertex("source", 2, true), vertex("sink", 1, true), vertex("monitor", 1, false)))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(1_000).setTimeoutMs(60_000).setMinPauseMs(100)
-                        .setMaxConcurrent(2).setTolerableFailures(3).setStorageBaseLocation("file:///cp").build())
+                .setConfig(Events.config(1_000, 60_000).setMinPauseMs(100).setMaxConcurrent(2).setTolerableFailures(3)
+                        .setStorageBaseLocation("file:///cp").build())
                 .setTimestampMs(T0).build();
     }
 
@@ -244,9 +243,8 @@ class JobViewsTest {
     }
 
     private static CheckpointAcknowledged ack(String taskId, int subtask, long atMs, long sizeBytes) {
-        return CheckpointAcknowledged.newBuilder().setJobId("job-1").setCheckpointId(4).setTaskId(taskId)
-                .setSubtaskIndex(subtask).setAttemptId(taskId + "-" + subtask)
-                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s").setSizeBytes(sizeBytes).build())
+        return Events.ack("job-1", 4, taskId, subtask, taskId + "-" + subtask)
+                .setStateHandle(Events.state("file:///s", sizeBytes))
                 .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2)
                         .setAlignmentDurationMs(3).setStartDelayMs(4).build())
                 .setTimestampMs(atMs).build();

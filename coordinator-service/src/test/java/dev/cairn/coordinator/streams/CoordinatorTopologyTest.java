@@ -7,7 +7,6 @@ import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ControlEnvelope;
@@ -26,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.TestInputTopic;
@@ -118,11 +118,8 @@ class CoordinatorTopologyTest {
         KeyValueStore<Bytes, TaskVertex> vertices = driver.getKeyValueStore(CoordinatorStores.VERTICES);
         assertThat(vertices.get(StoreKeys.vertex("job-5", "sink")).getParallelism()).isEqualTo(1);
 
-        JobSpec sourceOnly = JobSpec.newBuilder().setJobId("job-5")
-                .setTasks(List.of(TaskVertex.newBuilder().setTaskId("source").setParallelism(2).build()))
-                .setConfig(CheckpointConfig.newBuilder().setIntervalMs(2_000).setTimeoutMs(10_000)
-                        .setStorageBaseLocation("file:///cp").build())
-                .setTimestampMs(START.toEpochMilli()).build();
+        JobSpec sourceOnly = Events.jobSpec("job-5", Map.of("source", 2)).setConfig(Events.config(2_000, 10_000)
+                .setStorageBaseLocation("file:///cp").build()).setTimestampMs(START.toEpochMilli()).build();
         requests.pipeInput("job-5", new RequestEnvelope(sourceOnly));
 
         assertThat(specs.get("job-5")).isEqualTo(sourceOnly);

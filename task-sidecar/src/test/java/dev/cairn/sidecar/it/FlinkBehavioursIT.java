@@ -22,7 +22,6 @@ import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
 import dev.cairn.sidecar.hook.CheckpointAbort;
@@ -31,12 +30,7 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -202,18 +196,11 @@ class FlinkBehavioursIT extends SidecarTestBase {
     }
 
     private static TriggerRequest stop(String job, String requestId, PostCheckpointAction action) {
-        return TriggerRequest.newBuilder().setJobId(job).setRequestId(requestId).setType(CheckpointType.SAVEPOINT)
-                .setPostCheckpointAction(action).setRequester("it").setTimestampMs(System.currentTimeMillis()).build();
+        return Events.triggerRequest(job, requestId).setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(action)
+                .setRequester("it").build();
     }
 
     private static void request(TriggerRequest request) {
-        try (KafkaProducer<String, RequestEnvelope> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bed.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-                new StringSerializer(), CairnSerdes.requests().serializer())) {
-            producer.send(new ProducerRecord<>(bed.topics().requests(), request.getJobId(),
-                    new RequestEnvelope(request))).get();
-        } catch (Exception e) {
-            throw new AssertionError("cannot send " + request, e);
-        }
+        bed.sendRequest(request.getJobId(), new RequestEnvelope(request));
     }
 }

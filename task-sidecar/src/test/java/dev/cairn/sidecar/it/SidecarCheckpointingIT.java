@@ -33,7 +33,7 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         bed.register(Events.job(job, 150, 10_000, "source", "map", "sink"));
         Map<String, RecordingHook> hooks = Map.of("source", RecordingHook.acking(), "map", RecordingHook.acking(),
                 "sink", RecordingHook.acking());
-        Map<String, Sidecar> sidecars = hooks.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
+        Map<String, Sidecar> started = hooks.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey,
                 e -> sidecars.start(job, e.getKey(), 0, e.getValue())));
 
         // when five checkpoints have completed and every worker was told
@@ -55,9 +55,9 @@ class SidecarCheckpointingIT extends SidecarTestBase {
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 5);
         assertThat(bed.states(fifth)).extracting(SubtaskState::getTaskId, SubtaskState::getAttemptId)
                 .containsExactlyInAnyOrder(
-                        tuple("source", sidecars.get("source").attemptId()),
-                        tuple("map", sidecars.get("map").attemptId()),
-                        tuple("sink", sidecars.get("sink").attemptId()));
+                        tuple("source", started.get("source").attemptId()),
+                        tuple("map", started.get("map").attemptId()),
+                        tuple("sink", started.get("sink").attemptId()));
         assertThat(bed.states(fifth)).extracting(s -> s.getHandle().getLocation())
                 .contains("file:///cairn-it/" + job + "/chk-5/sink-0");
         assertThat(fifth.getTotalSizeBytes()).isEqualTo(3_000);
