@@ -17,7 +17,6 @@ import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +29,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code cairn audit} against a real coordinator's journal on a real broker: one job completes a checkpoint and
@@ -45,10 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(KafkaClusterExtension.class)
 class AuditCommandIT {
 
-    @TempDir
-    static Path stateDir;
-
-    private static CoordinatorTestBed cairn;
+    @RegisterExtension
+    static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().withRestApi().create();
     private static final String JOB = "audit-" + UUID.randomUUID().toString().substring(0, 8);
     private static CheckpointTriggered first;
     private static CheckpointTriggered second;
@@ -58,7 +54,6 @@ class AuditCommandIT {
 
     @BeforeAll
     static void checkpointThenSuspend(KafkaCluster kafka) {
-        cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
         cairn.register(Events.job(JOB, 300, 60_000, "source"));
         cairn.startTask(JOB, "source", 0, "source-a1");
         first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(JOB));
@@ -75,11 +70,6 @@ class AuditCommandIT {
             var job = cairn.liveJob(JOB);
             return job != null && job.getStatus() == JobStatus.SUSPENDED && job.getPending().isEmpty();
         });
-    }
-
-    @AfterAll
-    static void stop() {
-        cairn.close();
     }
 
     @Test

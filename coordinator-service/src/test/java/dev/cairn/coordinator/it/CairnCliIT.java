@@ -24,18 +24,15 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
 /** The {@code cairn} CLI against the real broker and a real coordinator: what it sends is what the coordinator acts on. */
@@ -44,20 +41,8 @@ class CairnCliIT {
 
     private static final Pattern REQUEST_ID = Pattern.compile("request id: (\\S+)");
 
-    @TempDir
-    static Path stateDir;
-
-    private static CoordinatorTestBed cairn;
-
-    @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        cairn = CoordinatorTestBed.on(kafka, stateDir).start();
-    }
-
-    @AfterAll
-    static void stopCoordinator() {
-        cairn.close();
-    }
+    @RegisterExtension
+    static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().create();
 
     @Test
     void shouldRegisterAJobAndTriggerASavepointThatTheCoordinatorRuns() {

@@ -18,7 +18,6 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,11 +28,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The coordinator end to end on a real broker: the test produces what users and sidecars would. */
 @ExtendWith(KafkaClusterExtension.class)
@@ -41,20 +38,8 @@ class CoordinatorIT {
 
     private static final List<String> TASKS = List.of("source", "map", "window", "sink");
 
-    @TempDir
-    static Path stateDir;
-
-    private static CoordinatorTestBed cairn;
-
-    @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        cairn = CoordinatorTestBed.on(kafka, stateDir).start();
-    }
-
-    @AfterAll
-    static void stopCoordinator() {
-        cairn.close();
-    }
+    @RegisterExtension
+    static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().create();
 
     @Test
     void shouldCompleteCheckpointsPeriodicallyWhenEveryTaskAcks() {

@@ -14,7 +14,6 @@ import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kafka.test.TopicTail;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Bad input against a real coordinator on a real broker, with signed sidecar records required: a spec that
@@ -49,15 +48,12 @@ class FaultInputIT {
     private static final SigningKey MASTER = SigningKey.generate();
     private static final int FUZZED = Integer.getInteger("cairn.fuzz.records", 1_500);
 
-    @TempDir
-    static Path stateDir;
-
-    private static CoordinatorTestBed cairn;
+    @RegisterExtension
+    static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().signedWith(MASTER).create();
     private static TopicTail<byte[]> deadLetters;
 
     @BeforeAll
     static void startCoordinator(KafkaCluster kafka) {
-        cairn = CoordinatorTestBed.on(kafka, stateDir).signedWith(MASTER).start();
         deadLetters = TopicTail.fromBeginning(kafka.bootstrapServers(), cairn.topics().dlq(), new ByteArrayDeserializer(),
                 value -> value);
     }
@@ -65,7 +61,6 @@ class FaultInputIT {
     @AfterAll
     static void stop() {
         deadLetters.close();
-        cairn.close();
     }
 
     @Test

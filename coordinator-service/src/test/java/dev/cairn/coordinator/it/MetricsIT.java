@@ -8,7 +8,6 @@ import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
-import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +15,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code GET /metrics} of a real coordinator on a real broker: a job completes a checkpoint, the next one is
@@ -30,20 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(KafkaClusterExtension.class)
 class MetricsIT {
 
-    @TempDir
-    static Path stateDir;
-
-    private static CoordinatorTestBed cairn;
-
-    @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
-    }
-
-    @AfterAll
-    static void stopCoordinator() {
-        cairn.close();
-    }
+    @RegisterExtension
+    static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().withRestApi().create();
 
     @Test
     void shouldScrapePerJobSeriesDeadLettersAndKafkaStreamsMetricsAndKeepStoreFiguresAcrossARestart()

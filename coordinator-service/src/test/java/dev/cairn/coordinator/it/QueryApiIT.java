@@ -11,38 +11,22 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The REST API of a real coordinator on a real broker, read over HTTP while the test plays the sidecars. */
 @ExtendWith(KafkaClusterExtension.class)
 class QueryApiIT {
 
-    @TempDir
-    static Path stateDir;
-
-    private static CoordinatorTestBed cairn;
-
-    @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
-    }
-
-    @AfterAll
-    static void stopCoordinator() {
-        cairn.close();
-    }
+    @RegisterExtension
+    static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().withRestApi().create();
 
     @Test
     void shouldAnswerLiveAndReadyOnceTheCoordinatorRuns() throws Exception {

@@ -22,15 +22,20 @@ import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kafka.test.TopicTail;
+import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -41,22 +46,20 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real coordinator ({@link CoordinatorApp}) on the test broker, on topics and an application id of its own,
  * and what its users and sidecars do: produce requests and acks (signed when the coordinator requires it), read
  * the control topic and the journal (read_committed, as sidecars do), restart the coordinator, call its REST API.
- * One bed per test class; the broker is the class's (see {@code KafkaClusterExtension}).
+ * One bed per test class (or per test, with {@link #on}); the broker is the run's shared one.
  *
  * <pre>{@code
- * @ExtendWith(KafkaClusterExtension.class)
  * class MyIT {
- *     @TempDir static Path stateDir;
- *     static CoordinatorTestBed cairn;
- *     @BeforeAll static void start(KafkaCluster kafka) {
- *         cairn = CoordinatorTestBed.on(kafka, stateDir).withRestApi().start();
- *     }
- *     @AfterAll static void stop() { cairn.close(); }
+ *     @RegisterExtension
+ *     static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().withRestApi().create();
  *
  *     @Test void shouldCompleteWhenEveryTaskAcks() {
  *         String job = CoordinatorTestBed.uniqueJobId("x");
@@ -68,30 +71,34 @@ import org.awaitility.Awaitility;
  * }
  * }</pre>
  */
-public final class CoordinatorTestBed implements AutoCloseable {
+public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
 
     /** How long the helpers wait for an event. */
     public static final Duration WAIT = Duration.ofSeconds(60);
     /** The bearer token that may change every job through {@link #restApi()}. */
     public static final String REST_TOKEN = "it-token-0123456789abcdef";
 
-    private final KafkaCluster kafka;
     private final Builder settings;
     private final CairnTopics topics = new CairnTopics("it-" + UUID.randomUUID().toString().substring(0, 8) + ".");
     private final String applicationId = "coordinator-" + UUID.randomUUID();
-    private final KafkaProducer<String, RequestEnvelope> requests;
-    private final KafkaProducer<String, AckEnvelope> acks;
-    private final TopicTail<ControlEnvelope> control;
-    private final TopicTail<JournalEnvelope> journal;
     private final List<String> registered = new CopyOnWriteArrayList<>();
+    private KafkaCluster kafka;
+    private KafkaProducer<String, RequestEnvelope> requests;
+    private KafkaProducer<String, AckEnvelope> acks;
+    private TopicTail<ControlEnvelope> control;
+    private TopicTail<JournalEnvelope> journal;
     private CoordinatorApp coordinator;
     private Path stateDir;
+    private Path ownStateDir;
 
     private CoordinatorTestBed(Builder settings) {
-        this.kafka = settings.kafka;
         this.settings = settings;
-        this.stateDir = settings.stateDir;
-        this.coordinator = startInstance(stateDir, settings.queryServer);
+    }
+
+    private CoordinatorTestBed open(KafkaCluster cluster, Path dir) {
+        this.kafka = cluster;
+        this.stateDir = dir;
+        this.coordinator = startInstance(dir, settings.queryServer);
         this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(),
                 CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), ackSerializer(settings.masterKey));
@@ -99,11 +106,21 @@ public final class CoordinatorTestBed implements AutoCloseable {
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
         this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
                 CairnSerdes.journal().deserializer(), JournalEnvelope::getEvent);
+        return this;
     }
 
-    /** A bed on {@code kafka} whose coordinator keeps its stores in {@code stateDir}; see {@link Builder}. */
+    /** A bed on {@code kafka} whose coordinator keeps its stores in {@code stateDir}; see {@link Builder#start}. */
     public static Builder on(KafkaCluster kafka, Path stateDir) {
         return new Builder(kafka, stateDir);
+    }
+
+    /**
+     * A bed for a whole test class, on the run's shared broker and in a temporary state directory: register it
+     * with {@code @RegisterExtension static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass()
+     * .create();}; it starts before the class's first test and closes after its last.
+     */
+    public static Builder perTestClass() {
+        return new Builder(null, null);
     }
 
     /** What the coordinator runs with: 2 partitions per topic, no REST API, unsigned acks unless set. */
@@ -117,6 +134,11 @@ public final class CoordinatorTestBed implements AutoCloseable {
         private Builder(KafkaCluster kafka, Path stateDir) {
             this.kafka = kafka;
             this.stateDir = stateDir;
+        }
+
+        /** The bed of {@link #perTestClass()}, to register as a JUnit extension; it is not open yet. */
+        public CoordinatorTestBed create() {
+            return new CoordinatorTestBed(this);
         }
 
         /** Partitions of every topic. */
@@ -142,11 +164,12 @@ public final class CoordinatorTestBed implements AutoCloseable {
             return this;
         }
 
-        /** Starts the coordinator and waits until it runs. */
+        /** Starts the coordinator of {@link #on} and waits until it runs; the caller closes the bed. */
         public CoordinatorTestBed start() {
-            return new CoordinatorTestBed(this);
+            return new CoordinatorTestBed(this).open(kafka, stateDir);
         }
     }
+
 
     /** A REST API on loopback, on a free port, where {@link #REST_TOKEN} may change every job. */
     public static QueryServerConfig restApi() {
@@ -324,6 +347,24 @@ public final class CoordinatorTestBed implements AutoCloseable {
         return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
                 ProducerConfig.LINGER_MS_CONFIG, 0);
+    }
+
+    /** As a registered extension ({@link #perTestClass()}): opens the bed on the shared broker. */
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        ownStateDir = Files.createTempDirectory("cairn-it-");
+        open(KafkaClusterExtension.sharedCluster(context), ownStateDir);
+    }
+
+    /** As a registered extension: closes the bed and deletes its state directory. */
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        close();
+        try (Stream<Path> files = Files.walk(ownStateDir)) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
     }
 
     /** Closes the coordinator, the producers and the readers. */
