@@ -113,7 +113,7 @@ final class BodyReader {
         String path = path(e.getPath());
         if (e instanceof UnrecognizedPropertyException unknown) {
             String parent = path(e.getPath().subList(0, e.getPath().size() - 1));
-            String known = unknown.getKnownPropertyIds().stream().map(String::valueOf)
+            String known = unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted()
                     .collect(Collectors.joining(", "));
             return "unknown field '" + path + "' (known fields" + (parent.isEmpty() ? "" : " of " + parent) + ": "
                     + known + ")";

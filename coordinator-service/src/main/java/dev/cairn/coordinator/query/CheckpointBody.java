@@ -2,6 +2,7 @@ package dev.cairn.coordinator.query;
 
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TriggerRequest;
@@ -57,6 +58,7 @@ record CheckpointBody(CheckpointType type, Boolean force, String targetLocation,
         return TriggerRequest.newBuilder().setJobId(jobId).setRequestId(chosenId)
                 .setType(type == null ? CheckpointType.CHECKPOINT : type).setForce(force)
                 .setTargetLocation(targetLocation).setRequester(REQUESTER).setTimestampMs(nowMs)
+                .setPostCheckpointAction(PostCheckpointAction.NONE)
                 .setOptions(overrides ? RequestedOptions.newBuilder().setBackupType(backup)
                         .setSavepointFormat(formatType).setUnalignedEnabled(unalignedEnabled)
                         .setAlignedTimeoutMs(alignedTimeoutMs).build() : null)

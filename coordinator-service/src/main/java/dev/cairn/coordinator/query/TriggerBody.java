@@ -23,6 +23,8 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
 
     /** The requester recorded in every TriggerRequest this API produces. */
     String REQUESTER = "rest";
+    /** A body every trigger endpoint accepts, shown when a body is not a JSON object. */
+    String EXAMPLE = "{\"triggerId\": \"nightly-1\"}";
 
     /**
      * The request a body of {@code type} asks for, stamped {@code nowMs}, with the body's request id or else
@@ -33,7 +35,7 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
      */
     static TriggerRequest read(String text, Class<? extends TriggerBody> type, String jobId, long nowMs,
             Supplier<String> ids) {
-        TriggerBody body = BodyReader.read(text == null || text.isBlank() ? "{}" : text, type, "{}");
+        TriggerBody body = BodyReader.read(text == null || text.isBlank() ? "{}" : text, type, EXAMPLE);
         List<String> problems = new ArrayList<>(body.shapeProblems());
         String requestId = body.givenRequestId();
         TriggerRequest request = body.toRequest(jobId, requestId != null ? requestId : ids.get(), nowMs);
