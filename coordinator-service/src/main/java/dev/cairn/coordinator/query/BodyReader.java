@@ -20,7 +20,9 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -28,7 +30,7 @@ import java.util.stream.Collectors;
  * content, unknown fields and values of the wrong type (a string for a number, a fraction for a whole number, a
  * number for a string, a name that is not one of an enum's) are refused. Every such problem of a body is named
  * at once, by the JSON path of its field ({@code tasks[0].parallelism}): the body is bound again without each
- * value Jackson refused until it binds. Request bodies take Flink's request field names (camelCase, as
+ * value Jackson refused until it binds, so that the caller can add the problems of the rest. Request bodies take Flink's request field names (camelCase, as
  * {@code targetDirectory}, {@code formatType}); responses are written by {@link Json#MAPPER}.
  */
 final class BodyReader {
@@ -58,35 +60,42 @@ final class BodyReader {
     }
 
     /**
-     * The body bound to {@code type}.
+     * A bound body and what Jackson refused on the way: each refused value is left out of {@code value}.
+     *
+     * @param value the body, without the refused values
+     * @param problems by JSON path of the refused value, the message naming it
+     */
+    record Bound<T>(T value, Map<String, String> problems) {
+    }
+
+    /**
+     * The body bound to {@code type}, with every value Jackson refused left out and named.
      *
      * @param example a body of this kind, shown when the body is not a JSON object
-     * @throws ApiException 400 naming malformed JSON, or every unknown field and value of the wrong type
+     * @throws ApiException 400 for malformed JSON, a body that is not an object, or one that cannot be bound
      */
-    static <T> T read(String text, Class<T> type, String example) {
+    static <T> Bound<T> read(String text, Class<T> type, String example) {
         JsonNode root = Json.readTree(text);
         if (!root.isObject()) {
             throw ApiException.badRequest("the body must be a JSON object like " + example + ", not "
                     + Json.describe(root));
         }
         ObjectNode body = root.deepCopy();
-        List<String> problems = new ArrayList<>();
+        Map<String, String> problems = new LinkedHashMap<>();
         while (problems.size() < MAX_PROBLEMS) {
             try {
-                T value = BODIES.readerFor(type).readValue(body);
-                requireNone(problems);
-                return value;
+                return new Bound<>(BODIES.readerFor(type).readValue(body), problems);
             } catch (JsonMappingException e) {
-                problems.add(describe(e, body));
+                problems.put(path(e.getPath()), describe(e, body));
                 if (!drop(body, e.getPath())) {
                     break;
                 }
             } catch (IOException e) {
-                problems.add("cannot read the body: " + e.getMessage());
+                problems.put("", "cannot read the body: " + e.getMessage());
                 break;
             }
         }
-        throw ApiException.badRequest(String.join("; ", problems));
+        throw ApiException.badRequest(String.join("; ", problems.values()));
     }
 
     /** Fails with every problem, separated by {@code "; "}, when there is any. */

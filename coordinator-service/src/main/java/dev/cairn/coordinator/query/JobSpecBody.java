@@ -10,7 +10,7 @@ import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.LinkedHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -65,20 +65,24 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
         if (text == null || text.isBlank()) {
             throw ApiException.badRequest("the body must be a job spec like " + EXAMPLE + "; it is empty");
         }
-        return BodyReader.read(text, JobSpecBody.class, EXAMPLE).toSpec(jobId, nowMs);
+        BodyReader.Bound<JobSpecBody> bound = BodyReader.read(text, JobSpecBody.class, EXAMPLE);
+        return bound.value().toSpec(jobId, nowMs, bound.problems());
     }
 
     /**
      * The event this body asks for.
      *
-     * @throws ApiException 400 naming every required field left out and every problem of the spec
+     * @param refused the values Jackson refused, by path: each is a problem, and left out of this body
+     * @throws ApiException 400 naming every refused value, every required field left out and every problem of the
+     *     spec
      */
-    JobSpec toSpec(String jobId, long nowMs) {
-        Map<String, String> missing = new TreeMap<>();
+    JobSpec toSpec(String jobId, long nowMs, Map<String, String> refused) {
+        Map<String, String> missing = new LinkedHashMap<>(refused);
         JobSpec spec = JobSpec.newBuilder().setJobId(jobId).setTasks(vertices(missing)).setConfig(config(missing))
                 .setParticipants(participants == null ? List.of() : participants).setTimestampMs(nowMs).build();
         List<String> problems = new ArrayList<>();
-        missing.forEach((path, problem) -> problems.add(path + " " + problem));
+        missing.forEach((path, problem) -> problems.add(refused.containsKey(path) ? problem
+                : path + " " + problem));
         for (SpecProblem problem : JobSpecs.problems(spec)) {
             if (!missing.containsKey(problem.path())) {
                 problems.add(field(problem.path()) + " " + problem.message());
@@ -96,7 +100,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
     /** The vertices; a task left out or without its id or parallelism is noted in {@code missing} (by path). */
     private List<TaskVertex> vertices(Map<String, String> missing) {
         if (tasks == null) {
-            missing.put("tasks", MISSING);
+            missing.putIfAbsent("tasks", MISSING);
             return List.of();
         }
         List<TaskVertex> vertices = new ArrayList<>();
@@ -104,7 +108,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
             Task task = tasks.get(i);
             String at = "tasks[" + i + "]";
             if (task == null) {
-                missing.put(at, MISSING);
+                missing.putIfAbsent(at, MISSING);
                 continue;
             }
             long parallelism = required(task.parallelism(), at + ".parallelism", 1L, missing);
@@ -124,7 +128,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
         Config given = config != null ? config : new Config(null, null, null, null, null, null, null, null, null,
                 null, null, null);
         if (config == null) {
-            missing.put("config", MISSING);
+            missing.putIfAbsent("config", MISSING);
         }
         CheckpointConfig.Builder built = CheckpointConfig.newBuilder()
                 .setIntervalMs(required(given.intervalMs(), "config.intervalMs", 1L, missing))
@@ -132,7 +136,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
                 .setStorageBaseLocation(required(given.storageBaseLocation(), "config.storageBaseLocation", "-",
                         missing));
         if (config == null) {
-            missing.keySet().removeIf(path -> path.startsWith("config."));
+            missing.keySet().removeIf(path -> path.startsWith("config.") && !refused.containsKey(path));
         }
         set(given.minPauseMs(), built::setMinPauseMs);
         set(given.maxConcurrent(), value -> built.setMaxConcurrent(toInt(value, "config.maxConcurrent", missing)));
@@ -149,7 +153,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
         if (value != null) {
             return value;
         }
-        missing.put(path, MISSING);
+        missing.putIfAbsent(path, MISSING);
         return placeholder;
     }
 

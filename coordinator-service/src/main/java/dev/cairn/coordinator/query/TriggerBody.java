@@ -35,12 +35,18 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
      */
     static TriggerRequest read(String text, Class<? extends TriggerBody> type, String jobId, long nowMs,
             Supplier<String> ids) {
-        TriggerBody body = BodyReader.read(text == null || text.isBlank() ? "{}" : text, type, EXAMPLE);
-        List<String> problems = new ArrayList<>(body.shapeProblems());
+        BodyReader.Bound<? extends TriggerBody> bound = BodyReader.read(text == null || text.isBlank() ? "{}" : text,
+                type, EXAMPLE);
+        TriggerBody body = bound.value();
+        List<String> problems = new ArrayList<>(bound.problems().values());
+        problems.addAll(body.shapeProblems());
         String requestId = body.givenRequestId();
         TriggerRequest request = body.toRequest(jobId, requestId != null ? requestId : ids.get(), nowMs);
         for (SpecProblem problem : TriggerRequests.problems(request)) {
-            problems.add(body.field(problem.path()) + " " + problem.message());
+            String field = body.field(problem.path());
+            if (!bound.problems().containsKey(field)) {
+                problems.add(field + " " + problem.message());
+            }
         }
         BodyReader.requireNone(problems);
         return request;
