@@ -116,8 +116,8 @@ public final class JobSpecs {
             add(problems, at + "taskId", idProblem);
             Integer first = idProblem == null ? firstIndex.putIfAbsent(taskId, i) : null;
             if (first != null) {
-                problems.add(new SpecProblem(at + "taskId", "'" + taskId + "' is declared twice (also tasks[" + first
-                        + "]); give each task one entry"));
+                problems.add(new SpecProblem(at + "taskId", "'" + taskId + "' is declared twice (first as task "
+                        + (first + 1) + "); give each task one entry"));
             }
             if (task.getParallelism() <= 0 || task.getParallelism() > limits.maxParallelism()) {
                 problems.add(new SpecProblem(at + "parallelism", "must be in [1, " + limits.maxParallelism()
@@ -169,8 +169,8 @@ public final class JobSpecs {
             String problem = limits.idProblem(participant);
             add(problems, "participants[" + i + "]", problem);
             if (problem == null && !names.add(participant)) {
-                problems.add(new SpecProblem("participants[" + i + "]", "'" + participant
-                        + "' is named twice; name each participant once"));
+                problems.add(new SpecProblem("participants[" + i + "]",
+                        "is named twice; name each participant once"));
             }
         }
     }

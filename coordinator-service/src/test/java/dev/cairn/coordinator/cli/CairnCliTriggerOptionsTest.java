@@ -86,9 +86,9 @@ class CairnCliTriggerOptionsTest {
     }
 
     @Test
-    void shouldRefuseANegativeAlignedTimeout() {
+    void shouldRefuseTheTimeoutWhenItIsNegative() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--aligned-timeout-ms", "-1"),
-                "--aligned-timeout-ms must be >= 0, was -1");
+                "--aligned-timeout-ms must be >= 0 but is -1");
     }
 
     @Test

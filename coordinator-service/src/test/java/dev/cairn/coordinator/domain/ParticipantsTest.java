@@ -323,7 +323,7 @@ class ParticipantsTest {
 
     static Stream<Arguments> invalidParticipants() {
         return Stream.of(
-                Arguments.of(List.of(ALPHA, BETA, ALPHA), "participants[2] 'alpha' is named twice"),
+                Arguments.of(List.of(ALPHA, BETA, ALPHA), "participants[2] is named twice"),
                 Arguments.of(List.of(ALPHA, " "), "participants[1] is empty"));
     }
 

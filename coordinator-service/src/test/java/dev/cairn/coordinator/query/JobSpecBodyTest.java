@@ -71,7 +71,7 @@ class JobSpecBodyTest {
                         + "config.tolerableFailures must be >= 0 but is -1; "
                         + "config.storageBaseLocation is empty; "
                         + "tasks[0].parallelism must be in [1, 32768] but is 0; "
-                        + "participants[0] is empty; participants[2] 'h' is named twice; name each participant once");
+                        + "participants[0] is empty; participants[2] is named twice; name each participant once");
     }
 
     @Test
@@ -112,7 +112,7 @@ class JobSpecBodyTest {
     void shouldRejectAPlanThatCouldNeverCheckpointWhenNoTaskIsTriggeredOrAcknowledges() {
         assertRejected("{\"tasks\":[{\"taskId\":\"a\",\"parallelism\":1,\"triggered\":false,\"acknowledges\":false},"
                 + "{\"taskId\":\"a\",\"parallelism\":1,\"triggered\":false,\"acknowledges\":false}]," + CONFIG + "}")
-                .hasMessage("tasks[1].taskId 'a' is declared twice (also tasks[0]); give each task one entry; "
+                .hasMessage("tasks[1].taskId 'a' is declared twice (first as task 1); give each task one entry; "
                         + "tasks[*].triggered is false for every task, so no checkpoint could ever start; make at "
                         + "least one task triggered (usually the sources); tasks[*].acknowledges is false for every "
                         + "task, so no checkpoint could ever complete; make at least one task acknowledge");
