@@ -10,6 +10,7 @@ import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.LinkedHashMap;
 import java.util.function.Consumer;
 
@@ -84,12 +85,17 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
         missing.forEach((path, problem) -> problems.add(refused.containsKey(path) ? problem
                 : path + " " + problem));
         for (SpecProblem problem : JobSpecs.problems(spec)) {
-            if (!missing.containsKey(problem.path())) {
+            if (!covered(problem.path(), missing.keySet())) {
                 problems.add(field(problem.path()) + " " + problem.message());
             }
         }
         BodyReader.requireNone(problems);
         return spec;
+    }
+
+    /** Whether the path is one of {@code paths} or a field inside one: its problem is already named. */
+    private static boolean covered(String path, Set<String> paths) {
+        return paths.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + ".") || path.startsWith(p + "["));
     }
 
     /** The JSON name of a spec field: the body's names are the event's, but the job id is in the path. */
@@ -109,7 +115,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
             String at = "tasks[" + i + "]";
             if (task == null) {
                 missing.putIfAbsent(at, MISSING);
-                continue;
+                task = new Task("", 1L, null, null, null);
             }
             long parallelism = required(task.parallelism(), at + ".parallelism", 1L, missing);
             TaskVertex.Builder vertex = TaskVertex.newBuilder()
@@ -136,7 +142,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
                 .setStorageBaseLocation(required(given.storageBaseLocation(), "config.storageBaseLocation", "-",
                         missing));
         if (config == null) {
-            missing.keySet().removeIf(path -> path.startsWith("config.") && !refused.containsKey(path));
+            missing.entrySet().removeIf(e -> e.getKey().startsWith("config.") && e.getValue().equals(MISSING));
         }
         set(given.minPauseMs(), built::setMinPauseMs);
         set(given.maxConcurrent(), value -> built.setMaxConcurrent(toInt(value, "config.maxConcurrent", missing)));

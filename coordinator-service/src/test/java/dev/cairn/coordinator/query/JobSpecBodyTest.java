@@ -103,9 +103,9 @@ class JobSpecBodyTest {
     @Test
     void shouldNameEveryRequiredFieldWhenItIsLeftOut() {
         assertRejected("{\"tasks\":[{\"parallelism\":1},null],\"config\":{}}")
-                .hasMessage("config.intervalMs is missing; config.storageBaseLocation is missing; "
-                        + "config.timeoutMs is missing; tasks[0].taskId is missing; tasks[1] is missing");
-        assertRejected("{}").hasMessage("config is missing; tasks is missing");
+                .hasMessage("tasks[0].taskId is missing; tasks[1] is missing; config.intervalMs is missing; "
+                        + "config.timeoutMs is missing; config.storageBaseLocation is missing");
+        assertRejected("{}").hasMessage("tasks is missing; config is missing");
     }
 
     @Test
