@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.UUID;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The flags {@code cairn trigger} and {@code cairn stop} share (a picocli mixin): the job, the savepoint's target
@@ -42,6 +43,15 @@ final class RequestFlags {
             description = "The request's id (default: a new UUID); sending the same id again asks only once.")
     String requestId;
 
+    /** The command that mixes these flags in. */
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec command;
+
+    /** The {@code cairn} command of this subcommand: its common flags and clock. */
+    CairnCli cli() {
+        return (CairnCli) command.parent().userObject();
+    }
+
     /** The request id to send: {@code --request-id}, else a new UUID. */
     String requestIdOrNew() {
         return requestId != null ? requestId : UUID.randomUUID().toString();
@@ -54,7 +64,9 @@ final class RequestFlags {
      * @throws picocli.CommandLine.ParameterException naming every problem, by flag (nothing is sent)
      * @throws SendFailedException naming the request id to retry with when the broker did not acknowledge it
      */
-    static int send(CairnCli cli, CommandSpec spec, TriggerRequest request) {
+    int send(TriggerRequest request) {
+        CairnCli cli = cli();
+        CommandSpec spec = command;
         List<SpecProblem> problems = TriggerRequests.problems(request);
         CairnCli.requireNoProblems(spec, problems.stream()
                 .map(p -> FLAGS.getOrDefault(p.path(), p.path()) + " " + p.message()).toList());

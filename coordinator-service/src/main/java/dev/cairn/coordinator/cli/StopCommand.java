@@ -7,10 +7,7 @@ import dev.cairn.events.TriggerRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cairn stop}: produces the {@code TriggerRequest} of a stop-with-savepoint (Flink's {@code flink stop}), a
@@ -31,15 +28,9 @@ final class StopCommand implements Callable<Integer> {
                     + "stop --drain); without it the job is suspended and can resume from the savepoint.")
     boolean drain;
 
-    @ParentCommand
-    CairnCli cli;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
-        return RequestFlags.send(cli, spec, request());
+        return flags.send(request());
     }
 
     /** The event the flags describe: a savepoint with Flink's default force and a post-checkpoint action. */
@@ -51,7 +42,7 @@ final class StopCommand implements Callable<Integer> {
                 .setForce(null)
                 .setTargetLocation(flags.target)
                 .setRequester(CairnCli.REQUESTER)
-                .setTimestampMs(cli.nowMs())
+                .setTimestampMs(flags.cli().nowMs())
                 .setPostCheckpointAction(drain ? PostCheckpointAction.TERMINATE : PostCheckpointAction.SUSPEND)
                 .setOptions(flags.format == null ? null
                         : RequestedOptions.newBuilder().setSavepointFormat(flags.format).build())

@@ -7,10 +7,7 @@ import dev.cairn.events.TriggerRequest;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cairn trigger}: produces a {@code TriggerRequest} for a checkpoint or savepoint now, optionally overriding
@@ -52,15 +49,9 @@ final class TriggerCommand implements Callable<Integer> {
                     + "(0 starts unaligned; default: the job's --aligned-timeout-ms).")
     Long alignedTimeoutMs;
 
-    @ParentCommand
-    CairnCli cli;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
-        return RequestFlags.send(cli, spec, request());
+        return flags.send(request());
     }
 
     /** The event the flags describe; {@link RequestFlags#send} checks it. */
@@ -75,7 +66,7 @@ final class TriggerCommand implements Callable<Integer> {
                 .setForce(force)
                 .setTargetLocation(flags.target)
                 .setRequester(CairnCli.REQUESTER)
-                .setTimestampMs(cli.nowMs())
+                .setTimestampMs(flags.cli().nowMs())
                 .setOptions(overrides ? RequestedOptions.newBuilder().setBackupType(backup)
                         .setSavepointFormat(flags.format).setUnalignedEnabled(unaligned)
                         .setAlignedTimeoutMs(alignedTimeoutMs).build() : null)
