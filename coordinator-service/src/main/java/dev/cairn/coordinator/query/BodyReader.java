@@ -17,7 +17,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -30,8 +29,9 @@ import java.util.stream.Collectors;
  * content, unknown fields and values of the wrong type (a string for a number, a fraction for a whole number, a
  * number for a string, a name that is not one of an enum's) are refused. Every such problem of a body is named
  * at once, by the JSON path of its field ({@code tasks[0].parallelism}): the body is bound again without each
- * value Jackson refused until it binds, so that the caller can add the problems of the rest. Request bodies take Flink's request field names (camelCase, as
- * {@code targetDirectory}, {@code formatType}); responses are written by {@link Json#MAPPER}.
+ * value Jackson refused until it binds, so that the caller can add the problems of the rest. Request bodies take
+ * Flink's request field names (camelCase, as {@code targetDirectory}, {@code formatType}); responses are written
+ * by {@link Json#MAPPER} (snake_case).
  */
 final class BodyReader {
 

@@ -13,8 +13,8 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -78,7 +78,8 @@ public final class KafkaRequestSender implements RequestSender {
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, sendTimeout.toMillis());
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeoutMs));
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(timeoutMs));
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
         return config;
     }
 
@@ -92,7 +93,8 @@ public final class KafkaRequestSender implements RequestSender {
         });
         int timeoutMs = (int) Math.min(Integer.MAX_VALUE, sendTimeout.toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeoutMs));
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, producerConfig.get(ProducerConfig.CLIENT_ID_CONFIG) + "-admin");
         return config;
     }
