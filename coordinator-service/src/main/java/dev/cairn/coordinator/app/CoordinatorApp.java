@@ -3,7 +3,6 @@ package dev.cairn.coordinator.app;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.metrics.MetricsHandler;
-import dev.cairn.coordinator.query.KafkaRequestPublisher;
 import dev.cairn.coordinator.query.QueryServer;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.query.StreamsStateSource;
@@ -173,7 +172,7 @@ public final class CoordinatorApp implements AutoCloseable {
                 config.stateDir(), config.failover());
         RequestPublisher publisher = null;
         if (queryServer != null) {
-            publisher = new KafkaRequestPublisher(config.bootstrapServers(), config.kafkaProperties(),
+            publisher = RequestPublisher.kafka(config.bootstrapServers(), config.kafkaProperties(),
                     config.topics().requests());
             StreamsStateSource state = new StreamsStateSource(streams, queryServer.self());
             metrics.bindStreams(streams);

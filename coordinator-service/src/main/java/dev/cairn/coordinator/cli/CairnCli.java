@@ -1,6 +1,9 @@
 package dev.cairn.coordinator.cli;
 
-import dev.cairn.coordinator.cli.RequestSender.Delivery;
+import dev.cairn.coordinator.requests.KafkaRequestSender;
+import dev.cairn.coordinator.requests.RequestSender;
+import dev.cairn.coordinator.requests.RequestSender.Delivery;
+import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
@@ -184,8 +187,13 @@ public final class CairnCli implements Runnable {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(command.commandLine(), e.getMessage(), e);
         }
-        try (RequestSender sender = senders.open(producerConfig, timeout)) {
-            return sender.send(topics.requests(), jobId, envelope);
+        try (RequestSender sender = senders.open(producerConfig, topics.requests(), timeout)) {
+            return sender.send(jobId, envelope);
+        } catch (SendFailedException e) {
+            throw new SendFailedException(e.getMessage() + " (--send-timeout-ms " + sendTimeoutMs + ")"
+                    + System.lineSeparator() + "Check that the brokers are reachable, that the --kafka-config "
+                    + "settings (security) are right, and that the topic exists (the coordinator creates it at "
+                    + "start-up; check --topic-prefix).", e.getCause());
         }
     }
 

@@ -1,19 +1,18 @@
 package dev.cairn.coordinator.cli;
 
 import dev.cairn.coordinator.domain.SnapshotOptionsRules;
-import dev.cairn.coordinator.cli.RequestSender.Delivery;
 import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.coordinator.domain.SpecProblem;
+import dev.cairn.coordinator.requests.RequestSender.Delivery;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SavepointFormat;
-import dev.cairn.events.TaskVertex;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -136,45 +135,31 @@ final class RegisterCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The event the flags describe. */
+    /** The flag of each field of the checkpoint configuration. */
+    private static final Map<String, String> CONFIG_FLAGS = Map.ofEntries(
+            Map.entry("config.intervalMs", "--interval-ms"), Map.entry("config.timeoutMs", "--timeout-ms"),
+            Map.entry("config.minPauseMs", "--min-pause-ms"), Map.entry("config.maxConcurrent", "--max-concurrent"),
+            Map.entry("config.tolerableFailures", "--tolerable-failures"), Map.entry("config.retained", "--retained"),
+            Map.entry("config.storageBaseLocation", "--storage"), Map.entry("config.exactlyOnce", "--mode"),
+            Map.entry("config.unalignedEnabled", "--unaligned"),
+            Map.entry("config.alignedTimeoutMs", "--aligned-timeout-ms"),
+            Map.entry("config.backupType", "--backup-type"), Map.entry("config.savepointFormat", "--savepoint-format"),
+            Map.entry("jobId", "--job"), Map.entry("tasks", "--task"), Map.entry("participants", "--participant"),
+            Map.entry("tasks[*].triggered", "--task-roles: the role trigger"),
+            Map.entry("tasks[*].acknowledges", "--task-roles: the role ack"));
+
+    /**
+     * The event the flags describe.
+     *
+     * @throws picocli.CommandLine.ParameterException naming every malformed flag and every problem the
+     *     coordinator would find in the spec ({@link JobSpecs#problems}), by flag
+     */
     JobSpec jobSpec() {
         List<String> problems = new ArrayList<>();
-        CairnCli.requireText("--job", jobId, problems);
-        List<TaskVertex> vertices = TaskFlags.vertices(tasks, taskRoles, problems);
-        if (intervalMs <= 0) {
-            problems.add("--interval-ms must be > 0, was " + intervalMs);
-        }
-        if (timeoutMs <= 0) {
-            problems.add("--timeout-ms must be > 0, was " + timeoutMs);
-        }
-        if (minPauseMs < 0) {
-            problems.add("--min-pause-ms must be >= 0, was " + minPauseMs);
-        }
-        if (maxConcurrent < 1) {
-            problems.add("--max-concurrent must be >= 1, was " + maxConcurrent);
-        }
-        if (tolerableFailures < 0) {
-            problems.add("--tolerable-failures must be >= 0, was " + tolerableFailures);
-        }
-        if (retained < 1) {
-            problems.add("--retained must be >= 1, was " + retained);
-        }
-        CairnCli.requireText("--storage", storage, problems);
-        if (alignedTimeoutMs < 0) {
-            problems.add("--aligned-timeout-ms must be >= 0, was " + alignedTimeoutMs);
-        }
-        Set<String> named = new HashSet<>();
-        for (String participant : participants) {
-            if (participant.isBlank()) {
-                problems.add("--participant must not be blank");
-            } else if (!named.add(participant)) {
-                problems.add("--participant '" + participant + "' is given twice; name each participant once");
-            }
-        }
-        CairnCli.requireNoProblems(spec, problems);
+        TaskFlags.Tasks vertices = TaskFlags.vertices(tasks, taskRoles, problems);
         JobSpec job = JobSpec.newBuilder()
                 .setJobId(jobId)
-                .setTasks(vertices)
+                .setTasks(vertices.vertices())
                 .setConfig(CheckpointConfig.newBuilder()
                         .setIntervalMs(intervalMs).setTimeoutMs(timeoutMs).setMinPauseMs(minPauseMs)
                         .setMaxConcurrent(maxConcurrent).setTolerableFailures(tolerableFailures)
@@ -185,9 +170,27 @@ final class RegisterCommand implements Callable<Integer> {
                 .setParticipants(List.copyOf(participants))
                 .setTimestampMs(cli.nowMs())
                 .build();
-        // the coordinator's own rules, in case they grow stricter than the checks above
-        JobSpecs.validate(job).ifPresent(reason -> problems.add("the coordinator would reject this job: " + reason));
+        for (SpecProblem problem : JobSpecs.problems(job)) {
+            if (vertices.vertices().isEmpty() && problem.path().startsWith("tasks") && !problems.isEmpty()) {
+                continue;
+            }
+            problems.add(flag(problem.path(), vertices.values()) + " " + problem.message());
+        }
         CairnCli.requireNoProblems(spec, problems);
         return job;
+    }
+
+    /** The flag (and its value, for a repeated flag) of a path of the spec's problems. */
+    private String flag(String path, List<String> taskValues) {
+        int index = SpecProblem.index(path);
+        if (index >= 0 && path.startsWith("tasks[")) {
+            String field = path.substring(path.indexOf(']') + 1);
+            return "--task '" + taskValues.get(index) + "':" + (field.equals(".taskId") ? " task id"
+                    : field.equals(".parallelism") ? " parallelism" : " roles");
+        }
+        if (index >= 0 && path.startsWith("participants[")) {
+            return "--participant '" + participants.get(index) + "'";
+        }
+        return CONFIG_FLAGS.getOrDefault(path, path);
     }
 }

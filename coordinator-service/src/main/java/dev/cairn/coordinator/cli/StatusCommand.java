@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.cli;
 
-import dev.cairn.coordinator.cli.RequestSender.Delivery;
+import dev.cairn.coordinator.requests.RequestSender.Delivery;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestEnvelope;

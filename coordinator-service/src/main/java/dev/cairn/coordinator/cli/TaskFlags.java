@@ -4,15 +4,18 @@ import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 
 /**
  * Turns {@code --task TASK:PARALLELISM} and {@code --task-roles TASK:ROLE[,ROLE...]} into the job's
- * vertices, collecting a message naming the flag and its value for every malformed one.
+ * vertices, collecting a message naming the flag and its value for every malformed one; the vertices' rules are
+ * the coordinator's ({@code JobSpecs.problems}).
  */
 final class TaskFlags {
 
@@ -40,72 +43,62 @@ final class TaskFlags {
     }
 
     /**
-     * The vertices, in the order of the {@code --task} flags; problems are added to {@code problems}.
+     * The vertices of the well-formed {@code --task} flags, in their order, each with the flag's value.
+     *
+     * @param vertices the job's vertices
+     * @param values the {@code --task} value each vertex was read from, by index
+     */
+    record Tasks(List<TaskVertex> vertices, List<String> values) {
+    }
+
+    /**
+     * The vertices, in the order of the {@code --task} flags; a malformed flag is added to {@code problems}. What a
+     * valid plan is (ids once, parallelism in range, someone triggered) is the coordinator's rule, checked on the
+     * spec.
      *
      * @param tasks the values of {@code --task}
      * @param roles the values of {@code --task-roles}
      */
-    static List<TaskVertex> vertices(List<String> tasks, List<String> roles, List<String> problems) {
-        Map<String, Integer> parallelism = new LinkedHashMap<>();
+    static Tasks vertices(List<String> tasks, List<String> roles, List<String> problems) {
+        List<String> values = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        List<Integer> counts = new ArrayList<>();
         for (String task : tasks) {
-            parseTask(task, parallelism, problems);
+            parseTask(task, problems, (id, count) -> {
+                values.add(task);
+                ids.add(id);
+                counts.add(count);
+            });
         }
         Map<String, Set<Role>> rolesByTask = new LinkedHashMap<>();
         for (String role : roles) {
-            parseRoles(role, parallelism.keySet(), rolesByTask, problems);
+            parseRoles(role, new LinkedHashSet<>(ids), rolesByTask, problems);
         }
         List<TaskVertex> vertices = new ArrayList<>();
-        parallelism.forEach((taskId, count) -> {
-            Set<Role> of = rolesByTask.getOrDefault(taskId, EnumSet.allOf(Role.class));
-            vertices.add(TaskVertex.newBuilder().setTaskId(taskId).setParallelism(count)
+        for (int i = 0; i < ids.size(); i++) {
+            Set<Role> of = rolesByTask.getOrDefault(ids.get(i), EnumSet.allOf(Role.class));
+            vertices.add(TaskVertex.newBuilder().setTaskId(ids.get(i)).setParallelism(counts.get(i))
                     .setTriggered(of.contains(Role.TRIGGER)).setAcknowledges(of.contains(Role.ACK))
                     .setNotified(of.contains(Role.NOTIFY)).build());
-        });
-        if (!vertices.isEmpty() && problems.isEmpty()) {
-            if (vertices.stream().noneMatch(TaskVertex::getTriggered)) {
-                problems.add("--task-roles: no task has the role trigger, so no checkpoint could ever start; "
-                        + "give it to at least one task (usually the sources)");
-            }
-            if (vertices.stream().noneMatch(TaskVertex::getAcknowledges)) {
-                problems.add("--task-roles: no task has the role ack, so no checkpoint could ever complete; "
-                        + "give it to at least one task");
-            }
         }
-        return vertices;
+        return new Tasks(vertices, values);
     }
 
-    private static void parseTask(String value, Map<String, Integer> parallelism, List<String> problems) {
+    private static void parseTask(String value, List<String> problems, BiConsumer<String, Integer> task) {
         String flag = "--task '" + value + "': ";
         int colon = value.lastIndexOf(':');
         if (colon < 0) {
             problems.add(flag + "expected TASK:PARALLELISM, e.g. map:2");
             return;
         }
-        String taskId = value.substring(0, colon).strip();
         String count = value.substring(colon + 1).strip();
-        if (taskId.isEmpty()) {
-            problems.add(flag + "the task id before ':' is empty");
+        if (!count.matches("[+-]?[0-9]{1,10}")) {
+            problems.add(flag + "parallelism must be a whole number");
             return;
         }
-        int parsed = parallelism(count);
-        if (parsed < 1) {
-            problems.add(flag + "parallelism must be a whole number >= 1");
-            return;
-        }
-        if (parallelism.containsKey(taskId)) {
-            problems.add(flag + "task '" + taskId + "' is declared twice; give each task one --task");
-            return;
-        }
-        parallelism.put(taskId, parsed);
-    }
-
-    /** The parallelism, or 0 when it is not a whole number (or too large for one). */
-    private static int parallelism(String text) {
-        if (!text.matches("[+]?[0-9]{1,10}")) {
-            return 0;
-        }
-        long value = Long.parseLong(text);
-        return value > Integer.MAX_VALUE ? 0 : (int) value;
+        long parsed = Long.parseLong(count);
+        task.accept(value.substring(0, colon).strip(), (int) Math.max(Integer.MIN_VALUE,
+                Math.min(Integer.MAX_VALUE, parsed)));
     }
 
     private static void parseRoles(String value, Set<String> declared, Map<String, Set<Role>> rolesByTask,

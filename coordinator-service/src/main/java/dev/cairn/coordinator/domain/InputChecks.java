@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Checks a command's client-controlled fields against {@link InputLimits} before the decider looks at
  * it: ids, locations and messages within their lengths, subtask indexes within the max parallelism, sizes
- * not negative. Job specs are checked by {@link JobSpecs#validate(dev.cairn.events.JobSpec, InputLimits)},
+ * not negative. Trigger requests are checked by {@link TriggerRequests#boundsProblems}, job specs by
+ * {@link JobSpecs#validate(dev.cairn.events.JobSpec, InputLimits)},
  * which the decider calls with the registration.
  */
 final class InputChecks {
@@ -62,11 +63,8 @@ final class InputChecks {
     }
 
     private static String[] trigger(TriggerRequest request, InputLimits limits) {
-        return of(
-                limits.checkId("job id", request.getJobId()),
-                limits.checkOptionalId("request id", request.getRequestId()),
-                limits.checkOptionalId("requester", request.getRequester()),
-                limits.checkLocation("target location", request.getTargetLocation()));
+        return TriggerRequests.boundsProblems(request, limits).stream().map(SpecProblem::toString)
+                .toArray(String[]::new);
     }
 
     private static String[] status(JobStatusChange change, InputLimits limits) {

@@ -34,28 +34,22 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
 
     /** A problem with {@code value} of {@code field} as an id, or {@code null} when it is a valid id. */
     String checkId(String field, CharSequence value) {
-        if (value == null || value.toString().isBlank()) {
-            return field + " is empty";
-        }
-        if (value.chars().anyMatch(Character::isISOControl)) {
-            return field + " contains a control character";
-        }
-        return checkLength(field, value, maxIdLength);
+        return named(field, idProblem(value));
     }
 
     /** A problem with an optional id ({@code null} is fine), or {@code null}. */
     String checkOptionalId(String field, CharSequence value) {
-        return value == null ? null : checkLength(field, value, maxIdLength);
+        return named(field, optionalIdProblem(value));
     }
 
     /** A problem with a location ({@code null} is fine), or {@code null}. */
     String checkLocation(String field, CharSequence value) {
-        return value == null ? null : checkLength(field, value, maxLocationLength);
+        return named(field, locationProblem(value));
     }
 
     /** A problem with a free-text message ({@code null} is fine), or {@code null}. */
     String checkMessage(String field, CharSequence value) {
-        return value == null ? null : checkLength(field, value, maxMessageLength);
+        return value == null ? null : named(field, lengthProblem(value, maxMessageLength));
     }
 
     /** A problem with a subtask index, or {@code null} when it lies in {@code [0, maxParallelism)}. */
@@ -66,9 +60,34 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
         return null;
     }
 
-    private static String checkLength(String field, CharSequence value, int max) {
+    /** What is wrong with {@code value} as an id ({@code "is empty"}, ...), or {@code null} when it is valid. */
+    String idProblem(CharSequence value) {
+        if (value == null || value.toString().isBlank()) {
+            return "is empty";
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            return "contains a control character";
+        }
+        return lengthProblem(value, maxIdLength);
+    }
+
+    /** What is wrong with an optional id ({@code null} is fine), or {@code null}. */
+    String optionalIdProblem(CharSequence value) {
+        return value == null ? null : lengthProblem(value, maxIdLength);
+    }
+
+    /** What is wrong with a location ({@code null} is fine), or {@code null}. */
+    String locationProblem(CharSequence value) {
+        return value == null ? null : lengthProblem(value, maxLocationLength);
+    }
+
+    private static String named(String field, String problem) {
+        return problem == null ? null : field + " " + problem;
+    }
+
+    private static String lengthProblem(CharSequence value, int max) {
         if (value.length() > max) {
-            return field + " is " + value.length() + " characters long, more than the limit of " + max;
+            return "is " + value.length() + " characters long, more than the limit of " + max;
         }
         return null;
     }

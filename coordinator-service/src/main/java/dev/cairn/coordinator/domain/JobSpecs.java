@@ -4,12 +4,19 @@ import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.PlannedVertex;
 import dev.cairn.events.TaskVertex;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** Pure functions over a {@link JobSpec}: validation, plan shape and schedule arithmetic. */
+/**
+ * Pure functions over a {@link JobSpec}: its rules ({@link #problems}, the one place a spec is checked, by the
+ * coordinator and by every front end), plan shape and schedule arithmetic.
+ */
 public final class JobSpecs {
 
     /**
@@ -25,127 +32,153 @@ public final class JobSpecs {
     private JobSpecs() {
     }
 
-    /** Why the spec cannot be accepted under the default {@link InputLimits}, or empty when it is valid. */
-    public static Optional<String> validate(JobSpec spec) {
-        return validate(spec, InputLimits.DEFAULTS);
+    /** Every problem of the spec under the default {@link InputLimits}; empty when it is valid. */
+    public static List<SpecProblem> problems(JobSpec spec) {
+        return problems(spec, InputLimits.DEFAULTS);
     }
 
     /**
-     * Why the spec cannot be accepted, or empty when it is valid. Sizes are checked against {@code limits}
-     * before anything is allocated for them (the plan of a trigger allocates per subtask).
+     * Every problem of the spec, each with the path of its field (see {@link SpecProblem}); empty when it is
+     * valid. Sizes are checked against {@code limits} before anything is allocated for them (the plan of a
+     * trigger allocates per subtask).
+     */
+    public static List<SpecProblem> problems(JobSpec spec, InputLimits limits) {
+        List<SpecProblem> problems = new ArrayList<>();
+        add(problems, "jobId", limits.idProblem(spec.getJobId()));
+        if (spec.getConfig() == null) {
+            problems.add(new SpecProblem("config", "is missing"));
+        } else {
+            configProblems(spec.getConfig(), limits, problems);
+        }
+        taskProblems(spec.getTasks(), limits, problems);
+        participantProblems(spec.getParticipants(), limits, problems);
+        return problems;
+    }
+
+    /**
+     * Why the coordinator rejects the spec (its problems, see {@link SpecProblem#describe}), or empty when it is
+     * valid.
      */
     public static Optional<String> validate(JobSpec spec, InputLimits limits) {
-        String idProblem = limits.checkId("job id", spec.getJobId());
-        if (idProblem != null) {
-            return Optional.of(idProblem);
-        }
-        CheckpointConfig config = spec.getConfig();
-        if (config == null) {
-            return Optional.of("checkpoint config is missing");
-        }
-        return validateConfig(config, limits).or(() -> validateTasks(spec.getTasks(), limits))
-                .or(() -> validateParticipants(spec.getParticipants(), limits));
+        List<SpecProblem> problems = problems(spec, limits);
+        return problems.isEmpty() ? Optional.empty() : Optional.of(SpecProblem.describe(problems, path -> path));
     }
 
-    private static Optional<String> validateParticipants(List<String> participants, InputLimits limits) {
-        if (participants == null) {
-            return Optional.empty();
-        }
-        if (participants.size() > MAX_PARTICIPANTS) {
-            return Optional.of("the job names " + participants.size() + " participants, more than the limit of "
-                    + MAX_PARTICIPANTS);
-        }
-        Set<String> names = new HashSet<>();
-        for (String participant : participants) {
-            String problem = limits.checkId("a participant", participant);
-            if (problem != null) {
-                return Optional.of(problem);
-            }
-            if (!names.add(participant)) {
-                return Optional.of("duplicate participant " + participant);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<String> validateConfig(CheckpointConfig config, InputLimits limits) {
-        Optional<String> durations = duration("intervalMs", config.getIntervalMs(), 1, limits)
-                .or(() -> duration("timeoutMs", config.getTimeoutMs(), 1, limits))
-                .or(() -> duration("minPauseMs", config.getMinPauseMs(), 0, limits))
-                .or(() -> duration("alignedTimeoutMs", config.getAlignedTimeoutMs(), 0, limits));
-        if (durations.isPresent()) {
-            return durations;
-        }
+    private static void configProblems(CheckpointConfig config, InputLimits limits, List<SpecProblem> problems) {
+        duration(problems, "config.intervalMs", config.getIntervalMs(), 1, limits);
+        duration(problems, "config.timeoutMs", config.getTimeoutMs(), 1, limits);
+        duration(problems, "config.minPauseMs", config.getMinPauseMs(), 0, limits);
+        duration(problems, "config.alignedTimeoutMs", config.getAlignedTimeoutMs(), 0, limits);
         if (config.getMaxConcurrent() < 1) {
-            return Optional.of("maxConcurrent must be >= 1 but is " + config.getMaxConcurrent());
+            problems.add(new SpecProblem("config.maxConcurrent", "must be >= 1 but is " + config.getMaxConcurrent()));
         }
         if (config.getTolerableFailures() < 0) {
-            return Optional.of("tolerableFailures must be >= 0 but is " + config.getTolerableFailures());
+            problems.add(new SpecProblem("config.tolerableFailures",
+                    "must be >= 0 but is " + config.getTolerableFailures()));
         }
         if (config.getRetained() < 1 || config.getRetained() > limits.maxRetained()) {
-            return Optional.of("retained must be in [1, " + limits.maxRetained() + "] but is " + config.getRetained());
+            problems.add(new SpecProblem("config.retained",
+                    "must be in [1, " + limits.maxRetained() + "] but is " + config.getRetained()));
         }
-        if (config.getStorageBaseLocation() == null || config.getStorageBaseLocation().isBlank()) {
-            return Optional.of("storageBaseLocation is empty");
+        String storage = config.getStorageBaseLocation() == null ? null : config.getStorageBaseLocation().toString();
+        if (storage == null || storage.isBlank()) {
+            problems.add(new SpecProblem("config.storageBaseLocation", "is empty"));
+        } else {
+            add(problems, "config.storageBaseLocation", limits.locationProblem(storage));
         }
-        return Optional.ofNullable(limits.checkLocation("storageBaseLocation", config.getStorageBaseLocation()));
     }
 
-    private static Optional<String> duration(String field, long value, long min, InputLimits limits) {
+    private static void duration(List<SpecProblem> problems, String path, long value, long min, InputLimits limits) {
         if (value < min || value > limits.maxDurationMs()) {
-            return Optional.of(field + " must be in [" + min + ", " + limits.maxDurationMs() + "] but is " + value);
+            problems.add(new SpecProblem(path, "must be in [" + min + ", " + limits.maxDurationMs() + "] but is "
+                    + value));
         }
-        return Optional.empty();
     }
 
-    private static Optional<String> validateTasks(List<TaskVertex> tasks, InputLimits limits) {
+    private static void taskProblems(List<TaskVertex> tasks, InputLimits limits, List<SpecProblem> problems) {
         if (tasks == null || tasks.isEmpty()) {
-            return Optional.of("the plan has no task");
+            problems.add(new SpecProblem("tasks", "is empty: a job has at least one task"));
+            return;
         }
         if (tasks.size() > limits.maxVertices()) {
-            return Optional.of("the plan has " + tasks.size() + " tasks, more than the limit of "
-                    + limits.maxVertices());
+            problems.add(new SpecProblem("tasks", "has " + tasks.size() + " tasks, more than the limit of "
+                    + limits.maxVertices()));
+            return;
         }
-        Set<String> ids = new HashSet<>();
-        boolean anyAcknowledges = false;
-        boolean anyTriggered = false;
+        Map<String, Integer> firstIndex = new HashMap<>();
         long subtasks = 0;
         long rolesBytes = 0;
-        for (TaskVertex task : tasks) {
-            String idProblem = limits.checkId("a task id", task.getTaskId());
-            if (idProblem != null) {
-                return Optional.of(idProblem);
-            }
-            if (!ids.add(task.getTaskId())) {
-                return Optional.of("duplicate task id " + task.getTaskId());
+        for (int i = 0; i < tasks.size(); i++) {
+            TaskVertex task = tasks.get(i);
+            String at = "tasks[" + i + "].";
+            String taskId = task.getTaskId() == null ? null : task.getTaskId().toString();
+            String idProblem = limits.idProblem(taskId);
+            add(problems, at + "taskId", idProblem);
+            Integer first = idProblem == null ? firstIndex.putIfAbsent(taskId, i) : null;
+            if (first != null) {
+                problems.add(new SpecProblem(at + "taskId", "'" + taskId + "' is declared twice (first as task "
+                        + (first + 1) + "); give each task one entry"));
             }
             if (task.getParallelism() <= 0 || task.getParallelism() > limits.maxParallelism()) {
-                return Optional.of("parallelism of task " + task.getTaskId() + " must be in [1, "
-                        + limits.maxParallelism() + "] but is " + task.getParallelism());
+                problems.add(new SpecProblem(at + "parallelism", "must be in [1, " + limits.maxParallelism()
+                        + "] but is " + task.getParallelism()));
+            } else {
+                subtasks += task.getParallelism();
             }
-            subtasks += task.getParallelism();
-            if (!task.getTriggered() || !task.getAcknowledges() || !task.getNotified()) {
-                rolesBytes += task.getTaskId().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + ROLE_BYTES;
+            if (idProblem == null && !(task.getTriggered() && task.getAcknowledges() && task.getNotified())) {
+                rolesBytes += taskId.getBytes(StandardCharsets.UTF_8).length + ROLE_BYTES;
             }
-            anyAcknowledges |= task.getAcknowledges();
-            anyTriggered |= task.getTriggered();
         }
+        planProblems(tasks, limits, subtasks, rolesBytes, problems);
+    }
+
+    private static void planProblems(List<TaskVertex> tasks, InputLimits limits, long subtasks, long rolesBytes,
+            List<SpecProblem> problems) {
         if (subtasks > limits.maxSubtasksPerJob()) {
-            return Optional.of("the plan has " + subtasks + " subtasks, more than the limit of "
-                    + limits.maxSubtasksPerJob() + " per job");
+            problems.add(new SpecProblem("tasks", "have " + subtasks + " subtasks, more than the limit of "
+                    + limits.maxSubtasksPerJob() + " per job"));
         }
         if (rolesBytes > MAX_ROLES_BYTES) {
-            return Optional.of("the tasks whose roles differ from the default (triggered, acknowledges and notified) "
-                    + "take " + rolesBytes + " bytes in every trigger, more than the limit of " + MAX_ROLES_BYTES
-                    + " (fewer such tasks or shorter task ids)");
+            problems.add(new SpecProblem("tasks", "whose roles differ from the default (triggered, acknowledges and "
+                    + "notified) take " + rolesBytes + " bytes in every trigger, more than the limit of "
+                    + MAX_ROLES_BYTES + " (fewer such tasks or shorter task ids)"));
         }
-        if (!anyTriggered) {
-            return Optional.of("no task is triggered, so no checkpoint could ever start");
+        if (tasks.stream().noneMatch(TaskVertex::getTriggered)) {
+            problems.add(new SpecProblem("tasks[*].triggered", "is false for every task, so no checkpoint could "
+                    + "ever start; make at least one task triggered (usually the sources)"));
         }
-        if (!anyAcknowledges) {
-            return Optional.of("no task acknowledges checkpoints");
+        if (tasks.stream().noneMatch(TaskVertex::getAcknowledges)) {
+            problems.add(new SpecProblem("tasks[*].acknowledges", "is false for every task, so no checkpoint could "
+                    + "ever complete; make at least one task acknowledge"));
         }
-        return Optional.empty();
+    }
+
+    private static void participantProblems(List<String> participants, InputLimits limits,
+            List<SpecProblem> problems) {
+        if (participants == null) {
+            return;
+        }
+        if (participants.size() > MAX_PARTICIPANTS) {
+            problems.add(new SpecProblem("participants", "names " + participants.size()
+                    + " participants, more than the limit of " + MAX_PARTICIPANTS));
+            return;
+        }
+        Set<String> names = new HashSet<>();
+        for (int i = 0; i < participants.size(); i++) {
+            String participant = participants.get(i);
+            String problem = limits.idProblem(participant);
+            add(problems, "participants[" + i + "]", problem);
+            if (problem == null && !names.add(participant)) {
+                problems.add(new SpecProblem("participants[" + i + "]",
+                        "is named twice; name each participant once"));
+            }
+        }
+    }
+
+    private static void add(List<SpecProblem> problems, String path, String problem) {
+        if (problem != null) {
+            problems.add(new SpecProblem(path, problem));
+        }
     }
 
     /** Whether the vertex (as looked up by task id; empty when the spec has no such task) has that subtask. */

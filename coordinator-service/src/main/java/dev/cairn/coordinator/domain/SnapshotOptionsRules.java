@@ -10,6 +10,7 @@ import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.TriggerRequest;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -97,27 +98,10 @@ public final class SnapshotOptionsRules {
         return request.getType() == CheckpointType.SAVEPOINT && !config.getUnalignedEnabled();
     }
 
-    /** Why the request's options cannot be honoured, or empty. */
+    /** Why the request's options cannot be honoured (see {@link TriggerRequests#optionProblems}), or empty. */
     public static Optional<String> problem(TriggerRequest request) {
-        boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
-        if (!savepoint && postAction(request) != PostCheckpointAction.NONE) {
-            return Optional.of("a stop (postCheckpointAction " + request.getPostCheckpointAction()
-                    + ") needs a SAVEPOINT request, not a CHECKPOINT");
-        }
-        RequestedOptions options = request.getOptions();
-        if (options == null) {
-            return Optional.empty();
-        }
-        if (savepoint && options.getBackupType() != null) {
-            return Optional.of("backupType applies to checkpoints, not to savepoints (use savepointFormat)");
-        }
-        if (!savepoint && options.getSavepointFormat() != null) {
-            return Optional.of("savepointFormat applies to savepoints, not to checkpoints (use backupType)");
-        }
-        if (options.getAlignedTimeoutMs() != null && options.getAlignedTimeoutMs() < 0) {
-            return Optional.of("alignedTimeoutMs must be >= 0 but is " + options.getAlignedTimeoutMs());
-        }
-        return Optional.empty();
+        List<SpecProblem> problems = TriggerRequests.optionProblems(request);
+        return problems.isEmpty() ? Optional.empty() : Optional.of(SpecProblem.describe(problems, path -> path));
     }
 
     private static SnapshotOptions resolve(CheckpointConfig config, CheckpointType type, PostCheckpointAction action,

@@ -6,7 +6,8 @@ import java.util.Map;
  * A request the REST API answers with an error status and a JSON body {@code {"error": "..."}} that says
  * exactly what is wrong. 503 answers carry a {@code Retry-After} header: the state is moving between
  * instances (or not restored yet) and the same request will succeed shortly. 401 answers carry
- * {@code WWW-Authenticate: Bearer realm="cairn"}.
+ * {@code WWW-Authenticate: Bearer realm="cairn"}, 405 answers an {@code Allow} header naming the methods the
+ * path serves.
  */
 public final class ApiException extends RuntimeException {
 
@@ -18,10 +19,16 @@ public final class ApiException extends RuntimeException {
     static final String BEARER_CHALLENGE = "Bearer realm=\"cairn\"";
 
     private final int status;
+    private final String allow;
 
     ApiException(int status, String message) {
+        this(status, message, null);
+    }
+
+    private ApiException(int status, String message, String allow) {
         super(message, null, false, false);
         this.status = status;
+        this.allow = allow;
     }
 
     static ApiException badRequest(String message) {
@@ -40,8 +47,9 @@ public final class ApiException extends RuntimeException {
         return new ApiException(404, message);
     }
 
-    static ApiException methodNotAllowed(String message) {
-        return new ApiException(405, message);
+    /** 405 for {@code method}, with an {@code Allow} header listing {@code allowed} (like {@code "GET, PUT"}). */
+    static ApiException methodNotAllowed(String method, String allowed) {
+        return new ApiException(405, method + " is not allowed here; allowed: " + allowed, allowed);
     }
 
     static ApiException tooLarge(String message) {
@@ -57,10 +65,14 @@ public final class ApiException extends RuntimeException {
         return status;
     }
 
-    /** The headers the answer carries because of its status: {@code Retry-After}, {@code WWW-Authenticate}. */
+    /**
+     * The headers the answer carries because of its status: {@code Retry-After}, {@code WWW-Authenticate},
+     * {@code Allow}.
+     */
     Map<String, String> headers() {
         return switch (status) {
             case 401 -> Map.of("WWW-Authenticate", BEARER_CHALLENGE);
+            case 405 -> Map.of("Allow", allow);
             case 503 -> Map.of("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
             default -> Map.of();
         };

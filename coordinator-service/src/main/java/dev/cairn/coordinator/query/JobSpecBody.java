@@ -1,20 +1,22 @@
 package dev.cairn.coordinator.query;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.coordinator.domain.SpecProblem;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.LinkedHashMap;
+import java.util.function.Consumer;
 
 /**
  * The body of {@code PUT /jobs/{jobId}}, the job's tasks, checkpoint configuration and coordinator-side
- * participants:
+ * participants, as Jackson binds it:
  * <pre>
  * {"tasks": [{"taskId": "source", "parallelism": 1, "triggered": true, "acknowledges": true, "notified": true}],
  *  "config": {"intervalMs": 2000, "timeoutMs": 10000, "minPauseMs": 0, "maxConcurrent": 1,
@@ -23,244 +25,156 @@ import java.util.Set;
  *             "backupType": "FULL"|"INCREMENTAL", "savepointFormat": "CANONICAL"|"NATIVE"},
  *  "participants": ["offsets-hook"]}
  * </pre>
- * The role flags of a task default to true; every config field but {@code intervalMs}, {@code timeoutMs} and
- * {@code storageBaseLocation} defaults to the schema's default (Flink's); {@code participants} (Flink's master
- * hooks and operator coordinators, asked for their state before the tasks are triggered) defaults to none.
- * Reading is strict and names every problem of a body at once, including what the coordinator itself would
- * reject.
+ * {@code taskId}, {@code parallelism}, {@code intervalMs}, {@code timeoutMs} and {@code storageBaseLocation} are
+ * required; the role flags of a task default to true, the other config fields to the schema's defaults (Flink's),
+ * {@code participants} (Flink's master hooks and operator coordinators) to none. What a valid spec is, is the
+ * coordinator's rule ({@link JobSpecs#problems}): a body is answered with every problem at once, each named by
+ * its JSON field.
  *
  * @param tasks the job's vertices, in the order of the body
  * @param config the job's checkpoint configuration
  * @param participants the job's coordinator-side participants, in the order of the body
  */
-public record JobSpecBody(List<TaskVertex> tasks, CheckpointConfig config, List<String> participants) {
+public record JobSpecBody(List<Task> tasks, Config config, List<String> participants) {
 
-    static final List<String> FIELDS = List.of("tasks", "config", "participants");
-    static final List<String> TASK_FIELDS = List.of("taskId", "parallelism", "triggered", "acknowledges", "notified");
-    static final List<String> CONFIG_FIELDS = List.of("intervalMs", "timeoutMs", "minPauseMs", "maxConcurrent",
-            "tolerableFailures", "retained", "storageBaseLocation", "exactlyOnce", "unalignedEnabled",
-            "alignedTimeoutMs", "backupType", "savepointFormat");
     private static final String EXAMPLE = "{\"tasks\": [{\"taskId\": \"source\", \"parallelism\": 1}], "
             + "\"config\": {\"intervalMs\": 2000, \"timeoutMs\": 10000, "
             + "\"storageBaseLocation\": \"file:///tmp/cairn\"}}";
+    private static final String MISSING = "is missing";
 
     static {
         CairnRecords.trustGeneratedClasses();
     }
 
-    public JobSpecBody {
-        tasks = List.copyOf(tasks);
-        participants = List.copyOf(participants);
+    /** One task of the body; {@code null} flags take the schema's default (true). */
+    public record Task(String taskId, Long parallelism, Boolean triggered, Boolean acknowledges, Boolean notified) {
+    }
+
+    /** The checkpoint configuration of the body; {@code null} fields take the schema's defaults. */
+    public record Config(Long intervalMs, Long timeoutMs, Long minPauseMs, Long maxConcurrent, Long tolerableFailures,
+            Long retained, String storageBaseLocation, Boolean exactlyOnce, Boolean unalignedEnabled,
+            Long alignedTimeoutMs, BackupType backupType, SavepointFormat savepointFormat) {
     }
 
     /**
-     * Reads a body.
+     * The job spec a body asks for, stamped {@code nowMs}.
      *
-     * @throws ApiException 400 naming everything that is malformed, missing, unknown, of the wrong type or
-     *     out of range
+     * @throws ApiException 400 naming everything that is malformed, missing, unknown, of the wrong type, or that
+     *     the coordinator would reject (see {@link JobSpecs#problems})
      */
-    public static JobSpecBody parse(String text) {
+    public static JobSpec read(String text, String jobId, long nowMs) {
         if (text == null || text.isBlank()) {
             throw ApiException.badRequest("the body must be a job spec like " + EXAMPLE + "; it is empty");
         }
-        JsonNode root = Json.readTree(text);
-        if (!root.isObject()) {
-            throw ApiException.badRequest("the body must be a JSON object like " + EXAMPLE + ", not "
-                    + Json.describe(root));
-        }
-        List<String> problems = new ArrayList<>();
-        BodyFields.unknownFields(root, "", FIELDS, problems);
-        List<TaskVertex> tasks = tasks(root.get("tasks"), problems);
-        CheckpointConfig config = config(root.get("config"), problems);
-        List<String> participants = participants(root.get("participants"), problems);
-        BodyFields.requireNone(problems);
-        return new JobSpecBody(tasks, config, participants);
+        BodyReader.Bound<JobSpecBody> bound = BodyReader.read(text, JobSpecBody.class, EXAMPLE);
+        return bound.value().toSpec(jobId, nowMs, bound.problems());
     }
 
     /**
      * The event this body asks for.
      *
-     * @throws ApiException 400 when the coordinator would reject the spec (see {@link JobSpecs#validate})
+     * @param refused the values Jackson refused, by path: each is a problem, and left out of this body
+     * @throws ApiException 400 naming every refused value, every required field left out and every problem of the
+     *     spec
      */
-    public JobSpec toSpec(String jobId, long nowMs) {
-        JobSpec spec = JobSpec.newBuilder().setJobId(jobId).setTasks(tasks).setConfig(config)
-                .setParticipants(participants).setTimestampMs(nowMs).build();
-        JobSpecs.validate(spec).ifPresent(reason -> {
-            throw ApiException.badRequest("the coordinator would reject this job: " + reason);
-        });
+    JobSpec toSpec(String jobId, long nowMs, Map<String, String> refused) {
+        Map<String, String> missing = new LinkedHashMap<>(refused);
+        JobSpec spec = JobSpec.newBuilder().setJobId(jobId).setTasks(vertices(missing)).setConfig(config(missing))
+                .setParticipants(participants == null ? List.of() : participants).setTimestampMs(nowMs).build();
+        List<String> problems = new ArrayList<>();
+        missing.forEach((path, problem) -> problems.add(refused.containsKey(path) ? problem
+                : path + " " + problem));
+        for (SpecProblem problem : JobSpecs.problems(spec)) {
+            if (!covered(problem.path(), missing.keySet())) {
+                problems.add(field(problem.path()) + " " + problem.message());
+            }
+        }
+        BodyReader.requireNone(problems);
         return spec;
     }
 
-    private static List<TaskVertex> tasks(JsonNode node, List<String> problems) {
-        if (node == null || node.isNull()) {
-            problems.add("tasks is missing: list the job's tasks, like "
-                    + "[{\"taskId\": \"source\", \"parallelism\": 1}]");
-            return List.of();
-        }
-        if (!node.isArray()) {
-            problems.add("tasks must be an array of tasks, not " + Json.describe(node));
-            return List.of();
-        }
-        if (node.isEmpty()) {
-            problems.add("tasks must not be empty: a job has at least one task");
-            return List.of();
-        }
-        List<TaskVertex> tasks = new ArrayList<>();
-        Set<String> ids = new HashSet<>();
-        for (int i = 0; i < node.size(); i++) {
-            String at = "tasks[" + i + "].";
-            JsonNode task = node.get(i);
-            if (!task.isObject()) {
-                problems.add("tasks[" + i + "] must be an object like {\"taskId\": \"source\", \"parallelism\": 1}, "
-                        + "not " + Json.describe(task));
-                continue;
-            }
-            BodyFields.unknownFields(task, at, TASK_FIELDS, problems);
-            String taskId = text(task, at, "taskId", problems);
-            Long parallelism = BodyFields.number(task, at, "parallelism", 1, Integer.MAX_VALUE, true, problems);
-            Boolean triggered = BodyFields.flag(task, at, "triggered", problems);
-            Boolean acknowledges = BodyFields.flag(task, at, "acknowledges", problems);
-            Boolean notified = BodyFields.flag(task, at, "notified", problems);
-            if (taskId != null && !ids.add(taskId)) {
-                problems.add(at + "taskId '" + taskId + "' is declared twice; give each task one entry");
-            }
-            if (taskId != null && parallelism != null) {
-                TaskVertex.Builder vertex = TaskVertex.newBuilder().setTaskId(taskId)
-                        .setParallelism(parallelism.intValue());
-                if (triggered != null) {
-                    vertex.setTriggered(triggered);
-                }
-                if (acknowledges != null) {
-                    vertex.setAcknowledges(acknowledges);
-                }
-                if (notified != null) {
-                    vertex.setNotified(notified);
-                }
-                tasks.add(vertex.build());
-            }
-        }
-        if (tasks.size() == node.size()) {
-            if (tasks.stream().noneMatch(TaskVertex::getTriggered)) {
-                problems.add("no task is triggered, so no checkpoint could ever start; "
-                        + "set \"triggered\": true on at least one task (usually the sources)");
-            }
-            if (tasks.stream().noneMatch(TaskVertex::getAcknowledges)) {
-                problems.add("no task acknowledges, so no checkpoint could ever complete; "
-                        + "set \"acknowledges\": true on at least one task");
-            }
-        }
-        return tasks;
+    /** Whether the path is one of {@code paths} or a field inside one: its problem is already named. */
+    private static boolean covered(String path, Set<String> paths) {
+        return paths.stream().anyMatch(p -> path.equals(p) || path.startsWith(p + ".") || path.startsWith(p + "["));
     }
 
-    private static CheckpointConfig config(JsonNode node, List<String> problems) {
-        String like = " like {\"intervalMs\": 2000, \"timeoutMs\": 10000, "
-                + "\"storageBaseLocation\": \"file:///tmp/cairn\"}";
-        if (node == null || node.isNull()) {
-            problems.add("config is missing: give the checkpoint configuration" + like);
-            return null;
-        }
-        if (!node.isObject()) {
-            problems.add("config must be an object" + like + ", not " + Json.describe(node));
-            return null;
-        }
-        String at = "config.";
-        BodyFields.unknownFields(node, at, CONFIG_FIELDS, problems);
-        CheckpointConfig.Builder config = CheckpointConfig.newBuilder();
-        Long interval = BodyFields.number(node, at, "intervalMs", 1, Long.MAX_VALUE, true, problems);
-        Long timeout = BodyFields.number(node, at, "timeoutMs", 1, Long.MAX_VALUE, true, problems);
-        Long minPause = BodyFields.number(node, at, "minPauseMs", 0, Long.MAX_VALUE, false, problems);
-        Long maxConcurrent = BodyFields.number(node, at, "maxConcurrent", 1, Integer.MAX_VALUE, false, problems);
-        Long tolerable = BodyFields.number(node, at, "tolerableFailures", 0, Integer.MAX_VALUE, false, problems);
-        Long retained = BodyFields.number(node, at, "retained", 1, Integer.MAX_VALUE, false, problems);
-        String storage = text(node, at, "storageBaseLocation", problems);
-        Boolean exactlyOnce = BodyFields.flag(node, at, "exactlyOnce", problems);
-        Boolean unaligned = BodyFields.flag(node, at, "unalignedEnabled", problems);
-        Long alignedTimeout = BodyFields.number(node, at, "alignedTimeoutMs", 0, Long.MAX_VALUE, false, problems);
-        BackupType backupType = BodyFields.choice(node, at, "backupType", BackupType.class, problems);
-        SavepointFormat format = BodyFields.choice(node, at, "savepointFormat", SavepointFormat.class, problems);
-        if (interval == null || timeout == null || storage == null) {
-            return null;
-        }
-        if (exactlyOnce != null) {
-            config.setExactlyOnce(exactlyOnce);
-        }
-        if (unaligned != null) {
-            config.setUnalignedEnabled(unaligned);
-        }
-        if (alignedTimeout != null) {
-            config.setAlignedTimeoutMs(alignedTimeout);
-        }
-        if (backupType != null) {
-            config.setBackupType(backupType);
-        }
-        if (format != null) {
-            config.setSavepointFormat(format);
-        }
-        config.setIntervalMs(interval).setTimeoutMs(timeout).setStorageBaseLocation(storage);
-        if (minPause != null) {
-            config.setMinPauseMs(minPause);
-        }
-        if (maxConcurrent != null) {
-            config.setMaxConcurrent(maxConcurrent.intValue());
-        }
-        if (tolerable != null) {
-            config.setTolerableFailures(tolerable.intValue());
-        }
-        if (retained != null) {
-            config.setRetained(retained.intValue());
-        }
-        return config.build();
+    /** The JSON name of a spec field: the body's names are the event's, but the job id is in the path. */
+    static String field(String path) {
+        return path.equals("jobId") ? "the job id in the path" : path;
     }
 
-    /**
-     * The participants' names: non-blank strings, each once. How many a job may have and what a name may
-     * contain is the coordinator's rule, checked by {@link #toSpec}.
-     */
-    private static List<String> participants(JsonNode node, List<String> problems) {
-        if (node == null || node.isNull()) {
+    /** The vertices; a task left out or without its id or parallelism is noted in {@code missing} (by path). */
+    private List<TaskVertex> vertices(Map<String, String> missing) {
+        if (tasks == null) {
+            missing.putIfAbsent("tasks", MISSING);
             return List.of();
         }
-        if (!node.isArray()) {
-            problems.add("participants must be an array of names, like [\"offsets-hook\"], not "
-                    + Json.describe(node));
-            return List.of();
-        }
-        List<String> names = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < node.size(); i++) {
-            JsonNode name = node.get(i);
-            String at = "participants[" + i + "]";
-            if (!name.isTextual()) {
-                problems.add(at + " must be a string, not " + Json.describe(name));
-            } else if (name.textValue().isBlank()) {
-                problems.add(at + " must not be blank");
-            } else if (name.textValue().length() > TriggerBody.MAX_TEXT_LENGTH) {
-                problems.add(at + " must be at most " + TriggerBody.MAX_TEXT_LENGTH + " characters, not "
-                        + name.textValue().length());
-            } else if (!seen.add(name.textValue())) {
-                problems.add(at + " '" + name.textValue() + "' is named twice; name each participant once");
-            } else {
-                names.add(name.textValue());
+        List<TaskVertex> vertices = new ArrayList<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            Task task = tasks.get(i);
+            String at = "tasks[" + i + "]";
+            if (task == null) {
+                missing.putIfAbsent(at, MISSING);
+                task = new Task("", 1L, null, null, null);
             }
+            long parallelism = required(task.parallelism(), at + ".parallelism", 1L, missing);
+            TaskVertex.Builder vertex = TaskVertex.newBuilder()
+                    .setTaskId(required(task.taskId(), at + ".taskId", "", missing))
+                    .setParallelism(toInt(parallelism, at + ".parallelism", missing));
+            set(task.triggered(), vertex::setTriggered);
+            set(task.acknowledges(), vertex::setAcknowledges);
+            set(task.notified(), vertex::setNotified);
+            vertices.add(vertex.build());
         }
-        return names;
+        return vertices;
     }
 
-    /** A required, non-blank string of at most {@link TriggerBody#MAX_TEXT_LENGTH} characters, or null. */
-    private static String text(JsonNode object, String at, String field, List<String> problems) {
-        JsonNode node = object.get(field);
-        if (node == null || node.isNull()) {
-            problems.add(at + field + " is missing");
-        } else if (!node.isTextual()) {
-            problems.add(at + field + " must be a string, not " + Json.describe(node));
-        } else if (node.textValue().isBlank()) {
-            problems.add(at + field + " must not be blank");
-        } else if (node.textValue().length() > TriggerBody.MAX_TEXT_LENGTH) {
-            problems.add(at + field + " must be at most " + TriggerBody.MAX_TEXT_LENGTH + " characters, not "
-                    + node.textValue().length());
-        } else {
-            return node.textValue();
+    /** The configuration; a required field left out is noted in {@code missing}; a placeholder stands in. */
+    private CheckpointConfig config(Map<String, String> missing) {
+        Config given = config != null ? config : new Config(null, null, null, null, null, null, null, null, null,
+                null, null, null);
+        if (config == null) {
+            missing.putIfAbsent("config", MISSING);
         }
-        return null;
+        CheckpointConfig.Builder built = CheckpointConfig.newBuilder()
+                .setIntervalMs(required(given.intervalMs(), "config.intervalMs", 1L, missing))
+                .setTimeoutMs(required(given.timeoutMs(), "config.timeoutMs", 1L, missing))
+                .setStorageBaseLocation(required(given.storageBaseLocation(), "config.storageBaseLocation", "-",
+                        missing));
+        if (config == null) {
+            missing.entrySet().removeIf(e -> e.getKey().startsWith("config.") && e.getValue().equals(MISSING));
+        }
+        set(given.minPauseMs(), built::setMinPauseMs);
+        set(given.maxConcurrent(), value -> built.setMaxConcurrent(toInt(value, "config.maxConcurrent", missing)));
+        set(given.tolerableFailures(),
+                value -> built.setTolerableFailures(toInt(value, "config.tolerableFailures", missing)));
+        set(given.retained(), value -> built.setRetained(toInt(value, "config.retained", missing)));
+        set(given.exactlyOnce(), built::setExactlyOnce);
+        set(given.unalignedEnabled(), built::setUnalignedEnabled);
+        set(given.alignedTimeoutMs(), built::setAlignedTimeoutMs);
+        return built.setBackupType(given.backupType()).setSavepointFormat(given.savepointFormat()).build();
+    }
+
+    private static <T> T required(T value, String path, T placeholder, Map<String, String> missing) {
+        if (value != null) {
+            return value;
+        }
+        missing.putIfAbsent(path, MISSING);
+        return placeholder;
+    }
+
+    private static <T> void set(T value, Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
+        }
+    }
+
+    /** A whole number as an int; one beyond an int is noted in {@code problems} and stands in for by 1. */
+    private static int toInt(long value, String path, Map<String, String> problems) {
+        if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+            problems.put(path, "must be a whole number of at most " + Integer.MAX_VALUE + ", not " + value);
+            return 1;
+        }
+        return (int) value;
     }
 }

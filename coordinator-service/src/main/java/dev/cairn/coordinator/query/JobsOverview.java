@@ -66,8 +66,7 @@ final class JobsOverview {
     /** The answer to {@code GET /jobs[?scope=all|local]}. */
     HttpAnswer answer(ApiRequest request) {
         if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed(request.method() + " is not allowed on /jobs; allowed: GET "
-                    + "(register a job with PUT /jobs/{jobId})");
+            throw ApiException.methodNotAllowed(request.method(), "GET");
         }
         boolean localOnly = localOnly(request.rawQuery());
         JobScope scope = access.readScope(request.headers("Authorization"));

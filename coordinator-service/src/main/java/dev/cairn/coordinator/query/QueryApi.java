@@ -1,8 +1,10 @@
 package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.domain.TriggerRequests;
 import dev.cairn.coordinator.streams.StoreReader;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.TriggerRequest;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * {@code /metrics} ({@code dev.cairn.coordinator.metrics.MetricsHandler}).
  * After {@code /checkpoints/}, a number (digits, optionally after a '-') is a checkpoint id and anything else a
  * request id; a request whose id is a number is found at {@code /savepoints/{requestId}} (any request is, whatever
- * its type). The bodies are read by {@link JobSpecBody}, {@link TriggerBody}, {@link SavepointBody} and {@link StopBody}.
+ * its type). The bodies are bound by {@link JobSpecBody}, {@link CheckpointBody}, {@link SavepointBody} and
+ * {@link StopBody} and checked by the coordinator's own rules. A method a path does not serve is answered 405 with
+ * an {@code Allow} header; a path the API does not serve 404 naming {@link #ENDPOINTS}.
  * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
  * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT or POST is produced to the requests topic
  * by whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
@@ -54,9 +58,11 @@ final class QueryApi {
     private static final String AUTHORIZATION = "Authorization";
     /** A checkpoint id after {@code /checkpoints/}; anything else there is a request id. */
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
-    private static final String ENDPOINTS = "GET /jobs, GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
+    /** The routes in the table above, named in the answer to a path the API does not serve. */
+    static final String ENDPOINTS = "GET /jobs, GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
-            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/latest-completed, "
+            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/details/{checkpointId}, "
+            + "GET /jobs/{jobId}/checkpoints/latest-completed, "
             + "GET /jobs/{jobId}/checkpoints/config, GET /jobs/{jobId}/checkpoints/{requestId}, "
             + "GET /jobs/{jobId}/savepoints/{requestId}, GET /health, GET /ready; and beside the API "
             + "GET /metrics (Prometheus) and GET / (the web page)";
@@ -126,10 +132,10 @@ final class QueryApi {
             }
             if (rest.size() == 1 && (rest.get(0).equals("stop") || rest.get(0).equals("savepoints"))) {
                 if (!method.equals("POST")) {
-                    throw ApiException.methodNotAllowed(method + " is not allowed here; allowed: POST");
+                    throw ApiException.methodNotAllowed(method, "POST");
                 }
-                return trigger(request, jobId, principal, rest.get(0).equals("stop")
-                        ? StopBody.parse(request.bodyText()) : SavepointBody.parse(request.bodyText()));
+                return trigger(request, jobId, principal, rest.get(0).equals("stop") ? StopBody.class
+                        : SavepointBody.class);
             }
             if (rest.size() == 2 && rest.get(0).equals("savepoints")) {
                 String requestId = requestId(rest.get(1));
@@ -137,7 +143,7 @@ final class QueryApi {
             }
             if (rest.get(0).equals("checkpoints")) {
                 if (rest.size() == 1 && method.equals("POST")) {
-                    return trigger(request, jobId, principal, TriggerBody.parse(request.bodyText()));
+                    return trigger(request, jobId, principal, CheckpointBody.class);
                 }
                 if (rest.size() == 1) {
                     return get(request, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
@@ -169,7 +175,7 @@ final class QueryApi {
 
     private HttpAnswer get(ApiRequest request, String jobId, Function<StoreReader, Object> query, String allow) {
         if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: " + allow);
+            throw ApiException.methodNotAllowed(request.method(), allow);
         }
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
@@ -195,17 +201,20 @@ final class QueryApi {
     /** 200 {@code {"status":"UP"}} or 503 {@code {"status":"DOWN","reason":...}}; answered here, never forwarded. */
     private static HttpAnswer health(ApiRequest request, HealthSource.Health check) {
         if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed(request.method() + " is not allowed here; allowed: GET");
+            throw ApiException.methodNotAllowed(request.method(), "GET");
         }
         return check.ok() ? HttpAnswer.json(200, new ApiViews.Health("UP", null))
                 : HttpAnswer.json(503, new ApiViews.Health("DOWN", check.reason()));
     }
 
     /**
-     * Checks that the job exists (asking its owner if need be), then produces the request of the (already
-     * validated) body: a checkpoint, a savepoint or a stop-with-savepoint.
+     * Reads the body as the coordinator would check it, checks that the job exists (asking its owner if need be),
+     * then produces the request it asks for: a checkpoint, a savepoint or a stop-with-savepoint.
      */
-    private HttpAnswer trigger(ApiRequest request, String jobId, String principal, TriggerBody body) {
+    private HttpAnswer trigger(ApiRequest request, String jobId, String principal,
+            Class<? extends TriggerBody> type) {
+        TriggerRequest trigger = TriggerBody.read(request.bodyText(), type, jobId, clock.getAsLong(),
+                () -> UUID.randomUUID().toString());
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
             HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
@@ -218,10 +227,10 @@ final class QueryApi {
             throw ApiException.unavailable("cannot check that job '" + jobId + "' exists right now: "
                     + ((JobLocation.Unavailable) location).reason());
         }
-        String requestId = body.requestId() != null ? body.requestId() : UUID.randomUUID().toString();
-        publisher.publish(body.toRequest(jobId, requestId, clock.getAsLong()));
-        LOG.info("REST: {} requested {} ({}) of job {}", principal, body.describe(), requestId, jobId);
-        return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
+        publisher.publish(trigger);
+        LOG.info("REST: {} requested {} ({}) of job {}", principal, TriggerRequests.describe(trigger),
+                trigger.getRequestId(), jobId);
+        return HttpAnswer.json(202, new ApiViews.Triggered(trigger.getRequestId()));
     }
 
     /**
@@ -229,7 +238,7 @@ final class QueryApi {
      * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
      */
     private HttpAnswer register(ApiRequest request, String jobId, String principal) {
-        JobSpec spec = JobSpecBody.parse(request.bodyText()).toSpec(jobId, clock.getAsLong());
+        JobSpec spec = JobSpecBody.read(request.bodyText(), jobId, clock.getAsLong());
         publisher.publish(spec);
         LOG.info("REST: {} registered job {} ({} tasks)", principal, jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));

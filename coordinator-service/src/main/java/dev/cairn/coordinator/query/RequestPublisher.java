@@ -1,15 +1,25 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.requests.KafkaRequestSender;
+import dev.cairn.coordinator.requests.RequestSender;
+import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Where the REST API sends the requests it accepts (trigger requests, job specs): the requests topic,
- * keyed by job id, so that every request of a job reaches the stream task that owns it.
+ * Where the REST API sends the requests it accepts (trigger requests, job specs): the requests topic, keyed by
+ * job id, through a {@link RequestSender}; a send that fails is answered 503.
  */
 @FunctionalInterface
 public interface RequestPublisher extends AutoCloseable {
+
+    /** How long the REST API waits for the brokers (for metadata, then for the acknowledgement). */
+    Duration SEND_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * Sends the request keyed by {@code jobId} and returns once it is durably in the topic.
@@ -30,5 +40,36 @@ public interface RequestPublisher extends AutoCloseable {
 
     @Override
     default void close() {
+    }
+
+    /** Publishes through {@code sender}, answering 503 when a send fails; closing it closes the sender. */
+    static RequestPublisher of(RequestSender sender) {
+        return new RequestPublisher() {
+            @Override
+            public void publish(String jobId, RequestEnvelope request) {
+                try {
+                    sender.send(jobId, request);
+                } catch (SendFailedException e) {
+                    throw ApiException.unavailable(e.getMessage());
+                }
+            }
+
+            @Override
+            public void close() {
+                sender.close();
+            }
+        };
+    }
+
+    /**
+     * Publishes to {@code topic} through a {@link KafkaRequestSender}.
+     *
+     * @param kafkaProperties passed to the producer as they are (security settings and the like)
+     */
+    static RequestPublisher kafka(String bootstrapServers, Map<String, String> kafkaProperties, String topic) {
+        Map<String, Object> settings = new HashMap<>(kafkaProperties);
+        settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        settings.put(ProducerConfig.CLIENT_ID_CONFIG, "cairn-rest-requests");
+        return of(new KafkaRequestSender(settings, topic, SEND_TIMEOUT));
     }
 }

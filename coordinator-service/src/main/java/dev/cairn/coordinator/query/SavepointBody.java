@@ -1,9 +1,8 @@
 package dev.cairn.coordinator.query;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.TriggerRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,43 +16,38 @@ import java.util.List;
  * location, {@code formatType} left out takes the job's savepoint format; {@code requestId}, Cairn's name, may
  * stand for {@code triggerId}. {@code "cancelJob": true} (Flink's deprecated cancel-with-savepoint) is refused:
  * {@code POST /jobs/{jobId}/stop} stops a job with a savepoint. Force is left to Flink's default.
+ *
+ * @param targetDirectory where the savepoint is written, {@code null} for the job's storage base location
+ * @param formatType the savepoint's format, {@code null} for the job's
+ * @param cancelJob Flink's cancel-with-savepoint, refused when true
+ * @param triggerId the requester's id (makes the request idempotent), {@code null} to have one generated
+ * @param requestId Cairn's name of {@code triggerId}
  */
-final class SavepointBody {
+record SavepointBody(String targetDirectory, SavepointFormat formatType, Boolean cancelJob, String triggerId,
+        String requestId) implements TriggerBody {
 
-    static final List<String> FIELDS = List.of("targetDirectory", "formatType", "cancelJob", "triggerId",
-            "requestId");
-    private static final String EXAMPLE = "{\"targetDirectory\": \"s3://bucket/savepoints\", "
-            + "\"formatType\": \"CANONICAL\"}";
-
-    private SavepointBody() {
+    @Override
+    public String givenRequestId() {
+        return TriggerBody.requestId(requestId, triggerId);
     }
 
-    /**
-     * Reads a body into the savepoint it asks for.
-     *
-     * @throws ApiException 400 naming what is malformed, unknown or of the wrong type, or a {@code cancelJob}
-     */
-    static TriggerBody parse(String text) {
-        if (text == null || text.isBlank()) {
-            return savepoint(null, null, null);
-        }
-        JsonNode root = BodyFields.object(text, EXAMPLE);
-        List<String> problems = new ArrayList<>();
-        BodyFields.unknownFields(root, "", FIELDS, problems);
-        String target = BodyFields.optionalText(root, "", "targetDirectory", problems);
-        SavepointFormat format = BodyFields.choice(root, "", "formatType", SavepointFormat.class, problems);
-        Boolean cancel = BodyFields.flag(root, "", "cancelJob", problems);
-        String requestId = BodyFields.requestId(root, problems);
-        if (Boolean.TRUE.equals(cancel)) {
+    @Override
+    public TriggerRequest toRequest(String jobId, String chosenId, long nowMs) {
+        return TriggerBody.savepoint(jobId, chosenId, nowMs, targetDirectory, formatType, PostCheckpointAction.NONE);
+    }
+
+    @Override
+    public List<String> shapeProblems() {
+        List<String> problems = new ArrayList<>(TriggerBody.requestIdProblems(requestId, triggerId));
+        if (Boolean.TRUE.equals(cancelJob)) {
             problems.add("cancelJob: true (cancel with savepoint) is not supported; to stop the job with a "
                     + "savepoint use POST /jobs/{jobId}/stop (with \"drain\": true to drain it first)");
         }
-        BodyFields.requireNone(problems);
-        return savepoint(target, format, requestId);
+        return problems;
     }
 
-    private static TriggerBody savepoint(String target, SavepointFormat format, String requestId) {
-        return new TriggerBody(CheckpointType.SAVEPOINT, null, target, requestId, PostCheckpointAction.NONE,
-                TriggerBody.options(null, format, null, null));
+    @Override
+    public String field(String path) {
+        return TriggerBody.field(path, SAVEPOINT_NAMES, requestId != null ? "requestId" : "triggerId");
     }
 }

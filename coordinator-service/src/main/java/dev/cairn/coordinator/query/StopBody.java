@@ -1,10 +1,8 @@
 package dev.cairn.coordinator.query;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
-import java.util.ArrayList;
+import dev.cairn.events.TriggerRequest;
 import java.util.List;
 
 /**
@@ -18,38 +16,34 @@ import java.util.List;
  * {@code targetDirectory} left out writes the savepoint under the job's storage base location, {@code formatType}
  * left out takes the job's savepoint format; {@code requestId}, Cairn's name, may stand for {@code triggerId}.
  * Force is left to Flink's default (a savepoint is forced unless the job enables unaligned checkpoints).
+ *
+ * @param targetDirectory where the savepoint is written, {@code null} for the job's storage base location
+ * @param drain whether the tasks drain their input and the job terminates (else it is suspended)
+ * @param formatType the savepoint's format, {@code null} for the job's
+ * @param triggerId the requester's id (makes the request idempotent), {@code null} to have one generated
+ * @param requestId Cairn's name of {@code triggerId}
  */
-final class StopBody {
+record StopBody(String targetDirectory, Boolean drain, SavepointFormat formatType, String triggerId,
+        String requestId) implements TriggerBody {
 
-    static final List<String> FIELDS = List.of("targetDirectory", "drain", "formatType", "triggerId", "requestId");
-    private static final String EXAMPLE = "{\"targetDirectory\": \"s3://bucket/savepoints\", \"drain\": false}";
-
-    private StopBody() {
+    @Override
+    public String givenRequestId() {
+        return TriggerBody.requestId(requestId, triggerId);
     }
 
-    /**
-     * Reads a body into the savepoint it asks for.
-     *
-     * @throws ApiException 400 naming what is malformed, unknown or of the wrong type
-     */
-    static TriggerBody parse(String text) {
-        if (text == null || text.isBlank()) {
-            return stop(null, false, null, null);
-        }
-        JsonNode root = BodyFields.object(text, EXAMPLE);
-        List<String> problems = new ArrayList<>();
-        BodyFields.unknownFields(root, "", FIELDS, problems);
-        String target = BodyFields.optionalText(root, "", "targetDirectory", problems);
-        Boolean drain = BodyFields.flag(root, "", "drain", problems);
-        SavepointFormat format = BodyFields.choice(root, "", "formatType", SavepointFormat.class, problems);
-        String requestId = BodyFields.requestId(root, problems);
-        BodyFields.requireNone(problems);
-        return stop(target, Boolean.TRUE.equals(drain), format, requestId);
+    @Override
+    public TriggerRequest toRequest(String jobId, String chosenId, long nowMs) {
+        return TriggerBody.savepoint(jobId, chosenId, nowMs, targetDirectory, formatType,
+                Boolean.TRUE.equals(drain) ? PostCheckpointAction.TERMINATE : PostCheckpointAction.SUSPEND);
     }
 
-    private static TriggerBody stop(String target, boolean drain, SavepointFormat format, String requestId) {
-        return new TriggerBody(CheckpointType.SAVEPOINT, null, target, requestId,
-                drain ? PostCheckpointAction.TERMINATE : PostCheckpointAction.SUSPEND,
-                TriggerBody.options(null, format, null, null));
+    @Override
+    public List<String> shapeProblems() {
+        return TriggerBody.requestIdProblems(requestId, triggerId);
+    }
+
+    @Override
+    public String field(String path) {
+        return TriggerBody.field(path, SAVEPOINT_NAMES, requestId != null ? "requestId" : "triggerId");
     }
 }

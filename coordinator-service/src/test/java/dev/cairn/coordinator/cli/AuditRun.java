@@ -53,7 +53,7 @@ final class AuditRun {
                 return type == AuditCommand.class ? (K) new AuditCommand(journals, lives) : defaults.create(type);
             }
         };
-        CairnCli cli = new CairnCli((config, timeout) -> {
+        CairnCli cli = new CairnCli((config, topic, timeout) -> {
             throw new AssertionError("audit sends nothing");
         }, Clock.systemUTC());
         CommandLine commandLine = CairnCli.commandLine(cli, factory);

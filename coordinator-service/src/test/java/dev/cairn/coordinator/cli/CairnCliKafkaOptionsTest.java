@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.cli;
 
+import dev.cairn.coordinator.requests.SendFailedException;
 import static dev.cairn.coordinator.cli.CairnCliRegisterTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -83,13 +83,13 @@ class CairnCliRegisterTest {
     }
 
     @Test
-    void shouldRefuseANegativeAlignedTimeoutAndBlankOrRepeatedParticipants() {
+    void shouldNameEveryProblemByItsFlagWhenTheTimeoutAndParticipantsAreWrong() {
         CliRun run = register("--task", "source:1", "--aligned-timeout-ms", "-1", "--participant", " ",
                 "--participant", "hook", "--participant", "hook");
 
-        assertRefused(run, "--aligned-timeout-ms must be >= 0, was -1");
-        assertThat(run.err).contains("--participant must not be blank")
-                .contains("--participant 'hook' is given twice; name each participant once");
+        assertRefused(run, "--aligned-timeout-ms must be in [0, 31622400000] but is -1");
+        assertThat(run.err).contains("--participant ' ' is empty")
+                .contains("--participant 'hook' is named twice; name each participant once");
     }
 
     @Test
@@ -118,53 +118,53 @@ class CairnCliRegisterTest {
     }
 
     @Test
-    void shouldNameATaskWhoseParallelismIsNotANumber() {
-        assertRefused(register("--task", "map:x"), "--task 'map:x': parallelism must be a whole number >= 1");
+    void shouldNameTheTaskWhenItsParallelismIsNotANumber() {
+        assertRefused(register("--task", "map:x"), "--task 'map:x': parallelism must be a whole number");
     }
 
     @Test
-    void shouldRefuseAZeroOrNegativeParallelism() {
-        assertRefused(register("--task", "map:0"), "--task 'map:0': parallelism must be a whole number >= 1");
-        assertRefused(register("--task", "map:-2"), "--task 'map:-2': parallelism must be a whole number >= 1");
+    void shouldRefuseTheTaskWhenItsParallelismIsZeroOrNegative() {
+        assertRefused(register("--task", "map:0"), "--task 'map:0': parallelism must be in [1, 32768] but is 0");
+        assertRefused(register("--task", "map:-2"), "--task 'map:-2': parallelism must be in [1, 32768] but is -2");
     }
 
     @Test
-    void shouldExplainATaskWithoutParallelism() {
+    void shouldExplainTheTaskFlagWhenItHasNoParallelismOrId() {
         assertRefused(register("--task", "map"), "--task 'map': expected TASK:PARALLELISM, e.g. map:2");
-        assertRefused(register("--task", ":2"), "--task ':2': the task id before ':' is empty");
+        assertRefused(register("--task", ":2"), "--task ':2': task id is empty");
     }
 
     @Test
-    void shouldRefuseATaskDeclaredTwice() {
+    void shouldRefuseTheSecondTaskWhenATaskIsDeclaredTwice() {
         assertRefused(register("--task", "map:1", "--task", "map:2"),
-                "--task 'map:2': task 'map' is declared twice");
+                "--task 'map:2': task id 'map' is declared twice (first as task 1)");
     }
 
     @Test
-    void shouldRefuseANegativeIntervalAndAZeroTimeout() {
+    void shouldNameBothFlagsWhenTheIntervalIsNegativeAndTheTimeoutZero() {
         CliRun run = CliRun.of("register", "--job", "orders", "--task", "source:1", "--interval-ms", "-5",
                 "--timeout-ms", "0", "--storage", "file:///tmp/cairn");
 
-        assertRefused(run, "--interval-ms must be > 0, was -5");
-        assertThat(run.err).contains("--timeout-ms must be > 0, was 0");
+        assertRefused(run, "--interval-ms must be in [1, 31622400000] but is -5");
+        assertThat(run.err).contains("--timeout-ms must be in [1, 31622400000] but is 0");
     }
 
     @Test
-    void shouldRefuseOutOfRangeOptionalSettings() {
+    void shouldNameEveryFlagWhenSeveralOptionalSettingsAreOutOfRange() {
         CliRun run = register("--task", "source:1", "--min-pause-ms", "-1", "--max-concurrent", "0",
                 "--tolerable-failures", "-1", "--retained", "0");
 
-        assertRefused(run, "--min-pause-ms must be >= 0, was -1");
-        assertThat(run.err).contains("--max-concurrent must be >= 1, was 0")
-                .contains("--tolerable-failures must be >= 0, was -1")
-                .contains("--retained must be >= 1, was 0");
+        assertRefused(run, "--min-pause-ms must be in [0, 31622400000] but is -1");
+        assertThat(run.err).contains("--max-concurrent must be >= 1 but is 0")
+                .contains("--tolerable-failures must be >= 0 but is -1")
+                .contains("--retained must be in [1, 100] but is 0");
     }
 
     @Test
-    void shouldReportEveryMalformedTaskAtOnce() {
+    void shouldReportEveryMalformedTaskWhenSeveralAreMalformed() {
         CliRun run = register("--task", "source:one", "--task", "map", "--task", "sink:1");
 
-        assertRefused(run, "--task 'source:one': parallelism must be a whole number >= 1");
+        assertRefused(run, "--task 'source:one': parallelism must be a whole number");
         assertThat(run.err).contains("--task 'map': expected TASK:PARALLELISM");
     }
 
@@ -189,15 +189,15 @@ class CairnCliRegisterTest {
     }
 
     @Test
-    void shouldRefuseAPlanInWhichNoTaskAcknowledges() {
+    void shouldRefuseThePlanWhenNoTaskAcknowledges() {
         assertRefused(register("--task", "source:1", "--task-roles", "source:trigger,notify"),
-                "--task-roles: no task has the role ack");
+                "--task-roles: the role ack is false for every task, so no checkpoint could ever complete");
     }
 
     @Test
-    void shouldRefuseAPlanInWhichNoTaskIsTriggered() {
+    void shouldRefuseThePlanWhenNoTaskIsTriggered() {
         assertRefused(register("--task", "sink:1", "--task-roles", "sink:ack"),
-                "--task-roles: no task has the role trigger");
+                "--task-roles: the role trigger is false for every task, so no checkpoint could ever start");
     }
 
     @Test
@@ -217,12 +217,12 @@ class CairnCliRegisterTest {
     }
 
     @Test
-    void shouldRefuseABlankJobIdAndStorage() {
+    void shouldNameBothFlagsWhenTheJobIdAndStorageAreBlank() {
         CliRun run = CliRun.of("register", "--job", " ", "--task", "source:1", "--interval-ms", "2000",
                 "--timeout-ms", "10000", "--storage", "");
 
-        assertRefused(run, "--job must not be blank");
-        assertThat(run.err).contains("--storage must not be blank");
+        assertRefused(run, "--job is empty");
+        assertThat(run.err).contains("--storage is empty");
     }
 
     @Test

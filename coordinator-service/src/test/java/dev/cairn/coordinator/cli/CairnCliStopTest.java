@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.cli;
 
+import dev.cairn.coordinator.requests.SendFailedException;
 import static dev.cairn.coordinator.cli.CairnCliRegisterTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,11 +50,11 @@ class CairnCliStopTest {
     }
 
     @Test
-    void shouldRefuseABlankTargetAndRequestId() {
+    void shouldNameBothFlagsWhenTheTargetAndRequestIdAreBlank() {
         CliRun run = CliRun.of("stop", "--job", "orders", "--target", " ", "--request-id", "");
 
-        assertRefused(run, "--target must not be blank");
-        assertThat(run.err).contains("--request-id must not be blank");
+        assertRefused(run, "--target is empty (leave it out for the job's storage base location)");
+        assertThat(run.err).contains("--request-id is empty");
     }
 
     @Test

@@ -57,11 +57,11 @@ class CairnCliTriggerAndStatusTest {
     }
 
     @Test
-    void shouldRefuseBlankTargetAndRequestId() {
+    void shouldNameBothFlagsWhenTheTargetAndRequestIdAreBlank() {
         CliRun run = CliRun.of("trigger", "--job", "orders", "--savepoint", "--target", " ", "--request-id", "");
 
-        assertRefused(run, "--target must not be blank");
-        assertThat(run.err).contains("--request-id must not be blank");
+        assertRefused(run, "--target is empty (leave it out for the job's storage base location)");
+        assertThat(run.err).contains("--request-id is empty");
     }
 
     @Test

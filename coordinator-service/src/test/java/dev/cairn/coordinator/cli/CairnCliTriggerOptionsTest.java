@@ -59,26 +59,26 @@ class CairnCliTriggerOptionsTest {
     }
 
     @Test
-    void shouldAskForAnAlignedCheckpointWithNoUnaligned() {
+    void shouldAskForAnAlignedCheckpointWhenGivenNoUnaligned() {
         TriggerRequest request = (TriggerRequest) CliRun.of("trigger", "--job", "orders", "--no-unaligned").event();
 
         assertThat(request.getOptions()).isEqualTo(RequestedOptions.newBuilder().setUnalignedEnabled(false).build());
     }
 
     @Test
-    void shouldRefuseAFormatOnACheckpoint() {
+    void shouldRefuseTheFormatWhenTheRequestIsACheckpoint() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--format", "native"),
                 "--format applies to savepoints only");
     }
 
     @Test
-    void shouldRefuseACheckpointTypeOnASavepoint() {
+    void shouldRefuseTheCheckpointTypeWhenTheRequestIsASavepoint() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--savepoint", "--checkpoint-type", "full"),
                 "--checkpoint-type applies to checkpoints only");
     }
 
     @Test
-    void shouldRefuseAlignmentFlagsOnASavepoint() {
+    void shouldRefuseBothAlignmentFlagsWhenTheRequestIsASavepoint() {
         CliRun run = CliRun.of("trigger", "--job", "orders", "--savepoint", "--unaligned", "--aligned-timeout-ms", "5");
 
         assertRefused(run, "--unaligned applies to checkpoints only (a savepoint is always aligned, as in Flink)");
@@ -86,13 +86,25 @@ class CairnCliTriggerOptionsTest {
     }
 
     @Test
-    void shouldRefuseANegativeAlignedTimeout() {
-        assertRefused(CliRun.of("trigger", "--job", "orders", "--aligned-timeout-ms", "-1"),
-                "--aligned-timeout-ms must be >= 0, was -1");
+    void shouldNameEveryFlagWhenASavepointHasSeveralMisfitsAndABlankTarget() {
+        CliRun run = CliRun.of("trigger", "--job", " ", "--savepoint", "--target", " ", "--checkpoint-type", "full",
+                "--no-unaligned", "--request-id", "");
+
+        assertRefused(run, "--job is empty");
+        assertThat(run.err).contains("--request-id is empty")
+                .contains("--target is empty (leave it out for the job's storage base location)")
+                .contains("--checkpoint-type applies to checkpoints only")
+                .contains("--unaligned applies to checkpoints only");
     }
 
     @Test
-    void shouldRefuseAnAlignedTimeoutWithNoUnaligned() {
+    void shouldRefuseTheTimeoutWhenItIsNegative() {
+        assertRefused(CliRun.of("trigger", "--job", "orders", "--aligned-timeout-ms", "-1"),
+                "--aligned-timeout-ms must be >= 0 but is -1");
+    }
+
+    @Test
+    void shouldRefuseTheAlignedTimeoutWhenGivenNoUnaligned() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--no-unaligned", "--aligned-timeout-ms", "5"),
                 "--aligned-timeout-ms applies to unaligned checkpoints only");
     }

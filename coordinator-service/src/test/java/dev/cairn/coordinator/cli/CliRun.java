@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.cli;
 
+import dev.cairn.coordinator.requests.RequestSender;
 import dev.cairn.events.RequestEnvelope;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -37,9 +38,9 @@ final class CliRun {
     }
 
     CliRun run(String... args) {
-        RequestSender.Factory factory = (config, timeout) -> new RequestSender() {
+        RequestSender.Factory factory = (config, topic, timeout) -> new RequestSender() {
             @Override
-            public Delivery send(String topic, String jobId, RequestEnvelope envelope) {
+            public Delivery send(String jobId, RequestEnvelope envelope) {
                 if (failure != null) {
                     throw failure;
                 }

@@ -71,8 +71,8 @@ class InputBoundsAndOrderTest {
         CheckpointDeclined longMessage = Fixtures.declined(1, SOURCE, 0, null);
         longMessage.setMessage("m".repeat(16_385));
         return Stream.of(
-                Arguments.of("target location", new Command.RequestTrigger(longTarget), "target location is 1105"),
-                Arguments.of("request id", new Command.RequestTrigger(longRequestId), "request id is 257"),
+                Arguments.of("target location", new Command.RequestTrigger(longTarget), "targetLocation is 1105"),
+                Arguments.of("request id", new Command.RequestTrigger(longRequestId), "requestId is 257"),
                 Arguments.of("attempt id", new Command.StartTask(Fixtures.started(JOB, SOURCE, 0, LONG_ID)),
                         "attempt id is 257"),
                 Arguments.of("control character", new Command.StartTask(Fixtures.started(JOB, SOURCE, 0, "a\u0000b")),
@@ -102,7 +102,7 @@ class InputBoundsAndOrderTest {
                 spec(JOB, config(), vertex(SOURCE, 32_769, true, true)), 0.0), 1);
 
         assertThat(then.single(CommandRejected.class).getReason())
-                .isEqualTo("invalid job spec: parallelism of task source must be in [1, 32768] but is 32769");
+                .isEqualTo("invalid job spec: tasks[0].parallelism must be in [1, 32768] but is 32769");
         assertThat(then.state().jobIds()).isEmpty();
     }
 
@@ -118,7 +118,7 @@ class InputBoundsAndOrderTest {
         Then then = Scenario.given().when(new Command.RegisterJob(spec(JOB, config(), tasks), 0.0), 1);
 
         assertThat(then.single(CommandRejected.class).getReason())
-                .startsWith("invalid job spec: the tasks whose roles differ from the default")
+                .startsWith("invalid job spec: tasks whose roles differ from the default")
                 .contains("more than the limit of 262144");
     }
 
@@ -131,6 +131,6 @@ class InputBoundsAndOrderTest {
                 spec(JOB, config(), vertex(SOURCE, 4, true, true), vertex(SINK, 3, false, true)), 0.0), 1);
 
         assertThat(then.single(CommandRejected.class).getReason())
-                .isEqualTo("invalid job spec: the plan has 7 subtasks, more than the limit of 6 per job");
+                .isEqualTo("invalid job spec: tasks have 7 subtasks, more than the limit of 6 per job");
     }
 }

@@ -323,8 +323,8 @@ class ParticipantsTest {
 
     static Stream<Arguments> invalidParticipants() {
         return Stream.of(
-                Arguments.of(List.of(ALPHA, BETA, ALPHA), "duplicate participant alpha"),
-                Arguments.of(List.of(ALPHA, " "), "a participant is empty"));
+                Arguments.of(List.of(ALPHA, BETA, ALPHA), "participants[2] is named twice"),
+                Arguments.of(List.of(ALPHA, " "), "participants[1] is empty"));
     }
 
     /**

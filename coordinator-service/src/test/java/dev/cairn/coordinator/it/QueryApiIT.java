@@ -205,8 +205,8 @@ class QueryApiIT {
                 + "\"timeoutMs\": 1000, \"storageBaseLocation\": \"file:///cairn-it\"}}");
 
         assertThat(rejected.statusCode()).isEqualTo(400);
-        assertThat(error(rejected)).contains("config.intervalMs must be >= 1, not -5")
-                .contains("no task acknowledges");
+        assertThat(error(rejected)).contains("config.intervalMs must be in [1, 31622400000] but is -5")
+                .contains("tasks[*].acknowledges is false for every task");
         assertThat(get("/jobs/" + job).statusCode()).isEqualTo(404);
     }
 

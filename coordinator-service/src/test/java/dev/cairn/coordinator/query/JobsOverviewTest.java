@@ -191,7 +191,7 @@ class JobsOverviewTest {
     }
 
     @Test
-    void shouldAnswer405ForAnythingButGet() throws Exception {
+    void shouldAnswer405WithAnAllowHeaderWhenTheMethodIsNotGet() throws Exception {
         start(TestTokens.mutations(), List.of("a-job"), List.of());
 
         HttpResponse<String> post = http.send(HttpRequest.newBuilder(URI.create(a.uri() + "/jobs"))
@@ -199,8 +199,8 @@ class JobsOverviewTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
 
         assertThat(post.statusCode()).isEqualTo(405);
-        assertThat(json(post).get("error").asText())
-                .isEqualTo("POST is not allowed on /jobs; allowed: GET (register a job with PUT /jobs/{jobId})");
+        assertThat(json(post).get("error").asText()).isEqualTo("POST is not allowed here; allowed: GET");
+        assertThat(post.headers().firstValue("Allow")).hasValue("GET");
     }
 
     private static List<String> ids(JsonNode listing) {

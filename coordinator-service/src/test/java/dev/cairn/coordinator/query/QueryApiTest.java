@@ -243,10 +243,10 @@ class QueryApiTest {
 
         assertThat(rejected.statusCode()).isEqualTo(400);
         assertThat(json(rejected).get("error").asText())
-                .isEqualTo("unknown field 'owner' (known fields: tasks, config, participants); "
-                + "tasks[0].parallelism must be >= 1, not 0; "
-                + "config.intervalMs must be a whole number, not the string \"2s\"; "
-                + "config.storageBaseLocation is missing");
+                .isEqualTo("config.intervalMs must be a whole number, not the string \"2s\"; "
+                + "unknown field 'owner' (known fields: config, participants, tasks); "
+                + "config.storageBaseLocation is missing; "
+                + "tasks[0].parallelism must be in [1, 32768] but is 0");
         assertThat(malformed.statusCode()).isEqualTo(400);
         assertThat(json(malformed).get("error").asText()).startsWith("malformed JSON at line 1");
         assertThat(registered).isEmpty();

@@ -198,7 +198,7 @@ class QueryApiTriggerEndpointsTest {
 
         assertThat(response.statusCode()).isEqualTo(400);
         assertThat(error(response)).isEqualTo("config.backupType must be one of FULL, INCREMENTAL, not the string "
-                + "\"DELTA\"; participants[0] must not be blank");
+                + "\"DELTA\"; participants[0] is empty");
         assertThat(published).isEmpty();
     }
 

@@ -15,34 +15,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The trigger request body: what is accepted, and what each malformed body is told. */
+/** The bodies of the three trigger endpoints, bound by Jackson and checked by the coordinator's rules. */
 class TriggerBodyTest {
 
     @Test
-    void shouldReadEveryField() {
-        TriggerBody body = TriggerBody.parse(
-                "{\"type\":\"SAVEPOINT\",\"force\":true,\"targetLocation\":\"s3://sp/1\",\"requestId\":\"r-1\"}");
-
-        assertThat(body).isEqualTo(new TriggerBody(CheckpointType.SAVEPOINT, true, "s3://sp/1", "r-1",
-                PostCheckpointAction.NONE, null));
-    }
-
-    @ParameterizedTest
-    @ValueSource(strings = {"", "  \n", "{}", "{\"type\":null,\"force\":null,\"targetLocation\":null,"
-            + "\"checkpointType\":null,\"formatType\":null,\"unalignedEnabled\":null,\"alignedTimeoutMs\":null}"})
-    void shouldAskForACheckpointWithTheJobsOptionsAndFlinksDefaultForceWhenFieldsAreLeftOut(String text) {
-        TriggerBody body = TriggerBody.parse(text);
-
-        assertThat(body).isEqualTo(new TriggerBody(CheckpointType.CHECKPOINT, null, null, null,
-                PostCheckpointAction.NONE, null));
-        assertThat(body.toRequest("job-1", "id", 1L).getForce()).isNull();
-    }
-
-    @Test
-    void shouldBuildExactlyTheRequestedCheckpointWithItsOptions() {
-        TriggerRequest request = TriggerBody.parse("{\"force\":false,\"checkpointType\":\"INCREMENTAL\","
-                + "\"unalignedEnabled\":true,\"alignedTimeoutMs\":500,\"requestId\":\"r-9\"}")
-                .toRequest("job-1", "generated", 42L);
+    void shouldBuildExactlyTheRequestedCheckpointWhenTheBodyGivesItsOptions() {
+        TriggerRequest request = checkpoint("{\"force\":false,\"checkpointType\":\"INCREMENTAL\","
+                + "\"unalignedEnabled\":true,\"alignedTimeoutMs\":500,\"requestId\":\"r-9\"}");
 
         assertThat(request).isEqualTo(TriggerRequest.newBuilder().setJobId("job-1").setRequestId("r-9")
                 .setType(CheckpointType.CHECKPOINT).setForce(false).setRequester("rest").setTimestampMs(42L)
@@ -53,156 +32,119 @@ class TriggerBodyTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"FULL, FULL", "INCREMENTAL, INCREMENTAL"})
-    void shouldReadFlinksCheckpointTypeAsTheBackupTypeOfTheCheckpoint(String checkpointType, BackupType expected) {
-        TriggerBody body = TriggerBody.parse("{\"checkpointType\":\"" + checkpointType + "\"}");
+    @ValueSource(strings = {"", "  \n", "{}", "{\"type\":null,\"force\":null,\"targetLocation\":null,"
+            + "\"checkpointType\":null,\"formatType\":null,\"unalignedEnabled\":null,\"alignedTimeoutMs\":null}",
+            "{\"checkpointType\":\"CONFIGURED\"}"})
+    void shouldAskForACheckpointWithTheJobsOptionsWhenFieldsAreLeftOut(String text) {
+        TriggerRequest request = checkpoint(text);
 
-        assertThat(body.options()).isEqualTo(RequestedOptions.newBuilder().setBackupType(expected).build());
+        assertThat(request.getType()).isEqualTo(CheckpointType.CHECKPOINT);
+        assertThat(request.getForce()).isNull();
+        assertThat(request.getOptions()).isNull();
+        assertThat(request.getRequestId()).isEqualTo("generated");
     }
 
     @Test
-    void shouldTakeTheJobsBackupTypeWhenCheckpointTypeIsConfigured() {
-        assertThat(TriggerBody.parse("{\"checkpointType\":\"CONFIGURED\"}").options()).isNull();
-    }
+    void shouldReadASavepointWithItsFormatAndTargetWhenTheTypeIsSavepoint() {
+        TriggerRequest request = checkpoint("{\"type\":\"SAVEPOINT\",\"formatType\":\"NATIVE\","
+                + "\"targetLocation\":\"s3://sp/1\",\"triggerId\":\"t-1\"}");
 
-    @Test
-    void shouldReadTheFormatTypeOfASavepoint() {
-        TriggerBody body = TriggerBody.parse("{\"type\":\"SAVEPOINT\",\"formatType\":\"NATIVE\"}");
-
-        assertThat(body.options()).isEqualTo(RequestedOptions.newBuilder()
-                .setSavepointFormat(SavepointFormat.NATIVE).build());
-        assertThat(body.force()).isNull();
-    }
-
-    @Test
-    void shouldAcceptFlinksTriggerIdAsTheRequestId() {
-        assertThat(TriggerBody.parse("{\"triggerId\":\"t-1\"}").requestId()).isEqualTo("t-1");
-        assertThat(TriggerBody.parse("{\"triggerId\":\"t-1\",\"requestId\":\"t-1\"}").requestId())
-                .isEqualTo("t-1");
-    }
-
-    @Test
-    void shouldRejectARequestIdAndADifferentTriggerId() {
-        assertRejected("{\"triggerId\":\"t-1\",\"requestId\":\"r-1\"}")
-                .hasMessage("requestId and triggerId name the same thing (the request's id); give only one");
-    }
-
-    @Test
-    void shouldRejectAFormatTypeOnACheckpointNamingTheField() {
-        assertRejected("{\"formatType\":\"NATIVE\"}").hasMessageStartingWith("formatType applies to savepoints only");
-    }
-
-    @Test
-    void shouldRejectACheckpointTypeOnASavepointNamingTheField() {
-        assertRejected("{\"type\":\"SAVEPOINT\",\"checkpointType\":\"FULL\"}")
-                .hasMessageStartingWith("checkpointType applies to checkpoints only");
-    }
-
-    @Test
-    void shouldRejectAlignmentOptionsOnASavepointWhichIsAlwaysAligned() {
-        assertRejected("{\"type\":\"SAVEPOINT\",\"unalignedEnabled\":true,\"alignedTimeoutMs\":5}")
-                .hasMessage("unalignedEnabled applies to checkpoints only (a savepoint is always aligned, as in "
-                        + "Flink); leave it out; alignedTimeoutMs applies to checkpoints only (a savepoint is always "
-                        + "aligned, as in Flink); leave it out");
-    }
-
-    @Test
-    void shouldRejectAnAlignedTimeoutWhenUnalignedIsDisabledForTheRequest() {
-        assertRejected("{\"unalignedEnabled\":false,\"alignedTimeoutMs\":5}")
-                .hasMessageStartingWith("alignedTimeoutMs applies to unaligned checkpoints only");
-    }
-
-    @Test
-    void shouldNameEveryMalformedOptionValue() {
-        assertRejected("{\"checkpointType\":\"DELTA\",\"unalignedEnabled\":\"yes\",\"alignedTimeoutMs\":-1}")
-                .hasMessage("checkpointType must be one of CONFIGURED, FULL, INCREMENTAL, not the string \"DELTA\"; "
-                        + "unalignedEnabled must be true or false, not the string \"yes\"; "
-                        + "alignedTimeoutMs must be >= 0, not -1");
-        assertRejected("{\"type\":\"SAVEPOINT\",\"formatType\":\"canonical\"}")
-                .hasMessage("formatType must be one of CANONICAL, NATIVE, not the string \"canonical\"");
-        assertRejected("{\"alignedTimeoutMs\":1.5}")
-                .hasMessage("alignedTimeoutMs must be a whole number, not the number 1.5");
-    }
-
-    @Test
-    void shouldReportOnlyTheTypeWhenTheTypeIsMalformed() {
-        assertRejected("{\"type\":\"SAVEPIONT\",\"formatType\":\"NATIVE\"}")
-                .hasMessage("type must be one of CHECKPOINT, SAVEPOINT, not the string \"SAVEPIONT\"");
-    }
-
-    @Test
-    void shouldBuildATriggerRequestFromTheRestRequester() {
-        TriggerRequest request = TriggerBody.parse("{\"type\":\"SAVEPOINT\",\"targetLocation\":\"s3://sp\"}")
-                .toRequest("job-1", "generated-id", 42L);
-
-        assertThat(request.getJobId()).isEqualTo("job-1");
-        assertThat(request.getRequestId()).isEqualTo("generated-id");
         assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
-        assertThat(request.getTargetLocation()).isEqualTo("s3://sp");
-        assertThat(request.getRequester()).isEqualTo("rest");
-        assertThat(request.getTimestampMs()).isEqualTo(42L);
+        assertThat(request.getTargetLocation()).isEqualTo("s3://sp/1");
+        assertThat(request.getRequestId()).isEqualTo("t-1");
+        assertThat(request.getOptions()).isEqualTo(RequestedOptions.newBuilder()
+                .setSavepointFormat(SavepointFormat.NATIVE).build());
     }
 
     @Test
-    void shouldKeepTheRequestersOwnRequestId() {
-        TriggerRequest request = TriggerBody.parse("{\"requestId\":\"mine\"}").toRequest("job-1", "generated", 1L);
+    void shouldNameEveryOptionThatDoesNotFitWhenASavepointGivesCheckpointOptions() {
+        assertRejected("{\"type\":\"SAVEPOINT\",\"checkpointType\":\"FULL\",\"unalignedEnabled\":true,"
+                + "\"alignedTimeoutMs\":5}", CheckpointBody.class)
+                .hasMessage("checkpointType applies to checkpoints only (a savepoint is always self-contained); "
+                        + "choose a savepoint format instead; unalignedEnabled applies to checkpoints only (a "
+                        + "savepoint is always aligned, as in Flink); leave it out; alignedTimeoutMs applies to "
+                        + "checkpoints only (a savepoint is always aligned, as in Flink); leave it out");
+    }
 
-        assertThat(request.getRequestId()).isEqualTo("mine");
+    @Test
+    void shouldNameEveryProblemWhenACheckpointGivesSavepointOptionsAndABlankId() {
+        assertRejected("{\"targetLocation\":\"x\",\"formatType\":\"NATIVE\",\"requestId\":\" \"}", CheckpointBody.class)
+                .hasMessage("requestId is empty; targetLocation applies to savepoints only (a checkpoint is stored "
+                        + "under the job's storage base location); formatType applies to savepoints only; choose a "
+                        + "backup type (FULL or INCREMENTAL) for a checkpoint");
     }
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
-            "{\"type\": |malformed JSON at line 1, column 9",
-            "{\"type\":\"CHECKPOINT\"} trailing|malformed JSON",
-            "{\"force\":true,\"force\":false}|Duplicate field 'force'",
-            "[1, 2]|the body must be a JSON object like",
-            "\"CHECKPOINT\"|not the string \"CHECKPOINT\"",
+            "{\"alignedTimeoutMs\":-5}|alignedTimeoutMs must be >= 0 but is -5",
+            "{\"alignedTimeoutMs\":5,\"unalignedEnabled\":false}|alignedTimeoutMs applies to unaligned checkpoints "
+                    + "only (how long to align before switching to unaligned), but this request asks for an aligned one",
+            "{\"requestId\":\"a\",\"triggerId\":\"b\"}|requestId and triggerId name the same thing (the request's "
+                    + "id); give only one",
     })
-    void shouldExplainABodyThatIsNotAJsonObject(String text, String expected) {
-        assertRejected(text).hasMessageContaining(expected);
+    void shouldExplainTheRuleWhenAnOptionIsOutOfRange(String text, String expected) {
+        assertRejected(text, CheckpointBody.class).hasMessage(expected);
     }
 
     @Test
-    void shouldNameAnUnknownFieldAndTheKnownOnes() {
-        assertRejected("{\"typ\":\"CHECKPOINT\"}")
-                .hasMessage("unknown field 'typ' (known fields: type, force, targetLocation, requestId, triggerId, "
-                        + "checkpointType, formatType, unalignedEnabled, alignedTimeoutMs)");
+    void shouldNameWrongTypesAndUnknownFieldsTogetherWhenABodyHasBoth() {
+        assertRejected("{\"type\":\"snapshot\",\"force\":\"yes\",\"extra\":1}", CheckpointBody.class)
+                .hasMessage("type must be one of CHECKPOINT, SAVEPOINT, not the string \"snapshot\"; "
+                        + "force must be true or false, not the string \"yes\"; unknown field 'extra' (known fields: "
+                        + "alignedTimeoutMs, checkpointType, force, formatType, requestId, targetLocation, triggerId, "
+                        + "type, unalignedEnabled)");
+        assertRejected("{\"targetLocation\":7}", CheckpointBody.class)
+                .hasMessage("targetLocation must be a string, not the number 7");
     }
 
     @Test
-    void shouldNameAnUnknownCheckpointType() {
-        assertRejected("{\"type\":\"INCREMENTAL\"}")
-                .hasMessage("type must be one of CHECKPOINT, SAVEPOINT, not the string \"INCREMENTAL\"");
+    void shouldRefuseCancelJobAndNameFlinksFieldsWhenASavepointBodyIsWrong() {
+        assertRejected("{\"cancelJob\":true,\"targetDirectory\":\"\",\"triggerId\":\"a\",\"requestId\":\"b\"}",
+                SavepointBody.class)
+                .hasMessage("requestId and triggerId name the same thing (the request's id); give only one; "
+                        + "cancelJob: true (cancel with savepoint) is not supported; to stop the job with a savepoint "
+                        + "use POST /jobs/{jobId}/stop (with \"drain\": true to drain it first); targetDirectory is "
+                        + "empty (leave it out for the job's storage base location)");
     }
 
     @Test
-    void shouldRejectTypesOfTheWrongKind() {
-        assertRejected("{\"type\":1,\"force\":\"yes\",\"requestId\":7}")
-                .hasMessage("type must be one of CHECKPOINT, SAVEPOINT, not the number 1; "
-                        + "force must be true or false, not the string \"yes\"; "
-                        + "requestId must be a string or null, not the number 7");
+    void shouldAskForASavepointWhenTheSavepointBodyIsEmpty() {
+        TriggerRequest request = TriggerBody.read("", SavepointBody.class, "job-1", 42L, () -> "generated");
+
+        assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
+        assertThat(request.getPostCheckpointAction()).isEqualTo(PostCheckpointAction.NONE);
+        assertThat(request.getForce()).as("Flink's default").isNull();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"true, TERMINATE", "false, SUSPEND"})
+    void shouldStopWithASavepointWhenTheStopBodyAsksWithOrWithoutDrain(boolean drain, PostCheckpointAction action) {
+        TriggerRequest request = TriggerBody.read("{\"drain\":" + drain + ",\"formatType\":\"NATIVE\","
+                + "\"targetDirectory\":\"s3://sp\",\"triggerId\":\"t1\"}", StopBody.class, "job-1", 42L, () -> "x");
+
+        assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
+        assertThat(request.getPostCheckpointAction()).isEqualTo(action);
+        assertThat(request.getTargetLocation()).isEqualTo("s3://sp");
+        assertThat(request.getRequestId()).isEqualTo("t1");
+        assertThat(request.getOptions().getSavepointFormat()).isEqualTo(SavepointFormat.NATIVE);
     }
 
     @Test
-    void shouldRejectATargetLocationForACheckpoint() {
-        assertRejected("{\"targetLocation\":\"s3://somewhere\"}")
-                .hasMessageStartingWith("targetLocation applies to savepoints only");
+    void shouldExplainTheBodyWhenAStopBodyIsNotAnObjectOrHasAnUnknownField() {
+        assertRejected("[]", StopBody.class).hasMessage("the body must be a JSON object like "
+                + TriggerBody.EXAMPLE + ", not an array []");
+        assertRejected("{\"drain\":1,\"cancelJob\":true}", StopBody.class)
+                .hasMessageContaining("drain must be true or false, not the number 1")
+                .hasMessageContaining("unknown field 'cancelJob'");
     }
 
-    @Test
-    void shouldRejectABlankRequestId() {
-        assertRejected("{\"requestId\":\"  \"}").hasMessage("requestId must not be blank (leave it out instead)");
+    private static TriggerRequest checkpoint(String text) {
+        return TriggerBody.read(text, CheckpointBody.class, "job-1", 42L, () -> "generated");
     }
 
-    @Test
-    void shouldReportEveryProblemAtOnce() {
-        assertRejected("{\"kind\":\"x\",\"force\":0}")
-                .hasMessageContaining("unknown field 'kind'")
-                .hasMessageContaining("force must be true or false, not the number 0");
-    }
-
-    private static AbstractThrowableAssert<?, ? extends Throwable> assertRejected(String text) {
-        return assertThatThrownBy(() -> TriggerBody.parse(text))
+    private static AbstractThrowableAssert<?, ? extends Throwable> assertRejected(String text,
+            Class<? extends TriggerBody> type) {
+        return assertThatThrownBy(() -> TriggerBody.read(text, type, "job-1", 42L, () -> "generated"))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400));
     }
 }

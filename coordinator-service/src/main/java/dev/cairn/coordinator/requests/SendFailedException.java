@@ -1,6 +1,6 @@
-package dev.cairn.coordinator.cli;
+package dev.cairn.coordinator.requests;
 
-/** A request the broker did not acknowledge in time; the message says what to check. */
+/** A request the broker did not acknowledge in time; the message says what was not sent, where, and why. */
 public final class SendFailedException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;

@@ -1,10 +1,14 @@
-package dev.cairn.coordinator.cli;
+package dev.cairn.coordinator.requests;
 
 import dev.cairn.events.RequestEnvelope;
 import java.time.Duration;
 import java.util.Map;
 
-/** Produces one request to Kafka and waits for the broker's acknowledgement. */
+/**
+ * Produces requests (job specs, trigger requests, status changes) to the requests topic, keyed by job id so that
+ * every request of a job reaches the stream task that owns it, and waits for the broker's acknowledgement. The
+ * REST API and the CLI both send through one ({@link KafkaRequestSender}).
+ */
 public interface RequestSender extends AutoCloseable {
 
     /**
@@ -13,7 +17,7 @@ public interface RequestSender extends AutoCloseable {
      * @return where the request was written
      * @throws SendFailedException when it was not acknowledged in time
      */
-    Delivery send(String topic, String jobId, RequestEnvelope envelope);
+    Delivery send(String jobId, RequestEnvelope envelope);
 
     @Override
     void close();
@@ -33,15 +37,16 @@ public interface RequestSender extends AutoCloseable {
         }
     }
 
-    /** Opens a sender: the real one opens a Kafka producer, tests record what would have been sent. */
+    /** Opens a sender: the real one is a {@link KafkaRequestSender}, tests record what would have been sent. */
     @FunctionalInterface
     interface Factory {
 
         /**
-         * @param producerConfig the producer's configuration, see {@link ProducerSettings}
+         * @param producerSettings the producer's connection and security settings
+         * @param topic the requests topic
          * @param sendTimeout how long one send may take
-         * @throws IllegalArgumentException when the configuration is refused
+         * @throws IllegalArgumentException when the settings are refused
          */
-        RequestSender open(Map<String, Object> producerConfig, Duration sendTimeout);
+        RequestSender open(Map<String, Object> producerSettings, String topic, Duration sendTimeout);
     }
 }

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.cli;
+package dev.cairn.coordinator.requests;
 
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -21,40 +20,67 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Sends with a {@link KafkaProducer} configured by {@link ProducerSettings}, after checking with an admin
- * client (same connection and security settings) that the topic exists: a broker that creates topics on
- * first use would otherwise turn a mistyped {@code --topic-prefix} into a request that nobody reads.
+ * Sends requests to one topic with an idempotent {@link KafkaProducer} ({@code acks=all}, no linger), one at a
+ * time. Before its first send it checks with an admin client (same connection and security settings) that the
+ * topic exists: a broker that creates topics on first use would otherwise turn a mistyped topic prefix into a
+ * request that nobody reads.
  *
- * <p>Each step is bounded by the send timeout: the topic check, the wait for metadata
- * ({@code max.block.ms}) and the wait for the acknowledgement ({@code delivery.timeout.ms}).
+ * <p>Each step is bounded by the send timeout: the topic check, the wait for metadata ({@code max.block.ms}) and
+ * the wait for the acknowledgement ({@code delivery.timeout.ms}).
  */
-final class KafkaRequestSender implements RequestSender {
+public final class KafkaRequestSender implements RequestSender {
 
     private static final Duration MARGIN = Duration.ofSeconds(5);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(5);
+    private static final int MAX_REQUEST_TIMEOUT_MS = 30_000;
 
+    private final String topic;
     private final String bootstrapServers;
     private final Duration sendTimeout;
     private final Admin admin;
     private final KafkaProducer<String, RequestEnvelope> producer;
+    private volatile boolean topicSeen;
 
-    KafkaRequestSender(Map<String, Object> producerConfig, Duration sendTimeout) {
-        this.bootstrapServers = String.valueOf(producerConfig.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
+    /**
+     * @param producerSettings the connection and security settings ({@code bootstrap.servers}, {@code
+     *     security.protocol}, {@code client.id}, ...); acks, idempotence and the timeouts are set here
+     * @param topic the requests topic
+     * @param sendTimeout how long one send may take, at most {@link Integer#MAX_VALUE} ms
+     * @throws IllegalArgumentException when Kafka refuses the settings
+     */
+    public KafkaRequestSender(Map<String, ?> producerSettings, String topic, Duration sendTimeout) {
+        Map<String, Object> config = producerConfig(producerSettings, sendTimeout);
+        this.topic = topic;
+        this.bootstrapServers = String.valueOf(config.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
         this.sendTimeout = sendTimeout;
         Admin createdAdmin = null;
         try {
-            createdAdmin = Admin.create(adminConfig(producerConfig, sendTimeout));
-            this.producer = new KafkaProducer<>(producerConfig, new StringSerializer(),
-                    CairnSerdes.requests().serializer());
+            createdAdmin = Admin.create(adminConfig(config, sendTimeout));
+            this.producer = new KafkaProducer<>(config, new StringSerializer(), CairnSerdes.requests().serializer());
             this.admin = createdAdmin;
         } catch (KafkaException e) {
             if (createdAdmin != null) {
                 createdAdmin.close(Duration.ZERO);
             }
             Throwable cause = e.getCause() != null ? e.getCause() : e;
-            throw new IllegalArgumentException("cannot create a Kafka client for --bootstrap-servers "
-                    + bootstrapServers + " with the given --kafka-config: " + cause.getMessage(), e);
+            throw new IllegalArgumentException("cannot create a Kafka client for bootstrap servers "
+                    + bootstrapServers + " with the given settings: " + cause.getMessage(), e);
         }
+    }
+
+    /** The settings with what a request needs on top: idempotent, acks=all, timeouts from the send timeout. */
+    static Map<String, Object> producerConfig(Map<String, ?> settings, Duration sendTimeout) {
+        Map<String, Object> config = new HashMap<>(settings);
+        config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, "0");
+        config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cairn-requests");
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, sendTimeout.toMillis());
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeoutMs));
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(timeoutMs));
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
+        return config;
     }
 
     /** The producer's connection and security settings, with the admin's timeouts set to the send timeout. */
@@ -65,21 +91,22 @@ final class KafkaRequestSender implements RequestSender {
                 config.put(key, value);
             }
         });
-        int timeoutMs = (int) sendTimeout.toMillis();
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE, sendTimeout.toMillis());
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(timeoutMs));
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(timeoutMs, 30_000)));
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, producerConfig.get(ProducerConfig.CLIENT_ID_CONFIG) + "-admin");
         return config;
     }
 
     @Override
-    public Delivery send(String topic, String jobId, RequestEnvelope envelope) {
+    public Delivery send(String jobId, RequestEnvelope envelope) {
         String what = envelope.getEvent().getClass().getSimpleName() + " of job '" + jobId + "' to " + topic
                 + " at " + bootstrapServers;
-        requireTopic(topic, what);
+        requireTopic(what);
         try {
-            Future<RecordMetadata> acked = producer.send(new ProducerRecord<>(topic, jobId, envelope));
-            RecordMetadata written = acked.get(2 * sendTimeout.toMillis() + MARGIN.toMillis(), TimeUnit.MILLISECONDS);
+            RecordMetadata written = producer.send(new ProducerRecord<>(topic, jobId, envelope))
+                    .get(sendTimeout.toMillis() + MARGIN.toMillis(), TimeUnit.MILLISECONDS);
             return new Delivery(written.topic(), written.partition(), written.offset());
         } catch (ExecutionException e) {
             throw failed(what, e.getCause());
@@ -91,14 +118,18 @@ final class KafkaRequestSender implements RequestSender {
         }
     }
 
-    private void requireTopic(String topic, String what) {
+    private void requireTopic(String what) {
+        if (topicSeen) {
+            return;
+        }
         try {
             admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(sendTimeout.toMillis() + MARGIN.toMillis(), TimeUnit.MILLISECONDS);
+            topicSeen = true;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new SendFailedException("did not send the " + what + ": the topic does not exist. Start the "
-                        + "coordinator first (it creates its topics), or check --topic-prefix.", e.getCause());
+                        + "coordinator first (it creates its topics), or check the topic prefix.", e.getCause());
             }
             throw failed(what, e.getCause());
         } catch (TimeoutException | KafkaException e) {
@@ -111,9 +142,7 @@ final class KafkaRequestSender implements RequestSender {
 
     private SendFailedException failed(String what, Throwable cause) {
         return new SendFailedException("could not send the " + what + " within " + sendTimeout.toMillis()
-                + " ms (--send-timeout-ms): " + cause.getMessage() + System.lineSeparator()
-                + "Check that the brokers are reachable, that the --kafka-config settings (security) are right, "
-                + "and that the topic exists (the coordinator creates it at start-up; check --topic-prefix).", cause);
+                + " ms: " + cause.getMessage(), cause);
     }
 
     @Override

@@ -1,0 +1,105 @@
+package dev.cairn.coordinator.domain;
+
+import static dev.cairn.coordinator.domain.Fixtures.config;
+import static dev.cairn.coordinator.domain.Fixtures.spec;
+import static dev.cairn.coordinator.domain.Fixtures.vertex;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.events.BackupType;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RequestedOptions;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.TriggerRequest;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** The one rule set of job specs and trigger requests: every problem at once, each with the path of its field. */
+class SpecRulesTest {
+
+    @Test
+    void shouldFindNoProblemWhenTheSpecIsValid() {
+        assertThat(JobSpecs.problems(spec())).isEmpty();
+        assertThat(JobSpecs.validate(spec(), InputLimits.DEFAULTS)).isEmpty();
+    }
+
+    @Test
+    void shouldNameEveryProblemByPathWhenASpecHasSeveral() {
+        JobSpec spec = spec(" ", config().setIntervalMs(0).setRetained(0).setStorageBaseLocation(""),
+                vertex("a", 0, false, false), vertex("a", 1, false, false));
+        spec.setParticipants(List.of("hook", "hook"));
+
+        assertThat(JobSpecs.problems(spec)).extracting(SpecProblem::path).containsExactly("jobId",
+                "config.intervalMs", "config.retained", "config.storageBaseLocation", "tasks[0].parallelism",
+                "tasks[1].taskId", "tasks[*].triggered", "tasks[*].acknowledges", "participants[1]");
+    }
+
+    @Test
+    void shouldDescribeTheFirstTenProblemsAndCountTheRestWhenThereAreMore() {
+        List<SpecProblem> problems = IntStream.range(0, 12)
+                .mapToObj(i -> new SpecProblem("tasks[" + i + "].parallelism", "must be in [1, 4] but is 0")).toList();
+
+        String text = SpecProblem.describe(problems, path -> path);
+
+        assertThat(text).startsWith("tasks[0].parallelism must be in [1, 4] but is 0; tasks[1].parallelism")
+                .endsWith("tasks[9].parallelism must be in [1, 4] but is 0; and 2 more");
+    }
+
+    @Test
+    void shouldReadTheIndexAndShapeOfAPathWhenItHasAnIndex() {
+        assertThat(SpecProblem.index("tasks[12].parallelism")).isEqualTo(12);
+        assertThat(SpecProblem.index("tasks[*].triggered")).isEqualTo(-1);
+        assertThat(SpecProblem.index("config.retained")).isEqualTo(-1);
+        assertThat(SpecProblem.shape("tasks[12].parallelism")).isEqualTo("tasks[].parallelism");
+    }
+
+    @Test
+    void shouldNameEveryMisfitOptionWhenASavepointAsksForCheckpointOptions() {
+        TriggerRequest request = request(CheckpointType.SAVEPOINT);
+        request.setOptions(RequestedOptions.newBuilder().setBackupType(BackupType.FULL).setUnalignedEnabled(true)
+                .setAlignedTimeoutMs(5L).build());
+
+        assertThat(TriggerRequests.problems(request)).extracting(SpecProblem::path).containsExactly(
+                "options.backupType", "options.unalignedEnabled", "options.alignedTimeoutMs");
+    }
+
+    @Test
+    void shouldNameEveryMisfitWhenACheckpointAsksForSavepointOptionsAndAStop() {
+        TriggerRequest request = request(CheckpointType.CHECKPOINT);
+        request.setTargetLocation("s3://x");
+        request.setPostCheckpointAction(PostCheckpointAction.TERMINATE);
+        request.setOptions(RequestedOptions.newBuilder().setSavepointFormat(SavepointFormat.NATIVE).build());
+
+        assertThat(TriggerRequests.problems(request)).extracting(SpecProblem::path).containsExactly(
+                "postCheckpointAction", "targetLocation", "options.savepointFormat");
+    }
+
+    @Test
+    void shouldNameBlankIdsAndTargetsWhenARequestHasThem() {
+        TriggerRequest request = request(CheckpointType.SAVEPOINT);
+        request.setJobId("");
+        request.setRequestId(" ");
+        request.setTargetLocation(" ");
+
+        assertThat(TriggerRequests.problems(request)).extracting(SpecProblem::toString).containsExactly(
+                "jobId is empty", "requestId is empty",
+                "targetLocation is empty (leave it out for the job's storage base location)");
+    }
+
+    @Test
+    void shouldDescribeTheRequestInWordsWhenItIsAForcedIncrementalCheckpoint() {
+        TriggerRequest request = request(CheckpointType.CHECKPOINT);
+        request.setForce(true);
+        request.setOptions(RequestedOptions.newBuilder().setBackupType(BackupType.INCREMENTAL)
+                .setUnalignedEnabled(true).build());
+
+        assertThat(TriggerRequests.describe(request)).isEqualTo("a forced checkpoint (INCREMENTAL, unaligned)");
+    }
+
+    private static TriggerRequest request(CheckpointType type) {
+        return TriggerRequest.newBuilder().setJobId("job").setRequestId("r-1").setType(type).setRequester("test")
+                .setTimestampMs(0).build();
+    }
+}
