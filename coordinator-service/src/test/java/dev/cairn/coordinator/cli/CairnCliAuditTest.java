@@ -167,7 +167,7 @@ class CairnCliAuditTest {
         assertThat(run.topic).isEqualTo("prod.journal");
         assertThat(flag.consumerConfig).containsEntry("bootstrap.servers", "k1:9092");
         assertThat(badFile.exit).isEqualTo(2);
-        assertThat(badFile.err).contains("--kafka-config: cannot read");
+        assertThat(badFile.err).contains("kafka.config (flag --kafka-config): cannot read");
     }
 
     private AuditRun run(String... args) {

@@ -1,0 +1,138 @@
+package dev.cairn.coordinator.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** Where the coordinator's settings come from (flags, environment, --config file), and wrong ones from each. */
+class CoordinatorConfigSourcesTest {
+
+    private static final String UNSIGNED = "--allow-unsigned-sidecar-records";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldPreferFlagsToEnvironmentToFileToDefaultsWhenAKeyIsGivenSeveralTimes() throws Exception {
+        Path file = Files.writeString(dir.resolve("coordinator.properties"),
+                "partitions=3\nreplication.factor=2\napplication.id=from-file\n");
+        Map<String, String> env = Map.of("CAIRN_PARTITIONS", "4", "CAIRN_REPLICATION_FACTOR", "3");
+
+        CoordinatorConfig config = config(env, "--config", file.toString(), "--partitions", "5", UNSIGNED);
+
+        assertThat(config.partitions()).isEqualTo(5);
+        assertThat(config.replicationFactor()).isEqualTo((short) 3);
+        assertThat(config.applicationId()).isEqualTo("from-file");
+        assertThat(config.bootstrapServers()).isEqualTo("localhost:9092");
+    }
+
+    @Test
+    void shouldReadBooleanKeysWhenTheyComeFromTheEnvironmentOrAFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.properties"), "allow.unsigned.sidecar.records=true\n");
+
+        assertThat(config(Map.of("CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS", "true")).sidecarMasterKey()).isNull();
+        assertThat(config(Map.of(), "--config", file.toString()).sidecarMasterKey()).isNull();
+        assertThat(run(Map.of(), "--allow-unsigned-sidecar-records=false", "--rehearse").err())
+                .contains("sidecar.master.key.file is missing");
+    }
+
+    @Test
+    void shouldNameTheEnvironmentVariableWhenItsValueIsNotANumber() {
+        Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED);
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("Invalid value six seconds for configuration session.timeout.ms: Not a number "
+                + "of type LONG (environment variable CAIRN_SESSION_TIMEOUT_MS)");
+    }
+
+    @Test
+    void shouldNameTheFileWhenAValueInItIsOutOfRange() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.properties"), "http.port=70000\n");
+
+        Result result = run(Map.of(), "--config", file.toString(), UNSIGNED);
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("Invalid value 70000 for configuration http.port: Value must be no more than "
+                + "65535 (file " + file + ")");
+    }
+
+    @Test
+    void shouldNameTheFlagWhenABooleanIsNeitherTrueNorFalse() {
+        Result result = run(Map.of(), "--allow-unsigned-sidecar-records=yes");
+
+        assertThat(result.err()).contains("for configuration allow.unsigned.sidecar.records: Expected value to be "
+                + "either true or false (flag --allow-unsigned-sidecar-records)");
+    }
+
+    @Test
+    void shouldIgnoreAnUnknownKeyWithAWarningWhenTheFileHasOneAsKafkaDoes() throws Exception {
+        Path file = Files.writeString(dir.resolve("c.properties"), "partitons=12\n");
+        CoordinatorMain main = new CoordinatorMain(Map.of());
+        CoordinatorMain.commandLine(main).parseArgs("--config", file.toString(), UNSIGNED);
+
+        assertThat(main.config().partitions()).isEqualTo(6);
+    }
+
+    @Test
+    void shouldNameTheConfigFileWhenItCannotBeRead() {
+        Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(), UNSIGNED);
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("--config: cannot read " + dir.resolve("nope.properties"));
+    }
+
+    @Test
+    void shouldRefuseAKafkaConfigWhenItOverridesExactlyOnce() throws Exception {
+        Path kafka = Files.writeString(dir.resolve("kafka.properties"), "processing.guarantee=at_least_once\n");
+
+        Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED);
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("kafka.config (flag --kafka-config): " + kafka
+                + " sets processing.guarantee=at_least_once, but the coordinator always processes exactly_once_v2");
+    }
+
+    @Test
+    void shouldRefuseAKafkaConfigWhenItOverridesTheApplicationId() throws Exception {
+        Path kafka = Files.writeString(dir.resolve("kafka.properties"), "application.id=other\n");
+
+        Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED);
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("kafka.config (environment variable CAIRN_KAFKA_CONFIG): " + kafka
+                + " sets application.id, which the coordinator takes from its own application.id key");
+    }
+
+    @Test
+    void shouldListEveryKeyWithItsEnvironmentVariableWhenAskedForHelp() {
+        StringWriter out = new StringWriter();
+        CommandLine commandLine = CoordinatorMain.commandLine(new CoordinatorMain(Map.of()));
+        commandLine.setOut(new PrintWriter(out, true));
+
+        assertThat(commandLine.execute("--help")).isZero();
+        assertThat(out.toString()).contains("--http-port", "CAIRN_HTTP_PORT", "default 8081", "--config",
+                "--bootstrap-servers", "CAIRN_BOOTSTRAP_SERVERS", "localhost:9092");
+    }
+
+    private static CoordinatorConfig config(Map<String, String> env, String... args) {
+        CoordinatorMain main = new CoordinatorMain(env);
+        CoordinatorMain.commandLine(main).parseArgs(args);
+        return main.config();
+    }
+
+    private record Result(int exit, String err) {}
+
+    private static Result run(Map<String, String> environment, String... args) {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = CoordinatorMain.commandLine(new CoordinatorMain(environment));
+        commandLine.setErr(new PrintWriter(err, true));
+        return new Result(commandLine.execute(args), err.toString());
+    }
+}
