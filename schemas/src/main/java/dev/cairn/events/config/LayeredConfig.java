@@ -50,25 +50,36 @@ public final class LayeredConfig extends AbstractConfig {
      */
     public static LayeredConfig load(ConfigSchema schema, Map<String, String> flags, Map<String, String> environment,
             Path file) {
+        Map<String, String> entries = file == null ? Map.of() : PropertiesFile.read(file, ConfigOptions.CONFIG_FLAG);
+        return load(schema, flags, environment, entries, file == null ? null : "file " + file);
+    }
+
+    /**
+     * Reads the layers, the file's entries already read.
+     *
+     * @param entries the entries of the configuration file (or of properties built in code)
+     * @param origin where the entries come from, for messages, e.g. {@code file sidecar.properties}
+     */
+    public static LayeredConfig load(ConfigSchema schema, Map<String, String> flags, Map<String, String> environment,
+            Map<String, String> entries, String origin) {
         Map<String, String> values = new TreeMap<>();
         Map<String, String> sources = new TreeMap<>();
         Map<String, String> passThrough = new TreeMap<>();
         List<String> unknown = new ArrayList<>();
-        if (file != null) {
-            String source = "file " + file;
-            PropertiesFile.read(file, "--config").forEach((key, value) -> {
-                if (schema.passThroughKey(key) != null) {
-                    passThrough.put(passThroughKey(schema, key, source), value);
-                } else if (schema.defines(key)) {
-                    values.put(key, value);
-                    sources.put(key, source);
-                } else {
-                    unknown.add(key);
-                    LOG.warn("{}: the configuration '{}' in {} isn't a known config; it is ignored", schema.program(),
-                            key, file);
-                }
-            });
-        }
+        entries.forEach((rawKey, rawValue) -> {
+            String key = rawKey.trim();
+            String value = rawValue.trim();
+            if (schema.passThroughKey(key) != null) {
+                passThrough.put(passThroughKey(schema, key, origin), value);
+            } else if (schema.defines(key)) {
+                values.put(key, value);
+                sources.put(key, origin);
+            } else {
+                unknown.add(key);
+                LOG.warn("{}: the configuration '{}' in {} isn't a known config; it is ignored", schema.program(),
+                        key, origin);
+            }
+        });
         readEnvironment(schema, environment, values, sources, passThrough);
         flags.forEach((key, value) -> {
             values.put(key, value);

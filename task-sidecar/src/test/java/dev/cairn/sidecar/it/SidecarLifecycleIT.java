@@ -11,7 +11,7 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.sidecar.app.Sidecar;
-import dev.cairn.sidecar.app.SidecarConfigParser;
+import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.app.SidecarMain;
 import dev.cairn.sidecar.app.SidecarMainAccess;
 import dev.cairn.sidecar.hook.RestorePoint;
@@ -105,13 +105,13 @@ class SidecarLifecycleIT extends SidecarTestBase {
         String job = SidecarTestBed.uniqueJobId("process");
         bed.register(SidecarTestBed.job(job, 150, 10_000, "only"));
         Map<String, String> env = Map.of(
-                SidecarConfigParser.envName("bootstrap.servers"), bed.bootstrapServers(),
-                SidecarConfigParser.envName("topic.prefix"), bed.topics().prefix(),
-                SidecarConfigParser.envName("job.id"), job,
-                SidecarConfigParser.envName("task.id"), "only",
-                SidecarConfigParser.envName("subtask.index"), "0",
-                SidecarConfigParser.envName("hook.class"), ProcessHook.class.getName(),
-                SidecarConfigParser.envName("kafka.linger.ms"), "1");
+                SidecarKeys.SCHEMA.envName("bootstrap.servers"), bed.bootstrapServers(),
+                SidecarKeys.SCHEMA.envName("topic.prefix"), bed.topics().prefix(),
+                SidecarKeys.SCHEMA.envName("job.id"), job,
+                SidecarKeys.SCHEMA.envName("task.id"), "only",
+                SidecarKeys.SCHEMA.envName("subtask.index"), "0",
+                SidecarKeys.SCHEMA.envName("hook.class"), ProcessHook.class.getName(),
+                SidecarKeys.SCHEMA.envName("kafka.linger.ms"), "1");
         SidecarMain main = SidecarMainAccess.create(env);
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> SidecarMainAccess.execute(main));
 
