@@ -2,11 +2,14 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.events.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -119,6 +122,26 @@ class CoordinatorConfigSourcesTest {
         assertThat(commandLine.execute("--help")).isZero();
         assertThat(out.toString()).contains("--http-port", "CAIRN_HTTP_PORT", "default 8081", "--config",
                 "--bootstrap-servers", "CAIRN_BOOTSTRAP_SERVERS", "localhost:9092");
+    }
+
+    @Test
+    void shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten() throws Exception {
+        Matcher block = Pattern.compile("```properties\n(bootstrap\\.servers=kafka-1[^`]*)```")
+                .matcher(Files.readString(Path.of("..", "README.md")));
+        assertThat(block.find()).as("the README's coordinator --config sample").isTrue();
+        Path key = Files.writeString(dir.resolve("master.key"), SigningKey.generate().toBase64());
+        Path kafka = Files.writeString(dir.resolve("kafka.properties"), "security.protocol=SSL\n");
+        Path file = Files.writeString(dir.resolve("coordinator.properties"), block.group(1)
+                .replace("/etc/cairn/master.key", key.toString()).replace("/etc/cairn/kafka.properties",
+                        kafka.toString()));
+
+        CoordinatorConfig config = config(Map.of(), "--config", file.toString());
+
+        assertThat(config.bootstrapServers()).isEqualTo("kafka-1:9092,kafka-2:9092");
+        assertThat(config.queryServer().bindAddress()).isEqualTo("0.0.0.0");
+        assertThat(config.queryServer().advertisedHost()).isEqualTo("coordinator-1.cairn");
+        assertThat(config.sidecarMasterKey()).isNotNull();
+        assertThat(config.kafkaProperties()).containsEntry("security.protocol", "SSL");
     }
 
     private static CoordinatorConfig config(Map<String, String> env, String... args) {

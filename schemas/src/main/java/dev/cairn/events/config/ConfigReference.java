@@ -51,6 +51,6 @@ public final class ConfigReference {
     }
 
     private static String cell(String text) {
-        return text.replace("|", "\\|").replace("\n", " ");
+        return text.replace("|", "\\|").replace("<", "&lt;").replace(">", "&gt;").replace("\n", " ");
     }
 }

@@ -363,7 +363,8 @@ class SidecarConfigTest {
     @Test
     void shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));
-        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```properties\n(bootstrap\\.servers=[^`]*)```")
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile(
+                "```properties\n(bootstrap\\.servers=[^`\n]*\njob\\.id=[^`]*)```")
                 .matcher(readme);
         assertThat(block.find()).as("the README's sidecar.properties sample").isTrue();
         Path key = Files.writeString(dir.resolve("orders.key"), SigningKey.generate().toBase64());
@@ -376,6 +377,16 @@ class SidecarConfigTest {
         assertThat(config.hookUrl()).isEqualTo(URI.create("http://127.0.0.1:8090"));
         assertThat(config.kafkaProperties()).containsEntry("security.protocol", "SASL_SSL");
         assertThat(config.authKey()).isNotNull();
+    }
+
+    @Test
+    void shouldNameTheWholeValueWhenALineEndsInWhatLooksLikeAComment() throws Exception {
+        Path file = Files.writeString(dir.resolve("sidecar.properties"), "bootstrap.servers=k:9092\njob.id=orders\n"
+                + "task.id=sink\nsubtask.index=0\nhook.kind=http  # java | http | command\n");
+
+        assertThatThrownBy(() -> SidecarConfig.load(file, NO_ENV)).isInstanceOf(ConfigProblem.class)
+                .hasMessageContaining("Invalid value http  # java | http | command for configuration hook.kind")
+                .hasMessageContaining("(file " + file + ")");
     }
 
     @Test
