@@ -48,7 +48,7 @@ class CoordinatorConfigSourcesTest {
 
     @Test
     void shouldNameTheEnvironmentVariableWhenItsValueIsNotANumber() {
-        Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("Invalid value six seconds for configuration session.timeout.ms: Not a number "
@@ -59,7 +59,7 @@ class CoordinatorConfigSourcesTest {
     void shouldNameTheFileWhenAValueInItIsOutOfRange() throws Exception {
         Path file = Files.writeString(dir.resolve("c.properties"), "http.port=70000\n");
 
-        Result result = run(Map.of(), "--config", file.toString(), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of(), "--config", file.toString(), UNSIGNED);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("Invalid value 70000 for configuration http.port: Value must be no more than "
@@ -68,7 +68,7 @@ class CoordinatorConfigSourcesTest {
 
     @Test
     void shouldNameTheFlagWhenABooleanIsNeitherTrueNorFalse() {
-        Result result = run(Map.of(), "--allow-unsigned-sidecar-records=yes");
+        CoordinatorMainTest.Result result = run(Map.of(), "--allow-unsigned-sidecar-records=yes");
 
         assertThat(result.err()).contains("for configuration allow.unsigned.sidecar.records: Expected value to be "
                 + "either true or false (flag --allow-unsigned-sidecar-records)");
@@ -77,15 +77,12 @@ class CoordinatorConfigSourcesTest {
     @Test
     void shouldIgnoreAnUnknownKeyWithAWarningWhenTheFileHasOneAsKafkaDoes() throws Exception {
         Path file = Files.writeString(dir.resolve("c.properties"), "partitons=12\n");
-        CoordinatorMain main = new CoordinatorMain(Map.of());
-        CoordinatorMain.commandLine(main).parseArgs("--config", file.toString(), UNSIGNED);
-
-        assertThat(main.config().partitions()).isEqualTo(6);
+        assertThat(config(Map.of(), "--config", file.toString(), UNSIGNED).partitions()).isEqualTo(6);
     }
 
     @Test
     void shouldNameTheConfigFileWhenItCannotBeRead() {
-        Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(), UNSIGNED);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("--config: cannot read " + dir.resolve("nope.properties"));
@@ -95,7 +92,7 @@ class CoordinatorConfigSourcesTest {
     void shouldRefuseAKafkaConfigWhenItOverridesExactlyOnce() throws Exception {
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "processing.guarantee=at_least_once\n");
 
-        Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("kafka.config (flag --kafka-config): " + kafka
@@ -106,7 +103,7 @@ class CoordinatorConfigSourcesTest {
     void shouldRefuseAKafkaConfigWhenItOverridesTheApplicationId() throws Exception {
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "application.id=other\n");
 
-        Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("kafka.config (environment variable CAIRN_KAFKA_CONFIG): " + kafka
@@ -145,17 +142,10 @@ class CoordinatorConfigSourcesTest {
     }
 
     private static CoordinatorConfig config(Map<String, String> env, String... args) {
-        CoordinatorMain main = new CoordinatorMain(env);
-        CoordinatorMain.commandLine(main).parseArgs(args);
-        return main.config();
+        return CoordinatorMainTest.parseWith(env, args).config();
     }
 
-    private record Result(int exit, String err) {}
-
-    private static Result run(Map<String, String> environment, String... args) {
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = CoordinatorMain.commandLine(new CoordinatorMain(environment));
-        commandLine.setErr(new PrintWriter(err, true));
-        return new Result(commandLine.execute(args), err.toString());
+    private static CoordinatorMainTest.Result run(Map<String, String> environment, String... args) {
+        return CoordinatorMainTest.runWith(environment, args);
     }
 }

@@ -255,19 +255,19 @@ class CoordinatorMainTest {
         return parseWith(Map.of(), args);
     }
 
-    private static CoordinatorMain parseWith(Map<String, String> environment, String... args) {
+    static CoordinatorMain parseWith(Map<String, String> environment, String... args) {
         CoordinatorMain main = new CoordinatorMain(environment);
         CoordinatorMain.commandLine(main).parseArgs(args);
         return main;
     }
 
-    private record Result(int exit, String err) {}
+    record Result(int exit, String err) {}
 
     private static Result run(String... args) {
         return runWith(Map.of(), args);
     }
 
-    private static Result runWith(Map<String, String> environment, String... args) {
+    static Result runWith(Map<String, String> environment, String... args) {
         StringWriter err = new StringWriter();
         CommandLine commandLine = CoordinatorMain.commandLine(new CoordinatorMain(environment));
         commandLine.setErr(new PrintWriter(err, true));

@@ -30,10 +30,12 @@ public final class SidecarKeys {
 
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     public static final String TOPIC_PREFIX = "topic.prefix";
+    /** Whom the sidecar stands for: a subtask of the job, or a coordinator-side participant of it. */
     public static final String JOB_ID = "job.id";
     public static final String TASK_ID = "task.id";
     public static final String SUBTASK_INDEX = "subtask.index";
     public static final String PARTICIPANT = "participant";
+    /** How it reaches the worker. */
     public static final String HOOK_KIND = "hook.kind";
     public static final String HOOK_CLASS = "hook.class";
     public static final String HOOK_URL = "hook.url";
