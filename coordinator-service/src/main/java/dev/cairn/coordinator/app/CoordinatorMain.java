@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.events.config.ConfigOptions;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -56,6 +57,10 @@ public final class CoordinatorMain implements Callable<Integer> {
             if (error instanceof IllegalArgumentException) {
                 cmd.getErr().println("cairn-coordinator: " + error.getMessage());
                 return CommandLine.ExitCode.USAGE;
+            }
+            if (error instanceof UncheckedIOException) {
+                cmd.getErr().println("cairn-coordinator: " + error.getMessage());
+                return CommandLine.ExitCode.SOFTWARE;
             }
             throw error;
         });
