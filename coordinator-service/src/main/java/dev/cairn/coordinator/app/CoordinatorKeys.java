@@ -24,24 +24,24 @@ import org.apache.kafka.common.config.ConfigDef.Type;
  */
 public final class CoordinatorKeys {
 
-    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
-    public static final String APPLICATION_ID = "application.id";
-    public static final String TOPIC_PREFIX = "topic.prefix";
-    public static final String PARTITIONS = "partitions";
-    public static final String REPLICATION_FACTOR = "replication.factor";
-    public static final String STATE_DIR = "state.dir";
-    public static final String TICK_INTERVAL_MS = "tick.interval.ms";
-    public static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
-    public static final String KAFKA_CONFIG = "kafka.config";
-    public static final String SIDECAR_MASTER_KEY_FILE = "sidecar.master.key.file";
-    public static final String ALLOW_UNSIGNED = "allow.unsigned.sidecar.records";
-    public static final String INSTANCE_ID = "instance.id";
-    public static final String SESSION_TIMEOUT_MS = "session.timeout.ms";
-    public static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
-    public static final String STANDBY_REPLICAS = "standby.replicas";
-    public static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
-    public static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
-    public static final String TRANSACTION_TIMEOUT_MS = "transaction.timeout.ms";
+    static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    static final String APPLICATION_ID = "application.id";
+    static final String TOPIC_PREFIX = "topic.prefix";
+    static final String PARTITIONS = "partitions";
+    static final String REPLICATION_FACTOR = "replication.factor";
+    static final String STATE_DIR = "state.dir";
+    static final String TICK_INTERVAL_MS = "tick.interval.ms";
+    static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+    static final String KAFKA_CONFIG = "kafka.config";
+    static final String SIDECAR_MASTER_KEY_FILE = "sidecar.master.key.file";
+    static final String ALLOW_UNSIGNED = "allow.unsigned.sidecar.records";
+    static final String INSTANCE_ID = "instance.id";
+    static final String SESSION_TIMEOUT_MS = "session.timeout.ms";
+    static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String STANDBY_REPLICAS = "standby.replicas";
+    static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
+    static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
+    static final String TRANSACTION_TIMEOUT_MS = "transaction.timeout.ms";
 
     /** Every key of the coordinator, its environment variables {@code CAIRN_<KEY>}. */
     public static final ConfigSchema SCHEMA = new ConfigSchema("cairn-coordinator", HttpKeys.define(definition()),
