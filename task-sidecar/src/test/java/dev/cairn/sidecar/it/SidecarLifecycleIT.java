@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class SidecarLifecycleIT extends SidecarTestBase {
 
     @Test
-    void restartedSidecarAbortsThePendingCheckpointResumesAndRestoresFromTheLatestCompleted() {
+    void shouldAbortThePendingCheckpointAndRestoreFromTheLatestCompletedWhenASidecarRestarts() {
         // given checkpoint 2 completed and checkpoint 3 pending, the sink's worker stuck in its snapshot
         String job = SidecarTestBed.uniqueJobId("restart");
         bed.register(SidecarTestBed.job(job, 150, 60_000, "source", "sink"));
@@ -100,7 +100,7 @@ class SidecarLifecycleIT extends SidecarTestBase {
     }
 
     @Test
-    void sidecarProcessServesTheHookItsSettingsNameUntilStopped() throws Exception {
+    void shouldServeTheHookItsSettingsNameUntilStoppedWhenRunAsAProcess() throws Exception {
         // given a job and the settings of a sidecar process, from the environment only
         String job = SidecarTestBed.uniqueJobId("process");
         bed.register(SidecarTestBed.job(job, 150, 10_000, "only"));
