@@ -67,7 +67,7 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--partitions", defaultValue = "3", description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
     int partitions;
 
-    @Option(names = "--http-port", defaultValue = "8081",
+    @Option(names = "--http-port", defaultValue = "" + QueryServerConfig.DEFAULT_PORT,
             description = "Port of the coordinator's REST API, web page and metrics on 127.0.0.1; 0 picks a free one "
                     + "(default: ${DEFAULT-VALUE}).")
     int httpPort;

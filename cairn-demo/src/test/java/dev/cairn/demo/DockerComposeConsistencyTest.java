@@ -2,9 +2,12 @@ package dev.cairn.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.coordinator.app.CoordinatorMain;
 import dev.cairn.coordinator.cli.CairnCli;
-import dev.cairn.sidecar.app.SidecarConfigParser;
+import dev.cairn.coordinator.cli.CliKeys;
+import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.sample.SampleWorkerMain;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,7 +26,8 @@ import picocli.CommandLine;
 /**
  * docker-compose.yml cannot run on the build machines (no Docker engine). This keeps it consistent with
  * what can be checked: the Dockerfiles it builds exist and run the jars the build produces, and every
- * CAIRN_* variable a service sets is one that service's program reads.
+ * CAIRN_* variable a service sets is one that service's program reads (a key of its ConfigDef, or an
+ * environment default of the sample worker's and the CLI subcommands' own flags).
  */
 class DockerComposeConsistencyTest {
 
@@ -52,7 +56,7 @@ class DockerComposeConsistencyTest {
 
         assertThat(rehearsal.find()).as("a --rehearse run in %s", dockerfile).isTrue();
         String[] flags = rehearsal.group(1).trim().split("\\s+");
-        assertThat(new picocli.CommandLine(new CoordinatorMain()).parseArgs(flags).errors()).isEmpty();
+        assertThat(CoordinatorMain.commandLine().parseArgs(flags).errors()).isEmpty();
         assertThat(dockerfile).contains("-XX:SharedArchiveFile=/app/cairn-coordinator.jsa");
     }
 
@@ -71,15 +75,21 @@ class DockerComposeConsistencyTest {
             return envDefaults(SampleWorkerMain.class);
         }
         if (service.entrypoint().contains(CairnCli.class.getName())) {
-            return envDefaults(CairnCli.class);
+            Set<String> names = envDefaults(CairnCli.class);
+            names.addAll(envNames(CliKeys.SCHEMA));
+            return names;
         }
         if ("task-sidecar/Dockerfile".equals(service.dockerfile())) {
-            return SidecarConfigParser.KEYS.stream().map(SidecarConfigParser::envName).collect(Collectors.toSet());
+            return envNames(SidecarKeys.SCHEMA);
         }
         if ("coordinator-service/Dockerfile".equals(service.dockerfile())) {
-            return envDefaults(CoordinatorMain.class);
+            return envNames(CoordinatorKeys.SCHEMA);
         }
         return Set.of();
+    }
+
+    private static Set<String> envNames(ConfigSchema schema) {
+        return schema.def().names().stream().map(schema::envName).collect(Collectors.toSet());
     }
 
     /** The CAIRN_* variables named in the option defaults of a picocli command, its mixins and subcommands. */

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Everything a coordinator instance needs to run.
@@ -113,7 +114,28 @@ public record CoordinatorConfig(
             throw new IllegalArgumentException("bootstrap-servers must name at least one host:port");
         }
         Objects.requireNonNull(failover, "failover");
+        refuseOverrides(kafkaProperties, "kafkaProperties");
         kafkaProperties = Map.copyOf(kafkaProperties);
+    }
+
+    /**
+     * Refuses Kafka properties that would change what the coordinator decides for itself: its application id
+     * (which names its group, its internal topics and its transactional ids) and exactly-once processing.
+     *
+     * @param what where the properties come from, for the message
+     * @throws IllegalArgumentException naming the entry
+     */
+    static void refuseOverrides(Map<String, String> kafkaProperties, String what) {
+        String guarantee = kafkaProperties.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        if (guarantee != null) {
+            throw new IllegalArgumentException(what + " sets " + StreamsConfig.PROCESSING_GUARANTEE_CONFIG + "=" + guarantee
+                    + ", but the coordinator always processes " + StreamsConfig.EXACTLY_ONCE_V2
+                    + " (its decisions and their journal entries commit together); remove the entry");
+        }
+        if (kafkaProperties.containsKey(StreamsConfig.APPLICATION_ID_CONFIG)) {
+            throw new IllegalArgumentException(what + " sets " + StreamsConfig.APPLICATION_ID_CONFIG + ", which the "
+                    + "coordinator takes from its own application.id key (--application-id); remove the entry");
+        }
     }
 
     /** With the {@link Failover#DEFAULTS}. */
@@ -140,11 +162,6 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey);
-    }
-
-    public CoordinatorConfig withStateDir(Path newStateDir) {
-        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, newStateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey);
     }
 

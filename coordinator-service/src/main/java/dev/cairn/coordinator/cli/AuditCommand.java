@@ -142,23 +142,9 @@ final class AuditCommand implements Runnable {
         return lives.open(base, token, Duration.ofSeconds(30));
     }
 
-    /** The consumer's settings: the --kafka-config file's entries, then the brokers. */
+    /** The consumer's settings: the common Kafka client settings ({@link CliKeys#clientSettings}). */
     private Map<String, Object> consumerConfig(CommandSpec command) {
-        Map<String, Object> config;
-        try {
-            config = new HashMap<>(cli.kafkaConfig == null ? Map.of() : ProducerSettings.read(cli.kafkaConfig));
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), e.getMessage(), e);
-        }
-        String flag = cli.bootstrapServers;
-        if (flag != null && !flag.isBlank()) {
-            config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, flag.strip());
-        } else {
-            Object fromFile = config.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
-            if (fromFile == null || fromFile.toString().isBlank()) {
-                config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, ProducerSettings.DEFAULT_BOOTSTRAP_SERVERS);
-            }
-        }
+        Map<String, Object> config = new HashMap<>(cli.clientSettings(command).settings());
         config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-audit");
         return config;
     }

@@ -5,14 +5,16 @@ import dev.cairn.coordinator.requests.RequestSender;
 import dev.cairn.coordinator.requests.RequestSender.Delivery;
 import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.config.ConfigOptions;
+import dev.cairn.events.config.LayeredConfig;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,31 +73,6 @@ public final class CairnCli implements Runnable {
         CairnSerdes.requests();
     }
 
-    @Option(names = "--bootstrap-servers", scope = ScopeType.INHERIT, paramLabel = "HOST:PORT[,...]",
-            defaultValue = "${env:CAIRN_BOOTSTRAP_SERVERS}",
-            description = "Kafka bootstrap servers (env CAIRN_BOOTSTRAP_SERVERS; else bootstrap.servers of "
-                    + "--kafka-config; else " + ProducerSettings.DEFAULT_BOOTSTRAP_SERVERS + ").")
-    String bootstrapServers;
-
-    @Option(names = "--topic-prefix", scope = ScopeType.INHERIT, paramLabel = "PREFIX",
-            defaultValue = "${env:CAIRN_TOPIC_PREFIX:-cairn.}",
-            description = "Prefix of the topic names; requests go to <prefix>requests "
-                    + "(env CAIRN_TOPIC_PREFIX, default ${DEFAULT-VALUE}).")
-    String topicPrefix;
-
-    @Option(names = "--kafka-config", scope = ScopeType.INHERIT, paramLabel = "FILE",
-            defaultValue = "${env:CAIRN_KAFKA_CONFIG}",
-            description = "Properties file passed to the Kafka producer as it is: security settings and the like "
-                    + "(env CAIRN_KAFKA_CONFIG).")
-    Path kafkaConfig;
-
-    @Option(names = "--send-timeout-ms", scope = ScopeType.INHERIT, paramLabel = "MS",
-            defaultValue = "${env:CAIRN_SEND_TIMEOUT_MS:-30000}",
-            description = "Advanced: how long to wait for the brokers' metadata and for the acknowledgement "
-                    + "(max.block.ms and delivery.timeout.ms) before giving up "
-                    + "(env CAIRN_SEND_TIMEOUT_MS, default ${DEFAULT-VALUE}).")
-    long sendTimeoutMs;
-
     @Option(names = {"-h", "--help"}, usageHelp = true, scope = ScopeType.INHERIT,
             description = "Show this help and exit.")
     boolean help;
@@ -105,6 +82,9 @@ public final class CairnCli implements Runnable {
 
     private final RequestSender.Factory senders;
     private final Clock clock;
+    private final Map<String, String> environment;
+    private ConfigOptions options;
+    private LayeredConfig settings;
 
     /** A CLI that produces to Kafka. */
     public CairnCli() {
@@ -113,8 +93,14 @@ public final class CairnCli implements Runnable {
 
     /** A CLI that hands its requests to {@code senders}, stamping them with {@code clock}. */
     CairnCli(RequestSender.Factory senders, Clock clock) {
+        this(senders, clock, System.getenv());
+    }
+
+    /** The same, reading {@code environment} instead of the process's. */
+    CairnCli(RequestSender.Factory senders, Clock clock, Map<String, String> environment) {
         this.senders = senders;
         this.clock = clock;
+        this.environment = Map.copyOf(environment);
     }
 
     /** Runs the CLI and exits with its exit code. */
@@ -135,6 +121,7 @@ public final class CairnCli implements Runnable {
     /** The same, its subcommands made by {@code factory} (tests hand {@code cairn audit} a journal in memory). */
     static CommandLine commandLine(CairnCli cli, CommandLine.IFactory factory) {
         CommandLine commandLine = new CommandLine(cli, factory);
+        cli.options = ConfigOptions.addTo(commandLine.getCommandSpec(), CliKeys.SCHEMA, ScopeType.INHERIT);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         commandLine.setParameterExceptionHandler(CairnCli::shortUsageError);
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
@@ -172,25 +159,21 @@ public final class CairnCli implements Runnable {
     }
 
     /**
-     * Checks the common flags and sends one request keyed by {@code jobId}.
+     * Checks the common settings and sends one request keyed by {@code jobId}.
      *
      * @param command the subcommand, for error messages naming its flags
-     * @throws ParameterException when a common flag is malformed (nothing is sent)
+     * @throws ParameterException when a common setting is malformed (nothing is sent)
      * @throws SendFailedException when the broker did not acknowledge the request
      */
     Delivery send(CommandSpec command, String jobId, RequestEnvelope envelope) {
         CairnTopics topics = topics(command);
-        Duration timeout = Duration.ofMillis(sendTimeoutMs);
-        Map<String, Object> producerConfig;
-        try {
-            producerConfig = ProducerSettings.of(bootstrapServers, kafkaConfig, timeout);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), e.getMessage(), e);
-        }
+        Duration timeout = Duration.ofMillis(settings(command).getLong(CliKeys.SEND_TIMEOUT_MS));
+        Map<String, Object> producerConfig = checked(command, () -> ProducerSettings.of(clientSettings(command),
+                timeout));
         try (RequestSender sender = senders.open(producerConfig, topics.requests(), timeout)) {
             return sender.send(jobId, envelope);
         } catch (SendFailedException e) {
-            throw new SendFailedException(e.getMessage() + " (--send-timeout-ms " + sendTimeoutMs + ")"
+            throw new SendFailedException(e.getMessage() + " (--send-timeout-ms " + timeout.toMillis() + ")"
                     + System.lineSeparator() + "Check that the brokers are reachable, that the --kafka-config "
                     + "settings (security) are right, and that the topic exists (the coordinator creates it at "
                     + "start-up; check --topic-prefix).", e.getCause());
@@ -199,10 +182,35 @@ public final class CairnCli implements Runnable {
 
     /** The topic names, with a malformed prefix reported as a flag error. */
     CairnTopics topics(CommandSpec command) {
+        LayeredConfig config = settings(command);
+        return checked(command, () -> {
+            try {
+                return new CairnTopics(config.getString(CliKeys.TOPIC_PREFIX));
+            } catch (IllegalArgumentException e) {
+                throw config.problem(CliKeys.TOPIC_PREFIX, e.getMessage());
+            }
+        });
+    }
+
+    /** The Kafka client settings of the common keys ({@link CliKeys#clientSettings}). */
+    CliKeys.ClientSettings clientSettings(CommandSpec command) {
+        return checked(command, () -> CliKeys.clientSettings(settings(command)));
+    }
+
+    /** The common settings: flags, environment, {@code --config} file; read once. */
+    private LayeredConfig settings(CommandSpec command) {
+        if (settings == null) {
+            settings = checked(command, () -> options.load(environment));
+        }
+        return settings;
+    }
+
+    /** What {@code reading} returns, a malformed setting reported as a flag error of {@code command}. */
+    private static <T> T checked(CommandSpec command, Supplier<T> reading) {
         try {
-            return new CairnTopics(topicPrefix);
+            return reading.get();
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(command.commandLine(), "--topic-prefix: " + e.getMessage());
+            throw new ParameterException(command.commandLine(), e.getMessage(), e);
         }
     }
 

@@ -3,12 +3,13 @@ package dev.cairn.coordinator.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.query.SelfSignedKeystore;
+import dev.cairn.events.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import dev.cairn.events.auth.SigningKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -19,7 +20,7 @@ class CoordinatorMainTest {
     Path dir;
 
     @Test
-    void shouldTurnFlagsIntoTheConfiguration() throws Exception {
+    void shouldBuildTheConfigurationWhenEveryFlagIsGiven() throws Exception {
         Path kafkaConfig = Files.writeString(dir.resolve("kafka.properties"),
                 "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\n");
         CoordinatorMain main = parse("--bootstrap-servers", "k1:9092,k2:9092", "--application-id", "cairn-a",
@@ -41,7 +42,7 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldTurnFailoverFlagsIntoTheConfiguration() {
+    void shouldBuildTheFailoverSettingsWhenFailoverFlagsAreGiven() {
         CoordinatorMain main = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString(), "--instance-id", "coordinator-a",
                 "--session-timeout-ms", "9000", "--heartbeat-interval-ms", "3000", "--standby-replicas", "2",
                 "--acceptable-recovery-lag", "500", "--probing-rebalance-interval-ms", "120000",
@@ -54,7 +55,7 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldDeriveAStableInstanceIdFromTheHostAndTheStateDirectory() {
+    void shouldDeriveAStableInstanceIdWhenNoneIsGiven() {
         String first = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString()).config().failover().instanceId();
         String again = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString()).config().failover().instanceId();
         String elsewhere = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.resolve("other").toString()).config().failover().instanceId();
@@ -63,12 +64,12 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldUseDynamicMembershipForAnEmptyInstanceId() {
+    void shouldUseDynamicMembershipWhenTheInstanceIdIsEmpty() {
         assertThat(parse("--allow-unsigned-sidecar-records", "--instance-id", "").config().failover().instanceId()).isNull();
     }
 
     @Test
-    void shouldDefaultToFailoverInSeconds() {
+    void shouldFailOverInSecondsWhenNothingIsGiven() {
         CoordinatorConfig.Failover failover = parse("--allow-unsigned-sidecar-records").config().failover();
 
         assertThat(failover.sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
@@ -78,43 +79,47 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldRefuseAHeartbeatLongerThanAThirdOfTheSession() {
+    void shouldRefuseStartUpWhenTheHeartbeatIsLongerThanAThirdOfTheSession() {
         Result result = run("--session-timeout-ms", "6000", "--heartbeat-interval-ms", "3000");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("heartbeat-interval (3000 ms) must be at most a third of session-timeout");
     }
 
     @Test
-    void shouldExplainANonNumericPartitionCount() {
+    void shouldNameTheFlagWhenThePartitionCountIsNotANumber() {
         Result result = run("--partitions", "many");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("Invalid value for option '--partitions'").contains("'many' is not an int");
+        assertThat(result.err()).contains("Invalid value many for configuration partitions: Not a number of type INT "
+                + "(flag --partitions)");
     }
 
     @Test
-    void shouldRefuseANonPositivePartitionCountBeforeConnecting() {
+    void shouldRefuseStartUpWhenThePartitionCountIsNotPositive() {
         Result result = run("--partitions", "0", "--bootstrap-servers", "127.0.0.1:1",
                 "--allow-unsigned-sidecar-records");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("partitions must be positive, was 0");
+        assertThat(result.err()).contains("Invalid value 0 for configuration partitions: Value must be at least 1 "
+                + "(flag --partitions)");
     }
 
     @Test
-    void shouldRefuseATopicPrefixKafkaCannotName() {
+    void shouldRefuseStartUpWhenKafkaCannotNameTheTopicPrefix() {
         Result result = run("--topic-prefix", "cairn/");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("topic prefix 'cairn/' may contain only letters, digits");
+        assertThat(result.err()).contains("topic.prefix (flag --topic-prefix): topic prefix 'cairn/' may contain only "
+                + "letters, digits");
     }
 
     @Test
-    void shouldNameAKafkaConfigFileThatCannotBeRead() {
+    void shouldNameTheKafkaConfigFileWhenItCannotBeRead() {
         Result result = run("--kafka-config", dir.resolve("missing.properties").toString());
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("--kafka-config: cannot read").contains("missing.properties");
+        assertThat(result.err()).contains("kafka.config (flag --kafka-config): cannot read")
+                .contains("missing.properties (it does not exist)");
     }
 
     @Test
-    void shouldNameAKafkaConfigFileThatIsNotAPropertiesFile() throws Exception {
+    void shouldNameTheKafkaConfigFileWhenItIsNotAPropertiesFile() throws Exception {
         Path broken = Files.writeString(dir.resolve("broken.properties"), "sasl.jaas.config=\\u12zz\n");
         Result result = run("--kafka-config", broken.toString());
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
@@ -122,15 +127,16 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldRefuseToStartWithoutASidecarKeyUnlessUnsignedRecordsAreAllowed() {
+    void shouldRefuseStartUpWhenNeitherAMasterKeyNorUnsignedRecordsAreGiven() {
         Result result = run("--bootstrap-servers", "127.0.0.1:1");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("--sidecar-master-key-file is missing")
+        assertThat(result.err()).contains("sidecar.master.key.file is missing")
+                .contains("give --sidecar-master-key-file, set the environment variable CAIRN_SIDECAR_MASTER_KEY_FILE")
                 .contains("--allow-unsigned-sidecar-records");
     }
 
     @Test
-    void shouldReadTheSidecarMasterKeyFile() throws Exception {
+    void shouldReadTheMasterKeyWhenAMasterKeyFileIsGiven() throws Exception {
         SigningKey key = SigningKey.generate();
         Path file = Files.writeString(dir.resolve("master.key"), key.toBase64() + "\n");
 
@@ -140,24 +146,26 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldNameAMasterKeyFileThatHoldsNoKey() throws Exception {
+    void shouldNameTheMasterKeyFileWhenItHoldsNoKey() throws Exception {
         Path file = Files.writeString(dir.resolve("short.key"), "c2hvcnQ=\n");
         Result result = run("--sidecar-master-key-file", file.toString());
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("--sidecar-master-key-file: the key file").contains("short.key")
+        assertThat(result.err()).contains("sidecar.master.key.file (flag --sidecar-master-key-file): the key file")
+                .contains("short.key")
                 .contains("has 5 bytes; at least 32 are needed");
     }
 
     @Test
-    void shouldRefuseAKeyFileAndUnsignedRecordsTogether() throws Exception {
+    void shouldRefuseStartUpWhenAMasterKeyAndUnsignedRecordsAreBothGiven() throws Exception {
         Path file = Files.writeString(dir.resolve("master.key"), SigningKey.generate().toBase64());
         Result result = run("--sidecar-master-key-file", file.toString(), "--allow-unsigned-sidecar-records");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("contradict each other");
+        assertThat(result.err()).contains("sidecar.master.key.file (flag --sidecar-master-key-file) and "
+                + "allow.unsigned.sidecar.records (flag --allow-unsigned-sidecar-records) are both set");
     }
 
     @Test
-    void shouldReadTheTokensFileIntoTheRestApisAccessPolicy() throws Exception {
+    void shouldAllowMutationsWhenATokensFileIsGiven() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=Zm9vYmFyYmF6cXV4cXV1eA\n");
 
         CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--http-tokens-file", tokens.toString(),
@@ -171,7 +179,7 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldServeAReadOnlyRestApiOnLoopbackByDefault() {
+    void shouldServeAReadOnlyRestApiOnLoopbackWhenNothingIsGiven() {
         CoordinatorConfig config = parse("--allow-unsigned-sidecar-records").config();
 
         assertThat(config.queryServer().bindAddress()).isEqualTo("127.0.0.1");
@@ -181,26 +189,28 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldNameTheFlagTheFileAndTheKeyOfAMalformedTokensFile() throws Exception {
+    void shouldNameTheFlagTheFileAndTheEntryWhenTheTokensFileIsMalformed() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=short\n");
 
         Result result = run("--http-tokens-file", tokens.toString());
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("--http-tokens-file: tokens file " + tokens + ": key 'ops.token'")
+        assertThat(result.err()).contains("http.tokens.file (flag --http-tokens-file): tokens file " + tokens
+                + ": key 'ops.token'")
                 .doesNotContain("short");
     }
 
     @Test
-    void shouldRefuseToRequireTokensForReadsWithoutATokensFile() {
+    void shouldRefuseStartUpWhenReadsNeedTokensButNoTokensFileIsGiven() {
         Result result = run("--http-require-token-for-reads");
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("--http-require-token-for-reads needs --http-tokens-file");
+        assertThat(result.err()).contains("http.require.token.for.reads (flag --http-require-token-for-reads): needs "
+                + "http.tokens.file");
     }
 
     @Test
-    void shouldServeHttpsWithAKeystoreWhosePasswordIsInAFile() throws Exception {
+    void shouldServeHttpsWhenAKeystoreAndItsPasswordFileAreGiven() throws Exception {
         Path keystore = SelfSignedKeystore.create(dir);
         Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD + "\n");
 
@@ -211,7 +221,7 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldNameTheFlagOfAWrongKeystorePasswordAtStartUp() throws Exception {
+    void shouldNameTheFlagWhenTheKeystorePasswordIsWrong() throws Exception {
         Path keystore = SelfSignedKeystore.create(dir);
 
         Result result = run("--http-tls-keystore", keystore.toString(), "--http-tls-keystore-password", "wrong");
@@ -221,7 +231,7 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldRefuseAKeystoreWithoutPasswordOrWithTwo() throws Exception {
+    void shouldRefuseAKeystoreWhenItHasNoPasswordOrTwo() throws Exception {
         Path keystore = SelfSignedKeystore.create(dir);
         Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD);
 
@@ -229,11 +239,12 @@ class CoordinatorMainTest {
                 "--http-tls-keystore needs --http-tls-keystore-password or --http-tls-keystore-password-file");
         assertThat(run("--http-tls-keystore", keystore.toString(), "--http-tls-keystore-password", "x",
                 "--http-tls-keystore-password-file", password.toString()).err()).contains(
-                "give --http-tls-keystore-password or --http-tls-keystore-password-file, not both");
+                "http.tls.keystore.password (flag --http-tls-keystore-password) and http.tls.keystore.password.file "
+                        + "(flag --http-tls-keystore-password-file) are both set: give one, not both");
     }
 
     @Test
-    void shouldRehearseAStartWithoutKafkaAndExitZero() {
+    void shouldExitZeroWhenRehearsingWithoutKafka() {
         Result result = run("--rehearse", "--allow-unsigned-sidecar-records", "--bootstrap-servers", "127.0.0.1:1",
                 "--state-dir", dir.resolve("rehearsal").toString());
 
@@ -241,16 +252,24 @@ class CoordinatorMainTest {
     }
 
     private static CoordinatorMain parse(String... args) {
-        CoordinatorMain main = new CoordinatorMain();
-        new CommandLine(main).parseArgs(args);
+        return parseWith(Map.of(), args);
+    }
+
+    static CoordinatorMain parseWith(Map<String, String> environment, String... args) {
+        CoordinatorMain main = new CoordinatorMain(environment);
+        CoordinatorMain.commandLine(main).parseArgs(args);
         return main;
     }
 
-    private record Result(int exit, String err) {}
+    record Result(int exit, String err) {}
 
     private static Result run(String... args) {
+        return runWith(Map.of(), args);
+    }
+
+    static Result runWith(Map<String, String> environment, String... args) {
         StringWriter err = new StringWriter();
-        CommandLine commandLine = CoordinatorMain.commandLine();
+        CommandLine commandLine = CoordinatorMain.commandLine(new CoordinatorMain(environment));
         commandLine.setErr(new PrintWriter(err, true));
         int exit = commandLine.execute(args);
         return new Result(exit, err.toString());

@@ -22,7 +22,7 @@ class CairnCliAuditTest {
     private final List<JournalEntry> journal = AuditJournalsAccess.twoJobs();
 
     @Test
-    void shouldPrintATimelineAsTextJsonAndCsv() throws Exception {
+    void shouldPrintATimelineAsTextJsonOrCsvWhenAskedForThatFormat() throws Exception {
         AuditRun text = run("audit", "timeline", "--job", "orders", "--checkpoint", "2");
         AuditRun json = run("audit", "timeline", "--job", "orders", "--checkpoint", "1", "--format", "json");
         AuditRun csv = run("audit", "--format", "CSV", "timeline", "--job", "orders", "--checkpoint", "1");
@@ -56,7 +56,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldRefuseMalformedFlagsWithExitTwo() {
+    void shouldExitWithTwoWhenAFlagIsMalformed() {
         AuditRun format = run("audit", "check", "--format", "xml");
         AuditRun asOf = run("audit", "state", "--job", "orders", "--as-of", "yesterday");
         AuditRun negative = run("audit", "timeline", "--job", "orders", "--checkpoint", "-3");
@@ -79,7 +79,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldPrintNoViolationOfACorrectJournalAndExitWithZero() {
+    void shouldExitWithZeroAndPrintNoViolationWhenTheJournalIsCorrect() {
         AuditRun check = run("audit", "check");
 
         assertThat(check.exit).as(check.err).isZero();
@@ -88,7 +88,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldPrintEveryViolationWithItsOffsetAndExitWithOne() throws Exception {
+    void shouldExitWithOneAndPrintEveryViolationWithItsOffsetWhenTheJournalBreaksARule() throws Exception {
         List<JournalEntry> broken = new ArrayList<>(journal);
         broken.add(JournalEntry.undecodable(0, broken.size(), 0, "orders", "the JournalEnvelope ends early (3 bytes)"));
         AuditRun text = new AuditRun().withJournal(broken).run("audit", "check");
@@ -106,7 +106,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldShowTheStateAsOfAnOffsetAndAsOfATime() throws Exception {
+    void shouldShowTheStateAsItWasWhenAnOffsetOrATimeIsGiven() throws Exception {
         long thirdTrigger = journal.stream().filter(e -> e.event() instanceof dev.cairn.events.CheckpointTriggered t
                 && t.getJobId().equals("orders") && t.getCheckpointId() == 3).findFirst().orElseThrow().offset();
         AuditRun atOffset = run("audit", "state", "--job", "orders", "--as-of", String.valueOf(thirdTrigger));
@@ -126,7 +126,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldSkipARecordThatDoesNotDecodeWithAWarning() {
+    void shouldSkipARecordWithAWarningWhenItDoesNotDecode() {
         List<JournalEntry> broken = new ArrayList<>(journal);
         broken.add(3, JournalEntry.undecodable(0, 999, 0, "orders", "CORRUPT"));
 
@@ -137,7 +137,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldReportAnUnreachableRestApiWithExitOne() {
+    void shouldExitWithOneWhenTheRestApiIsUnreachable() {
         AuditRun verify = run("audit", "verify", "--rest-url", "http://nowhere:1");
 
         assertThat(verify.exit).isEqualTo(1);
@@ -154,7 +154,7 @@ class CairnCliAuditTest {
     }
 
     @Test
-    void shouldReadTheBrokersAndSecurityFromTheKafkaConfigAndTheTopicFromThePrefix() throws Exception {
+    void shouldReadTheBrokersAndSecurityFromTheKafkaConfigWhenAuditing() throws Exception {
         Path config = Files.writeString(dir.resolve("client.properties"),
                 "bootstrap.servers=cloud:9092\nsecurity.protocol=SSL\n");
 
@@ -167,7 +167,7 @@ class CairnCliAuditTest {
         assertThat(run.topic).isEqualTo("prod.journal");
         assertThat(flag.consumerConfig).containsEntry("bootstrap.servers", "k1:9092");
         assertThat(badFile.exit).isEqualTo(2);
-        assertThat(badFile.err).contains("--kafka-config: cannot read");
+        assertThat(badFile.err).contains("kafka.config (flag --kafka-config): cannot read");
     }
 
     private AuditRun run(String... args) {

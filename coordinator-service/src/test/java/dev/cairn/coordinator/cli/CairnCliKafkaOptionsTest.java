@@ -3,7 +3,6 @@ package dev.cairn.coordinator.cli;
 import dev.cairn.coordinator.requests.SendFailedException;
 import static dev.cairn.coordinator.cli.CairnCliRegisterTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +18,7 @@ class CairnCliKafkaOptionsTest {
     Path dir;
 
     @Test
-    void shouldProduceIdempotentlyWithAcksAllToTheRequestsTopicOfThePrefix() throws Exception {
+    void shouldProduceIdempotentlyWithAcksAllWhenSendingARequest() throws Exception {
         Path config = Files.writeString(dir.resolve("client.properties"),
                 "security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nclient.id=ops-laptop\n");
 
@@ -42,7 +41,7 @@ class CairnCliKafkaOptionsTest {
     }
 
     @Test
-    void shouldAcceptTheCommonFlagsBeforeTheSubcommandToo() {
+    void shouldAcceptTheCommonFlagsWhenTheyComeBeforeTheSubcommand() {
         CliRun run = CliRun.of("--bootstrap-servers", "k2:9092", "--topic-prefix", "staging.", "trigger",
                 "--job", "orders");
 
@@ -55,54 +54,73 @@ class CairnCliKafkaOptionsTest {
     void shouldTakeTheBrokersFromTheKafkaConfigWhenNoFlagNamesThem() throws Exception {
         Path config = Files.writeString(dir.resolve("cloud.properties"), "bootstrap.servers=cloud:9092\n");
 
-        Map<String, Object> producer = ProducerSettings.of(null, config, Duration.ofSeconds(30));
-
-        assertThat(producer).containsEntry("bootstrap.servers", "cloud:9092");
-        assertThat(ProducerSettings.of("flag:9092", config, Duration.ofSeconds(30)))
+        assertThat(producerConfig("--kafka-config", config.toString())).containsEntry("bootstrap.servers", "cloud:9092");
+        assertThat(producerConfig("--kafka-config", config.toString(), "--bootstrap-servers", "flag:9092"))
                 .containsEntry("bootstrap.servers", "flag:9092");
-        assertThat(ProducerSettings.of(null, null, Duration.ofSeconds(30)))
+        assertThat(producerConfig())
                 .containsEntry("bootstrap.servers", "localhost:9092")
                 .containsEntry("client.id", "cairn-cli")
                 .containsEntry("request.timeout.ms", "30000");
     }
 
     @Test
+    void shouldPreferTheFlagToTheEnvironmentToTheConfigFileWhenAKeyIsGivenSeveralTimes() throws Exception {
+        Path file = Files.writeString(dir.resolve("cli.properties"), "topic.prefix=file.\nsend.timeout.ms=2000\n"
+                + "bootstrap.servers=file:9092\n");
+        CliRun run = new CliRun().withEnvironment(Map.of("CAIRN_TOPIC_PREFIX", "env.", "CAIRN_SEND_TIMEOUT_MS", "3000"))
+                .run("trigger", "--job", "orders", "--config", file.toString(), "--send-timeout-ms", "4000");
+
+        assertThat(run.exit).as(run.err).isZero();
+        assertThat(run.sent.get(0).topic()).isEqualTo("env.requests");
+        assertThat(run.sent.get(0).timeout()).isEqualTo(Duration.ofMillis(4000));
+        assertThat(run.sent.get(0).producerConfig()).containsEntry("bootstrap.servers", "file:9092");
+    }
+
+    @Test
+    void shouldNameTheEnvironmentVariableWhenItsValueIsNotANumber() {
+        CliRun run = new CliRun().withEnvironment(Map.of("CAIRN_SEND_TIMEOUT_MS", "soon"))
+                .run("trigger", "--job", "orders");
+
+        assertRefused(run, "Invalid value soon for configuration send.timeout.ms: Not a number of type LONG "
+                + "(environment variable CAIRN_SEND_TIMEOUT_MS)");
+    }
+
+    @Test
     void shouldKeepTheRequestTimeoutWithinTheSendTimeout() {
-        assertThat(ProducerSettings.of("k:9092", null, Duration.ofMillis(1500)))
+        assertThat(producerConfig("--send-timeout-ms", "1500"))
                 .containsEntry("request.timeout.ms", "1500")
                 .containsEntry("delivery.timeout.ms", "1500");
     }
 
     @Test
-    void shouldRefuseAKafkaConfigThatWeakensAcks() throws Exception {
+    void shouldRefuseAKafkaConfigWhenItWeakensAcks() throws Exception {
         Path config = Files.writeString(dir.resolve("weak.properties"), "acks=1\n");
 
         assertRefused(CliRun.of("trigger", "--job", "orders", "--kafka-config", config.toString()),
-                "--kafka-config: " + config + " sets acks=1, but a Cairn request must be written with acks=all");
+                "kafka.config (flag --kafka-config): " + config
+                        + " sets acks=1, but a Cairn request must be written with acks=all");
     }
 
     @Test
-    void shouldRefuseAKafkaConfigThatTurnsIdempotenceOffOrSetsTimeouts() throws Exception {
+    void shouldRefuseAKafkaConfigWhenItTurnsIdempotenceOffOrSetsTimeouts() throws Exception {
         Path noIdempotence = Files.writeString(dir.resolve("a.properties"), "enable.idempotence=false\n");
         Path timeout = Files.writeString(dir.resolve("b.properties"), "max.block.ms=100\n");
         Path transactional = Files.writeString(dir.resolve("c.properties"), "transactional.id=x\n");
 
-        assertThatThrownBy(() -> ProducerSettings.of(null, noIdempotence, Duration.ofSeconds(1)))
-                .hasMessageContaining("sets enable.idempotence=false");
-        assertThatThrownBy(() -> ProducerSettings.of(null, timeout, Duration.ofSeconds(1)))
-                .hasMessageContaining("sets max.block.ms, which the CLI derives from --send-timeout-ms");
-        assertThatThrownBy(() -> ProducerSettings.of(null, transactional, Duration.ofSeconds(1)))
-                .hasMessageContaining("sets transactional.id");
+        assertRefused(trigger("--kafka-config", noIdempotence.toString()), "sets enable.idempotence=false");
+        assertRefused(trigger("--kafka-config", timeout.toString()),
+                "sets max.block.ms, which the CLI derives from send.timeout.ms");
+        assertRefused(trigger("--kafka-config", transactional.toString()), "sets transactional.id");
     }
 
     @Test
-    void shouldNameAKafkaConfigFileThatCannotBeRead() {
+    void shouldNameTheKafkaConfigFileWhenItCannotBeRead() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--kafka-config", dir.resolve("missing").toString()),
-                "--kafka-config: cannot read " + dir.resolve("missing"));
+                "kafka.config (flag --kafka-config): cannot read " + dir.resolve("missing"));
     }
 
     @Test
-    void shouldNameAKafkaConfigFileThatIsNotAPropertiesFile() throws Exception {
+    void shouldNameTheKafkaConfigFileWhenItIsNotAPropertiesFile() throws Exception {
         Path broken = Files.writeString(dir.resolve("broken.properties"), "sasl.jaas.config=\\u12zz\n");
 
         assertRefused(CliRun.of("trigger", "--job", "orders", "--kafka-config", broken.toString()),
@@ -110,15 +128,15 @@ class CairnCliKafkaOptionsTest {
     }
 
     @Test
-    void shouldRefuseATopicPrefixKafkaCannotName() {
+    void shouldRefuseTheRequestWhenKafkaCannotNameTheTopicPrefix() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--topic-prefix", "cairn/"),
-                "--topic-prefix: topic prefix 'cairn/' may contain only letters, digits");
+                "topic.prefix (flag --topic-prefix): topic prefix 'cairn/' may contain only letters, digits");
     }
 
     @Test
-    void shouldRefuseANonPositiveSendTimeout() {
+    void shouldRefuseTheRequestWhenTheSendTimeoutIsNotPositive() {
         assertRefused(CliRun.of("trigger", "--job", "orders", "--send-timeout-ms", "0"),
-                "--send-timeout-ms must be between 1 and");
+                "Invalid value 0 for configuration send.timeout.ms: Value must be at least 1 (flag --send-timeout-ms)");
     }
 
     @Test
@@ -141,15 +159,30 @@ class CairnCliKafkaOptionsTest {
     }
 
     @Test
-    void shouldSuggestTheSubcommandForATypo() {
+    void shouldSuggestTheSubcommandWhenItIsMistyped() {
         CliRun run = CliRun.of("triger", "--job", "orders");
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(run.err).contains("Unmatched argument").contains("trigger");
     }
 
+    private static CliRun trigger(String... args) {
+        String[] all = new String[args.length + 3];
+        all[0] = "trigger";
+        all[1] = "--job";
+        all[2] = "orders";
+        System.arraycopy(args, 0, all, 3, args.length);
+        return CliRun.of(all);
+    }
+
+    private static Map<String, Object> producerConfig(String... args) {
+        CliRun run = trigger(args);
+        assertThat(run.exit).as(run.err).isZero();
+        return run.sent.get(0).producerConfig();
+    }
+
     @Test
-    void shouldDescribeEverySubcommandAndTheEnvironmentInTheHelp() {
+    void shouldDescribeEverySubcommandAndTheEnvironmentWhenAskedForHelp() {
         CliRun run = CliRun.of("--help");
 
         assertThat(run.exit).isZero();

@@ -30,6 +30,13 @@ final class CliRun {
     String out;
     String err;
     private RuntimeException failure;
+    private Map<String, String> environment = Map.of();
+
+    /** Runs with {@code variables} as the process's environment (none by default). */
+    CliRun withEnvironment(Map<String, String> variables) {
+        this.environment = variables;
+        return this;
+    }
 
     /** Makes every send fail with {@code error}. */
     CliRun failingWith(RuntimeException error) {
@@ -53,7 +60,7 @@ final class CliRun {
             }
         };
         CommandLine commandLine = CairnCli.commandLine(
-                new CairnCli(factory, Clock.fixed(Instant.ofEpochMilli(NOW_MS), ZoneOffset.UTC)));
+                new CairnCli(factory, Clock.fixed(Instant.ofEpochMilli(NOW_MS), ZoneOffset.UTC), environment));
         StringWriter outText = new StringWriter();
         StringWriter errText = new StringWriter();
         commandLine.setOut(new PrintWriter(outText, true));

@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.app;
 
+import dev.cairn.events.config.ConfigProblem;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.command.CommandSnapshotHook;
 import dev.cairn.sidecar.hook.http.HttpSnapshotHook;
@@ -32,41 +33,41 @@ public final class HookFactory {
     }
 
     private static SnapshotHook instantiate(String className, ClassLoader loader) {
-        String key = SidecarConfigParser.HOOK_CLASS;
+        String key = SidecarKeys.HOOK_CLASS;
         Class<?> type;
         try {
             type = Class.forName(className, true, loader);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new SidecarConfigException(key, key + " names class " + className
+            throw new ConfigProblem(key, key + " names class " + className
                     + ", which is not on the class path (" + e + ")", e);
         }
         if (!SnapshotHook.class.isAssignableFrom(type)) {
-            throw new SidecarConfigException(key, key + " names class " + className + ", which does not implement "
+            throw new ConfigProblem(key, key + " names class " + className + ", which does not implement "
                     + SnapshotHook.class.getName());
         }
         try {
             return (SnapshotHook) type.getConstructor().newInstance();
         } catch (NoSuchMethodException e) {
-            throw new SidecarConfigException(key, key + " names class " + className
+            throw new ConfigProblem(key, key + " names class " + className
                     + ", which has no public no-argument constructor", e);
         } catch (InvocationTargetException e) {
-            throw new SidecarConfigException(key, "the constructor of " + key + " class " + className + " failed: "
+            throw new ConfigProblem(key, "the constructor of " + key + " class " + className + " failed: "
                     + e.getCause(), e.getCause());
         } catch (ReflectiveOperationException e) {
-            throw new SidecarConfigException(key, key + " class " + className + " cannot be instantiated: " + e, e);
+            throw new ConfigProblem(key, key + " class " + className + " cannot be instantiated: " + e, e);
         }
     }
 
     private static SnapshotHook loadService(ClassLoader loader) {
-        String key = SidecarConfigParser.HOOK_CLASS;
+        String key = SidecarKeys.HOOK_CLASS;
         List<ServiceLoader.Provider<SnapshotHook>> providers = ServiceLoader.load(SnapshotHook.class, loader)
                 .stream().toList();
         if (providers.isEmpty()) {
-            throw new SidecarConfigException(key, key + " is missing and no " + SnapshotHook.class.getName()
+            throw new ConfigProblem(key, key + " is missing and no " + SnapshotHook.class.getName()
                     + " is registered with ServiceLoader (META-INF/services): name the worker's hook class");
         }
         if (providers.size() > 1) {
-            throw new SidecarConfigException(key, key + " is missing and several hooks are registered with "
+            throw new ConfigProblem(key, key + " is missing and several hooks are registered with "
                     + "ServiceLoader: " + providers.stream().map(p -> p.type().getName()).toList()
                     + "; name the one to use");
         }

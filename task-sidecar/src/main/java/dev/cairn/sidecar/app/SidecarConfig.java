@@ -1,6 +1,8 @@
 package dev.cairn.sidecar.app;
 
 import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.config.ConfigProblem;
+import dev.cairn.events.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.kafka.RuntimeSettings;
 import java.net.URI;
@@ -12,9 +14,9 @@ import java.util.Map;
 /**
  * Everything one sidecar needs: where Kafka and Cairn's topics are, which subtask it stands beside (or which
  * coordinator-side participant of the job it runs as), how it reaches the worker, and its time limits. Read from a properties file plus environment overrides with
- * {@link #load(Path, Map)} / {@link #fromProperties(Map, Map)} (see {@link SidecarConfigParser} for the keys), or
+ * {@link #load(Path, Map)} / {@link #fromProperties(Map, Map)} (see {@link SidecarKeys} for the keys), or
  * built in code with {@link #forTask} or {@link #forParticipant} and the {@code with...} methods. Every setting is checked when the
- * config is built; a missing or invalid one is a {@link SidecarConfigException} naming it.
+ * config is built; a missing or invalid one is a {@link ConfigProblem} naming it.
  *
  * @param bootstrapServers {@code bootstrap.servers}: Kafka's bootstrap servers
  * @param topics {@code topic.prefix}: the prefix of Cairn's topic names ({@code cairn.})
@@ -64,40 +66,40 @@ public record SidecarConfig(
     public static final String DEFAULT_METRICS_BIND_ADDRESS = "127.0.0.1";
 
     public SidecarConfig {
-        requireText(SidecarConfigParser.BOOTSTRAP_SERVERS, bootstrapServers);
-        require(SidecarConfigParser.TOPIC_PREFIX, topics);
-        requireText(SidecarConfigParser.JOB_ID, jobId);
+        requireText(SidecarKeys.BOOTSTRAP_SERVERS, bootstrapServers);
+        require(SidecarKeys.TOPIC_PREFIX, topics);
+        requireText(SidecarKeys.JOB_ID, jobId);
         if (participant != null) {
-            SidecarConfigParser.checkParticipant(participant, "");
+            SidecarKeys.checkParticipant(participant);
             if (taskId != null || subtaskIndex != -1) {
-                String key = taskId != null ? SidecarConfigParser.TASK_ID : SidecarConfigParser.SUBTASK_INDEX;
-                throw new SidecarConfigException(key, key + " must not be set for participant " + participant
+                String key = taskId != null ? SidecarKeys.TASK_ID : SidecarKeys.SUBTASK_INDEX;
+                throw new ConfigProblem(key, key + " must not be set for participant " + participant
                         + ": a participant sidecar stands for no task");
             }
         } else {
-            requireText(SidecarConfigParser.TASK_ID, taskId);
+            requireText(SidecarKeys.TASK_ID, taskId);
             if (subtaskIndex < 0) {
-                throw new SidecarConfigException(SidecarConfigParser.SUBTASK_INDEX,
-                        SidecarConfigParser.SUBTASK_INDEX + " must be >= 0, was " + subtaskIndex);
+                throw new ConfigProblem(SidecarKeys.SUBTASK_INDEX,
+                        SidecarKeys.SUBTASK_INDEX + " must be >= 0, was " + subtaskIndex);
             }
         }
-        require(SidecarConfigParser.HOOK_KIND, hookKind);
+        require(SidecarKeys.HOOK_KIND, hookKind);
         hookCommand = hookCommand == null ? List.of() : List.copyOf(hookCommand);
-        requirePositive(SidecarConfigParser.HOOK_TIMEOUT_MS, hookTimeout);
-        requirePositive(SidecarConfigParser.SNAPSHOT_TIMEOUT_MS, snapshotTimeout);
-        requirePositive(SidecarConfigParser.STARTUP_TIMEOUT_MS, startupTimeout);
+        requirePositive(SidecarKeys.HOOK_TIMEOUT_MS, hookTimeout);
+        requirePositive(SidecarKeys.SNAPSHOT_TIMEOUT_MS, snapshotTimeout);
+        requirePositive(SidecarKeys.STARTUP_TIMEOUT_MS, startupTimeout);
         kafkaProperties = kafkaProperties == null ? Map.of() : Map.copyOf(kafkaProperties);
         if (hookKind == HookKind.HTTP) {
-            require(SidecarConfigParser.HOOK_URL, hookUrl);
-            SidecarConfigParser.checkHttpUrl(hookUrl.toString(), "");
+            require(SidecarKeys.HOOK_URL, hookUrl);
+            SidecarKeys.checkHttpUrl(hookUrl.toString());
         }
         if (metricsPort != null) {
-            SidecarConfigParser.checkMetricsPort(metricsPort, "");
+            SidecarKeys.checkMetricsPort(metricsPort);
         }
         metricsBindAddress = metricsBindAddress == null ? DEFAULT_METRICS_BIND_ADDRESS : metricsBindAddress;
-        SidecarConfigParser.checkBindAddress(metricsBindAddress, "");
+        SidecarKeys.checkBindAddress(metricsBindAddress);
         if (hookKind == HookKind.COMMAND && hookCommand.isEmpty()) {
-            throw new SidecarConfigException(SidecarConfigParser.HOOK_COMMAND, SidecarConfigParser.HOOK_COMMAND
+            throw new ConfigProblem(SidecarKeys.HOOK_COMMAND, SidecarKeys.HOOK_COMMAND
                     + " is missing: hook.kind=command needs the program to run and its arguments");
         }
     }
@@ -132,14 +134,15 @@ public record SidecarConfig(
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant, metricsPort, metricsBindAddress);
     }
 
-    /** Reads {@code file} (a properties file) with overrides from {@code environment}. */
+    /** Reads {@code file} (a properties file, {@link SidecarKeys}) with overrides from {@code environment}. */
     public static SidecarConfig load(Path file, Map<String, String> environment) {
-        return SidecarConfigParser.load(file, environment);
+        return SidecarKeys.toConfig(LayeredConfig.load(SidecarKeys.SCHEMA, Map.of(), environment, file));
     }
 
     /** Builds a config from properties with overrides from {@code environment} (CAIRN_SIDECAR_... variables). */
     public static SidecarConfig fromProperties(Map<String, String> properties, Map<String, String> environment) {
-        return SidecarConfigParser.parse(properties, "the config", environment);
+        return SidecarKeys.toConfig(LayeredConfig.load(SidecarKeys.SCHEMA, Map.of(), environment, properties,
+                "the properties"));
     }
 
     public SidecarConfig withTopics(CairnTopics newTopics) {
@@ -182,11 +185,6 @@ public record SidecarConfig(
                 bindAddress);
     }
 
-    public SidecarConfig withKafkaProperties(Map<String, String> newProperties) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, newProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
@@ -195,13 +193,13 @@ public record SidecarConfig(
 
     private static void require(String key, Object value) {
         if (value == null) {
-            throw new SidecarConfigException(key, key + " is missing");
+            throw new ConfigProblem(key, key + " is missing");
         }
     }
 
     private static void requireText(String key, String value) {
         if (value == null || value.isBlank()) {
-            throw new SidecarConfigException(key, key + " is missing"
+            throw new ConfigProblem(key, key + " is missing"
                     + (value == null ? "" : ": it is empty"));
         }
     }
@@ -209,7 +207,7 @@ public record SidecarConfig(
     private static void requirePositive(String key, Duration value) {
         require(key, value);
         if (value.isNegative() || value.isZero()) {
-            throw new SidecarConfigException(key, key + " must be positive, was " + value.toMillis() + " ms");
+            throw new ConfigProblem(key, key + " must be positive, was " + value.toMillis() + " ms");
         }
     }
 }

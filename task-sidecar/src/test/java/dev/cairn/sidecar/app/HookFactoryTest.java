@@ -3,6 +3,7 @@ package dev.cairn.sidecar.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.events.config.ConfigProblem;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -63,40 +64,40 @@ class HookFactoryTest {
     }
 
     @Test
-    void shouldInstantiateTheHookClassWhenItHasANoArgumentConstructor() throws Exception {
+    void shouldInstantiateTheJavaHookClassWhenItHasANoArgumentConstructor() throws Exception {
         try (SnapshotHook hook = HookFactory.create(BASE.withJavaHook(NoOpHook.class.getName()))) {
             assertThat(hook).isInstanceOf(NoOpHook.class);
         }
     }
 
     @Test
-    void shouldNameTheHookClassWhenItDoesNotExist() {
+    void shouldNameTheJavaHookClassWhenItDoesNotExist() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook("com.example.Missing")))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.class")
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("hook.class")
                 .hasMessageContaining("com.example.Missing").hasMessageContaining("class path");
     }
 
     @Test
-    void shouldNameTheHookClassWhenItIsNoHook() {
+    void shouldNameTheJavaHookClassWhenItIsNoHook() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(NotAHook.class.getName())))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("does not implement");
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("does not implement");
     }
 
     @Test
-    void shouldNameTheHookClassWhenItHasNoNoArgumentConstructor() {
+    void shouldNameTheJavaHookClassWhenItHasNoNoArgumentConstructor() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookWithArguments.class.getName())))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("no-argument constructor");
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("no-argument constructor");
     }
 
     @Test
-    void shouldNameTheHookClassWhenItsConstructorFails() {
+    void shouldNameTheJavaHookClassWhenItsConstructorFails() {
         assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookFactoryTestHooks.Failing.class.getName())))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("constructor")
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("constructor")
                 .hasMessageContaining("no license");
     }
 
     @Test
-    void shouldUseTheServiceLoadersHookWhenNoClassIsNamed() throws Exception {
+    void shouldUseTheServiceLoaderHookWhenNoClassIsNamed() throws Exception {
         ClassLoader loader = servicesLoader(NoOpHook.class.getName());
 
         try (SnapshotHook hook = HookFactory.create(BASE, loader)) {
@@ -105,17 +106,17 @@ class HookFactoryTest {
     }
 
     @Test
-    void shouldSaySoWhenThereIsNeitherAHookClassNorARegisteredHook() {
+    void shouldSayNoHookIsFoundWhenNoClassIsNamedAndNoneIsRegistered() {
         assertThatThrownBy(() -> HookFactory.create(BASE, servicesLoader()))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.class")
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("hook.class")
                 .hasMessageContaining("ServiceLoader");
     }
 
     @Test
-    void shouldListTheRegisteredHooksWhenThereAreSeveralAndNoneIsChosen() {
+    void shouldListTheRegisteredHooksWhenSeveralAreFoundAndNoneIsNamed() {
         ClassLoader loader = servicesLoader(NoOpHook.class.getName(), HookFactoryTestHooks.Silent.class.getName());
 
-        assertThatThrownBy(() -> HookFactory.create(BASE, loader)).isInstanceOf(SidecarConfigException.class)
+        assertThatThrownBy(() -> HookFactory.create(BASE, loader)).isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining(NoOpHook.class.getName())
                 .hasMessageContaining(HookFactoryTestHooks.Silent.class.getName());
     }
@@ -140,7 +141,7 @@ class HookFactoryTest {
     }
 
     @Test
-    void shouldCreateTheirHooksWhenTheKindIsHttpOrCommand() throws Exception {
+    void shouldCreateHttpAndCommandHooksWhenTheirKindIsConfigured() throws Exception {
         try (SnapshotHook http = HookFactory.create(BASE.withHttpHook(URI.create("http://127.0.0.1:9/w"),
                 Duration.ofSeconds(1)));
              SnapshotHook command = HookFactory.create(BASE.withCommandHook(List.of("true"), Duration.ofSeconds(1)))) {

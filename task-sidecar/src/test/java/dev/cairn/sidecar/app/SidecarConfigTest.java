@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.config.ConfigProblem;
+import dev.cairn.events.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -49,12 +51,12 @@ class SidecarConfigTest {
     private static AbstractThrowableAssert<?, ? extends Throwable> rejecting(Map<String, String> props,
             Map<String, String> env, String setting) {
         return assertThatThrownBy(() -> SidecarConfig.fromProperties(props, env))
-                .isInstanceOfSatisfying(SidecarConfigException.class, e -> assertThat(e.setting()).isEqualTo(setting))
+                .isInstanceOfSatisfying(ConfigProblem.class, e -> assertThat(e.key()).isEqualTo(setting))
                 .hasMessageContaining(setting);
     }
 
     @Test
-    void minimalFileGivesAJavaHookSidecarWithDefaults() throws Exception {
+    void shouldBuildAJavaHookSidecarWithDefaultsWhenTheFileHasOnlyTheRequiredKeys() throws Exception {
         Path file = dir.resolve("sidecar.properties");
         Files.writeString(file, "bootstrap.servers = kafka:9092\njob.id=orders\ntask.id=sink\nsubtask.index=2\n",
                 StandardCharsets.UTF_8);
@@ -74,7 +76,7 @@ class SidecarConfigTest {
     }
 
     @Test
-    void everySettingIsRead() {
+    void shouldReadEveryKeyWhenAllAreGiven() {
         Map<String, String> props = minimal();
         props.put("topic.prefix", "prod.cairn.");
         props.put("hook.kind", "HTTP");
@@ -97,7 +99,7 @@ class SidecarConfigTest {
     }
 
     @Test
-    void environmentOverridesTheFileAndAddsKafkaSettings() {
+    void shouldLetTheEnvironmentOverrideTheFileWhenBothGiveAKey() {
         Map<String, String> env = Map.of(
                 "CAIRN_SIDECAR_JOB_ID", "payments",
                 "CAIRN_SIDECAR_SUBTASK_INDEX", "0",
@@ -114,7 +116,7 @@ class SidecarConfigTest {
     }
 
     @Test
-    void environmentAloneIsEnough() {
+    void shouldStartFromTheEnvironmentWhenNoFileIsGiven() {
         Map<String, String> env = Map.of("CAIRN_SIDECAR_BOOTSTRAP_SERVERS", "k:9092", "CAIRN_SIDECAR_JOB_ID", "j",
                 "CAIRN_SIDECAR_TASK_ID", "t", "CAIRN_SIDECAR_SUBTASK_INDEX", "3", "CAIRN_SIDECAR_HOOK_KIND", "command",
                 "CAIRN_SIDECAR_HOOK_COMMAND", "/opt/worker/snapshot.sh --fast 'two words'");
@@ -126,49 +128,50 @@ class SidecarConfigTest {
     }
 
     @Test
-    void missingJobIdIsNamedWithItsEnvironmentVariable() {
+    void shouldNameTheEnvironmentVariableWhenJobIdIsMissing() {
         rejecting(without("job.id"), NO_ENV, "job.id").hasMessageContaining("missing")
                 .hasMessageContaining("CAIRN_SIDECAR_JOB_ID");
     }
 
     @Test
-    void emptyJobIdCountsAsMissing() {
-        rejecting(with("job.id", "  "), NO_ENV, "job.id").hasMessageContaining("missing");
+    void shouldRejectTheJobIdWhenItIsBlank() {
+        rejecting(with("job.id", "  "), NO_ENV, "job.id").hasMessageContaining("String must be non-empty");
     }
 
     @Test
-    void missingBootstrapServersTaskAndSubtaskAreNamed() {
+    void shouldNameTheKeyWhenBootstrapServersTaskOrSubtaskIsMissing() {
         rejecting(without("bootstrap.servers"), NO_ENV, "bootstrap.servers");
         rejecting(without("task.id"), NO_ENV, "task.id");
         rejecting(without("subtask.index"), NO_ENV, "subtask.index");
     }
 
     @Test
-    void nonNumericSubtaskIndexIsRefusedNamingTheValueAndItsSource() {
+    void shouldNameTheValueAndItsSourceWhenTheSubtaskIndexIsNotANumber() {
         rejecting(minimal(), Map.of("CAIRN_SIDECAR_SUBTASK_INDEX", "first"), "subtask.index")
-                .hasMessageContaining("'first'").hasMessageContaining("CAIRN_SIDECAR_SUBTASK_INDEX");
+                .hasMessageContaining("Invalid value first for configuration subtask.index: Not a number of type INT "
+                        + "(environment variable CAIRN_SIDECAR_SUBTASK_INDEX)");
     }
 
     @Test
-    void negativeSubtaskIndexIsRefused() {
-        rejecting(with("subtask.index", "-1"), NO_ENV, "subtask.index").hasMessageContaining(">= 0");
+    void shouldRejectTheSubtaskIndexWhenItIsNegative() {
+        rejecting(with("subtask.index", "-1"), NO_ENV, "subtask.index").hasMessageContaining("Value must be at least 0");
     }
 
     @Test
-    void unknownHookKindIsRefusedListingTheKnownOnes() {
-        rejecting(with("hook.kind", "grpc"), NO_ENV, "hook.kind").hasMessageContaining("'grpc'")
-                .hasMessageContaining("java, http, command");
+    void shouldListTheKnownHookKindsWhenTheGivenOneIsUnknown() {
+        rejecting(with("hook.kind", "grpc"), NO_ENV, "hook.kind").hasMessageContaining("Invalid value grpc")
+                .hasMessageContaining("JAVA, HTTP, COMMAND");
     }
 
     @Test
-    void hookUrlThatIsNotAUrlIsRefused() {
+    void shouldRejectTheHookUrlWhenItIsNotAUrl() {
         Map<String, String> props = with("hook.kind", "http");
         props.put("hook.url", "not a url");
         rejecting(props, NO_ENV, "hook.url").hasMessageContaining("'not a url'");
     }
 
     @Test
-    void hookUrlWithoutHttpSchemeOrHostIsRefused() {
+    void shouldRejectTheHookUrlWhenItHasNoHttpSchemeOrHost() {
         Map<String, String> props = with("hook.kind", "http");
         props.put("hook.url", "ftp://worker/x");
         rejecting(props, NO_ENV, "hook.url").hasMessageContaining("http");
@@ -177,12 +180,12 @@ class SidecarConfigTest {
     }
 
     @Test
-    void httpHookWithoutUrlIsRefused() {
+    void shouldRejectAnHttpHookWhenItHasNoUrl() {
         rejecting(with("hook.kind", "http"), NO_ENV, "hook.url").hasMessageContaining("missing");
     }
 
     @Test
-    void commandHookWithoutCommandOrWithAnUnclosedQuoteIsRefused() {
+    void shouldRejectACommandHookWhenItHasNoCommandOrAnUnclosedQuote() {
         rejecting(with("hook.kind", "command"), NO_ENV, "hook.command").hasMessageContaining("missing");
         Map<String, String> props = with("hook.kind", "command");
         props.put("hook.command", "snapshot.sh 'unclosed");
@@ -190,62 +193,76 @@ class SidecarConfigTest {
     }
 
     @Test
-    void hookSettingOfAnotherKindIsRefusedSayingWhichKindUsesIt() {
+    void shouldSayWhichKindUsesAHookKeyWhenItIsSetForAnotherKind() {
         rejecting(with("hook.url", "http://localhost:8090"), NO_ENV, "hook.url")
                 .hasMessageContaining("hook.kind=http");
         rejecting(with("hook.command", "x.sh"), NO_ENV, "hook.command").hasMessageContaining("hook.kind=command");
     }
 
     @Test
-    void malformedHookClassNameIsRefused() {
+    void shouldRejectTheHookClassWhenItsNameIsMalformed() {
         rejecting(with("hook.class", "com.example.My Hook"), NO_ENV, "hook.class");
     }
 
     @Test
-    void nonPositiveOrNonNumericTimeoutsAreRefused() {
-        rejecting(with("snapshot.timeout.ms", "0"), NO_ENV, "snapshot.timeout.ms").hasMessageContaining("positive");
-        rejecting(with("hook.timeout.ms", "5s"), NO_ENV, "hook.timeout.ms").hasMessageContaining("'5s'");
+    void shouldRejectATimeoutWhenItIsNotAPositiveNumber() {
+        rejecting(with("snapshot.timeout.ms", "0"), NO_ENV, "snapshot.timeout.ms")
+                .hasMessageContaining("Value must be at least 1");
+        rejecting(with("hook.timeout.ms", "5s"), NO_ENV, "hook.timeout.ms").hasMessageContaining("Invalid value 5s");
         rejecting(with("startup.timeout.ms", "-3"), NO_ENV, "startup.timeout.ms");
     }
 
     @Test
-    void topicPrefixWithIllegalCharactersIsRefused() {
+    void shouldRejectTheTopicPrefixWhenItHasIllegalCharacters() {
         rejecting(with("topic.prefix", "cairn/"), NO_ENV, "topic.prefix");
     }
 
     @Test
-    void unknownSettingIsRefusedAsALikelyTypo() {
-        rejecting(with("jobid", "orders"), NO_ENV, "jobid").hasMessageContaining("unknown setting");
+    void shouldIgnoreAnUnknownKeyWithAWarningWhenTheFileHasOneAsKafkaDoes() {
+        LayeredConfig config = LayeredConfig.load(SidecarKeys.SCHEMA, Map.of(), NO_ENV, with("jobid", "payments"),
+                "the properties");
+
+        assertThat(config.unknownKeys()).containsExactly("jobid");
+        assertThat(SidecarConfig.fromProperties(with("jobid", "payments"), NO_ENV).jobId()).isEqualTo("orders");
     }
 
     @Test
-    void kafkaPrefixWithoutASettingIsRefused() {
+    void shouldPreferAFlagToTheEnvironmentWhenBothGiveAKey() {
+        LayeredConfig config = LayeredConfig.load(SidecarKeys.SCHEMA, Map.of("job.id", "from-flag"),
+                Map.of("CAIRN_SIDECAR_JOB_ID", "from-env"), minimal(), "the properties");
+
+        assertThat(SidecarKeys.toConfig(config).jobId()).isEqualTo("from-flag");
+        assertThat(config.source("job.id")).isEqualTo("flag --job-id");
+    }
+
+    @Test
+    void shouldRejectTheKafkaPrefixWhenNoSettingFollowsIt() {
         rejecting(with("kafka.", "x"), NO_ENV, "kafka.");
     }
 
     @Test
-    void missingOrUnreadableFileIsNamed() {
+    void shouldNameTheFileWhenItDoesNotExist() {
         Path missing = dir.resolve("nope.properties");
-        assertThatThrownBy(() -> SidecarConfig.load(missing, NO_ENV)).isInstanceOf(SidecarConfigException.class)
+        assertThatThrownBy(() -> SidecarConfig.load(missing, NO_ENV)).isInstanceOf(ConfigProblem.class)
                 .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
     }
 
     @Test
-    void configBuiltInCodeIsCheckedToo() {
+    void shouldCheckTheConfigWhenItIsBuiltInCode() {
         SidecarConfig config = SidecarConfig.forTask("k:9092", "orders", "sink", 0);
 
         assertThatThrownBy(() -> config.withCommandHook(List.of(), Duration.ofSeconds(1)))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("hook.command");
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("hook.command");
         assertThatThrownBy(() -> config.withSnapshotTimeout(Duration.ZERO))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("snapshot.timeout.ms");
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("snapshot.timeout.ms");
         assertThatThrownBy(() -> SidecarConfig.forTask("k:9092", "orders", "sink", -1))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("subtask.index");
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("subtask.index");
         assertThat(config.withHttpHook(URI.create("http://localhost:1/x"), Duration.ofSeconds(1)).hookKind())
                 .isEqualTo(HookKind.HTTP);
     }
 
     @Test
-    void shouldReadTheJobKeyInlineOrFromAFile() throws Exception {
+    void shouldReadTheJobKeyWhenItIsGivenInlineOrAsAFile() throws Exception {
         SigningKey key = SigningKey.generate();
         Path file = Files.writeString(dir.resolve("orders.key"), key.toBase64() + "\n");
 
@@ -258,19 +275,20 @@ class SidecarConfigTest {
     }
 
     @Test
-    void shouldRejectAnInvalidJobKeyWithoutPrintingIt() {
+    void shouldRejectTheJobKeyWithoutPrintingItWhenItIsInvalid() {
         String tooShort = "c2VjcmV0LXNob3J0";
         rejecting(with("auth.key", tooShort), NO_ENV, "auth.key")
-                .hasMessageContaining("auth.key does not hold a valid key")
+                .hasMessageContaining("auth.key (the properties): does not hold a valid key")
                 .hasMessageContaining("at least 32 are needed")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain(tooShort));
     }
 
     @Test
-    void shouldRejectAJobKeyGivenTwice() {
+    void shouldRejectTheJobKeyWhenItIsGivenTwice() {
         Map<String, String> props = with("auth.key", SigningKey.generate().toBase64());
         props.put("auth.key.file", "/etc/cairn/orders.key");
-        rejecting(props, NO_ENV, "auth.key.file").hasMessageContaining("cannot be given together with auth.key");
+        rejecting(props, NO_ENV, "auth.key.file").hasMessageContaining("auth.key.file (the properties) and auth.key "
+                + "(the properties) are both set");
     }
 
     private static Map<String, String> participant(String name) {
@@ -319,7 +337,7 @@ class SidecarConfigTest {
     }
 
     @Test
-    void shouldRejectAParticipantNameWithControlCharacters() {
+    void shouldRejectTheParticipantNameWhenItHasControlCharacters() {
         rejecting(participant("off\u0000sets"), NO_ENV, "participant").hasMessageContaining("control characters")
                 .hasMessageContaining("'off?sets'");
         rejecting(participant("off\tsets"), NO_ENV, "participant").hasMessageContaining("control characters");
@@ -332,20 +350,21 @@ class SidecarConfigTest {
     }
 
     @Test
-    void shouldCheckAParticipantConfigBuiltInCode() {
+    void shouldCheckAParticipantConfigWhenItIsBuiltInCode() {
         SidecarConfig config = SidecarConfig.forParticipant("k:9092", "orders", "offsets");
 
         assertThat(config.isParticipant()).isTrue();
         assertThat(config.withSnapshotTimeout(Duration.ofSeconds(3)).participant()).isEqualTo("offsets");
         assertThatThrownBy(() -> SidecarConfig.forParticipant("k:9092", "orders", " "))
-                .isInstanceOfSatisfying(SidecarConfigException.class,
-                        e -> assertThat(e.setting()).isEqualTo("participant"));
+                .isInstanceOfSatisfying(ConfigProblem.class,
+                        e -> assertThat(e.key()).isEqualTo("participant"));
     }
 
     @Test
-    void shouldReadTheReadmesSampleConfigurationAsWritten() throws Exception {
+    void shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten() throws Exception {
         String readme = Files.readString(Path.of("..", "README.md"));
-        java.util.regex.Matcher block = java.util.regex.Pattern.compile("```properties\n(bootstrap\\.servers=[^`]*)```")
+        java.util.regex.Matcher block = java.util.regex.Pattern.compile(
+                "```properties\n(bootstrap\\.servers=[^`\n]*\njob\\.id=[^`]*)```")
                 .matcher(readme);
         assertThat(block.find()).as("the README's sidecar.properties sample").isTrue();
         Path key = Files.writeString(dir.resolve("orders.key"), SigningKey.generate().toBase64());
@@ -361,7 +380,17 @@ class SidecarConfigTest {
     }
 
     @Test
-    void shouldServeNoMetricsUnlessAPortIsSetAndBindLoopbackByDefault() {
+    void shouldNameTheWholeValueWhenALineEndsInWhatLooksLikeAComment() throws Exception {
+        Path file = Files.writeString(dir.resolve("sidecar.properties"), "bootstrap.servers=k:9092\njob.id=orders\n"
+                + "task.id=sink\nsubtask.index=0\nhook.kind=http  # java | http | command\n");
+
+        assertThatThrownBy(() -> SidecarConfig.load(file, NO_ENV)).isInstanceOf(ConfigProblem.class)
+                .hasMessageContaining("Invalid value http  # java | http | command for configuration hook.kind")
+                .hasMessageContaining("(file " + file + ")");
+    }
+
+    @Test
+    void shouldBindLoopbackWhenAMetricsPortIsSetAndServeNoMetricsWhenNot() {
         SidecarConfig none = SidecarConfig.fromProperties(minimal(), NO_ENV);
         SidecarConfig loopback = SidecarConfig.fromProperties(with("metrics.port", "9464"), NO_ENV);
         Map<String, String> everywhere = with("metrics.port", "0");
@@ -376,27 +405,27 @@ class SidecarConfigTest {
     }
 
     @Test
-    void shouldRejectAMetricsPortThatIsNoPortNumber() {
+    void shouldRejectTheMetricsPortWhenItIsNoPortNumber() {
         rejecting(with("metrics.port", "http"), NO_ENV, "metrics.port")
-                .hasMessage("metrics.port must be a port number from 0 (any free port) to 65535, was 'http' "
-                        + "(in the config)");
+                .hasMessage("Invalid value http for configuration metrics.port: Not a number of type INT "
+                        + "(the properties)");
         rejecting(with("metrics.port", "65536"), NO_ENV, "metrics.port")
                 .hasMessage("metrics.port must be a port number from 0 (any free port) to 65535, was '65536' "
-                        + "(in the config)");
+                        + "(the properties)");
         rejecting(minimal(), Map.of("CAIRN_SIDECAR_METRICS_PORT", "-1"), "metrics.port")
-                .hasMessageContaining("was '-1' (from environment variable CAIRN_SIDECAR_METRICS_PORT)");
+                .hasMessageContaining("was '-1' (environment variable CAIRN_SIDECAR_METRICS_PORT)");
     }
 
     @Test
-    void shouldRejectABindAddressWithoutPortOrWithWhiteSpace() {
+    void shouldRejectTheBindAddressWhenItHasNoPortOrWhiteSpace() {
         rejecting(with("metrics.bind.address", "0.0.0.0"), NO_ENV, "metrics.bind.address")
-                .hasMessage("metrics.bind.address is set (in the config) but metrics.port is not; set metrics.port "
+                .hasMessage("metrics.bind.address (the properties): is set but metrics.port is not; set metrics.port "
                         + "to serve metrics");
         Map<String, String> spaced = with("metrics.port", "9464");
         spaced.put("metrics.bind.address", "local host");
         rejecting(spaced, NO_ENV, "metrics.bind.address")
-                .hasMessage("metrics.bind.address must be a host name or IP address, was 'local host' (in the config)");
+                .hasMessage("metrics.bind.address must be a host name or IP address, was 'local host' (the properties)");
         assertThatThrownBy(() -> SidecarConfig.forTask("k:9092", "orders", "sink", 0).withMetrics(70_000, "127.0.0.1"))
-                .isInstanceOf(SidecarConfigException.class).hasMessageContaining("was '70000'");
+                .isInstanceOf(ConfigProblem.class).hasMessageContaining("was '70000'");
     }
 }

@@ -33,26 +33,27 @@ class SidecarMainTest {
     }
 
     @Test
-    void shouldListTheConfigOptionAndTheSettingsWhenAskedForHelp() {
+    void shouldListTheConfigOptionAndEveryKeyWhenAskedForHelp() {
         int exit = run(Map.of(), SidecarMainTest::neverStarted, "--help");
 
         assertThat(exit).isZero();
-        assertThat(out.toString()).contains("--config", "job.id", "hook.kind", "CAIRN_SIDECAR_");
+        assertThat(out.toString()).contains("--config", "--job-id", "job.id", "--hook-kind", "CAIRN_SIDECAR_HOOK_KIND",
+                "docs/configuration.md");
     }
 
     @Test
-    void shouldStopStartUpWithStatusTwoNamingTheSettingWhenItIsInvalid() throws Exception {
+    void shouldExitWithTwoNamingTheKeyWhenASettingIsInvalid() throws Exception {
         Path file = dir.resolve("sidecar.properties");
         Files.writeString(file, "bootstrap.servers=k:9092\njob.id=orders\ntask.id=sink\nsubtask.index=one\n");
 
         int exit = run(Map.of(), SidecarMainTest::neverStarted, "--config", file.toString());
 
         assertThat(exit).isEqualTo(2);
-        assertThat(err.toString()).contains("subtask.index", "'one'");
+        assertThat(err.toString()).contains("Invalid value one for configuration subtask.index", "(file " + file + ")");
     }
 
     @Test
-    void shouldReadSettingsFromTheEnvironmentWhenNoFileIsGiven() {
+    void shouldReadTheEnvironmentWhenNoFileIsGiven() {
         AtomicReference<SidecarConfig> seen = new AtomicReference<>();
         Map<String, String> env = Map.of("CAIRN_SIDECAR_BOOTSTRAP_SERVERS", "k:9092", "CAIRN_SIDECAR_JOB_ID", "orders",
                 "CAIRN_SIDECAR_TASK_ID", "sink", "CAIRN_SIDECAR_SUBTASK_INDEX", "1");
@@ -69,7 +70,30 @@ class SidecarMainTest {
     }
 
     @Test
-    void shouldReportAUsageErrorWhenAnOptionIsUnknown() {
+    void shouldPreferTheFlagToTheFileWhenBothGiveAKey() throws Exception {
+        Path file = Files.writeString(dir.resolve("sidecar.properties"),
+                "bootstrap.servers=k:9092\njob.id=orders\ntask.id=sink\nsubtask.index=1\n");
+        AtomicReference<SidecarConfig> seen = new AtomicReference<>();
+
+        run(Map.of(), config -> {
+            seen.set(config);
+            throw new IllegalStateException("not started in this test");
+        }, "--config", file.toString(), "--subtask-index", "4", "--hook-kind", "command", "--hook-command", "snap.sh");
+
+        assertThat(seen.get().subtaskIndex()).isEqualTo(4);
+        assertThat(seen.get().hookCommand()).containsExactly("snap.sh");
+    }
+
+    @Test
+    void shouldExitWithTwoNamingTheFileWhenItCannotBeRead() {
+        int exit = run(Map.of(), SidecarMainTest::neverStarted, "--config", dir.resolve("nope").toString());
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString()).contains("--config: cannot read " + dir.resolve("nope"));
+    }
+
+    @Test
+    void shouldExitWithTwoWhenAnOptionIsUnknown() {
         int exit = run(Map.of(), SidecarMainTest::neverStarted, "--konfig", "x");
 
         assertThat(exit).isEqualTo(2);

@@ -13,7 +13,7 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.sidecar.app.Sidecar;
-import dev.cairn.sidecar.app.SidecarConfigParser;
+import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.app.SidecarMain;
 import dev.cairn.sidecar.app.SidecarMainAccess;
 import dev.cairn.sidecar.hook.RestorePoint;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 class SidecarLifecycleIT extends SidecarTestBase {
 
     @Test
-    void shouldAbortThePendingCheckpointAndRestoreFromTheLatestCompletedWhenTheSidecarRestarts() {
+    void shouldAbortThePendingCheckpointAndRestoreFromTheLatestCompletedWhenASidecarRestarts() {
         // given checkpoint 2 completed and checkpoint 3 pending, the sink's worker stuck in its snapshot
         String job = CoordinatorTestBed.uniqueJobId("restart");
         bed.register(Events.job(job, 150, 60_000, "source", "sink"));
@@ -107,13 +107,13 @@ class SidecarLifecycleIT extends SidecarTestBase {
         String job = CoordinatorTestBed.uniqueJobId("process");
         bed.register(Events.job(job, 150, 10_000, "only"));
         Map<String, String> env = Map.of(
-                SidecarConfigParser.envName("bootstrap.servers"), bed.bootstrapServers(),
-                SidecarConfigParser.envName("topic.prefix"), bed.topics().prefix(),
-                SidecarConfigParser.envName("job.id"), job,
-                SidecarConfigParser.envName("task.id"), "only",
-                SidecarConfigParser.envName("subtask.index"), "0",
-                SidecarConfigParser.envName("hook.class"), ProcessHook.class.getName(),
-                SidecarConfigParser.envName("kafka.linger.ms"), "1");
+                SidecarKeys.SCHEMA.envName("bootstrap.servers"), bed.bootstrapServers(),
+                SidecarKeys.SCHEMA.envName("topic.prefix"), bed.topics().prefix(),
+                SidecarKeys.SCHEMA.envName("job.id"), job,
+                SidecarKeys.SCHEMA.envName("task.id"), "only",
+                SidecarKeys.SCHEMA.envName("subtask.index"), "0",
+                SidecarKeys.SCHEMA.envName("hook.class"), ProcessHook.class.getName(),
+                SidecarKeys.SCHEMA.envName("kafka.linger.ms"), "1");
         SidecarMain main = SidecarMainAccess.create(env);
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> SidecarMainAccess.execute(main));
 

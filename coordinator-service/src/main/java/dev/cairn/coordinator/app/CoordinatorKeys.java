@@ -1,0 +1,181 @@
+package dev.cairn.coordinator.app;
+
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.config.ConfigProblem;
+import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.events.config.PropertiesFile;
+import dev.cairn.events.topics.CairnTopics;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/**
+ * The coordinator's configuration keys, defined once ({@link #SCHEMA}: flags, {@code CAIRN_*} environment
+ * variables, {@code --config} file and the configuration reference are generated from it), and the
+ * {@link CoordinatorConfig} they describe ({@link #toConfig}).
+ */
+public final class CoordinatorKeys {
+
+    static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    static final String APPLICATION_ID = "application.id";
+    static final String TOPIC_PREFIX = "topic.prefix";
+    static final String PARTITIONS = "partitions";
+    static final String REPLICATION_FACTOR = "replication.factor";
+    static final String STATE_DIR = "state.dir";
+    static final String TICK_INTERVAL_MS = "tick.interval.ms";
+    static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
+    static final String KAFKA_CONFIG = "kafka.config";
+    static final String SIDECAR_MASTER_KEY_FILE = "sidecar.master.key.file";
+    static final String ALLOW_UNSIGNED = "allow.unsigned.sidecar.records";
+    static final String INSTANCE_ID = "instance.id";
+    static final String SESSION_TIMEOUT_MS = "session.timeout.ms";
+    static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
+    static final String STANDBY_REPLICAS = "standby.replicas";
+    static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
+    static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
+    static final String TRANSACTION_TIMEOUT_MS = "transaction.timeout.ms";
+
+    /** Every key of the coordinator, its environment variables {@code CAIRN_<KEY>}. */
+    public static final ConfigSchema SCHEMA = new ConfigSchema("cairn-coordinator", HttpKeys.define(definition()),
+            "CAIRN_", null);
+
+    private CoordinatorKeys() {
+    }
+
+    private static ConfigDef definition() {
+        return new ConfigDef()
+                .define(BOOTSTRAP_SERVERS, Type.STRING, "localhost:9092", new NonEmptyString(), Importance.HIGH,
+                        "Kafka bootstrap servers.")
+                .define(APPLICATION_ID, Type.STRING, "cairn-coordinator", new NonEmptyString(), Importance.HIGH,
+                        "Kafka Streams application id; instances with the same id share the jobs.")
+                .define(TOPIC_PREFIX, Type.STRING, CairnTopics.defaults().prefix(), Importance.MEDIUM,
+                        "Prefix of every topic name.")
+                .define(PARTITIONS, Type.INT, 6, Range.atLeast(1), Importance.MEDIUM,
+                        "Partitions of every Cairn topic (created if missing).")
+                .define(REPLICATION_FACTOR, Type.SHORT, (short) 1, Range.atLeast(1), Importance.MEDIUM,
+                        "Replication factor of created topics.")
+                .define(STATE_DIR, Type.STRING, "/tmp/cairn-coordinator", new NonEmptyString(), Importance.MEDIUM,
+                        "Where Kafka Streams keeps this instance's process id and stores.")
+                .define(TICK_INTERVAL_MS, Type.LONG, 100L, Range.atLeast(1), Importance.LOW,
+                        "How often due timers are looked for.")
+                .define(COMMIT_INTERVAL_MS, Type.LONG, 20L, Range.atLeast(1), Importance.MEDIUM,
+                        "Kafka Streams commit interval: under exactly-once every decision becomes visible at the next "
+                                + "commit.")
+                .define(KAFKA_CONFIG, Type.STRING, null, Importance.MEDIUM,
+                        "Properties file passed to the Kafka clients as it is (security settings, Kafka Streams "
+                                + "settings); it may not set application.id or processing.guarantee.")
+                .define(SIDECAR_MASTER_KEY_FILE, Type.STRING, null, Importance.HIGH,
+                        "File holding the master key (Base64, from `cairn keys generate`) from which every job's "
+                                + "sidecar key is derived; records on the acks topic must then be signed with their "
+                                + "job's key.")
+                .define(ALLOW_UNSIGNED, Type.BOOLEAN, false, Importance.HIGH,
+                        "Accept unsigned TaskStarted, ack and decline records: only where nobody untrusted can "
+                                + "write the acks topic.")
+                .define(INSTANCE_ID, Type.STRING, null, Importance.MEDIUM,
+                        "Stable id of this instance, its group.instance.id (static membership): a restarted instance "
+                                + "with the same id takes its jobs back at once. Default: this machine's host name "
+                                + "and a hash of state.dir; an empty value turns static membership off.")
+                .define(SESSION_TIMEOUT_MS, Type.LONG, 6000L, Range.atLeast(1), Importance.MEDIUM,
+                        "How long the group waits for a silent (killed) instance before its jobs move to another; "
+                                + "at least the broker's group.min.session.timeout.ms.")
+                .define(HEARTBEAT_INTERVAL_MS, Type.LONG, 1500L, Range.atLeast(1), Importance.LOW,
+                        "Heartbeat interval, at most a third of the session timeout.")
+                .define(STANDBY_REPLICAS, Type.INT, 1, Range.atLeast(0), Importance.MEDIUM,
+                        "Warm copies of every store kept on other instances.")
+                .define(ACCEPTABLE_RECOVERY_LAG, Type.LONG, Long.MAX_VALUE, Range.atLeast(0), Importance.LOW,
+                        "Changelog records an instance may lag and still get active jobs at once; a lower value "
+                                + "makes a restarted instance warm up first and take its jobs back only at a probing "
+                                + "rebalance.")
+                .define(PROBING_REBALANCE_INTERVAL_MS, Type.LONG, 60_000L, Range.atLeast(60_000), Importance.LOW,
+                        "How often instances that warm up are checked (Kafka Streams' minimum is 60000).")
+                .define(TRANSACTION_TIMEOUT_MS, Type.LONG, 5000L, Range.atLeast(1), Importance.MEDIUM,
+                        "transaction.timeout.ms: how long a killed instance's open transaction hides newer records "
+                                + "from read_committed readers.");
+    }
+
+    /**
+     * The coordinator's configuration.
+     *
+     * @throws IllegalArgumentException naming the key, and where its value came from, of anything wrong (a
+     *     {@link ConfigProblem} for a single key)
+     */
+    static CoordinatorConfig toConfig(LayeredConfig config) {
+        Path stateDir = Path.of(config.getString(STATE_DIR));
+        CairnTopics topics;
+        try {
+            topics = new CairnTopics(config.getString(TOPIC_PREFIX));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(TOPIC_PREFIX, e.getMessage());
+        }
+        return new CoordinatorConfig(config.getString(BOOTSTRAP_SERVERS), config.getString(APPLICATION_ID),
+                topics, config.getInt(PARTITIONS), config.getShort(REPLICATION_FACTOR), stateDir,
+                Duration.ofMillis(config.getLong(TICK_INTERVAL_MS)),
+                Duration.ofMillis(config.getLong(COMMIT_INTERVAL_MS)), kafkaProperties(config),
+                HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config));
+    }
+
+    private static Map<String, String> kafkaProperties(LayeredConfig config) {
+        String file = config.getString(KAFKA_CONFIG);
+        if (file == null) {
+            return Map.of();
+        }
+        Map<String, String> properties = PropertiesFile.read(Path.of(file), config.describe(KAFKA_CONFIG));
+        CoordinatorConfig.refuseOverrides(properties, config.describe(KAFKA_CONFIG) + ": " + file);
+        return properties;
+    }
+
+    /** The master key, or {@code null} when unsigned records are explicitly allowed. */
+    private static SigningKey sidecarMasterKey(LayeredConfig config) {
+        String file = config.getString(SIDECAR_MASTER_KEY_FILE);
+        boolean allowUnsigned = config.getBoolean(ALLOW_UNSIGNED);
+        if (file != null && allowUnsigned) {
+            throw config.contradiction(SIDECAR_MASTER_KEY_FILE, ALLOW_UNSIGNED);
+        }
+        if (file != null) {
+            try {
+                return SigningKey.fromFile(Path.of(file));
+            } catch (IllegalArgumentException e) {
+                throw config.problem(SIDECAR_MASTER_KEY_FILE, e.getMessage());
+            }
+        }
+        if (!allowUnsigned) {
+            throw new ConfigProblem(SIDECAR_MASTER_KEY_FILE, SIDECAR_MASTER_KEY_FILE + " is missing: sidecar records "
+                    + "are authenticated with keys derived from a master key (make one with `cairn keys generate`); "
+                    + LayeredConfig.ways(SCHEMA, SIDECAR_MASTER_KEY_FILE) + ", or set " + ALLOW_UNSIGNED
+                    + " (--allow-unsigned-sidecar-records) to accept unsigned records on a trusted network");
+        }
+        return null;
+    }
+
+    private static CoordinatorConfig.Failover failover(LayeredConfig config, Path stateDir) {
+        String instanceId = config.getString(INSTANCE_ID);
+        return new CoordinatorConfig.Failover(instanceId == null ? defaultInstanceId(stateDir) : instanceId,
+                Duration.ofMillis(config.getLong(SESSION_TIMEOUT_MS)),
+                Duration.ofMillis(config.getLong(HEARTBEAT_INTERVAL_MS)), config.getInt(STANDBY_REPLICAS),
+                config.getLong(ACCEPTABLE_RECOVERY_LAG), Duration.ofMillis(config.getLong(PROBING_REBALANCE_INTERVAL_MS)),
+                Duration.ofMillis(config.getLong(TRANSACTION_TIMEOUT_MS)));
+    }
+
+    /**
+     * This machine's host name and a hash of the absolute state directory: stable across restarts of the same
+     * instance, distinct for two instances on one machine (they cannot share a state directory).
+     */
+    static String defaultInstanceId(Path stateDir) {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            host = "localhost";
+        }
+        String dir = stateDir.toAbsolutePath().normalize().toString();
+        return host + "-" + String.format("%08x", dir.hashCode());
+    }
+}

@@ -1,0 +1,142 @@
+package dev.cairn.coordinator.app;
+
+import dev.cairn.coordinator.query.AccessPolicy;
+import dev.cairn.coordinator.query.BearerTokens;
+import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.query.TlsConfig;
+import dev.cairn.events.config.LayeredConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.types.Password;
+
+/**
+ * The keys of the coordinator's REST API (part of {@link CoordinatorKeys#SCHEMA}): where it listens, how long a
+ * silent connection lives, how many connections it takes, who may change jobs, and HTTPS; and the
+ * {@link QueryServerConfig} they describe.
+ */
+final class HttpKeys {
+
+    static final String PORT = "http.port";
+    static final String BIND_ADDRESS = "http.bind.address";
+    static final String ADVERTISED_HOST = "advertised.host";
+    static final String IDLE_TIMEOUT_MS = "http.idle.timeout.ms";
+    static final String MAX_CONNECTIONS = "http.max.connections";
+    static final String TOKENS_FILE = "http.tokens.file";
+    static final String REQUIRE_TOKEN_FOR_READS = "http.require.token.for.reads";
+    static final String KEYSTORE = "http.tls.keystore";
+    static final String TRUSTSTORE = "http.tls.truststore";
+    private static final String PASSWORD = ".password";
+    private static final String PASSWORD_FILE = ".password.file";
+
+    private HttpKeys() {
+    }
+
+    /** {@code def} with the REST API's keys added. */
+    static ConfigDef define(ConfigDef def) {
+        def.define(PORT, Type.INT, QueryServerConfig.DEFAULT_PORT, Range.between(-1, 65_535), Importance.MEDIUM,
+                        "Port of the REST API over the state stores; 0 picks a free port, -1 runs no REST API.")
+                .define(BIND_ADDRESS, Type.STRING, QueryServerConfig.DEFAULT_BIND_ADDRESS, new NonEmptyString(),
+                        Importance.MEDIUM, "Address the REST API listens on; 0.0.0.0 for every interface (default: "
+                                + "this machine only).")
+                .define(ADVERTISED_HOST, Type.STRING, null, Importance.MEDIUM,
+                        "Host at which the other coordinator instances reach this one's REST API (Kafka Streams' "
+                                + "application.server, which routes queries); default: the bind address, or this "
+                                + "machine's host name when listening on every interface.")
+                .define(IDLE_TIMEOUT_MS, Type.LONG, QueryServerConfig.DEFAULT_IDLE_TIMEOUT.toMillis(), Range.atLeast(1),
+                        Importance.LOW, "A REST connection silent this long (e.g. a client stalling in its body) is "
+                                + "closed.")
+                .define(MAX_CONNECTIONS, Type.INT, QueryServerConfig.DEFAULT_MAX_CONNECTIONS, Range.atLeast(1),
+                        Importance.LOW, "Open REST connections at most; more wait to be accepted.")
+                .define(TOKENS_FILE, Type.STRING, null, Importance.HIGH,
+                        "Properties file of bearer tokens allowed to PUT and POST: <principal>.token=<secret>, "
+                                + "<principal>.jobs=<job ids or prefix*> (default every job); without it the REST "
+                                + "API is read-only.")
+                .define(REQUIRE_TOKEN_FOR_READS, Type.BOOLEAN, false, Importance.MEDIUM,
+                        "GETs need a bearer token of the tokens file too (health checks excepted).")
+                .define(KEYSTORE, Type.STRING, null, Importance.MEDIUM,
+                        "PKCS12 keystore of the REST API's key and certificate: serves HTTPS.")
+                .define(KEYSTORE + PASSWORD, Type.PASSWORD, null, Importance.MEDIUM,
+                        "Password of the keystore and its key.")
+                .define(KEYSTORE + PASSWORD_FILE, Type.STRING, null, Importance.MEDIUM,
+                        "File whose first line is the keystore password.")
+                .define(TRUSTSTORE, Type.STRING, null, Importance.LOW,
+                        "PKCS12 truststore of the certificates of the other instances, to forward queries to them "
+                                + "over HTTPS; default: the JDK's trusted certificates.")
+                .define(TRUSTSTORE + PASSWORD, Type.PASSWORD, null, Importance.LOW, "Password of the truststore.")
+                .define(TRUSTSTORE + PASSWORD_FILE, Type.STRING, null, Importance.LOW,
+                        "File whose first line is the truststore password.");
+        return def;
+    }
+
+    /**
+     * The REST API's settings, {@code null} for none.
+     *
+     * @throws IllegalArgumentException naming the key (or file) that is wrong
+     */
+    static QueryServerConfig toConfig(LayeredConfig config) {
+        int port = config.getInt(PORT);
+        if (port == -1) {
+            return null;
+        }
+        return QueryServerConfig.of(config.getString(BIND_ADDRESS), port, config.getString(ADVERTISED_HOST))
+                .withLimits(Duration.ofMillis(config.getLong(IDLE_TIMEOUT_MS)), config.getInt(MAX_CONNECTIONS))
+                .withAccess(access(config))
+                .withTls(tls(config));
+    }
+
+    private static TlsConfig tls(LayeredConfig config) {
+        String keyStore = config.getString(KEYSTORE);
+        String trustStore = config.getString(TRUSTSTORE);
+        if (keyStore == null) {
+            if (trustStore != null) {
+                throw config.problem(TRUSTSTORE, "needs " + KEYSTORE + " (HTTPS)");
+            }
+            return null;
+        }
+        return TlsConfig.load(Path.of(keyStore), password(config, KEYSTORE),
+                trustStore == null ? null : Path.of(trustStore),
+                trustStore == null ? null : password(config, TRUSTSTORE));
+    }
+
+    /** The password given directly or as the first line of a file; {@code null} when neither is. */
+    private static char[] password(LayeredConfig config, String store) {
+        Password password = config.getPassword(store + PASSWORD);
+        String file = config.getString(store + PASSWORD_FILE);
+        if (password != null && file != null) {
+            throw config.contradiction(store + PASSWORD, store + PASSWORD_FILE);
+        }
+        if (file == null) {
+            return password == null ? null : password.value().toCharArray();
+        }
+        try {
+            List<String> lines = Files.readAllLines(Path.of(file));
+            return lines.isEmpty() ? new char[0] : lines.get(0).toCharArray();
+        } catch (IOException e) {
+            throw config.problem(store + PASSWORD_FILE, "cannot be read: " + e);
+        }
+    }
+
+    private static AccessPolicy access(LayeredConfig config) {
+        String tokensFile = config.getString(TOKENS_FILE);
+        boolean requireTokenForReads = config.getBoolean(REQUIRE_TOKEN_FOR_READS);
+        if (tokensFile == null) {
+            if (requireTokenForReads) {
+                throw config.problem(REQUIRE_TOKEN_FOR_READS, "needs " + TOKENS_FILE);
+            }
+            return AccessPolicy.readOnly();
+        }
+        try {
+            return AccessPolicy.withTokens(BearerTokens.load(Path.of(tokensFile)), requireTokenForReads);
+        } catch (IllegalArgumentException e) {
+            throw config.problem(TOKENS_FILE, e.getMessage());
+        }
+    }
+}
