@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.coordinator.domain.EventFields;
 import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
@@ -89,8 +90,8 @@ public final class CheckpointTimeline {
     /** Keeps the record when it is about this checkpoint; skips every other one (and records that do not decode). */
     public void accept(JournalEntry entry) {
         SpecificRecord event = entry.event();
-        if (event == null || JournalEvents.checkpointId(event) != checkpointId
-                || !jobId.equals(JournalEvents.jobId(event))) {
+        if (event == null || EventFields.checkpointId(event) != checkpointId
+                || !jobId.equals(EventFields.jobId(event))) {
             return;
         }
         Entry kept = entry(entry, event);

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.coordinator.domain.EventFields;
 import dev.cairn.coordinator.audit.Violation.Rule;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
@@ -79,10 +80,10 @@ public final class JournalChecker {
             return;
         }
         SpecificRecord event = entry.event();
-        String jobId = JournalEvents.jobId(event);
+        String jobId = EventFields.jobId(event);
         JobTrack job = jobs.computeIfAbsent(jobId, id -> new JobTrack());
         if (!jobId.equals(entry.key())) {
-            violate(entry, jobId, Rule.KEY, JournalEvents.type(event) + " of job " + jobId + " is keyed "
+            violate(entry, jobId, Rule.KEY, EventFields.type(event) + " of job " + jobId + " is keyed "
                     + (entry.key() == null ? "by no key" : "'" + entry.key() + "'"));
         }
         if (job.partition >= 0 && job.partition != entry.partition()) {
