@@ -85,7 +85,7 @@ public final class CheckpointDecider {
     }
 
     private static void register(Decision d, Command.RegisterJob command) {
-        JobSpec spec = command.spec();
+        JobSpec spec = command.event();
         Optional<String> invalid = JobSpecs.validate(spec, d.settings.limits());
         if (invalid.isPresent()) {
             d.reject(spec.getJobId(), command, "invalid job spec: " + invalid.get());
@@ -109,7 +109,7 @@ public final class CheckpointDecider {
     }
 
     private static void changeStatus(Decision d, Command.ChangeJobStatus command) {
-        JobStatusChange change = command.change();
+        JobStatusChange change = command.event();
         JobStatuses.change(d, change.getJobId(), change.getStatus(), command.initialDelayFraction(), null);
     }
 

@@ -72,11 +72,7 @@ public sealed interface Command {
      * @param initialDelayFraction a random value in [0, 1) mapping to the first periodic trigger delay
      *     in [minPause, interval)
      */
-    record RegisterJob(JobSpec spec, double initialDelayFraction) implements Input {
-        @Override
-        public JobSpec event() {
-            return spec;
-        }
+    record RegisterJob(JobSpec event, double initialDelayFraction) implements Input {
     }
 
     /**
@@ -84,67 +80,35 @@ public sealed interface Command {
      *
      * @param initialDelayFraction as for {@link RegisterJob}: used when the job enters RUNNING
      */
-    record ChangeJobStatus(JobStatusChange change, double initialDelayFraction) implements Input {
-        @Override
-        public JobStatusChange event() {
-            return change;
-        }
+    record ChangeJobStatus(JobStatusChange event, double initialDelayFraction) implements Input {
     }
 
     /** A manual checkpoint or savepoint request. */
-    record RequestTrigger(TriggerRequest request) implements Input {
-        @Override
-        public TriggerRequest event() {
-            return request;
-        }
+    record RequestTrigger(TriggerRequest event) implements Input {
     }
 
     /** A subtask attempt started (replacing any earlier attempt of that subtask). */
-    record StartTask(TaskStarted started) implements Input {
-        @Override
-        public TaskStarted event() {
-            return started;
-        }
+    record StartTask(TaskStarted event) implements Input {
     }
 
     /** A subtask acknowledged a checkpoint. */
-    record Acknowledge(CheckpointAcknowledged ack) implements Input {
-        @Override
-        public CheckpointAcknowledged event() {
-            return ack;
-        }
+    record Acknowledge(CheckpointAcknowledged event) implements Input {
     }
 
     /** A subtask declined a checkpoint. */
-    record Decline(CheckpointDeclined decline) implements Input {
-        @Override
-        public CheckpointDeclined event() {
-            return decline;
-        }
+    record Decline(CheckpointDeclined event) implements Input {
     }
 
     /** A subtask finished for good: it is no longer triggered and counts as acknowledged. */
-    record FinishTask(TaskFinished finished) implements Input {
-        @Override
-        public TaskFinished event() {
-            return finished;
-        }
+    record FinishTask(TaskFinished event) implements Input {
     }
 
     /** A coordinator-side participant snapshotted its state for a checkpoint. */
-    record AcknowledgeParticipant(ParticipantAcknowledged ack) implements Input {
-        @Override
-        public ParticipantAcknowledged event() {
-            return ack;
-        }
+    record AcknowledgeParticipant(ParticipantAcknowledged event) implements Input {
     }
 
     /** A coordinator-side participant could not snapshot its state for a checkpoint. */
-    record DeclineParticipant(ParticipantDeclined decline) implements Input {
-        @Override
-        public ParticipantDeclined event() {
-            return decline;
-        }
+    record DeclineParticipant(ParticipantDeclined event) implements Input {
     }
 
     /** Something of the job may be due (a checkpoint timeout or the periodic trigger). */
