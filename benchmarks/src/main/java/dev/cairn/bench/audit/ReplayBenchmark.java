@@ -154,7 +154,7 @@ public final class ReplayBenchmark {
             written = new JournalWorkload(jobs, subtasks).write(events, event -> {
                 byte[] value = serde.serialize(topic, new JournalEnvelope(event));
                 bytes[0] += value.length;
-                producer.send(new ProducerRecord<>(topic, dev.cairn.coordinator.audit.JournalEvents.jobId(event), value));
+                producer.send(new ProducerRecord<>(topic, dev.cairn.coordinator.domain.EventFields.jobId(event), value));
             });
             producer.flush();
         }

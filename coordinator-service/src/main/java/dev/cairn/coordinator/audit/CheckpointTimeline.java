@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.coordinator.domain.EventFields;
+import dev.cairn.coordinator.domain.EventKind;
 import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
@@ -89,8 +91,8 @@ public final class CheckpointTimeline {
     /** Keeps the record when it is about this checkpoint; skips every other one (and records that do not decode). */
     public void accept(JournalEntry entry) {
         SpecificRecord event = entry.event();
-        if (event == null || JournalEvents.checkpointId(event) != checkpointId
-                || !jobId.equals(JournalEvents.jobId(event))) {
+        if (event == null || EventFields.checkpointId(event) != checkpointId
+                || !jobId.equals(EventFields.jobId(event))) {
             return;
         }
         Entry kept = entry(entry, event);
@@ -99,67 +101,94 @@ public final class CheckpointTimeline {
         }
     }
 
+    /** The entry of an event about the checkpoint; {@code null} for the kinds no timeline shows. */
     private Entry entry(JournalEntry at, SpecificRecord event) {
         int p = at.partition();
         long o = at.offset();
-        if (event instanceof ParticipantsTriggered e) {
-            triggered(e.getTimestampMs(), e.getType().name());
-            return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANTS_TRIGGERED, null, null, null, null,
-                    "participants " + String.join(", ", e.getParticipants()));
-        }
-        if (event instanceof CheckpointTriggered e) {
-            triggered(e.getTimestampMs(), e.getType().name());
-            acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
-            return new Entry(p, o, e.getTimestampMs(), Kind.TRIGGERED, null, null, null, null,
-                    (e.getPeriodic() ? "periodic" : "request " + e.getRequestId()) + ", " + acksExpected
-                            + " acks expected" + (e.getFinishedSubtasks() > 0 ? ", " + e.getFinishedSubtasks()
-                            + " subtasks finished" : "") + ", location " + e.getStorageLocation());
-        }
-        if (event instanceof CheckpointAcknowledged e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.ACK, e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(),
-                    e.getStateHandle().getSizeBytes(), null);
-        }
-        if (event instanceof ParticipantAcknowledged e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANT_ACK, e.getParticipant(), null, null,
-                    e.getState() == null ? null : e.getState().getSizeBytes(), null);
-        }
-        if (event instanceof CheckpointDeclined e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.DECLINE, e.getTaskId(), e.getSubtaskIndex(),
-                    e.getAttemptId(), null, e.getReason() + ": " + e.getMessage());
-        }
-        if (event instanceof ParticipantDeclined e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANT_DECLINE, e.getParticipant(), null, null, null,
-                    e.getReason() + ": " + e.getMessage());
-        }
-        if (event instanceof AckDiscarded e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.ACK_DISCARDED, e.getTaskId(),
-                    e.getSubtaskIndex() < 0 ? null : e.getSubtaskIndex(), e.getAttemptId(),
-                    e.getStateHandle() == null ? null : e.getStateHandle().getSizeBytes(),
-                    e.getStatus() + ": " + e.getMessage());
-        }
-        if (event instanceof CheckpointCompleted e) {
-            outcome = Outcome.COMPLETED;
-            endedAt = e.getCompletionTimestampMs();
-            return new Entry(p, o, e.getCompletionTimestampMs(), Kind.COMPLETED, null, null, null,
-                    e.getTotalSizeBytes(), (e.getSubtaskCount() >= 0 ? e.getSubtaskCount() : e.getSubtaskStates().size())
-                            + " subtask states, " + (e.getCompletionTimestampMs() - e.getTriggerTimestampMs()) + " ms");
-        }
-        if (event instanceof CheckpointAborted e) {
-            outcome = Outcome.ABORTED;
-            endedAt = e.getTimestampMs();
-            reason = e.getReason() + ": " + e.getMessage();
-            return new Entry(p, o, e.getTimestampMs(), Kind.ABORTED, null, null, null, null, reason);
-        }
-        if (event instanceof CheckpointFailureCounted e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.FAILURE_COUNTED, null, null, null, null,
-                    e.getReason() + ", " + e.getConsecutiveFailures() + " consecutive failures");
-        }
-        if (event instanceof RequestOutcome e) {
-            return new Entry(p, o, e.getTimestampMs(), Kind.REQUEST_OUTCOME, null, null, null, null,
-                    "request " + e.getRequestId() + " " + e.getStatus()
-                            + (e.getReason() == null ? "" : " (" + e.getReason() + ")"));
-        }
-        return null;
+        return switch (EventKind.of(event)) {
+            case PARTICIPANTS_TRIGGERED -> participantsTriggered(p, o, (ParticipantsTriggered) event);
+            case CHECKPOINT_TRIGGERED -> triggered(p, o, (CheckpointTriggered) event);
+            case CHECKPOINT_ACKNOWLEDGED -> ack(p, o, (CheckpointAcknowledged) event);
+            case PARTICIPANT_ACKNOWLEDGED -> participantAck(p, o, (ParticipantAcknowledged) event);
+            case CHECKPOINT_DECLINED -> declined(p, o, (CheckpointDeclined) event);
+            case PARTICIPANT_DECLINED -> participantDeclined(p, o, (ParticipantDeclined) event);
+            case ACK_DISCARDED -> discarded(p, o, (AckDiscarded) event);
+            case CHECKPOINT_COMPLETED -> completed(p, o, (CheckpointCompleted) event);
+            case CHECKPOINT_ABORTED -> aborted(p, o, (CheckpointAborted) event);
+            case CHECKPOINT_FAILURE_COUNTED -> failureCounted(p, o, (CheckpointFailureCounted) event);
+            case REQUEST_OUTCOME -> requestOutcome(p, o, (RequestOutcome) event);
+            case JOB_SPEC, JOB_STATUS_CHANGE, TRIGGER_REQUEST, TASK_STARTED, TASK_FINISHED, REQUEST_QUEUED,
+                    REQUEST_DEQUEUED, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, TRIGGER_FAILED,
+                    COMMAND_REJECTED -> null;
+        };
+    }
+
+    private Entry participantsTriggered(int p, long o, ParticipantsTriggered e) {
+        triggered(e.getTimestampMs(), e.getType().name());
+        return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANTS_TRIGGERED, null, null, null, null,
+                "participants " + String.join(", ", e.getParticipants()));
+    }
+
+    private Entry triggered(int p, long o, CheckpointTriggered e) {
+        triggered(e.getTimestampMs(), e.getType().name());
+        acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
+        return new Entry(p, o, e.getTimestampMs(), Kind.TRIGGERED, null, null, null, null,
+                (e.getPeriodic() ? "periodic" : "request " + e.getRequestId()) + ", " + acksExpected
+                        + " acks expected" + (e.getFinishedSubtasks() > 0 ? ", " + e.getFinishedSubtasks()
+                        + " subtasks finished" : "") + ", location " + e.getStorageLocation());
+    }
+
+    private static Entry ack(int p, long o, CheckpointAcknowledged e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.ACK, e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(),
+                e.getStateHandle().getSizeBytes(), null);
+    }
+
+    private static Entry participantAck(int p, long o, ParticipantAcknowledged e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANT_ACK, e.getParticipant(), null, null,
+                e.getState() == null ? null : e.getState().getSizeBytes(), null);
+    }
+
+    private static Entry declined(int p, long o, CheckpointDeclined e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.DECLINE, e.getTaskId(), e.getSubtaskIndex(),
+                e.getAttemptId(), null, e.getReason() + ": " + e.getMessage());
+    }
+
+    private static Entry participantDeclined(int p, long o, ParticipantDeclined e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.PARTICIPANT_DECLINE, e.getParticipant(), null, null, null,
+                e.getReason() + ": " + e.getMessage());
+    }
+
+    private static Entry discarded(int p, long o, AckDiscarded e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.ACK_DISCARDED, e.getTaskId(),
+                e.getSubtaskIndex() < 0 ? null : e.getSubtaskIndex(), e.getAttemptId(),
+                e.getStateHandle() == null ? null : e.getStateHandle().getSizeBytes(),
+                e.getStatus() + ": " + e.getMessage());
+    }
+
+    private Entry completed(int p, long o, CheckpointCompleted e) {
+        outcome = Outcome.COMPLETED;
+        endedAt = e.getCompletionTimestampMs();
+        return new Entry(p, o, e.getCompletionTimestampMs(), Kind.COMPLETED, null, null, null,
+                e.getTotalSizeBytes(), (e.getSubtaskCount() >= 0 ? e.getSubtaskCount() : e.getSubtaskStates().size())
+                        + " subtask states, " + (e.getCompletionTimestampMs() - e.getTriggerTimestampMs()) + " ms");
+    }
+
+    private Entry aborted(int p, long o, CheckpointAborted e) {
+        outcome = Outcome.ABORTED;
+        endedAt = e.getTimestampMs();
+        reason = e.getReason() + ": " + e.getMessage();
+        return new Entry(p, o, e.getTimestampMs(), Kind.ABORTED, null, null, null, null, reason);
+    }
+
+    private static Entry failureCounted(int p, long o, CheckpointFailureCounted e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.FAILURE_COUNTED, null, null, null, null,
+                e.getReason() + ", " + e.getConsecutiveFailures() + " consecutive failures");
+    }
+
+    private static Entry requestOutcome(int p, long o, RequestOutcome e) {
+        return new Entry(p, o, e.getTimestampMs(), Kind.REQUEST_OUTCOME, null, null, null, null,
+                "request " + e.getRequestId() + " " + e.getStatus()
+                        + (e.getReason() == null ? "" : " (" + e.getReason() + ")"));
     }
 
     private void triggered(long at, String checkpointType) {

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.coordinator.domain.EventFields;
+import dev.cairn.coordinator.domain.EventKind;
 import dev.cairn.coordinator.audit.Violation.Rule;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
@@ -15,7 +17,6 @@ import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantsTriggered;
-import dev.cairn.events.TriggerFailed;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -79,10 +80,10 @@ public final class JournalChecker {
             return;
         }
         SpecificRecord event = entry.event();
-        String jobId = JournalEvents.jobId(event);
+        String jobId = EventFields.jobId(event);
         JobTrack job = jobs.computeIfAbsent(jobId, id -> new JobTrack());
         if (!jobId.equals(entry.key())) {
-            violate(entry, jobId, Rule.KEY, JournalEvents.type(event) + " of job " + jobId + " is keyed "
+            violate(entry, jobId, Rule.KEY, EventFields.type(event) + " of job " + jobId + " is keyed "
                     + (entry.key() == null ? "by no key" : "'" + entry.key() + "'"));
         }
         if (job.partition >= 0 && job.partition != entry.partition()) {
@@ -96,51 +97,69 @@ public final class JournalChecker {
     }
 
     private void check(JournalEntry entry, String jobId, JobTrack job, SpecificRecord event) {
-        if (event instanceof ParticipantsTriggered e) {
-            start(entry, jobId, job, e.getCheckpointId());
-        } else if (event instanceof CheckpointTriggered e) {
-            Open open = job.open.get(e.getCheckpointId());
-            if (open == null || open.tasksTriggered) {
-                open = start(entry, jobId, job, e.getCheckpointId());
+        switch (EventKind.of(event)) {
+            case PARTICIPANTS_TRIGGERED -> start(entry, jobId, job, ((ParticipantsTriggered) event).getCheckpointId());
+            case CHECKPOINT_TRIGGERED -> triggered(entry, jobId, job, (CheckpointTriggered) event);
+            case CHECKPOINT_ACKNOWLEDGED -> acked(entry, jobId, job, (CheckpointAcknowledged) event);
+            case PARTICIPANT_ACKNOWLEDGED -> acceptedAck(entry, jobId, job,
+                    ((ParticipantAcknowledged) event).getCheckpointId(),
+                    "ack of participant " + ((ParticipantAcknowledged) event).getParticipant());
+            case CHECKPOINT_COMPLETED -> completed(entry, jobId, job, (CheckpointCompleted) event);
+            case CHECKPOINT_ABORTED -> aborted(entry, jobId, job, (CheckpointAborted) event);
+            case TRIGGER_FAILED -> job.failed++;
+            case CHECKPOINT_FAILURE_COUNTED -> failureCounted(entry, jobId, (CheckpointFailureCounted) event);
+            default -> {
+                // the other kinds are checked by no rule
             }
-            open.tasksTriggered = true;
-            open.acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
-            open.finishedSubtasks = e.getFinishedSubtasks();
-            open.finishedStateBytes = e.getFinishedStateBytes();
-        } else if (event instanceof CheckpointAcknowledged e) {
-            Open open = acceptedAck(entry, jobId, job, e.getCheckpointId(), "ack of task " + e.getTaskId()
-                    + " subtask " + e.getSubtaskIndex() + " (attempt " + e.getAttemptId() + ")");
-            if (open != null && !open.acked.add(e.getTaskId() + '\u0000' + e.getSubtaskIndex())) {
-                violate(entry, jobId, Rule.DUPLICATE_ACK, "checkpoint " + e.getCheckpointId() + " accepted a second ack"
-                        + " of task " + e.getTaskId() + " subtask " + e.getSubtaskIndex());
-            } else if (open != null) {
-                open.ackedBytes += e.getStateHandle().getSizeBytes();
-            }
-        } else if (event instanceof ParticipantAcknowledged e) {
-            acceptedAck(entry, jobId, job, e.getCheckpointId(), "ack of participant " + e.getParticipant());
-        } else if (event instanceof CheckpointCompleted e) {
-            Open open = end(entry, jobId, job, e.getCheckpointId(), "completed");
-            job.completed++;
-            if (open != null) {
-                checkCompletion(entry, jobId, open, e);
-            }
-        } else if (event instanceof CheckpointAborted e) {
-            end(entry, jobId, job, e.getCheckpointId(), "aborted");
-            job.failed++;
-            long latest = state.job(jobId).map(JobState::getLatestCompletedId).orElse(-1L);
-            if (e.getLatestCompletedId() != latest) {
-                violate(entry, jobId, Rule.COUNTERS, "abort of checkpoint " + e.getCheckpointId()
-                        + " names latest completed checkpoint " + e.getLatestCompletedId() + ", the journal's is "
-                        + latest);
-            }
-        } else if (event instanceof TriggerFailed) {
-            job.failed++;
-        } else if (event instanceof CheckpointFailureCounted e) {
-            int before = state.job(jobId).map(JobState::getConsecutiveFailures).orElse(0);
-            if (e.getConsecutiveFailures() != before + 1) {
-                violate(entry, jobId, Rule.COUNTERS, "failure of checkpoint " + e.getCheckpointId() + " counted "
-                        + e.getConsecutiveFailures() + " consecutive failures after " + before);
-            }
+        }
+    }
+
+    private void triggered(JournalEntry entry, String jobId, JobTrack job, CheckpointTriggered e) {
+        Open open = job.open.get(e.getCheckpointId());
+        if (open == null || open.tasksTriggered) {
+            open = start(entry, jobId, job, e.getCheckpointId());
+        }
+        open.tasksTriggered = true;
+        open.acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
+        open.finishedSubtasks = e.getFinishedSubtasks();
+        open.finishedStateBytes = e.getFinishedStateBytes();
+    }
+
+    private void acked(JournalEntry entry, String jobId, JobTrack job, CheckpointAcknowledged e) {
+        Open open = acceptedAck(entry, jobId, job, e.getCheckpointId(), "ack of task " + e.getTaskId()
+                + " subtask " + e.getSubtaskIndex() + " (attempt " + e.getAttemptId() + ")");
+        if (open != null && !open.acked.add(e.getTaskId() + '\u0000' + e.getSubtaskIndex())) {
+            violate(entry, jobId, Rule.DUPLICATE_ACK, "checkpoint " + e.getCheckpointId() + " accepted a second ack"
+                    + " of task " + e.getTaskId() + " subtask " + e.getSubtaskIndex());
+        } else if (open != null) {
+            open.ackedBytes += e.getStateHandle().getSizeBytes();
+        }
+    }
+
+    private void completed(JournalEntry entry, String jobId, JobTrack job, CheckpointCompleted e) {
+        Open open = end(entry, jobId, job, e.getCheckpointId(), "completed");
+        job.completed++;
+        if (open != null) {
+            checkCompletion(entry, jobId, open, e);
+        }
+    }
+
+    private void aborted(JournalEntry entry, String jobId, JobTrack job, CheckpointAborted e) {
+        end(entry, jobId, job, e.getCheckpointId(), "aborted");
+        job.failed++;
+        long latest = state.job(jobId).map(JobState::getLatestCompletedId).orElse(-1L);
+        if (e.getLatestCompletedId() != latest) {
+            violate(entry, jobId, Rule.COUNTERS, "abort of checkpoint " + e.getCheckpointId()
+                    + " names latest completed checkpoint " + e.getLatestCompletedId() + ", the journal's is "
+                    + latest);
+        }
+    }
+
+    private void failureCounted(JournalEntry entry, String jobId, CheckpointFailureCounted e) {
+        int before = state.job(jobId).map(JobState::getConsecutiveFailures).orElse(0);
+        if (e.getConsecutiveFailures() != before + 1) {
+            violate(entry, jobId, Rule.COUNTERS, "failure of checkpoint " + e.getCheckpointId() + " counted "
+                    + e.getConsecutiveFailures() + " consecutive failures after " + before);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.coordinator.domain.EventFields;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
@@ -33,7 +34,7 @@ public final class Replay {
             skipped++;
             return;
         }
-        if (onlyJob != null && !onlyJob.equals(JournalEvents.jobId(entry.event()))) {
+        if (onlyJob != null && !onlyJob.equals(EventFields.jobId(entry.event()))) {
             return;
         }
         evolver.evolve(state, entry.event());

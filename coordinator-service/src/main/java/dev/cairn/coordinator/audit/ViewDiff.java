@@ -38,13 +38,11 @@ public final class ViewDiff {
     }
 
     private static void compare(String path, JsonNode journal, JsonNode live, List<Difference> out) {
-        if (journal == null || live == null || journal.isMissingNode() || live.isMissingNode()) {
+        if (missing(journal) || missing(live)) {
             if (!(missing(journal) && missing(live))) {
                 out.add(new Difference(path, text(journal), text(live)));
             }
-            return;
-        }
-        if (journal.isObject() && live.isObject()) {
+        } else if (journal.isObject() && live.isObject()) {
             Set<String> names = new LinkedHashSet<>();
             journal.fieldNames().forEachRemaining(names::add);
             live.fieldNames().forEachRemaining(names::add);
@@ -52,26 +50,31 @@ public final class ViewDiff {
                 compare(path.isEmpty() ? name : path + "." + name, journal.get(name), live.get(name), out);
             }
         } else if (journal.isArray() && live.isArray()) {
-            if (byId(journal) && byId(live)) {
-                Map<String, JsonNode> left = index(journal);
-                Map<String, JsonNode> right = index(live);
-                Set<String> ids = new LinkedHashSet<>(left.keySet());
-                ids.addAll(right.keySet());
-                for (String id : ids) {
-                    compare(path + "[id=" + id + "]", left.get(id), right.get(id), out);
-                }
-                if (left.keySet().equals(right.keySet())
-                        && !new ArrayList<>(left.keySet()).equals(new ArrayList<>(right.keySet()))) {
-                    out.add(new Difference(path + " (order of ids)", left.keySet().toString(), right.keySet().toString()));
-                }
-            } else {
-                for (int i = 0; i < Math.max(journal.size(), live.size()); i++) {
-                    compare(path + "[" + i + "]", journal.get(i), live.get(i), out);
-                }
-            }
+            compareArrays(path, journal, live, out);
         } else if (!journal.equals(live) && !(journal.isNumber() && live.isNumber()
                 && journal.decimalValue().compareTo(live.decimalValue()) == 0)) {
             out.add(new Difference(path, text(journal), text(live)));
+        }
+    }
+
+    /** Arrays of objects with ids are compared by id (and their order of ids), others element by element. */
+    private static void compareArrays(String path, JsonNode journal, JsonNode live, List<Difference> out) {
+        if (!(byId(journal) && byId(live))) {
+            for (int i = 0; i < Math.max(journal.size(), live.size()); i++) {
+                compare(path + "[" + i + "]", journal.get(i), live.get(i), out);
+            }
+            return;
+        }
+        Map<String, JsonNode> left = index(journal);
+        Map<String, JsonNode> right = index(live);
+        Set<String> ids = new LinkedHashSet<>(left.keySet());
+        ids.addAll(right.keySet());
+        for (String id : ids) {
+            compare(path + "[id=" + id + "]", left.get(id), right.get(id), out);
+        }
+        if (left.keySet().equals(right.keySet())
+                && !new ArrayList<>(left.keySet()).equals(new ArrayList<>(right.keySet()))) {
+            out.add(new Difference(path + " (order of ids)", left.keySet().toString(), right.keySet().toString()));
         }
     }
 

@@ -102,9 +102,7 @@ final class Aborts {
                 .setMessage(message)
                 .setTimestampMs(d.now)
                 .build());
-        if (request.getRequestId() != null) {
-            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
-        }
+        d.requestFailed(jobId, request, reason, message);
     }
 
     static void dropAllQueued(Decision d, String jobId, CheckpointFailureReason reason, String message) {

@@ -2,11 +2,17 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.Objects;
 import java.util.Optional;
@@ -41,44 +47,45 @@ public final class CheckpointDecider {
             d.reject(command.jobId(), command, outOfBounds.get());
             return d.decided();
         }
-        if (command instanceof Command.RegisterJob c) {
-            register(d, c);
-            return d.decided();
-        }
-        if (command instanceof Command.Tick c) {
-            if (d.state.job(c.jobId()).isPresent()) {
-                tick(d, c.jobId());
-            }
-            return d.decided();
-        }
-        if (command instanceof Command.StartTask c) {
-            TaskMessages.taskStarted(d, c, c.started());
-            return d.decided();
-        }
-        if (d.state.job(command.jobId()).isEmpty()) {
-            d.reject(command.jobId(), command, "unknown job " + command.jobId());
-            return d.decided();
-        }
-        if (command instanceof Command.ChangeJobStatus c) {
-            changeStatus(d, c);
-        } else if (command instanceof Command.RequestTrigger c) {
-            requestTrigger(d, c);
-        } else if (command instanceof Command.Acknowledge c) {
-            TaskMessages.acknowledge(d, c, c.ack());
-        } else if (command instanceof Command.Decline c) {
-            TaskMessages.decline(d, c, c.decline());
-        } else if (command instanceof Command.FinishTask c) {
-            FinishedTasks.finish(d, c, c.finished());
-        } else if (command instanceof Command.AcknowledgeParticipant c) {
-            Participants.acknowledge(d, c, c.ack());
-        } else if (command instanceof Command.DeclineParticipant c) {
-            Participants.decline(d, c, c.decline());
+        if (command instanceof Command.Input input) {
+            decide(d, input);
+        } else if (d.state.job(command.jobId()).isPresent()) {
+            tick(d, command.jobId());
         }
         return d.decided();
     }
 
+    /** Registrations and task starts may come before the job; every other input needs it. */
+    private static void decide(Decision d, Command.Input command) {
+        EventKind kind = command.kind();
+        if (kind != EventKind.JOB_SPEC && kind != EventKind.TASK_STARTED
+                && d.state.job(command.jobId()).isEmpty()) {
+            d.reject(command.jobId(), command, "unknown job " + command.jobId());
+            return;
+        }
+        Runnable step = switch (kind) {
+            case JOB_SPEC -> () -> register(d, (Command.RegisterJob) command);
+            case JOB_STATUS_CHANGE -> () -> changeStatus(d, (Command.ChangeJobStatus) command);
+            case TRIGGER_REQUEST -> () -> requestTrigger(d, command, (TriggerRequest) command.event());
+            case TASK_STARTED -> () -> TaskMessages.taskStarted(d, command, (TaskStarted) command.event());
+            case CHECKPOINT_ACKNOWLEDGED -> () -> TaskMessages.acknowledge(d, command,
+                    (CheckpointAcknowledged) command.event());
+            case CHECKPOINT_DECLINED -> () -> TaskMessages.decline(d, command, (CheckpointDeclined) command.event());
+            case TASK_FINISHED -> () -> FinishedTasks.finish(d, command, (TaskFinished) command.event());
+            case PARTICIPANT_ACKNOWLEDGED -> () -> Participants.acknowledge(d, command,
+                    (ParticipantAcknowledged) command.event());
+            case PARTICIPANT_DECLINED -> () -> Participants.decline(d, command,
+                    (ParticipantDeclined) command.event());
+            case PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
+                    ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
+                    REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED ->
+                    throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
+        };
+        step.run();
+    }
+
     private static void register(Decision d, Command.RegisterJob command) {
-        JobSpec spec = command.spec();
+        JobSpec spec = command.event();
         Optional<String> invalid = JobSpecs.validate(spec, d.settings.limits());
         if (invalid.isPresent()) {
             d.reject(spec.getJobId(), command, "invalid job spec: " + invalid.get());
@@ -102,12 +109,11 @@ public final class CheckpointDecider {
     }
 
     private static void changeStatus(Decision d, Command.ChangeJobStatus command) {
-        JobStatusChange change = command.change();
+        JobStatusChange change = command.event();
         JobStatuses.change(d, change.getJobId(), change.getStatus(), command.initialDelayFraction(), null);
     }
 
-    private static void requestTrigger(Decision d, Command.RequestTrigger command) {
-        TriggerRequest request = command.request();
+    private static void requestTrigger(Decision d, Command command, TriggerRequest request) {
         if (request.getRequestId() == null || request.getRequestId().isBlank()) {
             d.reject(request.getJobId(), command, "request id is empty");
             return;

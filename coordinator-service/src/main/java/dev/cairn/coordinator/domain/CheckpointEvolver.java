@@ -41,11 +41,14 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
- * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}. Events
+ * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}. An
+ * accepted ack changes only its own key (its checkpoint's progress follows from the acks). Events
  * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
  * are accepted and ignored.
  */
 public final class CheckpointEvolver {
+
+    private static final Runnable NOTHING = () -> { };
 
     private final CoordinatorSettings settings;
     private final HistoryRecorder history;
@@ -64,50 +67,76 @@ public final class CheckpointEvolver {
         }
     }
 
-    /** Applies one event. */
+    /**
+     * Applies one event.
+     *
+     * @throws IllegalArgumentException when the event is of no {@link EventKind}: a journal this build cannot
+     *     read must stop the replay, not be skipped
+     */
     public void evolve(CoordinatorState state, SpecificRecord event) {
-        if (event instanceof JobSpec e) {
-            onJobSpec(state, e);
-        } else if (event instanceof JobStatusChange e) {
-            update(state, e.getJobId(), j -> j.setStatus(e.getStatus()));
-        } else if (event instanceof TaskStarted e) {
-            onTaskStarted(state, e);
-        } else if (event instanceof TaskFinished e) {
-            onTaskFinished(state, e);
-        } else if (event instanceof ParticipantsTriggered e) {
-            onParticipantsTriggered(state, e);
-        } else if (event instanceof ParticipantAcknowledged e) {
-            update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(),
-                    p -> p.setParticipantStates(with(p.getParticipantStates(),
-                            new ParticipantState(e.getParticipant(), e.getState()))))));
-        } else if (event instanceof CheckpointAcknowledged e) {
-            onAck(state, e);
-        } else if (event instanceof CheckpointTriggered e) {
-            onTriggered(state, e);
-        } else if (event instanceof CheckpointCompleted e) {
-            onCompleted(state, e);
-        } else if (event instanceof CheckpointAborted e) {
-            onAborted(state, e);
-        } else if (event instanceof PeriodicTriggerScheduled e) {
-            update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(e.getDueAtMs()));
-        } else if (event instanceof PeriodicTriggerStopped e) {
-            update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(null));
-        } else if (event instanceof RequestQueued e) {
-            onQueued(state, e);
-        } else if (event instanceof RequestOutcome e) {
-            requests.outcome(state, e);
-        } else if (event instanceof RequestDequeued e) {
-            update(state, e.getJobId(), j -> j.setQueue(withoutRequest(j.getQueue(), e.getSequence())));
-        } else if (event instanceof TriggerFailed e) {
-            update(state, e.getJobId(), j -> j.setCounts(counts(j, 0, 0, 0, 1)));
-        } else if (event instanceof CheckpointFailureCounted e) {
-            update(state, e.getJobId(), j -> {
-                j.setConsecutiveFailures(e.getConsecutiveFailures());
-                j.setCountedFailureIds(bounded(j.getCountedFailureIds(), e.getCheckpointId()));
-            });
-        } else if (event instanceof JobFailed e && e.getConsecutiveFailures() > e.getTolerableFailures()) {
-            // The failure manager clears its counter when the threshold fails the job, not when a failed
-            // stop-with-savepoint does (that failure carries the counter as it was, never above the threshold).
+        change(state, EventKind.of(event), event).run();
+    }
+
+    private Runnable change(CoordinatorState state, EventKind kind, SpecificRecord event) {
+        return switch (kind) {
+            case JOB_SPEC -> () -> onJobSpec(state, (JobSpec) event);
+            case JOB_STATUS_CHANGE -> () -> onStatus(state, (JobStatusChange) event);
+            case TASK_STARTED -> () -> onTaskStarted(state, (TaskStarted) event);
+            case TASK_FINISHED -> () -> onTaskFinished(state, (TaskFinished) event);
+            case PARTICIPANTS_TRIGGERED -> () -> onParticipantsTriggered(state, (ParticipantsTriggered) event);
+            case PARTICIPANT_ACKNOWLEDGED -> () -> onParticipantAck(state, (ParticipantAcknowledged) event);
+            case CHECKPOINT_ACKNOWLEDGED -> () -> state.putAck((CheckpointAcknowledged) event);
+            case CHECKPOINT_TRIGGERED -> () -> onTriggered(state, (CheckpointTriggered) event);
+            case CHECKPOINT_COMPLETED -> () -> onCompleted(state, (CheckpointCompleted) event);
+            case CHECKPOINT_ABORTED -> () -> onAborted(state, (CheckpointAborted) event);
+            case PERIODIC_TRIGGER_SCHEDULED -> () -> onScheduled(state, (PeriodicTriggerScheduled) event);
+            case PERIODIC_TRIGGER_STOPPED -> () -> onStopped(state, (PeriodicTriggerStopped) event);
+            case REQUEST_QUEUED -> () -> onQueued(state, (RequestQueued) event);
+            case REQUEST_OUTCOME -> () -> requests.outcome(state, (RequestOutcome) event);
+            case REQUEST_DEQUEUED -> () -> onDequeued(state, (RequestDequeued) event);
+            case TRIGGER_FAILED -> () -> update(state, ((TriggerFailed) event).getJobId(),
+                    j -> j.setCounts(counts(j, 0, 0, 0, 1)));
+            case CHECKPOINT_FAILURE_COUNTED -> () -> onFailureCounted(state, (CheckpointFailureCounted) event);
+            case JOB_FAILED -> () -> onJobFailed(state, (JobFailed) event);
+            case TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED -> NOTHING;
+        };
+    }
+
+    private static void onStatus(CoordinatorState state, JobStatusChange e) {
+        update(state, e.getJobId(), j -> j.setStatus(e.getStatus()));
+    }
+
+    private static void onParticipantAck(CoordinatorState state, ParticipantAcknowledged e) {
+        update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(),
+                p -> p.setParticipantStates(with(p.getParticipantStates(),
+                        new ParticipantState(e.getParticipant(), e.getState()))))));
+    }
+
+    private static void onScheduled(CoordinatorState state, PeriodicTriggerScheduled e) {
+        update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(e.getDueAtMs()));
+    }
+
+    private static void onStopped(CoordinatorState state, PeriodicTriggerStopped e) {
+        update(state, e.getJobId(), j -> j.setNextPeriodicDueMs(null));
+    }
+
+    private static void onDequeued(CoordinatorState state, RequestDequeued e) {
+        update(state, e.getJobId(), j -> j.setQueue(withoutRequest(j.getQueue(), e.getSequence())));
+    }
+
+    private void onFailureCounted(CoordinatorState state, CheckpointFailureCounted e) {
+        update(state, e.getJobId(), j -> {
+            j.setConsecutiveFailures(e.getConsecutiveFailures());
+            j.setCountedFailureIds(bounded(j.getCountedFailureIds(), e.getCheckpointId()));
+        });
+    }
+
+    /**
+     * The failure manager clears its counter when the threshold fails the job, not when a failed stop-with-savepoint
+     * does (that failure carries the counter as it was, never above the threshold).
+     */
+    private void onJobFailed(CoordinatorState state, JobFailed e) {
+        if (e.getConsecutiveFailures() > e.getTolerableFailures()) {
             update(state, e.getJobId(), j -> {
                 j.setConsecutiveFailures(0);
                 j.setCountedFailureIds(new ArrayList<>());
@@ -201,11 +230,6 @@ public final class CheckpointEvolver {
                 .setOptions(options)
                 .setParticipants(new ArrayList<>())
                 .setParticipantStates(new ArrayList<>());
-    }
-
-    /** An accepted ack changes only its own key (its checkpoint's progress follows from the acks). */
-    private static void onAck(CoordinatorState state, CheckpointAcknowledged ack) {
-        state.putAck(ack);
     }
 
     /** Creates the pending checkpoint, or, after its participants answered, records that its tasks are triggered. */
@@ -305,17 +329,7 @@ public final class CheckpointEvolver {
     }
 
     private static void onQueued(CoordinatorState state, RequestQueued e) {
-        QueuedRequest request = QueuedRequest.newBuilder()
-                .setSequence(e.getSequence())
-                .setRequestId(e.getRequestId())
-                .setType(e.getType())
-                .setForce(e.getForce())
-                .setPeriodic(e.getPeriodic())
-                .setTargetLocation(e.getTargetLocation())
-                .setTimestampMs(e.getTimestampMs())
-                .setRequestedOptions(e.getRequestedOptions())
-                .setPostCheckpointAction(e.getPostCheckpointAction())
-                .build();
+        QueuedRequest request = Values.convert(e, QueuedRequest::new);
         update(state, e.getJobId(), j -> {
             List<QueuedRequest> queue = new ArrayList<>(j.getQueue());
             queue.add(request);

@@ -10,11 +10,13 @@ import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.Objects;
+import java.util.function.DoubleSupplier;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
- * An input of the decider: a record from {@code cairn.requests} or {@code cairn.acks}, or a timer
- * tick. Random values are drawn by the shell and passed in, so that {@link CheckpointDecider#decide}
- * stays a pure function.
+ * An input of the decider: a record from {@code cairn.requests} or {@code cairn.acks} ({@link Input}, made by
+ * {@link #of}), or a timer tick. Random values are drawn by the shell and passed in, so that
+ * {@link CheckpointDecider#decide} stays a pure function.
  */
 public sealed interface Command {
 
@@ -22,20 +24,55 @@ public sealed interface Command {
     String jobId();
 
     /**
+     * The command an input event becomes.
+     *
+     * @param random drawn from (once) for the commands that may schedule the first periodic trigger
+     * @throws IllegalArgumentException when the event is no event of {@code cairn.requests} or {@code cairn.acks}
+     */
+    static Input of(Object event, DoubleSupplier random) {
+        EventKind kind = EventKind.of(event);
+        return switch (kind) {
+            case JOB_SPEC -> new RegisterJob((JobSpec) event, random.getAsDouble());
+            case JOB_STATUS_CHANGE -> new ChangeJobStatus((JobStatusChange) event, random.getAsDouble());
+            case TRIGGER_REQUEST -> new RequestTrigger((TriggerRequest) event);
+            case TASK_STARTED -> new StartTask((TaskStarted) event);
+            case CHECKPOINT_ACKNOWLEDGED -> new Acknowledge((CheckpointAcknowledged) event);
+            case CHECKPOINT_DECLINED -> new Decline((CheckpointDeclined) event);
+            case TASK_FINISHED -> new FinishTask((TaskFinished) event);
+            case PARTICIPANT_ACKNOWLEDGED -> new AcknowledgeParticipant((ParticipantAcknowledged) event);
+            case PARTICIPANT_DECLINED -> new DeclineParticipant((ParticipantDeclined) event);
+            case PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
+                    ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
+                    REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED ->
+                    throw new IllegalArgumentException("a " + kind + " event is decided by the coordinator, not sent"
+                            + " to it");
+        };
+    }
+
+    /** A command that carries one event of {@code cairn.requests} or {@code cairn.acks}: its job is the event's. */
+    sealed interface Input extends Command {
+
+        /** The event (never {@code null}: a command without one fails on first use). */
+        SpecificRecord event();
+
+        /** The kind of {@link #event()}. */
+        default EventKind kind() {
+            return EventKind.of(event());
+        }
+
+        @Override
+        default String jobId() {
+            return EventFields.jobId(Objects.requireNonNull(event(), "a command without an event"));
+        }
+    }
+
+    /**
      * Registers a job or replaces its spec.
      *
      * @param initialDelayFraction a random value in [0, 1) mapping to the first periodic trigger delay
      *     in [minPause, interval)
      */
-    record RegisterJob(JobSpec spec, double initialDelayFraction) implements Command {
-        public RegisterJob {
-            Objects.requireNonNull(spec, "spec");
-        }
-
-        @Override
-        public String jobId() {
-            return spec.getJobId();
-        }
+    record RegisterJob(JobSpec event, double initialDelayFraction) implements Input {
     }
 
     /**
@@ -43,99 +80,35 @@ public sealed interface Command {
      *
      * @param initialDelayFraction as for {@link RegisterJob}: used when the job enters RUNNING
      */
-    record ChangeJobStatus(JobStatusChange change, double initialDelayFraction) implements Command {
-        public ChangeJobStatus {
-            Objects.requireNonNull(change, "change");
-        }
-
-        @Override
-        public String jobId() {
-            return change.getJobId();
-        }
+    record ChangeJobStatus(JobStatusChange event, double initialDelayFraction) implements Input {
     }
 
     /** A manual checkpoint or savepoint request. */
-    record RequestTrigger(TriggerRequest request) implements Command {
-        public RequestTrigger {
-            Objects.requireNonNull(request, "request");
-        }
-
-        @Override
-        public String jobId() {
-            return request.getJobId();
-        }
+    record RequestTrigger(TriggerRequest event) implements Input {
     }
 
     /** A subtask attempt started (replacing any earlier attempt of that subtask). */
-    record StartTask(TaskStarted started) implements Command {
-        public StartTask {
-            Objects.requireNonNull(started, "started");
-        }
-
-        @Override
-        public String jobId() {
-            return started.getJobId();
-        }
+    record StartTask(TaskStarted event) implements Input {
     }
 
     /** A subtask acknowledged a checkpoint. */
-    record Acknowledge(CheckpointAcknowledged ack) implements Command {
-        public Acknowledge {
-            Objects.requireNonNull(ack, "ack");
-        }
-
-        @Override
-        public String jobId() {
-            return ack.getJobId();
-        }
+    record Acknowledge(CheckpointAcknowledged event) implements Input {
     }
 
     /** A subtask declined a checkpoint. */
-    record Decline(CheckpointDeclined decline) implements Command {
-        public Decline {
-            Objects.requireNonNull(decline, "decline");
-        }
-
-        @Override
-        public String jobId() {
-            return decline.getJobId();
-        }
+    record Decline(CheckpointDeclined event) implements Input {
     }
 
     /** A subtask finished for good: it is no longer triggered and counts as acknowledged. */
-    record FinishTask(TaskFinished finished) implements Command {
-        public FinishTask {
-            Objects.requireNonNull(finished, "finished");
-        }
-
-        @Override
-        public String jobId() {
-            return finished.getJobId();
-        }
+    record FinishTask(TaskFinished event) implements Input {
     }
 
     /** A coordinator-side participant snapshotted its state for a checkpoint. */
-    record AcknowledgeParticipant(ParticipantAcknowledged ack) implements Command {
-        public AcknowledgeParticipant {
-            Objects.requireNonNull(ack, "ack");
-        }
-
-        @Override
-        public String jobId() {
-            return ack.getJobId();
-        }
+    record AcknowledgeParticipant(ParticipantAcknowledged event) implements Input {
     }
 
     /** A coordinator-side participant could not snapshot its state for a checkpoint. */
-    record DeclineParticipant(ParticipantDeclined decline) implements Command {
-        public DeclineParticipant {
-            Objects.requireNonNull(decline, "decline");
-        }
-
-        @Override
-        public String jobId() {
-            return decline.getJobId();
-        }
+    record DeclineParticipant(ParticipantDeclined event) implements Input {
     }
 
     /** Something of the job may be due (a checkpoint timeout or the periodic trigger). */

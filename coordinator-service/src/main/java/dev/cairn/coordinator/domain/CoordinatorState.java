@@ -1,5 +1,9 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
+import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
+import dev.cairn.coordinator.domain.StateKeys.RequestKey;
+import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
@@ -10,6 +14,7 @@ import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -37,38 +42,20 @@ import java.util.Optional;
  *       outcome. Jobs are never removed; a replaced spec keeps the job's requests, as it keeps its history
  * </ul>
  *
- * An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and
+ * Every table but the acks is a {@link StateTable}: implementations provide get, put and remove over any table,
+ * and the named methods here say which table and key. An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and
  * writes one ack: nothing it touches grows with the job. The only scans are over one checkpoint's
  * acks ({@link #acks}, {@link #removeAcks}), done once per checkpoint.
  */
 public interface CoordinatorState {
 
-    Optional<JobState> job(String jobId);
+    /** The value under {@code key} in {@code table}, empty when there is none. */
+    <K, V> Optional<V> get(StateTable<K, V> table, K key);
 
-    void putJob(JobState job);
+    <K, V> void put(StateTable<K, V> table, K key, V value);
 
-    /** The registered spec of the job, empty for a job that was never registered. */
-    Optional<JobSpec> spec(String jobId);
-
-    void putSpec(JobSpec spec);
-
-    /** One task vertex of the job's current spec, empty when the spec has no such task. */
-    Optional<TaskVertex> vertex(String jobId, String taskId);
-
-    void putVertex(String jobId, TaskVertex vertex);
-
-    void removeVertex(String jobId, String taskId);
-
-    Optional<String> attempt(String jobId, String taskId, int subtaskIndex);
-
-    void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId);
-
-    /** How the subtask finished, empty while it has not. */
-    Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex);
-
-    void putFinished(TaskFinished finished);
-
-    void removeFinished(String jobId, String taskId, int subtaskIndex);
+    /** Removes the value under {@code key}; see {@link StateTable#removable} for the tables that never do. */
+    <K, V> void remove(StateTable<K, V> table, K key);
 
     Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex);
 
@@ -87,27 +74,99 @@ public interface CoordinatorState {
      */
     CheckpointProgress progress(String jobId, long checkpointId);
 
-    Optional<CheckpointSummary> summary(String jobId, long checkpointId);
+    default Optional<JobState> job(String jobId) {
+        return get(StateTable.JOBS, jobId);
+    }
 
-    void putSummary(String jobId, CheckpointSummary summary);
+    default void putJob(JobState job) {
+        put(StateTable.JOBS, job.getJobId(), job);
+    }
 
-    void removeSummary(String jobId, long checkpointId);
+    /** The registered spec of the job, empty for a job that was never registered. */
+    default Optional<JobSpec> spec(String jobId) {
+        return get(StateTable.SPECS, jobId);
+    }
 
-    Optional<RetainedCheckpoints> retained(String jobId);
+    default void putSpec(JobSpec spec) {
+        put(StateTable.SPECS, spec.getJobId(), spec);
+    }
 
-    void putRetained(RetainedCheckpoints retained);
+    /** One task vertex of the job's current spec, empty when the spec has no such task. */
+    default Optional<TaskVertex> vertex(String jobId, String taskId) {
+        return get(StateTable.VERTICES, new VertexKey(jobId, taskId));
+    }
+
+    default void putVertex(String jobId, TaskVertex vertex) {
+        put(StateTable.VERTICES, new VertexKey(jobId, vertex.getTaskId()), vertex);
+    }
+
+    default void removeVertex(String jobId, String taskId) {
+        remove(StateTable.VERTICES, new VertexKey(jobId, taskId));
+    }
+
+    default Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
+        return get(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex));
+    }
+
+    default void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
+        put(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex), Objects.requireNonNull(attemptId));
+    }
+
+    /** How the subtask finished, empty while it has not. */
+    default Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+        return get(StateTable.FINISHED, new AttemptKey(jobId, taskId, subtaskIndex));
+    }
+
+    default void putFinished(TaskFinished finished) {
+        put(StateTable.FINISHED, new AttemptKey(finished.getJobId(), finished.getTaskId(),
+                finished.getSubtaskIndex()), finished);
+    }
+
+    default void removeFinished(String jobId, String taskId, int subtaskIndex) {
+        remove(StateTable.FINISHED, new AttemptKey(jobId, taskId, subtaskIndex));
+    }
+
+    default Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+        return get(StateTable.SUMMARIES, new CheckpointKey(jobId, checkpointId));
+    }
+
+    default void putSummary(String jobId, CheckpointSummary summary) {
+        put(StateTable.SUMMARIES, new CheckpointKey(jobId, summary.getCheckpointId()), summary);
+    }
+
+    default void removeSummary(String jobId, long checkpointId) {
+        remove(StateTable.SUMMARIES, new CheckpointKey(jobId, checkpointId));
+    }
+
+    default Optional<RetainedCheckpoints> retained(String jobId) {
+        return get(StateTable.RETAINED, jobId);
+    }
+
+    default void putRetained(RetainedCheckpoints retained) {
+        put(StateTable.RETAINED, retained.getJobId(), retained);
+    }
 
     /** What became of one trigger request of the job, empty when it had no outcome or is no longer kept. */
-    Optional<RequestRecord> request(String jobId, String requestId);
+    default Optional<RequestRecord> request(String jobId, String requestId) {
+        return get(StateTable.REQUESTS, new RequestKey(jobId, requestId));
+    }
 
-    void putRequest(String jobId, RequestRecord request);
+    default void putRequest(String jobId, RequestRecord request) {
+        put(StateTable.REQUESTS, new RequestKey(jobId, request.getRequestId()), request);
+    }
 
-    void removeRequest(String jobId, String requestId);
+    default void removeRequest(String jobId, String requestId) {
+        remove(StateTable.REQUESTS, new RequestKey(jobId, requestId));
+    }
 
     /** The job's requests whose records are kept, oldest first; empty before the first outcome. */
-    Optional<RequestIndex> requestIndex(String jobId);
+    default Optional<RequestIndex> requestIndex(String jobId) {
+        return get(StateTable.REQUEST_INDEXES, jobId);
+    }
 
-    void putRequestIndex(RequestIndex index);
+    default void putRequestIndex(RequestIndex index) {
+        put(StateTable.REQUEST_INDEXES, index.getJobId(), index);
+    }
 
     /** The job's ended checkpoints in its history, oldest first (one summary per id the job lists). */
     default List<CheckpointSummary> history(JobState job) {

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.RequestOutcome;
@@ -62,5 +63,12 @@ final class Decision {
                 .setCheckpointId(checkpointId)
                 .setTimestampMs(now)
                 .build());
+    }
+
+    /** The request failed before it became a checkpoint; a periodic request (no id) has no outcome to keep. */
+    void requestFailed(String jobId, QueuedRequest request, CheckpointFailureReason reason, String message) {
+        if (request.getRequestId() != null) {
+            outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
+        }
     }
 }

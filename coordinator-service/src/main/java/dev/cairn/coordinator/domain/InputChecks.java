@@ -25,25 +25,25 @@ final class InputChecks {
     static Optional<String> problem(Command command, InputLimits limits) {
         String[] problems;
         if (command instanceof Command.RequestTrigger c) {
-            problems = trigger(c.request(), limits);
+            problems = trigger(c.event(), limits);
         } else if (command instanceof Command.StartTask c) {
-            problems = started(c.started(), limits);
+            problems = started(c.event(), limits);
         } else if (command instanceof Command.Acknowledge c) {
-            problems = ack(c.ack(), limits);
+            problems = ack(c.event(), limits);
         } else if (command instanceof Command.Decline c) {
-            problems = decline(c.decline(), limits);
+            problems = decline(c.event(), limits);
         } else if (command instanceof Command.ChangeJobStatus c) {
-            problems = status(c.change(), limits);
+            problems = status(c.event(), limits);
         } else if (command instanceof Command.FinishTask c) {
-            problems = finished(c.finished(), limits);
+            problems = finished(c.event(), limits);
         } else if (command instanceof Command.AcknowledgeParticipant c) {
-            problems = of(limits.checkId("job id", c.ack().getJobId()),
-                    limits.checkId("participant", c.ack().getParticipant()),
-                    handle(c.ack().getState(), limits));
+            problems = of(limits.checkId("job id", c.event().getJobId()),
+                    limits.checkId("participant", c.event().getParticipant()),
+                    handle(c.event().getState(), limits));
         } else if (command instanceof Command.DeclineParticipant c) {
-            problems = of(limits.checkId("job id", c.decline().getJobId()),
-                    limits.checkId("participant", c.decline().getParticipant()),
-                    limits.checkMessage("decline message", c.decline().getMessage()));
+            problems = of(limits.checkId("job id", c.event().getJobId()),
+                    limits.checkId("participant", c.event().getParticipant()),
+                    limits.checkMessage("decline message", c.event().getMessage()));
         } else if (command instanceof Command.RegisterJob) {
             return Optional.empty();
         } else {

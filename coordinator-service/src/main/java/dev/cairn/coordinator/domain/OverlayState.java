@@ -1,19 +1,8 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
 import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
-import dev.cairn.coordinator.domain.StateKeys.RequestKey;
 import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
-import dev.cairn.coordinator.domain.StateKeys.VertexKey;
-import dev.cairn.coordinator.state.CheckpointSummary;
-import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.RequestIndex;
-import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.JobSpec;
-import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskVertex;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,15 +26,8 @@ import java.util.TreeMap;
 public final class OverlayState implements CoordinatorState {
 
     private final CoordinatorState base;
-    private final Slots<String, JobState> jobs = new Slots<>();
-    private final Slots<String, JobSpec> specs = new Slots<>();
-    private final Slots<VertexKey, TaskVertex> vertices = new Slots<>();
-    private final Slots<AttemptKey, String> attempts = new Slots<>();
-    private final Slots<AttemptKey, TaskFinished> finished = new Slots<>();
-    private final Slots<CheckpointKey, CheckpointSummary> summaries = new Slots<>();
-    private final Slots<String, RetainedCheckpoints> retained = new Slots<>();
-    private final Slots<RequestKey, RequestRecord> requests = new Slots<>();
-    private final Slots<String, RequestIndex> requestIndexes = new Slots<>();
+    /** What was written here, per table; a table's slots are made on its first write. */
+    private final Map<StateTable<?, ?>, Slots<Object, Object>> written = new HashMap<>();
     /** Acks written here, per checkpoint; made on first use. */
     private Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks;
     /** Checkpoints whose acks were all removed here, in order; acks written after the removal are in acks. */
@@ -57,95 +39,45 @@ public final class OverlayState implements CoordinatorState {
 
     /** Writes every change made here to {@code target}, each key once with its final value. */
     public void applyTo(CoordinatorState target) {
-        jobs.applyTo((id, job) -> target.putJob(job), id -> {
-            throw new IllegalStateException("a job is never removed: " + id);
-        });
-        specs.applyTo((id, spec) -> target.putSpec(spec), id -> {
-            throw new IllegalStateException("a spec is never removed: " + id);
-        });
-        vertices.applyTo((k, vertex) -> target.putVertex(k.jobId(), vertex), k -> target.removeVertex(k.jobId(), k.taskId()));
-        attempts.applyTo((k, attempt) -> target.putAttempt(k.jobId(), k.taskId(), k.subtaskIndex(), attempt), k -> {
-            throw new IllegalStateException("an attempt is never removed: " + k);
-        });
-        finished.applyTo((k, f) -> target.putFinished(f),
-                k -> target.removeFinished(k.jobId(), k.taskId(), k.subtaskIndex()));
+        for (StateTable<?, ?> table : StateTable.ALL) {
+            applyTo(target, table);
+        }
         if (removedAcks != null) {
             removedAcks.forEach(k -> target.removeAcks(k.jobId(), k.checkpointId()));
         }
         if (acks != null) {
             acks.values().forEach(ofCheckpoint -> ofCheckpoint.values().forEach(target::putAck));
         }
-        summaries.applyTo((k, s) -> target.putSummary(k.jobId(), s), k -> target.removeSummary(k.jobId(), k.checkpointId()));
-        retained.applyTo((id, r) -> target.putRetained(r), id -> {
-            throw new IllegalStateException("retained checkpoints are never removed: " + id);
-        });
-        requests.applyTo((k, r) -> target.putRequest(k.jobId(), r), k -> target.removeRequest(k.jobId(), k.requestId()));
-        requestIndexes.applyTo((id, index) -> target.putRequestIndex(index), id -> {
-            throw new IllegalStateException("a request index is never removed: " + id);
-        });
+    }
+
+    private <K, V> void applyTo(CoordinatorState target, StateTable<K, V> table) {
+        Slots<K, V> slots = slots(table, false);
+        if (slots != null) {
+            slots.applyTo((key, value) -> target.put(table, key, value), key -> target.remove(table, key));
+        }
+    }
+
+    /** The table's slots; made when {@code make}, else {@code null} while nothing of the table was written. */
+    @SuppressWarnings("unchecked")
+    private <K, V> Slots<K, V> slots(StateTable<K, V> table, boolean make) {
+        Slots<Object, Object> slots = make ? written.computeIfAbsent(table, t -> new Slots<>()) : written.get(table);
+        return (Slots<K, V>) (Slots<?, ?>) slots;
     }
 
     @Override
-    public Optional<JobState> job(String jobId) {
-        return jobs.isEmpty() ? base.job(jobId) : jobs.get(jobId, base::job);
+    public <K, V> Optional<V> get(StateTable<K, V> table, K key) {
+        Slots<K, V> slots = slots(table, false);
+        return slots == null ? base.get(table, key) : slots.get(key, k -> base.get(table, k));
     }
 
     @Override
-    public void putJob(JobState job) {
-        jobs.put(job.getJobId(), job);
+    public <K, V> void put(StateTable<K, V> table, K key, V value) {
+        slots(table, true).put(key, Objects.requireNonNull(value));
     }
 
     @Override
-    public Optional<JobSpec> spec(String jobId) {
-        return specs.isEmpty() ? base.spec(jobId) : specs.get(jobId, base::spec);
-    }
-
-    @Override
-    public void putSpec(JobSpec spec) {
-        specs.put(spec.getJobId(), spec);
-    }
-
-    @Override
-    public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return vertices.isEmpty() ? base.vertex(jobId, taskId)
-                : vertices.get(new VertexKey(jobId, taskId), k -> base.vertex(jobId, taskId));
-    }
-
-    @Override
-    public void putVertex(String jobId, TaskVertex vertex) {
-        vertices.put(new VertexKey(jobId, vertex.getTaskId()), vertex);
-    }
-
-    @Override
-    public void removeVertex(String jobId, String taskId) {
-        vertices.remove(new VertexKey(jobId, taskId));
-    }
-
-    @Override
-    public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return attempts.isEmpty() ? base.attempt(jobId, taskId, subtaskIndex)
-                : attempts.get(new AttemptKey(jobId, taskId, subtaskIndex), k -> base.attempt(jobId, taskId, subtaskIndex));
-    }
-
-    @Override
-    public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
-        attempts.put(new AttemptKey(jobId, taskId, subtaskIndex), Objects.requireNonNull(attemptId));
-    }
-
-    @Override
-    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
-        return finished.isEmpty() ? base.finished(jobId, taskId, subtaskIndex)
-                : finished.get(new AttemptKey(jobId, taskId, subtaskIndex), k -> base.finished(jobId, taskId, subtaskIndex));
-    }
-
-    @Override
-    public void putFinished(TaskFinished value) {
-        finished.put(new AttemptKey(value.getJobId(), value.getTaskId(), value.getSubtaskIndex()), value);
-    }
-
-    @Override
-    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
-        finished.remove(new AttemptKey(jobId, taskId, subtaskIndex));
+    public <K, V> void remove(StateTable<K, V> table, K key) {
+        slots(table, true).remove(table.removable(key));
     }
 
     @Override
@@ -224,57 +156,5 @@ public final class OverlayState implements CoordinatorState {
             }
         }
         return progress;
-    }
-
-    @Override
-    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
-        return summaries.isEmpty() ? base.summary(jobId, checkpointId)
-                : summaries.get(new CheckpointKey(jobId, checkpointId), k -> base.summary(jobId, checkpointId));
-    }
-
-    @Override
-    public void putSummary(String jobId, CheckpointSummary summary) {
-        summaries.put(new CheckpointKey(jobId, summary.getCheckpointId()), summary);
-    }
-
-    @Override
-    public void removeSummary(String jobId, long checkpointId) {
-        summaries.remove(new CheckpointKey(jobId, checkpointId));
-    }
-
-    @Override
-    public Optional<RetainedCheckpoints> retained(String jobId) {
-        return retained.isEmpty() ? base.retained(jobId) : retained.get(jobId, base::retained);
-    }
-
-    @Override
-    public void putRetained(RetainedCheckpoints value) {
-        retained.put(value.getJobId(), value);
-    }
-
-    @Override
-    public Optional<RequestRecord> request(String jobId, String requestId) {
-        return requests.isEmpty() ? base.request(jobId, requestId)
-                : requests.get(new RequestKey(jobId, requestId), k -> base.request(jobId, requestId));
-    }
-
-    @Override
-    public void putRequest(String jobId, RequestRecord request) {
-        requests.put(new RequestKey(jobId, request.getRequestId()), request);
-    }
-
-    @Override
-    public void removeRequest(String jobId, String requestId) {
-        requests.remove(new RequestKey(jobId, requestId));
-    }
-
-    @Override
-    public Optional<RequestIndex> requestIndex(String jobId) {
-        return requestIndexes.isEmpty() ? base.requestIndex(jobId) : requestIndexes.get(jobId, base::requestIndex);
-    }
-
-    @Override
-    public void putRequestIndex(RequestIndex index) {
-        requestIndexes.put(index.getJobId(), index);
     }
 }

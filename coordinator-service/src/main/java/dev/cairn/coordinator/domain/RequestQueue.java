@@ -124,18 +124,9 @@ final class RequestQueue {
                     CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS, tooMany, null);
             return;
         }
-        d.emit(RequestQueued.newBuilder()
-                .setJobId(jobId)
-                .setRequestId(request.getRequestId())
-                .setType(request.getType())
-                .setForce(request.getForce())
-                .setPeriodic(request.getPeriodic())
-                .setTargetLocation(request.getTargetLocation())
-                .setSequence(request.getSequence())
-                .setTimestampMs(request.getTimestampMs())
-                .setRequestedOptions(request.getRequestedOptions())
-                .setPostCheckpointAction(request.getPostCheckpointAction())
-                .build());
+        RequestQueued queued = Values.convert(request, RequestQueued::new);
+        queued.setJobId(jobId);
+        d.emit(queued);
         List<QueuedRequest> after = d.job(jobId).getQueue();
         if (after.size() > d.settings.maxQueuedRequests()) {
             Aborts.drop(d, jobId, after.get(after.size() - 1), CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS,

@@ -34,10 +34,4 @@ public final class Retention {
         return subsumed > 0 ? checkpoints.get(subsumed - 1).getCheckpointId() : -1;
     }
 
-    /** The checkpoint to restore from: the newest retained one. */
-    public static Optional<CheckpointCompleted> latest(Optional<RetainedCheckpoints> current) {
-        return current.map(RetainedCheckpoints::getCheckpoints)
-                .filter(list -> !list.isEmpty())
-                .map(list -> list.get(list.size() - 1));
-    }
 }

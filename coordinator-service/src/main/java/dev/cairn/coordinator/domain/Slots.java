@@ -8,28 +8,18 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * One kind of value written in an {@link OverlayState}, in write order (an empty value: removed). Reads of keys
- * not written here go to the base every time: the base is a map in memory, or the processor's cache of
- * decoded store values, so a read costs a lookup, and a decision that writes nothing of a kind allocates
- * nothing for it.
+ * The values of one {@link StateTable} written in an {@link OverlayState}, in write order (an empty value:
+ * removed). Reads of keys not written here go to the base every time: the base is a map in memory, or the
+ * processor's cache of decoded store values, so a read costs a lookup. The overlay makes one only for a table
+ * the decision writes.
  */
 final class Slots<K, V> {
 
-    private Map<K, Optional<V>> written;
-
-    /** Whether nothing of this kind was written: readers then go to the base without building a key. */
-    boolean isEmpty() {
-        return written == null;
-    }
+    private final Map<K, Optional<V>> written = new LinkedHashMap<>();
 
     Optional<V> get(K key, Function<K, Optional<V>> fromBase) {
-        if (written != null) {
-            Optional<V> value = written.get(key);
-            if (value != null) {
-                return value;
-            }
-        }
-        return fromBase.apply(key);
+        Optional<V> value = written.get(key);
+        return value != null ? value : fromBase.apply(key);
     }
 
     void put(K key, V value) {
@@ -42,9 +32,6 @@ final class Slots<K, V> {
 
     /** Writes every written key to a target: puts present values, removes absent ones. */
     void applyTo(BiConsumer<K, V> put, Consumer<K> remove) {
-        if (written == null) {
-            return;
-        }
         written.forEach((key, value) -> {
             if (value.isPresent()) {
                 put.accept(key, value.get());
@@ -55,9 +42,6 @@ final class Slots<K, V> {
     }
 
     private void set(K key, Optional<V> value) {
-        if (written == null) {
-            written = new LinkedHashMap<>();
-        }
         written.put(key, value);
     }
 }

@@ -2,26 +2,29 @@ package dev.cairn.coordinator.domain;
 
 import java.util.Comparator;
 
-/** Keys of the in-memory states: hashed, built from a job id the caller already holds (no copies). */
-final class StateKeys {
+/**
+ * Keys of the {@link StateTable}s: hashed, built from a job id the caller already holds (no copies). A
+ * store-backed state encodes them to its stores' keys.
+ */
+public final class StateKeys {
 
     private StateKeys() {
     }
 
     /** (jobId, taskId). */
-    record VertexKey(String jobId, String taskId) {
+    public record VertexKey(String jobId, String taskId) {
     }
 
     /** (jobId, taskId, subtaskIndex). */
-    record AttemptKey(String jobId, String taskId, int subtaskIndex) {
+    public record AttemptKey(String jobId, String taskId, int subtaskIndex) {
     }
 
     /** (jobId, checkpointId): one checkpoint's acks, progress or summary. */
-    record CheckpointKey(String jobId, long checkpointId) {
+    public record CheckpointKey(String jobId, long checkpointId) {
     }
 
     /** (jobId, requestId): one trigger request's record. */
-    record RequestKey(String jobId, String requestId) {
+    public record RequestKey(String jobId, String requestId) {
     }
 
     /** (taskId, subtaskIndex) within one checkpoint, ordered by task id, then subtask index. */

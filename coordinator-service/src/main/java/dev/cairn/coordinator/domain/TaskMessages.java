@@ -83,11 +83,19 @@ final class TaskMessages {
                     : "Received message for an unknown or ended checkpoint " + id + who(ack));
             return;
         }
+        acknowledgePending(d, job, vertex.orElseThrow(), pending.get(), ack);
+    }
+
+    /** An ack of a pending checkpoint: accepted once, from the running attempt of a subtask the plan waits for. */
+    private static void acknowledgePending(Decision d, JobState job, TaskVertex vertex, PendingCheckpoint pending,
+            CheckpointAcknowledged ack) {
+        String jobId = ack.getJobId();
+        long id = ack.getCheckpointId();
         Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
         Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
-        } else if (!vertex.orElseThrow().getAcknowledges() || !Participants.tasksTriggered(pending.get())
+        } else if (!vertex.getAcknowledges() || !Participants.tasksTriggered(pending)
                 || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
             discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
@@ -98,7 +106,7 @@ final class TaskMessages {
             discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the subtask had finished, its final state counts instead; discarding its state handle");
         } else {
-            accept(d, jobId, pending.get(), ack);
+            accept(d, jobId, pending, ack);
         }
     }
 

@@ -1,16 +1,13 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.events.CheckpointTriggered;
-import dev.cairn.events.ParticipantsTriggered;
-import dev.cairn.events.PeriodicTriggerScheduled;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The timers an event creates, for the shell's (dueAtMs, jobId) index: a checkpoint's timeout and
- * the next periodic trigger. When one is due the shell sends {@link Command.Tick}; a tick for a
- * timer that became obsolete (completed checkpoint, re-scheduled trigger) produces no events, so
- * the index never needs to delete entries other than those it fired.
+ * the next periodic trigger (the kinds that {@link EventKind#setsTimer}). When one is due the shell sends
+ * {@link Command.Tick}; a tick for a timer that became obsolete (completed checkpoint, re-scheduled trigger)
+ * produces no events, so the index never needs to delete entries other than those it fired.
  */
 public final class TimerIndex {
 
@@ -21,17 +18,14 @@ public final class TimerIndex {
     private TimerIndex() {
     }
 
-    /** The timer this event creates, if any. */
+    /**
+     * The timer this event creates, if any.
+     *
+     * @throws IllegalArgumentException when the event is no journal event
+     */
     public static Optional<Timer> timer(SpecificRecord event) {
-        if (event instanceof CheckpointTriggered e) {
-            return Optional.of(new Timer(e.getJobId(), e.getTimeoutAtMs()));
-        }
-        if (event instanceof ParticipantsTriggered e) {
-            return Optional.of(new Timer(e.getJobId(), e.getTimeoutAtMs()));
-        }
-        if (event instanceof PeriodicTriggerScheduled e) {
-            return Optional.of(new Timer(e.getJobId(), e.getDueAtMs()));
-        }
-        return Optional.empty();
+        return EventKind.of(event).setsTimer()
+                ? Optional.of(new Timer(EventFields.jobId(event), EventFields.timerDueMs(event)))
+                : Optional.empty();
     }
 }

@@ -67,6 +67,14 @@ record TriggerPlan(String failure, int acksExpected, List<TaskRoles> roles, int 
         if (!anyTriggeredRuns && acksExpected == 0) {
             return failure("Every task of job " + jobId + " that takes part in checkpoints has finished");
         }
+        return new TriggerPlan(null, acksExpected, roles(running, anyTriggeredRuns), finished, finishedBytes);
+    }
+
+    /**
+     * The roles of the running tasks that differ from the default; when no triggered task runs, the acknowledging
+     * ones are triggered instead.
+     */
+    private static List<TaskRoles> roles(List<TaskVertex> running, boolean anyTriggeredRuns) {
         List<TaskRoles> roles = new ArrayList<>();
         for (TaskVertex vertex : running) {
             boolean triggered = vertex.getTriggered() || (!anyTriggeredRuns && vertex.getAcknowledges());
@@ -74,7 +82,7 @@ record TriggerPlan(String failure, int acksExpected, List<TaskRoles> roles, int 
                 roles.add(new TaskRoles(vertex.getTaskId(), triggered, vertex.getAcknowledges(), vertex.getNotified()));
             }
         }
-        return new TriggerPlan(null, acksExpected, roles, finished, finishedBytes);
+        return roles;
     }
 
     private static TriggerPlan failure(String message) {

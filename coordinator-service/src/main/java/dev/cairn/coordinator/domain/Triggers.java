@@ -21,6 +21,11 @@ import java.util.List;
  */
 final class Triggers {
 
+    /** What is triggered: from the queued request, or from the pending checkpoint whose participants answered. */
+    private record Snapshot(long id, CheckpointType type, boolean periodic, boolean force, String location,
+            long timeoutAt, String requestId, SnapshotOptions options) {
+    }
+
     private Triggers() {
     }
 
@@ -37,23 +42,23 @@ final class Triggers {
         String location = savepoint
                 ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
                 : JobSpecs.checkpointLocation(jobId, job.getConfig(), id);
-        SnapshotOptions options = SnapshotOptionsRules.of(job.getConfig(), request);
-        long timeoutAt = d.now + job.getConfig().getTimeoutMs();
+        Snapshot snapshot = new Snapshot(id, request.getType(), request.getPeriodic(), request.getForce(), location,
+                d.now + job.getConfig().getTimeoutMs(), request.getRequestId(),
+                SnapshotOptionsRules.of(job.getConfig(), request));
         if (spec.getParticipants().isEmpty()) {
-            emitTriggered(d, jobId, id, request.getType(), request.getPeriodic(), request.getForce(), location,
-                    timeoutAt, request.getRequestId(), options, plan);
+            emitTriggered(d, jobId, snapshot, plan);
         } else {
             d.emit(ParticipantsTriggered.newBuilder()
                     .setJobId(jobId)
                     .setCheckpointId(id)
                     .setTimestampMs(d.now)
-                    .setType(request.getType())
-                    .setPeriodic(request.getPeriodic())
-                    .setForce(request.getForce())
+                    .setType(snapshot.type())
+                    .setPeriodic(snapshot.periodic())
+                    .setForce(snapshot.force())
                     .setStorageLocation(location)
-                    .setTimeoutAtMs(timeoutAt)
-                    .setRequestId(request.getRequestId())
-                    .setOptions(options)
+                    .setTimeoutAtMs(snapshot.timeoutAt())
+                    .setRequestId(snapshot.requestId())
+                    .setOptions(snapshot.options())
                     .setParticipants(List.copyOf(spec.getParticipants()))
                     .build());
         }
@@ -73,9 +78,9 @@ final class Triggers {
             Aborts.abort(d, jobId, pending, CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING, plan.failure());
             return;
         }
-        emitTriggered(d, jobId, pending.getCheckpointId(), pending.getType(), pending.getPeriodic(),
+        emitTriggered(d, jobId, new Snapshot(pending.getCheckpointId(), pending.getType(), pending.getPeriodic(),
                 pending.getForce(), pending.getStorageLocation(), pending.getTimeoutAtMs(), pending.getRequestId(),
-                pending.getOptions(), plan);
+                pending.getOptions()), plan);
         completeIfNothingToWaitFor(d, jobId, pending.getCheckpointId());
     }
 
@@ -84,23 +89,21 @@ final class Triggers {
         return d.state.spec(jobId).orElseThrow(() -> new IllegalStateException("no spec of job " + jobId));
     }
 
-    private static void emitTriggered(Decision d, String jobId, long id, CheckpointType type, boolean periodic,
-            boolean force, String location, long timeoutAt, String requestId, SnapshotOptions options,
-            TriggerPlan plan) {
+    private static void emitTriggered(Decision d, String jobId, Snapshot snapshot, TriggerPlan plan) {
         d.emit(CheckpointTriggered.newBuilder()
                 .setJobId(jobId)
-                .setCheckpointId(id)
+                .setCheckpointId(snapshot.id())
                 .setTimestampMs(d.now)
-                .setType(type)
-                .setPeriodic(periodic)
-                .setForce(force)
-                .setStorageLocation(location)
+                .setType(snapshot.type())
+                .setPeriodic(snapshot.periodic())
+                .setForce(snapshot.force())
+                .setStorageLocation(snapshot.location())
                 .setPlan(List.of())
                 .setAcksExpected(plan.acksExpected())
                 .setRoles(plan.roles())
-                .setTimeoutAtMs(timeoutAt)
-                .setRequestId(requestId)
-                .setOptions(options)
+                .setTimeoutAtMs(snapshot.timeoutAt())
+                .setRequestId(snapshot.requestId())
+                .setOptions(snapshot.options())
                 .setFinishedSubtasks(plan.finishedSubtasks())
                 .setFinishedStateBytes(plan.finishedStateBytes())
                 .build());
@@ -127,8 +130,6 @@ final class Triggers {
                 .setMessage(message)
                 .setTimestampMs(d.now)
                 .build());
-        if (request.getRequestId() != null) {
-            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
-        }
+        d.requestFailed(jobId, request, reason, message);
     }
 }

@@ -1,9 +1,9 @@
 package dev.cairn.coordinator.metrics;
 
+import dev.cairn.coordinator.domain.EventKind;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
-import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.TriggerFailed;
@@ -55,19 +55,22 @@ public final class DecisionMetrics implements DecisionListener {
     @Override
     public void decided(String jobId, List<SpecificRecord> events, long nowMs) {
         for (SpecificRecord event : events) {
-            if (event instanceof CheckpointAcknowledged) {
-                acks(jobId).increment();
-            } else if (event instanceof CheckpointCompleted completed) {
-                duration(jobId, completed.getType().name()).record(Duration.ofMillis(
-                        Math.max(0, completed.getCompletionTimestampMs() - completed.getTriggerTimestampMs())));
-            } else if (event instanceof CheckpointAborted aborted) {
-                failures(jobId, aborted.getReason()).increment();
-            } else if (event instanceof TriggerFailed failed) {
-                failures(jobId, failed.getReason()).increment();
-            } else if (event instanceof AckDiscarded discarded) {
-                discardedAcks(jobId, discarded.getStatus().name()).increment();
+            switch (EventKind.of(event)) {
+                case CHECKPOINT_ACKNOWLEDGED -> acks(jobId).increment();
+                case CHECKPOINT_COMPLETED -> completed(jobId, (CheckpointCompleted) event);
+                case CHECKPOINT_ABORTED -> failures(jobId, ((CheckpointAborted) event).getReason()).increment();
+                case TRIGGER_FAILED -> failures(jobId, ((TriggerFailed) event).getReason()).increment();
+                case ACK_DISCARDED -> discardedAcks(jobId, ((AckDiscarded) event).getStatus().name()).increment();
+                default -> {
+                    // the other kinds count towards no metric
+                }
             }
         }
+    }
+
+    private void completed(String jobId, CheckpointCompleted completed) {
+        duration(jobId, completed.getType().name()).record(Duration.ofMillis(
+                Math.max(0, completed.getCompletionTimestampMs() - completed.getTriggerTimestampMs())));
     }
 
     private Counter acks(String jobId) {

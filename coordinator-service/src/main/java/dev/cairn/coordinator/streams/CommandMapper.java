@@ -2,16 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointDeclined;
-import dev.cairn.events.JobSpec;
-import dev.cairn.events.JobStatusChange;
-import dev.cairn.events.ParticipantAcknowledged;
-import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskStarted;
-import dev.cairn.events.TriggerRequest;
 import java.util.function.DoubleSupplier;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -45,33 +36,9 @@ final class CommandMapper {
         Object event = envelope instanceof RequestEnvelope r ? r.getEvent()
                 : envelope instanceof AckEnvelope a ? a.getEvent()
                 : null;
-        if (event instanceof JobSpec spec) {
-            return new Command.RegisterJob(spec, random.getAsDouble());
+        if (event == null) {
+            throw new IllegalArgumentException("not a Cairn request or ack: " + envelope);
         }
-        if (event instanceof JobStatusChange change) {
-            return new Command.ChangeJobStatus(change, random.getAsDouble());
-        }
-        if (event instanceof TriggerRequest request) {
-            return new Command.RequestTrigger(request);
-        }
-        if (event instanceof TaskStarted started) {
-            return new Command.StartTask(started);
-        }
-        if (event instanceof CheckpointAcknowledged ack) {
-            return new Command.Acknowledge(ack);
-        }
-        if (event instanceof CheckpointDeclined decline) {
-            return new Command.Decline(decline);
-        }
-        if (event instanceof TaskFinished finished) {
-            return new Command.FinishTask(finished);
-        }
-        if (event instanceof ParticipantAcknowledged ack) {
-            return new Command.AcknowledgeParticipant(ack);
-        }
-        if (event instanceof ParticipantDeclined decline) {
-            return new Command.DeclineParticipant(decline);
-        }
-        throw new IllegalArgumentException("not a Cairn request or ack: " + envelope);
+        return Command.of(event, random);
     }
 }

@@ -2,15 +2,10 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.CoordinatorState;
-import dev.cairn.coordinator.state.CheckpointSummary;
-import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.RequestIndex;
-import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
+import dev.cairn.coordinator.domain.StateTable;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.JobSpec;
-import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -26,55 +21,43 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * {@link CoordinatorState} over the Kafka Streams stores of one stream task. Every read and write is one key,
  * except {@link #acks} and {@link #removeAcks}, which scan one checkpoint's key prefix.
  *
- * <p>The processor is the only writer of these stores, so the values it reads often are kept decoded here
- * (jobs, specs, vertices, attempts) and a checkpoint's progress is derived from its acks once, then kept up to
+ * <p>Each {@link StateTable} is bound to its store. The processor is the only writer of these stores, so the
+ * values it reads often are kept decoded here (jobs, specs, vertices, attempts) and a checkpoint's progress is derived from its acks once, then kept up to
  * date: an ack decodes none of them once they are known. Writes go
  * through to the stores (and their changelogs) at once. The cache lives as long as this object, which the
  * processor makes anew whenever Kafka Streams (re)initialises the task, after a restore included.
  */
 final class StoreBackedCoordinatorState implements CoordinatorState {
 
-    private record VertexRef(String jobId, String taskId) {
-    }
-
-    private record SubtaskRef(String jobId, String taskId, int subtaskIndex) {
+    /** One table's store, how its keys are encoded, and its decoded values when they are remembered. */
+    private record Binding<K, S, V>(KeyValueStore<S, V> store, Function<K, S> encode, Map<K, V> known) {
     }
 
     private record CheckpointRef(String jobId, long checkpointId) {
     }
 
-    private final KeyValueStore<String, JobState> jobs;
-    private final KeyValueStore<String, JobSpec> specs;
-    private final KeyValueStore<Bytes, TaskVertex> vertices;
-    private final KeyValueStore<Bytes, String> attempts;
-    private final KeyValueStore<Bytes, TaskFinished> finished;
+    private final Map<StateTable<?, ?>, Binding<?, ?, ?>> bindings = new HashMap<>();
     private final KeyValueStore<Bytes, byte[]> acks;
-    private final KeyValueStore<Bytes, CheckpointSummary> summaries;
-    private final KeyValueStore<String, RetainedCheckpoints> retained;
-    private final KeyValueStore<Bytes, RequestRecord> requests;
-    private final KeyValueStore<String, RequestIndex> requestIndex;
     private final StoreReader reader;
-
-    /** Decoded values of the keys that exist; absent keys are not remembered, so bad input cannot grow these. */
-    private final Map<String, JobState> knownJobs = new HashMap<>();
-    private final Map<String, JobSpec> knownSpecs = new HashMap<>();
-    private final Map<VertexRef, TaskVertex> knownVertices = new HashMap<>();
-    private final Map<SubtaskRef, String> knownAttempts = new HashMap<>();
     /** Derived from the acks: computed by one scan when first needed, then kept up to date by putAck. */
     private final Map<CheckpointRef, CheckpointProgress> knownProgress = new HashMap<>();
 
     /** Over the stores of the task the processor runs in. */
     StoreBackedCoordinatorState(Function<String, KeyValueStore<?, ?>> stores) {
-        this.jobs = cast(stores.apply(CoordinatorStores.JOBS));
-        this.specs = cast(stores.apply(CoordinatorStores.SPECS));
-        this.vertices = cast(stores.apply(CoordinatorStores.VERTICES));
-        this.attempts = cast(stores.apply(CoordinatorStores.ATTEMPTS));
-        this.finished = cast(stores.apply(CoordinatorStores.FINISHED));
+        bind(stores, StateTable.JOBS, CoordinatorStores.JOBS, Function.identity(), true);
+        bind(stores, StateTable.SPECS, CoordinatorStores.SPECS, Function.identity(), true);
+        bind(stores, StateTable.VERTICES, CoordinatorStores.VERTICES, k -> StoreKeys.vertex(k.jobId(), k.taskId()),
+                true);
+        Function<AttemptKey, Bytes> subtask = k -> StoreKeys.attempt(k.jobId(), k.taskId(), k.subtaskIndex());
+        bind(stores, StateTable.ATTEMPTS, CoordinatorStores.ATTEMPTS, subtask, true);
+        bind(stores, StateTable.FINISHED, CoordinatorStores.FINISHED, subtask, false);
+        bind(stores, StateTable.SUMMARIES, CoordinatorStores.SUMMARIES,
+                k -> StoreKeys.checkpoint(k.jobId(), k.checkpointId()), false);
+        bind(stores, StateTable.RETAINED, CoordinatorStores.RETAINED, Function.identity(), false);
+        bind(stores, StateTable.REQUESTS, CoordinatorStores.REQUESTS,
+                k -> StoreKeys.request(k.jobId(), k.requestId()), false);
+        bind(stores, StateTable.REQUEST_INDEXES, CoordinatorStores.REQUEST_INDEX, Function.identity(), false);
         this.acks = cast(stores.apply(CoordinatorStores.ACKS));
-        this.summaries = cast(stores.apply(CoordinatorStores.SUMMARIES));
-        this.retained = cast(stores.apply(CoordinatorStores.RETAINED));
-        this.requests = cast(stores.apply(CoordinatorStores.REQUESTS));
-        this.requestIndex = cast(stores.apply(CoordinatorStores.REQUEST_INDEX));
         this.reader = new StoreReader(new StoreReader.Stores() {
             @Override
             public <K, V> org.apache.kafka.streams.state.ReadOnlyKeyValueStore<K, V> store(String name) {
@@ -83,15 +66,18 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
         });
     }
 
-    /** The remembered value of an existing key, else the store's, remembered when present. */
-    private static <K, V> Optional<V> known(Map<K, V> known, K key, Function<K, Optional<V>> read) {
-        V value = known.get(key);
-        if (value != null) {
-            return Optional.of(value);
-        }
-        Optional<V> stored = read.apply(key);
-        stored.ifPresent(v -> known.put(key, v));
-        return stored;
+    /**
+     * Binds a table to its store. Remembered tables keep the decoded values of the keys that exist (absent keys
+     * are not remembered, so bad input cannot grow them): those an ack reads.
+     */
+    private <K, S, V> void bind(Function<String, KeyValueStore<?, ?>> stores, StateTable<K, V> table, String store,
+            Function<K, S> encode, boolean remembered) {
+        bindings.put(table, new Binding<>(cast(stores.apply(store)), encode, remembered ? new HashMap<>() : null));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <K, V> Binding<K, Object, V> binding(StateTable<K, V> table) {
+        return (Binding<K, Object, V>) bindings.get(table);
     }
 
     @SuppressWarnings("unchecked")
@@ -100,69 +86,35 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     }
 
     @Override
-    public Optional<JobState> job(String jobId) {
-        return known(knownJobs, jobId, reader::job);
+    public <K, V> Optional<V> get(StateTable<K, V> table, K key) {
+        Binding<K, Object, V> binding = binding(table);
+        V value = binding.known() == null ? null : binding.known().get(key);
+        if (value != null) {
+            return Optional.of(value);
+        }
+        V stored = binding.store().get(binding.encode().apply(key));
+        if (stored != null && binding.known() != null) {
+            binding.known().put(key, stored);
+        }
+        return Optional.ofNullable(stored);
     }
 
     @Override
-    public void putJob(JobState job) {
-        jobs.put(job.getJobId(), job);
-        knownJobs.put(job.getJobId(), job);
+    public <K, V> void put(StateTable<K, V> table, K key, V value) {
+        Binding<K, Object, V> binding = binding(table);
+        binding.store().put(binding.encode().apply(key), value);
+        if (binding.known() != null) {
+            binding.known().put(key, value);
+        }
     }
 
     @Override
-    public Optional<JobSpec> spec(String jobId) {
-        return known(knownSpecs, jobId, reader::spec);
-    }
-
-    @Override
-    public void putSpec(JobSpec spec) {
-        specs.put(spec.getJobId(), spec);
-        knownSpecs.put(spec.getJobId(), spec);
-    }
-
-    @Override
-    public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        return known(knownVertices, new VertexRef(jobId, taskId), k -> reader.vertex(jobId, taskId));
-    }
-
-    @Override
-    public void putVertex(String jobId, TaskVertex vertex) {
-        vertices.put(StoreKeys.vertex(jobId, vertex.getTaskId()), vertex);
-        knownVertices.put(new VertexRef(jobId, vertex.getTaskId()), vertex);
-    }
-
-    @Override
-    public void removeVertex(String jobId, String taskId) {
-        vertices.delete(StoreKeys.vertex(jobId, taskId));
-        knownVertices.remove(new VertexRef(jobId, taskId));
-    }
-
-    @Override
-    public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return known(knownAttempts, new SubtaskRef(jobId, taskId, subtaskIndex),
-                k -> reader.attempt(jobId, taskId, subtaskIndex));
-    }
-
-    @Override
-    public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
-        attempts.put(StoreKeys.attempt(jobId, taskId, subtaskIndex), attemptId);
-        knownAttempts.put(new SubtaskRef(jobId, taskId, subtaskIndex), attemptId);
-    }
-
-    @Override
-    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
-        return reader.finished(jobId, taskId, subtaskIndex);
-    }
-
-    @Override
-    public void putFinished(TaskFinished value) {
-        finished.put(StoreKeys.attempt(value.getJobId(), value.getTaskId(), value.getSubtaskIndex()), value);
-    }
-
-    @Override
-    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
-        finished.delete(StoreKeys.attempt(jobId, taskId, subtaskIndex));
+    public <K, V> void remove(StateTable<K, V> table, K key) {
+        Binding<K, Object, V> binding = binding(table);
+        binding.store().delete(binding.encode().apply(table.removable(key)));
+        if (binding.known() != null) {
+            binding.known().remove(key);
+        }
     }
 
     /** Every finished subtask of the job (for the restore parts of a completion). */
@@ -208,55 +160,5 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     public CheckpointProgress progress(String jobId, long checkpointId) {
         return knownProgress.computeIfAbsent(new CheckpointRef(jobId, checkpointId),
                 k -> reader.progress(jobId, checkpointId));
-    }
-
-    @Override
-    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
-        return reader.summary(jobId, checkpointId);
-    }
-
-    @Override
-    public void putSummary(String jobId, CheckpointSummary summary) {
-        summaries.put(StoreKeys.checkpoint(jobId, summary.getCheckpointId()), summary);
-    }
-
-    @Override
-    public void removeSummary(String jobId, long checkpointId) {
-        summaries.delete(StoreKeys.checkpoint(jobId, checkpointId));
-    }
-
-    @Override
-    public Optional<RetainedCheckpoints> retained(String jobId) {
-        return reader.retained(jobId);
-    }
-
-    @Override
-    public void putRetained(RetainedCheckpoints checkpoints) {
-        retained.put(checkpoints.getJobId(), checkpoints);
-    }
-
-    @Override
-    public Optional<RequestRecord> request(String jobId, String requestId) {
-        return reader.request(jobId, requestId);
-    }
-
-    @Override
-    public void putRequest(String jobId, RequestRecord request) {
-        requests.put(StoreKeys.request(jobId, request.getRequestId()), request);
-    }
-
-    @Override
-    public void removeRequest(String jobId, String requestId) {
-        requests.delete(StoreKeys.request(jobId, requestId));
-    }
-
-    @Override
-    public Optional<RequestIndex> requestIndex(String jobId) {
-        return reader.requestIndex(jobId);
-    }
-
-    @Override
-    public void putRequestIndex(RequestIndex index) {
-        requestIndex.put(index.getJobId(), index);
     }
 }

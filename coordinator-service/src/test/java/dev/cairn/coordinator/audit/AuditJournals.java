@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.coordinator.domain.EventFields;
 import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
@@ -65,7 +66,7 @@ final class AuditJournals {
     static List<JournalEntry> entries(List<SpecificRecord> events) {
         List<JournalEntry> entries = new ArrayList<>();
         for (SpecificRecord event : events) {
-            entries.add(JournalEntry.of(0, entries.size(), 5_000 + entries.size(), JournalEvents.jobId(event), event));
+            entries.add(JournalEntry.of(0, entries.size(), 5_000 + entries.size(), EventFields.jobId(event), event));
         }
         return entries;
     }
@@ -74,7 +75,7 @@ final class AuditJournals {
     static int indexOf(List<SpecificRecord> events, Class<?> type, String jobId, long checkpointId) {
         for (int i = 0; i < events.size(); i++) {
             SpecificRecord e = events.get(i);
-            if (type.isInstance(e) && JournalEvents.jobId(e).equals(jobId) && JournalEvents.checkpointId(e) == checkpointId) {
+            if (type.isInstance(e) && EventFields.jobId(e).equals(jobId) && EventFields.checkpointId(e) == checkpointId) {
                 return i;
             }
         }

@@ -23,9 +23,7 @@ import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
-import dev.cairn.events.CommandRejected;
 import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskVertex;
 import java.util.Locale;
 import java.util.stream.IntStream;
@@ -267,15 +265,15 @@ class AcknowledgementTest {
 
         assertThat(decided.events()).singleElement().isInstanceOf(CheckpointAcknowledged.class);
         assertThat(counting.scans).isZero();
-        assertThat(counting.retainedReads).isZero();
-        assertThat(counting.specReads).as("the spec, which grows with the vertices, is not read").isZero();
-        assertThat(counting.jobReads).as("a lookup each time the decision looks (the store-backed state caches it)")
+        assertThat(counting.reads(StateTable.RETAINED)).isZero();
+        assertThat(counting.reads(StateTable.SPECS)).as("the spec, which grows with the vertices, is not read").isZero();
+        assertThat(counting.reads(StateTable.JOBS)).as("a lookup each time the decision looks (the store-backed state caches it)")
                 .isEqualTo(2);
-        assertThat(counting.vertexReads).isEqualTo(1);
-        assertThat(counting.attemptReads).isEqualTo(1);
+        assertThat(counting.reads(StateTable.VERTICES)).isEqualTo(1);
+        assertThat(counting.reads(StateTable.ATTEMPTS)).isEqualTo(1);
         assertThat(counting.ackReads).isEqualTo(1);
         assertThat(counting.progressReads).isEqualTo(1);
-        assertThat(counting.jobWrites).as("the job record is not rewritten").isZero();
+        assertThat(counting.writes(StateTable.JOBS)).as("the job record is not rewritten").isZero();
         assertThat(counting.ackWrites).isEqualTo(1);
         assertThat(counting.writes()).as("nothing but the ack is written").isEqualTo(1);
     }
@@ -286,7 +284,7 @@ class AcknowledgementTest {
         CountingState many = countAckToJobOf(3_000);
 
         assertThat(many.reads()).isEqualTo(few.reads()).isEqualTo(6);
-        assertThat(many.jobWrites).isEqualTo(few.jobWrites).isZero();
+        assertThat(many.writes(StateTable.JOBS)).isEqualTo(few.writes(StateTable.JOBS)).isZero();
         assertThat(many.writes()).isEqualTo(few.writes()).isEqualTo(1);
         assertThat(many.scans).isEqualTo(few.scans).isZero();
         assertThat(many.bytesRead).as("bytes read for 3,000 vertices vs %s for 3", few.bytesRead)

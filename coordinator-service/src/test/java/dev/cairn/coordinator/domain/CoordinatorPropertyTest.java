@@ -236,27 +236,10 @@ class CoordinatorPropertyTest {
                     m.savepoint() ? CheckpointType.SAVEPOINT : CheckpointType.CHECKPOINT, m.force())));
         }
         if (action instanceof AckOne a) {
-            long id = pending.isEmpty() ? someId : pending.get(a.pending() % pending.size()).getCheckpointId();
-            TaskVertex v = tasks.get(a.vertex() % tasks.size());
-            int subtask = a.subtask() % v.getParallelism();
-            String current = live.attempt(JOB, v.getTaskId(), subtask).orElse("none");
-            String attempt = a.attemptKind() == 0 ? "stranger" : a.attemptKind() == 1
-                    ? Fixtures.attempt(v.getTaskId(), subtask, 1) : current;
-            return List.of(new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), subtask, attempt, 7)));
+            return List.of(ackOne(a, live, tasks, pending, someId));
         }
         if (action instanceof AckAll a) {
-            if (pending.isEmpty()) {
-                return List.of();
-            }
-            long id = pending.get(a.pending() % pending.size()).getCheckpointId();
-            List<Command> acks = new ArrayList<>();
-            for (TaskVertex v : tasks) {
-                for (int s = 0; v.getAcknowledges() && s < v.getParallelism(); s++) {
-                    String current = live.attempt(JOB, v.getTaskId(), s).orElse("none");
-                    acks.add(new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), s, current, 3)));
-                }
-            }
-            return acks;
+            return ackAll(a, live, tasks, pending);
         }
         if (action instanceof AckAnyId a) {
             TaskVertex v = tasks.get(0);
@@ -281,27 +264,61 @@ class CoordinatorPropertyTest {
                     .setTimestampMs(0).build()));
         }
         if (action instanceof Answer a) {
-            List<String> names = live.spec(JOB).orElseThrow().getParticipants();
-            if (pending.isEmpty() || names.isEmpty()) {
-                return List.of();
-            }
-            long id = pending.get(a.pending() % pending.size()).getCheckpointId();
-            String participant = names.get(a.participant() % names.size());
-            if (a.decline()) {
-                return List.of(new Command.DeclineParticipant(dev.cairn.events.ParticipantDeclined.newBuilder()
-                        .setJobId(JOB).setCheckpointId(id).setParticipant(participant)
-                        .setReason(CheckpointFailureReason.CHECKPOINT_DECLINED).setMessage("no")
-                        .setTimestampMs(0).build()));
-            }
-            return List.of(new Command.AcknowledgeParticipant(dev.cairn.events.ParticipantAcknowledged.newBuilder()
-                    .setJobId(JOB).setCheckpointId(id).setParticipant(participant)
-                    .setState(Fixtures.handle("mem://p", 2)).setTimestampMs(0).build()));
+            return answer(a, live, pending);
         }
         if (action instanceof Status s) {
             return List.of(new Command.ChangeJobStatus(JobStatusChange.newBuilder().setJobId(JOB)
                     .setStatus(s.status()).setTimestampMs(0).build(), 0.5));
         }
-        Respec r = (Respec) action;
+        return List.of(respec((Respec) action, tasks, initialSpec));
+    }
+
+    private static Command ackOne(AckOne a, InMemoryCoordinatorState live, List<TaskVertex> tasks,
+            List<PendingCheckpoint> pending, long someId) {
+        long id = pending.isEmpty() ? someId : pending.get(a.pending() % pending.size()).getCheckpointId();
+        TaskVertex v = tasks.get(a.vertex() % tasks.size());
+        int subtask = a.subtask() % v.getParallelism();
+        String current = live.attempt(JOB, v.getTaskId(), subtask).orElse("none");
+        String attempt = a.attemptKind() == 0 ? "stranger" : a.attemptKind() == 1
+                ? Fixtures.attempt(v.getTaskId(), subtask, 1) : current;
+        return new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), subtask, attempt, 7));
+    }
+
+    private static List<Command> ackAll(AckAll a, InMemoryCoordinatorState live, List<TaskVertex> tasks,
+            List<PendingCheckpoint> pending) {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        long id = pending.get(a.pending() % pending.size()).getCheckpointId();
+        List<Command> acks = new ArrayList<>();
+        for (TaskVertex v : tasks) {
+            for (int s = 0; v.getAcknowledges() && s < v.getParallelism(); s++) {
+                String current = live.attempt(JOB, v.getTaskId(), s).orElse("none");
+                acks.add(new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), s, current, 3)));
+            }
+        }
+        return acks;
+    }
+
+    private static List<Command> answer(Answer a, InMemoryCoordinatorState live, List<PendingCheckpoint> pending) {
+        List<String> names = live.spec(JOB).orElseThrow().getParticipants();
+        if (pending.isEmpty() || names.isEmpty()) {
+            return List.of();
+        }
+        long id = pending.get(a.pending() % pending.size()).getCheckpointId();
+        String participant = names.get(a.participant() % names.size());
+        if (a.decline()) {
+            return List.of(new Command.DeclineParticipant(dev.cairn.events.ParticipantDeclined.newBuilder()
+                    .setJobId(JOB).setCheckpointId(id).setParticipant(participant)
+                    .setReason(CheckpointFailureReason.CHECKPOINT_DECLINED).setMessage("no")
+                    .setTimestampMs(0).build()));
+        }
+        return List.of(new Command.AcknowledgeParticipant(dev.cairn.events.ParticipantAcknowledged.newBuilder()
+                .setJobId(JOB).setCheckpointId(id).setParticipant(participant)
+                .setState(Fixtures.handle("mem://p", 2)).setTimestampMs(0).build()));
+    }
+
+    private static Command respec(Respec r, List<TaskVertex> tasks, JobSpec initialSpec) {
         CheckpointConfig config = CheckpointConfig.newBuilder()
                 .setIntervalMs(initialSpec.getConfig().getIntervalMs())
                 .setTimeoutMs(initialSpec.getConfig().getTimeoutMs())
@@ -313,8 +330,8 @@ class CoordinatorPropertyTest {
                 .build();
         List<TaskVertex> respecTasks = r.dropLastTask() && tasks.size() > 1 ? tasks.subList(0, tasks.size() - 1)
                 : initialSpec.getTasks();
-        return List.of(new Command.RegisterJob(JobSpec.newBuilder().setJobId(JOB).setTasks(List.copyOf(respecTasks))
-                .setConfig(config).setTimestampMs(0).setParticipants(initialSpec.getParticipants()).build(), 0.25));
+        return new Command.RegisterJob(JobSpec.newBuilder().setJobId(JOB).setTasks(List.copyOf(respecTasks))
+                .setConfig(config).setTimestampMs(0).setParticipants(initialSpec.getParticipants()).build(), 0.25);
     }
 
     /** Checks each event against what happened before it, in journal order. */

@@ -1,18 +1,13 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.coordinator.state.CheckpointSummary;
-import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.RequestIndex;
-import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.JobSpec;
-import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.TaskVertex;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
@@ -20,38 +15,26 @@ import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Delegating state that counts every read and write per kind of key, and the Avro-encoded bytes of the
+ * Delegating state that counts every read and write per table (and of acks), and the Avro-encoded bytes of the
  * values read and written: what a store-backed state would decode and encode.
  */
 final class CountingState implements CoordinatorState {
 
     static {
         // measuring sizes writes the state classes with Avro, which trusts Cairn's classes once a serde exists
-        dev.cairn.events.serde.AvroEventSerde.currentOnly(JobState.class);
+        dev.cairn.events.serde.AvroEventSerde.currentOnly(dev.cairn.coordinator.state.JobState.class);
     }
 
 
     private final CoordinatorState delegate;
-    int jobReads;
-    int specReads;
-    int vertexReads;
-    int attemptReads;
+    private final Map<StateTable<?, ?>, Integer> reads = new HashMap<>();
+    private final Map<StateTable<?, ?>, Integer> writes = new HashMap<>();
+    private final Map<StateTable<?, ?>, Integer> removals = new HashMap<>();
     int ackReads;
-    int retainedReads;
+    int ackWrites;
     int progressReads;
-    int summaryReads;
-    int requestReads;
     /** Prefix scans: {@link #acks} and {@link #removeAcks}. */
     int scans;
-    int jobWrites;
-    int specWrites;
-    int vertexWrites;
-    int vertexRemovals;
-    int attemptWrites;
-    int ackWrites;
-    int retainedWrites;
-    int summaryWrites;
-    int requestWrites;
     long bytesRead;
     long bytesWritten;
 
@@ -59,92 +42,52 @@ final class CountingState implements CoordinatorState {
         this.delegate = delegate;
     }
 
+    /** Point reads of one table. */
+    int reads(StateTable<?, ?> table) {
+        return reads.getOrDefault(table, 0);
+    }
+
+    /** Writes to one table. */
+    int writes(StateTable<?, ?> table) {
+        return writes.getOrDefault(table, 0);
+    }
+
+    /** Removals from one table. */
+    int removals(StateTable<?, ?> table) {
+        return removals.getOrDefault(table, 0);
+    }
+
     /** Point reads of every kind. */
     int reads() {
-        return jobReads + specReads + vertexReads + attemptReads + ackReads + retainedReads + progressReads
-                + summaryReads + requestReads;
+        return sum(reads) + ackReads + progressReads;
     }
 
     /** Writes and removals of every kind. */
     int writes() {
-        return jobWrites + specWrites + vertexWrites + vertexRemovals + attemptWrites + ackWrites + retainedWrites
-                + summaryWrites + requestWrites;
+        return sum(writes) + sum(removals) + ackWrites;
+    }
+
+    private static int sum(Map<StateTable<?, ?>, Integer> counts) {
+        return counts.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     @Override
-    public Optional<JobState> job(String jobId) {
-        jobReads++;
-        return read(delegate.job(jobId));
+    public <K, V> Optional<V> get(StateTable<K, V> table, K key) {
+        reads.merge(table, 1, Integer::sum);
+        return read(delegate.get(table, key));
     }
 
     @Override
-    public void putJob(JobState job) {
-        jobWrites++;
-        bytesWritten += size(job);
-        delegate.putJob(job);
+    public <K, V> void put(StateTable<K, V> table, K key, V value) {
+        writes.merge(table, 1, Integer::sum);
+        bytesWritten += size(value);
+        delegate.put(table, key, value);
     }
 
     @Override
-    public Optional<JobSpec> spec(String jobId) {
-        specReads++;
-        return read(delegate.spec(jobId));
-    }
-
-    @Override
-    public void putSpec(JobSpec spec) {
-        specWrites++;
-        bytesWritten += size(spec);
-        delegate.putSpec(spec);
-    }
-
-    @Override
-    public Optional<TaskVertex> vertex(String jobId, String taskId) {
-        vertexReads++;
-        return read(delegate.vertex(jobId, taskId));
-    }
-
-    @Override
-    public void putVertex(String jobId, TaskVertex vertex) {
-        vertexWrites++;
-        bytesWritten += size(vertex);
-        delegate.putVertex(jobId, vertex);
-    }
-
-    @Override
-    public void removeVertex(String jobId, String taskId) {
-        vertexRemovals++;
-        delegate.removeVertex(jobId, taskId);
-    }
-
-    @Override
-    public Optional<dev.cairn.events.TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
-        attemptReads++;
-        return read(delegate.finished(jobId, taskId, subtaskIndex));
-    }
-
-    @Override
-    public void putFinished(dev.cairn.events.TaskFinished finished) {
-        attemptWrites++;
-        delegate.putFinished(finished);
-    }
-
-    @Override
-    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
-        attemptWrites++;
-        delegate.removeFinished(jobId, taskId, subtaskIndex);
-    }
-
-    @Override
-    public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        attemptReads++;
-        return read(delegate.attempt(jobId, taskId, subtaskIndex));
-    }
-
-    @Override
-    public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
-        attemptWrites++;
-        bytesWritten += size(attemptId);
-        delegate.putAttempt(jobId, taskId, subtaskIndex, attemptId);
+    public <K, V> void remove(StateTable<K, V> table, K key) {
+        removals.merge(table, 1, Integer::sum);
+        delegate.remove(table, key);
     }
 
     @Override
@@ -175,73 +118,9 @@ final class CountingState implements CoordinatorState {
     }
 
     @Override
-    public Optional<RetainedCheckpoints> retained(String jobId) {
-        retainedReads++;
-        return read(delegate.retained(jobId));
-    }
-
-    @Override
-    public void putRetained(RetainedCheckpoints retained) {
-        retainedWrites++;
-        bytesWritten += size(retained);
-        delegate.putRetained(retained);
-    }
-
-    @Override
     public CheckpointProgress progress(String jobId, long checkpointId) {
         progressReads++;
         return delegate.progress(jobId, checkpointId);
-    }
-
-    @Override
-    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
-        summaryReads++;
-        return read(delegate.summary(jobId, checkpointId));
-    }
-
-    @Override
-    public void putSummary(String jobId, CheckpointSummary summary) {
-        summaryWrites++;
-        bytesWritten += size(summary);
-        delegate.putSummary(jobId, summary);
-    }
-
-    @Override
-    public void removeSummary(String jobId, long checkpointId) {
-        summaryWrites++;
-        delegate.removeSummary(jobId, checkpointId);
-    }
-
-    @Override
-    public Optional<RequestRecord> request(String jobId, String requestId) {
-        requestReads++;
-        return read(delegate.request(jobId, requestId));
-    }
-
-    @Override
-    public void putRequest(String jobId, RequestRecord request) {
-        requestWrites++;
-        bytesWritten += size(request);
-        delegate.putRequest(jobId, request);
-    }
-
-    @Override
-    public void removeRequest(String jobId, String requestId) {
-        requestWrites++;
-        delegate.removeRequest(jobId, requestId);
-    }
-
-    @Override
-    public Optional<RequestIndex> requestIndex(String jobId) {
-        requestReads++;
-        return read(delegate.requestIndex(jobId));
-    }
-
-    @Override
-    public void putRequestIndex(RequestIndex index) {
-        requestWrites++;
-        bytesWritten += size(index);
-        delegate.putRequestIndex(index);
     }
 
     private <T> Optional<T> read(Optional<T> value) {

@@ -316,9 +316,9 @@ class FinishedTasksTest {
     @Test
     void shouldHandOutTheFinalStatesOfFinishedSubtasksForRestore() {
         CheckpointAcknowledged sinkAck = Fixtures.ack(JOB, 4, SINK, 0, "sink-0-a1", 3);
-        TaskFinished source0 = finish(SOURCE, 0, 30).finished();
-        TaskFinished source1 = finish(SOURCE, 1, 1, null).finished();
-        TaskFinished notCounted = finish("other", 0, 9).finished();
+        TaskFinished source0 = finish(SOURCE, 0, 30).event();
+        TaskFinished source1 = finish(SOURCE, 1, 1, null).event();
+        TaskFinished notCounted = finish("other", 0, 9).event();
 
         CheckpointCompleted completed = CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(4)
                 .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(0).setCompletionTimestampMs(1)

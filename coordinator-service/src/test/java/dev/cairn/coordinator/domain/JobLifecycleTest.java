@@ -21,7 +21,6 @@ import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
-import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;

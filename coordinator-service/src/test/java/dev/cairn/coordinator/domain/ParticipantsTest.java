@@ -215,9 +215,9 @@ class ParticipantsTest {
         then.thenTypes(AckDiscarded.class);
         AckDiscarded discarded = then.single(AckDiscarded.class);
         assertThat(discarded.getStatus()).isEqualTo(status);
-        assertThat(discarded.getTaskId()).isEqualTo(answer.ack().getParticipant());
+        assertThat(discarded.getTaskId()).isEqualTo(answer.event().getParticipant());
         assertThat(discarded.getSubtaskIndex()).isEqualTo(dev.cairn.events.topics.CairnTopics.PARTICIPANT_SUBTASK_INDEX);
-        assertThat(discarded.getStateHandle()).isEqualTo(answer.ack().getState());
+        assertThat(discarded.getStateHandle()).isEqualTo(answer.event().getState());
         assertThat(discarded.getMessage()).contains(reason);
         assertThat(SidecarNotifications.isForSidecars(discarded)).isTrue();
     }
@@ -225,7 +225,7 @@ class ParticipantsTest {
     static Stream<Arguments> misdirectedAnswers() {
         return Stream.of(
                 Arguments.of("an answer without state for a checkpoint never triggered",
-                        participantAck(2, ALPHA, 1).ack(), "is not waiting"),
+                        participantAck(2, ALPHA, 1).event(), "is not waiting"),
                 Arguments.of("a decline for a checkpoint never triggered",
                         participantDecline(7, BETA, CheckpointFailureReason.CHECKPOINT_DECLINED), "is not waiting"),
                 Arguments.of("a decline from a participant the job does not have",

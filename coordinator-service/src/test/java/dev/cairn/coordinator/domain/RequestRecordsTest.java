@@ -145,7 +145,7 @@ class RequestRecordsTest {
         decided.applyTo(counting);
 
         assertThat(decided.events()).hasSize(1);
-        assertThat(counting.requestReads).isZero();
-        assertThat(counting.requestWrites).isZero();
+        assertThat(counting.reads(StateTable.REQUESTS) + counting.reads(StateTable.REQUEST_INDEXES)).isZero();
+        assertThat(counting.writes(StateTable.REQUESTS) + counting.writes(StateTable.REQUEST_INDEXES)).isZero();
     }
 }

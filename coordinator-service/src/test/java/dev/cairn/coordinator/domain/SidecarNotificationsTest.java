@@ -162,9 +162,9 @@ class SidecarNotificationsTest {
         journalOnly.addAll(acked.events());
         journalOnly.addAll(expired.events());
         journalOnly.removeIf(e -> e instanceof CheckpointTriggered || e instanceof CheckpointAborted);
-        journalOnly.add(acknowledge(1, SOURCE, 1).ack());
-        journalOnly.add(Fixtures.finish(SOURCE, 1, 5).finished());
-        journalOnly.add(Fixtures.participantAck(1, "hook", 1).ack());
+        journalOnly.add(acknowledge(1, SOURCE, 1).event());
+        journalOnly.add(Fixtures.finish(SOURCE, 1, 5).event());
+        journalOnly.add(Fixtures.participantAck(1, "hook", 1).event());
 
         assertThat(journalOnly).isNotEmpty().noneMatch(SidecarNotifications::isForSidecars);
         assertThat(journalOnly).anyMatch(e -> e instanceof CheckpointAcknowledged);

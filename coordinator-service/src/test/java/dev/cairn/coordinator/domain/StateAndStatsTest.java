@@ -7,6 +7,7 @@ import static dev.cairn.coordinator.domain.Fixtures.config;
 import static dev.cairn.coordinator.domain.Fixtures.spec;
 import static dev.cairn.coordinator.domain.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.events.CheckpointTriggered;
@@ -54,7 +55,7 @@ class StateAndStatsTest {
         assertThat(overlay.vertex(JOB, SOURCE)).isEmpty();
         assertThat(overlay.ack(JOB, 1, SOURCE, 0)).isEmpty();
         assertThat(overlay.acks(JOB, 1)).isEmpty();
-        assertThat(base.vertexReads).as("the second read is answered by the overlay's write").isEqualTo(1);
+        assertThat(base.reads(StateTable.VERTICES)).as("the second read is answered by the overlay's write").isEqualTo(1);
         assertThat(base.writes()).as("nothing reaches the base before applyTo").isZero();
         assertThat(scenario.state().vertex(JOB, SOURCE)).as("the base keeps it").isPresent();
 
@@ -62,7 +63,20 @@ class StateAndStatsTest {
 
         assertThat(scenario.state().vertex(JOB, SOURCE)).isEmpty();
         assertThat(scenario.state().acks(JOB, 1)).isEmpty();
-        assertThat(base.vertexRemovals).isEqualTo(1);
+        assertThat(base.removals(StateTable.VERTICES)).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseTheRemovalWhenATableNeverRemovesEntries() {
+        InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+        OverlayState overlay = new OverlayState(state);
+
+        for (CoordinatorState target : List.of(state, overlay)) {
+            assertThatThrownBy(() -> target.remove(StateTable.JOBS, JOB))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("jobs table never removes");
+        }
+        overlay.applyTo(state);
+        assertThat(state).isEqualTo(new InMemoryCoordinatorState());
     }
 
     @Test

@@ -1,28 +1,25 @@
 package dev.cairn.sidecar.hook.http;
 
-import static dev.cairn.sidecar.hook.http.JsonFields.MAPPER;
-import static dev.cairn.sidecar.hook.http.JsonFields.enumeration;
-import static dev.cairn.sidecar.hook.http.JsonFields.integer;
-import static dev.cairn.sidecar.hook.http.JsonFields.object;
-import static dev.cairn.sidecar.hook.http.JsonFields.optionalBoolean;
-import static dev.cairn.sidecar.hook.http.JsonFields.optionalInteger;
-import static dev.cairn.sidecar.hook.http.JsonFields.present;
-import static dev.cairn.sidecar.hook.http.JsonFields.text;
-import static dev.cairn.sidecar.hook.http.JsonFields.write;
+import static dev.cairn.sidecar.hook.http.HookBinding.integer;
+import static dev.cairn.sidecar.hook.http.HookBinding.optionalInteger;
+import static dev.cairn.sidecar.hook.http.HookBinding.orElse;
+import static dev.cairn.sidecar.hook.http.HookBinding.read;
+import static dev.cairn.sidecar.hook.http.HookBinding.required;
+import static dev.cairn.sidecar.hook.http.HookBinding.text;
+import static dev.cairn.sidecar.hook.http.HookBinding.write;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.events.AckDiscardStatus;
-import dev.cairn.events.AlignmentType;
-import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.PostCheckpointAction;
-import dev.cairn.events.SavepointFormat;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.http.HookMessages.DiscardBody;
+import dev.cairn.sidecar.hook.http.HookMessages.ErrorBody;
+import dev.cairn.sidecar.hook.http.HookMessages.NotificationBody;
+import dev.cairn.sidecar.hook.http.HookMessages.RestoreBody;
+import dev.cairn.sidecar.hook.http.HookMessages.SnapshotRequestBody;
+import dev.cairn.sidecar.hook.http.HookMessages.SnapshotResultBody;
 import java.util.Optional;
 
 /**
@@ -51,7 +48,8 @@ import java.util.Optional;
  *   <li>error: {@code {"error": "..."}}, with {@code "reason"} (a checkpoint failure reason) when a worker
  *       declines</li>
  * </ul>
- * Parsing is strict about what it needs (duplicate fields and trailing content are errors) and every
+ * The bodies are the records of {@link HookMessages}, bound by Jackson ({@link HookBinding}). Parsing is strict
+ * about what it needs (duplicate fields, trailing content and values of another JSON type are errors) and every
  * error names the field at fault.
  */
 public final class HookJson {
@@ -64,54 +62,40 @@ public final class HookJson {
 
     /** The body of a snapshot request. */
     public static String snapshotRequest(SnapshotRequest request) {
-        ObjectNode node = MAPPER.createObjectNode()
-                .put("checkpointId", request.checkpointId())
-                .put("timestampMs", request.timestampMs())
-                .put("type", request.type().name())
-                .put("storageLocation", request.storageLocation())
-                .put("jobId", request.jobId());
-        if (request.isParticipant()) {
-            node.put("participant", request.participant());
-        } else {
-            node.put("taskId", request.taskId()).put("subtaskIndex", request.subtaskIndex());
-        }
         CheckpointOptions options = request.options();
-        node.put("backupType", options.backupType().name())
-                .put("savepointFormat", options.savepointFormat().name())
-                .put("postCheckpointAction", options.postCheckpointAction().name())
-                .put("alignment", options.alignment().name())
-                .put("alignedTimeoutMs", options.alignedTimeoutMs())
-                .put("synchronous", options.synchronous())
-                .put("drain", options.drain());
-        return write(node);
+        boolean participant = request.isParticipant();
+        return write(new SnapshotRequestBody(request.checkpointId(), request.timestampMs(), request.type(),
+                request.storageLocation(), request.jobId(), participant ? null : request.taskId(),
+                participant ? null : (long) request.subtaskIndex(), participant ? request.participant() : null,
+                options.backupType(), options.savepointFormat(), options.postCheckpointAction(), options.alignment(),
+                options.alignedTimeoutMs(), options.synchronous(), options.drain()));
     }
 
     /** Reads a snapshot request body. */
     public static SnapshotRequest parseSnapshotRequest(String body) throws MalformedHookMessageException {
-        JsonNode node = object(body, "snapshot request");
-        long checkpointId = integer(node, "checkpointId", 0);
-        long timestampMs = integer(node, "timestampMs", 0);
-        CheckpointType type = enumeration(node, "type", CheckpointType.class, null);
-        String storageLocation = text(node, "storageLocation");
-        String jobId = text(node, "jobId");
+        SnapshotRequestBody r = read(body, "snapshot request", SnapshotRequestBody.class);
+        long checkpointId = integer(r.checkpointId(), "checkpointId", 0);
+        long timestampMs = integer(r.timestampMs(), "timestampMs", 0);
+        CheckpointType type = required(r.type(), "type");
+        String storageLocation = text(r.storageLocation(), "storageLocation");
+        String jobId = text(r.jobId(), "jobId");
         CheckpointOptions defaults = CheckpointOptions.DEFAULTS;
-        CheckpointOptions options = new CheckpointOptions(
-                enumeration(node, "backupType", BackupType.class, defaults.backupType()),
-                enumeration(node, "savepointFormat", SavepointFormat.class, defaults.savepointFormat()),
-                enumeration(node, "postCheckpointAction", PostCheckpointAction.class, defaults.postCheckpointAction()),
-                enumeration(node, "alignment", AlignmentType.class, defaults.alignment()),
-                optionalInteger(node, "alignedTimeoutMs", -1, defaults.alignedTimeoutMs()));
-        if (present(node, "participant")) {
-            String participant = text(node, "participant");
-            if (present(node, "taskId") || present(node, "subtaskIndex")) {
+        CheckpointOptions options = new CheckpointOptions(orElse(r.backupType(), defaults.backupType()),
+                orElse(r.savepointFormat(), defaults.savepointFormat()),
+                orElse(r.postCheckpointAction(), defaults.postCheckpointAction()),
+                orElse(r.alignment(), defaults.alignment()),
+                optionalInteger(r.alignedTimeoutMs(), "alignedTimeoutMs", -1, defaults.alignedTimeoutMs()));
+        if (r.participant() != null) {
+            String participant = text(r.participant(), "participant");
+            if (r.taskId() != null || r.subtaskIndex() != null) {
                 throw new MalformedHookMessageException("fields taskId and subtaskIndex must be absent when field "
                         + "participant is given: a request is for a task or for a participant");
             }
-            return SnapshotRequest.forParticipant(checkpointId, timestampMs, type, storageLocation, jobId,
-                    participant, options);
+            return SnapshotRequest.forParticipant(checkpointId, timestampMs, type,
+                    storageLocation, jobId, participant, options);
         }
-        String taskId = text(node, "taskId");
-        long subtaskIndex = integer(node, "subtaskIndex", 0);
+        String taskId = text(r.taskId(), "taskId");
+        long subtaskIndex = integer(r.subtaskIndex(), "subtaskIndex", 0);
         if (subtaskIndex > Integer.MAX_VALUE) {
             throw new MalformedHookMessageException("field subtaskIndex is too large: " + subtaskIndex);
         }
@@ -121,18 +105,10 @@ public final class HookJson {
 
     /** The body of a snapshot result ({@code "finished"} only when true; no location when it has no state). */
     public static String snapshotResult(SnapshotResult result) {
-        ObjectNode node = MAPPER.createObjectNode();
-        if (result.location() != null) {
-            node.put("location", result.location()).put("sizeBytes", result.sizeBytes());
-        }
-        node.put("syncDurationMs", result.syncDurationMs())
-                .put("asyncDurationMs", result.asyncDurationMs())
-                .put("alignmentDurationMs", result.alignmentDurationMs())
-                .put("bytesPersisted", result.bytesPersisted());
-        if (result.finished()) {
-            node.put("finished", true);
-        }
-        return write(node);
+        boolean hasState = result.location() != null;
+        return write(new SnapshotResultBody(result.location(), hasState ? result.sizeBytes() : null,
+                result.syncDurationMs(), result.asyncDurationMs(), result.alignmentDurationMs(),
+                result.bytesPersisted(), result.finished() ? Boolean.TRUE : null));
     }
 
     /** Reads a task's snapshot result: it needs a location unless it says the task finished. */
@@ -148,83 +124,71 @@ public final class HookJson {
      */
     public static SnapshotResult parseSnapshotResult(String body, boolean stateOptional)
             throws MalformedHookMessageException {
-        JsonNode node = object(body, "snapshot result");
-        boolean finished = optionalBoolean(node, "finished", false);
-        boolean hasState = present(node, "location") || present(node, "sizeBytes") || !(finished || stateOptional);
-        String location = hasState ? text(node, "location") : null;
-        long sizeBytes = hasState ? integer(node, "sizeBytes", 0) : 0;
-        return new SnapshotResult(location, sizeBytes, optionalInteger(node, "syncDurationMs", 0, 0),
-                optionalInteger(node, "asyncDurationMs", 0, 0), optionalInteger(node, "alignmentDurationMs", 0, 0),
-                optionalInteger(node, "bytesPersisted", 0, sizeBytes), finished);
+        SnapshotResultBody r = read(body, "snapshot result", SnapshotResultBody.class);
+        boolean finished = orElse(r.finished(), false);
+        boolean hasState = r.location() != null || r.sizeBytes() != null || !(finished || stateOptional);
+        String location = hasState ? text(r.location(), "location") : null;
+        long sizeBytes = hasState ? integer(r.sizeBytes(), "sizeBytes", 0) : 0;
+        return new SnapshotResult(location, sizeBytes, optionalInteger(r.syncDurationMs(), "syncDurationMs", 0, 0),
+                optionalInteger(r.asyncDurationMs(), "asyncDurationMs", 0, 0),
+                optionalInteger(r.alignmentDurationMs(), "alignmentDurationMs", 0, 0),
+                optionalInteger(r.bytesPersisted(), "bytesPersisted", 0, sizeBytes), finished);
     }
 
     /** The body of a notification. */
     public static String notification(HookNotification notification) {
-        ObjectNode node = MAPPER.createObjectNode()
-                .put("checkpointId", notification.checkpointId())
-                .put("outcome", notification.outcome().name())
-                .put(notification.outcome().relatedField(), notification.relatedId());
-        if (notification.outcome() == HookNotification.Outcome.COMPLETED) {
-            node.put("stopping", notification.stopping()).put("drain", notification.drain());
-        } else {
-            node.put("stopFailed", notification.stopFailed());
-        }
-        return write(node);
+        boolean completed = notification.outcome() == HookNotification.Outcome.COMPLETED;
+        return write(new NotificationBody(notification.checkpointId(), notification.outcome(),
+                completed ? notification.relatedId() : null, completed ? null : notification.relatedId(),
+                completed ? notification.stopping() : null, completed ? notification.drain() : null,
+                completed ? null : notification.stopFailed()));
     }
 
     /** Reads a notification body. */
     public static HookNotification parseNotification(String body) throws MalformedHookMessageException {
-        JsonNode node = object(body, "notification");
-        long checkpointId = integer(node, "checkpointId", 0);
-        HookNotification.Outcome outcome = enumeration(node, "outcome", HookNotification.Outcome.class, null);
-        long relatedId = integer(node, outcome.relatedField(), -1);
-        return outcome == HookNotification.Outcome.COMPLETED
-                ? new HookNotification(checkpointId, outcome, relatedId, optionalBoolean(node, "stopping", false),
-                        optionalBoolean(node, "drain", false), false)
-                : new HookNotification(checkpointId, outcome, relatedId, false, false,
-                        optionalBoolean(node, "stopFailed", false));
+        NotificationBody r = read(body, "notification", NotificationBody.class);
+        long checkpointId = integer(r.checkpointId(), "checkpointId", 0);
+        HookNotification.Outcome outcome = required(r.outcome(), "outcome");
+        boolean completed = outcome == HookNotification.Outcome.COMPLETED;
+        long relatedId = integer(completed ? r.lastSubsumedId() : r.latestCompletedId(), outcome.relatedField(), -1);
+        return completed
+                ? new HookNotification(checkpointId, outcome, relatedId, orElse(r.stopping(), false),
+                        orElse(r.drain(), false), false)
+                : new HookNotification(checkpointId, outcome, relatedId, false, false, orElse(r.stopFailed(), false));
     }
 
     /** The body of a discard call. */
     public static String discard(DiscardedState state) {
-        return write(MAPPER.createObjectNode()
-                .put("checkpointId", state.checkpointId())
-                .put("location", state.location())
-                .put("sizeBytes", state.sizeBytes())
-                .put("status", state.status().name())
-                .put("message", state.message()));
+        return write(new DiscardBody(state.checkpointId(), state.location(), state.sizeBytes(), state.status(),
+                state.message()));
     }
 
     /** Reads a discard body. */
     public static DiscardedState parseDiscard(String body) throws MalformedHookMessageException {
-        JsonNode node = object(body, "discard request");
-        return new DiscardedState(integer(node, "checkpointId", 0), text(node, "location"),
-                integer(node, "sizeBytes", 0), enumeration(node, "status", AckDiscardStatus.class, null),
-                present(node, "message") ? node.get("message").asText() : "");
+        DiscardBody r = read(body, "discard request", DiscardBody.class);
+        return new DiscardedState(integer(r.checkpointId(), "checkpointId", 0), text(r.location(), "location"),
+                integer(r.sizeBytes(), "sizeBytes", 0), required(r.status(), "status"), orElse(r.message(), ""));
     }
 
     /** The body of a restore call: the point to restore from, or {@code {}}. */
     public static String restore(Optional<RestorePoint> from) {
-        ObjectNode node = MAPPER.createObjectNode();
-        from.ifPresent(point -> node.put("checkpointId", point.checkpointId())
-                .put("location", point.location())
-                .put("sizeBytes", point.sizeBytes()));
-        return write(node);
+        return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes()))
+                .orElse(new RestoreBody(null, null, null)));
     }
 
-    /** Reads a restore body: {@code {}} is a fresh start. */
+    /** Reads a restore body: {@code {}} (no field of a restore point) is a fresh start. */
     public static Optional<RestorePoint> parseRestore(String body) throws MalformedHookMessageException {
-        JsonNode node = object(body, "restore request");
-        if (node.isEmpty()) {
+        RestoreBody r = read(body, "restore request", RestoreBody.class);
+        if (r.equals(new RestoreBody(null, null, null))) {
             return Optional.empty();
         }
-        return Optional.of(new RestorePoint(integer(node, "checkpointId", 0), text(node, "location"),
-                integer(node, "sizeBytes", 0)));
+        return Optional.of(new RestorePoint(integer(r.checkpointId(), "checkpointId", 0),
+                text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0)));
     }
 
     /** An error body: {@code {"error": message}}. */
     public static String error(String message) {
-        return write(MAPPER.createObjectNode().put("error", message));
+        return write(new ErrorBody(message, null));
     }
 
     /**
@@ -244,6 +208,6 @@ public final class HookJson {
 
     /** A decline's body: {@code {"error": message, "reason": reason}}. */
     public static String declined(String reason, String message) {
-        return write(MAPPER.createObjectNode().put("error", message).put("reason", reason));
+        return write(new ErrorBody(message, reason));
     }
 }

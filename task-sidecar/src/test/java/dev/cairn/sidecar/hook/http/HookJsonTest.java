@@ -29,7 +29,7 @@ class HookJsonTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test
-    void everyMessageReadsBackAsWritten() throws Exception {
+    void shouldReadBackEveryMessageWhenItWasWrittenByHookJson() throws Exception {
         SnapshotRequest request =
                 new SnapshotRequest(3, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-3", "j", "t", 1);
         SnapshotResult result = new SnapshotResult("file:///s", 5, 1, 2, 3, 4);
@@ -46,7 +46,7 @@ class HookJsonTest {
     }
 
     @Test
-    void shouldReadBackEveryNewMessageAsWritten() throws Exception {
+    void shouldReadBackEveryNewMessageWhenItWasWrittenByHookJson() throws Exception {
         // given
         SnapshotRequest stop = SnapshotRequest.forTask(9, 12, CheckpointType.SAVEPOINT, "s3://sp/9", "j", "t", 0,
                 new CheckpointOptions(BackupType.INCREMENTAL, SavepointFormat.NATIVE, PostCheckpointAction.TERMINATE,
@@ -94,14 +94,14 @@ class HookJsonTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
         "backupType=\"DIFF\"               | field backupType must be one of [FULL, INCREMENTAL], was \"DIFF\"",
-        "savepointFormat=3                  | field savepointFormat must be a non-empty string, was 3",
+        "savepointFormat=3                  | field savepointFormat must be one of [CANONICAL, NATIVE], was 3",
         "postCheckpointAction=\"STOP\"     | field postCheckpointAction must be one of [NONE, SUSPEND, TERMINATE]",
-        "alignment=\"\"                     | field alignment must be a non-empty string",
+        "alignment=\"\"                     | field alignment must be one of [ALIGNED, UNALIGNED, AT_LEAST_ONCE, FORCED_ALIGNED], was \"\"",
         "alignedTimeoutMs=-2                | field alignedTimeoutMs must be an integer >= -1, was -2",
         "participant=\"offsets\"           | fields taskId and subtaskIndex must be absent when field participant",
         "participant=\"\"                   | field participant must be a non-empty string",
     })
-    void shouldRejectAMalformedOptionOrRoleNamingTheField(String change, String problem) throws Exception {
+    void shouldNameTheFieldWhenAnOptionOrRoleIsMalformed(String change, String problem) throws Exception {
         ObjectNode node = (ObjectNode) JSON.readTree(HookJson.snapshotRequest(
                 new SnapshotRequest(3, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-3", "j", "t", 1)));
         String[] fieldAndValue = change.split("=", 2);
@@ -120,7 +120,7 @@ class HookJsonTest {
         "'{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1,\"status\":\"GONE\"}' | field status must be one of",
         "'{\"checkpointId\":1,\"sizeBytes\":1,\"status\":\"LATE\"}'           | missing field location",
     })
-    void shouldRejectAMalformedResultNotificationOrDiscardNamingTheField(String body, String problem) {
+    void shouldNameTheFieldWhenAResultNotificationOrDiscardIsMalformed(String body, String problem) {
         assertThatThrownBy(() -> {
             if (body.contains("outcome")) {
                 HookJson.parseNotification(body);
@@ -143,11 +143,16 @@ class HookJsonTest {
         "'{\"location\":\"\",\"sizeBytes\":1}'                           | field location must be a non-empty string",
         "'{\"location\":7,\"sizeBytes\":1}'                              | location must be a non-empty string, was 7",
         "'{\"location\":\"a\"}'                                          | missing field sizeBytes",
-        "'{\"location\":\"a\",\"sizeBytes\":\"12\"}'                     | field sizeBytes must be an integer >= 0",
-        "'{\"location\":\"a\",\"sizeBytes\":1.5}'                        | field sizeBytes must be an integer >= 0",
+        "'{\"location\":\"a\",\"sizeBytes\":\"12\"}'                     | field sizeBytes must be an integer, was \"12\"",
+        "'{\"location\":\"a\",\"sizeBytes\":1.5}'                        | field sizeBytes must be an integer, was 1.5",
+        "'{\"location\":\"a\",\"sizeBytes\":true}'                       | field sizeBytes must be an integer, was true",
+        "'{\"location\":\"a\",\"sizeBytes\":99999999999999999999}'       | field sizeBytes must be an integer",
+        "'{\"location\":\"a\",\"sizeBytes\":-1}'                         | field sizeBytes must be an integer >= 0, was -1",
+        "'{\"location\":{\"path\":\"a\"},\"sizeBytes\":1}'              | field location must be a non-empty string, was {\"path\":\"a\"}",
+        "'{\"location\":\"a\",\"sizeBytes\":1,\"finished\":1}'           | field finished must be true or false, was 1",
         "'{\"location\":\"a\",\"sizeBytes\":1,\"asyncDurationMs\":-3}'   | asyncDurationMs must be an integer >= 0",
     })
-    void malformedSnapshotResultIsRejectedNamingTheProblem(String body, String problem) {
+    void shouldNameTheProblemWhenASnapshotResultIsMalformed(String body, String problem) {
         assertThatThrownBy(() -> HookJson.parseSnapshotResult(body))
                 .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
     }
@@ -162,7 +167,7 @@ class HookJsonTest {
         "storageLocation=[]         | field storageLocation must be a non-empty string, was []",
         "subtaskIndex=3000000000    | field subtaskIndex is too large",
     })
-    void malformedSnapshotRequestIsRejectedNamingTheProblem(String change, String problem) throws Exception {
+    void shouldNameTheProblemWhenASnapshotRequestIsMalformed(String change, String problem) throws Exception {
         ObjectNode node = (ObjectNode) JSON.readTree(HookJson.snapshotRequest(
                 new SnapshotRequest(3, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-3", "j", "t", 1)));
         if (change.startsWith("-")) {
@@ -185,19 +190,44 @@ class HookJsonTest {
         "'{\"outcome\":\"ABORTED\",\"latestCompletedId\":0}'                   | missing field checkpointId",
         "'{\"checkpointId\":-4,\"outcome\":\"ABORTED\",\"latestCompletedId\":0}' | checkpointId must be an integer >= 0",
     })
-    void malformedNotificationIsRejectedNamingTheProblem(String body, String problem) {
+    void shouldNameTheProblemWhenANotificationIsMalformed(String body, String problem) {
         assertThatThrownBy(() -> HookJson.parseNotification(body))
                 .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
     }
 
     @Test
-    void partialRestorePointIsRejectedNamingTheMissingField() {
+    void shouldNameTheMissingFieldWhenARestorePointIsPartial() {
         assertThatThrownBy(() -> HookJson.parseRestore("{\"checkpointId\":3,\"location\":\"file:///x\"}"))
                 .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining("missing field sizeBytes");
     }
 
     @Test
-    void excerptKeepsShortBodiesAndCutsLongOnes() {
+    void shouldIgnoreUnknownFieldsWhenAMessageHasMoreThanItNeeds() throws Exception {
+        assertThat(HookJson.parseSnapshotResult("{\"location\":\"a\",\"sizeBytes\":1,\"worker\":{\"v\":2}}"))
+                .isEqualTo(SnapshotResult.of("a", 1));
+        assertThat(HookJson.parseRestore("{}")).isEmpty();
+    }
+
+    @Test
+    void shouldNameTheFieldWhenADiscardMessageIsNoString() {
+        assertThatThrownBy(() -> HookJson.parseDiscard(
+                "{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1,\"status\":\"LATE\",\"message\":5}"))
+                .isInstanceOf(MalformedHookMessageException.class)
+                .hasMessage("field message must be a non-empty string, was 5");
+    }
+
+    @Test
+    void shouldWriteOnlyTheFieldsOfTheOutcomeWhenANotificationIsWritten() throws Exception {
+        assertThat(JSON.readTree(HookJson.notification(HookNotification.aborted(4, 2))))
+                .isEqualTo(JSON.readTree("{\"checkpointId\":4,\"outcome\":\"ABORTED\",\"latestCompletedId\":2,"
+                        + "\"stopFailed\":false}"));
+        assertThat(HookJson.restore(Optional.empty())).isEqualTo("{}");
+        assertThat(HookJson.declined("CHECKPOINT_DECLINED", "busy"))
+                .isEqualTo("{\"error\":\"busy\",\"reason\":\"CHECKPOINT_DECLINED\"}");
+    }
+
+    @Test
+    void shouldKeepShortBodiesAndCutLongOnesWhenQuotingABody() {
         assertThat(HookJson.excerpt("  short \n")).isEqualTo("short");
         assertThat(HookJson.excerpt("")).isEqualTo("(empty body)");
         assertThat(HookJson.excerpt("y".repeat(HookJson.MAX_EXCERPT + 5)))

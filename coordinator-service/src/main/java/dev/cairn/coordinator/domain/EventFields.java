@@ -1,24 +1,27 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.coordinator.domain;
 
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * The fields every journal event shares, read by name: each event names its job ({@code jobId}), and those about
- * one checkpoint name it ({@code checkpointId}). Field positions are looked up once per event type.
+ * The fields journal events share, read by name: each event names its job ({@code jobId}), those about one
+ * checkpoint name it ({@code checkpointId}), those that set a timer its moment ({@link EventKind#setsTimer}).
+ * Field positions are looked up once per event type.
  */
-public final class JournalEvents {
+public final class EventFields {
 
     private static final ClassValue<int[]> POSITIONS = new ClassValue<>() {
         @Override
         protected int[] computeValue(Class<?> type) {
             Schema schema = SpecificData.get().getSchema(type);
-            return new int[] {position(schema, "jobId"), position(schema, "checkpointId")};
+            String timerField = EventKind.timerFieldOf(type);
+            return new int[] {position(schema, "jobId"), position(schema, "checkpointId"),
+                timerField == null ? -1 : position(schema, timerField)};
         }
     };
 
-    private JournalEvents() {
+    private EventFields() {
     }
 
     /** The event's job id, {@code null} for an event without one. */
@@ -33,6 +36,13 @@ public final class JournalEvents {
         int position = positions(event)[1];
         Object value = position < 0 ? null : event.get(position);
         return value instanceof Long id ? id : -1;
+    }
+
+    /** The moment of the timer the event sets, {@code -1} when it sets none. */
+    public static long timerDueMs(SpecificRecord event) {
+        int position = positions(event)[2];
+        Object value = position < 0 ? null : event.get(position);
+        return value instanceof Long due ? due : -1;
     }
 
     /** The event's type name, e.g. {@code CheckpointTriggered}. */

@@ -1,0 +1,68 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
+import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
+import dev.cairn.coordinator.domain.StateKeys.RequestKey;
+import dev.cairn.coordinator.domain.StateKeys.VertexKey;
+import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.RequestIndex;
+import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskVertex;
+import java.util.List;
+
+/**
+ * One keyed table of the {@link CoordinatorState} (every one but the acks, which are also scanned by
+ * checkpoint): its key and value types, and whether its entries are ever removed. The states implement
+ * get, put and remove once over any table; {@link CoordinatorState}'s named methods say which table and key.
+ *
+ * @param <K> the key: a job id or one of {@link StateKeys}
+ * @param <V> the value
+ */
+public final class StateTable<K, V> {
+
+    public static final StateTable<String, JobState> JOBS = new StateTable<>("jobs", false);
+    public static final StateTable<String, JobSpec> SPECS = new StateTable<>("specs", false);
+    public static final StateTable<VertexKey, TaskVertex> VERTICES = new StateTable<>("vertices", true);
+    public static final StateTable<AttemptKey, String> ATTEMPTS = new StateTable<>("attempts", false);
+    public static final StateTable<AttemptKey, TaskFinished> FINISHED = new StateTable<>("finished", true);
+    public static final StateTable<CheckpointKey, CheckpointSummary> SUMMARIES =
+            new StateTable<>("summaries", true);
+    public static final StateTable<String, RetainedCheckpoints> RETAINED = new StateTable<>("retained", false);
+    public static final StateTable<RequestKey, RequestRecord> REQUESTS = new StateTable<>("requests", true);
+    public static final StateTable<String, RequestIndex> REQUEST_INDEXES =
+            new StateTable<>("request indexes", false);
+
+    /** Every table, in the order a state lists them. */
+    public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, SUMMARIES,
+            RETAINED, REQUESTS, REQUEST_INDEXES);
+
+    private final String name;
+    private final boolean removable;
+
+    private StateTable(String name, boolean removable) {
+        this.name = name;
+        this.removable = removable;
+    }
+
+    /**
+     * The key of an entry to remove.
+     *
+     * @throws IllegalStateException for a table whose entries are never removed (a job, its spec, attempts,
+     *     retained checkpoints and request index live as long as the job): removing one is a bug
+     */
+    public K removable(K key) {
+        if (!removable) {
+            throw new IllegalStateException("the " + name + " table never removes an entry: " + key);
+        }
+        return key;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

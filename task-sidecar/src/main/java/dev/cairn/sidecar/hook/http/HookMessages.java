@@ -1,0 +1,51 @@
+package dev.cairn.sidecar.hook.http;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+
+/**
+ * The JSON bodies of the hook protocol as records that Jackson binds ({@link HookBinding}): one component per
+ * field, in the order they are written, {@code null} for a field that is absent (and is then not written).
+ * {@link HookJson} turns them into the hook's types and checks what each message requires.
+ */
+final class HookMessages {
+
+    private HookMessages() {
+    }
+
+    /** A snapshot request; {@code synchronous} and {@code drain} are derived from the options and not read. */
+    record SnapshotRequestBody(Long checkpointId, Long timestampMs, CheckpointType type, String storageLocation,
+            String jobId, String taskId, Long subtaskIndex, String participant, BackupType backupType,
+            SavepointFormat savepointFormat, PostCheckpointAction postCheckpointAction, AlignmentType alignment,
+            Long alignedTimeoutMs,
+            @JsonProperty(access = JsonProperty.Access.READ_ONLY) Boolean synchronous,
+            @JsonProperty(access = JsonProperty.Access.READ_ONLY) Boolean drain) {
+    }
+
+    /** A snapshot result. */
+    record SnapshotResultBody(String location, Long sizeBytes, Long syncDurationMs, Long asyncDurationMs,
+            Long alignmentDurationMs, Long bytesPersisted, Boolean finished) {
+    }
+
+    /** A notification: {@code lastSubsumedId} with COMPLETED, {@code latestCompletedId} with ABORTED. */
+    record NotificationBody(Long checkpointId, HookNotification.Outcome outcome, Long lastSubsumedId,
+            Long latestCompletedId, Boolean stopping, Boolean drain, Boolean stopFailed) {
+    }
+
+    /** A state handle to delete. */
+    record DiscardBody(Long checkpointId, String location, Long sizeBytes, AckDiscardStatus status, String message) {
+    }
+
+    /** The point to restore from; every field absent for a fresh start. */
+    record RestoreBody(Long checkpointId, String location, Long sizeBytes) {
+    }
+
+    /** An error, with the checkpoint failure reason when a worker declines. */
+    record ErrorBody(String error, String reason) {
+    }
+}
