@@ -4,7 +4,7 @@ import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.auth.SigningKey;
-import dev.cairn.coordinator.cli.CairnCli;
+import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;

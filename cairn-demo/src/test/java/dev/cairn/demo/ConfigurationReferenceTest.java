@@ -3,7 +3,7 @@ package dev.cairn.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.app.CoordinatorKeys;
-import dev.cairn.coordinator.cli.CliKeys;
+import dev.cairn.cli.CliKeys;
 import dev.cairn.events.config.ConfigReference;
 import dev.cairn.sidecar.app.SidecarKeys;
 import java.io.IOException;

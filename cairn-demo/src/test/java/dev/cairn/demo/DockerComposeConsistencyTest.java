@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.coordinator.app.CoordinatorMain;
-import dev.cairn.coordinator.cli.CairnCli;
-import dev.cairn.coordinator.cli.CliKeys;
+import dev.cairn.cli.CairnCli;
+import dev.cairn.cli.CliKeys;
 import dev.cairn.events.config.ConfigSchema;
 import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.sample.SampleWorkerMain;
@@ -38,7 +38,8 @@ class DockerComposeConsistencyTest {
     void shouldBuildFromDockerfilesThatRunTheJarsTheBuildProduces() throws IOException {
         Set<String> dockerfiles = services().values().stream().map(Service::dockerfile)
                 .filter(d -> d != null).collect(Collectors.toSet());
-        assertThat(dockerfiles).containsExactlyInAnyOrder("coordinator-service/Dockerfile", "task-sidecar/Dockerfile");
+        assertThat(dockerfiles).containsExactlyInAnyOrder("coordinator-service/Dockerfile", "task-sidecar/Dockerfile",
+                "cairn-cli/Dockerfile");
         for (String dockerfile : dockerfiles) {
             String module = dockerfile.substring(0, dockerfile.indexOf('/'));
             Matcher finalName = Pattern.compile("<finalName>(.+)</finalName>")
@@ -74,7 +75,7 @@ class DockerComposeConsistencyTest {
         if (service.entrypoint().contains(SampleWorkerMain.class.getName())) {
             return envDefaults(SampleWorkerMain.class);
         }
-        if (service.entrypoint().contains(CairnCli.class.getName())) {
+        if ("cairn-cli/Dockerfile".equals(service.dockerfile())) {
             Set<String> names = envDefaults(CairnCli.class);
             names.addAll(envNames(CliKeys.SCHEMA));
             return names;

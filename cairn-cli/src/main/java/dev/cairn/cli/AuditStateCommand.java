@@ -1,0 +1,104 @@
+package dev.cairn.cli;
+
+import dev.cairn.coordinator.audit.JournalEntry;
+import dev.cairn.coordinator.audit.JournalReader;
+import dev.cairn.coordinator.audit.Replay;
+import dev.cairn.coordinator.audit.ReplayedViews;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.query.ApiViews;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code cairn audit state --job J [--as-of OFFSET|TIME]}: the job's state as it was then, as the REST API shows it. */
+@Command(name = "state",
+        description = "A job's state as it was at an offset of its journal partition (that record included) or at a "
+                + "time (records up to the first with a later timestamp), shown as GET /jobs/{id} and "
+                + "GET /jobs/{id}/checkpoints show it. Without --as-of: as it is now.")
+final class AuditStateCommand implements Callable<Integer> {
+
+    static final List<String> CSV_HEADER = List.of("field", "value");
+
+    /** The state, as the JSON output shows it. */
+    record Report(String jobId, Integer partition, Long lastOffset, Long lastRecordTime, long eventsApplied,
+            ApiViews.Job job, ApiViews.CheckpointStats checkpoints) {}
+
+    @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
+    String jobId;
+
+    @Option(names = "--as-of", paramLabel = "OFFSET|TIME",
+            description = "An offset of the job's journal partition (the record at it included), or a time in "
+                    + "ISO-8601 with a zone (e.g. 2024-06-01T12:00:00Z). Default: the journal's end.")
+    String asOf;
+
+    @ParentCommand
+    AuditCommand audit;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (jobId.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--job must not be blank");
+        }
+        AsOf point;
+        try {
+            point = asOf == null ? null : AsOf.parse(asOf);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        return AuditCommand.reporting(spec, () -> {
+            Replay replay = new Replay(CoordinatorSettings.DEFAULTS, jobId);
+            JournalReader.Bounds bounds = new JournalReader.Bounds(jobId, point == null ? null : point.offset(),
+                    point == null ? null : point.timeMs());
+            audit.read(spec, bounds, replay::accept, false);
+            if (ReplayedViews.job(replay.state(), jobId).isEmpty()) {
+                return AuditCommand.notFound(spec, "job '" + jobId + "' "
+                        + (replay.applied() == 0 ? "has no record in the journal" : "was not registered")
+                        + (point == null ? "" : " as of " + point.describe()));
+            }
+            JournalEntry last = replay.last();
+            Report report = new Report(jobId, last.partition(), last.offset(), last.timestampMs(), replay.applied(),
+                    ReplayedViews.job(replay.state(), jobId).orElseThrow(),
+                    ReplayedViews.checkpoints(replay.state(), jobId).orElseThrow());
+            write(spec.commandLine().getOut(), report, point);
+            return 0;
+        });
+    }
+
+    private void write(PrintWriter out, Report report, AsOf point) {
+        switch (audit.format) {
+            case JSON -> AuditOutput.json(out, report);
+            case CSV -> AuditOutput.csv(out, CSV_HEADER, AuditOutput.flatten(report));
+            default -> text(out, report, point);
+        }
+    }
+
+    private static void text(PrintWriter out, Report r, AsOf point) {
+        ApiViews.Job job = r.job();
+        ApiViews.CheckpointStats stats = r.checkpoints();
+        out.println("Job " + r.jobId() + (point == null ? " now" : " as of " + point.describe()) + ": "
+                + r.eventsApplied() + " events applied, the last at " + r.partition() + "/" + r.lastOffset() + " ("
+                + AuditOutput.time(r.lastRecordTime()) + ")");
+        out.println("  status " + job.state() + ", next checkpoint id " + job.nextCheckpointId()
+                + ", latest completed " + (job.latestCompletedId() == null ? "none" : job.latestCompletedId())
+                + ", consecutive failures " + job.consecutiveFailures());
+        out.println("  counts: triggered " + stats.counts().triggered() + ", in progress " + stats.counts().inProgress()
+                + ", completed " + stats.counts().completed() + ", failed " + stats.counts().failed());
+        out.println("  pending: " + (stats.pending().isEmpty() ? "none" : String.join(", ", stats.pending().stream()
+                .map(c -> c.id() + " (" + c.numAcknowledgedSubtasks() + "/" + c.numSubtasks() + " acks)").toList())));
+        out.println("  history (newest first): " + (stats.history().isEmpty() ? "none" : String.join(", ",
+                stats.history().stream().map(c -> c.id() + " " + c.status()
+                        + (c.failureReason() == null ? "" : " (" + c.failureReason() + ")")).toList())));
+        out.println("  queued requests: " + job.queuedRequests().size() + ", next periodic trigger "
+                + AuditOutput.time(job.nextPeriodicTrigger()));
+        out.flush();
+    }
+}

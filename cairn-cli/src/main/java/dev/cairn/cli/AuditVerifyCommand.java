@@ -1,0 +1,92 @@
+package dev.cairn.cli;
+
+import dev.cairn.coordinator.audit.JournalReader;
+import dev.cairn.coordinator.audit.JournalVerifier;
+import dev.cairn.coordinator.audit.JournalVerifier.Difference;
+import dev.cairn.coordinator.audit.Replay;
+import dev.cairn.coordinator.domain.CoordinatorSettings;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code cairn audit verify --rest-url URL}: the replayed journal against the live stores, through the REST API. */
+@Command(name = "verify",
+        description = "Replays the whole journal and compares, per job of the journal, GET /jobs/{id}, "
+                + "GET /jobs/{id}/checkpoints and GET /jobs/{id}/checkpoints/latest-completed of a live coordinator "
+                + "with the same views of the replay, naming each difference; exit code 1 when there is any. The "
+                + "coordinator keeps processing while the journal is read: run it at a quiet moment (no checkpoint "
+                + "pending, no request or ack arriving), or differences of the last moments are expected.")
+final class AuditVerifyCommand implements Callable<Integer> {
+
+    static final List<String> CSV_HEADER = List.of("job", "view", "path", "journal", "live");
+
+    /** What a verification found, as the JSON output shows it. */
+    record Report(String restUrl, long events, int jobs, List<Difference> differences) {}
+
+    @Option(names = "--rest-url", required = true, paramLabel = "URL",
+            description = "The coordinator's REST API, e.g. http://coordinator:8080.")
+    String restUrl;
+
+    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:CAIRN_REST_TOKEN}",
+            description = "A bearer token that may read the jobs (env CAIRN_REST_TOKEN).")
+    String token;
+
+    @ParentCommand
+    AuditCommand audit;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        URI base = base();
+        String bearer = token == null || token.isBlank() ? null : token.strip();
+        return AuditCommand.reporting(spec, () -> {
+            Replay replay = new Replay(CoordinatorSettings.DEFAULTS, null);
+            audit.read(spec, JournalReader.Bounds.ALL, replay::accept, false);
+            List<Difference> differences = JournalVerifier.verify(replay.state(), audit.live(base, bearer));
+            Report report = new Report(base.toString(), replay.applied(), replay.state().jobIds().size(), differences);
+            write(spec.commandLine().getOut(), report);
+            return differences.isEmpty() ? 0 : 1;
+        });
+    }
+
+    private URI base() {
+        try {
+            URI uri = new URI(restUrl.strip());
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw new URISyntaxException(restUrl, "expected http:// or https:// and a host");
+            }
+            return uri;
+        } catch (URISyntaxException e) {
+            throw new ParameterException(spec.commandLine(), "--rest-url: '" + restUrl + "' is not a URL of the REST "
+                    + "API (e.g. http://coordinator:8080): " + e.getReason());
+        }
+    }
+
+    private void write(PrintWriter out, Report report) {
+        switch (audit.format) {
+            case JSON -> AuditOutput.json(out, report);
+            case CSV -> AuditOutput.csv(out, CSV_HEADER, report.differences().stream()
+                    .map(d -> Arrays.<Object>asList(d.jobId(), d.view(), d.path(), d.journal(), d.live())).toList());
+            default -> {
+                report.differences().forEach(d -> out.println(d.describe()));
+                out.println("Compared " + report.jobs() + (report.jobs() == 1 ? " job (" : " jobs (")
+                        + report.events() + " journal events) with "
+                        + report.restUrl() + ": " + (report.differences().isEmpty() ? "no difference."
+                                : report.differences().size() + " difference"
+                                        + (report.differences().size() == 1 ? "." : "s.")));
+                out.flush();
+            }
+        }
+    }
+}

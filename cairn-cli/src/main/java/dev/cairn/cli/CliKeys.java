@@ -1,0 +1,84 @@
+package dev.cairn.cli;
+
+import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.events.config.PropertiesFile;
+import dev.cairn.events.topics.CairnTopics;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/**
+ * The keys every {@code cairn} command shares, defined once ({@link #SCHEMA}: flags on every subcommand,
+ * {@code CAIRN_*} environment variables, {@code --config} file, the configuration reference), and the Kafka client
+ * settings they describe ({@link #clientSettings}).
+ */
+public final class CliKeys {
+
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String KAFKA_CONFIG = "kafka.config";
+    public static final String SEND_TIMEOUT_MS = "send.timeout.ms";
+
+    /** Used when neither the key nor the {@code kafka.config} file names the brokers. */
+    static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
+
+    /** The CLI's keys, its environment variables {@code CAIRN_<KEY>}. */
+    public static final ConfigSchema SCHEMA = new ConfigSchema("cairn (CLI)", new ConfigDef()
+            .define(BOOTSTRAP_SERVERS, Type.STRING, null, Importance.HIGH,
+                    "Kafka bootstrap servers; default: bootstrap.servers of the kafka.config file, else "
+                            + DEFAULT_BOOTSTRAP_SERVERS + ".")
+            .define(TOPIC_PREFIX, Type.STRING, CairnTopics.defaults().prefix(), Importance.MEDIUM,
+                    "Prefix of the topic names; requests go to <prefix>requests, the journal is <prefix>journal.")
+            .define(KAFKA_CONFIG, Type.STRING, null, Importance.MEDIUM,
+                    "Properties file passed to the Kafka clients as it is: security settings and the like. It may "
+                            + "not weaken what a request needs (acks, enable.idempotence, transactional.id, the "
+                            + "timeouts derived from send.timeout.ms).")
+            .define(SEND_TIMEOUT_MS, Type.LONG, 30_000L, Range.between(1, Integer.MAX_VALUE), Importance.LOW,
+                    "Advanced: how long to wait for the brokers' metadata and for the acknowledgement "
+                            + "(max.block.ms and delivery.timeout.ms) before giving up."),
+            "CAIRN_", null);
+
+    private CliKeys() {
+    }
+
+    /**
+     * The entries of the {@code kafka.config} file, and {@code bootstrap.servers}: the key's value when given,
+     * else the file's, else {@value #DEFAULT_BOOTSTRAP_SERVERS}.
+     *
+     * @throws IllegalArgumentException naming the key and the file when the file cannot be read
+     */
+    static ClientSettings clientSettings(LayeredConfig config) {
+        String file = config.getString(KAFKA_CONFIG);
+        Map<String, String> entries = file == null ? Map.of()
+                : PropertiesFile.read(Path.of(file), config.describe(KAFKA_CONFIG));
+        Map<String, Object> settings = new TreeMap<>(entries);
+        String bootstrap = config.getString(BOOTSTRAP_SERVERS);
+        if (bootstrap != null && !bootstrap.isBlank()) {
+            settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap.strip());
+        } else if (entries.getOrDefault(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, "").isBlank()) {
+            settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, DEFAULT_BOOTSTRAP_SERVERS);
+        }
+        return new ClientSettings(settings, entries, file == null ? null : config.describe(KAFKA_CONFIG) + ": " + file);
+    }
+
+    /**
+     * What the Kafka clients of one CLI run get.
+     *
+     * @param settings the file's entries with {@code bootstrap.servers} resolved
+     * @param file the file's entries alone, to refuse the ones that conflict with what a command needs
+     * @param origin the key and the file, for messages; {@code null} without a file
+     */
+    record ClientSettings(Map<String, Object> settings, Map<String, String> file, String origin) {
+
+        ClientSettings {
+            settings = Map.copyOf(settings);
+            file = Map.copyOf(file);
+        }
+    }
+}

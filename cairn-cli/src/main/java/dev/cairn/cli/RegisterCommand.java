@@ -1,0 +1,196 @@
+package dev.cairn.cli;
+
+import dev.cairn.coordinator.domain.SnapshotOptionsRules;
+import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.coordinator.domain.SpecProblem;
+import dev.cairn.coordinator.requests.RequestSender.Delivery;
+import dev.cairn.events.BackupType;
+import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.SavepointFormat;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cairn register}: produces a {@code JobSpec}, which registers a job or replaces its plan, checkpoint
+ * configuration and coordinator-side participants.
+ */
+@Command(name = "register",
+        description = "Registers a job (or replaces its tasks, checkpoint configuration and participants): "
+                + "produces a JobSpec.")
+final class RegisterCommand implements Callable<Integer> {
+
+    /** Flink's CheckpointingMode. */
+    enum Mode { EXACTLY_ONCE, AT_LEAST_ONCE }
+
+    @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
+    String jobId;
+
+    @Option(names = "--task", required = true, paramLabel = "TASK:PARALLELISM",
+            description = "A task of the job and its parallelism, like map:2; repeat for every task.")
+    List<String> tasks = new ArrayList<>();
+
+    @Option(names = "--task-roles", paramLabel = "TASK:ROLE[,ROLE...]",
+            description = "The roles of a task in a checkpoint, from trigger (receives the trigger), ack (must "
+                    + "acknowledge) and notify (is told of completion and aborts), like sink:ack,notify; "
+                    + "a task without --task-roles has all three.")
+    List<String> taskRoles = new ArrayList<>();
+
+    @Option(names = "--interval-ms", required = true, paramLabel = "MS",
+            description = "Time between periodic checkpoints, > 0.")
+    long intervalMs;
+
+    @Option(names = "--timeout-ms", required = true, paramLabel = "MS",
+            description = "A checkpoint not completed this long after its trigger expires, > 0.")
+    long timeoutMs;
+
+    @Option(names = "--min-pause-ms", defaultValue = "0", paramLabel = "MS",
+            description = "Minimum time from a completion to the next periodic trigger, >= 0 (default ${DEFAULT-VALUE}).")
+    long minPauseMs;
+
+    @Option(names = "--max-concurrent", defaultValue = "1", paramLabel = "N",
+            description = "Most checkpoints pending at once, >= 1 (default ${DEFAULT-VALUE}).")
+    int maxConcurrent;
+
+    @Option(names = "--tolerable-failures", defaultValue = "0", paramLabel = "N",
+            description = "Consecutive checkpoint failures tolerated before the job is failed, >= 0 "
+                    + "(default ${DEFAULT-VALUE}).")
+    int tolerableFailures;
+
+    @Option(names = "--retained", defaultValue = "1", paramLabel = "N",
+            description = "Completed checkpoints kept, >= 1 (default ${DEFAULT-VALUE}).")
+    int retained;
+
+    @Option(names = "--storage", required = true, paramLabel = "LOCATION",
+            description = "Base location (a URI) of the checkpoints: checkpoint N of the job is stored at "
+                    + "LOCATION/JOB/chk-N.")
+    String storage;
+
+    @Option(names = "--mode", defaultValue = "EXACTLY_ONCE", paramLabel = "MODE",
+            description = "Checkpointing mode, exactly_once (barriers aligned) or at_least_once "
+                    + "(default ${DEFAULT-VALUE}).")
+    Mode mode;
+
+    @Option(names = "--unaligned",
+            description = "Take unaligned checkpoints (Flink: execution.checkpointing.unaligned.enabled); "
+                    + "savepoints stay aligned.")
+    boolean unaligned;
+
+    @Option(names = "--aligned-timeout-ms", defaultValue = "0", paramLabel = "MS",
+            description = "With --unaligned: align for this long first, then switch to unaligned; 0 starts "
+                    + "unaligned, >= 0 (default ${DEFAULT-VALUE}).")
+    long alignedTimeoutMs;
+
+    @Option(names = "--backup-type", paramLabel = "TYPE",
+            description = "What a checkpoint is by default: full (self-contained) or incremental "
+                    + "(default full).")
+    BackupType backupType;
+
+    @Option(names = "--savepoint-format", paramLabel = "FORMAT",
+            description = "The format of a savepoint by default: canonical or native (default canonical).")
+    SavepointFormat savepointFormat;
+
+    @Option(names = "--participant", paramLabel = "NAME",
+            description = "A coordinator-side participant (Flink: a master hook or operator coordinator), asked for "
+                    + "its state before the tasks are triggered; repeat for every participant, in order.")
+    List<String> participants = new ArrayList<>();
+
+    @ParentCommand
+    CairnCli cli;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        JobSpec job = jobSpec();
+        Delivery delivery = cli.send(spec, job.getJobId(), new RequestEnvelope(job));
+        PrintWriter out = spec.commandLine().getOut();
+        CheckpointConfig config = job.getConfig();
+        out.println("Sent JobSpec of job '" + job.getJobId() + "' to " + delivery.describe() + ":");
+        out.println("  tasks:       " + TaskFlags.describe(job.getTasks()));
+        out.println("  checkpoints: every " + config.getIntervalMs() + " ms, timeout " + config.getTimeoutMs()
+                + " ms, min pause " + config.getMinPauseMs() + " ms, at most " + config.getMaxConcurrent()
+                + " concurrent, " + config.getTolerableFailures() + " tolerable failures, "
+                + config.getRetained() + " retained");
+        out.println("  snapshots:   " + (config.getExactlyOnce() ? "exactly once" : "at least once") + ", "
+                + (config.getUnalignedEnabled() ? "unaligned after " + config.getAlignedTimeoutMs() + " ms aligned"
+                        : "aligned") + ", " + SnapshotOptionsRules.backupType(config) + " checkpoints, "
+                + SnapshotOptionsRules.savepointFormat(config) + " savepoints");
+        out.println("  participants: " + (job.getParticipants().isEmpty() ? "none"
+                : String.join(", ", job.getParticipants())));
+        out.println("  storage:     " + config.getStorageBaseLocation());
+        out.println("The coordinator triggers checkpoints once every required subtask has sent TaskStarted to "
+                + cli.topics(spec).acks() + ".");
+        out.flush();
+        return 0;
+    }
+
+    /** The flag of each field of the checkpoint configuration. */
+    private static final Map<String, String> CONFIG_FLAGS = Map.ofEntries(
+            Map.entry("config.intervalMs", "--interval-ms"), Map.entry("config.timeoutMs", "--timeout-ms"),
+            Map.entry("config.minPauseMs", "--min-pause-ms"), Map.entry("config.maxConcurrent", "--max-concurrent"),
+            Map.entry("config.tolerableFailures", "--tolerable-failures"), Map.entry("config.retained", "--retained"),
+            Map.entry("config.storageBaseLocation", "--storage"), Map.entry("config.exactlyOnce", "--mode"),
+            Map.entry("config.unalignedEnabled", "--unaligned"),
+            Map.entry("config.alignedTimeoutMs", "--aligned-timeout-ms"),
+            Map.entry("config.backupType", "--backup-type"), Map.entry("config.savepointFormat", "--savepoint-format"),
+            Map.entry("jobId", "--job"), Map.entry("tasks", "--task"), Map.entry("participants", "--participant"),
+            Map.entry("tasks[*].triggered", "--task-roles: the role trigger"),
+            Map.entry("tasks[*].acknowledges", "--task-roles: the role ack"));
+
+    /**
+     * The event the flags describe.
+     *
+     * @throws picocli.CommandLine.ParameterException naming every malformed flag and every problem the
+     *     coordinator would find in the spec ({@link JobSpecs#problems}), by flag
+     */
+    JobSpec jobSpec() {
+        List<String> problems = new ArrayList<>();
+        TaskFlags.Tasks vertices = TaskFlags.vertices(tasks, taskRoles, problems);
+        JobSpec job = JobSpec.newBuilder()
+                .setJobId(jobId)
+                .setTasks(vertices.vertices())
+                .setConfig(CheckpointConfig.newBuilder()
+                        .setIntervalMs(intervalMs).setTimeoutMs(timeoutMs).setMinPauseMs(minPauseMs)
+                        .setMaxConcurrent(maxConcurrent).setTolerableFailures(tolerableFailures)
+                        .setRetained(retained).setStorageBaseLocation(storage)
+                        .setExactlyOnce(mode == Mode.EXACTLY_ONCE).setUnalignedEnabled(unaligned)
+                        .setAlignedTimeoutMs(alignedTimeoutMs).setBackupType(backupType)
+                        .setSavepointFormat(savepointFormat).build())
+                .setParticipants(List.copyOf(participants))
+                .setTimestampMs(cli.nowMs())
+                .build();
+        for (SpecProblem problem : JobSpecs.problems(job)) {
+            if (vertices.vertices().isEmpty() && problem.path().startsWith("tasks") && !problems.isEmpty()) {
+                continue;
+            }
+            problems.add(flag(problem.path(), vertices.values()) + " " + problem.message());
+        }
+        CairnCli.requireNoProblems(spec, problems);
+        return job;
+    }
+
+    /** The flag (and its value, for a repeated flag) of a path of the spec's problems. */
+    private String flag(String path, List<String> taskValues) {
+        int index = SpecProblem.index(path);
+        if (index >= 0 && path.startsWith("tasks[")) {
+            String field = path.substring(path.indexOf(']') + 1);
+            return "--task '" + taskValues.get(index) + "':" + (field.equals(".taskId") ? " task id"
+                    : field.equals(".parallelism") ? " parallelism" : " roles");
+        }
+        if (index >= 0 && path.startsWith("participants[")) {
+            return "--participant '" + participants.get(index) + "'";
+        }
+        return CONFIG_FLAGS.getOrDefault(path, path);
+    }
+}

@@ -1,0 +1,85 @@
+package dev.cairn.cli;
+
+import dev.cairn.coordinator.requests.RequestSender;
+import dev.cairn.events.RequestEnvelope;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+
+/**
+ * Runs the CLI without Kafka: what it would send is recorded (and "acknowledged" at partition 3, offset 42),
+ * its output and errors are captured.
+ */
+final class CliRun {
+
+    static final long NOW_MS = 1_700_000_000_000L;
+
+    /** One request the CLI handed to its sender. */
+    record Sent(String topic, String key, RequestEnvelope envelope, Map<String, Object> producerConfig,
+                Duration timeout) {}
+
+    final List<Sent> sent = new ArrayList<>();
+    int exit;
+    String out;
+    String err;
+    private RuntimeException failure;
+    private Map<String, String> environment = Map.of();
+
+    /** Runs with {@code variables} as the process's environment (none by default). */
+    CliRun withEnvironment(Map<String, String> variables) {
+        this.environment = variables;
+        return this;
+    }
+
+    /** Makes every send fail with {@code error}. */
+    CliRun failingWith(RuntimeException error) {
+        this.failure = error;
+        return this;
+    }
+
+    CliRun run(String... args) {
+        RequestSender.Factory factory = (config, topic, timeout) -> new RequestSender() {
+            @Override
+            public Delivery send(String jobId, RequestEnvelope envelope) {
+                if (failure != null) {
+                    throw failure;
+                }
+                sent.add(new Sent(topic, jobId, envelope, config, timeout));
+                return new Delivery(topic, 3, 42);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        CommandLine commandLine = CairnCli.commandLine(
+                new CairnCli(factory, Clock.fixed(Instant.ofEpochMilli(NOW_MS), ZoneOffset.UTC), environment));
+        StringWriter outText = new StringWriter();
+        StringWriter errText = new StringWriter();
+        commandLine.setOut(new PrintWriter(outText, true));
+        commandLine.setErr(new PrintWriter(errText, true));
+        exit = commandLine.execute(args);
+        out = outText.toString();
+        err = errText.toString();
+        return this;
+    }
+
+    static CliRun of(String... args) {
+        return new CliRun().run(args);
+    }
+
+    /** The only event sent. */
+    Object event() {
+        if (sent.size() != 1) {
+            throw new AssertionError("expected one request to be sent, but " + sent.size() + " were; err: " + err);
+        }
+        return sent.get(0).envelope().getEvent();
+    }
+}
