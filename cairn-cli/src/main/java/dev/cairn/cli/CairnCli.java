@@ -24,9 +24,12 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code cairn}: the command line of Cairn's users. Each subcommand validates its flags locally, produces
- * one event to {@code <prefix>requests} keyed by the job id (idempotent producer, {@code acks=all}), waits
- * for the broker's acknowledgement and prints what it sent.
+ * {@code cairn}: the command line of Cairn's users. Each sending subcommand builds one event from its flags,
+ * checks it with the coordinator's own rules ({@code JobSpecs.problems}, {@code TriggerRequests.problems}; each
+ * problem reported under the flag it came from), produces it to {@code <prefix>requests} keyed by the job id
+ * through the {@code RequestSender} the REST API uses too, waits for the broker's acknowledgement and prints
+ * what it sent. Its settings (bootstrap servers, topic prefix, Kafka client file, send timeout) are
+ * {@link CliKeys}: flags, {@code CAIRN_*} variables or a {@code --config} file.
  *
  * <ul>
  *   <li>{@code cairn register}: a {@code JobSpec} (tasks and checkpoint configuration);</li>
