@@ -71,7 +71,7 @@ class FaultInputIT {
                 .build());
 
         CommandRejected rejected = cairn.awaitNextJournal(CommandRejected.class, r -> r.getJobId().equals(poison));
-        assertThat(rejected.getReason()).contains("parallelism of task source must be in [1, 32768]");
+        assertThat(rejected.getReason()).contains("tasks[0].parallelism must be in [1, 32768]");
         assertHealthyJobCompletesACheckpoint();
     }
 
