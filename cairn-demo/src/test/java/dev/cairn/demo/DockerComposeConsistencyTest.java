@@ -8,6 +8,7 @@ import dev.cairn.coordinator.cli.CairnCli;
 import dev.cairn.coordinator.cli.CliKeys;
 import dev.cairn.events.config.ConfigSchema;
 import dev.cairn.sidecar.app.SidecarKeys;
+import dev.cairn.sidecar.sample.SampleWorkerKeys;
 import dev.cairn.sidecar.sample.SampleWorkerMain;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -72,7 +73,7 @@ class DockerComposeConsistencyTest {
 
     private static Set<String> variablesRead(Service service) {
         if (service.entrypoint().contains(SampleWorkerMain.class.getName())) {
-            return envDefaults(SampleWorkerMain.class);
+            return envNames(SampleWorkerKeys.SCHEMA);
         }
         if (service.entrypoint().contains(CairnCli.class.getName())) {
             Set<String> names = envDefaults(CairnCli.class);
