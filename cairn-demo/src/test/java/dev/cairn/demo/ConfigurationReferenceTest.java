@@ -6,6 +6,7 @@ import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.cli.CliKeys;
 import dev.cairn.events.config.ConfigReference;
 import dev.cairn.sidecar.app.SidecarKeys;
+import dev.cairn.sidecar.sample.SampleWorkerKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ class ConfigurationReferenceTest {
     @Test
     void shouldMatchTheConfigDefsWhenTheReferenceIsUpToDate() throws IOException {
         String generated = ConfigReference.markdown(INTRODUCTION,
-                List.of(CoordinatorKeys.SCHEMA, CliKeys.SCHEMA, SidecarKeys.SCHEMA));
+                List.of(CoordinatorKeys.SCHEMA, CliKeys.SCHEMA, SidecarKeys.SCHEMA, SampleWorkerKeys.SCHEMA));
         if (Boolean.getBoolean("cairn.write-config-reference")) {
             Files.writeString(REFERENCE, generated);
         }

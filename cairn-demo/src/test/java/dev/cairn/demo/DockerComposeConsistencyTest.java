@@ -8,6 +8,7 @@ import dev.cairn.cli.CairnCli;
 import dev.cairn.cli.CliKeys;
 import dev.cairn.events.config.ConfigSchema;
 import dev.cairn.sidecar.app.SidecarKeys;
+import dev.cairn.sidecar.sample.SampleWorkerKeys;
 import dev.cairn.sidecar.sample.SampleWorkerMain;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -73,7 +74,7 @@ class DockerComposeConsistencyTest {
 
     private static Set<String> variablesRead(Service service) {
         if (service.entrypoint().contains(SampleWorkerMain.class.getName())) {
-            return envDefaults(SampleWorkerMain.class);
+            return envNames(SampleWorkerKeys.SCHEMA);
         }
         if ("cairn-cli/Dockerfile".equals(service.dockerfile())) {
             Set<String> names = envDefaults(CairnCli.class);

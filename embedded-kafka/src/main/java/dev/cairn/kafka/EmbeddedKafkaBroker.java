@@ -65,10 +65,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaBroker.class);
 
-    private static final String LOOPBACK = "127.0.0.1";
-    private static final String CLIENT_LISTENER = "PLAINTEXT";
-    private static final String CONTROLLER_LISTENER = "CONTROLLER";
-    private static final int NODE_ID = 1;
+    private static final String LOOPBACK = SingleNodeKRaft.LOOPBACK;
+    private static final String CONTROLLER_LISTENER = SingleNodeKRaft.CONTROLLER_LISTENER;
+    private static final int NODE_ID = SingleNodeKRaft.NODE_ID;
     /** How often {@link #start(Map)} retries with new ports when a port was taken between probe and bind. */
     private static final int START_ATTEMPTS = 3;
     /** How long {@link #restart()} keeps retrying to bind the previous ports. */
@@ -285,39 +284,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
             "listener.security.protocol.map", "log.dirs", "log.dir", "metadata.log.dir");
 
     private Properties buildProperties() {
-        Properties props = new Properties();
-        // Single combined KRaft node on loopback ports.
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", String.valueOf(NODE_ID));
-        props.put("controller.quorum.voters", NODE_ID + "@" + LOOPBACK + ":" + controllerPort);
-        props.put("listeners", CLIENT_LISTENER + "://" + LOOPBACK + ":" + clientPort + ","
-                + CONTROLLER_LISTENER + "://" + LOOPBACK + ":" + controllerPort);
-        props.put("advertised.listeners", CLIENT_LISTENER + "://" + LOOPBACK + ":" + clientPort);
-        props.put("controller.listener.names", CONTROLLER_LISTENER);
-        props.put("inter.broker.listener.name", CLIENT_LISTENER);
-        props.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-        props.put("log.dirs", logDir.toString());
-        props.put("metadata.log.dir", logDir.toString());
-
-        // Internal topics for a single node.
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "5");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "5");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("share.coordinator.state.topic.min.isr", "1");
-        props.put("default.replication.factor", "1");
-        props.put("min.insync.replicas", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-
-        // Small footprint: modest segments, a small log-cleaner buffer, few threads.
-        props.put("log.segment.bytes", String.valueOf(64 * 1024 * 1024));
-        props.put("log.cleaner.dedupe.buffer.size", String.valueOf(8 * 1024 * 1024));
-        props.put("num.network.threads", "2");
-        props.put("num.io.threads", "4");
-        props.put("num.recovery.threads.per.data.dir", "1");
-
+        Properties props = SingleNodeKRaft.properties(clientPort, controllerPort, logDir);
         props.putAll(overrides);
         return props;
     }

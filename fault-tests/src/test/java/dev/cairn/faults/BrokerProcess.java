@@ -1,5 +1,6 @@
 package dev.cairn.faults;
 
+import dev.cairn.kafka.SingleNodeKRaft;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -96,29 +97,9 @@ final class BrokerProcess implements AutoCloseable {
     }
 
     private static void writeProperties(Path file, Path logs, int clientPort, int controllerPort) throws IOException {
-        Properties props = new Properties();
-        props.put("process.roles", "broker,controller");
-        props.put("node.id", "1");
-        props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-        props.put("listeners", "PLAINTEXT://127.0.0.1:" + clientPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-        props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + clientPort);
-        props.put("controller.listener.names", "CONTROLLER");
-        props.put("inter.broker.listener.name", "PLAINTEXT");
-        props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
-        props.put("log.dirs", logs.toString());
-        props.put("offsets.topic.replication.factor", "1");
-        props.put("offsets.topic.num.partitions", "5");
-        props.put("transaction.state.log.replication.factor", "1");
-        props.put("transaction.state.log.min.isr", "1");
-        props.put("transaction.state.log.num.partitions", "5");
-        props.put("share.coordinator.state.topic.replication.factor", "1");
-        props.put("default.replication.factor", "1");
-        props.put("min.insync.replicas", "1");
-        props.put("group.initial.rebalance.delay.ms", "0");
-        props.put("num.network.threads", "2");
-        props.put("num.io.threads", "4");
+        Properties props = SingleNodeKRaft.properties(clientPort, controllerPort, logs);
         try (Writer writer = Files.newBufferedWriter(file)) {
-            props.store(writer, "Cairn fault tests: a single KRaft node on loopback, broker defaults otherwise");
+            props.store(writer, "Cairn fault tests: " + SingleNodeKRaft.class.getSimpleName());
         }
     }
 

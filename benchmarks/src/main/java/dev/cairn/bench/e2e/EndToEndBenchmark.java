@@ -11,7 +11,6 @@ import dev.cairn.kafka.EmbeddedKafkaBroker;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;

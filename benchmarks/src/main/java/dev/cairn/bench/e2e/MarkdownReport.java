@@ -7,7 +7,9 @@ import dev.cairn.bench.e2e.Results.Rate;
 import dev.cairn.bench.e2e.Results.ReviewRow;
 import dev.cairn.bench.e2e.Results.ShapeRow;
 import dev.cairn.bench.e2e.Results.SizeRow;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** Renders {@link Results} as the Markdown of {@code e2e.md}: a header line and one table per part. */
 final class MarkdownReport {
@@ -28,26 +30,19 @@ final class MarkdownReport {
     }
 
     private static void throughput(StringBuilder md, Results results) {
-        if (results.shapes().isEmpty()) {
-            return;
-        }
-        md.append("## Throughput\n\n");
-        md.append("Per round: one TriggerRequest per job, all triggers read, then all acks of all jobs produced; "
-                + "clock from the first ack produced to the last CheckpointCompleted read. Trivial app: one get + one "
-                + "put on an in-memory store (changelogged, no cache, as the coordinator's) and one record forwarded, "
-                + "fed the same records; raw consume: a plain read_committed consumer reading the acks back. "
-                + "Rates over the steady-state rounds.\n\n");
-        md.append("| shape (jobs x subtasks) | Cairn acks/s | trivial app records/s | raw consume records/s "
-                + "| ratio Cairn / trivial | Cairn round ms (median) | checkpoints triggered / completed |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
-        for (ShapeRow row : results.shapes()) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %d / %d |%n", row.shape(),
-                    row.cairn() == null ? row.failure() : rate(row.cairn()), rate(row.trivial()),
-                    number(row.rawPerSecond()), ratio(row.ratio()),
-                    row.cairn() == null ? "-" : number(row.cairn().medianRoundMs()), row.triggered(),
-                    row.completed()));
-        }
-        md.append('\n');
+        table(md, "Throughput", "Per round: one TriggerRequest per job, all triggers read, then all acks of all jobs "
+                + "produced; clock from the first ack produced to the last CheckpointCompleted read. Trivial app: one "
+                + "get + one put on an in-memory store (changelogged, no cache, as the coordinator's) and one record "
+                + "forwarded, fed the same records; raw consume: a plain read_committed consumer reading the acks "
+                + "back. Rates over the steady-state rounds.",
+                "| shape (jobs x subtasks) | Cairn acks/s | trivial app records/s | raw consume records/s "
+                        + "| ratio Cairn / trivial | Cairn round ms (median) | checkpoints triggered / completed |\n"
+                        + "|---|---:|---:|---:|---:|---:|---:|\n",
+                results.shapes(), (ShapeRow row) -> String.format(Locale.ROOT,
+                        "| %s | %s | %s | %s | %s | %s | %d / %d |%n", row.shape(), row.cairn() == null ? row.failure() : rate(row.cairn()), rate(row.trivial()),
+                        number(row.rawPerSecond()), ratio(row.ratio()),
+                        row.cairn() == null ? "-" : number(row.cairn().medianRoundMs()), row.triggered(),
+                        row.completed()));
     }
 
     private static void latency(StringBuilder md, LatencyRow row) {
@@ -73,45 +68,44 @@ final class MarkdownReport {
     }
 
     private static void sizes(StringBuilder md, Results results) {
-        if (results.sizes().isEmpty()) {
-            return;
-        }
-        md.append("## Record sizes\n\n");
-        md.append("One checkpoint of one job of N subtasks (vertices of at most 10,000). Control bytes: keys + "
-                + "values of the job's records on the control topic for that checkpoint, what each of its sidecars "
-                + "reads. Largest: the largest value the coordinator wrote to any of its topics (journal, control, "
-                + "completed, dlq, store changelogs) meanwhile.\n\n");
-        md.append("| subtasks | control bytes per sidecar per checkpoint | largest record (bytes) | on topic "
-                + "| outcome |\n");
-        md.append("|---:|---:|---:|---|---|\n");
-        for (SizeRow row : results.sizes()) {
-            md.append(String.format(Locale.ROOT, "| %,d | %,d | %,d | %s | %s |%n", row.subtasks(),
-                    row.controlBytes(), row.largestBytes(), row.largestTopic(),
-                    row.failure() == null ? "completed" : row.failure()));
-        }
-        md.append('\n');
+        table(md, "Record sizes", "One checkpoint of one job of N subtasks (vertices of at most 10,000). Control "
+                + "bytes: keys + values of the job's records on the control topic for that checkpoint, what each of "
+                + "its sidecars reads. Largest: the largest value the coordinator wrote to any of its topics "
+                + "(journal, control, completed, dlq, store changelogs) meanwhile.",
+                "| subtasks | control bytes per sidecar per checkpoint | largest record (bytes) | on topic "
+                        + "| outcome |\n|---:|---:|---:|---|---|\n",
+                results.sizes(), (SizeRow row) -> String.format(Locale.ROOT, "| %,d | %,d | %,d | %s | %s |%n",
+                        row.subtasks(), row.controlBytes(), row.largestBytes(), row.largestTopic(),
+                        row.failure() == null ? "completed" : row.failure()));
     }
 
     private static void review(StringBuilder md, Results results) {
-        if (results.review().isEmpty()) {
-            return;
-        }
-        md.append("## Settings review\n\n");
-        md.append("The review shape against a fresh coordinator per variant (its own topics and state), one after "
-                + "another (with repeats: in order, then reversed, ...); the variant's entries override the "
-                + "coordinator's Kafka Streams settings "
-                + "(commit.interval.ms sets the configuration's commit interval, and with it poll.ms).\n\n");
-        md.append("| variant | Cairn acks/s | vs default | acks/s per repeat | round ms (median) |\n"
-                + "|---|---:|---:|---:|---:|\n");
         double base = results.review().stream().filter(r -> r.variant().equals("default") && r.cairn() != null)
                 .mapToDouble(r -> r.cairn().perSecond()).findFirst().orElse(Double.NaN);
-        for (ReviewRow row : results.review()) {
-            md.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", row.variant(),
-                    row.cairn() == null ? row.failure() : rate(row.cairn()),
-                    row.cairn() == null ? "-" : ratio(row.cairn().perSecond() / base),
-                    String.join(" / ", row.repeats().stream().map(MarkdownReport::rate).toList()),
-                    row.cairn() == null ? "-" : number(row.cairn().medianRoundMs())));
+        table(md, "Settings review", "The review shape against a fresh coordinator per variant (its own topics and "
+                + "state), one after another (with repeats: in order, then reversed, ...); the variant's entries "
+                + "override the coordinator's Kafka Streams settings (commit.interval.ms sets the configuration's "
+                + "commit interval, and with it poll.ms).",
+                "| variant | Cairn acks/s | vs default | acks/s per repeat | round ms (median) |\n"
+                        + "|---|---:|---:|---:|---:|\n",
+                results.review(), (ReviewRow row) -> String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n",
+                        row.variant(), row.cairn() == null ? row.failure() : rate(row.cairn()),
+                        row.cairn() == null ? "-" : ratio(row.cairn().perSecond() / base),
+                        String.join(" / ", row.repeats().stream().map(MarkdownReport::rate).toList()),
+                        row.cairn() == null ? "-" : number(row.cairn().medianRoundMs())));
+    }
+
+    /**
+     * One part of the report: its heading, what was measured and how, and a table (header given, one line per
+     * row); nothing at all when there are no rows.
+     */
+    private static <R> void table(StringBuilder md, String heading, String method, String header, List<R> rows,
+            Function<R, String> line) {
+        if (rows.isEmpty()) {
+            return;
         }
+        md.append("## ").append(heading).append("\n\n").append(method).append("\n\n").append(header);
+        rows.forEach(row -> md.append(line.apply(row)));
         md.append('\n');
     }
 

@@ -8,11 +8,9 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import dev.cairn.events.metrics.PrometheusScrape;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -29,9 +27,6 @@ import org.apache.kafka.streams.KafkaStreams;
  */
 public final class CoordinatorMetrics implements AutoCloseable {
 
-    private static final String OPENMETRICS = "application/openmetrics-text";
-    private static final String OPENMETRICS_1 = OPENMETRICS + "; version=1.0.0; charset=utf-8";
-    private static final String TEXT_004 = "text/plain; version=0.0.4; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final DecisionMetrics decisions = new DecisionMetrics(registry);
@@ -76,27 +71,11 @@ public final class CoordinatorMetrics implements AutoCloseable {
      *
      * @param accept the request's {@code Accept} header; {@code null} when it has none
      */
-    public synchronized Scrape scrape(String accept) {
+    public synchronized PrometheusScrape scrape(String accept) {
         if (jobs != null) {
             jobs.refresh();
         }
-        String contentType = accept != null && accept.contains(OPENMETRICS) ? OPENMETRICS_1 : TEXT_004;
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        try {
-            registry.scrape(body, contentType);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new Scrape(contentType, body.toByteArray());
-    }
-
-    /**
-     * One scrape's answer.
-     *
-     * @param contentType the media type of the body
-     * @param body the metrics
-     */
-    public record Scrape(String contentType, byte[] body) {
+        return PrometheusScrape.of(registry, accept);
     }
 
     @Override

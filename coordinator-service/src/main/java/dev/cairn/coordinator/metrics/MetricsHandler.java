@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.query.Json;
+import dev.cairn.events.metrics.PrometheusScrape;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;
@@ -46,7 +47,7 @@ public final class MetricsHandler extends Handler.Wrapper {
             return true;
         }
         request.getContext().execute(() -> {
-            CoordinatorMetrics.Scrape scrape;
+            PrometheusScrape scrape;
             try {
                 scrape = metrics.scrape(request.getHeaders().get(HttpHeader.ACCEPT));
             } catch (RuntimeException e) {

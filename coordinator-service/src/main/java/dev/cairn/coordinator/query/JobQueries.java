@@ -1,6 +1,5 @@
 package dev.cairn.coordinator.query;
 
-import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;

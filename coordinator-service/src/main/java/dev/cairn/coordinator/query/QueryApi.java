@@ -10,9 +10,13 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
@@ -58,6 +62,8 @@ final class QueryApi {
     private static final String AUTHORIZATION = "Authorization";
     /** A checkpoint id after {@code /checkpoints/}; anything else there is a request id. */
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
+    /** In a route's path, any one segment. */
+    private static final String ANY = "{}";
     /** The routes in the table above, named in the answer to a path the API does not serve. */
     static final String ENDPOINTS = "GET /jobs, GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
             + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
@@ -75,6 +81,7 @@ final class QueryApi {
     private final String self;
     private final LongSupplier clock;
     private final JobsOverview jobs;
+    private final List<JobRoute> jobRoutes;
 
     /**
      * @param access who may read and change jobs
@@ -92,6 +99,7 @@ final class QueryApi {
         this.self = self;
         this.clock = clock;
         this.jobs = new JobsOverview(source, access, forwarder, self);
+        this.jobRoutes = jobRoutes();
     }
 
     /** The answer to {@code request}: never throws, every failure becomes an error answer. */
@@ -112,74 +120,91 @@ final class QueryApi {
     }
 
     private HttpAnswer route(ApiRequest request) {
-        String method = request.method();
         List<String> path = segments(request.rawPath());
-        if (path.size() == 1 && (path.get(0).equals("health") || path.get(0).equals("ready"))) {
-            return health(request, path.get(0).equals("health") ? health.liveness() : health.readiness());
+        String first = path.isEmpty() ? "" : path.get(0);
+        if (path.size() == 1 && first.equals("health")) {
+            return health(request, health.liveness());
         }
-        if (path.size() == 1 && path.get(0).equals("jobs")) {
+        if (path.size() == 1 && first.equals("ready")) {
+            return health(request, health.readiness());
+        }
+        if (path.size() == 1 && first.equals("jobs")) {
             return jobs.answer(request);
         }
-        if (path.size() >= 2 && path.get(0).equals("jobs")) {
-            String jobId = path.get(1);
-            String principal = authorize(request, jobId);
-            List<String> rest = path.subList(2, path.size());
-            if (rest.isEmpty() && method.equals("PUT")) {
-                return register(request, jobId, principal);
-            }
-            if (rest.isEmpty()) {
-                return get(request, jobId, stores -> JobQueries.job(stores, jobId), "GET, PUT");
-            }
-            if (rest.size() == 1 && (rest.get(0).equals("stop") || rest.get(0).equals("savepoints"))) {
-                if (!method.equals("POST")) {
-                    throw ApiException.methodNotAllowed(method, "POST");
-                }
-                return trigger(request, jobId, principal, rest.get(0).equals("stop") ? StopBody.class
-                        : SavepointBody.class);
-            }
-            if (rest.size() == 2 && rest.get(0).equals("savepoints")) {
-                String requestId = requestId(rest.get(1));
-                return get(request, jobId, stores -> JobQueries.request(stores, jobId, requestId, true));
-            }
-            if (rest.get(0).equals("checkpoints")) {
-                if (rest.size() == 1 && method.equals("POST")) {
-                    return trigger(request, jobId, principal, CheckpointBody.class);
-                }
-                if (rest.size() == 1) {
-                    return get(request, jobId, stores -> JobQueries.checkpoints(stores, jobId), "GET, POST");
-                }
-                if (rest.size() == 2 && rest.get(1).equals("latest-completed")) {
-                    return get(request, jobId, stores -> JobQueries.latestCompleted(stores, jobId));
-                }
-                if (rest.size() == 2 && rest.get(1).equals("config")) {
-                    return get(request, jobId, stores -> JobQueries.config(stores, jobId));
-                }
-                if (rest.size() == 2 && !NUMBER.matcher(rest.get(1)).matches()) {
-                    String requestId = requestId(rest.get(1));
-                    return get(request, jobId, stores -> JobQueries.request(stores, jobId, requestId, false));
-                }
-                boolean flinkPath = rest.size() == 3 && rest.get(1).equals("details");
-                if (rest.size() == 2 || flinkPath) {
-                    long checkpointId = checkpointId(rest.get(rest.size() - 1));
-                    return get(request, jobId, stores -> JobQueries.checkpoint(stores, jobId, checkpointId));
-                }
+        if (path.size() >= 2 && first.equals("jobs")) {
+            return routeJob(request, path.get(1), path.subList(2, path.size()));
+        }
+        throw notFound(request);
+    }
+
+    /** Checks the caller's token, then hands the call to the first route of {@link #jobRoutes} its path matches. */
+    private HttpAnswer routeJob(ApiRequest request, String jobId, List<String> rest) {
+        JobCall call = new JobCall(request, jobId, authorize(request, jobId), rest);
+        for (JobRoute route : jobRoutes) {
+            if (route.matches().test(rest)) {
+                return route.dispatch(call);
             }
         }
-        throw ApiException.notFound("no endpoint " + method + " " + request.rawPath()
+        throw notFound(request);
+    }
+
+    /** The routes below {@code /jobs/{jobId}}, matched in this order against the segments after the job id. */
+    private List<JobRoute> jobRoutes() {
+        return List.of(
+                JobRoute.of(path(), "GET", c -> read(c, stores -> JobQueries.job(stores, c.jobId())),
+                        "PUT", this::register),
+                JobRoute.of(path("stop"), "POST", c -> trigger(c, StopBody.class)),
+                JobRoute.of(path("savepoints"), "POST", c -> trigger(c, SavepointBody.class)),
+                JobRoute.of(path("savepoints", ANY), "GET", c -> requestStatus(c, true)),
+                JobRoute.of(path("checkpoints"),
+                        "GET", c -> read(c, stores -> JobQueries.checkpoints(stores, c.jobId())),
+                        "POST", c -> trigger(c, CheckpointBody.class)),
+                JobRoute.of(path("checkpoints", "latest-completed"), "GET",
+                        c -> read(c, stores -> JobQueries.latestCompleted(stores, c.jobId()))),
+                JobRoute.of(path("checkpoints", "config"), "GET",
+                        c -> read(c, stores -> JobQueries.config(stores, c.jobId()))),
+                JobRoute.of(path("checkpoints", ANY).and(rest -> !NUMBER.matcher(rest.get(1)).matches()), "GET",
+                        c -> requestStatus(c, false)),
+                JobRoute.of(path("checkpoints", ANY), "GET", c -> checkpoint(c, c.rest().get(1))),
+                JobRoute.of(path("checkpoints", "details", ANY), "GET", c -> checkpoint(c, c.rest().get(2))));
+    }
+
+    /** Matches exactly these segments; {@link #ANY} matches any one segment. */
+    private static Predicate<List<String>> path(String... pattern) {
+        return rest -> {
+            if (rest.size() != pattern.length) {
+                return false;
+            }
+            for (int i = 0; i < pattern.length; i++) {
+                if (!pattern[i].equals(ANY) && !pattern[i].equals(rest.get(i))) {
+                    return false;
+                }
+            }
+            return true;
+        };
+    }
+
+    private static ApiException notFound(ApiRequest request) {
+        return ApiException.notFound("no endpoint " + request.method() + " " + request.rawPath()
                 + "; the API serves " + ENDPOINTS);
     }
 
-    private HttpAnswer get(ApiRequest request, String jobId, Function<StoreReader, Object> query) {
-        return get(request, jobId, query, "GET");
+    private HttpAnswer requestStatus(JobCall call, boolean savepointPath) {
+        String requestId = requestId(call.rest().get(1));
+        return read(call, stores -> JobQueries.request(stores, call.jobId(), requestId, savepointPath));
     }
 
-    private HttpAnswer get(ApiRequest request, String jobId, Function<StoreReader, Object> query, String allow) {
-        if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed(request.method(), allow);
-        }
+    private HttpAnswer checkpoint(JobCall call, String segment) {
+        long checkpointId = checkpointId(segment);
+        return read(call, stores -> JobQueries.checkpoint(stores, call.jobId(), checkpointId));
+    }
+
+    /** Answers a GET from the job's stores here, or from its owner when another instance has it. */
+    private HttpAnswer read(JobCall call, Function<StoreReader, Object> query) {
+        String jobId = call.jobId();
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
-            return forward(request, jobId, owner);
+            return forward(call.request(), jobId, owner);
         }
         if (location instanceof JobLocation.Unavailable unavailable) {
             throw ApiException.unavailable("the state of job '" + jobId + "' is not queryable right now: "
@@ -211,8 +236,9 @@ final class QueryApi {
      * Reads the body as the coordinator would check it, checks that the job exists (asking its owner if need be),
      * then produces the request it asks for: a checkpoint, a savepoint or a stop-with-savepoint.
      */
-    private HttpAnswer trigger(ApiRequest request, String jobId, String principal,
-            Class<? extends TriggerBody> type) {
+    private HttpAnswer trigger(JobCall call, Class<? extends TriggerBody> type) {
+        ApiRequest request = call.request();
+        String jobId = call.jobId();
         TriggerRequest trigger = TriggerBody.read(request.bodyText(), type, jobId, clock.getAsLong(),
                 () -> UUID.randomUUID().toString());
         JobLocation location = source.locate(jobId);
@@ -228,7 +254,7 @@ final class QueryApi {
                     + ((JobLocation.Unavailable) location).reason());
         }
         publisher.publish(trigger);
-        LOG.info("REST: {} requested {} ({}) of job {}", principal, TriggerRequests.describe(trigger),
+        LOG.info("REST: {} requested {} ({}) of job {}", call.principal(), TriggerRequests.describe(trigger),
                 trigger.getRequestId(), jobId);
         return HttpAnswer.json(202, new ApiViews.Triggered(trigger.getRequestId()));
     }
@@ -237,10 +263,11 @@ final class QueryApi {
      * Validates the body as the coordinator would, then produces the job spec. Registering the same spec
      * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
      */
-    private HttpAnswer register(ApiRequest request, String jobId, String principal) {
-        JobSpec spec = JobSpecBody.read(request.bodyText(), jobId, clock.getAsLong());
+    private HttpAnswer register(JobCall call) {
+        String jobId = call.jobId();
+        JobSpec spec = JobSpecBody.read(call.request().bodyText(), jobId, clock.getAsLong());
         publisher.publish(spec);
-        LOG.info("REST: {} registered job {} ({} tasks)", principal, jobId, spec.getTasks().size());
+        LOG.info("REST: {} registered job {} ({} tasks)", call.principal(), jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));
     }
 
@@ -301,5 +328,39 @@ final class QueryApi {
 
     static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    /** A request below {@code /jobs/{jobId}}: the caller's principal ({@code null} for an open read), the rest. */
+    private record JobCall(ApiRequest request, String jobId, String principal, List<String> rest) {
+    }
+
+    /** What one method does on a route. */
+    @FunctionalInterface
+    private interface JobHandler {
+        HttpAnswer handle(JobCall call);
+    }
+
+    /**
+     * One route below {@code /jobs/{jobId}}: the paths it matches and the methods it serves; any other method is
+     * answered 405 with an {@code Allow} header naming the served ones.
+     */
+    private record JobRoute(Predicate<List<String>> matches, SortedMap<String, JobHandler> methods) {
+
+        static JobRoute of(Predicate<List<String>> matches, String method, JobHandler handler) {
+            return new JobRoute(matches, new TreeMap<>(Map.of(method, handler)));
+        }
+
+        static JobRoute of(Predicate<List<String>> matches, String method, JobHandler handler,
+                String otherMethod, JobHandler otherHandler) {
+            return new JobRoute(matches, new TreeMap<>(Map.of(method, handler, otherMethod, otherHandler)));
+        }
+
+        HttpAnswer dispatch(JobCall call) {
+            JobHandler handler = methods.get(call.request().method());
+            if (handler == null) {
+                throw ApiException.methodNotAllowed(call.request().method(), String.join(", ", methods.keySet()));
+            }
+            return handler.handle(call);
+        }
     }
 }

@@ -84,7 +84,9 @@ public final class KafkaClusterExtension implements ParameterResolver {
                         + "org.testcontainers:kafka is not on the test class path", e);
             }
         } else {
-            cluster = new EmbeddedKafkaCluster(EmbeddedKafkaBroker.start());
+            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start();
+            cluster = new RunningKafkaCluster(KafkaClusterKind.EMBEDDED, broker.bootstrapServers(), broker::close,
+                    broker.toString());
         }
         LOG.info("Shared Kafka cluster for tests: {} (started in {} ms)", cluster,
                 (System.nanoTime() - startNanos) / 1_000_000);

@@ -5,10 +5,10 @@ import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * A Kafka cluster in a Testcontainers {@code apache/kafka} container. All Testcontainers references live in
+ * Starts a Kafka cluster in a Testcontainers {@code apache/kafka} container. All Testcontainers references live in
  * this class so that the rest of the extension works without Testcontainers on the class path.
  */
-final class TestcontainersKafkaCluster implements KafkaCluster, AutoCloseable {
+final class TestcontainersKafkaCluster {
 
     /** System property overriding the image, e.g. {@code apache/kafka:4.1.1}. */
     static final String IMAGE_PROPERTY = "cairn.kafka.image";
@@ -16,10 +16,7 @@ final class TestcontainersKafkaCluster implements KafkaCluster, AutoCloseable {
     /** The default image: the Kafka release of the project's {@code kafka.version} (keep the two in step). */
     static final String DEFAULT_IMAGE = "apache/kafka:4.4.0";
 
-    private final KafkaContainer container;
-
-    private TestcontainersKafkaCluster(KafkaContainer container) {
-        this.container = container;
+    private TestcontainersKafkaCluster() {
     }
 
     static boolean isDockerAvailable() {
@@ -35,7 +32,7 @@ final class TestcontainersKafkaCluster implements KafkaCluster, AutoCloseable {
         return DEFAULT_IMAGE;
     }
 
-    static TestcontainersKafkaCluster start() {
+    static RunningKafkaCluster start() {
         String image = image();
         KafkaContainer container = new KafkaContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("apache/kafka"))
                 .withEnv("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
@@ -52,26 +49,8 @@ final class TestcontainersKafkaCluster implements KafkaCluster, AutoCloseable {
                     + KafkaClusterSelection.PROPERTY + "=" + KafkaClusterSelection.EMBEDDED + " to run without Docker",
                     e);
         }
-        return new TestcontainersKafkaCluster(container);
-    }
-
-    @Override
-    public String bootstrapServers() {
-        return container.getBootstrapServers();
-    }
-
-    @Override
-    public KafkaClusterKind kind() {
-        return KafkaClusterKind.TESTCONTAINERS;
-    }
-
-    @Override
-    public void close() {
-        container.close();
-    }
-
-    @Override
-    public String toString() {
-        return "Kafka container " + container.getDockerImageName() + " at " + bootstrapServers();
+        return new RunningKafkaCluster(KafkaClusterKind.TESTCONTAINERS, container.getBootstrapServers(),
+                container::close, "Kafka container " + container.getDockerImageName() + " at "
+                        + container.getBootstrapServers());
     }
 }

@@ -122,12 +122,21 @@ public final class TopicReadiness {
             throws InterruptedException {
         int requestTimeout = (int) Math.max(1, Math.min(budgetMillis, Integer.MAX_VALUE));
         Round round = new Round();
+        Map<String, List<TopicPartition>> led = partitionsWithLeaders(admin, pending, requestTimeout, budgetMillis,
+                reasons, round);
+        if (!led.isEmpty()) {
+            probeLeaders(admin, led, requestTimeout, budgetMillis, reasons, round);
+        }
+        return round;
+    }
 
-        // 1. Every partition has a leader.
+    /** Step 1: describes the topics; returns, for each topic whose every partition has a leader, its partitions. */
+    private static Map<String, List<TopicPartition>> partitionsWithLeaders(Admin admin, Set<String> pending,
+            int requestTimeout, long budgetMillis, Map<String, String> reasons, Round round)
+            throws InterruptedException {
         Map<String, KafkaFuture<TopicDescription>> descriptions = admin
                 .describeTopics(pending, new DescribeTopicsOptions().timeoutMs(requestTimeout))
                 .topicNameValues();
-        Map<TopicPartition, String> toProbe = new LinkedHashMap<>();
         Map<String, List<TopicPartition>> partitionsByTopic = new LinkedHashMap<>();
         for (String topic : pending) {
             TopicDescription description;
@@ -142,52 +151,49 @@ public final class TopicReadiness {
                 reasons.put(topic, "describeTopics timed out");
                 continue;
             }
-            List<TopicPartition> partitions = new ArrayList<>();
-            List<Integer> leaderless = new ArrayList<>();
-            for (TopicPartitionInfo info : description.partitions()) {
-                TopicPartition tp = new TopicPartition(topic, info.partition());
-                partitions.add(tp);
-                Node leader = info.leader();
-                if (leader == null || leader.isEmpty() || leader.id() < 0) {
-                    leaderless.add(info.partition());
-                }
-            }
-            if (partitions.isEmpty()) {
-                reasons.put(topic, "no partitions reported yet");
-            } else if (!leaderless.isEmpty()) {
-                reasons.put(topic, "no leader for partitions " + leaderless);
+            String problem = leaderProblem(description);
+            if (problem == null) {
+                partitionsByTopic.put(topic, description.partitions().stream()
+                        .map(info -> new TopicPartition(topic, info.partition())).toList());
             } else {
-                partitionsByTopic.put(topic, partitions);
-                partitions.forEach(tp -> toProbe.put(tp, topic));
+                reasons.put(topic, problem);
             }
         }
-        if (toProbe.isEmpty()) {
-            return round;
-        }
+        return partitionsByTopic;
+    }
 
-        // 2. Every leader answers ListOffsets for its partitions.
+    /** Why a described topic cannot be probed yet, or {@code null} when every partition has a leader. */
+    private static String leaderProblem(TopicDescription description) {
+        if (description.partitions().isEmpty()) {
+            return "no partitions reported yet";
+        }
+        List<Integer> leaderless = new ArrayList<>();
+        for (TopicPartitionInfo info : description.partitions()) {
+            Node leader = info.leader();
+            if (leader == null || leader.isEmpty() || leader.id() < 0) {
+                leaderless.add(info.partition());
+            }
+        }
+        return leaderless.isEmpty() ? null : "no leader for partitions " + leaderless;
+    }
+
+    /** Step 2: asks the leaders for the latest offsets; a topic whose every partition answers is ready. */
+    private static void probeLeaders(Admin admin, Map<String, List<TopicPartition>> partitionsByTopic,
+            int requestTimeout, long budgetMillis, Map<String, String> reasons, Round round)
+            throws InterruptedException {
         Map<TopicPartition, OffsetSpec> request = new LinkedHashMap<>();
-        toProbe.keySet().forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        partitionsByTopic.values().forEach(
+                partitions -> partitions.forEach(tp -> request.put(tp, OffsetSpec.latest())));
         ListOffsetsResult offsets = admin.listOffsets(request, new ListOffsetsOptions().timeoutMs(requestTimeout));
         for (Map.Entry<String, List<TopicPartition>> entry : partitionsByTopic.entrySet()) {
             String topic = entry.getKey();
             List<Integer> unanswered = new ArrayList<>();
             String firstProblem = null;
             for (TopicPartition tp : entry.getValue()) {
-                try {
-                    offsets.partitionResult(tp).get(budgetMillis, TimeUnit.MILLISECONDS);
-                } catch (ExecutionException e) {
-                    round.lastError = failFastUnlessRetriable(topic, e.getCause());
+                String problem = probe(offsets, tp, budgetMillis, round);
+                if (problem != null) {
                     unanswered.add(tp.partition());
-                    if (firstProblem == null) {
-                        firstProblem = String.valueOf(e.getCause());
-                    }
-                } catch (java.util.concurrent.TimeoutException e) {
-                    round.lastError = e;
-                    unanswered.add(tp.partition());
-                    if (firstProblem == null) {
-                        firstProblem = "listOffsets timed out";
-                    }
+                    firstProblem = firstProblem == null ? problem : firstProblem;
                 }
             }
             if (unanswered.isEmpty()) {
@@ -196,7 +202,21 @@ public final class TopicReadiness {
                 reasons.put(topic, "partitions " + unanswered + " do not answer ListOffsets yet (" + firstProblem + ")");
             }
         }
-        return round;
+    }
+
+    /** Waits for one partition's ListOffsets answer; returns what went wrong, or {@code null} when it answered. */
+    private static String probe(ListOffsetsResult offsets, TopicPartition tp, long budgetMillis, Round round)
+            throws InterruptedException {
+        try {
+            offsets.partitionResult(tp).get(budgetMillis, TimeUnit.MILLISECONDS);
+            return null;
+        } catch (ExecutionException e) {
+            round.lastError = failFastUnlessRetriable(tp.topic(), e.getCause());
+            return String.valueOf(e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            round.lastError = e;
+            return "listOffsets timed out";
+        }
     }
 
     private static Throwable failFastUnlessRetriable(String topic, Throwable error) {

@@ -280,15 +280,15 @@ public final class KafkaSidecar implements AutoCloseable {
     }
 
     private void perform(SidecarAction action) {
+        if (!publishAnswer(action)) {
+            callHooks(action);
+        }
+    }
+
+    /** Publishes what the core answers the coordinator; {@code false} when {@code action} publishes nothing. */
+    private boolean publishAnswer(SidecarAction action) {
         SidecarIdentity who = core.identity();
-        if (action instanceof SidecarAction.StartSnapshot start) {
-            LOG.info("Snapshotting checkpoint {} ({}) for {}", start.request().checkpointId(),
-                    start.request().type(), who);
-            hooks.snapshot(start.request(), Duration.ofMillis(start.deadlineMs() - clock.millis()));
-        } else if (action instanceof SidecarAction.CancelSnapshot cancel) {
-            LOG.info("Cancelling the snapshot of checkpoint {} for {}", cancel.checkpointId(), who);
-            hooks.cancel(cancel.checkpointId());
-        } else if (action instanceof SidecarAction.PublishAck ack) {
+        if (action instanceof SidecarAction.PublishAck ack) {
             LOG.info("Acknowledging checkpoint {} for {} ({} bytes at {})", ack.ack().getCheckpointId(), who,
                     ack.ack().getStateHandle().getSizeBytes(), ack.ack().getStateHandle().getLocation());
             publish(new AckEnvelope(ack.ack()), "the answer to checkpoint " + ack.ack().getCheckpointId());
@@ -311,6 +311,22 @@ public final class KafkaSidecar implements AutoCloseable {
             LOG.info("{} finished (final state: {}); no further snapshots", who,
                     finished.finished().getFinalState() == null ? "none" : finished.finished().getFinalState());
             finishedSend = publish(new AckEnvelope(finished.finished()), "the end");
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /** Carries out an action that the task's hooks take (snapshot, cancel, notify, discard) or that is only logged. */
+    private void callHooks(SidecarAction action) {
+        SidecarIdentity who = core.identity();
+        if (action instanceof SidecarAction.StartSnapshot start) {
+            LOG.info("Snapshotting checkpoint {} ({}) for {}", start.request().checkpointId(),
+                    start.request().type(), who);
+            hooks.snapshot(start.request(), Duration.ofMillis(start.deadlineMs() - clock.millis()));
+        } else if (action instanceof SidecarAction.CancelSnapshot cancel) {
+            LOG.info("Cancelling the snapshot of checkpoint {} for {}", cancel.checkpointId(), who);
+            hooks.cancel(cancel.checkpointId());
         } else if (action instanceof SidecarAction.NotifyComplete complete) {
             if (complete.stopping()) {
                 LOG.info("Stop-with-savepoint {} completed{}: {} takes no further snapshots", complete.checkpointId(),

@@ -3,6 +3,7 @@ package dev.cairn.sidecar.metrics;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.cairn.events.metrics.PrometheusScrape;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -70,7 +71,7 @@ public final class MetricsServer implements AutoCloseable {
                 exchange.getResponseHeaders().set("Allow", "GET");
                 error(exchange, 405, method + " is not allowed here; allowed: GET");
             } else {
-                SidecarMetrics.Scrape scrape = metrics.scrape(exchange.getRequestHeaders().getFirst("Accept"));
+                PrometheusScrape scrape = metrics.scrape(exchange.getRequestHeaders().getFirst("Accept"));
                 exchange.getResponseHeaders().set("Content-Type", scrape.contentType());
                 send(exchange, 200, scrape.body());
             }

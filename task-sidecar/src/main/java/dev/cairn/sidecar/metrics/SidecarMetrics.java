@@ -7,11 +7,9 @@ import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import dev.cairn.events.metrics.PrometheusScrape;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 
@@ -44,9 +42,6 @@ public final class SidecarMetrics implements AutoCloseable {
             Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500), Duration.ofSeconds(5),
             Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1), Duration.ofMinutes(5),
             Duration.ofMinutes(10));
-    private static final String OPENMETRICS = "application/openmetrics-text";
-    private static final String OPENMETRICS_1 = OPENMETRICS + "; version=1.0.0; charset=utf-8";
-    private static final String TEXT_004 = "text/plain; version=0.0.4; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
@@ -111,24 +106,8 @@ public final class SidecarMetrics implements AutoCloseable {
      *
      * @param accept the request's {@code Accept} header; {@code null} when it has none
      */
-    public Scrape scrape(String accept) {
-        String contentType = accept != null && accept.contains(OPENMETRICS) ? OPENMETRICS_1 : TEXT_004;
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        try {
-            registry.scrape(body, contentType);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return new Scrape(contentType, body.toByteArray());
-    }
-
-    /**
-     * One scrape's answer.
-     *
-     * @param contentType the media type of the body
-     * @param body the metrics
-     */
-    public record Scrape(String contentType, byte[] body) {
+    public PrometheusScrape scrape(String accept) {
+        return PrometheusScrape.of(registry, accept);
     }
 
     @Override

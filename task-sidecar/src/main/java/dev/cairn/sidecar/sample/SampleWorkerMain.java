@@ -1,69 +1,55 @@
 package dev.cairn.sidecar.sample;
 
+import dev.cairn.events.config.ConfigOptions;
+import dev.cairn.events.config.ConfigProblem;
+import dev.cairn.events.config.LayeredConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
  * Runs the sample {@link CounterWorker} behind the HTTP hook protocol ({@link HookServer}) until it is
  * stopped: what a sidecar configured with an HTTP hook talks to, and what the compose file runs beside each
- * sidecar. Every flag also reads an environment variable (shown in {@code --help}). Invalid flags exit with
- * status 2 and a message naming the flag.
+ * sidecar. Its keys are {@link SampleWorkerKeys}: each is a flag, an environment variable (shown in
+ * {@code --help}) and a key of the {@code --config} file. An invalid value exits with status 2 and a message
+ * naming the key and where the value came from.
  */
 @Command(name = "cairn-sample-worker", mixinStandardHelpOptions = true,
         description = "Serves a sample counter worker over Cairn's HTTP hook protocol "
                 + "(POST /snapshot, /notify, /restore, /discard).")
 public final class SampleWorkerMain implements Callable<Integer> {
 
+    static final int CONFIG_ERROR = 2;
+
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--port", defaultValue = "${env:CAIRN_WORKER_PORT:-8090}",
-            description = "Port to listen on, 0 for a free one (env CAIRN_WORKER_PORT, default ${DEFAULT-VALUE}).")
-    int port;
+    private final Map<String, String> environment;
+    private ConfigOptions options;
 
-    @Option(names = "--bind-address", defaultValue = "${env:CAIRN_WORKER_BIND_ADDRESS:-127.0.0.1}",
-            description = "Address to listen on; loopback by default, as the sidecar runs beside the worker "
-                    + "(env CAIRN_WORKER_BIND_ADDRESS, default ${DEFAULT-VALUE}).")
-    String bindAddress;
-
-    @Option(names = "--state-dir", defaultValue = "${env:CAIRN_WORKER_STATE_DIR:-/tmp/cairn-worker}",
-            description = "Where the snapshot files go (env CAIRN_WORKER_STATE_DIR, default ${DEFAULT-VALUE}).")
-    Path stateDir;
-
-    @Option(names = "--slow-ms", defaultValue = "${env:CAIRN_WORKER_SLOW_MS:-0}",
-            description = "Delay before a snapshot completes, in ms "
-                    + "(env CAIRN_WORKER_SLOW_MS, default ${DEFAULT-VALUE}).")
-    long slowMs;
-
-    @Option(names = "--decline-every", defaultValue = "${env:CAIRN_WORKER_DECLINE_EVERY:-0}",
-            description = "Decline the checkpoints whose id is a multiple of N; 0 never declines "
-                    + "(env CAIRN_WORKER_DECLINE_EVERY, default ${DEFAULT-VALUE}).")
-    int declineEvery;
-
-    @Option(names = "--finish-after", defaultValue = "${env:CAIRN_WORKER_FINISH_AFTER:-0}",
-            description = "Bounded input: finish when the counter reaches N (one record per checkpoint), answering "
-                    + "that snapshot with the final state; 0 never finishes "
-                    + "(env CAIRN_WORKER_FINISH_AFTER, default ${DEFAULT-VALUE}).")
-    long finishAfter;
-
-    public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
+    private SampleWorkerMain(Map<String, String> environment) {
+        this.environment = environment;
     }
 
-    /** The command line; a port that cannot be bound is reported without a stack trace. */
-    static CommandLine commandLine() {
-        CommandLine commandLine = new CommandLine(new SampleWorkerMain());
+    public static void main(String[] args) {
+        System.exit(commandLine(System.getenv()).execute(args));
+    }
+
+    /** The command line, reading {@code environment}; a port that cannot be bound is reported without a stack trace. */
+    static CommandLine commandLine(Map<String, String> environment) {
+        SampleWorkerMain main = new SampleWorkerMain(environment);
+        CommandLine commandLine = new CommandLine(main);
+        main.options = ConfigOptions.addTo(commandLine.getCommandSpec(), SampleWorkerKeys.SCHEMA, ScopeType.LOCAL);
         commandLine.setExecutionExceptionHandler((error, cmd, parsed) -> {
             if (error instanceof UncheckedIOException) {
                 cmd.getErr().println("cairn-sample-worker: " + error.getMessage());
@@ -76,9 +62,21 @@ public final class SampleWorkerMain implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try (HookServer server = start()) {
+        LayeredConfig config;
+        HookServer started;
+        try {
+            config = config();
+            started = start(config);
+        } catch (ConfigProblem e) {
+            spec.commandLine().getErr().println("Invalid cairn-sample-worker configuration: " + e.getMessage());
+            return CONFIG_ERROR;
+        }
+        try (HookServer server = started) {
+            int declineEvery = config.getInt(SampleWorkerKeys.DECLINE_EVERY);
+            long finishAfter = config.getLong(SampleWorkerKeys.FINISH_AFTER);
             spec.commandLine().getOut().printf("cairn-sample-worker listening on %s (state in %s, slow %d ms, %s, %s)%n",
-                    server.baseUrl(), stateDir.toAbsolutePath(), slowMs,
+                    server.baseUrl(), Path.of(config.getString(SampleWorkerKeys.STATE_DIR)).toAbsolutePath(),
+                    config.getLong(SampleWorkerKeys.SLOW_MS),
                     declineEvery == 0 ? "never declines" : "declines every checkpoint id divisible by " + declineEvery,
                     finishAfter == 0 ? "unbounded input" : "finishes after " + finishAfter + " records");
             spec.commandLine().getOut().flush();
@@ -89,35 +87,27 @@ public final class SampleWorkerMain implements Callable<Integer> {
         return CommandLine.ExitCode.OK;
     }
 
+    /** The configuration this invocation describes: its flags, the environment and the {@code --config} file. */
+    LayeredConfig config() {
+        return options.load(environment);
+    }
+
     /**
-     * Checks the flags and starts serving.
+     * Starts serving the worker {@code config} describes.
      *
-     * @throws ParameterException when a flag's value is out of range
+     * @throws ConfigProblem when the bind address does not resolve
      * @throws UncheckedIOException when the address cannot be bound
      */
-    HookServer start() {
-        if (port < 0 || port > 65535) {
-            throw new ParameterException(spec.commandLine(), "--port must be between 0 and 65535, was " + port);
-        }
-        if (slowMs < 0) {
-            throw new ParameterException(spec.commandLine(), "--slow-ms must not be negative, was " + slowMs);
-        }
-        if (declineEvery < 0) {
-            throw new ParameterException(spec.commandLine(),
-                    "--decline-every must be 0 (never) or positive, was " + declineEvery);
-        }
-        if (finishAfter < 0) {
-            throw new ParameterException(spec.commandLine(),
-                    "--finish-after must be 0 (never) or positive, was " + finishAfter);
-        }
-        if (bindAddress == null || bindAddress.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "--bind-address must not be empty");
-        }
+    static HookServer start(LayeredConfig config) {
+        String bindAddress = config.getString(SampleWorkerKeys.BIND_ADDRESS);
+        int port = config.getInt(SampleWorkerKeys.PORT);
         InetSocketAddress address = new InetSocketAddress(bindAddress, port);
         if (address.isUnresolved()) {
-            throw new ParameterException(spec.commandLine(), "--bind-address: unknown host " + bindAddress);
+            throw config.problem(SampleWorkerKeys.BIND_ADDRESS, "unknown host " + bindAddress);
         }
-        CounterWorker worker = new CounterWorker(stateDir, Duration.ofMillis(slowMs), declineEvery, finishAfter);
+        CounterWorker worker = new CounterWorker(Path.of(config.getString(SampleWorkerKeys.STATE_DIR)),
+                Duration.ofMillis(config.getLong(SampleWorkerKeys.SLOW_MS)),
+                config.getInt(SampleWorkerKeys.DECLINE_EVERY), config.getLong(SampleWorkerKeys.FINISH_AFTER));
         try {
             return HookServer.start(worker, address);
         } catch (IOException e) {

@@ -73,102 +73,132 @@ class SidecarCorePropertiesTest {
      * checkpoint, and at most one TaskFinished.
      */
     private static void run(SidecarIdentity identity, List<Step> steps, Random random) {
-        SidecarCore core = new SidecarCore(identity, Duration.ofSeconds(5));
-        boolean participant = identity instanceof Participant;
-        int finishes = 0;
-        boolean snapshotsOver = false;
-        Map<Long, Integer> answers = new HashMap<>();
-        Map<Long, Integer> notifications = new HashMap<>();
-        Set<Long> endedIds = new HashSet<>();
-        long nextId = 1;
-        long lastStarted = 0;
-        Long hookBusyWith = null;
-        long now = 0;
+        Simulation simulation = new Simulation(identity, random);
         for (Step step : steps) {
+            simulation.check(simulation.feed(step));
+        }
+    }
+
+    /** A sidecar core, the clock and hook it runs against, and what it has done so far. */
+    private static final class Simulation {
+        private final SidecarCore core;
+        private final boolean participant;
+        private final Random random;
+        private final Map<Long, Integer> answers = new HashMap<>();
+        private final Map<Long, Integer> notifications = new HashMap<>();
+        private final Set<Long> endedIds = new HashSet<>();
+        private int finishes;
+        private boolean snapshotsOver;
+        private long nextId = 1;
+        private long lastStarted;
+        private Long hookBusyWith;
+        private long now;
+
+        Simulation(SidecarIdentity identity, Random random) {
+            this.core = new SidecarCore(identity, Duration.ofSeconds(5));
+            this.participant = identity instanceof Participant;
+            this.random = random;
+        }
+
+        /** Feeds one step to the core; a step that cannot happen now (no snapshot running, ...) does nothing. */
+        List<SidecarAction> feed(Step step) {
             now += 10;
-            List<SidecarAction> actions;
-            switch (step) {
-                case TRIGGER -> actions = participant
+            return switch (step) {
+                case TRIGGER -> participant
                         ? core.onParticipantsTriggered(participantsTriggered(nextId++, now, PARTICIPANT), now)
                         : core.onTrigger(trigger(nextId++, now), now);
-                case FINISH -> {
-                    if (participant) {
-                        continue;
-                    }
-                    actions = core.onFinish(Optional.empty(), now);
-                    snapshotsOver = true;
-                }
+                case FINISH -> finish();
                 case STOP -> {
-                    long id = 1 + random.nextInt((int) nextId);
-                    endedIds.add(id);
-                    actions = core.onCompleted(savepointCompleted(id, PostCheckpointAction.SUSPEND));
                     snapshotsOver = true;
+                    yield core.onCompleted(savepointCompleted(endSomeCheckpoint(), PostCheckpointAction.SUSPEND));
                 }
                 case COMPLETE -> {
-                    long id = 1 + random.nextInt((int) nextId);
-                    endedIds.add(id);
-                    actions = core.onCompleted(completed(id, id - 1));
+                    long id = endSomeCheckpoint();
+                    yield core.onCompleted(completed(id, id - 1));
                 }
-                case ABORT -> {
-                    long id = 1 + random.nextInt((int) nextId);
-                    endedIds.add(id);
-                    actions = core.onAborted(aborted(id, -1));
-                }
-                case SUCCEED, FAIL -> {
-                    if (hookBusyWith == null) {
-                        continue;
-                    }
-                    long id = hookBusyWith;
-                    hookBusyWith = null;
-                    actions = step == Step.SUCCEED ? core.onSnapshotSucceeded(id, SnapshotResult.of("f:/" + id, 1), now)
-                            : core.onSnapshotFailed(id, new IOException("failed"), now);
-                }
-                case TIME_OUT -> {
-                    if (hookBusyWith == null) {
-                        continue;
-                    }
-                    actions = core.onSnapshotTimedOut(hookBusyWith, now);
-                }
-                default -> {
-                    long id = random.nextInt(100);
-                    if (hookBusyWith != null && hookBusyWith == id) {
-                        continue;
-                    }
-                    actions = core.onSnapshotSucceeded(id, SnapshotResult.of("f:/x", 1), now);
-                }
+                case ABORT -> core.onAborted(aborted(endSomeCheckpoint(), -1));
+                case SUCCEED, FAIL -> endRunningSnapshot(step == Step.SUCCEED);
+                case TIME_OUT -> hookBusyWith == null ? List.of() : core.onSnapshotTimedOut(hookBusyWith, now);
+                case STALE_OUTCOME -> staleOutcome();
+            };
+        }
+
+        private List<SidecarAction> finish() {
+            if (participant) {
+                return List.of();
             }
+            snapshotsOver = true;
+            return core.onFinish(Optional.empty(), now);
+        }
+
+        /** Picks a checkpoint id (triggered or not yet) whose end the coordinator announces. */
+        private long endSomeCheckpoint() {
+            long id = 1 + random.nextInt((int) nextId);
+            endedIds.add(id);
+            return id;
+        }
+
+        private List<SidecarAction> endRunningSnapshot(boolean succeed) {
+            if (hookBusyWith == null) {
+                return List.of();
+            }
+            long id = hookBusyWith;
+            hookBusyWith = null;
+            return succeed ? core.onSnapshotSucceeded(id, SnapshotResult.of("f:/" + id, 1), now)
+                    : core.onSnapshotFailed(id, new IOException("failed"), now);
+        }
+
+        /** A snapshot outcome for a checkpoint the hook is not working on. */
+        private List<SidecarAction> staleOutcome() {
+            long id = random.nextInt(100);
+            if (hookBusyWith != null && hookBusyWith == id) {
+                return List.of();
+            }
+            return core.onSnapshotSucceeded(id, SnapshotResult.of("f:/x", 1), now);
+        }
+
+        /** Records the actions and checks the promises over everything done so far. */
+        void check(List<SidecarAction> actions) {
             for (SidecarAction action : actions) {
-                if (action instanceof StartSnapshot start) {
-                    long id = start.request().checkpointId();
-                    assertThat(hookBusyWith).as("a snapshot starts while the hook is busy").isNull();
-                    assertThat(id).as("snapshots start in trigger order").isGreaterThan(lastStarted);
-                    assertThat(endedIds).as("no snapshot for an ended checkpoint").doesNotContain(id);
-                    assertThat(snapshotsOver).as("no snapshot once finished or stopping").isFalse();
-                    hookBusyWith = id;
-                    lastStarted = id;
-                } else if (action instanceof PublishAck ack) {
-                    answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
-                } else if (action instanceof PublishParticipantAck ack) {
-                    answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
-                } else if (action instanceof PublishParticipantDecline decline) {
-                    answers.merge(decline.decline().getCheckpointId(), 1, Integer::sum);
-                    assertThat(endedIds).as("no decline for an ended checkpoint")
-                            .doesNotContain(decline.decline().getCheckpointId());
-                } else if (action instanceof PublishFinished) {
-                    finishes++;
-                } else if (action instanceof PublishDecline decline) {
-                    answers.merge(decline.decline().getCheckpointId(), 1, Integer::sum);
-                    assertThat(endedIds).as("no decline for an ended checkpoint")
-                            .doesNotContain(decline.decline().getCheckpointId());
-                } else if (action instanceof NotifyComplete complete) {
-                    notifications.merge(complete.checkpointId(), 1, Integer::sum);
-                } else if (action instanceof NotifyAborted abort) {
-                    notifications.merge(abort.checkpointId(), 1, Integer::sum);
-                }
+                record(action);
             }
             assertThat(answers.values()).as("answers per checkpoint").allMatch(count -> count == 1);
             assertThat(finishes).as("TaskFinished published").isLessThanOrEqualTo(1);
             assertThat(notifications.values()).as("notifications per checkpoint").allMatch(count -> count == 1);
+        }
+
+        private void record(SidecarAction action) {
+            if (action instanceof StartSnapshot start) {
+                started(start.request().checkpointId());
+            } else if (action instanceof PublishAck ack) {
+                answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
+            } else if (action instanceof PublishParticipantAck ack) {
+                answers.merge(ack.ack().getCheckpointId(), 1, Integer::sum);
+            } else if (action instanceof PublishParticipantDecline decline) {
+                declined(decline.decline().getCheckpointId());
+            } else if (action instanceof PublishDecline decline) {
+                declined(decline.decline().getCheckpointId());
+            } else if (action instanceof PublishFinished) {
+                finishes++;
+            } else if (action instanceof NotifyComplete complete) {
+                notifications.merge(complete.checkpointId(), 1, Integer::sum);
+            } else if (action instanceof NotifyAborted abort) {
+                notifications.merge(abort.checkpointId(), 1, Integer::sum);
+            }
+        }
+
+        private void started(long id) {
+            assertThat(hookBusyWith).as("a snapshot starts while the hook is busy").isNull();
+            assertThat(id).as("snapshots start in trigger order").isGreaterThan(lastStarted);
+            assertThat(endedIds).as("no snapshot for an ended checkpoint").doesNotContain(id);
+            assertThat(snapshotsOver).as("no snapshot once finished or stopping").isFalse();
+            hookBusyWith = id;
+            lastStarted = id;
+        }
+
+        private void declined(long id) {
+            answers.merge(id, 1, Integer::sum);
+            assertThat(endedIds).as("no decline for an ended checkpoint").doesNotContain(id);
         }
     }
 }
