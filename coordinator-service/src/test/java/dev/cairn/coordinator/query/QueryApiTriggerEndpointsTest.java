@@ -2,9 +2,12 @@ package dev.cairn.coordinator.query;
 
 import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
+import static dev.cairn.coordinator.testbed.RestClient.error;
+import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
@@ -16,13 +19,8 @@ import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -42,7 +40,6 @@ class QueryApiTriggerEndpointsTest {
     @TempDir
     Path stateDir;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final List<RequestEnvelope> published = new CopyOnWriteArrayList<>();
     private CoordinatorDriver cairn;
     private QueryServer server;
@@ -225,21 +222,7 @@ class QueryApiTriggerEndpointsTest {
                 : ((JobSpec) request.getEvent()).getJobId();
     }
 
-    private HttpResponse<String> send(String method, String path, String body)
-            throws IOException, InterruptedException {
-        HttpRequest.BodyPublisher content = body == null ? HttpRequest.BodyPublishers.noBody()
-                : HttpRequest.BodyPublishers.ofString(body);
-        return http.send(HttpRequest.newBuilder(URI.create(server.uri() + path))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + TestTokens.OPS)
-                .method(method, content).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) throws IOException {
-        return Json.MAPPER.readTree(response.body());
-    }
-
-    private static String error(HttpResponse<String> response) throws IOException {
-        return json(response).get("error").asText();
+    private HttpResponse<String> send(String method, String path, String body) {
+        return new RestClient(server::uri, TestTokens.OPS).send(method, path, body);
     }
 }

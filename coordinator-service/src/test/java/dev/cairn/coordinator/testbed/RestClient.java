@@ -35,13 +35,19 @@ public final class RestClient {
     }
 
     public HttpResponse<String> post(String path, String json) {
-        return send(request(path).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + token).POST(HttpRequest.BodyPublishers.ofString(json)));
+        return send("POST", path, json);
     }
 
     public HttpResponse<String> put(String path, String json) {
+        return send("PUT", path, json);
+    }
+
+    /** Any method, with the token and a JSON content type; {@code json} may be {@code null} for no body. */
+    public HttpResponse<String> send(String method, String path, String json) {
+        HttpRequest.BodyPublisher body = json == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(json);
         return send(request(path).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + token).PUT(HttpRequest.BodyPublishers.ofString(json)));
+                .header("Authorization", "Bearer " + token).method(method, body));
     }
 
     /** GETs {@code path} until it answers 200 with a JSON body that matches (the coordinator is asynchronous). */
