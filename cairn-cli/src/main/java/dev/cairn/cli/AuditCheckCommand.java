@@ -7,11 +7,7 @@ import dev.cairn.coordinator.domain.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cairn audit check}: the journal's invariants over every record of every partition. */
 @Command(name = "check",
@@ -19,18 +15,12 @@ import picocli.CommandLine.Spec;
                 + "strictly increase per job, a checkpoint ends at most once and only after it was triggered, it "
                 + "completes only after every required ack, no ack is accepted after its end, counts and sizes agree. "
                 + "Prints every violation with its partition/offset; exit code 1 when there is any.")
-final class AuditCheckCommand implements Callable<Integer> {
+final class AuditCheckCommand extends AuditSubcommand {
 
     static final List<String> CSV_HEADER = List.of("partition", "offset", "job", "rule", "message");
 
     /** What a check found, as the JSON output shows it. */
     record Report(String topic, long records, int partitions, int jobs, List<Violation> violations) {}
-
-    @ParentCommand
-    AuditCommand audit;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {

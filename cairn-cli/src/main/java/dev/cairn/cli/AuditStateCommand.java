@@ -8,20 +8,15 @@ import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.query.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cairn audit state --job J [--as-of OFFSET|TIME]}: the job's state as it was then, as the REST API shows it. */
 @Command(name = "state",
         description = "A job's state as it was at an offset of its journal partition (that record included) or at a "
                 + "time (records up to the first with a later timestamp), shown as GET /jobs/{id} and "
                 + "GET /jobs/{id}/checkpoints show it. Without --as-of: as it is now.")
-final class AuditStateCommand implements Callable<Integer> {
+final class AuditStateCommand extends AuditSubcommand {
 
     static final List<String> CSV_HEADER = List.of("field", "value");
 
@@ -37,22 +32,14 @@ final class AuditStateCommand implements Callable<Integer> {
                     + "ISO-8601 with a zone (e.g. 2024-06-01T12:00:00Z). Default: the journal's end.")
     String asOf;
 
-    @ParentCommand
-    AuditCommand audit;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
-        if (jobId.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "--job must not be blank");
-        }
+        requireJob(jobId);
         AsOf point;
         try {
             point = asOf == null ? null : AsOf.parse(asOf);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            throw usage(e.getMessage());
         }
         return AuditCommand.reporting(spec, () -> {
             Replay replay = new Replay(CoordinatorSettings.DEFAULTS, jobId);

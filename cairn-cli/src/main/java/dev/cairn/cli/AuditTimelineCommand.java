@@ -7,19 +7,14 @@ import dev.cairn.coordinator.audit.JournalReader;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cairn audit timeline --job J --checkpoint N}: one checkpoint's story, read from the job's journal partition. */
 @Command(name = "timeline",
         description = "One checkpoint's timeline: when it was triggered, every accepted ack (time, task, subtask, "
                 + "attempt, size), declines and discarded acks, and its completion or abort with the reason.")
-final class AuditTimelineCommand implements Callable<Integer> {
+final class AuditTimelineCommand extends AuditSubcommand {
 
     static final List<String> CSV_HEADER = List.of("partition", "offset", "time", "event", "task", "subtask",
             "attempt", "size_bytes", "detail");
@@ -30,19 +25,11 @@ final class AuditTimelineCommand implements Callable<Integer> {
     @Option(names = "--checkpoint", required = true, paramLabel = "N", description = "The checkpoint id.")
     long checkpointId;
 
-    @ParentCommand
-    AuditCommand audit;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
-        if (jobId.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "--job must not be blank");
-        }
+        requireJob(jobId);
         if (checkpointId < 0) {
-            throw new ParameterException(spec.commandLine(), "--checkpoint must be 0 or more, was " + checkpointId);
+            throw usage("--checkpoint must be 0 or more, was " + checkpointId);
         }
         return AuditCommand.reporting(spec, () -> {
             CheckpointTimeline builder = new CheckpointTimeline(jobId, checkpointId);

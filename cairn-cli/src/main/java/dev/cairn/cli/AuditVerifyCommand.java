@@ -10,13 +10,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cairn audit verify --rest-url URL}: the replayed journal against the live stores, through the REST API. */
 @Command(name = "verify",
@@ -25,7 +20,7 @@ import picocli.CommandLine.Spec;
                 + "with the same views of the replay, naming each difference; exit code 1 when there is any. The "
                 + "coordinator keeps processing while the journal is read: run it at a quiet moment (no checkpoint "
                 + "pending, no request or ack arriving), or differences of the last moments are expected.")
-final class AuditVerifyCommand implements Callable<Integer> {
+final class AuditVerifyCommand extends AuditSubcommand {
 
     static final List<String> CSV_HEADER = List.of("job", "view", "path", "journal", "live");
 
@@ -39,12 +34,6 @@ final class AuditVerifyCommand implements Callable<Integer> {
     @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:CAIRN_REST_TOKEN}",
             description = "A bearer token that may read the jobs (env CAIRN_REST_TOKEN).")
     String token;
-
-    @ParentCommand
-    AuditCommand audit;
-
-    @Spec
-    CommandSpec spec;
 
     @Override
     public Integer call() {
@@ -68,7 +57,7 @@ final class AuditVerifyCommand implements Callable<Integer> {
             }
             return uri;
         } catch (URISyntaxException e) {
-            throw new ParameterException(spec.commandLine(), "--rest-url: '" + restUrl + "' is not a URL of the REST "
+            throw usage("--rest-url: '" + restUrl + "' is not a URL of the REST "
                     + "API (e.g. http://coordinator:8080): " + e.getReason());
         }
     }
