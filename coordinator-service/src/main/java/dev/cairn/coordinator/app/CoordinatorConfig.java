@@ -62,9 +62,11 @@ public record CoordinatorConfig(
     public record Failover(String instanceId, Duration sessionTimeout, Duration heartbeatInterval, int standbyReplicas,
             long acceptableRecoveryLag, Duration probingRebalanceInterval, Duration transactionTimeout) {
 
-        /** Cairn's defaults: dynamic membership, 6 s sessions, one standby, prompt placement, 5 s transactions. */
-        public static final Failover DEFAULTS = new Failover(null, Duration.ofSeconds(6), Duration.ofMillis(1500), 1,
-                Long.MAX_VALUE, Duration.ofMinutes(1), Duration.ofSeconds(5));
+        /**
+         * Cairn's defaults, those of the configuration keys ({@link CoordinatorKeys}): dynamic membership, 6 s
+         * sessions, one standby, prompt placement, 5 s transactions.
+         */
+        public static final Failover DEFAULTS = CoordinatorKeys.defaultFailover();
 
         public Failover {
             Objects.requireNonNull(sessionTimeout, "sessionTimeout");

@@ -157,11 +157,30 @@ public final class CoordinatorKeys {
 
     private static CoordinatorConfig.Failover failover(LayeredConfig config, Path stateDir) {
         String instanceId = config.getString(INSTANCE_ID);
-        return new CoordinatorConfig.Failover(instanceId == null ? defaultInstanceId(stateDir) : instanceId,
-                Duration.ofMillis(config.getLong(SESSION_TIMEOUT_MS)),
-                Duration.ofMillis(config.getLong(HEARTBEAT_INTERVAL_MS)), config.getInt(STANDBY_REPLICAS),
-                config.getLong(ACCEPTABLE_RECOVERY_LAG), Duration.ofMillis(config.getLong(PROBING_REBALANCE_INTERVAL_MS)),
-                Duration.ofMillis(config.getLong(TRANSACTION_TIMEOUT_MS)));
+        return failover(config.values(), instanceId == null ? defaultInstanceId(stateDir) : instanceId);
+    }
+
+    /**
+     * The failover settings of parsed values of these keys (the keys' defaults give
+     * {@link CoordinatorConfig.Failover#DEFAULTS}).
+     *
+     * @param values values parsed by {@link #SCHEMA}'s {@code ConfigDef}
+     * @param instanceId the instance id, {@code null} for dynamic membership
+     */
+    static CoordinatorConfig.Failover failover(Map<String, ?> values, String instanceId) {
+        return new CoordinatorConfig.Failover(instanceId, millis(values, SESSION_TIMEOUT_MS),
+                millis(values, HEARTBEAT_INTERVAL_MS), (Integer) values.get(STANDBY_REPLICAS),
+                (Long) values.get(ACCEPTABLE_RECOVERY_LAG), millis(values, PROBING_REBALANCE_INTERVAL_MS),
+                millis(values, TRANSACTION_TIMEOUT_MS));
+    }
+
+    /** The failover settings of the keys' defaults, with dynamic membership. */
+    static CoordinatorConfig.Failover defaultFailover() {
+        return failover(SCHEMA.def().parse(Map.of()), null);
+    }
+
+    private static Duration millis(Map<String, ?> values, String key) {
+        return Duration.ofMillis((Long) values.get(key));
     }
 
     /**

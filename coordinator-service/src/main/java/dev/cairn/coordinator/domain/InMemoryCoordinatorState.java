@@ -7,7 +7,6 @@ import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,21 +21,23 @@ import java.util.TreeMap;
  */
 public final class InMemoryCoordinatorState implements CoordinatorState {
 
-    /** One map per {@link StateTable}, in {@link StateTable#ALL} order. */
-    private final Map<StateTable<?, ?>, Map<Object, Object>> tables = new LinkedHashMap<>();
+    /** One map per {@link StateTable}, at its {@link StateTable#index()}. */
+    private final List<Map<Object, Object>> tables = new ArrayList<>();
     /** Never holds an empty inner map. */
     private final Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks = new HashMap<>();
     /** Derived from the acks, kept up to date by putAck and removeAcks; not part of equality. */
     private final Map<CheckpointKey, CheckpointProgress> progress = new HashMap<>();
 
     public InMemoryCoordinatorState() {
-        StateTable.ALL.forEach(table -> tables.put(table, new HashMap<>()));
+        StateTable.ALL.forEach(table -> tables.add(new HashMap<>()));
     }
 
     /** A copy whose maps are independent of this one (values are immutable and shared). */
     public InMemoryCoordinatorState copy() {
         InMemoryCoordinatorState copy = new InMemoryCoordinatorState();
-        tables.forEach((table, entries) -> copy.tables.get(table).putAll(entries));
+        for (int i = 0; i < tables.size(); i++) {
+            copy.tables.get(i).putAll(tables.get(i));
+        }
         acks.forEach((key, value) -> copy.acks.put(key, new HashMap<>(value)));
         copy.progress.putAll(progress);
         return copy;
@@ -61,7 +62,7 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
 
     @SuppressWarnings("unchecked")
     private <K, V> Map<K, V> entries(StateTable<K, V> table) {
-        return (Map<K, V>) (Map<?, ?>) tables.get(table);
+        return (Map<K, V>) (Map<?, ?>) tables.get(table.index());
     }
 
     @Override
@@ -127,6 +128,8 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
 
     @Override
     public String toString() {
-        return "InMemoryCoordinatorState{" + tables + ", acks=" + acks + "}";
+        StringBuilder text = new StringBuilder("InMemoryCoordinatorState{");
+        StateTable.ALL.forEach(table -> text.append(table).append('=').append(tables.get(table.index())).append(", "));
+        return text.append("acks=").append(acks).append('}').toString();
     }
 }

@@ -26,8 +26,8 @@ import java.util.TreeMap;
 public final class OverlayState implements CoordinatorState {
 
     private final CoordinatorState base;
-    /** What was written here, per table; a table's slots are made on its first write. */
-    private final Map<StateTable<?, ?>, Slots<Object, Object>> written = new HashMap<>();
+    /** What was written here, by {@link StateTable#index()}; a table's slots are made on its first write. */
+    private final Slots<?, ?>[] written = new Slots<?, ?>[StateTable.ALL.size()];
     /** Acks written here, per checkpoint; made on first use. */
     private Map<CheckpointKey, Map<SubtaskKey, CheckpointAcknowledged>> acks;
     /** Checkpoints whose acks were all removed here, in order; acks written after the removal are in acks. */
@@ -60,14 +60,19 @@ public final class OverlayState implements CoordinatorState {
     /** The table's slots; made when {@code make}, else {@code null} while nothing of the table was written. */
     @SuppressWarnings("unchecked")
     private <K, V> Slots<K, V> slots(StateTable<K, V> table, boolean make) {
-        Slots<Object, Object> slots = make ? written.computeIfAbsent(table, t -> new Slots<>()) : written.get(table);
-        return (Slots<K, V>) (Slots<?, ?>) slots;
+        Slots<?, ?> slots = written[table.index()];
+        if (slots == null && make) {
+            slots = new Slots<K, V>();
+            written[table.index()] = slots;
+        }
+        return (Slots<K, V>) slots;
     }
 
     @Override
     public <K, V> Optional<V> get(StateTable<K, V> table, K key) {
         Slots<K, V> slots = slots(table, false);
-        return slots == null ? base.get(table, key) : slots.get(key, k -> base.get(table, k));
+        Optional<V> value = slots == null ? null : slots.written(key);
+        return value != null ? value : base.get(table, key);
     }
 
     @Override

@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * The values of one {@link StateTable} written in an {@link OverlayState}, in write order (an empty value:
@@ -17,9 +16,9 @@ final class Slots<K, V> {
 
     private final Map<K, Optional<V>> written = new LinkedHashMap<>();
 
-    Optional<V> get(K key, Function<K, Optional<V>> fromBase) {
-        Optional<V> value = written.get(key);
-        return value != null ? value : fromBase.apply(key);
+    /** What was written for {@code key} here (empty: removed), {@code null} when nothing was. */
+    Optional<V> written(K key) {
+        return written.get(key);
     }
 
     void put(K key, V value) {

@@ -40,12 +40,28 @@ public final class StateTable<K, V> {
     public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, SUMMARIES,
             RETAINED, REQUESTS, REQUEST_INDEXES);
 
+    private static int tables;
+
     private final String name;
     private final boolean removable;
+    private final int index;
 
     private StateTable(String name, boolean removable) {
         this.name = name;
         this.removable = removable;
+        this.index = nextIndex();
+    }
+
+    private static int nextIndex() {
+        return tables++;
+    }
+
+    /**
+     * This table's place in {@link #ALL}, from 0: the states keep their tables in arrays by it, so that finding
+     * a table on the per-ack path is an array access, not a map lookup.
+     */
+    public int index() {
+        return index;
     }
 
     /**

@@ -36,7 +36,8 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
     private record CheckpointRef(String jobId, long checkpointId) {
     }
 
-    private final Map<StateTable<?, ?>, Binding<?, ?, ?>> bindings = new HashMap<>();
+    /** Each table's store, by {@link StateTable#index()}. */
+    private final Binding<?, ?, ?>[] bindings = new Binding<?, ?, ?>[StateTable.ALL.size()];
     private final KeyValueStore<Bytes, byte[]> acks;
     private final StoreReader reader;
     /** Derived from the acks: computed by one scan when first needed, then kept up to date by putAck. */
@@ -72,12 +73,12 @@ final class StoreBackedCoordinatorState implements CoordinatorState {
      */
     private <K, S, V> void bind(Function<String, KeyValueStore<?, ?>> stores, StateTable<K, V> table, String store,
             Function<K, S> encode, boolean remembered) {
-        bindings.put(table, new Binding<>(cast(stores.apply(store)), encode, remembered ? new HashMap<>() : null));
+        bindings[table.index()] = new Binding<>(cast(stores.apply(store)), encode, remembered ? new HashMap<>() : null);
     }
 
     @SuppressWarnings("unchecked")
     private <K, V> Binding<K, Object, V> binding(StateTable<K, V> table) {
-        return (Binding<K, Object, V>) bindings.get(table);
+        return (Binding<K, Object, V>) bindings[table.index()];
     }
 
     @SuppressWarnings("unchecked")
