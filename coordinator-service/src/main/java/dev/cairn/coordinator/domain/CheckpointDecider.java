@@ -16,6 +16,7 @@ import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiConsumer;
 
 /**
  * The pure core of the coordinator: {@code decide(command, state, now) -> events and their state changes},
@@ -63,25 +64,27 @@ public final class CheckpointDecider {
             d.reject(command.jobId(), command, "unknown job " + command.jobId());
             return;
         }
-        Runnable step = switch (kind) {
-            case JOB_SPEC -> () -> register(d, (Command.RegisterJob) command);
-            case JOB_STATUS_CHANGE -> () -> changeStatus(d, (Command.ChangeJobStatus) command);
-            case TRIGGER_REQUEST -> () -> requestTrigger(d, command, (TriggerRequest) command.event());
-            case TASK_STARTED -> () -> TaskMessages.taskStarted(d, command, (TaskStarted) command.event());
-            case CHECKPOINT_ACKNOWLEDGED -> () -> TaskMessages.acknowledge(d, command,
-                    (CheckpointAcknowledged) command.event());
-            case CHECKPOINT_DECLINED -> () -> TaskMessages.decline(d, command, (CheckpointDeclined) command.event());
-            case TASK_FINISHED -> () -> FinishedTasks.finish(d, command, (TaskFinished) command.event());
-            case PARTICIPANT_ACKNOWLEDGED -> () -> Participants.acknowledge(d, command,
-                    (ParticipantAcknowledged) command.event());
-            case PARTICIPANT_DECLINED -> () -> Participants.decline(d, command,
-                    (ParticipantDeclined) command.event());
+        step(kind).accept(d, command);
+    }
+
+    /** What an input of the kind decides; the steps capture nothing, so dispatching allocates nothing. */
+    private static BiConsumer<Decision, Command.Input> step(EventKind kind) {
+        return switch (kind) {
+            case JOB_SPEC -> (d, c) -> register(d, (Command.RegisterJob) c);
+            case JOB_STATUS_CHANGE -> (d, c) -> changeStatus(d, (Command.ChangeJobStatus) c);
+            case TRIGGER_REQUEST -> (d, c) -> requestTrigger(d, c, (TriggerRequest) c.event());
+            case TASK_STARTED -> (d, c) -> TaskMessages.taskStarted(d, c, (TaskStarted) c.event());
+            case CHECKPOINT_ACKNOWLEDGED -> (d, c) -> TaskMessages.acknowledge(d, c, (CheckpointAcknowledged) c.event());
+            case CHECKPOINT_DECLINED -> (d, c) -> TaskMessages.decline(d, c, (CheckpointDeclined) c.event());
+            case TASK_FINISHED -> (d, c) -> FinishedTasks.finish(d, c, (TaskFinished) c.event());
+            case PARTICIPANT_ACKNOWLEDGED -> (d, c) -> Participants.acknowledge(d, c,
+                    (ParticipantAcknowledged) c.event());
+            case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
             case PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
                     ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
                     REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
-        step.run();
     }
 
     private static void register(Decision d, Command.RegisterJob command) {

@@ -48,7 +48,7 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class CheckpointEvolver {
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Step NOTHING = (self, s, e) -> { };
 
     private final CoordinatorSettings settings;
     private final HistoryRecorder history;
@@ -74,32 +74,42 @@ public final class CheckpointEvolver {
      *     read must stop the replay, not be skipped
      */
     public void evolve(CoordinatorState state, SpecificRecord event) {
-        change(state, EventKind.of(event), event).run();
+        change(EventKind.of(event)).apply(this, state, event);
     }
 
-    private Runnable change(CoordinatorState state, EventKind kind, SpecificRecord event) {
+    /**
+     * What an event of the kind does to the state. The steps capture nothing, so each is one constant object and
+     * applying an event allocates nothing to dispatch it.
+     */
+    private static Step change(EventKind kind) {
         return switch (kind) {
-            case JOB_SPEC -> () -> onJobSpec(state, (JobSpec) event);
-            case JOB_STATUS_CHANGE -> () -> onStatus(state, (JobStatusChange) event);
-            case TASK_STARTED -> () -> onTaskStarted(state, (TaskStarted) event);
-            case TASK_FINISHED -> () -> onTaskFinished(state, (TaskFinished) event);
-            case PARTICIPANTS_TRIGGERED -> () -> onParticipantsTriggered(state, (ParticipantsTriggered) event);
-            case PARTICIPANT_ACKNOWLEDGED -> () -> onParticipantAck(state, (ParticipantAcknowledged) event);
-            case CHECKPOINT_ACKNOWLEDGED -> () -> state.putAck((CheckpointAcknowledged) event);
-            case CHECKPOINT_TRIGGERED -> () -> onTriggered(state, (CheckpointTriggered) event);
-            case CHECKPOINT_COMPLETED -> () -> onCompleted(state, (CheckpointCompleted) event);
-            case CHECKPOINT_ABORTED -> () -> onAborted(state, (CheckpointAborted) event);
-            case PERIODIC_TRIGGER_SCHEDULED -> () -> onScheduled(state, (PeriodicTriggerScheduled) event);
-            case PERIODIC_TRIGGER_STOPPED -> () -> onStopped(state, (PeriodicTriggerStopped) event);
-            case REQUEST_QUEUED -> () -> onQueued(state, (RequestQueued) event);
-            case REQUEST_OUTCOME -> () -> requests.outcome(state, (RequestOutcome) event);
-            case REQUEST_DEQUEUED -> () -> onDequeued(state, (RequestDequeued) event);
-            case TRIGGER_FAILED -> () -> update(state, ((TriggerFailed) event).getJobId(),
+            case JOB_SPEC -> (self, s, e) -> onJobSpec(s, (JobSpec) e);
+            case JOB_STATUS_CHANGE -> (self, s, e) -> onStatus(s, (JobStatusChange) e);
+            case TASK_STARTED -> (self, s, e) -> onTaskStarted(s, (TaskStarted) e);
+            case TASK_FINISHED -> (self, s, e) -> onTaskFinished(s, (TaskFinished) e);
+            case PARTICIPANTS_TRIGGERED -> (self, s, e) -> onParticipantsTriggered(s, (ParticipantsTriggered) e);
+            case PARTICIPANT_ACKNOWLEDGED -> (self, s, e) -> onParticipantAck(s, (ParticipantAcknowledged) e);
+            case CHECKPOINT_ACKNOWLEDGED -> (self, s, e) -> s.putAck((CheckpointAcknowledged) e);
+            case CHECKPOINT_TRIGGERED -> (self, s, e) -> onTriggered(s, (CheckpointTriggered) e);
+            case CHECKPOINT_COMPLETED -> (self, s, e) -> self.onCompleted(s, (CheckpointCompleted) e);
+            case CHECKPOINT_ABORTED -> (self, s, e) -> self.onAborted(s, (CheckpointAborted) e);
+            case PERIODIC_TRIGGER_SCHEDULED -> (self, s, e) -> onScheduled(s, (PeriodicTriggerScheduled) e);
+            case PERIODIC_TRIGGER_STOPPED -> (self, s, e) -> onStopped(s, (PeriodicTriggerStopped) e);
+            case REQUEST_QUEUED -> (self, s, e) -> onQueued(s, (RequestQueued) e);
+            case REQUEST_OUTCOME -> (self, s, e) -> self.requests.outcome(s, (RequestOutcome) e);
+            case REQUEST_DEQUEUED -> (self, s, e) -> onDequeued(s, (RequestDequeued) e);
+            case TRIGGER_FAILED -> (self, s, e) -> update(s, ((TriggerFailed) e).getJobId(),
                     j -> j.setCounts(counts(j, 0, 0, 0, 1)));
-            case CHECKPOINT_FAILURE_COUNTED -> () -> onFailureCounted(state, (CheckpointFailureCounted) event);
-            case JOB_FAILED -> () -> onJobFailed(state, (JobFailed) event);
+            case CHECKPOINT_FAILURE_COUNTED -> (self, s, e) -> self.onFailureCounted(s, (CheckpointFailureCounted) e);
+            case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
             case TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED -> NOTHING;
         };
+    }
+
+    /** One kind's change of the state. */
+    @FunctionalInterface
+    private interface Step {
+        void apply(CheckpointEvolver evolver, CoordinatorState state, SpecificRecord event);
     }
 
     private static void onStatus(CoordinatorState state, JobStatusChange e) {

@@ -23,8 +23,8 @@ import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Arrays;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -69,13 +69,13 @@ public enum EventKind {
         DECIDED
     }
 
-    private static final Map<Class<?>, EventKind> BY_TYPE = new HashMap<>();
-
-    static {
-        for (EventKind kind : values()) {
-            BY_TYPE.put(kind.type, kind);
+    /** The kind of each class, found once per class (the JDK's per-class cache: a read is a field load). */
+    private static final ClassValue<Optional<EventKind>> BY_TYPE = new ClassValue<>() {
+        @Override
+        protected Optional<EventKind> computeValue(Class<?> type) {
+            return Arrays.stream(values()).filter(kind -> kind.type == type).findFirst();
         }
-    }
+    };
 
     private final Class<? extends SpecificRecord> type;
     private final Origin origin;
@@ -95,7 +95,7 @@ public enum EventKind {
      * @throws IllegalArgumentException for {@code null} or an object of a type that is no journal event
      */
     public static EventKind of(Object event) {
-        EventKind kind = event == null ? null : BY_TYPE.get(event.getClass());
+        EventKind kind = event == null ? null : BY_TYPE.get(event.getClass()).orElse(null);
         if (kind == null) {
             throw new IllegalArgumentException("not a journal event: "
                     + (event == null ? "null" : event.getClass().getName()));
@@ -125,7 +125,6 @@ public enum EventKind {
 
     /** The field holding the moment of the timer events of this type set; {@code null} if none or no event type. */
     static String timerFieldOf(Class<?> type) {
-        EventKind kind = BY_TYPE.get(type);
-        return kind == null ? null : kind.timerField;
+        return BY_TYPE.get(type).map(kind -> kind.timerField).orElse(null);
     }
 }
