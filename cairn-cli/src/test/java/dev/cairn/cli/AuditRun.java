@@ -4,8 +4,6 @@ import dev.cairn.coordinator.audit.AuditException;
 import dev.cairn.coordinator.audit.JournalEntry;
 import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.JournalVerifier;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,13 +55,10 @@ final class AuditRun {
             throw new AssertionError("audit sends nothing");
         }, Clock.systemUTC());
         CommandLine commandLine = CairnCli.commandLine(cli, factory);
-        StringWriter outText = new StringWriter();
-        StringWriter errText = new StringWriter();
-        commandLine.setOut(new PrintWriter(outText, true));
-        commandLine.setErr(new PrintWriter(errText, true));
-        exit = commandLine.execute(args);
-        out = outText.toString();
-        err = errText.toString();
+        CliRun.Output output = CliRun.execute(commandLine, args);
+        exit = output.exit();
+        out = output.out();
+        err = output.err();
         return this;
     }
 

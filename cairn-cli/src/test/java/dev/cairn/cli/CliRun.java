@@ -61,14 +61,24 @@ final class CliRun {
         };
         CommandLine commandLine = CairnCli.commandLine(
                 new CairnCli(factory, Clock.fixed(Instant.ofEpochMilli(NOW_MS), ZoneOffset.UTC), environment));
+        Output output = execute(commandLine, args);
+        exit = output.exit();
+        out = output.out();
+        err = output.err();
+        return this;
+    }
+
+    /** What one run of a command line printed and returned. */
+    record Output(int exit, String out, String err) {}
+
+    /** Runs {@code commandLine} with {@code args}, its output and errors captured. */
+    static Output execute(CommandLine commandLine, String... args) {
         StringWriter outText = new StringWriter();
         StringWriter errText = new StringWriter();
         commandLine.setOut(new PrintWriter(outText, true));
         commandLine.setErr(new PrintWriter(errText, true));
-        exit = commandLine.execute(args);
-        out = outText.toString();
-        err = errText.toString();
-        return this;
+        int exit = commandLine.execute(args);
+        return new Output(exit, outText.toString(), errText.toString());
     }
 
     static CliRun of(String... args) {
