@@ -19,7 +19,7 @@ class CoordinatorKillCampaignFaultIT {
     @Test
     void shouldTriggerAgainWithinSecondsAfterEachOfTwentyKills() {
         int kills = Integer.getInteger("cairn.faults.kills", 20);
-        try (FaultCluster cluster = FaultCluster.start("kill-" + kills, 1, 6)) {
+        try (FaultCluster cluster = FaultCluster.start("kill-" + kills, 1, 1, 6)) {
             CoordinatorProcess coordinator = cluster.coordinators.get(0);
 
             Recovery recovery = KillLoop.run(cluster, coordinator, kills);

@@ -40,15 +40,17 @@ final class CoordinatorProcess implements AutoCloseable {
     }
 
     /**
-     * Starts instance {@code name} of application {@code applicationId} on topics {@code prefix}*, its state in
-     * {@code dir/name/state}, with the flags of {@code tuning}; returns once the process runs (not yet assigned).
+     * Starts instance {@code name} of application {@code applicationId} against {@code kafka} on topics
+     * {@code prefix}* (replicated to every node), its state in {@code dir/name/state}, with the flags of
+     * {@code tuning}; returns once the process runs (not yet assigned).
      */
-    static CoordinatorProcess start(String name, Path dir, String bootstrapServers, String applicationId,
+    static CoordinatorProcess start(String name, Path dir, BrokerCluster kafka, String applicationId,
             String topicPrefix, int partitions, FailoverTuning tuning) {
         int httpPort = freePort();
         Path home = dir.resolve(name);
         List<String> flags = new ArrayList<>(List.of(
-                "--bootstrap-servers=" + bootstrapServers,
+                "--bootstrap-servers=" + kafka.bootstrapServers(),
+                "--replication-factor=" + kafka.replicationFactor(),
                 "--application-id=" + applicationId,
                 "--topic-prefix=" + topicPrefix,
                 "--partitions=" + partitions,

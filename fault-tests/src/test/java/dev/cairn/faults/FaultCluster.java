@@ -16,16 +16,17 @@ import java.util.stream.Collectors;
 import org.awaitility.Awaitility;
 
 /**
- * Everything one fault test runs: a broker process, {@code instances} coordinator processes of one application,
- * a {@link JobFleet} of real sidecars, and a {@link TopicRecorder}; with the waits the tests measure. Its files
- * (broker and coordinator logs, state directories) live under {@code cairn.faults.dir/<run>}.
+ * Everything one fault test runs: a {@link BrokerCluster} of Kafka node processes, {@code instances} coordinator
+ * processes of one application, a {@link JobFleet} of real sidecars, and a {@link TopicRecorder}; with the waits
+ * the tests measure. Its files (Kafka and coordinator logs, state directories) live under
+ * {@code cairn.faults.dir/<run>}.
  */
 final class FaultCluster implements AutoCloseable {
 
     static final int PARTITIONS = 6;
     private static final Duration START = Duration.ofSeconds(90);
 
-    final BrokerProcess broker;
+    final BrokerCluster brokers;
     final List<CoordinatorProcess> coordinators = new ArrayList<>();
     final CairnTopics topics = new CairnTopics("faults-" + UUID.randomUUID().toString().substring(0, 6) + ".");
     final FailoverTuning tuning = FailoverTuning.fromSystemProperty();
@@ -33,31 +34,34 @@ final class FaultCluster implements AutoCloseable {
     TopicRecorder recorder;
     JobFleet fleet;
 
-    private FaultCluster(Path dir) {
+    private FaultCluster(Path dir, int brokers) {
         this.dir = dir;
-        this.broker = BrokerProcess.start(dir.resolve("broker"));
+        this.brokers = BrokerCluster.start(dir.resolve("kafka"), brokers);
     }
 
-    /** Starts the broker, the coordinators and the jobs; returns once every job has completed a checkpoint. */
-    static FaultCluster start(String run, int instances, int jobs) {
+    /**
+     * Starts {@code brokers} Kafka nodes, the coordinators and the jobs; returns once every job has completed a
+     * checkpoint.
+     */
+    static FaultCluster start(String run, int brokers, int instances, int jobs) {
         Path dir = runDir(run);
-        FaultCluster cluster = new FaultCluster(dir);
+        FaultCluster cluster = new FaultCluster(dir, brokers);
         try {
             String applicationId = "cairn-faults-" + UUID.randomUUID().toString().substring(0, 6);
             for (int i = 0; i < instances; i++) {
-                cluster.coordinators.add(CoordinatorProcess.start("coordinator-" + i, dir, cluster.broker.bootstrapServers(),
+                cluster.coordinators.add(CoordinatorProcess.start("coordinator-" + i, dir, cluster.brokers,
                         applicationId, cluster.topics.prefix(), PARTITIONS, cluster.tuning));
             }
             // any REST answer means the topics exist and take writes
             Awaitility.await("coordinators answering").atMost(START).pollInterval(Duration.ofMillis(200))
                     .until(() -> cluster.coordinators.stream().allMatch(c -> c.get("/jobs/none").status() > 0));
-            cluster.recorder = new TopicRecorder(cluster.broker.bootstrapServers(), cluster.topics);
-            cluster.fleet = JobFleet.start(cluster.broker.bootstrapServers(), cluster.topics, jobs, dir.resolve("jobs"));
+            cluster.recorder = new TopicRecorder(cluster.brokers.bootstrapServers(), cluster.topics);
+            cluster.fleet = JobFleet.start(cluster.brokers.bootstrapServers(), cluster.topics, jobs, dir.resolve("jobs"));
             long started = System.currentTimeMillis();
             Awaitility.await("every job completes a checkpoint").atMost(START).pollInterval(Duration.ofMillis(100))
                     .until(() -> cluster.jobsCompletedSince(started));
-            System.out.printf("[faults] %s: broker %s, %d coordinator(s), %d jobs, tuning %s, files in %s%n", run,
-                    cluster.broker.bootstrapServers(), instances, jobs, cluster.tuning, dir);
+            System.out.printf("[faults] %s: %d Kafka node(s) %s, %d coordinator(s), %d jobs, tuning %s, files in %s%n",
+                    run, brokers, cluster.brokers.bootstrapServers(), instances, jobs, cluster.tuning, dir);
             return cluster;
         } catch (RuntimeException | Error e) {
             cluster.close();
@@ -132,9 +136,9 @@ final class FaultCluster implements AutoCloseable {
         fleet.suspendAll();
         awaitQuietly(JobFleet.TIMEOUT.plusSeconds(40), () -> Invariants.check(recorder).violations().stream()
                 .noneMatch(v -> v.startsWith("orphaned")));
-        awaitQuietly(Duration.ofSeconds(30), () -> LiveStoreAudit.differences(broker.bootstrapServers(),
+        awaitQuietly(Duration.ofSeconds(30), () -> LiveStoreAudit.differences(brokers.bootstrapServers(),
                 topics.journal(), jobIds(), liveInstance).isEmpty());
-        replayDifferences.addAll(LiveStoreAudit.differences(broker.bootstrapServers(), topics.journal(), jobIds(),
+        replayDifferences.addAll(LiveStoreAudit.differences(brokers.bootstrapServers(), topics.journal(), jobIds(),
                 liveInstance));
         Invariants.Report report = Invariants.check(recorder);
         System.out.println("[faults] " + report.describe());
@@ -161,6 +165,6 @@ final class FaultCluster implements AutoCloseable {
             recorder.close();
         }
         coordinators.forEach(CoordinatorProcess::close);
-        broker.close();
+        brokers.close();
     }
 }

@@ -23,7 +23,7 @@ class OneOfTwoCoordinatorsFaultIT {
 
     @Test
     void shouldTriggerTheKilledInstancesJobsWithinTenSecondsOnTheMedianAndSpreadThemBackAfterItsRestart() {
-        try (FaultCluster cluster = FaultCluster.start("one-of-two", 2, 8)) {
+        try (FaultCluster cluster = FaultCluster.start("one-of-two", 1, 2, 8)) {
             Recovery takeover = new Recovery("SIGKILL of one of two coordinators -> survivor triggers its jobs");
             Recovery spreadBack = new Recovery("restart of the killed coordinator -> jobs spread over both again");
             for (int round = 0; round < ROUNDS; round++) {

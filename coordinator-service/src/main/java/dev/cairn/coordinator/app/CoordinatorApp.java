@@ -124,6 +124,12 @@ public final class CoordinatorApp implements AutoCloseable {
             new TopicInitializer(admin, Duration.ofSeconds(60))
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
         }
+        if (config.replicationFactor() == 1) {
+            LOG.warn("Topics are created with one replica: while a partition's broker restarts it has no leader, and "
+                    + "Kafka can then leave this coordinator's transaction open (its jobs stop) or take back what it "
+                    + "committed; give them --replication-factor=3 on three or more brokers "
+                    + "(README, Running the coordinator)");
+        }
     }
 
     private static CoordinatorApp start(CoordinatorConfig config, CompletableFuture<Void> topicsReady,
