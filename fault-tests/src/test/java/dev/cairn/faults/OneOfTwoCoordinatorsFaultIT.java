@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
  * instances again. Repeated {@link #ROUNDS} times. The survivor decides within about 7 s (6 s session, rebalance,
  * restore), but its triggers become visible to read_committed readers only once the broker has aborted the dead
  * instance's open transaction (its 5 s timeout, found by a check that runs every 10 s by default), so a takeover
- * took 6.3 to 13.8 s here, depending on when that check runs. The test fails above a 20 s median or a 30 s worst
- * case: a return towards Kafka's 45 s session, not that spread (a clean-clone CI run here had a 10.1 s median).
+ * took 6.3 to 14.2 s here, depending on when that check runs. The test fails above a 20 s median or a 30 s worst
+ * case: a return towards Kafka's 45 s session, not that spread (clean-clone CI runs here had medians of 10.1 and
+ * 11.9 s).
  */
 class OneOfTwoCoordinatorsFaultIT {
 
