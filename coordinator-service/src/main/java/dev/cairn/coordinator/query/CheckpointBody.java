@@ -45,11 +45,6 @@ record CheckpointBody(CheckpointType type, Boolean force, String targetLocation,
             "options.alignedTimeoutMs", "alignedTimeoutMs");
 
     @Override
-    public String givenRequestId() {
-        return TriggerBody.requestId(requestId, triggerId);
-    }
-
-    @Override
     public TriggerRequest toRequest(String jobId, String chosenId, long nowMs) {
         BackupType backup = checkpointType == null || checkpointType == CheckpointTypeName.CONFIGURED ? null
                 : BackupType.valueOf(checkpointType.name());
@@ -67,7 +62,7 @@ record CheckpointBody(CheckpointType type, Boolean force, String targetLocation,
 
     @Override
     public List<String> shapeProblems() {
-        return TriggerBody.requestIdProblems(requestId, triggerId);
+        return requestIdProblems();
     }
 
     @Override

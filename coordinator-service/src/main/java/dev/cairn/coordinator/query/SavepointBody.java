@@ -27,27 +27,17 @@ record SavepointBody(String targetDirectory, SavepointFormat formatType, Boolean
         String requestId) implements TriggerBody {
 
     @Override
-    public String givenRequestId() {
-        return TriggerBody.requestId(requestId, triggerId);
-    }
-
-    @Override
     public TriggerRequest toRequest(String jobId, String chosenId, long nowMs) {
         return TriggerBody.savepoint(jobId, chosenId, nowMs, targetDirectory, formatType, PostCheckpointAction.NONE);
     }
 
     @Override
     public List<String> shapeProblems() {
-        List<String> problems = new ArrayList<>(TriggerBody.requestIdProblems(requestId, triggerId));
+        List<String> problems = new ArrayList<>(requestIdProblems());
         if (Boolean.TRUE.equals(cancelJob)) {
             problems.add("cancelJob: true (cancel with savepoint) is not supported; to stop the job with a "
                     + "savepoint use POST /jobs/{jobId}/stop (with \"drain\": true to drain it first)");
         }
         return problems;
-    }
-
-    @Override
-    public String field(String path) {
-        return TriggerBody.field(path, SAVEPOINT_NAMES, requestId != null ? "requestId" : "triggerId");
     }
 }

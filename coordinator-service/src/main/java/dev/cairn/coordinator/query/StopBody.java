@@ -27,11 +27,6 @@ record StopBody(String targetDirectory, Boolean drain, SavepointFormat formatTyp
         String requestId) implements TriggerBody {
 
     @Override
-    public String givenRequestId() {
-        return TriggerBody.requestId(requestId, triggerId);
-    }
-
-    @Override
     public TriggerRequest toRequest(String jobId, String chosenId, long nowMs) {
         return TriggerBody.savepoint(jobId, chosenId, nowMs, targetDirectory, formatType,
                 Boolean.TRUE.equals(drain) ? PostCheckpointAction.TERMINATE : PostCheckpointAction.SUSPEND);
@@ -39,11 +34,6 @@ record StopBody(String targetDirectory, Boolean drain, SavepointFormat formatTyp
 
     @Override
     public List<String> shapeProblems() {
-        return TriggerBody.requestIdProblems(requestId, triggerId);
-    }
-
-    @Override
-    public String field(String path) {
-        return TriggerBody.field(path, SAVEPOINT_NAMES, requestId != null ? "requestId" : "triggerId");
+        return requestIdProblems();
     }
 }

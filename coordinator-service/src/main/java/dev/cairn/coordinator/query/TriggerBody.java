@@ -52,8 +52,16 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
         return request;
     }
 
+    /** Cairn's name of the request's id, {@code null} when the body leaves it out. */
+    String requestId();
+
+    /** Flink's name of the request's id, {@code null} when the body leaves it out. */
+    String triggerId();
+
     /** The request's id as the body gives it ({@code requestId}, or Flink's {@code triggerId}), else null. */
-    String givenRequestId();
+    default String givenRequestId() {
+        return requestId() != null ? requestId() : triggerId();
+    }
 
     /** The event this body asks for, with {@code requestId}. */
     TriggerRequest toRequest(String jobId, String requestId, long nowMs);
@@ -61,16 +69,18 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
     /** What is wrong with the body itself, beside the request's rules (fields that contradict each other). */
     List<String> shapeProblems();
 
-    /** The JSON field of a path of {@link TriggerRequests}' problems. */
-    String field(String path);
-
-    /** The request id of a body that names it {@code requestId} or, as Flink does, {@code triggerId}. */
-    static String requestId(String requestId, String triggerId) {
-        return requestId != null ? requestId : triggerId;
+    /**
+     * The JSON field of a path of {@link TriggerRequests}' problems: here with the names of Flink's savepoint and
+     * stop bodies, the request id named as the body names it.
+     */
+    default String field(String path) {
+        return field(path, SAVEPOINT_NAMES, requestId() != null ? "requestId" : "triggerId");
     }
 
-    /** A problem when a body names two different request ids. */
-    static List<String> requestIdProblems(String requestId, String triggerId) {
+    /** A problem when the body names two different request ids. */
+    default List<String> requestIdProblems() {
+        String requestId = requestId();
+        String triggerId = triggerId();
         return requestId != null && triggerId != null && !requestId.equals(triggerId)
                 ? List.of("requestId and triggerId name the same thing (the request's id); give only one")
                 : List.of();
