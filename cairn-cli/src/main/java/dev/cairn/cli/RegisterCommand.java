@@ -13,12 +13,8 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code cairn register}: produces a {@code JobSpec}, which registers a job or replaces its plan, checkpoint
@@ -27,7 +23,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "register",
         description = "Registers a job (or replaces its tasks, checkpoint configuration and participants): "
                 + "produces a JobSpec.")
-final class RegisterCommand implements Callable<Integer> {
+final class RegisterCommand extends RequestSubcommand {
 
     /** Flink's CheckpointingMode. */
     enum Mode { EXACTLY_ONCE, AT_LEAST_ONCE }
@@ -104,17 +100,11 @@ final class RegisterCommand implements Callable<Integer> {
                     + "its state before the tasks are triggered; repeat for every participant, in order.")
     List<String> participants = new ArrayList<>();
 
-    @ParentCommand
-    CairnCli cli;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
         JobSpec job = jobSpec();
-        Delivery delivery = cli.send(spec, job.getJobId(), new RequestEnvelope(job));
-        PrintWriter out = spec.commandLine().getOut();
+        Delivery delivery = send(job.getJobId(), new RequestEnvelope(job));
+        PrintWriter out = out();
         CheckpointConfig config = job.getConfig();
         out.println("Sent JobSpec of job '" + job.getJobId() + "' to " + delivery.describe() + ":");
         out.println("  tasks:       " + TaskFlags.describe(job.getTasks()));

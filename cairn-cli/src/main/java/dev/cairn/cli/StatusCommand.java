@@ -7,18 +7,14 @@ import dev.cairn.events.RequestEnvelope;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
-import picocli.CommandLine.Spec;
 
 /** {@code cairn status}: produces a {@code JobStatusChange}. */
 @Command(name = "status",
         description = "Changes a job's status: produces a JobStatusChange. Checkpoints are triggered only while "
                 + "the job is RUNNING; leaving RUNNING aborts its pending checkpoints and queued requests.")
-final class StatusCommand implements Callable<Integer> {
+final class StatusCommand extends RequestSubcommand {
 
     @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
     String jobId;
@@ -27,17 +23,11 @@ final class StatusCommand implements Callable<Integer> {
             description = "The new status, one of ${COMPLETION-CANDIDATES}.")
     JobStatus status;
 
-    @ParentCommand
-    CairnCli cli;
-
-    @Spec
-    CommandSpec spec;
-
     @Override
     public Integer call() {
         JobStatusChange change = change();
-        Delivery delivery = cli.send(spec, change.getJobId(), new RequestEnvelope(change));
-        PrintWriter out = spec.commandLine().getOut();
+        Delivery delivery = send(change.getJobId(), new RequestEnvelope(change));
+        PrintWriter out = out();
         out.println("Sent JobStatusChange of job '" + change.getJobId() + "' to " + delivery.describe()
                 + ": status " + change.getStatus() + ".");
         out.println(change.getStatus() == JobStatus.RUNNING
