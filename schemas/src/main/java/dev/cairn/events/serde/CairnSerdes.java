@@ -15,7 +15,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The serdes of Cairn's topic values, one per envelope, each reading every frozen version of its
- * schema. Keys are plain UTF-8 job ids (Kafka's StringSerde).
+ * schema. Keys are plain UTF-8 job ids (Kafka's StringSerde). Each is built once and shared: building one
+ * parses every frozen schema (about a millisecond), and Avro's message encoder and decoder are thread-safe.
  */
 public final class CairnSerdes {
 
@@ -25,40 +26,46 @@ public final class CairnSerdes {
             RetainedCheckpoints.class, RestorePart.class);
 
     private static final Map<Long, String> ALL_FINGERPRINTS = fingerprintsOfAllEnvelopes();
+    private static final AvroEventSerde<RequestEnvelope> REQUESTS = forEnvelope(RequestEnvelope.class);
+    private static final AvroEventSerde<AckEnvelope> ACKS = forEnvelope(AckEnvelope.class);
+    private static final AvroEventSerde<ControlEnvelope> CONTROL = forEnvelope(ControlEnvelope.class);
+    private static final AvroEventSerde<JournalEnvelope> JOURNAL = forEnvelope(JournalEnvelope.class);
+    private static final AvroEventSerde<RetainedCheckpoints> RETAINED = forEnvelope(RetainedCheckpoints.class);
+    private static final AvroEventSerde<RestorePart> RESTORE_PARTS = forEnvelope(RestorePart.class);
 
     private CairnSerdes() {}
 
     /** Values of cairn.requests. */
     public static AvroEventSerde<RequestEnvelope> requests() {
-        return forEnvelope(RequestEnvelope.class);
+        return REQUESTS;
     }
 
     /** Values of cairn.acks. */
     public static AvroEventSerde<AckEnvelope> acks() {
-        return forEnvelope(AckEnvelope.class);
+        return ACKS;
     }
 
     /** Values of cairn.control. */
     public static AvroEventSerde<ControlEnvelope> control() {
-        return forEnvelope(ControlEnvelope.class);
+        return CONTROL;
     }
 
     /** Values of cairn.journal. */
     public static AvroEventSerde<JournalEnvelope> journal() {
-        return forEnvelope(JournalEnvelope.class);
+        return JOURNAL;
     }
 
     /** Values of cairn.completed. */
     public static AvroEventSerde<RetainedCheckpoints> retained() {
-        return forEnvelope(RetainedCheckpoints.class);
+        return RETAINED;
     }
 
     /** Values of cairn.completed under a restore part's key (see {@code CairnTopics#restorePartKey}). */
     public static AvroEventSerde<RestorePart> restoreParts() {
-        return forEnvelope(RestorePart.class);
+        return RESTORE_PARTS;
     }
 
-    /** A serde for one of {@link #ENVELOPES}, reading all its frozen versions. */
+    /** A new serde for one of {@link #ENVELOPES}, reading all its frozen versions (the methods above share one each). */
     public static <T extends SpecificRecord> AvroEventSerde<T> forEnvelope(Class<T> type) {
         String name = SpecificData.get().getSchema(type).getName();
         return new AvroEventSerde<>(type, SchemaVersions.frozen(name), ALL_FINGERPRINTS);
