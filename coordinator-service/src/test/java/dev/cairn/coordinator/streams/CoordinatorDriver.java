@@ -16,7 +16,9 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,6 +54,7 @@ public final class CoordinatorDriver implements AutoCloseable {
     public static final Duration TICK = Duration.ofMillis(100);
 
     private final TopologyTestDriver driver;
+    private final SigningKey masterKey;
     private final TestInputTopic<String, RequestEnvelope> requests;
     private final TestInputTopic<String, AckEnvelope> acks;
     private final TestOutputTopic<String, ControlEnvelope> control;
@@ -66,6 +69,7 @@ public final class CoordinatorDriver implements AutoCloseable {
             props.put(DeadLetterQueueHandler.METER_REGISTRY, options.metrics.registry());
         }
         driver = new TopologyTestDriver(topology(options), props, START);
+        masterKey = options.masterKey;
         requests = requests();
         acks = acks();
         control = control();
@@ -141,7 +145,17 @@ public final class CoordinatorDriver implements AutoCloseable {
         return driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
     }
 
+    /** Sidecar records as a sidecar sends them: signed with the job's key when the topology requires it. */
     public TestInputTopic<String, AckEnvelope> acks() {
+        if (masterKey == null) {
+            return unsignedAcks();
+        }
+        return driver.createInputTopic(TOPICS.acks(), new StringSerializer(), new SigningSerializer<>(
+                CairnSerdes.acks().serializer(), envelope -> masterKey.jobKey(EnvelopeJobIds.of(envelope))));
+    }
+
+    /** Sidecar records without a signature. */
+    public TestInputTopic<String, AckEnvelope> unsignedAcks() {
         return driver.createInputTopic(TOPICS.acks(), new StringSerializer(), CairnSerdes.acks().serializer());
     }
 

@@ -164,7 +164,7 @@ class FaultContainmentTopologyTest {
     }
 
     private TestInputTopic<String, AckEnvelope> acks() {
-        return driver.acks();
+        return driver.unsignedAcks();
     }
 
     private TestInputTopic<byte[], byte[]> rawAcks() {

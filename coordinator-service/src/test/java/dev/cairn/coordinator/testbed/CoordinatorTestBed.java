@@ -32,6 +32,8 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -123,13 +125,17 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         return new Builder(null, null);
     }
 
-    /** What the coordinator runs with: 2 partitions per topic, no REST API, unsigned acks unless set. */
+    /**
+     * What the coordinator runs with: 2 partitions per topic, no REST API, and, as the README's coordinator
+     * command does, sidecar records that must be signed (with a master key of the bed's own) unless
+     * {@link #unsigned()} is set.
+     */
     public static final class Builder {
         private final KafkaCluster kafka;
         private final Path stateDir;
         private int partitions = 2;
         private QueryServerConfig queryServer;
-        private SigningKey masterKey;
+        private SigningKey masterKey = SigningKey.generate();
 
         private Builder(KafkaCluster kafka, Path stateDir) {
             this.kafka = kafka;
@@ -158,9 +164,18 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
             return this;
         }
 
-        /** A coordinator that requires signed sidecar records: the bed signs every ack with the job's key. */
+        /** Sidecar records are signed with the job's key derived from {@code master} (the default: a new key). */
         public Builder signedWith(SigningKey master) {
-            this.masterKey = master;
+            this.masterKey = Objects.requireNonNull(master, "master");
+            return this;
+        }
+
+        /**
+         * A coordinator that accepts unsigned sidecar records ({@code --allow-unsigned-sidecar-records}), and a bed
+         * that sends them unsigned: only for tests whose subject is that mode.
+         */
+        public Builder unsigned() {
+            this.masterKey = null;
             return this;
         }
 
@@ -222,6 +237,14 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     public CairnTopics topics() {
         return topics;
+    }
+
+    /**
+     * The key a sidecar of {@code jobId} signs its records with (give it to a sidecar with
+     * {@code SidecarConfig.withAuthKey}); empty when the bed runs {@link Builder#unsigned()}.
+     */
+    public Optional<SigningKey> jobKey(String jobId) {
+        return Optional.ofNullable(settings.masterKey).map(master -> master.jobKey(jobId));
     }
 
     public String bootstrapServers() {

@@ -14,7 +14,10 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.VerifyingDeserializer;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.TopicTail;
@@ -41,7 +44,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>In: the test's {@link CheckpointTriggered}, {@link ParticipantsTriggered}, {@link CheckpointCompleted},
  * {@link CheckpointAborted}, {@link AckDiscarded} (on the control topic) and {@link RetainedCheckpoints} (on the
- * completed topic). Out: every {@link AckEnvelope} event the sidecars publish, read from the beginning.
+ * completed topic). Out: every {@link AckEnvelope} event the sidecars publish, read from the beginning and verified
+ * as the coordinator verifies them: the sidecars sign with their job's key, and a record that is unsigned or signed
+ * with another key fails the read.
  */
 public final class ControlRecordsBed implements AutoCloseable {
 
@@ -49,6 +54,7 @@ public final class ControlRecordsBed implements AutoCloseable {
     public static final Duration WAIT = Duration.ofSeconds(60);
 
     private final KafkaCluster kafka;
+    private final SigningKey master = SigningKey.generate();
     private final CairnTopics topics = new CairnTopics("it-wire-" + UUID.randomUUID().toString().substring(0, 8) + ".");
     private final KafkaProducer<String, ControlEnvelope> control;
     private final KafkaProducer<String, RetainedCheckpoints> completed;
@@ -61,8 +67,8 @@ public final class ControlRecordsBed implements AutoCloseable {
         kafka.createTopics(3, topics.all().toArray(String[]::new));
         this.control = producer(CairnSerdes.control().serializer());
         this.completed = producer(CairnSerdes.retained().serializer());
-        this.acks = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.acks(), CairnSerdes.acks().deserializer(),
-                AckEnvelope::getEvent);
+        this.acks = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.acks(),
+                new VerifyingDeserializer<>(CairnSerdes.acks(), master, EnvelopeJobIds::of), AckEnvelope::getEvent);
     }
 
     private <V> KafkaProducer<String, V> producer(Serializer<V> values) {
@@ -73,13 +79,13 @@ public final class ControlRecordsBed implements AutoCloseable {
     /** A task sidecar's config on this bed's topics (snapshot timeout 30 s). */
     public SidecarConfig taskConfig(String jobId, String taskId, int subtaskIndex) {
         return SidecarConfig.forTask(kafka.bootstrapServers(), jobId, taskId, subtaskIndex).withTopics(topics)
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(WAIT);
+                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(WAIT).withAuthKey(master.jobKey(jobId));
     }
 
     /** A participant sidecar's config on this bed's topics (snapshot timeout 30 s). */
     public SidecarConfig participantConfig(String jobId, String participant) {
         return SidecarConfig.forParticipant(kafka.bootstrapServers(), jobId, participant).withTopics(topics)
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(WAIT);
+                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(WAIT).withAuthKey(master.jobKey(jobId));
     }
 
     /** Starts a sidecar; it is closed after the test. */

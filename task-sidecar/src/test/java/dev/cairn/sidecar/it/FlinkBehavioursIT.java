@@ -28,7 +28,6 @@ import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -191,8 +190,7 @@ class FlinkBehavioursIT extends SidecarTestBase {
     }
 
     private static SidecarConfig participantConfig(String job) {
-        return SidecarConfig.forParticipant(bed.bootstrapServers(), job, "reader").withTopics(bed.topics())
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(CoordinatorTestBed.WAIT);
+        return sidecars.participantConfig(job, "reader");
     }
 
     private static TriggerRequest stop(String job, String requestId, PostCheckpointAction action) {

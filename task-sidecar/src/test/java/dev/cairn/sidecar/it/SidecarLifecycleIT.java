@@ -113,7 +113,8 @@ class SidecarLifecycleIT extends SidecarTestBase {
                 SidecarKeys.SCHEMA.envName("task.id"), "only",
                 SidecarKeys.SCHEMA.envName("subtask.index"), "0",
                 SidecarKeys.SCHEMA.envName("hook.class"), ProcessHook.class.getName(),
-                SidecarKeys.SCHEMA.envName("kafka.linger.ms"), "1");
+                SidecarKeys.SCHEMA.envName("kafka.linger.ms"), "1",
+                SidecarKeys.SCHEMA.envName(SidecarKeys.AUTH_KEY), bed.jobKey(job).orElseThrow().toBase64());
         SidecarMain main = SidecarMainAccess.create(env);
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> SidecarMainAccess.execute(main));
 

@@ -21,10 +21,23 @@ final class TestSidecars implements AutoCloseable {
         this.bed = bed;
     }
 
-    /** A Java-hook sidecar config for the bed's broker and topics (snapshot timeout 30 s). */
+    /**
+     * A Java-hook sidecar config for the bed's broker and topics (snapshot timeout 30 s), signing with the job's
+     * key as a deployed sidecar does.
+     */
     SidecarConfig config(String jobId, String taskId, int subtaskIndex) {
-        return SidecarConfig.forTask(bed.bootstrapServers(), jobId, taskId, subtaskIndex).withTopics(bed.topics())
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(CoordinatorTestBed.WAIT);
+        return secured(jobId, SidecarConfig.forTask(bed.bootstrapServers(), jobId, taskId, subtaskIndex));
+    }
+
+    /** A participant sidecar's config for the bed's broker and topics, signing with the job's key. */
+    SidecarConfig participantConfig(String jobId, String participant) {
+        return secured(jobId, SidecarConfig.forParticipant(bed.bootstrapServers(), jobId, participant));
+    }
+
+    private SidecarConfig secured(String jobId, SidecarConfig config) {
+        SidecarConfig forBed = config.withTopics(bed.topics()).withSnapshotTimeout(Duration.ofSeconds(30))
+                .withStartupTimeout(CoordinatorTestBed.WAIT);
+        return bed.jobKey(jobId).map(forBed::withAuthKey).orElse(forBed);
     }
 
     /** Starts a sidecar with {@link #config} and {@code hook}. */

@@ -1,0 +1,191 @@
+package dev.cairn.coordinator.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.domain.EventKind;
+import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.ParticipantAcknowledged;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.events.auth.SigningKey;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.avro.Schema;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.streams.TestInputTopic;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every kind of record a sidecar sends to {@code cairn.acks} (task starts, acks, declines, finished tasks,
+ * participants' acks and declines), and every kind of request, in the default secured mode (signed with the
+ * job's key) and in the unsigned mode: each is taken in, and in the secured mode each unsigned one is
+ * dead-lettered.
+ */
+class SidecarRecordKindsTopologyTest {
+
+    private static final String JOB = "job";
+    private static final SigningKey MASTER = SigningKey.generate();
+
+    @TempDir
+    Path stateDir;
+
+    private CoordinatorDriver driver;
+    private final List<Object> journal = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        driver.close();
+    }
+
+    @Test
+    void shouldTakeInEveryKindOfSidecarRecordSignedWithTheJobsKey() {
+        driver = CoordinatorDriver.on(stateDir).signedWith(MASTER).start();
+
+        runCheckpointsWithEveryKind(driver.acks());
+
+        assertThat(driver.deadLetters().isEmpty()).isTrue();
+        assertThat(kindsInJournal()).containsAll(ackKinds());
+    }
+
+    @Test
+    void shouldTakeInEveryKindOfSidecarRecordUnsignedWhenSigningIsOff() {
+        driver = CoordinatorDriver.on(stateDir).start();
+
+        runCheckpointsWithEveryKind(driver.unsignedAcks());
+
+        assertThat(driver.deadLetters().isEmpty()).isTrue();
+        assertThat(kindsInJournal()).containsAll(ackKinds());
+    }
+
+    @Test
+    void shouldDeadLetterEveryKindOfSidecarRecordUnsignedWhenSigningIsOn() {
+        driver = CoordinatorDriver.on(stateDir).signedWith(MASTER).start();
+
+        int sent = runCheckpointsWithEveryKindUnchecked(driver.unsignedAcks());
+
+        assertThat(driver.deadLetters().readRecordsToList()).extracting(r -> header(r.headers().lastHeader(
+                DeadLetterQueueHandler.REASON))).hasSize(sent).containsOnly("UNSIGNED");
+        assertThat(kindsInJournal()).doesNotContainAnyElementsOf(ackKinds());
+    }
+
+    @Test
+    void shouldTakeInEveryKindOfRequestUnsignedInBothModes() {
+        for (SigningKey master : Arrays.asList(MASTER, null)) {
+            driver = CoordinatorDriver.on(stateDir.resolve(String.valueOf(master != null))).signedWith(master).start();
+
+            driver.register(spec());
+            trigger("r-1");
+            driver.send(JOB, new RequestEnvelope(Events.statusChange(JOB, JobStatus.SUSPENDED)));
+
+            assertThat(driver.deadLetters().isEmpty()).as("signing %s", master != null ? "on" : "off").isTrue();
+            assertThat(kindsInJournal()).containsAll(requestKinds());
+            driver.close();
+            journal.clear();
+        }
+        driver = CoordinatorDriver.on(stateDir.resolve("last")).start();
+    }
+
+    /**
+     * Checkpoint 1 completes (participant ack, a finished subtask, an ack), checkpoint 2 aborts on the participant's
+     * decline, checkpoint 3 on a subtask's decline.
+     */
+    private void runCheckpointsWithEveryKind(TestInputTopic<String, AckEnvelope> acks) {
+        runCheckpointsWithEveryKindUnchecked(acks);
+
+        List<Object> journal = journal();
+        assertThat(journal).filteredOn(CheckpointCompleted.class::isInstance)
+                .extracting(e -> ((CheckpointCompleted) e).getCheckpointId()).containsExactly(1L);
+        assertThat(journal).filteredOn(CheckpointAborted.class::isInstance)
+                .extracting(e -> ((CheckpointAborted) e).getCheckpointId()).containsExactly(2L, 3L);
+    }
+
+    /** As above, without checking the outcome; returns how many sidecar records it sent. */
+    private int runCheckpointsWithEveryKindUnchecked(TestInputTopic<String, AckEnvelope> acks) {
+        driver.register(spec());
+        acks.pipeInput(JOB, started(0));
+        acks.pipeInput(JOB, started(1));
+        acks.pipeInput(JOB, new AckEnvelope(TaskFinished.newBuilder().setJobId(JOB).setTaskId("source")
+                .setSubtaskIndex(1).setAttemptId(CoordinatorDriver.attempt("source", 1))
+                .setFinalState(new StateHandle("file:///final/source-1", 7L)).setTimestampMs(driver.now()).build()));
+
+        trigger("r-1");
+        participantAcks(acks, 1);
+        acks.pipeInput(JOB, new AckEnvelope(Events.ack(JOB, 1, "source", 0, CoordinatorDriver.attempt("source", 0))
+                .setTimestampMs(driver.now()).build()));
+        trigger("r-2");
+        acks.pipeInput(JOB, new AckEnvelope(ParticipantDeclined.newBuilder().setJobId(JOB).setCheckpointId(2)
+                .setParticipant("hook").setMessage("hook failed").setTimestampMs(driver.now()).build()));
+        trigger("r-3");
+        participantAcks(acks, 3);
+        acks.pipeInput(JOB, new AckEnvelope(Events.decline(JOB, 3, "source", 0, CoordinatorDriver.attempt("source", 0))
+                .setTimestampMs(driver.now()).build()));
+        return 8;
+    }
+
+    private AckEnvelope started(int subtask) {
+        return new AckEnvelope(Events.taskStarted(JOB, "source", subtask, CoordinatorDriver.attempt("source", subtask))
+                .setTimestampMs(driver.now()).build());
+    }
+
+    private void trigger(String requestId) {
+        driver.send(JOB, new RequestEnvelope(Events.triggerRequest(JOB, requestId).setType(CheckpointType.CHECKPOINT)
+                .setTimestampMs(driver.now()).build()));
+    }
+
+    private void participantAcks(TestInputTopic<String, AckEnvelope> acks, long checkpointId) {
+        acks.pipeInput(JOB, new AckEnvelope(ParticipantAcknowledged.newBuilder().setJobId(JOB)
+                .setCheckpointId(checkpointId).setParticipant("hook")
+                .setState(new StateHandle("file:///hook/" + checkpointId, 3L)).setTimestampMs(driver.now()).build()));
+    }
+
+    private static JobSpec spec() {
+        JobSpec spec = CoordinatorDriver.spec(JOB, CoordinatorDriver.task("source", 2));
+        spec.setParticipants(List.of("hook"));
+        spec.getConfig().setIntervalMs(3_600_000L);
+        return spec;
+    }
+
+    /** Every journal event of the current driver so far. */
+    private List<Object> journal() {
+        driver.journal().readValuesToList().forEach(envelope -> journal.add(envelope.getEvent()));
+        return List.copyOf(journal);
+    }
+
+    private Set<String> kindsInJournal() {
+        return journal().stream().map(e -> e.getClass().getSimpleName()).collect(Collectors.toSet());
+    }
+
+    /** Every member of the acks topic's union, each an event kind that comes from cairn.acks. */
+    private static Set<String> ackKinds() {
+        Set<String> union = AckEnvelope.getClassSchema().getField("event").schema().getTypes().stream()
+                .map(Schema::getName).collect(Collectors.toSet());
+        assertThat(Arrays.stream(EventKind.values()).filter(k -> k.origin() == EventKind.Origin.ACKS)
+                .map(k -> k.type().getSimpleName())).containsExactlyInAnyOrderElementsOf(union);
+        return union;
+    }
+
+    /** Every member of the requests topic's union. */
+    private static Set<String> requestKinds() {
+        return RequestEnvelope.getClassSchema().getField("event").schema().getTypes().stream()
+                .map(Schema::getName).collect(Collectors.toSet());
+    }
+
+    private static String header(Header header) {
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
