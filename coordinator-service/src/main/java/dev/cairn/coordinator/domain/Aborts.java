@@ -102,7 +102,7 @@ final class Aborts {
                 .setMessage(message)
                 .setTimestampMs(d.now)
                 .build());
-        d.requestFailed(jobId, request, reason, message);
+        RequestQueue.failed(d, jobId, request, reason, message);
     }
 
     static void dropAllQueued(Decision d, String jobId, CheckpointFailureReason reason, String message) {

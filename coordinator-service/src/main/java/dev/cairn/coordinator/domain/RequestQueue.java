@@ -83,9 +83,27 @@ final class RequestQueue {
 
     /** Whether a stop-with-savepoint of the job is queued or pending. */
     static boolean isStopping(JobState job) {
-        return job.getQueue().stream().anyMatch(r -> r.getPostCheckpointAction() != null
-                        && r.getPostCheckpointAction() != PostCheckpointAction.NONE)
+        return job.getQueue().stream().anyMatch(RequestQueue::isStop)
                 || job.getPending().stream().anyMatch(p -> SnapshotOptionsRules.isSynchronous(p.getOptions()));
+    }
+
+    /** Whether a queued request is a stop-with-savepoint. */
+    private static boolean isStop(QueuedRequest request) {
+        return request.getPostCheckpointAction() != null
+                && request.getPostCheckpointAction() != PostCheckpointAction.NONE;
+    }
+
+    /**
+     * A queued request failed before it became a pending checkpoint: its requester is told, and a failed
+     * stop-with-savepoint gives a still running job its periodic trigger back (Flink: every failure of a stop ends
+     * in StopWithSavepointTerminationHandlerImpl#terminateExceptionally, which restarts the checkpoint scheduler).
+     */
+    static void failed(Decision d, String jobId, QueuedRequest request, CheckpointFailureReason reason,
+            String message) {
+        d.requestFailed(jobId, request, reason, message);
+        if (isStop(request)) {
+            JobStatuses.resumePeriodic(d, jobId);
+        }
     }
 
     static void submitPeriodic(Decision d, String jobId) {

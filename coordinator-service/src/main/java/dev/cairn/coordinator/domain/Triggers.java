@@ -130,6 +130,6 @@ final class Triggers {
                 .setMessage(message)
                 .setTimestampMs(d.now)
                 .build());
-        d.requestFailed(jobId, request, reason, message);
+        RequestQueue.failed(d, jobId, request, reason, message);
     }
 }

@@ -37,6 +37,7 @@ import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
 import java.util.EnumSet;
 import java.util.Set;
@@ -280,6 +281,25 @@ class StopWithSavepointTest {
                 .isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
         assertThat(then.single(PeriodicTriggerScheduled.class).getDueAtMs()).isEqualTo(610 + 1000);
         assertThat(then.job(JOB).getNextPeriodicDueMs()).isEqualTo(1610);
+    }
+
+    /**
+     * Flink's StopWithSavepointTerminationHandlerImpl#onSavepointCreationFailure, which ends in
+     * terminateExceptionally and startCheckpointScheduler: a stop that cannot even be triggered (a task is not
+     * running) fails its request and gives the job its schedule back.
+     */
+    @Test
+    void shouldResumeTheScheduleWhenTheStopCannotBeTriggered() {
+        Scenario scenario = Scenario.given().and(new Command.RegisterJob(spec(config()), 0.0), 0);
+
+        Then then = scenario.when(stop("stop", PostCheckpointAction.SUSPEND), 10);
+
+        then.thenTypes(TriggerRequest.class, PeriodicTriggerStopped.class, RequestQueued.class, RequestDequeued.class,
+                TriggerFailed.class, RequestOutcome.class, PeriodicTriggerScheduled.class);
+        assertThat(then.single(TriggerFailed.class).getReason())
+                .isEqualTo(CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING);
+        assertThat(then.single(RequestOutcome.class).getStatus()).isEqualTo(RequestStatus.FAILED);
+        assertThat(then.job(JOB).getNextPeriodicDueMs()).isEqualTo(10 + 1000);
     }
 
     /** Flink raises an interval below minPause to minPause; the resumed schedule waits that effective interval. */
