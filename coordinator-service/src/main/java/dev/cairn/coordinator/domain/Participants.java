@@ -15,8 +15,8 @@ import java.util.Optional;
  * Answers of the job's coordinator-side participants (Flink: master hooks and operator coordinators, which
  * snapshot before the tasks are triggered). A checkpoint of a job with participants starts with
  * {@code ParticipantsTriggered}; each named participant answers once; when the last one has acknowledged, the
- * tasks are triggered. A participant's decline aborts the checkpoint with the reason it gives: a job-level
- * failure, as Flink treats a master hook's or coordinator's failure. A participant that does not answer in time
+ * tasks are triggered. A participant's decline aborts the checkpoint as a trigger failure ({@link #reasonOf}): a
+ * job-level failure that is not counted, as Flink treats a master hook's or coordinator's failure. A participant that does not answer in time
  * lets the checkpoint expire. Answers for checkpoints that are not waiting for that participant are rejected.
  */
 public final class Participants {
@@ -74,11 +74,21 @@ public final class Participants {
             return;
         }
         d.emit(decline);
-        CheckpointFailureReason reason = decline.getReason() != null ? decline.getReason()
-                : CheckpointFailureReason.CHECKPOINT_DECLINED;
-        Aborts.abort(d, jobId, pending.get(), reason, "Participant " + decline.getParticipant() + " declined checkpoint "
+        Aborts.abort(d, jobId, pending.get(), reasonOf(decline), "Participant " + decline.getParticipant() + " declined checkpoint "
                 + decline.getCheckpointId() + " of job " + jobId + ": " + decline.getMessage());
         RequestQueue.run(d, jobId);
+    }
+
+    /**
+     * Why the checkpoint aborts when a participant fails (Flink: CheckpointCoordinator#onTriggerFailure): a
+     * trigger failure, TRIGGER_CHECKPOINT_FAILURE, which the failure manager does not count, unless the participant
+     * names a reason of its own (Flink: a CheckpointException thrown by a hook or coordinator keeps its reason).
+     * CHECKPOINT_DECLINED, the schema's default that sidecars send for any hook failure, names none.
+     */
+    static CheckpointFailureReason reasonOf(ParticipantDeclined decline) {
+        CheckpointFailureReason given = decline.getReason();
+        return given == null || given == CheckpointFailureReason.CHECKPOINT_DECLINED
+                ? CheckpointFailureReason.TRIGGER_CHECKPOINT_FAILURE : given;
     }
 
     /** The pending checkpoint that asked this participant and has not triggered its tasks yet, else a rejection. */

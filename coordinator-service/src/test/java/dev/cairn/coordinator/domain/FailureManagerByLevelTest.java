@@ -168,19 +168,33 @@ class FailureManagerByLevelTest {
     }
 
     /**
-     * Flink's CheckpointFailureManager#handleJobLevelCheckpointException: a coordinator-side participant's decline
-     * is a job-level failure, counted for a checkpoint, not for a savepoint.
+     * Flink's CheckpointCoordinator#onTriggerFailure: a failing master hook or operator coordinator aborts the
+     * checkpoint with TRIGGER_CHECKPOINT_FAILURE, which CheckpointFailureManager does not count: one failing
+     * participant does not fail a job that tolerates no failure, checkpoint or savepoint.
      */
     @ParameterizedTest
     @EnumSource(CheckpointType.class)
-    void shouldCountAParticipantsDeclineForACheckpointOnly(CheckpointType type) {
-        Then then = Scenario.runningJob(specWithParticipants(config().setTolerableFailures(3), "hook"), 1000)
+    void shouldNotCountAParticipantsFailure(CheckpointType type) {
+        Then then = Scenario.runningJob(specWithParticipants(config().setTolerableFailures(0), "hook"), 1000)
                 .and(new Command.RequestTrigger(request("r", type, true)), 10)
                 .when(participantDecline(1, "hook", CheckpointFailureReason.CHECKPOINT_DECLINED), 20);
 
         assertThat(then.single(CheckpointAborted.class).getReason())
-                .isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
-        assertThat(then.has(CheckpointFailureCounted.class)).isEqualTo(type == CheckpointType.CHECKPOINT);
+                .isEqualTo(CheckpointFailureReason.TRIGGER_CHECKPOINT_FAILURE);
+        assertThat(then.has(CheckpointFailureCounted.class)).isFalse();
+        assertThat(then.has(dev.cairn.events.JobFailed.class)).isFalse();
+        assertThat(then.job(JOB).getConsecutiveFailures()).isZero();
+    }
+
+    /** Flink: a hook that throws a CheckpointException keeps its reason, and a counted reason is counted. */
+    @Test
+    void shouldCountAParticipantsFailureWithACountedReasonOfItsOwn() {
+        Then then = Scenario.runningJob(specWithParticipants(config().setTolerableFailures(3), "hook"), 1000)
+                .and(new Command.RequestTrigger(request("r", CheckpointType.CHECKPOINT, true)), 10)
+                .when(participantDecline(1, "hook", CheckpointFailureReason.IO_EXCEPTION), 20);
+
+        assertThat(then.single(CheckpointAborted.class).getReason()).isEqualTo(CheckpointFailureReason.IO_EXCEPTION);
+        assertThat(then.has(CheckpointFailureCounted.class)).isTrue();
     }
 
     /** Flink: job-level failures of savepoints (here an expiry) never count, ordinary or stop-with-savepoint. */

@@ -124,7 +124,9 @@ public final class AckEvents {
 
     /**
      * A participant's failed snapshot: the worker's reason for a {@link SnapshotDeclinedException} that names
-     * one, CHECKPOINT_DECLINED for any other failure, with the same message as {@link #failureOf}.
+     * one, CHECKPOINT_DECLINED for any other failure, with the same message as {@link #failureOf}. The coordinator
+     * aborts on a participant's CHECKPOINT_DECLINED as on a trigger failure, which does not count towards the
+     * job's tolerable failures (Flink: CheckpointCoordinator#onTriggerFailure).
      */
     public static Failure participantFailureOf(Throwable error) {
         Failure failure = failureOf(error);
