@@ -94,14 +94,17 @@ public final class JobViews {
 
     /**
      * A pending checkpoint, status IN_PROGRESS, with its options, its participants (in spec order; those that
-     * acknowledged with their state) and whether its tasks are triggered yet.
+     * acknowledged with their state) and whether its tasks are triggered yet. Subtasks that finished before the
+     * trigger count among its subtasks and as acknowledged from the start, as in Flink's checkpoint statistics (and
+     * as the history counts them once the checkpoint ended).
      */
     public static ApiViews.Checkpoint pending(PendingCheckpoint p, CheckpointProgress progress) {
         Long latestAck = progress.latestAckTimestampMs();
         Long duration = latestAck == null ? null : Math.max(0, latestAck - p.getTriggerTimestampMs());
+        int finished = p.getFinishedSubtasks();
         return new ApiViews.Checkpoint(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic(),
                 p.getTriggerTimestampMs(), latestAck, null, duration, progress.stateSizeBytes(),
-                p.getAcksExpected(), progress.acksReceived(), p.getStorageLocation(), p.getRequestId(),
+                p.getAcksExpected() + finished, progress.acksReceived() + finished, p.getStorageLocation(), p.getRequestId(),
                 p.getTimeoutAtMs(), null, null, options(p.getType(), p.getOptions()), Participants.tasksTriggered(p),
                 participants(p.getParticipants(), p.getParticipantStates()), p.getFinishedSubtasks(),
                 p.getFinishedStateBytes());

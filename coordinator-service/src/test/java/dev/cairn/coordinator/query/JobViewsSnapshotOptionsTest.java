@@ -103,6 +103,21 @@ class JobViewsSnapshotOptionsTest {
         assertThat(view.get("finished_state_size").asLong()).isEqualTo(300);
     }
 
+    /**
+     * Flink's CheckpointCoordinatorTest#testCheckpointTriggeredAfterSomeTasksFinishedIfAllowed: right after the
+     * trigger of a checkpoint of 6 subtasks, 3 of them finished, the statistics show 6 subtasks, 3 acknowledged.
+     */
+    @Test
+    void shouldCountFinishedSubtasksAsSubtasksAcknowledgedFromTheTrigger() {
+        PendingCheckpoint pending = pending(CheckpointType.CHECKPOINT).setFinishedSubtasks(3).build();
+
+        JsonNode view = json(JobViews.pending(pending, CheckpointProgress.NONE));
+
+        assertThat(view.get("num_subtasks").asInt()).isEqualTo(6);
+        assertThat(view.get("num_acknowledged_subtasks").asInt()).isEqualTo(3);
+        assertThat(view.get("finished_subtasks").asInt()).isEqualTo(3);
+    }
+
     @Test
     void shouldShowTheDefaultOptionsWhenARecordPredatesOptions() {
         JsonNode options = json(JobViews.pending(pending(CheckpointType.CHECKPOINT).build(), CheckpointProgress.NONE))
