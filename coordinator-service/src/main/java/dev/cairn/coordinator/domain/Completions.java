@@ -64,11 +64,15 @@ final class Completions {
         }
     }
 
+    /**
+     * The states the participants returned, in the spec's order; a participant that returned none is left out
+     * (Flink: CheckpointCoordinator#snapshotMasterState keeps only the hooks' non-null states).
+     */
     private static List<ParticipantState> inSpecOrder(PendingCheckpoint pending) {
         List<ParticipantState> ordered = new ArrayList<>(pending.getParticipantStates().size());
         for (String participant : pending.getParticipants()) {
             for (ParticipantState state : pending.getParticipantStates()) {
-                if (state.getParticipant().equals(participant)) {
+                if (state.getParticipant().equals(participant) && state.getState() != null) {
                     ordered.add(state);
                 }
             }
