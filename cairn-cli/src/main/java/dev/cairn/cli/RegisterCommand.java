@@ -96,9 +96,14 @@ final class RegisterCommand extends RequestSubcommand {
     SavepointFormat savepointFormat;
 
     @Option(names = "--participant", paramLabel = "NAME",
-            description = "A coordinator-side participant (Flink: a master hook or operator coordinator), asked for "
-                    + "its state before the tasks are triggered; repeat for every participant, in order.")
+            description = "A coordinator-side participant (Flink: an operator coordinator), asked for its state "
+                    + "before the tasks are triggered; repeat for every participant, in order.")
     List<String> participants = new ArrayList<>();
+
+    @Option(names = "--master-hook", paramLabel = "NAME",
+            description = "A coordinator-side participant asked after every --participant acknowledged, still before "
+                    + "the tasks are triggered (Flink: a master hook); repeat for every hook, in order.")
+    List<String> masterHooks = new ArrayList<>();
 
     @Override
     public Integer call() {
@@ -118,6 +123,9 @@ final class RegisterCommand extends RequestSubcommand {
                 + SnapshotOptionsRules.savepointFormat(config) + " savepoints");
         out.println("  participants: " + (job.getParticipants().isEmpty() ? "none"
                 : String.join(", ", job.getParticipants())));
+        if (!job.getMasterHooks().isEmpty()) {
+            out.println("  master hooks: " + String.join(", ", job.getMasterHooks()) + " (after the participants)");
+        }
         out.println("  storage:     " + config.getStorageBaseLocation());
         out.println("The coordinator triggers checkpoints once every required subtask has sent TaskStarted to "
                 + cli.topics(spec).acks() + ".");
@@ -135,6 +143,7 @@ final class RegisterCommand extends RequestSubcommand {
             Map.entry("config.alignedTimeoutMs", "--aligned-timeout-ms"),
             Map.entry("config.backupType", "--backup-type"), Map.entry("config.savepointFormat", "--savepoint-format"),
             Map.entry("jobId", "--job"), Map.entry("tasks", "--task"), Map.entry("participants", "--participant"),
+            Map.entry("masterHooks", "--master-hook"),
             Map.entry("tasks[*].triggered", "--task-roles: the role trigger"),
             Map.entry("tasks[*].acknowledges", "--task-roles: the role ack"));
 
@@ -158,6 +167,7 @@ final class RegisterCommand extends RequestSubcommand {
                         .setAlignedTimeoutMs(alignedTimeoutMs).setBackupType(backupType)
                         .setSavepointFormat(savepointFormat).build())
                 .setParticipants(List.copyOf(participants))
+                .setMasterHooks(List.copyOf(masterHooks))
                 .setTimestampMs(cli.nowMs())
                 .build();
         for (SpecProblem problem : JobSpecs.problems(job)) {
@@ -180,6 +190,9 @@ final class RegisterCommand extends RequestSubcommand {
         }
         if (index >= 0 && path.startsWith("participants[")) {
             return "--participant '" + participants.get(index) + "'";
+        }
+        if (index >= 0 && path.startsWith("masterHooks[")) {
+            return "--master-hook '" + masterHooks.get(index) + "'";
         }
         return CONFIG_FLAGS.getOrDefault(path, path);
     }

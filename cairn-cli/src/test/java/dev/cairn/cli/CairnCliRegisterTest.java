@@ -68,6 +68,23 @@ class CairnCliRegisterTest {
     }
 
     @Test
+    void shouldProduceTheMasterHooksToAskAfterTheParticipants() {
+        CliRun run = register("--task", "source:1", "--participant", "enumerator", "--master-hook", "offsets-hook");
+
+        assertThat(run.exit).as(run.err).isZero();
+        JobSpec spec = (JobSpec) run.event();
+        assertThat(spec.getParticipants()).containsExactly("enumerator");
+        assertThat(spec.getMasterHooks()).containsExactly("offsets-hook");
+        assertThat(run.out).contains("master hooks: offsets-hook (after the participants)");
+    }
+
+    @Test
+    void shouldNameTheMasterHookFlagWhenAHookRepeatsAParticipant() {
+        assertRefused(register("--task", "source:1", "--participant", "hook", "--master-hook", "hook"),
+                "--master-hook 'hook' is named twice; name each participant once");
+    }
+
+    @Test
     void shouldUseFlinksDefaultsForTheSnapshotConfigAndNoParticipants() {
         CliRun run = register("--task", "source:1");
 

@@ -213,8 +213,16 @@ public final class CheckpointEvolver {
         }
     }
 
-    /** The checkpoint is pending from now on; its tasks are triggered once every participant has answered. */
+    /**
+     * The checkpoint is pending from now on, or, when it is pending already, it asks more participants (the master
+     * hooks, after the participants); its tasks are triggered once every participant asked has answered.
+     */
     private static void onParticipantsTriggered(CoordinatorState state, ParticipantsTriggered e) {
+        if (state.job(e.getJobId()).flatMap(j -> pending(j, e.getCheckpointId())).isPresent()) {
+            update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(),
+                    p -> p.setParticipants(withAll(p.getParticipants(), e.getParticipants())))));
+            return;
+        }
         PendingCheckpoint pending = newPending(e.getCheckpointId(), e.getType(), e.getPeriodic(), e.getForce(),
                 e.getTimestampMs(), e.getTimeoutAtMs(), e.getStorageLocation(), e.getRequestId(), e.getOptions())
                 .setAcksExpected(0)
@@ -285,6 +293,12 @@ public final class CheckpointEvolver {
                 result.add(p);
             }
         }
+        return result;
+    }
+
+    private static <T> List<T> withAll(List<T> list, List<T> elements) {
+        List<T> result = new ArrayList<>(list);
+        result.addAll(elements);
         return result;
     }
 

@@ -51,7 +51,7 @@ public final class JobSpecs {
             configProblems(spec.getConfig(), limits, problems);
         }
         taskProblems(spec.getTasks(), limits, problems);
-        participantProblems(spec.getParticipants(), limits, problems);
+        participantProblems(spec, limits, problems);
         return problems;
     }
 
@@ -153,23 +153,29 @@ public final class JobSpecs {
         }
     }
 
-    private static void participantProblems(List<String> participants, InputLimits limits,
-            List<SpecProblem> problems) {
-        if (participants == null) {
-            return;
-        }
-        if (participants.size() > MAX_PARTICIPANTS) {
-            problems.add(new SpecProblem("participants", "names " + participants.size()
-                    + " participants, more than the limit of " + MAX_PARTICIPANTS));
+    /** The participants and master hooks: within the limit together, each a valid id, every name once in both. */
+    private static void participantProblems(JobSpec spec, InputLimits limits, List<SpecProblem> problems) {
+        List<String> participants = spec.getParticipants() == null ? List.of() : spec.getParticipants();
+        List<String> hooks = spec.getMasterHooks() == null ? List.of() : spec.getMasterHooks();
+        if (participants.size() + hooks.size() > MAX_PARTICIPANTS) {
+            problems.add(new SpecProblem(hooks.isEmpty() ? "participants" : "masterHooks", "names "
+                    + (participants.size() + hooks.size()) + " participants and master hooks, more than the limit of "
+                    + MAX_PARTICIPANTS));
             return;
         }
         Set<String> names = new HashSet<>();
-        for (int i = 0; i < participants.size(); i++) {
-            String participant = participants.get(i);
-            String problem = limits.idProblem(participant);
-            add(problems, "participants[" + i + "]", problem);
-            if (problem == null && !names.add(participant)) {
-                problems.add(new SpecProblem("participants[" + i + "]",
+        names(participants, "participants", limits, names, problems);
+        names(hooks, "masterHooks", limits, names, problems);
+    }
+
+    private static void names(List<String> named, String field, InputLimits limits, Set<String> names,
+            List<SpecProblem> problems) {
+        for (int i = 0; i < named.size(); i++) {
+            String name = named.get(i);
+            String problem = limits.idProblem(name);
+            add(problems, field + "[" + i + "]", problem);
+            if (problem == null && !names.add(name)) {
+                problems.add(new SpecProblem(field + "[" + i + "]",
                         "is named twice; name each participant once"));
             }
         }
@@ -235,6 +241,7 @@ public final class JobSpecs {
     /** Equal apart from the timestamp: re-registering it changes nothing. */
     public static boolean sameSpec(JobSpec a, JobSpec b) {
         return a.getJobId().equals(b.getJobId()) && a.getTasks().equals(b.getTasks())
-                && a.getConfig().equals(b.getConfig()) && a.getParticipants().equals(b.getParticipants());
+                && a.getConfig().equals(b.getConfig()) && a.getParticipants().equals(b.getParticipants())
+                && a.getMasterHooks().equals(b.getMasterHooks());
     }
 }

@@ -5,17 +5,21 @@ import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.ParticipantState;
 import dev.cairn.events.topics.CairnTopics;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * Answers of the job's coordinator-side participants (Flink: master hooks and operator coordinators, which
  * snapshot before the tasks are triggered). A checkpoint of a job with participants starts with
- * {@code ParticipantsTriggered}; each named participant answers once; when the last one has acknowledged, the
- * tasks are triggered. A participant's decline aborts the checkpoint as a trigger failure ({@link #reasonOf}): a
+ * {@code ParticipantsTriggered}; each named participant answers once; when the last one has acknowledged, a second
+ * {@code ParticipantsTriggered} asks the master hooks (Flink snapshots operator coordinators first and master hooks
+ * after them), and when those have acknowledged too, the tasks are triggered. A participant's decline aborts the checkpoint as a trigger failure ({@link #reasonOf}): a
  * job-level failure that is not counted, as Flink treats a master hook's or coordinator's failure. A participant that does not answer in time
  * lets the checkpoint expire. Answers for checkpoints that are not waiting for that participant are rejected.
  */
@@ -30,6 +34,22 @@ public final class Participants {
      */
     public static boolean tasksTriggered(PendingCheckpoint pending) {
         return pending.getParticipantStates().size() >= pending.getParticipants().size();
+    }
+
+    /** Who a checkpoint of the job asks first: its participants, or its master hooks when it has none. */
+    static List<String> askedFirst(JobSpec spec) {
+        return spec.getParticipants().isEmpty() ? spec.getMasterHooks() : spec.getParticipants();
+    }
+
+    /** The job's master hooks that the pending checkpoint has not asked yet, in spec order. */
+    static List<String> notAskedYet(JobSpec spec, PendingCheckpoint pending) {
+        List<String> hooks = new ArrayList<>();
+        for (String hook : spec.getMasterHooks()) {
+            if (!pending.getParticipants().contains(hook)) {
+                hooks.add(hook);
+            }
+        }
+        return hooks;
     }
 
     /**
@@ -55,7 +75,7 @@ public final class Participants {
         d.emit(ack);
         PendingCheckpoint now = CheckpointEvolver.pending(d.job(jobId), ack.getCheckpointId()).orElseThrow();
         if (tasksTriggered(now)) {
-            Triggers.triggerTasks(d, jobId, now);
+            Triggers.participantsAnswered(d, jobId, now);
             // triggering the tasks may end the checkpoint at once (nothing to wait for, or a task not running)
             RequestQueue.run(d, jobId);
         }

@@ -16,8 +16,9 @@ import java.util.List;
 /**
  * Starting a checkpoint chosen from the queue (Flink: CheckpointCoordinator.startTriggeringCheckpoint): plan it
  * ({@link TriggerPlan}), take the next id, then either trigger the tasks at once, or, when the job has
- * coordinator-side participants, ask them first ({@link ParticipantsTriggered}) and trigger the tasks once all
- * of them have answered ({@link #triggerTasks}).
+ * coordinator-side participants, ask them first ({@link ParticipantsTriggered}): the participants, then the master
+ * hooks (Flink: operator coordinators, then master hooks), and trigger the tasks once all of them have answered
+ * ({@link #participantsAnswered}).
  */
 final class Triggers {
 
@@ -45,42 +46,63 @@ final class Triggers {
         Snapshot snapshot = new Snapshot(id, request.getType(), request.getPeriodic(), request.getForce(), location,
                 d.now + job.getConfig().getTimeoutMs(), request.getRequestId(),
                 SnapshotOptionsRules.of(job.getConfig(), request));
-        if (spec.getParticipants().isEmpty()) {
+        List<String> firstAsked = Participants.askedFirst(spec);
+        if (firstAsked.isEmpty()) {
             emitTriggered(d, jobId, snapshot, plan);
         } else {
-            d.emit(ParticipantsTriggered.newBuilder()
-                    .setJobId(jobId)
-                    .setCheckpointId(id)
-                    .setTimestampMs(d.now)
-                    .setType(snapshot.type())
-                    .setPeriodic(snapshot.periodic())
-                    .setForce(snapshot.force())
-                    .setStorageLocation(location)
-                    .setTimeoutAtMs(snapshot.timeoutAt())
-                    .setRequestId(snapshot.requestId())
-                    .setOptions(snapshot.options())
-                    .setParticipants(List.copyOf(spec.getParticipants()))
-                    .build());
+            askParticipants(d, jobId, snapshot, firstAsked);
         }
         if (request.getRequestId() != null) {
             d.outcome(jobId, request.getRequestId(), RequestStatus.TRIGGERED, null, null, id);
         }
-        if (spec.getParticipants().isEmpty()) {
+        if (firstAsked.isEmpty()) {
             completeIfNothingToWaitFor(d, jobId, id);
         }
     }
 
+    /**
+     * Every participant asked so far has answered: ask the master hooks not asked yet (Flink snapshots master hooks
+     * after the operator coordinators), or, when there are none, trigger the tasks.
+     */
+    static void participantsAnswered(Decision d, String jobId, PendingCheckpoint pending) {
+        List<String> hooks = Participants.notAskedYet(spec(d, jobId), pending);
+        if (hooks.isEmpty()) {
+            triggerTasks(d, jobId, pending);
+        } else {
+            askParticipants(d, jobId, snapshotOf(pending), hooks);
+        }
+    }
+
+    private static void askParticipants(Decision d, String jobId, Snapshot snapshot, List<String> participants) {
+        d.emit(ParticipantsTriggered.newBuilder()
+                .setJobId(jobId)
+                .setCheckpointId(snapshot.id())
+                .setTimestampMs(d.now)
+                .setType(snapshot.type())
+                .setPeriodic(snapshot.periodic())
+                .setForce(snapshot.force())
+                .setStorageLocation(snapshot.location())
+                .setTimeoutAtMs(snapshot.timeoutAt())
+                .setRequestId(snapshot.requestId())
+                .setOptions(snapshot.options())
+                .setParticipants(List.copyOf(participants))
+                .build());
+    }
+
+    private static Snapshot snapshotOf(PendingCheckpoint pending) {
+        return new Snapshot(pending.getCheckpointId(), pending.getType(), pending.getPeriodic(), pending.getForce(),
+                pending.getStorageLocation(), pending.getTimeoutAtMs(), pending.getRequestId(), pending.getOptions());
+    }
+
     /** Every participant of a pending checkpoint has answered: trigger its tasks, planned anew now. */
-    static void triggerTasks(Decision d, String jobId, PendingCheckpoint pending) {
+    private static void triggerTasks(Decision d, String jobId, PendingCheckpoint pending) {
         JobSpec spec = spec(d, jobId);
         TriggerPlan plan = TriggerPlan.of(d.state, spec, d.job(jobId).getFinishedSubtasks() > 0);
         if (plan.failed()) {
             Aborts.abort(d, jobId, pending, CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING, plan.failure());
             return;
         }
-        emitTriggered(d, jobId, new Snapshot(pending.getCheckpointId(), pending.getType(), pending.getPeriodic(),
-                pending.getForce(), pending.getStorageLocation(), pending.getTimeoutAtMs(), pending.getRequestId(),
-                pending.getOptions()), plan);
+        emitTriggered(d, jobId, snapshotOf(pending), plan);
         completeIfNothingToWaitFor(d, jobId, pending.getCheckpointId());
     }
 

@@ -18,10 +18,11 @@ public final class ApiViews {
 
     /**
      * {@code GET /jobs/{jobId}}: the spec, the status and the scheduling state of a job. {@code participants} are
-     * its coordinator-side participants (Flink: master hooks and operator coordinators), in spec order.
+     * its coordinator-side participants asked first (Flink: operator coordinators), {@code master_hooks} those
+     * asked after them (Flink: master hooks), each in spec order.
      */
     public record Job(String jid, String state, long registeredAt, List<Task> tasks, Config config,
-            List<String> participants, long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
+            List<String> participants, List<String> masterHooks, long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
             int pendingCheckpoints, int consecutiveFailures, List<QueuedRequest> queuedRequests) {
     }
 

@@ -23,19 +23,21 @@ import java.util.function.Consumer;
  *             "tolerableFailures": 0, "retained": 1, "storageBaseLocation": "file:///tmp/cairn",
  *             "exactlyOnce": true, "unalignedEnabled": false, "alignedTimeoutMs": 0,
  *             "backupType": "FULL"|"INCREMENTAL", "savepointFormat": "CANONICAL"|"NATIVE"},
- *  "participants": ["offsets-hook"]}
+ *  "participants": ["enumerator"], "masterHooks": ["offsets-hook"]}
  * </pre>
  * {@code taskId}, {@code parallelism}, {@code intervalMs}, {@code timeoutMs} and {@code storageBaseLocation} are
  * required; the role flags of a task default to true, the other config fields to the schema's defaults (Flink's),
- * {@code participants} (Flink's master hooks and operator coordinators) to none. What a valid spec is, is the
+ * {@code participants} (asked first; Flink's operator coordinators) and {@code masterHooks} (asked after them;
+ * Flink's master hooks) to none. What a valid spec is, is the
  * coordinator's rule ({@link JobSpecs#problems}): a body is answered with every problem at once, each named by
  * its JSON field.
  *
  * @param tasks the job's vertices, in the order of the body
  * @param config the job's checkpoint configuration
- * @param participants the job's coordinator-side participants, in the order of the body
+ * @param participants the job's coordinator-side participants asked first, in the order of the body
+ * @param masterHooks the job's coordinator-side participants asked after them, in the order of the body
  */
-public record JobSpecBody(List<Task> tasks, Config config, List<String> participants) {
+public record JobSpecBody(List<Task> tasks, Config config, List<String> participants, List<String> masterHooks) {
 
     private static final String EXAMPLE = "{\"tasks\": [{\"taskId\": \"source\", \"parallelism\": 1}], "
             + "\"config\": {\"intervalMs\": 2000, \"timeoutMs\": 10000, "
@@ -80,7 +82,8 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
     JobSpec toSpec(String jobId, long nowMs, Map<String, String> refused) {
         Map<String, String> missing = new LinkedHashMap<>(refused);
         JobSpec spec = JobSpec.newBuilder().setJobId(jobId).setTasks(vertices(missing)).setConfig(config(missing))
-                .setParticipants(participants == null ? List.of() : participants).setTimestampMs(nowMs).build();
+                .setParticipants(participants == null ? List.of() : participants)
+                .setMasterHooks(masterHooks == null ? List.of() : masterHooks).setTimestampMs(nowMs).build();
         List<String> problems = new ArrayList<>();
         missing.forEach((path, problem) -> problems.add(refused.containsKey(path) ? problem
                 : path + " " + problem));

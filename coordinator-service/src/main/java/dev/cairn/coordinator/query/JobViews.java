@@ -50,7 +50,7 @@ public final class JobViews {
         ApiViews.Config config = config(spec.getConfig());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(q -> queued(q, job.getConfig())).toList();
         return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(), tasks, config,
-                List.copyOf(spec.getParticipants()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
+                List.copyOf(spec.getParticipants()), List.copyOf(spec.getMasterHooks()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
                 job.getLastCompletionMs(), job.getPending().size(), job.getConsecutiveFailures(), queue);
     }
 

@@ -34,7 +34,7 @@ class JobSpecBodyTest {
                 + "\"timeoutMs\":10000,\"minPauseMs\":500,\"maxConcurrent\":2,\"tolerableFailures\":3,\"retained\":4,"
                 + "\"storageBaseLocation\":\"s3://bucket/cairn\",\"exactlyOnce\":false,\"unalignedEnabled\":true,"
                 + "\"alignedTimeoutMs\":300,\"backupType\":\"INCREMENTAL\",\"savepointFormat\":\"NATIVE\"},"
-                + "\"participants\":[\"offsets-hook\",\"enumerator\"]}", "job-1", 42L);
+                + "\"participants\":[\"enumerator\",\"reader\"],\"masterHooks\":[\"offsets-hook\"]}", "job-1", 42L);
 
         assertThat(spec.getJobId()).isEqualTo("job-1");
         assertThat(spec.getTimestampMs()).isEqualTo(42L);
@@ -45,7 +45,8 @@ class JobSpecBodyTest {
                 .setStorageBaseLocation("s3://bucket/cairn").setExactlyOnce(false).setUnalignedEnabled(true)
                 .setAlignedTimeoutMs(300).setBackupType(BackupType.INCREMENTAL)
                 .setSavepointFormat(SavepointFormat.NATIVE).build());
-        assertThat(spec.getParticipants()).containsExactly("offsets-hook", "enumerator");
+        assertThat(spec.getParticipants()).containsExactly("enumerator", "reader");
+        assertThat(spec.getMasterHooks()).containsExactly("offsets-hook");
     }
 
     @Test
@@ -97,7 +98,7 @@ class JobSpecBodyTest {
                 .hasMessageContaining("unknown field 'tasks[0].role' (known fields of tasks[0]: acknowledges, "
                         + "notified, parallelism, taskId, triggered)")
                 .hasMessageContaining("unknown field 'config.interval' (known fields of config: alignedTimeoutMs")
-                .hasMessageContaining("unknown field 'name' (known fields: config, participants, tasks)");
+                .hasMessageContaining("unknown field 'name' (known fields: config, masterHooks, participants, tasks)");
     }
 
     @Test

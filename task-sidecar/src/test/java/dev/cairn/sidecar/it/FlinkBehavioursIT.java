@@ -182,6 +182,35 @@ class FlinkBehavioursIT extends SidecarTestBase {
         assertThat(point.location()).isEqualTo(newest.getParticipantStates().get(0).getState().getLocation());
     }
 
+    @Test
+    void shouldAskTheMasterHookOnlyAfterTheParticipantAnswered() {
+        // given a job with a participant (Flink: an operator coordinator) and a master hook, each run by a sidecar
+        String job = CoordinatorTestBed.uniqueJobId("hooks");
+        JobSpec spec = Events.job(job, 200, 10_000, "source");
+        spec.setParticipants(List.of("reader"));
+        spec.setMasterHooks(List.of("offsets"));
+        bed.register(spec);
+        RecordingHook reader = RecordingHook.acking();
+        RecordingHook offsets = RecordingHook.acking();
+        sidecars.start(participantConfig(job), reader);
+        sidecars.start(sidecars.participantConfig(job, "offsets"), offsets);
+        sidecars.start(job, "source", 0, RecordingHook.acking());
+
+        // when a checkpoint completes
+        CheckpointCompleted completed = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+
+        // then the participant was asked first, the master hook once it answered, the tasks last
+        long id = completed.getCheckpointId();
+        List<String> order = bed.journal(Object.class, e -> isStepOf(e, job, id)).stream()
+                .map(e -> e instanceof ParticipantsTriggered p ? "asked " + p.getParticipants()
+                        : e instanceof ParticipantAcknowledged a ? "acked " + a.getParticipant()
+                        : e.getClass().getSimpleName()).toList();
+        assertThat(order).containsExactly("asked [reader]", "acked reader", "asked [offsets]", "acked offsets",
+                "CheckpointTriggered", "CheckpointCompleted");
+        assertThat(completed.getParticipantStates()).extracting(state -> state.getParticipant())
+                .containsExactly("reader", "offsets");
+    }
+
     private static boolean isStepOf(Object event, String job, long id) {
         return event instanceof ParticipantsTriggered p && p.getJobId().equals(job) && p.getCheckpointId() == id
                 || event instanceof ParticipantAcknowledged a && a.getJobId().equals(job) && a.getCheckpointId() == id
