@@ -3,6 +3,7 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.OptionalTool;
 import dev.cairn.coordinator.testbed.Events;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;
@@ -40,7 +41,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The web page in a real headless browser (Debian's chromium, driven by Selenium through chromedriver) against a
- * real coordinator on the test broker; the test plays the sidecars. Saves {@code target/web-page.png}.
+ * real coordinator on the test broker; the test plays the sidecars. Saves {@code target/web-page.png}. Skipped
+ * where chromium is not installed, unless {@code -Dcairn.browser=required} ({@link OptionalTool#BROWSER}).
  */
 @ExtendWith(KafkaClusterExtension.class)
 class WebPageIT {
@@ -60,9 +62,7 @@ class WebPageIT {
 
     @BeforeEach
     void startBrowser() {
-        assertThat(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)).as("WebPageIT needs "
-                + CHROMIUM + " and " + CHROMEDRIVER + ": install Debian's chromium and chromium-driver "
-                + "(apt-get install chromium chromium-driver; .ci/run installs them)").isTrue();
+        OptionalTool.BROWSER.assumeInstalled();
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
