@@ -208,8 +208,9 @@ class ReadmeCommandsIT {
         Map<String, String> env = new HashMap<>(environment(Map.of("CAIRN_TOPIC_PREFIX", "readme-" + UUID.randomUUID()
                 + ".", "CAIRN_APPLICATION_ID", "readme-" + UUID.randomUUID(), "CAIRN_HTTP_PORT", "0",
                 "CAIRN_PARTITIONS", "1", "CAIRN_STATE_DIR", dir.resolve("state").toString())));
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", substitute(start.text())).directory(dir.toFile())
-                .redirectErrorStream(true).redirectOutput(dir.resolve("coordinator.log").toFile());
+        // exec: the shell becomes the coordinator's JVM, so that the signals below reach the coordinator itself
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", "exec " + substitute(start.text()))
+                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("coordinator.log").toFile());
         builder.environment().putAll(env);
         Process coordinator = builder.start();
         try {
@@ -224,11 +225,13 @@ class ReadmeCommandsIT {
             HttpRequest ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/ready")).build();
             Awaitility.await().atMost(CoordinatorTestBed.WAIT).ignoreExceptions()
                     .until(() -> http.send(ready, HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+            assertThat(coordinator.info().command()).as("the process to signal is the coordinator's JVM, not a shell")
+                    .hasValueSatisfying(command -> assertThat(command).endsWith("java"));
         } finally {
-            coordinator.destroy();
-            assertThat(coordinator.waitFor(30, TimeUnit.SECONDS)).as("the coordinator stops on SIGTERM").isTrue();
+            stopOnSigterm(coordinator);
         }
-        assertThat(Files.readString(dir.resolve("coordinator.log"))).contains("Coordinator ", " started against ");
+        assertThat(Files.readString(dir.resolve("coordinator.log"))).contains("Coordinator ", " started against ")
+                .contains(" stopped: it left its group");
         assertRanEvery(ran, "bin/cairn keys", "java -jar coordinator-service/");
     }
 
@@ -334,6 +337,21 @@ class ReadmeCommandsIT {
         return env;
     }
 
+    /**
+     * Sends SIGTERM to the coordinator's JVM, which must stop within 30 s (its shutdown hook closes it); a
+     * coordinator that does not is killed, with anything it started, and the test fails.
+     */
+    private static void stopOnSigterm(Process coordinator) throws InterruptedException {
+        coordinator.destroy();
+        boolean stopped = coordinator.waitFor(30, TimeUnit.SECONDS);
+        if (!stopped) {
+            coordinator.descendants().forEach(ProcessHandle::destroyForcibly);
+            coordinator.destroyForcibly();
+        }
+        assertThat(stopped).as("the coordinator stops on SIGTERM within 30 s").isTrue();
+        assertThat(coordinator.descendants()).as("nothing the coordinator started outlives it").isEmpty();
+    }
+
     /** Runs {@code command} with {@code sh -c} in {@code dir}; it must exit 0 within two minutes. */
     private static Run run(List<Command> ran, Command command, Path dir, Map<String, String> extraEnv)
             throws IOException, InterruptedException {
@@ -347,6 +365,7 @@ class ReadmeCommandsIT {
         Process process = builder.start();
         boolean ended = process.waitFor(2, TimeUnit.MINUTES);
         if (!ended) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
         }
         Run run = new Run(text, ended ? process.exitValue() : -1, Files.readString(out), Files.readString(err));

@@ -274,13 +274,21 @@ public final class CoordinatorApp implements AutoCloseable {
      */
     @Override
     public void close() {
+        LOG.info("Coordinator {} stopping: REST API first, then processing", config.applicationId());
         if (queryServer != null) {
             queryServer.close();
             requestPublisher.close();
         }
-        streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
+        boolean stopped = streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         metrics.close();
+        if (stopped) {
+            LOG.info("Coordinator {} stopped: it left its group, its jobs move to the other instances",
+                    config.applicationId());
+        } else {
+            LOG.warn("Coordinator {} did not stop within 30 s; its jobs move once its session times out",
+                    config.applicationId());
+        }
     }
 
     /** The registry of this instance's metrics (what {@code GET /metrics} serves). */
