@@ -244,7 +244,7 @@ class QueryApiTest {
         assertThat(rejected.statusCode()).isEqualTo(400);
         assertThat(json(rejected).get("error").asText())
                 .isEqualTo("config.intervalMs must be a whole number, not the string \"2s\"; "
-                + "unknown field 'owner' (known fields: config, participants, tasks); "
+                + "unknown field 'owner' (known fields: config, masterHooks, participants, tasks); "
                 + "config.storageBaseLocation is missing; "
                 + "tasks[0].parallelism must be in [1, 32768] but is 0");
         assertThat(malformed.statusCode()).isEqualTo(400);
