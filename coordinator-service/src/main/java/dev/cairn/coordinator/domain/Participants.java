@@ -147,15 +147,17 @@ public final class Participants {
         AckDiscardStatus status = job.getRecentlyEndedIds().contains(id) ? AckDiscardStatus.LATE
                 : CheckpointEvolver.pending(job, id).isPresent() ? AckDiscardStatus.UNKNOWN
                 : AckDiscardStatus.DISCARDED;
+        Optional<String> kept = KeptStates.whyKept(d.state, job, ack.getParticipant(), ack.getState());
         d.emit(AckDiscarded.newBuilder()
                 .setJobId(ack.getJobId())
                 .setCheckpointId(id)
                 .setTaskId(ack.getParticipant())
                 .setSubtaskIndex(CairnTopics.PARTICIPANT_SUBTASK_INDEX)
                 .setAttemptId(ack.getParticipant())
-                .setStatus(status)
-                .setStateHandle(ack.getState())
-                .setMessage("Discarded the state of participant " + ack.getParticipant() + ": " + why)
+                .setStatus(kept.isPresent() ? AckDiscardStatus.DUPLICATE : status)
+                .setStateHandle(kept.isPresent() ? null : ack.getState())
+                .setMessage("Discarded the " + (kept.isPresent() ? "answer" : "state") + " of participant "
+                        + ack.getParticipant() + ": " + why + kept.map(k -> "; its state is kept: " + k).orElse(""))
                 .setTimestampMs(d.now)
                 .build());
     }

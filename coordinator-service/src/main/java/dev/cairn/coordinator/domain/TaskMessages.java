@@ -7,6 +7,7 @@ import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
@@ -166,16 +167,35 @@ final class TaskMessages {
         return true;
     }
 
+    /**
+     * Discards an ack, handing its state handle out for clean-up unless a kept checkpoint refers to it
+     * ({@link KeptStates}): an ack equal to an accepted one is a duplicate whenever it arrives, also after its
+     * checkpoint ended, and is never answered with its handle.
+     */
     private static void discard(Decision d, CheckpointAcknowledged ack, AckDiscardStatus status, String message) {
+        AckDiscardStatus decided = status;
+        String why = message;
+        StateHandle handle = ack.getStateHandle();
+        if (status != AckDiscardStatus.DUPLICATE && KeptStates.repeatsAccepted(d.state, ack)) {
+            decided = AckDiscardStatus.DUPLICATE;
+            why = "Duplicate acknowledgement of checkpoint " + ack.getCheckpointId() + who(ack)
+                    + ", accepted before; its state is kept";
+        } else if (status != AckDiscardStatus.DUPLICATE) {
+            Optional<String> kept = KeptStates.whyKept(d.state, d.job(ack.getJobId()), ack);
+            if (kept.isPresent()) {
+                why = message + "; its state handle is kept: " + kept.get();
+                handle = null;
+            }
+        }
         d.emit(AckDiscarded.newBuilder()
                 .setJobId(ack.getJobId())
                 .setCheckpointId(ack.getCheckpointId())
                 .setTaskId(ack.getTaskId())
                 .setSubtaskIndex(ack.getSubtaskIndex())
                 .setAttemptId(ack.getAttemptId())
-                .setStatus(status)
-                .setStateHandle(status == AckDiscardStatus.DUPLICATE ? null : ack.getStateHandle())
-                .setMessage(message)
+                .setStatus(decided)
+                .setStateHandle(decided == AckDiscardStatus.DUPLICATE ? null : handle)
+                .setMessage(why)
                 .setTimestampMs(d.now)
                 .build());
     }
