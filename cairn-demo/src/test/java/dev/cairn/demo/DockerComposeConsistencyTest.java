@@ -13,6 +13,7 @@ import dev.cairn.sidecar.sample.SampleWorkerMain;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,14 +27,25 @@ import picocli.CommandLine;
 
 /**
  * docker-compose.yml cannot run on the build machines (no Docker engine). This keeps it consistent with
- * what can be checked: the Dockerfiles it builds exist and run the jars the build produces, and every
+ * what can be checked: the Dockerfiles it builds exist and run the jars the build produces, every
  * CAIRN_* variable a service sets is one that service's program reads (a key of its ConfigDef, or an
- * environment default of the sample worker's and the CLI subcommands' own flags).
+ * environment default of the sample worker's and the CLI subcommands' own flags), and it runs in the secured
+ * default: the {@code keys} service makes the keys with {@code cairn keys} commands the CLI accepts, the
+ * coordinator reads the master key it writes and is not told to accept unsigned records, and every sidecar
+ * reads its own job's key (and cannot read the master key).
  */
 class DockerComposeConsistencyTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern SERVICE = Pattern.compile("^  ([a-z][a-z0-9-]*):\\s*$");
+    private static final String ALLOW_UNSIGNED = "CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS";
+    private static final String MASTER_KEY_FILE = "CAIRN_SIDECAR_MASTER_KEY_FILE";
+    private static final String AUTH_KEY_FILE = SidecarKeys.SCHEMA.envName(SidecarKeys.AUTH_KEY_FILE);
+    private static final String JOB_ID = SidecarKeys.SCHEMA.envName(SidecarKeys.JOB_ID);
+    /** How the CLI's image runs it; a CLI call in a script, up to a shell operator, and where its output goes. */
+    private static final String CLI_JAR = "/app/cairn-cli.jar";
+    private static final Pattern CLI_CALL = Pattern.compile(
+            "java -jar " + Pattern.quote(CLI_JAR) + " ([^|&;>\\n]*)(?:>\\s*(\\S+))?");
 
     @Test
     void shouldBuildFromDockerfilesThatRunTheJarsTheBuildProduces() throws IOException {
@@ -65,10 +77,61 @@ class DockerComposeConsistencyTest {
     @Test
     void shouldSetOnlyVariablesEachServiceReads() throws IOException {
         Map<String, Service> services = services();
-        assertThat(services).containsKeys("kafka", "coordinator", "worker", "sidecar-source", "sidecar-sink", "cli");
+        assertThat(services).containsKeys("kafka", "keys", "coordinator", "worker", "sidecar-source", "sidecar-sink", "cli");
         for (Service service : services.values()) {
             Set<String> read = variablesRead(service);
             assertThat(read).as("CAIRN_* variables read by %s", service.name()).containsAll(service.variables());
+        }
+    }
+
+    @Test
+    void shouldMakeTheKeysWithCommandsTheCliAcceptsAsItsImageRunsIt() throws IOException {
+        Service keys = services().get("keys");
+        List<KeysCall> calls = keysCalls(keys);
+
+        assertThat(keys.dockerfile()).isEqualTo("cairn-cli/Dockerfile");
+        assertThat(Files.readString(ROOT.resolve(keys.dockerfile())))
+                .contains("ENTRYPOINT [\"java\", \"-jar\", \"" + CLI_JAR + "\"]");
+        assertThat(calls).extracting(KeysCall::subcommand).containsExactly("generate", "job");
+        Path masterKey = masterKeyFile(calls);
+        assertThat(calls.get(1).<Path>option("--master-key-file")).isEqualTo(masterKey);
+        assertThat(calls.get(1).stdout()).as("where `keys job` prints the job's key").isNotNull();
+    }
+
+    @Test
+    void shouldRunTheCoordinatorSignedWithTheMasterKeyTheKeysServiceWrites() throws IOException {
+        Map<String, Service> services = services();
+        Service coordinator = services.get("coordinator");
+        Service keys = services.get("keys");
+
+        assertThat(envNames(CoordinatorKeys.SCHEMA)).contains(ALLOW_UNSIGNED, MASTER_KEY_FILE);
+        assertThat(coordinator.environment()).doesNotContainKey(ALLOW_UNSIGNED).containsKey(MASTER_KEY_FILE);
+        assertThat(coordinator.volumeFile(coordinator.environment().get(MASTER_KEY_FILE)))
+                .isEqualTo(keys.volumeFile(masterKeyFile(keysCalls(keys)).toString()));
+        assertThat(coordinator.waitsForKeys()).as("coordinator starts once the keys service has completed").isTrue();
+    }
+
+    @Test
+    void shouldGiveEverySidecarItsJobsKeyAndNotTheMasterKey() throws IOException {
+        Map<String, Service> services = services();
+        Service keys = services.get("keys");
+        List<KeysCall> calls = keysCalls(keys);
+        String masterKeyVolume = keys.volumeFile(masterKeyFile(calls).toString()).volume();
+        List<Service> sidecars = services.values().stream()
+                .filter(s -> "task-sidecar/Dockerfile".equals(s.dockerfile())
+                        && !s.entrypoint().contains(SampleWorkerMain.class.getName())).toList();
+
+        assertThat(sidecars).extracting(Service::name).containsExactlyInAnyOrder("sidecar-source", "sidecar-sink");
+        for (Service sidecar : sidecars) {
+            String jobId = sidecar.environment().get(JOB_ID);
+            KeysCall jobKey = calls.stream().filter(c -> c.subcommand().equals("job")
+                    && jobId.equals(c.option("--job"))).findFirst().orElseThrow(
+                            () -> new AssertionError("no `keys job --job " + jobId + "` in the keys service"));
+            assertThat(sidecar.environment()).as(sidecar.name()).containsKey(AUTH_KEY_FILE);
+            assertThat(sidecar.volumeFile(sidecar.environment().get(AUTH_KEY_FILE))).as(sidecar.name())
+                    .isEqualTo(keys.volumeFile(jobKey.stdout()));
+            assertThat(sidecar.mounts()).as(sidecar.name()).doesNotContainKey(masterKeyVolume);
+            assertThat(sidecar.waitsForKeys()).as("%s starts once the keys service has completed", sidecar.name()).isTrue();
         }
     }
 
@@ -114,20 +177,92 @@ class DockerComposeConsistencyTest {
         spec.subcommands().values().forEach(sub -> collect(sub.getCommandSpec(), names));
     }
 
-    private record Service(String name, String dockerfile, String entrypoint, Set<String> variables) {}
+    /** One {@code cairn keys} command of the keys service's script, as the CLI parses it. */
+    private record KeysCall(CommandLine.ParseResult parsed, String stdout) {
 
+        String subcommand() {
+            return parsed.subcommand().subcommand().commandSpec().name();
+        }
+
+        <T> T option(String name) {
+            return parsed.subcommand().subcommand().matchedOptionValue(name, null);
+        }
+    }
+
+    /** Every CLI call of {@code service}'s script, each parsed by the CLI: a malformed one fails the parse. */
+    private static List<KeysCall> keysCalls(Service service) {
+        List<KeysCall> calls = new ArrayList<>();
+        Matcher call = CLI_CALL.matcher(service.block());
+        while (call.find()) {
+            CommandLine.ParseResult parsed = CairnCli.commandLine().parseArgs(call.group(1).trim().split("\\s+"));
+            assertThat(parsed.subcommand().commandSpec().name()).as(call.group()).isEqualTo("keys");
+            calls.add(new KeysCall(parsed, call.group(2)));
+        }
+        return calls;
+    }
+
+    /** The file {@code keys generate} writes the master key to. */
+    private static Path masterKeyFile(List<KeysCall> calls) {
+        return calls.stream().filter(c -> c.subcommand().equals("generate")).findFirst()
+                .orElseThrow(() -> new AssertionError("no `keys generate` in the keys service")).option("--out");
+    }
+
+    /** A file on a named volume, as every service that mounts the volume sees the same file. */
+    private record VolumeFile(String volume, String path) {}
+
+    private record Service(String name, String dockerfile, String entrypoint, String block) {
+
+        Set<String> variables() {
+            return environment().keySet();
+        }
+
+        /** The CAIRN_* variables the service sets, with their values (quotes removed). */
+        Map<String, String> environment() {
+            Map<String, String> environment = new LinkedHashMap<>();
+            Pattern.compile("(?m)^\\s+(CAIRN_[A-Z_]+):\\s*\"?(.*?)\"?\\s*$").matcher(block).results()
+                    .forEach(m -> environment.put(m.group(1), m.group(2)));
+            return environment;
+        }
+
+        /** The named volumes the service mounts, each with its path in the container. */
+        Map<String, String> mounts() {
+            Map<String, String> mounts = new LinkedHashMap<>();
+            Pattern.compile("(?m)^\\s+- ([a-z][a-z0-9-]*):(/[^:\\s]*)(?::ro)?\\s*$").matcher(block).results()
+                    .forEach(m -> mounts.put(m.group(1), m.group(2)));
+            return mounts;
+        }
+
+        /** The volume and the path in it of {@code containerPath}, which must lie on a mounted volume. */
+        VolumeFile volumeFile(String containerPath) {
+            return mounts().entrySet().stream().filter(m -> containerPath.startsWith(m.getValue() + "/")).findFirst()
+                    .map(m -> new VolumeFile(m.getKey(), containerPath.substring(m.getValue().length() + 1)))
+                    .orElseThrow(() -> new AssertionError(name + ": " + containerPath + " is on none of its volumes "
+                            + mounts()));
+        }
+
+        /** Whether it starts only once the keys service has written the keys. */
+        boolean waitsForKeys() {
+            return Pattern.compile("(?m)^\\s+keys:\\s*\\n\\s+condition:\\s*service_completed_successfully\\s*$")
+                    .matcher(block).find();
+        }
+    }
+
+    /** The services of docker-compose.yml: each one's block of lines under {@code services:}. */
     private static Map<String, Service> services() throws IOException {
         Map<String, Service> services = new LinkedHashMap<>();
         List<String> lines = Files.readAllLines(ROOT.resolve("docker-compose.yml"));
+        boolean inServices = false;
         String current = null;
         StringBuilder block = new StringBuilder();
         for (String line : lines) {
+            boolean topLevel = !line.startsWith(" ") && !line.startsWith("#") && !line.isBlank();
             Matcher service = SERVICE.matcher(line);
-            if (service.matches() || (!line.startsWith(" ") && !line.isBlank() && current != null)) {
+            if (topLevel || (inServices && service.matches())) {
                 if (current != null) {
                     services.put(current, parse(current, block.toString()));
                 }
-                current = service.matches() ? service.group(1) : null;
+                inServices = topLevel ? line.startsWith("services:") : inServices;
+                current = inServices && service.matches() ? service.group(1) : null;
                 block.setLength(0);
             } else if (current != null) {
                 block.append(line).append('\n');
@@ -142,9 +277,7 @@ class DockerComposeConsistencyTest {
     private static Service parse(String name, String block) {
         Matcher dockerfile = Pattern.compile("dockerfile:\\s*(\\S+)").matcher(block);
         Matcher entrypoint = Pattern.compile("entrypoint:\\s*(.+)").matcher(block);
-        Set<String> variables = Pattern.compile("(CAIRN_[A-Z_]+):").matcher(block).results()
-                .map(m -> m.group(1)).collect(Collectors.toSet());
         return new Service(name, dockerfile.find() ? dockerfile.group(1) : null,
-                entrypoint.find() ? entrypoint.group(1) : "", variables);
+                entrypoint.find() ? entrypoint.group(1) : "", block);
     }
 }

@@ -16,9 +16,11 @@ import java.util.Optional;
 
 /**
  * One coordinator instance as a separate OS process: {@code java -jar cairn-coordinator-service.jar} with the
- * flags this class builds (the only place the fault tests spell out a coordinator command line). The instance
- * keeps its state directory, instance id and REST port across {@link #restart()}, as a restarted pod would.
- * Its REST API listens on 127.0.0.1 and serves the live store ({@code GET /jobs/{id}/checkpoints}).
+ * flags this class builds (the only place the fault tests spell out a coordinator command line). It runs in the
+ * secured default: sidecar records must be signed with keys derived from the run's master key file
+ * ({@code --sidecar-master-key-file}). The instance keeps its state directory, instance id and REST port across
+ * {@link #restart()}, as a restarted pod would. Its REST API listens on 127.0.0.1 and serves the live store
+ * ({@code GET /jobs/{id}/checkpoints}).
  */
 final class CoordinatorProcess implements AutoCloseable {
 
@@ -28,24 +30,27 @@ final class CoordinatorProcess implements AutoCloseable {
     private final String name;
     private final Path dir;
     private final List<String> flags;
+    private final Path masterKeyFile;
     private final int httpPort;
     private ChildProcess process;
     private int incarnation;
 
-    private CoordinatorProcess(String name, Path dir, List<String> flags, int httpPort) {
+    private CoordinatorProcess(String name, Path dir, List<String> flags, Path masterKeyFile, int httpPort) {
         this.name = name;
         this.dir = dir;
         this.flags = flags;
+        this.masterKeyFile = masterKeyFile;
         this.httpPort = httpPort;
     }
 
     /**
      * Starts instance {@code name} of application {@code applicationId} against {@code kafka} on topics
-     * {@code prefix}* (replicated to every node), its state in {@code dir/name/state}, with the flags of
-     * {@code tuning}; returns once the process runs (not yet assigned).
+     * {@code prefix}* (replicated to every node), its state in {@code dir/name/state}, verifying sidecar records
+     * with keys derived from {@code masterKeyFile}, with the flags of {@code tuning}; returns once the process runs
+     * (not yet assigned).
      */
     static CoordinatorProcess start(String name, Path dir, BrokerCluster kafka, String applicationId,
-            String topicPrefix, int partitions, FailoverTuning tuning) {
+            String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
         int httpPort = freePort();
         Path home = dir.resolve(name);
         List<String> flags = new ArrayList<>(List.of(
@@ -59,9 +64,10 @@ final class CoordinatorProcess implements AutoCloseable {
                 "--http-port=" + httpPort,
                 "--http-bind-address=127.0.0.1",
                 "--advertised-host=127.0.0.1",
-                "--allow-unsigned-sidecar-records"));
+                "--sidecar-master-key-file=" + masterKeyFile));
         flags.addAll(tuning.flags(name));
-        CoordinatorProcess coordinator = new CoordinatorProcess(name, home, List.copyOf(flags), httpPort);
+        CoordinatorProcess coordinator = new CoordinatorProcess(name, home, List.copyOf(flags), masterKeyFile,
+                httpPort);
         coordinator.launch();
         return coordinator;
     }
@@ -69,7 +75,7 @@ final class CoordinatorProcess implements AutoCloseable {
     private void launch() {
         incarnation++;
         List<String> command = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC"));
-        classDataArchive().ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
+        classDataArchive(masterKeyFile).ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
         String logback = System.getProperty("cairn.faults.coordinator.logback", "");
         if (!logback.isBlank()) {
             command.add("-Dlogback.configurationFile=" + logback);
@@ -81,10 +87,12 @@ final class CoordinatorProcess implements AutoCloseable {
 
     /**
      * The class-data-sharing archive every coordinator process of this JVM starts with, made once by a
-     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as the README recommends for deployments;
-     * none when {@code cairn.faults.cds} is {@code false}.
+     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as the README recommends for deployments,
+     * with the master key file of the first coordinator that needs it (so that it builds the same topology as the
+     * coordinators, with the deserializer that verifies signatures); none when {@code cairn.faults.cds} is
+     * {@code false}.
      */
-    private static synchronized Optional<Path> classDataArchive() {
+    private static synchronized Optional<Path> classDataArchive(Path masterKeyFile) {
         if (!Boolean.parseBoolean(System.getProperty("cairn.faults.cds", "true"))) {
             return Optional.empty();
         }
@@ -93,7 +101,7 @@ final class CoordinatorProcess implements AutoCloseable {
             Path file = dir.resolve("cairn-coordinator-" + ProcessHandle.current().pid() + ".jsa");
             ChildProcess.runJava("coordinator rehearsal", List.of("-Xmx384m", "-XX:+UseSerialGC",
                     "-XX:ArchiveClassesAtExit=" + file, "-jar", coordinatorJar(), "--rehearse",
-                    "--allow-unsigned-sidecar-records", "--state-dir=" + dir.resolve("rehearsal-state")),
+                    "--sidecar-master-key-file=" + masterKeyFile, "--state-dir=" + dir.resolve("rehearsal-state")),
                     dir.resolve("rehearsal.log"), Duration.ofSeconds(60));
             archive = file;
         }

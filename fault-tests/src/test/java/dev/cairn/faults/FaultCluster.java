@@ -18,8 +18,9 @@ import org.awaitility.Awaitility;
 /**
  * Everything one fault test runs: a {@link BrokerCluster} of Kafka node processes, {@code instances} coordinator
  * processes of one application, a {@link JobFleet} of real sidecars, and a {@link TopicRecorder}; with the waits
- * the tests measure. Its files (Kafka and coordinator logs, state directories) live under
- * {@code cairn.faults.dir/<run>}.
+ * the tests measure. The run is signed as the coordinator's default requires: one {@link SidecarMasterKey} for the
+ * coordinators, its job keys for the sidecars. Its files (Kafka and coordinator logs, state directories, the
+ * master key) live under {@code cairn.faults.dir/<run>}.
  */
 final class FaultCluster implements AutoCloseable {
 
@@ -31,11 +32,13 @@ final class FaultCluster implements AutoCloseable {
     final CairnTopics topics = new CairnTopics("faults-" + UUID.randomUUID().toString().substring(0, 6) + ".");
     final FailoverTuning tuning = FailoverTuning.fromSystemProperty();
     final Path dir;
+    final SidecarMasterKey masterKey;
     TopicRecorder recorder;
     JobFleet fleet;
 
     private FaultCluster(Path dir, int brokers) {
         this.dir = dir;
+        this.masterKey = SidecarMasterKey.writeTo(dir);
         this.brokers = BrokerCluster.start(dir.resolve("kafka"), brokers);
     }
 
@@ -50,13 +53,14 @@ final class FaultCluster implements AutoCloseable {
             String applicationId = "cairn-faults-" + UUID.randomUUID().toString().substring(0, 6);
             for (int i = 0; i < instances; i++) {
                 cluster.coordinators.add(CoordinatorProcess.start("coordinator-" + i, dir, cluster.brokers,
-                        applicationId, cluster.topics.prefix(), PARTITIONS, cluster.tuning));
+                        applicationId, cluster.topics.prefix(), PARTITIONS, cluster.masterKey.file(), cluster.tuning));
             }
             // any REST answer means the topics exist and take writes
             Awaitility.await("coordinators answering").atMost(START).pollInterval(Duration.ofMillis(200))
                     .until(() -> cluster.coordinators.stream().allMatch(c -> c.get("/jobs/none").status() > 0));
             cluster.recorder = new TopicRecorder(cluster.brokers.bootstrapServers(), cluster.topics);
-            cluster.fleet = JobFleet.start(cluster.brokers.bootstrapServers(), cluster.topics, jobs, dir.resolve("jobs"));
+            cluster.fleet = JobFleet.start(cluster.brokers.bootstrapServers(), cluster.topics, cluster.masterKey, jobs,
+                    dir.resolve("jobs"));
             long started = System.currentTimeMillis();
             Awaitility.await("every job completes a checkpoint").atMost(START).pollInterval(Duration.ofMillis(100))
                     .until(() -> cluster.jobsCompletedSince(started));

@@ -27,8 +27,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The load of a fault test: {@code jobs} jobs ({@code fault-job-0}, ...), each of two vertices of parallelism
  * one ({@code source}, {@code sink}) checkpointed every {@link #INTERVAL}, registered by producing {@link JobSpec}
  * records to {@code cairn.requests}; and one sample {@link CounterWorker} per subtask with a real {@link Sidecar}
- * beside it in this JVM, acking through {@code cairn.acks}. {@link #suspendAll()} stops periodic triggering
- * (pending checkpoints are aborted), so that every checkpoint ends and the invariants can be read.
+ * beside it in this JVM, acking through {@code cairn.acks}, every record signed with its job's key.
+ * {@link #suspendAll()} stops periodic triggering (pending checkpoints are aborted), so that every checkpoint ends
+ * and the invariants can be read.
  */
 final class JobFleet implements AutoCloseable {
 
@@ -49,8 +50,12 @@ final class JobFleet implements AutoCloseable {
         this.requests = requests;
     }
 
-    /** Registers the jobs and starts their workers and sidecars; the topics must exist. */
-    static JobFleet start(String bootstrapServers, CairnTopics topics, int jobs, Path workDir) {
+    /**
+     * Registers the jobs and starts their workers and sidecars, each sidecar signing with its job's key derived
+     * from {@code masterKey}; the topics must exist.
+     */
+    static JobFleet start(String bootstrapServers, CairnTopics topics, SidecarMasterKey masterKey, int jobs,
+            Path workDir) {
         KafkaProducer<String, RequestEnvelope> requests = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), CairnSerdes.requests().serializer());
@@ -61,7 +66,8 @@ final class JobFleet implements AutoCloseable {
                 CounterWorker worker = new CounterWorker(workDir.resolve("workers"));
                 fleet.workers.add(worker);
                 fleet.sidecars.add(Sidecar.start(SidecarConfig.forTask(bootstrapServers, jobId, task, 0)
-                        .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10)), worker));
+                        .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10))
+                        .withAuthKey(masterKey.jobKey(jobId)), worker));
             }
         }
         return fleet;
