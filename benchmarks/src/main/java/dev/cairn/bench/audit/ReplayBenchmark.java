@@ -54,6 +54,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   <li><b>audit check</b>: the same with the invariant checker ({@code JournalChecker}), what
  *       {@code cairn audit check} does.</li>
  * </ol>
+ * No sidecar record is produced and no coordinator runs, so record signing does not apply: journal entries are
+ * the coordinator's own output and carry no signature (only the acks topic is signed).
  * Each row is events/s over the whole topic (reader created, topic read to the end offsets taken at its start).
  * Each repeat starts with the next reader (so that no reader always runs first, or right after the same one); the
  * first repeat warms the JIT and the report gives each reader's median over the others, and its ratios to the

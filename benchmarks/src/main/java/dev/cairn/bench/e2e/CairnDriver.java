@@ -14,6 +14,7 @@ import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -34,12 +35,17 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Drives one coordinator the way users and sidecars do: job specs and trigger requests on {@code requests},
- * TaskStarted and acks on {@code acks} (idempotent producer, {@code acks=all}, batching), notifications read from
+ * TaskStarted and acks on {@code acks} (idempotent producer, {@code acks=all}, batching; signed in the producer's
+ * serializer with the job's key unless the workload's {@link SidecarKeys} are unsigned), notifications read from
  * {@code control} with {@code read_committed}. Only the job id, checkpoint id, request id and type of the
  * control events are read (never a trigger's plan or a completion's subtask states). Every wait also watches
  * {@code dlq}, so a dead-lettered trigger or completion fails the row at once instead of waiting for a time-out.
  */
 final class CairnDriver implements AutoCloseable {
+
+    /** Dead-letter reasons of an acks-topic record refused for its signature (not for what it decided). */
+    private static final Set<String> SIGNATURE_PROBLEMS = Set.of(EventDecodingException.Problem.UNSIGNED.name(),
+            EventDecodingException.Problem.BAD_SIGNATURE.name());
 
     private final String bootstrap;
     private final CairnTopics topics;
@@ -61,7 +67,7 @@ final class CairnDriver implements AutoCloseable {
         this.requests = new KafkaProducer<>(producerSettings(bootstrap, 0), new StringSerializer(),
                 CairnSerdes.requests().serializer());
         this.acks = new KafkaProducer<>(producerSettings(bootstrap, ackLingerMs), new StringSerializer(),
-                CairnSerdes.acks().serializer());
+                workload.keys().ackSerializer());
         this.control = new Follower<>(bootstrap, topics.control(), CairnSerdes.control().deserializer());
         this.deadLetters = new Follower<>(bootstrap, topics.dlq(), new ByteArrayDeserializer());
     }
@@ -79,6 +85,10 @@ final class CairnDriver implements AutoCloseable {
 
     CairnTopics topics() {
         return topics;
+    }
+
+    Workload workload() {
+        return workload;
     }
 
     /**
@@ -225,9 +235,11 @@ final class CairnDriver implements AutoCloseable {
     private void checkDeadLetters() {
         deadLetters.pollNow(record -> {
             String source = header(record, DeadLetterQueueHandler.SOURCE_TOPIC);
+            String reason = header(record, DeadLetterQueueHandler.REASON);
             String what = topics.requests().equals(source) ? "trigger"
-                    : topics.acks().equals(source) ? "completion (the last ack's decision)" : "record of " + source;
-            throw new RowFailedException(what + " dead-lettered, " + header(record, DeadLetterQueueHandler.REASON));
+                    : !topics.acks().equals(source) ? "record of " + source
+                    : SIGNATURE_PROBLEMS.contains(reason) ? "sidecar record" : "completion (the last ack's decision)";
+            throw new RowFailedException(what + " dead-lettered, " + reason);
         });
     }
 

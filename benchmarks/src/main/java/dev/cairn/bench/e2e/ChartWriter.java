@@ -25,7 +25,8 @@ final class ChartWriter {
             data.addValue(row.cairn() == null ? null : row.cairn().perSecond(), "Cairn coordinator (acks/s)", shape);
             data.addValue(row.trivial().perSecond(), "trivial Kafka Streams app (records/s)", shape);
         }
-        JFreeChart chart = ChartFactory.createBarChart("Cairn end-to-end throughput, exactly_once_v2",
+        JFreeChart chart = ChartFactory.createBarChart("Cairn end-to-end throughput, exactly_once_v2, "
+                + (results.signed() ? "signed" : "unsigned") + " sidecar records",
                 "shape (jobs x subtasks)", "records per second (steady state)", data, PlotOrientation.VERTICAL,
                 true, false, false);
         chart.addSubtitle(new org.jfree.chart.title.TextTitle(results.machine()));

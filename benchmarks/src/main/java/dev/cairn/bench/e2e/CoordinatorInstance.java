@@ -2,6 +2,7 @@ package dev.cairn.bench.e2e;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,8 +20,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * A real coordinator ({@link CoordinatorApp}) on the benchmark's broker: {@link CoordinatorConfig#forLocalBroker}
  * settings (3 partitions, tick 50 ms, exactly_once_v2) with the given commit interval and Kafka Streams overrides,
  * its own topic prefix (so that instances started one after another never read each other's records) and its
- * own state directory. No sidecar master key: sidecar records are accepted unsigned, as the coordinator's
- * {@code --allow-unsigned-sidecar-records} does, so the benchmark produces them without a signature header.
+ * own state directory. With a sidecar master key (the default mode, secured) it verifies every record of the acks
+ * topic against its job's key and dead-letters unsigned or mis-signed ones; without one ({@code --unsigned}) it
+ * accepts them unsigned, as the coordinator's {@code --allow-unsigned-sidecar-records} does.
  */
 final class CoordinatorInstance implements AutoCloseable {
 
@@ -39,9 +41,12 @@ final class CoordinatorInstance implements AutoCloseable {
      * Starts a coordinator and waits until it processes records. A {@code commit.interval.ms} entry in
      * {@code overrides} becomes the configuration's commit interval (which also sets {@code poll.ms}), not a raw
      * property.
+     *
+     * @param sidecarMasterKey the key sidecar records are verified with ({@link SidecarKeys#masterKey()});
+     *     {@code null} accepts unsigned records
      */
     static CoordinatorInstance start(String bootstrap, String topicPrefix, long commitIntervalMs,
-            Map<String, String> overrides) {
+            Map<String, String> overrides, SigningKey sidecarMasterKey) {
         Map<String, String> properties = new HashMap<>(overrides);
         String commit = properties.remove(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
         long commitMs = commit == null ? commitIntervalMs : Long.parseLong(commit.trim());
@@ -55,7 +60,7 @@ final class CoordinatorInstance implements AutoCloseable {
                 stateDir);
         CoordinatorConfig config = new CoordinatorConfig(base.bootstrapServers(), base.applicationId(),
                 new CairnTopics(topicPrefix), PARTITIONS, base.replicationFactor(), stateDir, base.tickInterval(),
-                Duration.ofMillis(commitMs), properties);
+                Duration.ofMillis(commitMs), properties).withSidecarMasterKey(sidecarMasterKey);
         CoordinatorApp app = CoordinatorApp.start(config);
         try {
             if (!app.awaitRunning(Duration.ofSeconds(120))) {

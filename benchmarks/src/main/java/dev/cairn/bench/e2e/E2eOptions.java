@@ -71,6 +71,10 @@ final class E2eOptions {
             description = "Settings review variants, ';'-separated; each 'default' or k=v+k=v; 'none' skips it.")
     List<String> review;
 
+    @Option(names = "--unsigned", description = "Produce sidecar records unsigned to coordinators without a master "
+            + "key (default: signed with each job's key, verified by the coordinators).")
+    boolean unsigned;
+
     @Option(names = "--timeout-s", defaultValue = "60", description = "Longest wait for any one event.")
     long timeoutS;
 
@@ -144,6 +148,9 @@ final class E2eOptions {
         text.add("commit interval " + commitIntervalMs + " ms");
         text.add("locations " + locationBytes + " B, attempt ids 36 chars");
         text.add("ack producer linger " + ackLingerMs + " ms");
+        text.add(unsigned ? "sidecar records unsigned (--unsigned; coordinators without a master key)"
+                : "sidecar records signed (HMAC-SHA256 with the job's key, in the producer's serializer; "
+                        + "coordinators verify)");
         if (!streamsConfig.isEmpty()) {
             text.add("streams overrides " + streamsConfig);
         }

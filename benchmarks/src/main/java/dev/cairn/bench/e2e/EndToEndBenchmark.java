@@ -27,8 +27,12 @@ import org.apache.kafka.common.TopicPartition;
  * on the same broker: a real in-JVM KRaft broker ({@link EmbeddedKafkaBroker}), a real coordinator
  * ({@link CoordinatorApp}, exactly_once_v2, 3 partitions, commit interval 20 ms, in-memory stores), driven as
  * users and sidecars drive it (records on {@code cairn.requests} and {@code cairn.acks}, notifications read from
- * {@code cairn.control} with {@code read_committed}). Sidecar records are produced unsigned: the coordinator runs
- * without a sidecar master key, as with {@code --allow-unsigned-sidecar-records}. Records have realistic sizes:
+ * {@code cairn.control} with {@code read_committed}). Secured, as the coordinator runs by default: every
+ * coordinator of the run gets a generated sidecar master key and verifies every record of {@code cairn.acks}, and
+ * the benchmark signs every TaskStarted and ack it produces with its job's key (derived when the job is made, before
+ * any clock runs) in the producer's serializer, as a sidecar does, so signing is inside the measured time
+ * ({@link SidecarKeys}); {@code --unsigned} measures the unsigned mode ({@code --allow-unsigned-sidecar-records}).
+ * The trivial app is fed the same records, signed alike, and checks no signature. Records have realistic sizes:
  * 32-hex-digit job and vertex ids, 36-character attempt ids, 100-byte state handle locations.
  *
  * <h2>What it measures</h2>
@@ -99,6 +103,10 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@code --review=default;max.task.idle.ms=-1;producer.linger.ms=0;producer.linger.ms=20+producer.batch.size=262144;producer.compression.type=lz4;commit.interval.ms=100}:
  *       the variants, ';'-separated; a variant is {@code default} (no overrides) or {@code k=v+k=v}; {@code none}
  *       skips the review.</li>
+ *   <li>{@code --unsigned}: sidecar records produced without a signature, to coordinators without a master key
+ *       (the coordinator's {@code --allow-unsigned-sidecar-records}); the trivial app's feeder likewise. Without
+ *       it (the default) every record to the acks topic and to the trivial app is signed, and every coordinator
+ *       verifies. Measure both in one session, alternating, to see what signing costs.</li>
  *   <li>{@code --timeout-s=60}: the longest wait for any one event before the row fails.</li>
  *   <li>{@code --out=benchmarks/target/benchmark}: where {@code e2e.md} and {@code e2e.png} go.</li>
  * </ul>
@@ -120,21 +128,24 @@ public final class EndToEndBenchmark {
             return null;
         }
         long started = System.nanoTime();
-        Workload workload = new Workload(options.locationBytes);
+        SidecarKeys keys = options.unsigned ? SidecarKeys.unsigned() : SidecarKeys.signed();
+        Workload workload = new Workload(options.locationBytes, keys);
         Duration timeout = Duration.ofSeconds(options.timeoutS);
         List<ShapeRow> shapes = new ArrayList<>();
         LatencyRow latency = null;
         List<SizeRow> sizes = new ArrayList<>();
         List<ReviewRow> review;
+        boolean verified;
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             String bootstrap = broker.bootstrapServers();
             try (CoordinatorInstance coordinator = CoordinatorInstance.start(bootstrap, CairnTopics.DEFAULT_PREFIX,
-                    options.commitIntervalMs, options.streamsConfig);
+                    options.commitIntervalMs, options.streamsConfig, keys.masterKey());
                     CairnDriver driver = new CairnDriver(bootstrap, CairnTopics.defaults(), workload, timeout,
                             options.ackLingerMs);
                     TrivialApp trivial = TrivialApp.start(bootstrap, CoordinatorApp.streamsProperties(
                             coordinator.config()), CoordinatorInstance.PARTITIONS, workload, options.ackLingerMs,
                             timeout)) {
+                verified = coordinator.config().sidecarMasterKey() != null;
                 warmUp(bootstrap, driver, trivial, options);
                 for (Shape shape : options.shapesParsed()) {
                     System.out.printf("throughput %s%n", shape);
@@ -152,8 +163,8 @@ public final class EndToEndBenchmark {
             }
             review = SettingsReview.run(bootstrap, options, workload);
         }
-        Results results = new Results(machine(), String.join(", ", options.describe()), shapes, latency, sizes,
-                review);
+        Results results = new Results(machine(), String.join(", ", options.describe()),
+                keys.isSigned() && verified, shapes, latency, sizes, review);
         String markdown = MarkdownReport.render(results);
         Files.createDirectories(options.out);
         Files.writeString(options.out.resolve("e2e.md"), markdown, StandardCharsets.UTF_8);

@@ -36,7 +36,7 @@ final class LatencyRun {
         } catch (RowFailedException e) {
             failure = "did not complete: " + e.getMessage();
         }
-        List<Double> reference = trivial.latency(job != null ? job : new Workload(100).newJob(subtasks), warmup,
+        List<Double> reference = trivial.latency(job != null ? job : driver.workload().newJob(subtasks), warmup,
                 samples);
         LatencyRow row = new LatencyRow(subtasks, cairn, failure, reference);
         System.out.printf(Locale.ROOT, "  latency: Cairn p50 %.1f ms, p99 %.1f ms over %d checkpoints%s;"

@@ -33,8 +33,9 @@ final class MarkdownReport {
         table(md, "Throughput", "Per round: one TriggerRequest per job, all triggers read, then all acks of all jobs "
                 + "produced; clock from the first ack produced to the last CheckpointCompleted read. Trivial app: one "
                 + "get + one put on an in-memory store (changelogged, no cache, as the coordinator's) and one record "
-                + "forwarded, fed the same records; raw consume: a plain read_committed consumer reading the acks "
-                + "back. Rates over the steady-state rounds.",
+                + "forwarded, fed the same records (" + (results.signed() ? "signed alike, not verified" : "unsigned")
+                + "); raw consume: a plain read_committed consumer reading the acks back. Rates over the "
+                + "steady-state rounds.",
                 "| shape (jobs x subtasks) | Cairn acks/s | trivial app records/s | raw consume records/s "
                         + "| ratio Cairn / trivial | Cairn round ms (median) | checkpoints triggered / completed |\n"
                         + "|---|---:|---:|---:|---:|---:|---:|\n",

@@ -2,9 +2,13 @@ package dev.cairn.bench.e2e;
 
 import java.util.List;
 
-/** Everything one run of {@link EndToEndBenchmark} measured, row by row, and the machine it ran on. */
-record Results(String machine, String settings, List<ShapeRow> shapes, LatencyRow latency, List<SizeRow> sizes,
-        List<ReviewRow> review) {
+/**
+ * Everything one run of {@link EndToEndBenchmark} measured, row by row, the machine it ran on, and whether the
+ * sidecar records were signed and its main coordinator verified them ({@code signed}; false with
+ * {@code --unsigned}).
+ */
+record Results(String machine, String settings, boolean signed, List<ShapeRow> shapes, LatencyRow latency,
+        List<SizeRow> sizes, List<ReviewRow> review) {
 
     /**
      * Items (acks or records) per round and the wall time of every round; the rate counts the steady-state rounds

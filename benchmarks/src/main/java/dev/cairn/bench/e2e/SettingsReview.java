@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The settings review: the review shape (default 1 x 10,000) against a fresh coordinator per variant of Kafka
  * Streams overrides, each with its own topics and state, one after another (never two at once), after the
- * main coordinator has been closed. With repeats, the variants run in order, then in reverse order, and so on
+ * main coordinator has been closed; signed or unsigned as the rest of the run (every coordinator gets the run's
+ * master key). With repeats, the variants run in order, then in reverse order, and so on
  * (A B C, C B A, ...), so that a drift of the machine over the run does not favour the variants that run late; a
  * variant's rate counts the steady-state rounds of all its repeats.
  */
@@ -40,7 +41,7 @@ final class SettingsReview {
                         variant.getValue());
                 String prefix = "cairn-review-" + index++ + ".";
                 try (CoordinatorInstance coordinator = CoordinatorInstance.start(bootstrap, prefix,
-                        options.commitIntervalMs, variant.getValue());
+                        options.commitIntervalMs, variant.getValue(), workload.keys().masterKey());
                         CairnDriver driver = new CairnDriver(bootstrap, new CairnTopics(prefix), workload,
                                 Duration.ofSeconds(options.timeoutS), options.ackLingerMs)) {
                     ThroughputRun.Outcome outcome = ThroughputRun.run(bootstrap, driver, shape,

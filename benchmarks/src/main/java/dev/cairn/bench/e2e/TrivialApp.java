@@ -4,7 +4,6 @@ import dev.cairn.bench.e2e.Results.Rate;
 import dev.cairn.bench.e2e.Workload.Job;
 import dev.cairn.bench.e2e.Workload.Vertex;
 import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.serde.CairnSerdes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -41,8 +40,9 @@ import org.apache.kafka.streams.state.Stores;
  * interval and {@code poll.ms}, producer linger, fetch waits), reading a topic with the same partition count as
  * {@code cairn.acks}. Per record it does one get and one put on an in-memory key-value store (no cache, changelog
  * on, like the coordinator's stores) under the record's key, and forwards the record unchanged to an output topic.
- * It does not decode the record. It is fed the same acks (same keys, same serialized size) by a producer with the
- * ack producer's settings, and its output is read with {@code read_committed}.
+ * It does not decode the record. It is fed the same acks (same keys, same serialized size, signed alike in the
+ * producer's serializer when the run is signed; it checks no signature) by a producer with the ack producer's
+ * settings, and its output is read with {@code read_committed}.
  */
 final class TrivialApp implements AutoCloseable {
 
@@ -105,7 +105,7 @@ final class TrivialApp implements AutoCloseable {
         }
         KafkaProducer<String, AckEnvelope> producer = new KafkaProducer<>(
                 CairnDriver.producerSettings(bootstrap, lingerMs), new StringSerializer(),
-                CairnSerdes.acks().serializer());
+                workload.keys().ackSerializer());
         return new TrivialApp(input, streams, producer,
                 new Follower<>(bootstrap, out, new ByteArrayDeserializer()), workload, timeout, stateDir);
     }

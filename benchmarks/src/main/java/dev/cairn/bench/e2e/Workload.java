@@ -19,7 +19,8 @@ import java.util.UUID;
  * The records the benchmark produces, with realistic sizes: 32-hex-digit job and vertex ids (as Flink's),
  * 36-character attempt ids (UUIDs) and state handle locations of a fixed length (default 100 bytes). A job's
  * subtasks are spread over vertices of at most {@link #MAX_VERTEX_PARALLELISM} subtasks (the coordinator
- * accepts at most 32,768 per vertex, Flink's limit).
+ * accepts at most 32,768 per vertex, Flink's limit). Every job made here gets its signing key at once
+ * ({@link SidecarKeys#add}), before any of its records is produced.
  */
 final class Workload {
 
@@ -29,9 +30,16 @@ final class Workload {
     private static final long ONE_YEAR_MS = 365L * 24 * 3600 * 1000;
 
     private final int locationBytes;
+    private final SidecarKeys keys;
 
-    Workload(int locationBytes) {
+    /** @param keys how the records of the acks topic are signed (or not) */
+    Workload(int locationBytes, SidecarKeys keys) {
         this.locationBytes = locationBytes;
+        this.keys = keys;
+    }
+
+    SidecarKeys keys() {
+        return keys;
     }
 
     /** One vertex of a job: its id and the attempt id of every subtask. */
@@ -42,7 +50,7 @@ final class Workload {
     record Job(String id, List<Vertex> vertices, int subtasks) {
     }
 
-    /** A job of {@code subtasks} subtasks with fresh ids. */
+    /** A job of {@code subtasks} subtasks with fresh ids, and its signing key when signed. */
     Job newJob(int subtasks) {
         List<Vertex> vertices = new ArrayList<>();
         for (int start = 0; start < subtasks; start += MAX_VERTEX_PARALLELISM) {
@@ -53,7 +61,9 @@ final class Workload {
             }
             vertices.add(new Vertex(hexId(), attempts));
         }
-        return new Job(hexId(), List.copyOf(vertices), subtasks);
+        Job job = new Job(hexId(), List.copyOf(vertices), subtasks);
+        keys.add(job.id());
+        return job;
     }
 
     /**

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs the whole end-to-end benchmark once with tiny figures against one in-JVM broker (about half a minute),
- * then checks every part of what it reported.
+ * Runs the whole end-to-end benchmark once with tiny figures against one in-JVM broker (about half a minute), in
+ * its default mode (sidecar records signed, coordinators verifying), then checks every part of what it reported.
  */
 class EndToEndBenchmarkSmokeTest {
 
@@ -28,6 +28,13 @@ class EndToEndBenchmarkSmokeTest {
                 "--latency-samples=5", "--latency-warmup=1", "--latency-subtasks=3", "--size-subtasks=10",
                 "--review-shape=1x10", "--review-checkpoints=2", "--review=producer.linger.ms=0", "--review-repeats=1",
                 "--timeout-s=30", "--out=" + out);
+    }
+
+    @Test
+    void shouldRunSignedByDefault() throws Exception {
+        assertThat(results.signed()).isTrue();
+        assertThat(Files.readString(out.resolve("e2e.md"))).contains("sidecar records signed (HMAC-SHA256",
+                "fed the same records (signed alike, not verified)");
     }
 
     @Test
