@@ -43,9 +43,10 @@ final class Decision {
         return state.job(jobId).orElseThrow(() -> new IllegalStateException("no job " + jobId));
     }
 
+    /** Rejects the command; a job id beyond the limit is named in its bounded form ({@link BoundedText}). */
     void reject(String jobId, Command command, String reason) {
         emit(CommandRejected.newBuilder()
-                .setJobId(jobId == null ? "" : jobId)
+                .setJobId(jobId == null ? "" : BoundedText.of(jobId, settings.limits().maxIdLength()))
                 .setCommandType(command.getClass().getSimpleName())
                 .setReason(reason)
                 .setTimestampMs(now)

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.coordinator.domain.BoundedText;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.RequestEnvelope;
@@ -13,20 +14,30 @@ import org.apache.avro.specific.SpecificRecord;
 final class CommandMapper {
 
     private final DoubleSupplier random;
+    private final int maxIdLength;
 
-    CommandMapper(DoubleSupplier random) {
+    /** @param maxIdLength the longest job id the coordinator takes; a longer record key is refused unread */
+    CommandMapper(DoubleSupplier random, int maxIdLength) {
         this.random = random;
+        this.maxIdLength = maxIdLength;
     }
 
     /**
+     * @throws CommandFailedException ({@code ID_TOO_LONG}) when the record key is longer than a job id may be: such
+     *     a record is dead-lettered before anything repeats its key (a rejection keyed by a megabyte id could not
+     *     be sent, and under exactly-once a record that cannot be sent stops the stream thread)
      * @throws IllegalArgumentException when the record is keyed by another job than its event names (it
      *     would be processed in the wrong partition) or carries no known event
      */
     Command toCommand(String key, SpecificRecord envelope) {
+        if (key != null && key.length() > maxIdLength) {
+            throw new CommandFailedException("ID_TOO_LONG", "the record key, a job id, has " + key.length()
+                    + " characters, more than the limit of " + maxIdLength + ": " + BoundedText.quoted(key), null);
+        }
         Command command = map(envelope);
         if (key == null || !key.equals(command.jobId())) {
-            throw new IllegalArgumentException("record key '" + key + "' differs from the job id '"
-                    + command.jobId() + "' of its " + command.getClass().getSimpleName()
+            throw new IllegalArgumentException("record key '" + BoundedText.quoted(key) + "' differs from the job id '"
+                    + BoundedText.quoted(command.jobId()) + "' of its " + command.getClass().getSimpleName()
                     + " event: every Cairn record must be keyed by its job id");
         }
         return command;

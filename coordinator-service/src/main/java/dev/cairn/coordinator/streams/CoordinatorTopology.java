@@ -98,7 +98,7 @@ public final class CoordinatorTopology {
                 .orElseGet(CairnSerdes::acks);
         topology.addSource(ACKS_SOURCE, new StringDeserializer(), acks, topics.acks());
         topology.addProcessor(PROCESSOR,
-                () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), new CommandMapper(random),
+                () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), new CommandMapper(random, settings.limits().maxIdLength()),
                         RestoreParts.statesPerPart(settings.limits(), maxRecordBytes), tickInterval,
                         new OutputSizeGuard(maxRecordBytes), listener),
                 REQUESTS_SOURCE, ACKS_SOURCE);

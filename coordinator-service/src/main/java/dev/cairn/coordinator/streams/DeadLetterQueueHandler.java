@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.coordinator.domain.BoundedText;
 import dev.cairn.events.serde.EventDecodingException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -32,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * ({@code deserialization}, {@code processing} or {@code production}), {@value #SOURCE_TOPIC},
  * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}; for a record that could not be sent also
  * {@value #DESTINATION_TOPIC} and {@value #VALUE_BYTES}, and no value (it was the problem). A value larger
- * than {@value #MAX_VALUE_BYTES} bytes is cut to that size and {@value #TRUNCATED_FROM} says how large it
- * was, so that the dead letter itself can always be sent.
+ * than {@value #MAX_VALUE_BYTES} bytes is cut to that size, {@value #TRUNCATED_FROM} says how large it was and
+ * {@value #VALUE_SHA256} what its SHA-256 was; a key likewise ({@value #KEY_TRUNCATED_FROM},
+ * {@value #KEY_SHA256}); the message and the log line quote at most {@value #MAX_MESSAGE_CHARS} characters. So
+ * the dead letter itself can always be sent, and no input is echoed whole.
  *
  * <p>Records sent are counted in {@value #DEAD_LETTERS}{@code {stage, reason}} (Prometheus:
  * {@code cairn_dead_letters_total}) of the Micrometer registry given as the Kafka Streams property
@@ -55,6 +58,9 @@ public final class DeadLetterQueueHandler
     public static final String DESTINATION_TOPIC = "cairn.dlq.destination.topic";
     public static final String VALUE_BYTES = "cairn.dlq.value.bytes";
     public static final String TRUNCATED_FROM = "cairn.dlq.truncated.from";
+    public static final String VALUE_SHA256 = "cairn.dlq.value.sha256";
+    public static final String KEY_TRUNCATED_FROM = "cairn.dlq.key.truncated.from";
+    public static final String KEY_SHA256 = "cairn.dlq.key.sha256";
     static final int MAX_VALUE_BYTES = 256 * 1024;
     private static final int MAX_MESSAGE_CHARS = 4096;
 
@@ -152,24 +158,30 @@ public final class DeadLetterQueueHandler
         String reason = exception instanceof EventDecodingException decoding ? decoding.problem().name()
                 : exception instanceof CommandFailedException failed ? failed.reason()
                 : exception.getClass().getSimpleName();
-        String message = String.valueOf(exception.getMessage());
+        String message = cut(String.valueOf(exception.getMessage()));
         LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(), context.offset(),
                 deadLetterTopic, stage, reason, message);
         deadLetters(stage, reason).increment();
         RecordHeaders headers = new RecordHeaders();
         headers.add(REASON, utf8(reason));
-        headers.add(MESSAGE, utf8(cut(message)));
+        headers.add(MESSAGE, utf8(message));
         headers.add(STAGE, utf8(stage));
         headers.add(SOURCE_TOPIC, utf8(String.valueOf(context.topic())));
         headers.add(SOURCE_PARTITION, utf8(Integer.toString(context.partition())));
         headers.add(SOURCE_OFFSET, utf8(Long.toString(context.offset())));
-        byte[] kept = value;
-        if (value != null && value.length > MAX_VALUE_BYTES) {
-            kept = Arrays.copyOf(value, MAX_VALUE_BYTES);
-            headers.add(TRUNCATED_FROM, utf8(Integer.toString(value.length)));
-        }
-        byte[] keptKey = key != null && key.length > MAX_VALUE_BYTES ? Arrays.copyOf(key, MAX_VALUE_BYTES) : key;
+        byte[] kept = bounded(value, headers, TRUNCATED_FROM, VALUE_SHA256);
+        byte[] keptKey = bounded(key, headers, KEY_TRUNCATED_FROM, KEY_SHA256);
         return new ProducerRecord<>(deadLetterTopic, null, keptKey, kept, headers);
+    }
+
+    /** {@code bytes}, or their first {@value #MAX_VALUE_BYTES} with their size and hash in the two headers. */
+    private static byte[] bounded(byte[] bytes, RecordHeaders headers, String sizeHeader, String hashHeader) {
+        if (bytes == null || bytes.length <= MAX_VALUE_BYTES) {
+            return bytes;
+        }
+        headers.add(sizeHeader, utf8(Integer.toString(bytes.length)));
+        headers.add(hashHeader, utf8(BoundedText.sha256(bytes)));
+        return Arrays.copyOf(bytes, MAX_VALUE_BYTES);
     }
 
     /** Messages quote input at times; keep the header small. */

@@ -97,6 +97,18 @@ class InputBoundsAndOrderTest {
     }
 
     @Test
+    void shouldNameAnOversizedJobIdInItsBoundedFormWhenRejectingIt() {
+        String huge = "j".repeat(100_000);
+
+        Then then = Scenario.given().when(new Command.RegisterJob(spec(huge, config(),
+                vertex(SOURCE, 1, true, true)), 0.0), 1);
+
+        CommandRejected rejected = then.single(CommandRejected.class);
+        assertThat(rejected.getJobId()).hasSizeLessThan(400).startsWith("jjj").contains("(100000 characters, SHA-256 ");
+        assertThat(rejected.getReason()).hasSizeLessThan(1_000);
+    }
+
+    @Test
     void shouldRejectASpecWithFlinksLargestParallelismPlusOneNamingTheLimit() {
         Then then = Scenario.given().when(new Command.RegisterJob(
                 spec(JOB, config(), vertex(SOURCE, 32_769, true, true)), 0.0), 1);

@@ -9,6 +9,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
@@ -75,6 +76,27 @@ class FaultInputIT {
         assertHealthyJobCompletesACheckpoint();
     }
 
+    /**
+     * A spec whose job id is half a megabyte, produced with a default producer: a rejection keyed by that id would
+     * not fit in a record, and under exactly-once the failed send used to stop the stream thread again and again.
+     */
+    @Test
+    void shouldDeadLetterARequestWithAnOversizedJobIdAndKeepServingOnTheSameThreads() {
+        Set<String> threadsBefore = streamThreads();
+        String huge = "huge-" + "j".repeat(500_000);
+
+        cairn.sendRequest(huge, new RequestEnvelope(Events.job(huge, 200, 10_000, "source")));
+
+        ConsumerRecord<String, byte[]> letter = Awaitility.await().atMost(CoordinatorTestBed.WAIT)
+                .until(() -> deadLetters.records().stream()
+                        .filter(r -> "ID_TOO_LONG".equals(header(r, DeadLetterQueueHandler.REASON))).findFirst()
+                        .orElse(null), r -> r != null);
+        assertThat(header(letter, DeadLetterQueueHandler.MESSAGE)).contains("500005 characters").hasSizeLessThan(1_000);
+        assertThat(header(letter, DeadLetterQueueHandler.KEY_TRUNCATED_FROM)).isEqualTo("500005");
+        assertHealthyJobCompletesACheckpoint();
+        assertThat(streamThreads()).as("no stream thread died and was replaced").isEqualTo(threadsBefore);
+    }
+
     @Test
     void shouldApplyATaskStartedProducedBeforeItsJobSpec() {
         String job = "early-" + UUID.randomUUID();
@@ -90,6 +112,7 @@ class FaultInputIT {
     @Test
     void shouldDeadLetterEveryUnreadableOrUnauthenticatedRecordAndJournalEveryInvalidOne(KafkaCluster kafka) {
         Set<String> threadsBefore = streamThreads();
+        int earlierLetters = deadLetters.records().size();
         RecordFuzzer fuzzer = new RecordFuzzer(42L, cairn.topics().requests(), cairn.topics().acks(), MASTER);
         Map<String, Integer> kinds = new HashMap<>();
         int expectedDead = 0;
@@ -114,11 +137,12 @@ class FaultInputIT {
         int invalid = expectedRejected;
 
         Awaitility.await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                .until(() -> deadLetters.records().size() >= dead
+                .until(() -> deadLetters.records().size() - earlierLetters >= dead
                         && cairn.journal(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-")).size()
                         >= invalid);
 
-        List<ConsumerRecord<String, byte[]>> letters = deadLetters.records();
+        List<ConsumerRecord<String, byte[]>> all = deadLetters.records();
+        List<ConsumerRecord<String, byte[]>> letters = all.subList(earlierLetters, all.size());
         System.out.println("[fuzz] " + FUZZED + " records: " + letters.size() + " dead-lettered " + reasons(letters)
                 + ", " + invalid + " rejected in the journal");
         assertThat(letters).as("every unreadable or unauthenticated record of %s, and nothing else", kinds)

@@ -134,6 +134,26 @@ class FaultContainmentTopologyTest {
     }
 
     @Test
+    void shouldDeadLetterARequestWithAMegabyteJobIdWithoutEchoingItAndServeTheNextJob() {
+        start(UnaryOperator.identity(), Optional.empty(), 1_000_000);
+        String hugeId = "j".repeat(1_000_000);
+
+        requests().pipeInput(hugeId, new RequestEnvelope(spec(hugeId, 1)));
+        requests().pipeInput("healthy", new RequestEnvelope(spec("healthy", 1)));
+
+        TestRecord<byte[], byte[]> dead = deadLetters().readRecord();
+        assertThat(header(dead, DeadLetterQueueHandler.REASON)).isEqualTo("ID_TOO_LONG");
+        assertThat(header(dead, DeadLetterQueueHandler.MESSAGE)).contains("1000000 characters, more than the limit")
+                .hasSizeLessThan(1_000);
+        assertThat(dead.key()).hasSize(DeadLetterQueueHandler.MAX_VALUE_BYTES);
+        assertThat(header(dead, DeadLetterQueueHandler.KEY_TRUNCATED_FROM)).isEqualTo("1000000");
+        assertThat(header(dead, DeadLetterQueueHandler.KEY_SHA256)).hasSize(64);
+        assertThat(journal().readRecordsToList()).allSatisfy(r -> assertThat(r.key()).hasSizeLessThan(300))
+                .extracting(r -> r.value().getEvent())
+                .anyMatch(e -> e instanceof JobSpec spec && spec.getJobId().equals("healthy"));
+    }
+
+    @Test
     void shouldDeadLetterARecordWithBytesAfterTheEvent() {
         start(UnaryOperator.identity(), Optional.empty(), 1_000_000);
         byte[] valid = CairnSerdes.requests().serialize(TOPICS.requests(), new RequestEnvelope(spec("job-1", 1)));
