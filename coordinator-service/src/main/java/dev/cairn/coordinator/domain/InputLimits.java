@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.domain;
 
+import java.util.regex.Pattern;
+
 /**
  * Upper bounds on everything a client controls, checked before the coordinator allocates anything sized
  * by it: a job spec, a trigger request, a task's messages. A record over a bound is rejected with a
@@ -17,6 +19,8 @@ package dev.cairn.coordinator.domain;
  */
 public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPerJob, int maxIdLength,
         int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs) {
+
+    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._-]+");
 
     /**
      * Flink's max parallelism, room for the largest jobs people run, ids and locations far longer than any
@@ -79,6 +83,43 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
     /** What is wrong with a location ({@code null} is fine), or {@code null}. */
     String locationProblem(CharSequence value) {
         return value == null ? null : lengthProblem(value, maxLocationLength);
+    }
+
+    /**
+     * What is wrong with a location the coordinator builds checkpoint paths from or sends tasks to write to (a
+     * storage base, a savepoint target), or {@code null}: a location within the bound, without control characters
+     * and without a {@code ..} segment, so that a job's checkpoints stay under the location it names.
+     */
+    String targetProblem(CharSequence value) {
+        String problem = locationProblem(value);
+        if (problem != null || value == null) {
+            return problem;
+        }
+        if (value.chars().anyMatch(Character::isISOControl)) {
+            return "contains a control character";
+        }
+        for (String segment : value.toString().split("[/\\\\]", -1)) {
+            if (segment.equals("..")) {
+                return "has a '..' segment; name the folder itself";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What is wrong with a job id, or {@code null}: an id ({@link #idProblem}) of letters, digits, '.', '_' and
+     * '-' only, and not '.' or '..', since it names the folder of the job's checkpoints.
+     */
+    String jobIdProblem(CharSequence value) {
+        String problem = idProblem(value);
+        if (problem != null) {
+            return problem;
+        }
+        String id = value.toString();
+        if (!JOB_ID.matcher(id).matches()) {
+            return "may hold only letters, digits, '.', '_' and '-' (it names the folder of the job's checkpoints)";
+        }
+        return id.equals(".") || id.equals("..") ? "may not be '.' or '..'" : null;
     }
 
     private static String named(String field, String problem) {

@@ -44,7 +44,7 @@ public final class JobSpecs {
      */
     public static List<SpecProblem> problems(JobSpec spec, InputLimits limits) {
         List<SpecProblem> problems = new ArrayList<>();
-        add(problems, "jobId", limits.idProblem(spec.getJobId()));
+        add(problems, "jobId", limits.jobIdProblem(spec.getJobId()));
         if (spec.getConfig() == null) {
             problems.add(new SpecProblem("config", "is missing"));
         } else {
@@ -84,7 +84,7 @@ public final class JobSpecs {
         if (storage == null || storage.isBlank()) {
             problems.add(new SpecProblem("config.storageBaseLocation", "is empty"));
         } else {
-            add(problems, "config.storageBaseLocation", limits.locationProblem(storage));
+            add(problems, "config.storageBaseLocation", limits.targetProblem(storage));
         }
     }
 

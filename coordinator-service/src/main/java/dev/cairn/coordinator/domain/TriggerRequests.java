@@ -42,7 +42,7 @@ public final class TriggerRequests {
         add(problems, "requester", limits.optionalIdProblem(request.getRequester()));
         CharSequence target = request.getTargetLocation();
         add(problems, "targetLocation", target != null && target.toString().isBlank()
-                ? "is empty (leave it out for the job's storage base location)" : limits.locationProblem(target));
+                ? "is empty (leave it out for the job's storage base location)" : limits.targetProblem(target));
         return problems;
     }
 

@@ -15,6 +15,8 @@ import dev.cairn.events.TriggerRequest;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The one rule set of job specs and trigger requests: every problem at once, each with the path of its field. */
 class SpecRulesTest {
@@ -34,6 +36,39 @@ class SpecRulesTest {
         assertThat(JobSpecs.problems(spec)).extracting(SpecProblem::path).containsExactly("jobId",
                 "config.intervalMs", "config.retained", "config.storageBaseLocation", "tasks[0].parallelism",
                 "tasks[1].taskId", "tasks[*].triggered", "tasks[*].acknowledges", "participants[1]");
+    }
+
+    /** A job id names the folder of the job's checkpoints: never one that leaves the storage base. */
+    @ParameterizedTest
+    @ValueSource(strings = {"..", ".", "a/b", "a\\b", "job 1", "jöb"})
+    void shouldRejectAJobIdThatIsNoPlainFolderName(String jobId) {
+        JobSpec spec = spec(jobId, config(), vertex("a", 1, true, true));
+
+        assertThat(JobSpecs.problems(spec)).extracting(SpecProblem::path).containsExactly("jobId");
+    }
+
+    @Test
+    void shouldAcceptAJobIdOfLettersDigitsDotsUnderscoresAndDashes() {
+        assertThat(JobSpecs.problems(spec("orders_v2.eu-1", config(), vertex("a", 1, true, true)))).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"file:///cp/../etc", "s3://bucket/..", "file:///cp/a\nb",
+        "C:\\cp\\..\\x"})
+    void shouldRejectAStorageBaseOrTargetThatLeavesItsFolderOrHoldsAControlCharacter(String location) {
+        JobSpec spec = spec("job-1", config().setStorageBaseLocation(location), vertex("a", 1, true, true));
+        TriggerRequest request = request(CheckpointType.SAVEPOINT);
+        request.setTargetLocation(location);
+
+        assertThat(JobSpecs.problems(spec)).extracting(SpecProblem::path).containsExactly("config.storageBaseLocation");
+        assertThat(TriggerRequests.boundsProblems(request, InputLimits.DEFAULTS)).extracting(SpecProblem::path)
+                .containsExactly("targetLocation");
+    }
+
+    @Test
+    void shouldAcceptALocationWhoseNameOnlyStartsWithTwoDots() {
+        assertThat(JobSpecs.problems(spec("job-1", config().setStorageBaseLocation("file:///cp/..hidden/x"),
+                vertex("a", 1, true, true)))).isEmpty();
     }
 
     @Test

@@ -215,17 +215,17 @@ class QueryApiTest {
 
     @Test
     void shouldPublishTheJobSpecOfAPutAndAnswer202WithTheJobId() throws Exception {
-        HttpResponse<String> response = put(a, "/jobs/new%20job",
+        HttpResponse<String> response = put(a, "/jobs/new%2Djob",
                 "{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":2},"
                 + "{\"taskId\":\"sink\",\"parallelism\":1,\"triggered\":false}],"
                 + "\"config\":{\"intervalMs\":2000,\"timeoutMs\":10000,\"retained\":3,"
                 + "\"storageBaseLocation\":\"file:///tmp/cairn\"}}");
 
         assertThat(response.statusCode()).isEqualTo(202);
-        assertThat(json(response).get("job-id").asText()).isEqualTo("new job");
-        assertThat(keys).containsExactly("new job");
+        assertThat(json(response).get("job-id").asText()).isEqualTo("new-job");
+        assertThat(keys).containsExactly("new-job");
         assertThat(registered).singleElement().satisfies(spec -> {
-            assertThat(spec.getJobId()).isEqualTo("new job");
+            assertThat(spec.getJobId()).isEqualTo("new-job");
             assertThat(spec.getTasks()).extracting(TaskVertex::getTaskId, TaskVertex::getParallelism,
                     TaskVertex::getTriggered).containsExactly(tuple("source", 2, true), tuple("sink", 1, false));
             assertThat(spec.getConfig().getRetained()).isEqualTo(3);
