@@ -81,7 +81,7 @@ final class CoordinatorProcess implements AutoCloseable {
 
     /**
      * The class-data-sharing archive every coordinator process of this JVM starts with, made once by a
-     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as the README recommends for deployments;
+     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as docs/operations.md recommends for deployments;
      * none when {@code cairn.faults.cds} is {@code false}.
      */
     private static synchronized Optional<Path> classDataArchive() {

@@ -19,8 +19,9 @@ import java.util.stream.Stream;
  * The shell commands of the documentation, {@code README.md} and every {@code docs/**}{@code /*.md} page, and which
  * test runs each. In: the repository; out: the commands, looked up by how they start.
  *
- * <p>{@link #RUN_HERE} gives every command to the test of the longest prefix it starts with, so that a prefix can
- * leave some of its commands to another test. A command that appears on several pages is one command: it is looked up, run and checked once, by its
+ * <p>{@link #RUN_HERE} gives every command to the test of the longest prefix it starts with, so a prefix like
+ * {@code bin/cairn register} can leave the commands of one job to another test ({@code bin/cairn register --job
+ * tour}). A command that appears on several pages is one command: it is looked up, run and checked once, by its
  * text, and covered wherever it appears.
  */
 final class DocumentedCommands {
@@ -29,12 +30,14 @@ final class DocumentedCommands {
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
     private static final String COMMANDS_IT = "ReadmeCommandsIT.";
+    private static final String TOUR_IT = "ReadmeTourIT.";
     private static final String CLI = COMMANDS_IT + "shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten";
     private static final String REST = COMMANDS_IT
             + "shouldAnswerEveryRestCallWhenDemoJobHasCompletedCheckpointSeven";
     private static final String JAR = COMMANDS_IT
             + "shouldStartTheCoordinatorJarWithAGeneratedKeyWhenRunInAnEmptyDirectory";
     private static final String FILES = COMMANDS_IT + "shouldWriteAKeystoreAndAClassDataArchiveWhenRunInAnEmptyDirectory";
+    private static final String TOUR = TOUR_IT + "shouldCheckpointStopAndAuditTheTourJobWhenTheTourRunsAsWritten";
 
     /** Documented commands run by the ITs of this package: a prefix, and the test that runs every command it owns. */
     static final Map<String, String> RUN_HERE = table(
@@ -47,17 +50,29 @@ final class DocumentedCommands {
             "bin/cairn keys", JAR,
             "java -jar coordinator-service/", JAR,
             "keytool", FILES,
-            "java -XX:", FILES);
+            "java -XX:", FILES,
+            "bin/cairn register --job tour", TOUR,
+            "bin/cairn keys job --job tour", TOUR,
+            "java -cp task-sidecar/", TOUR,
+            "java -jar task-sidecar/target/cairn-task-sidecar.jar --bootstrap-servers", TOUR,
+            "bin/cairn trigger --job tour", TOUR,
+            "curl localhost:8081/jobs/tour/", TOUR,
+            "bin/cairn stop --job tour", TOUR,
+            "bin/cairn audit timeline --job tour", TOUR,
+            "bin/cairn audit verify --rest-url http://localhost:8081", TOUR);
 
     /** Documented commands that run elsewhere, and the test that runs them. */
     static final Map<String, String> ELSEWHERE = table(
             "java -jar task-sidecar/target/cairn-task-sidecar.jar --config sidecar.properties",
-            "SidecarConfigTest.shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten (task-sidecar): the sample "
-                    + "sidecar.properties, copied as written, loads; a sidecar needs a worker, run by the sidecar ITs",
+            "SidecarConfigTest.shouldLoadTheDocumentedSampleWhenItIsCopiedAsWritten (task-sidecar): the sample "
+                    + "sidecar.properties, copied as written, loads; the same sidecar with flags runs in " + TOUR,
             "mvn -B -pl coordinator-service -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false "
                     + "-Dit.test=FaultInputIT -Dfailsafe.failIfNoSpecifiedTests=false -Dcairn.fuzz.records=10000",
             "FaultInputIT (coordinator-service), which mvn -B verify in .ci/run runs with 1,500 records; this "
                     + "command only raises the count",
+            "python3 docs/examples/http_worker.py --port 8090 --state-dir /tmp/cairn-python-worker",
+            "PythonHttpWorkerIT (task-sidecar), which runs the script with python3 on a free port and a directory "
+                    + "of its own, behind a real sidecar; mvn -B verify in .ci/run requires it",
             "mvn -B -o -q -pl cairn-demo -am test -Dtest=ConfigurationReferenceTest "
                     + "-Dsurefire.failIfNoSpecifiedTests=false -Dcairn.write-config-reference=true",
             "ConfigurationReferenceTest (cairn-demo), which mvn -B verify in .ci/run runs: it fails when "

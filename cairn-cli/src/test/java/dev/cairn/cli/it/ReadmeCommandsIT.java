@@ -44,8 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every command of the documentation's {@code ```bash} blocks ({@code README.md} and every
  * {@code docs/**}{@code /*.md} page) is run: by this class, as an OS process against a real coordinator on the test
- * broker (the {@code bin/cairn}, {@code curl}, {@code keytool} and coordinator-jar lines), in {@code .ci/run} (the
- * Maven lines), or by the test
+ * broker (the {@code bin/cairn}, {@code curl}, {@code keytool} and coordinator-jar lines), by {@link ReadmeTourIT}
+ * (the tour's job, sample worker and sidecar), in {@code .ci/run} (the Maven lines), or by the test
  * {@link DocumentedCommands#ELSEWHERE} names; the last test fails naming every other one, page and line. The
  * commands run as written, pointed at the bed through the environment; the few literals a test cannot reproduce are
  * replaced through {@link #substitutions()}.
@@ -172,6 +172,8 @@ class ReadmeCommandsIT {
         ackAll(job, last.getCheckpointId(), "a1", "source", 2, "sink", 1);
         Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> cairn.liveJob(job).getStatus()
                 == JobStatus.FINISHED);
+        Run heap = SHELL.run(ran, one("curl -s localhost:8081/metrics"), ROOT, Map.of());
+        assertThat(heap.out()).contains("jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_live_data_size_bytes");
         assertRanEvery(ran, "curl");
     }
 
@@ -236,7 +238,7 @@ class ReadmeCommandsIT {
                 .filter(c -> !ci.contains(c.withoutDefines()))
                 .toList();
 
-        assertThat(DocumentedCommands.pages()).contains(Path.of("README.md"), Path.of("docs/configuration.md"));
+        assertThat(DocumentedCommands.pages()).contains(Path.of("README.md"), Path.of("docs/cli.md"));
         assertThat(nowhere).as("documented commands neither run by the ITs of %s, nor in .ci/run, nor listed in "
                 + "DocumentedCommands.ELSEWHERE", getClass().getPackageName()).isEmpty();
         assertThat(DocumentedCommands.ELSEWHERE.keySet()).allSatisfy(c -> assertThat(documented)
