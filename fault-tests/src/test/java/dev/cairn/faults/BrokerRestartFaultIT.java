@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  * after each restart, and Kafka 4.4's transaction coordinator skips the markers of a transaction on a partition
  * without a leader (it takes the partition for deleted): the transaction stays open on that partition, or a later
  * abort takes back what was committed. That breaks exactly-once under any Kafka Streams application; this test
- * with {@code -Dfaults.brokers=1} shows it in about half of its runs (README, Running the coordinator).
+ * with {@code -Dfaults.brokers=1} shows it in about half of its runs (docs/operations.md, "Broker crashes").
  */
 class BrokerRestartFaultIT {
 

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * must hold. Issue 7 aims at 5 s; runs here gave medians of 4.6 to 6.5 s, the first kills of a campaign being
  * the slowest (up to 13 s, while the broker and the test JVM still warm up), so the test fails above a 10 s
  * median or a 20 s worst case: a return towards Kafka's 45 s session, not the noise of a busy 2-core machine.
- * The figures themselves are reported, not asserted (README, Reliability).
+ * The figures themselves are reported, not asserted (docs/reliability.md).
  */
 class CoordinatorKillCampaignFaultIT {
 

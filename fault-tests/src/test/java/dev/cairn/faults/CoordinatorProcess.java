@@ -87,7 +87,7 @@ final class CoordinatorProcess implements AutoCloseable {
 
     /**
      * The class-data-sharing archive every coordinator process of this JVM starts with, made once by a
-     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as the README recommends for deployments,
+     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as docs/operations.md recommends for deployments,
      * with the master key file of the first coordinator that needs it (so that it builds the same topology as the
      * coordinators, with the deserializer that verifies signatures); none when {@code cairn.faults.cds} is
      * {@code false}.

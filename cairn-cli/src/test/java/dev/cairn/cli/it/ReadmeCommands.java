@@ -10,16 +10,16 @@ import java.util.List;
 /**
  * The shell commands of a document, as a reader would copy them: in a Markdown file only the {@code ```bash}
  * blocks, in a shell script every line. Lines ending in {@code \} are joined with the next, a trailing
- * {@code # comment} (outside quotes) is dropped, blank and comment lines are skipped. In: a file; out: each
- * command with the line it starts on.
+ * {@code # comment} (outside quotes) is dropped, blank and comment lines are skipped. In: a file and the directory
+ * its name is given relative to; out: each command with its file and the line it starts on.
  */
 final class ReadmeCommands {
 
     private ReadmeCommands() {
     }
 
-    /** One command and the line of its file where it starts. */
-    record Command(int line, String text) {
+    /** One command, the file it is in (relative to the repository) and the line of that file where it starts. */
+    record Command(Path page, int line, String text) {
 
         /** Whether the command starts with {@code prefix}. */
         boolean startsWith(String prefix) {
@@ -33,13 +33,13 @@ final class ReadmeCommands {
 
         @Override
         public String toString() {
-            return "line " + line + ": " + text;
+            return page + " line " + line + ": " + text;
         }
     }
 
-    /** The commands of every {@code ```bash} block of a Markdown file; other blocks are not shell. */
-    static List<Command> ofMarkdown(Path markdown) {
-        List<String> lines = read(markdown);
+    /** The commands of every {@code ```bash} block of a Markdown file below {@code root}; other blocks are not. */
+    static List<Command> ofMarkdown(Path root, Path markdown) {
+        List<String> lines = read(root.resolve(markdown));
         List<String> shell = new ArrayList<>();
         boolean inBash = false;
         for (String line : lines) {
@@ -50,15 +50,15 @@ final class ReadmeCommands {
                 shell.add(inBash ? line : "");
             }
         }
-        return commands(shell);
+        return commands(markdown, shell);
     }
 
-    /** The commands of a shell script. */
-    static List<Command> ofScript(Path script) {
-        return commands(read(script));
+    /** The commands of a shell script below {@code root}. */
+    static List<Command> ofScript(Path root, Path script) {
+        return commands(script, read(root.resolve(script)));
     }
 
-    private static List<Command> commands(List<String> lines) {
+    private static List<Command> commands(Path page, List<String> lines) {
         List<Command> commands = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         int start = 0;
@@ -72,7 +72,7 @@ final class ReadmeCommands {
             if (continued) {
                 current.append(' ');
             } else if (!current.toString().isBlank()) {
-                commands.add(new Command(start, current.toString().strip()));
+                commands.add(new Command(page, start, current.toString().strip()));
                 current.setLength(0);
             } else {
                 current.setLength(0);

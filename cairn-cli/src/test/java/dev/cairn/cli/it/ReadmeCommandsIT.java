@@ -1,9 +1,13 @@
 package dev.cairn.cli.it;
 
+import static dev.cairn.cli.it.DocumentedCommands.assertRanEvery;
+import static dev.cairn.cli.it.DocumentedCommands.one;
+import static dev.cairn.cli.it.DocumentedCommands.startingWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.cli.it.ReadmeCommands.Command;
+import dev.cairn.cli.it.ShellRunner.Run;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.Events;
@@ -16,7 +20,6 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,12 +28,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -41,57 +42,36 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every command of the README's {@code ```bash} blocks is run: here, as an OS process against a real coordinator on
- * the test broker (the {@code bin/cairn}, {@code curl}, {@code keytool} and coordinator-jar lines), in {@code .ci/run}
- * (the Maven lines), or by the test {@link #ELSEWHERE} names. The commands run as written, pointed at the bed through
- * the environment; the few literals a test cannot reproduce are replaced through {@link #substitutions()}.
+ * Every command of the documentation's {@code ```bash} blocks ({@code README.md} and every
+ * {@code docs/**}{@code /*.md} page) is run: by this class, as an OS process against a real coordinator on the test
+ * broker (the {@code bin/cairn}, {@code curl}, {@code keytool} and coordinator-jar lines), by {@link ReadmeTourIT}
+ * (the tour's job, sample worker and sidecar), in {@code .ci/run} (the Maven lines), or by the test
+ * {@link DocumentedCommands#ELSEWHERE} names; the last test fails naming every other one, page and line. The
+ * commands run as written, pointed at the bed through the environment; the few literals a test cannot reproduce are
+ * replaced through {@link #substitutions()}.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class ReadmeCommandsIT {
 
-    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path ROOT = DocumentedCommands.ROOT;
     private static final Pattern REQUEST_ID = Pattern.compile("request id: (\\S+)");
-
-    /** README commands that run elsewhere, and the test that runs them. */
-    private static final Map<String, String> ELSEWHERE = Map.of(
-            "java -jar task-sidecar/target/cairn-task-sidecar.jar --config sidecar.properties",
-            "SidecarConfigTest.shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten (task-sidecar): the sample "
-                    + "sidecar.properties, copied as written, loads; a sidecar needs a worker, run by the sidecar ITs",
-            "mvn -B -pl coordinator-service -am verify -Dtest=NONE -Dsurefire.failIfNoSpecifiedTests=false "
-                    + "-Dit.test=FaultInputIT -Dfailsafe.failIfNoSpecifiedTests=false -Dcairn.fuzz.records=10000",
-            "FaultInputIT (coordinator-service), which mvn -B verify in .ci/run runs with 1,500 records; this "
-                    + "command only raises the count");
-
-    /** README commands run by this class: the prefix, and the test that runs every command with it. */
-    private static final Map<String, String> RUN_HERE = Map.of(
-            "bin/cairn register", "shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten",
-            "bin/cairn trigger", "shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten",
-            "bin/cairn status", "shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten",
-            "bin/cairn stop", "shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten",
-            "bin/cairn audit", "shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten",
-            "curl", "shouldAnswerEveryRestCallWhenDemoJobHasCompletedCheckpointSeven",
-            "bin/cairn keys", "shouldStartTheCoordinatorJarWithAGeneratedKeyWhenRunInAnEmptyDirectory",
-            "java -jar coordinator-service/", "shouldStartTheCoordinatorJarWithAGeneratedKeyWhenRunInAnEmptyDirectory",
-            "keytool", "shouldWriteAKeystoreAndAClassDataArchiveWhenRunInAnEmptyDirectory",
-            "java -XX:", "shouldWriteAKeystoreAndAClassDataArchiveWhenRunInAnEmptyDirectory");
 
     @RegisterExtension
     static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().withRestApi().create();
+    private static final ShellRunner SHELL = new ShellRunner(ReadmeCommandsIT::substitutions,
+            ReadmeCommandsIT::environment);
     private static long auditedCheckpoint = -1;
 
     @TempDir
     Path scratch;
 
-    /** One command's run: exit code and output. */
-    record Run(String command, int exit, String out, String err) {}
-
     /**
-     * README literals that cannot exist in a test, and what stands in for them; everything else runs as written.
+     * Documented literals that cannot exist in a test, and what stands in for them; everything else runs as written.
      * Applied in this order to the whole command.
      */
     private static Map<String, String> substitutions() {
         Map<String, String> table = new LinkedHashMap<>();
-        // the README's example checkpoint id: here the savepoint of job orders that this class completed
+        // the documented example checkpoint id: here the savepoint of job orders that this class completed
         table.put("--checkpoint 42", "--checkpoint " + auditedCheckpoint);
         // a date before this test's journal existed (the job was unknown then): here a moment after it ran
         table.put("--as-of 2024-06-01T12:00:00Z", "--as-of " + Instant.now().plusSeconds(1));
@@ -111,39 +91,39 @@ class ReadmeCommandsIT {
     @Test
     void shouldSendEachRequestAndAuditItWhenTheCliCommandsRunAsWritten() throws Exception {
         List<Command> ran = new ArrayList<>();
-        Run register = run(ran, one("bin/cairn register"), ROOT, Map.of());
-        assertThat(register.out).contains("Sent JobSpec of job 'orders' to " + cairn.topics().requests());
+        Run register = SHELL.run(ran, one("bin/cairn register"), ROOT, Map.of());
+        assertThat(register.out()).contains("Sent JobSpec of job 'orders' to " + cairn.topics().requests());
         JobSpec spec = cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals("orders"));
         assertThat(spec.getConfig().getIntervalMs()).isEqualTo(2_000);
         startOrders("a1");
 
-        Run trigger = run(ran, one("bin/cairn trigger"), ROOT, Map.of());
-        String requestId = requestId(trigger.out);
+        Run trigger = SHELL.run(ran, one("bin/cairn trigger"), ROOT, Map.of());
+        String requestId = requestId(trigger.out());
         CheckpointTriggered savepoint = ackUntil("orders", requestId, 4, "a1");
         assertThat(savepoint.getStorageLocation()).isEqualTo("s3://bucket/sp-1");
         auditedCheckpoint = savepoint.getCheckpointId();
         cairn.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals("orders")
                 && c.getCheckpointId() == savepoint.getCheckpointId());
 
-        run(ran, one("bin/cairn status"), ROOT, Map.of());
+        SHELL.run(ran, one("bin/cairn status"), ROOT, Map.of());
         assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals("orders")).getStatus())
                 .isEqualTo(JobStatus.SUSPENDED);
         cairn.changeStatus("orders", JobStatus.RUNNING);
         startOrders("a2");
-        Run stop = run(ran, one("bin/cairn stop"), ROOT, Map.of());
-        CheckpointTriggered last = ackUntil("orders", requestId(stop.out), 4, "a2");
+        Run stop = SHELL.run(ran, one("bin/cairn stop"), ROOT, Map.of());
+        CheckpointTriggered last = ackUntil("orders", requestId(stop.out()), 4, "a2");
         assertThat(last.getOptions().getPostCheckpointAction()).isEqualTo(PostCheckpointAction.TERMINATE);
         Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> cairn.liveJob("orders") != null
                 && cairn.liveJob("orders").getStatus() == JobStatus.FINISHED);
 
-        Run timeline = run(ran, one("bin/cairn audit timeline"), ROOT, Map.of());
-        assertThat(timeline.out).contains("Checkpoint " + auditedCheckpoint + " of job orders: COMPLETED (SAVEPOINT)")
+        Run timeline = SHELL.run(ran, one("bin/cairn audit timeline"), ROOT, Map.of());
+        assertThat(timeline.out()).contains("Checkpoint " + auditedCheckpoint + " of job orders: COMPLETED (SAVEPOINT)")
                 .contains("ACK  map/1  attempt a1-map-1");
-        JsonNode check = Json.MAPPER.readTree(run(ran, one("bin/cairn audit check"), ROOT, Map.of()).out);
+        JsonNode check = Json.MAPPER.readTree(SHELL.run(ran, one("bin/cairn audit check"), ROOT, Map.of()).out());
         assertThat(check.get("violations")).isEmpty();
         assertThat(check.get("records").asLong()).isPositive();
-        assertThat(run(ran, one("bin/cairn audit state"), ROOT, Map.of()).out).contains("FINISHED");
-        assertThat(run(ran, one("bin/cairn audit verify"), ROOT, Map.of()).out).contains("no difference");
+        assertThat(SHELL.run(ran, one("bin/cairn audit state"), ROOT, Map.of()).out()).contains("FINISHED");
+        assertThat(SHELL.run(ran, one("bin/cairn audit verify"), ROOT, Map.of()).out()).contains("no difference");
         assertRanEvery(ran, "bin/cairn register", "bin/cairn trigger", "bin/cairn status", "bin/cairn stop",
                 "bin/cairn audit");
     }
@@ -161,8 +141,9 @@ class ReadmeCommandsIT {
         }
         cairn.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 7);
 
-        Run savepoint = run(ran, one("curl -X POST localhost:8081/jobs/demo-job/checkpoints"), ROOT, Map.of());
-        String requestId = Json.MAPPER.readTree(savepoint.out).get("request-id").asText();
+        Run savepoint = SHELL.run(ran, one("curl -X POST localhost:8081/jobs/demo-job/checkpoints"), ROOT,
+                Map.of());
+        String requestId = Json.MAPPER.readTree(savepoint.out()).get("request-id").asText();
         CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> requestId.equals(t.getRequestId()));
         ackAll(job, triggered.getCheckpointId(), "a1", "source", 2, "sink", 1);
@@ -177,42 +158,39 @@ class ReadmeCommandsIT {
                 "/jobs/demo-job/checkpoints/config", "\"interval\":100,",
                 "/jobs/demo-job/savepoints/$REQUEST_ID", "{\"status\":{\"id\":\"COMPLETED\"}",
                 "/health", "{\"status\":\"UP\"}", "/ready", "{\"status\":\"UP\"}");
-        for (Command get : readme("curl localhost:8081/")) {
+        for (Command get : startingWith("curl localhost:8081/")) {
             String path = ReadmeCommands.words(get.text()).get(1).substring("localhost:8081".length());
             assertThat(answers).as("what %s answers", get).containsKey(path);
-            assertThat(run(ran, get, ROOT, Map.of("REQUEST_ID", requestId)).out).contains(answers.get(path));
+            assertThat(SHELL.run(ran, get, ROOT, Map.of("REQUEST_ID", requestId)).out()).contains(answers.get(path));
         }
-        Run replaced = run(ran, one("curl -X PUT localhost:8081/jobs/demo-job"), ROOT, Map.of());
-        assertThat(Json.MAPPER.readTree(replaced.out).get("job-id").asText()).isEqualTo(job);
+        Run replaced = SHELL.run(ran, one("curl -X PUT localhost:8081/jobs/demo-job"), ROOT, Map.of());
+        assertThat(Json.MAPPER.readTree(replaced.out()).get("job-id").asText()).isEqualTo(job);
         cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job) && s.getConfig().getIntervalMs() == 2_000);
-        Run stop = run(ran, one("curl -X POST localhost:8081/jobs/demo-job/stop"), ROOT, Map.of());
-        String stopId = Json.MAPPER.readTree(stop.out).get("request-id").asText();
+        Run stop = SHELL.run(ran, one("curl -X POST localhost:8081/jobs/demo-job/stop"), ROOT, Map.of());
+        String stopId = Json.MAPPER.readTree(stop.out()).get("request-id").asText();
         CheckpointTriggered last = cairn.awaitNextControl(CheckpointTriggered.class, t -> stopId.equals(t.getRequestId()));
         ackAll(job, last.getCheckpointId(), "a1", "source", 2, "sink", 1);
         Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> cairn.liveJob(job).getStatus()
                 == JobStatus.FINISHED);
+        Run heap = SHELL.run(ran, one("curl -s localhost:8081/metrics"), ROOT, Map.of());
+        assertThat(heap.out()).contains("jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_live_data_size_bytes");
         assertRanEvery(ran, "curl");
     }
 
     @Test
     void shouldStartTheCoordinatorJarWithAGeneratedKeyWhenRunInAnEmptyDirectory() throws Exception {
         List<Command> ran = new ArrayList<>();
-        Path dir = repositoryView();
-        run(ran, one("bin/cairn keys generate"), dir, Map.of());
+        Path dir = ShellRunner.repositoryView(scratch, "bin", "cairn-cli", "coordinator-service");
+        SHELL.run(ran, one("bin/cairn keys generate"), dir, Map.of());
         SigningKey master = SigningKey.fromFile(dir.resolve("master.key"));
-        Run jobKey = run(ran, one("bin/cairn keys job"), dir, Map.of());
-        assertThat(jobKey.out.strip()).isEqualTo(master.jobKey("orders").toBase64());
+        Run jobKey = SHELL.run(ran, one("bin/cairn keys job"), dir, Map.of());
+        assertThat(jobKey.out().strip()).isEqualTo(master.jobKey("orders").toBase64());
 
-        Command start = one("java -jar coordinator-service/");
-        ran.add(start);
-        Map<String, String> env = new HashMap<>(environment(Map.of("CAIRN_TOPIC_PREFIX", "readme-" + UUID.randomUUID()
-                + ".", "CAIRN_APPLICATION_ID", "readme-" + UUID.randomUUID(), "CAIRN_HTTP_PORT", "0",
-                "CAIRN_PARTITIONS", "1", "CAIRN_STATE_DIR", dir.resolve("state").toString())));
-        // exec: the shell becomes the coordinator's JVM, so that the signals below reach the coordinator itself
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", "exec " + substitute(start.text()))
-                .directory(dir.toFile()).redirectErrorStream(true).redirectOutput(dir.resolve("coordinator.log").toFile());
-        builder.environment().putAll(env);
-        Process coordinator = builder.start();
+        Map<String, String> env = Map.of("CAIRN_TOPIC_PREFIX", "readme-" + UUID.randomUUID() + ".",
+                "CAIRN_APPLICATION_ID", "readme-" + UUID.randomUUID(), "CAIRN_HTTP_PORT", "0",
+                "CAIRN_PARTITIONS", "1", "CAIRN_STATE_DIR", dir.resolve("state").toString());
+        Process coordinator = SHELL.start(ran, one("java -jar coordinator-service/"), dir, env,
+                dir.resolve("coordinator.log"));
         try {
             Pattern listening = Pattern.compile("REST API listening on 127\\.0\\.0\\.1:(\\d+)");
             String port = Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> {
@@ -238,30 +216,35 @@ class ReadmeCommandsIT {
     @Test
     void shouldWriteAKeystoreAndAClassDataArchiveWhenRunInAnEmptyDirectory() throws Exception {
         List<Command> ran = new ArrayList<>();
-        Path dir = repositoryView();
-        run(ran, one("keytool"), dir, Map.of("KEYSTORE_PASSWORD", "readme-" + UUID.randomUUID()));
+        Path dir = ShellRunner.repositoryView(scratch, "bin", "cairn-cli", "coordinator-service");
+        SHELL.run(ran, one("keytool"), dir, Map.of("KEYSTORE_PASSWORD", "readme-" + UUID.randomUUID()));
         assertThat(dir.resolve("cairn.p12")).isNotEmptyFile();
-        for (Command java : readme("java -XX:")) {
-            Run rehearsal = run(ran, java, dir, Map.of());
-            assertThat(rehearsal.out + rehearsal.err).contains("Rehearsed a start of coordinator");
+        for (Command java : startingWith("java -XX:")) {
+            Run rehearsal = SHELL.run(ran, java, dir, Map.of());
+            assertThat(rehearsal.out() + rehearsal.err()).contains("Rehearsed a start of coordinator");
         }
         assertThat(dir.resolve("cairn.jsa")).isNotEmptyFile();
         assertRanEvery(ran, "keytool", "java -XX:");
     }
 
     @Test
-    void shouldRunEveryReadmeCommandWhenItIsNotRunHereInCiOrInANamedTest() {
-        List<List<String>> ci = ReadmeCommands.ofScript(ROOT.resolve(".ci/run")).stream()
+    void shouldRunEveryDocumentedCommandWhenItIsNotRunHereInCiOrInANamedTest() {
+        List<List<String>> ci = ReadmeCommands.ofScript(ROOT, Path.of(".ci/run")).stream()
                 .map(Command::withoutDefines).toList();
-        List<Command> nowhere = ReadmeCommands.ofMarkdown(ROOT.resolve("README.md")).stream()
-                .filter(c -> RUN_HERE.keySet().stream().noneMatch(c::startsWith))
-                .filter(c -> !ELSEWHERE.containsKey(c.text()))
+        List<Command> documented = DocumentedCommands.all();
+        List<Command> nowhere = documented.stream()
+                .filter(c -> DocumentedCommands.owner(c).isEmpty())
+                .filter(c -> !DocumentedCommands.ELSEWHERE.containsKey(c.text()))
                 .filter(c -> !ci.contains(c.withoutDefines()))
                 .toList();
 
-        assertThat(nowhere).as("README commands neither run by %s, nor in .ci/run, nor listed in ELSEWHERE",
-                getClass().getSimpleName()).isEmpty();
-        assertThat(ELSEWHERE.keySet()).allSatisfy(c -> assertThat(readme(c)).as(c).isNotEmpty());
+        assertThat(DocumentedCommands.pages()).contains(Path.of("README.md"), Path.of("docs/cli.md"));
+        assertThat(nowhere).as("documented commands neither run by the ITs of %s, nor in .ci/run, nor listed in "
+                + "DocumentedCommands.ELSEWHERE", getClass().getPackageName()).isEmpty();
+        assertThat(DocumentedCommands.ELSEWHERE.keySet()).allSatisfy(c -> assertThat(documented)
+                .as("documented commands").extracting(Command::text).contains(c));
+        assertThat(DocumentedCommands.RUN_HERE.keySet()).allSatisfy(prefix -> assertThat(documented)
+                .as("documented commands starting with '%s'", prefix).anyMatch(c -> c.startsWith(prefix)));
     }
 
     private static void startOrders(String attempt) {
@@ -303,38 +286,10 @@ class ReadmeCommandsIT {
         }
     }
 
-    /** The README's commands that start with {@code prefix}. */
-    private static List<Command> readme(String prefix) {
-        return ReadmeCommands.ofMarkdown(ROOT.resolve("README.md")).stream().filter(c -> c.startsWith(prefix))
-                .toList();
-    }
-
-    /** The one README command that starts with {@code prefix}. */
-    private static Command one(String prefix) {
-        List<Command> found = readme(prefix);
-        assertThat(found).as("README commands starting with '%s'", prefix).hasSize(1);
-        return found.get(0);
-    }
-
-    private static void assertRanEvery(List<Command> ran, String... prefixes) {
-        List<Command> expected = Stream.of(prefixes).flatMap(p -> readme(p).stream()).toList();
-        assertThat(ran).as("the README commands this test runs").containsExactlyInAnyOrderElementsOf(expected);
-    }
-
-    private static String substitute(String command) {
-        String result = command;
-        for (Map.Entry<String, String> entry : substitutions().entrySet()) {
-            result = result.replace(entry.getKey(), entry.getValue());
-        }
-        return result;
-    }
-
-    /** The bed's broker, topics and token, and {@code extra}: how every command finds the bed. */
-    private static Map<String, String> environment(Map<String, String> extra) {
-        Map<String, String> env = new HashMap<>(Map.of("CAIRN_BOOTSTRAP_SERVERS", cairn.bootstrapServers(),
-                "CAIRN_TOPIC_PREFIX", cairn.topics().prefix(), "TOKEN", CoordinatorTestBed.REST_TOKEN));
-        env.putAll(extra);
-        return env;
+    /** The bed's broker, topics and token: how every command finds the bed. */
+    private static Map<String, String> environment() {
+        return Map.of("CAIRN_BOOTSTRAP_SERVERS", cairn.bootstrapServers(), "CAIRN_TOPIC_PREFIX",
+                cairn.topics().prefix(), "TOKEN", CoordinatorTestBed.REST_TOKEN);
     }
 
     /**
@@ -342,46 +297,9 @@ class ReadmeCommandsIT {
      * coordinator that does not is killed, with anything it started, and the test fails.
      */
     private static void stopOnSigterm(Process coordinator) throws InterruptedException {
-        coordinator.destroy();
-        boolean stopped = coordinator.waitFor(30, TimeUnit.SECONDS);
-        if (!stopped) {
-            coordinator.descendants().forEach(ProcessHandle::destroyForcibly);
-            coordinator.destroyForcibly();
-        }
+        boolean stopped = ShellRunner.stop(coordinator);
         assertThat(stopped).as("the coordinator stops on SIGTERM within 30 s").isTrue();
         assertThat(coordinator.descendants()).as("nothing the coordinator started outlives it").isEmpty();
-    }
-
-    /** Runs {@code command} with {@code sh -c} in {@code dir}; it must exit 0 within two minutes. */
-    private static Run run(List<Command> ran, Command command, Path dir, Map<String, String> extraEnv)
-            throws IOException, InterruptedException {
-        ran.add(command);
-        String text = substitute(command.text());
-        Path out = Files.createTempFile("readme-out-", ".txt");
-        Path err = Files.createTempFile("readme-err-", ".txt");
-        ProcessBuilder builder = new ProcessBuilder("sh", "-c", text).directory(dir.toFile())
-                .redirectOutput(out.toFile()).redirectError(err.toFile());
-        builder.environment().putAll(environment(extraEnv));
-        Process process = builder.start();
-        boolean ended = process.waitFor(2, TimeUnit.MINUTES);
-        if (!ended) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
-        }
-        Run run = new Run(text, ended ? process.exitValue() : -1, Files.readString(out), Files.readString(err));
-        Files.delete(out);
-        Files.delete(err);
-        assertThat(run.exit).as("exit code of %s (README %s)%nstdout: %s%nstderr: %s", text, command, run.out, run.err)
-                .isZero();
-        return run;
-    }
-
-    /** An empty directory in which the repository's build output is where the README's paths expect it. */
-    private Path repositoryView() throws IOException {
-        for (String entry : List.of("bin", "cairn-cli", "coordinator-service")) {
-            Files.createSymbolicLink(scratch.resolve(entry), ROOT.resolve(entry));
-        }
-        return scratch;
     }
 
     private static String requestId(String out) {

@@ -122,10 +122,10 @@ class CoordinatorConfigSourcesTest {
     }
 
     @Test
-    void shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten() throws Exception {
+    void shouldLoadTheDocumentedSampleWhenItIsCopiedAsWritten() throws Exception {
         Matcher block = Pattern.compile("```properties\n(bootstrap\\.servers=kafka-1[^`]*)```")
-                .matcher(Files.readString(Path.of("..", "README.md")));
-        assertThat(block.find()).as("the README's coordinator --config sample").isTrue();
+                .matcher(Files.readString(Path.of("..", "docs", "operations.md")));
+        assertThat(block.find()).as("the coordinator --config sample of docs/operations.md").isTrue();
         Path key = Files.writeString(dir.resolve("master.key"), SigningKey.generate().toBase64());
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "security.protocol=SSL\n");
         Path file = Files.writeString(dir.resolve("coordinator.properties"), block.group(1)

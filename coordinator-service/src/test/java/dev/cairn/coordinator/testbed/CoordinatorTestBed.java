@@ -126,7 +126,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     }
 
     /**
-     * What the coordinator runs with: 2 partitions per topic, no REST API, and, as the README's coordinator
+     * What the coordinator runs with: 2 partitions per topic, no REST API, and, as the documented coordinator
      * command does, sidecar records that must be signed (with a master key of the bed's own) unless
      * {@link #unsigned()} is set.
      */

@@ -361,12 +361,12 @@ class SidecarConfigTest {
     }
 
     @Test
-    void shouldLoadTheReadmeSampleWhenItIsCopiedAsWritten() throws Exception {
-        String readme = Files.readString(Path.of("..", "README.md"));
+    void shouldLoadTheDocumentedSampleWhenItIsCopiedAsWritten() throws Exception {
+        String page = Files.readString(Path.of("..", "docs", "sidecars.md"));
         java.util.regex.Matcher block = java.util.regex.Pattern.compile(
                 "```properties\n(bootstrap\\.servers=[^`\n]*\njob\\.id=[^`]*)```")
-                .matcher(readme);
-        assertThat(block.find()).as("the README's sidecar.properties sample").isTrue();
+                .matcher(page);
+        assertThat(block.find()).as("the sidecar.properties sample of docs/sidecars.md").isTrue();
         Path key = Files.writeString(dir.resolve("orders.key"), SigningKey.generate().toBase64());
         Path file = Files.writeString(dir.resolve("sidecar.properties"),
                 block.group(1).replace("/etc/cairn/orders.key", key.toString()));
