@@ -128,7 +128,7 @@ public final class CoordinatorApp implements AutoCloseable {
             LOG.warn("Topics are created with one replica: while a partition's broker restarts it has no leader, and "
                     + "Kafka can then leave this coordinator's transaction open (its jobs stop) or take back what it "
                     + "committed; give them --replication-factor=3 on three or more brokers "
-                    + "(README, Running the coordinator)");
+                    + "(docs/operations.md, Broker crashes)");
         }
     }
 
