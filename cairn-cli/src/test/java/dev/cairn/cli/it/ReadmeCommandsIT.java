@@ -296,7 +296,7 @@ class ReadmeCommandsIT {
      * Sends SIGTERM to the coordinator's JVM, which must stop within 30 s (its shutdown hook closes it); a
      * coordinator that does not is killed, with anything it started, and the test fails.
      */
-    private static void stopOnSigterm(Process coordinator) throws InterruptedException {
+    private static void stopOnSigterm(Process coordinator) {
         boolean stopped = ShellRunner.stop(coordinator);
         assertThat(stopped).as("the coordinator stops on SIGTERM within 30 s").isTrue();
         assertThat(coordinator.descendants()).as("nothing the coordinator started outlives it").isEmpty();

@@ -3,9 +3,11 @@ package dev.cairn.cli.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.cli.it.ReadmeCommands.Command;
+import dev.cairn.kafka.test.ProcessTrees;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +59,7 @@ final class ShellRunner {
         Process process = builder.start();
         boolean ended = process.waitFor(2, TimeUnit.MINUTES);
         if (!ended) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly();
+            ProcessTrees.kill(process.toHandle());
         }
         Run run = new Run(text, ended ? process.exitValue() : -1, Files.readString(out), Files.readString(err));
         Files.delete(out);
@@ -85,14 +86,8 @@ final class ShellRunner {
      * Sends SIGTERM and waits up to 30 s; a process that has not stopped by then is killed with everything it
      * started. Returns whether it stopped on SIGTERM.
      */
-    static boolean stop(Process process) throws InterruptedException {
-        process.destroy();
-        boolean stopped = process.waitFor(30, TimeUnit.SECONDS);
-        if (!stopped) {
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
-        return stopped;
+    static boolean stop(Process process) {
+        return ProcessTrees.stop(process.toHandle(), Duration.ofSeconds(30));
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.RequestOutcome;
@@ -66,10 +65,4 @@ final class Decision {
                 .build());
     }
 
-    /** The request failed before it became a checkpoint; a periodic request (no id) has no outcome to keep. */
-    void requestFailed(String jobId, QueuedRequest request, CheckpointFailureReason reason, String message) {
-        if (request.getRequestId() != null) {
-            outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
-        }
-    }
 }

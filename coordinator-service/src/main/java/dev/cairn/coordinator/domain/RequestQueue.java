@@ -94,13 +94,16 @@ final class RequestQueue {
     }
 
     /**
-     * A queued request failed before it became a pending checkpoint: its requester is told, and a failed
-     * stop-with-savepoint gives a still running job its periodic trigger back (Flink: every failure of a stop ends
-     * in StopWithSavepointTerminationHandlerImpl#terminateExceptionally, which restarts the checkpoint scheduler).
+     * A queued request failed before it became a pending checkpoint: its requester is told (a periodic request has
+     * no id and no outcome to keep), and a failed stop-with-savepoint gives a still running job its periodic
+     * trigger back (Flink: every failure of a stop ends in StopWithSavepointTerminationHandlerImpl
+     * #terminateExceptionally, which restarts the checkpoint scheduler).
      */
     static void failed(Decision d, String jobId, QueuedRequest request, CheckpointFailureReason reason,
             String message) {
-        d.requestFailed(jobId, request, reason, message);
+        if (request.getRequestId() != null) {
+            d.outcome(jobId, request.getRequestId(), RequestStatus.FAILED, reason, message, null);
+        }
         if (isStop(request)) {
             JobStatuses.resumePeriodic(d, jobId);
         }

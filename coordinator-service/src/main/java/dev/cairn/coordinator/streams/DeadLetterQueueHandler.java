@@ -158,7 +158,7 @@ public final class DeadLetterQueueHandler
         String reason = exception instanceof EventDecodingException decoding ? decoding.problem().name()
                 : exception instanceof CommandFailedException failed ? failed.reason()
                 : exception.getClass().getSimpleName();
-        String message = cut(String.valueOf(exception.getMessage()));
+        String message = BoundedText.of(String.valueOf(exception.getMessage()), MAX_MESSAGE_CHARS);
         LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(), context.offset(),
                 deadLetterTopic, stage, reason, message);
         deadLetters(stage, reason).increment();
@@ -182,12 +182,6 @@ public final class DeadLetterQueueHandler
         headers.add(sizeHeader, utf8(Integer.toString(bytes.length)));
         headers.add(hashHeader, utf8(BoundedText.sha256(bytes)));
         return Arrays.copyOf(bytes, MAX_VALUE_BYTES);
-    }
-
-    /** Messages quote input at times; keep the header small. */
-    private static String cut(String message) {
-        return message.length() <= MAX_MESSAGE_CHARS ? message
-                : message.substring(0, MAX_MESSAGE_CHARS) + "... (" + message.length() + " characters)";
     }
 
     private static byte[] utf8(String text) {

@@ -46,10 +46,13 @@ class SidecarRecordKindsTopologyTest {
 
     private CoordinatorDriver driver;
     private final List<Object> journal = new ArrayList<>();
+    private int sidecarRecordsSent;
 
     @AfterEach
     void close() {
-        driver.close();
+        if (driver != null) {
+            driver.close();
+        }
     }
 
     @Test
@@ -95,9 +98,9 @@ class SidecarRecordKindsTopologyTest {
             assertThat(driver.deadLetters().isEmpty()).as("signing %s", master != null ? "on" : "off").isTrue();
             assertThat(kindsInJournal()).containsAll(requestKinds());
             driver.close();
+            driver = null;
             journal.clear();
         }
-        driver = CoordinatorDriver.on(stateDir.resolve("last")).start();
     }
 
     /**
@@ -117,29 +120,35 @@ class SidecarRecordKindsTopologyTest {
     /** As above, without checking the outcome; returns how many sidecar records it sent. */
     private int runCheckpointsWithEveryKindUnchecked(TestInputTopic<String, AckEnvelope> acks) {
         driver.register(spec());
-        acks.pipeInput(JOB, started(0));
-        acks.pipeInput(JOB, started(1));
-        acks.pipeInput(JOB, new AckEnvelope(TaskFinished.newBuilder().setJobId(JOB).setTaskId("source")
+        send(acks, started(0));
+        send(acks, started(1));
+        send(acks, TaskFinished.newBuilder().setJobId(JOB).setTaskId("source")
                 .setSubtaskIndex(1).setAttemptId(CoordinatorDriver.attempt("source", 1))
-                .setFinalState(new StateHandle("file:///final/source-1", 7L)).setTimestampMs(driver.now()).build()));
+                .setFinalState(new StateHandle("file:///final/source-1", 7L)).setTimestampMs(driver.now()).build());
 
         trigger("r-1");
         participantAcks(acks, 1);
-        acks.pipeInput(JOB, new AckEnvelope(Events.ack(JOB, 1, "source", 0, CoordinatorDriver.attempt("source", 0))
-                .setTimestampMs(driver.now()).build()));
+        send(acks, Events.ack(JOB, 1, "source", 0, CoordinatorDriver.attempt("source", 0))
+                .setTimestampMs(driver.now()).build());
         trigger("r-2");
-        acks.pipeInput(JOB, new AckEnvelope(ParticipantDeclined.newBuilder().setJobId(JOB).setCheckpointId(2)
-                .setParticipant("hook").setMessage("hook failed").setTimestampMs(driver.now()).build()));
+        send(acks, ParticipantDeclined.newBuilder().setJobId(JOB).setCheckpointId(2)
+                .setParticipant("hook").setMessage("hook failed").setTimestampMs(driver.now()).build());
         trigger("r-3");
         participantAcks(acks, 3);
-        acks.pipeInput(JOB, new AckEnvelope(Events.decline(JOB, 3, "source", 0, CoordinatorDriver.attempt("source", 0))
-                .setTimestampMs(driver.now()).build()));
-        return 8;
+        send(acks, Events.decline(JOB, 3, "source", 0, CoordinatorDriver.attempt("source", 0))
+                .setTimestampMs(driver.now()).build());
+        return sidecarRecordsSent;
     }
 
-    private AckEnvelope started(int subtask) {
-        return new AckEnvelope(Events.taskStarted(JOB, "source", subtask, CoordinatorDriver.attempt("source", subtask))
-                .setTimestampMs(driver.now()).build());
+    private Object started(int subtask) {
+        return Events.taskStarted(JOB, "source", subtask, CoordinatorDriver.attempt("source", subtask))
+                .setTimestampMs(driver.now()).build();
+    }
+
+    /** Sends one sidecar record, counted in {@link #sidecarRecordsSent}. */
+    private void send(TestInputTopic<String, AckEnvelope> acks, Object event) {
+        acks.pipeInput(JOB, new AckEnvelope(event));
+        sidecarRecordsSent++;
     }
 
     private void trigger(String requestId) {
@@ -148,9 +157,9 @@ class SidecarRecordKindsTopologyTest {
     }
 
     private void participantAcks(TestInputTopic<String, AckEnvelope> acks, long checkpointId) {
-        acks.pipeInput(JOB, new AckEnvelope(ParticipantAcknowledged.newBuilder().setJobId(JOB)
+        send(acks, ParticipantAcknowledged.newBuilder().setJobId(JOB)
                 .setCheckpointId(checkpointId).setParticipant("hook")
-                .setState(new StateHandle("file:///hook/" + checkpointId, 3L)).setTimestampMs(driver.now()).build()));
+                .setState(new StateHandle("file:///hook/" + checkpointId, 3L)).setTimestampMs(driver.now()).build());
     }
 
     private static JobSpec spec() {

@@ -60,7 +60,7 @@ public final class ChildProcessGuard implements BeforeAllCallback, AfterAllCallb
         } catch (TimeoutException e) {
             List<ProcessHandle> alive = started.stream().filter(ProcessHandle::isAlive).toList();
             List<String> described = alive.stream().map(ChildProcessGuard::describe).toList();
-            alive.forEach(ChildProcessGuard::killWithDescendants);
+            alive.forEach(ProcessTrees::kill);
             return described;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -78,10 +78,5 @@ public final class ChildProcessGuard implements BeforeAllCallback, AfterAllCallb
     private static String describe(ProcessHandle process) {
         ProcessHandle.Info info = process.info();
         return "pid " + process.pid() + ": " + info.commandLine().or(info::command).orElse("(command unknown)");
-    }
-
-    private static void killWithDescendants(ProcessHandle process) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
     }
 }

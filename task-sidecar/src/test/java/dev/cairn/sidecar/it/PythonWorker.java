@@ -3,14 +3,15 @@ package dev.cairn.sidecar.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.kafka.test.ProcessTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
@@ -128,20 +129,6 @@ final class PythonWorker {
     }
 
     private static void stop(Process process) {
-        List<ProcessHandle> descendants = process.descendants().toList();
-        process.destroy();
-        descendants.forEach(ProcessHandle::destroy);
-        try {
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
-        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-        if (process.isAlive()) {
-            process.destroyForcibly();
-        }
+        ProcessTrees.stop(process.toHandle(), Duration.ofSeconds(10));
     }
 }
