@@ -1,5 +1,11 @@
 package dev.cairn.coordinator.domain;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
@@ -16,24 +22,71 @@ import java.util.regex.Pattern;
  * @param maxRetained completed checkpoints a job may ask to retain
  * @param maxDurationMs the longest interval, timeout or minimum pause a job may ask for (so that no
  *     deadline computed from it overflows)
+ * @param locationSchemes the URI schemes a storage base or savepoint target may have, in lower case (a location
+ *     is where tasks are told to write: {@code http://169.254.169.254/} or {@code javascript:} never is)
  */
 public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPerJob, int maxIdLength,
-        int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs) {
+        int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs, Set<String> locationSchemes) {
 
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._-]+");
+    private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*");
+    private static final int QUOTED_SCHEME_CHARS = 32;
+
+    /**
+     * The file systems Flink writes checkpoints to: the local or mounted file system, S3, Google Cloud Storage,
+     * HDFS, Azure and Alibaba OSS.
+     */
+    public static final Set<String> DEFAULT_LOCATION_SCHEMES = Set.of("file", "s3", "s3a", "s3p", "gs", "hdfs",
+            "viewfs", "abfs", "abfss", "wasb", "wasbs", "oss");
 
     /**
      * Flink's max parallelism, room for the largest jobs people run, ids and locations far longer than any
      * real one. Records that still grow too large for Kafka are refused when produced, not here.
      */
     public static final InputLimits DEFAULTS = new InputLimits(32_768, 10_000, 100_000, 256, 1_024, 16_384, 100,
-            366L * 24 * 3600 * 1000);
+            366L * 24 * 3600 * 1000, DEFAULT_LOCATION_SCHEMES);
 
     public InputLimits {
         if (maxParallelism < 1 || maxVertices < 1 || maxSubtasksPerJob < 1 || maxIdLength < 1
                 || maxLocationLength < 1 || maxMessageLength < 1 || maxRetained < 1 || maxDurationMs < 1) {
             throw new IllegalArgumentException("every input limit must be at least 1: " + this);
         }
+        locationSchemes = Set.copyOf(schemes(locationSchemes));
+    }
+
+    /** These limits with the default location schemes. */
+    public InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPerJob, int maxIdLength,
+            int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs) {
+        this(maxParallelism, maxVertices, maxSubtasksPerJob, maxIdLength, maxLocationLength, maxMessageLength,
+                maxRetained, maxDurationMs, DEFAULT_LOCATION_SCHEMES);
+    }
+
+    /** These limits, allowing locations of {@code schemes} only. */
+    public InputLimits withLocationSchemes(Collection<String> schemes) {
+        return new InputLimits(maxParallelism, maxVertices, maxSubtasksPerJob, maxIdLength, maxLocationLength,
+                maxMessageLength, maxRetained, maxDurationMs, Set.copyOf(schemes));
+    }
+
+    /**
+     * {@code schemes} in lower case, each checked to be a URI scheme (RFC 3986: a letter, then letters, digits,
+     * '+', '-' or '.').
+     *
+     * @throws IllegalArgumentException when the collection is empty or a scheme is not a scheme
+     */
+    public static Set<String> schemes(Collection<String> schemes) {
+        if (schemes == null || schemes.isEmpty()) {
+            throw new IllegalArgumentException("at least one location scheme must be allowed");
+        }
+        Set<String> lower = new TreeSet<>();
+        for (String scheme : schemes) {
+            String candidate = scheme == null ? "" : scheme.strip().toLowerCase(Locale.ROOT);
+            if (!SCHEME.matcher(candidate).matches()) {
+                throw new IllegalArgumentException("'" + BoundedText.of(scheme, QUOTED_SCHEME_CHARS) + "' is not a URI "
+                        + "scheme: a letter, then letters, digits, '+', '-' or '.' (e.g. file, s3, hdfs)");
+            }
+            lower.add(candidate);
+        }
+        return lower;
     }
 
     /** A problem with {@code value} of {@code field} as an id, or {@code null} when it is a valid id. */
@@ -87,8 +140,9 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
 
     /**
      * What is wrong with a location the coordinator builds checkpoint paths from or sends tasks to write to (a
-     * storage base, a savepoint target), or {@code null}: a location within the bound, without control characters
-     * and without a {@code ..} segment, so that a job's checkpoints stay under the location it names.
+     * storage base, a savepoint target), or {@code null}: an absolute URI within the bound, of one of the
+     * {@link #locationSchemes}, without control characters and without a {@code ..} segment (written or
+     * percent-encoded), so that a job's checkpoints stay under the location it names.
      */
     String targetProblem(CharSequence value) {
         String problem = locationProblem(value);
@@ -98,12 +152,36 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
         if (value.chars().anyMatch(Character::isISOControl)) {
             return "contains a control character";
         }
-        for (String segment : value.toString().split("[/\\\\]", -1)) {
+        URI uri;
+        try {
+            uri = new URI(value.toString());
+        } catch (URISyntaxException e) {
+            return "is not a URI (" + e.getReason() + " at index " + e.getIndex() + "); write e.g. "
+                    + "file:///checkpoints or s3://bucket/checkpoints";
+        }
+        if (!uri.isAbsolute() || uri.isOpaque()) {
+            return "is not an absolute URI with a scheme and a path; write e.g. file:///checkpoints or "
+                    + "s3://bucket/checkpoints";
+        }
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!locationSchemes.contains(scheme)) {
+            return "has the scheme '" + BoundedText.of(scheme, QUOTED_SCHEME_CHARS) + "', which is not allowed; "
+                    + "allowed: " + String.join(", ", new TreeSet<>(locationSchemes));
+        }
+        return hasDotDotSegment(value.toString()) || hasDotDotSegment(uri.getPath())
+                ? "has a '..' segment; name the folder itself" : null;
+    }
+
+    private static boolean hasDotDotSegment(String path) {
+        if (path == null) {
+            return false;
+        }
+        for (String segment : path.split("[/\\\\]", -1)) {
             if (segment.equals("..")) {
-                return "has a '..' segment; name the folder itself";
+                return true;
             }
         }
-        return null;
+        return false;
     }
 
     /**

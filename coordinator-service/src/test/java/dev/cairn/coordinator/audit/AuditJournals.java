@@ -116,7 +116,7 @@ final class AuditJournals {
 
     static JobSpec spec(String jobId, TaskVertex... vertices) {
         return Events.jobSpec(jobId).setTasks(List.of(vertices)).setConfig(Events.config(60_000, 50_000)
-                .setTolerableFailures(5).setStorageBaseLocation("mem://checkpoints").build()).setTimestampMs(1_000).build();
+                .setTolerableFailures(5).setStorageBaseLocation("file:///checkpoints").build()).setTimestampMs(1_000).build();
     }
 
     static TaskVertex vertex(String taskId, int parallelism) {

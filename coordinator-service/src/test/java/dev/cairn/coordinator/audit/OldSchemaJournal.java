@@ -77,7 +77,7 @@ final class OldSchemaJournal {
         acks.forEach(ack -> values.add(encode(ack, version)));
         CheckpointCompleted.Builder completed = CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id)
                 .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(at).setCompletionTimestampMs(at + 5)
-                .setStorageLocation("mem://checkpoints/" + JOB + "/chk-" + id).setTotalSizeBytes(60)
+                .setStorageLocation("file:///checkpoints/" + JOB + "/chk-" + id).setTotalSizeBytes(60)
                 .setLastSubsumedId(id == 1 ? -1 : id - 1);
         if (lists) {
             completed.setSubtaskStates(acks.stream().map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(),
@@ -91,7 +91,7 @@ final class OldSchemaJournal {
     private static CheckpointTriggered triggered(long id, long at, int version) {
         CheckpointTriggered.Builder trigger = CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id)
                 .setTimestampMs(at).setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
-                .setStorageLocation("mem://checkpoints/" + JOB + "/chk-" + id).setTimeoutAtMs(at + 50_000);
+                .setStorageLocation("file:///checkpoints/" + JOB + "/chk-" + id).setTimeoutAtMs(at + 50_000);
         if (version == 1 || version == 2) {
             trigger.setAcksExpected(-1).setPlan(List.of(
                     new PlannedVertex("source", List.of(attempt("source", 0), attempt("source", 1)), true, true, true),

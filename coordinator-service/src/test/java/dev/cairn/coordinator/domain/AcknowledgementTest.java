@@ -65,7 +65,7 @@ class AcknowledgementTest {
         assertThat(completed.getCheckpointId()).isEqualTo(1);
         assertThat(completed.getTriggerTimestampMs()).isEqualTo(1000);
         assertThat(completed.getCompletionTimestampMs()).isEqualTo(1250);
-        assertThat(completed.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
+        assertThat(completed.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         assertThat(completed.getTotalSizeBytes()).isEqualTo(125);
         assertThat(completed.getLastSubsumedId()).isEqualTo(-1);
         assertThat(completed.getSubtaskCount()).isEqualTo(3);

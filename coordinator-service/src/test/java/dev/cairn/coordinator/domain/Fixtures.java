@@ -39,7 +39,7 @@ final class Fixtures {
                 .setMaxConcurrent(1)
                 .setTolerableFailures(0)
                 .setRetained(1)
-                .setStorageBaseLocation("mem://checkpoints");
+                .setStorageBaseLocation("file:///checkpoints");
     }
 
     /** source (parallelism 2, triggered, acknowledges) -> sink (parallelism 1, acknowledges only). */

@@ -63,7 +63,7 @@ class MasterHooksTest {
         assertThat(hooks.getParticipants()).containsExactly(HOOK);
         assertThat(hooks.getTimestampMs()).isEqualTo(1100);
         assertThat(hooks.getTimeoutAtMs()).as("the checkpoint's own timeout").isEqualTo(1600);
-        assertThat(hooks.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
+        assertThat(hooks.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
         assertThat(pending.getParticipants()).containsExactly(COORDINATOR, HOOK);
         assertThat(pending.getTriggerTimestampMs()).isEqualTo(1000);

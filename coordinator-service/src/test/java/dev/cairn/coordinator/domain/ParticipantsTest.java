@@ -74,7 +74,7 @@ class ParticipantsTest {
         assertThat(asked.getCheckpointId()).isEqualTo(1);
         assertThat(asked.getParticipants()).containsExactly(ALPHA, BETA);
         assertThat(asked.getTimeoutAtMs()).isEqualTo(1600);
-        assertThat(asked.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
+        assertThat(asked.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
         assertThat(Participants.tasksTriggered(pending)).isFalse();
         assertThat(pending.getAcksExpected()).isZero();
@@ -117,7 +117,7 @@ class ParticipantsTest {
         assertThat(triggered.getPeriodic()).isTrue();
         assertThat(triggered.getAcksExpected()).isEqualTo(3);
         assertThat(triggered.getRoles()).containsExactly(new TaskRoles(SINK, false, true, true));
-        assertThat(triggered.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
+        assertThat(triggered.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
         assertThat(Participants.tasksTriggered(pending)).isTrue();
         assertThat(pending.getAcksExpected()).isEqualTo(3);

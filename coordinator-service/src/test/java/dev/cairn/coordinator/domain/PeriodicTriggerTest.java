@@ -40,7 +40,7 @@ class PeriodicTriggerTest {
         assertThat(triggered.getRequestId()).isNull();
         assertThat(triggered.getTimestampMs()).isEqualTo(1000);
         assertThat(triggered.getTimeoutAtMs()).isEqualTo(1600);
-        assertThat(triggered.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
+        assertThat(triggered.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         assertThat(triggered.getPlan()).as("no per-subtask plan: the trigger's size does not grow with them").isEmpty();
         assertThat(triggered.getAcksExpected()).isEqualTo(3);
         assertThat(triggered.getRoles()).as("only the tasks whose roles are not the default")

@@ -110,7 +110,7 @@ class RequestQueueTest {
 
     @ParameterizedTest
     @CsvSource(value = {"s3://bucket/my-savepoint, s3://bucket/my-savepoint",
-        "NULL, mem://checkpoints/job-1/savepoint-2"}, nullValues = "NULL")
+        "NULL, file:///checkpoints/job-1/savepoint-2"}, nullValues = "NULL")
     void shouldRunSavepointAsForcedRequestAtItsTargetLocation(String target, String location) {
         Then then = blocked().when(savepointRequest("sp", target), 1500);
 

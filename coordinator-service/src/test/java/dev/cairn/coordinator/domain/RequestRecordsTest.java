@@ -61,7 +61,7 @@ class RequestRecordsTest {
         assertThat(record.getStatus()).isEqualTo(RequestStatus.COMPLETED);
         assertThat(record.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(record.getCheckpointId()).isEqualTo(1L);
-        assertThat(record.getLocation()).isEqualTo("mem://checkpoints/job-1/savepoint-1");
+        assertThat(record.getLocation()).isEqualTo("file:///checkpoints/job-1/savepoint-1");
         assertThat(record.getReason()).isNull();
         assertThat(record.getTimestampMs()).isEqualTo(30);
         assertThat(index(then)).as("a later outcome of a kept request does not list it again").containsExactly("sp-1");
@@ -78,7 +78,7 @@ class RequestRecordsTest {
         assertThat(record.getStatus()).isEqualTo(RequestStatus.FAILED);
         assertThat(record.getType()).isEqualTo(CheckpointType.CHECKPOINT);
         assertThat(record.getCheckpointId()).isEqualTo(1L);
-        assertThat(record.getLocation()).isEqualTo("mem://checkpoints/job-1/chk-1");
+        assertThat(record.getLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         assertThat(record.getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
         assertThat(record.getMessage()).isEqualTo(then.single(RequestOutcome.class).getMessage()).isNotBlank();
     }

@@ -54,8 +54,11 @@ class SpecRulesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"file:///cp/../etc", "s3://bucket/..", "file:///cp/a\nb",
-        "C:\\cp\\..\\x"})
-    void shouldRejectAStorageBaseOrTargetThatLeavesItsFolderOrHoldsAControlCharacter(String location) {
+        "C:\\cp\\..\\x", "file:///cp/%2e%2e/etc", "http://169.254.169.254/latest/meta-data",
+        "javascript:alert(1)", "checkpoints/relative", "/absolute/path/without/scheme", "file:opaque",
+        "s3://bucket/a b"})
+    void shouldRejectAStorageBaseOrTargetThatLeavesItsFolderHoldsAControlCharacterOrHasNoAllowedScheme(
+            String location) {
         JobSpec spec = spec("job-1", config().setStorageBaseLocation(location), vertex("a", 1, true, true));
         TriggerRequest request = request(CheckpointType.SAVEPOINT);
         request.setTargetLocation(location);
@@ -63,6 +66,44 @@ class SpecRulesTest {
         assertThat(JobSpecs.problems(spec)).extracting(SpecProblem::path).containsExactly("config.storageBaseLocation");
         assertThat(TriggerRequests.boundsProblems(request, InputLimits.DEFAULTS)).extracting(SpecProblem::path)
                 .containsExactly("targetLocation");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"file:///cp", "s3://bucket/checkpoints", "S3A://bucket/cp", "hdfs://namenode:8020/cp",
+        "gs://bucket/cp", "abfss://container@account.dfs.core.windows.net/cp", "oss://bucket/cp"})
+    void shouldAcceptAnAbsoluteLocationOfAFileSystemFlinkWritesTo(String location) {
+        assertThat(JobSpecs.problems(spec("job-1", config().setStorageBaseLocation(location),
+                vertex("a", 1, true, true)))).isEmpty();
+    }
+
+    @Test
+    void shouldNameTheAllowedSchemesWhenALocationHasAnotherOne() {
+        JobSpec spec = spec("job-1", config().setStorageBaseLocation("http://169.254.169.254/x"),
+                vertex("a", 1, true, true));
+
+        assertThat(JobSpecs.problems(spec)).extracting(SpecProblem::toString).containsExactly(
+                "config.storageBaseLocation has the scheme 'http', which is not allowed; allowed: abfs, abfss, file, "
+                        + "gs, hdfs, oss, s3, s3a, s3p, viewfs, wasb, wasbs");
+    }
+
+    @Test
+    void shouldAcceptTheSchemesTheOperatorAllows() {
+        InputLimits limits = InputLimits.DEFAULTS.withLocationSchemes(List.of("mem", "File"));
+        JobSpec spec = spec("job-1", config().setStorageBaseLocation("mem://checkpoints"), vertex("a", 1, true, true));
+        TriggerRequest request = request(CheckpointType.SAVEPOINT);
+        request.setTargetLocation("s3://bucket/sp");
+
+        assertThat(JobSpecs.problems(spec, limits)).isEmpty();
+        assertThat(limits.locationSchemes()).containsExactlyInAnyOrder("mem", "file");
+        assertThat(TriggerRequests.boundsProblems(request, limits)).extracting(SpecProblem::path)
+                .containsExactly("targetLocation");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "1s3", "s3:", "s 3", "ftp/x"})
+    void shouldRefuseAnAllowedSchemeThatIsNoUriScheme(String scheme) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> InputLimits.schemes(List.of("file", scheme)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a URI scheme");
     }
 
     @Test

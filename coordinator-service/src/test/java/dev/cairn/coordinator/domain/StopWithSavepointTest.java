@@ -103,7 +103,7 @@ class StopWithSavepointTest {
         CheckpointTriggered triggered = then.single(CheckpointTriggered.class);
         assertThat(triggered.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(triggered.getForce()).isTrue();
-        assertThat(triggered.getStorageLocation()).isEqualTo("mem://checkpoints/job-1/savepoint-1");
+        assertThat(triggered.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/savepoint-1");
         assertThat(triggered.getOptions().getPostCheckpointAction()).isEqualTo(action);
         assertThat(then.has(PeriodicTriggerStopped.class)).isTrue();
     }
