@@ -9,6 +9,7 @@ import dev.cairn.coordinator.query.StreamsStateSource;
 import dev.cairn.coordinator.query.RequestPublisher;
 import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
@@ -209,6 +210,7 @@ public final class CoordinatorApp implements AutoCloseable {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterQueueHandler.class.getName());
+        props.put(UnsendableInputs.CONFIG, new UnsendableInputs());
         // batches of up to 256 KiB, filled for up to 20 ms: every commit flushes the producer anyway, so a linger
         // longer than the commit interval adds no latency, and fuller batches cost the broker fewer requests
         // (the benchmarks module measured 1.2-1.7x the acks/s of linger 5 ms with 16 KiB batches)

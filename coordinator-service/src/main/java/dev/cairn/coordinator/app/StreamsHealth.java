@@ -10,7 +10,9 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The coordinator's health as its Kafka Streams instance shows it: ready when it is {@code RUNNING} (its
- * tasks assigned and restored) and the stores of every partition it owns answer a read; alive unless it stopped or is stopping ({@code ERROR},
+ * tasks assigned and restored), its stream threads are not failing repeatedly ({@link StreamThreadFailures}: a
+ * thread that fails on every attempt is {@code RUNNING} between attempts but makes no progress) and the stores of
+ * every partition it owns answer a read; alive unless it stopped or is stopping ({@code ERROR},
  * {@code PENDING_SHUTDOWN}, {@code NOT_RUNNING}) or its stream threads keep failing
  * ({@link StreamThreadFailures}).
  */
@@ -63,6 +65,11 @@ final class StreamsHealth implements HealthSource {
         KafkaStreams.State now = state.get();
         if (now != KafkaStreams.State.RUNNING) {
             return Health.down("Kafka Streams is " + now + ", not RUNNING");
+        }
+        long nowMs = clock.getAsLong();
+        if (failures.isFailingRepeatedly(nowMs)) {
+            return Health.down("the stream threads cannot make progress: " + failures.recentFailures(nowMs)
+                    + " failures in the last " + StreamThreadFailures.WINDOW_MS / 1000 + " s");
         }
         return stores == null ? Health.up() : storesReadable();
     }

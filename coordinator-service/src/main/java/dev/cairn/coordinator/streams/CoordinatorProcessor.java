@@ -6,13 +6,10 @@ import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.EventDescriptions;
 import dev.cairn.coordinator.domain.RestoreParts;
-import dev.cairn.coordinator.domain.SidecarNotifications;
 import dev.cairn.coordinator.domain.TimerIndex;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
-import dev.cairn.events.ControlEnvelope;
-import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.topics.CairnTopics;
@@ -30,6 +27,7 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
@@ -44,12 +42,14 @@ import org.slf4j.LoggerFactory;
  * (metrics). It makes no decision of its own.
  *
  * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
- * {@code Error} included), and a decision whose records would be too large to send, is thrown as a
+ * {@code Error} included), and a decision whose records cannot be encoded or would be too large to send (every
+ * journal and control record is encoded, and measured, before anything is applied), is thrown as a
  * {@link CommandFailedException} before anything is applied, so the record goes to the dead-letter topic
- * and the next record is processed. A timer tick that fails is logged and retried later; the other jobs'
- * ticks go on.
+ * and the next record is processed. An input whose decision Kafka still refused to take is skipped the same way
+ * when it comes again ({@link UnsendableInputs}). A timer tick that fails is logged and retried later; the other
+ * jobs' ticks go on.
  */
-final class CoordinatorProcessor implements Processor<String, SpecificRecord, String, SpecificRecord> {
+final class CoordinatorProcessor implements Processor<String, SpecificRecord, String, Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.cairn.coordinator.CheckpointCoordinator");
     private static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
@@ -61,7 +61,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private final Duration tickInterval;
     private final OutputSizeGuard sizeGuard;
     private final DecisionListener listener;
-    private ProcessorContext<String, SpecificRecord> context;
+    private ProcessorContext<String, Object> context;
+    private UnsendableInputs unsendable;
     private StoreBackedCoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
 
@@ -82,8 +83,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     }
 
     @Override
-    public void init(ProcessorContext<String, SpecificRecord> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
+        this.unsendable = UnsendableInputs.from(context.appConfigs());
         this.state = new StoreBackedCoordinatorState(name -> context.getStateStore(name));
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
@@ -91,9 +93,20 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
-        Command command = commands.toCommand(record.key(), record.value());
-        long now = context.currentSystemTimeMs();
-        apply(command, decide(command, now), now);
+        Optional<RecordMetadata> at = context.recordMetadata();
+        at.flatMap(input -> unsendable.take(input.topic(), input.partition(), input.offset()))
+                .ifPresent(reason -> {
+                    throw new CommandFailedException("OUTPUT_UNSENDABLE", "Kafka refused what this record decided ("
+                            + reason + "); the coordinator skipped the record and decided nothing", null);
+                });
+        at.ifPresent(input -> unsendable.processing(input.topic(), input.partition(), input.offset()));
+        try {
+            Command command = commands.toCommand(record.key(), record.value());
+            long now = context.currentSystemTimeMs();
+            apply(command, decide(command, now), now);
+        } finally {
+            unsendable.processed();
+        }
     }
 
     /** Sends a tick to every job with a timer due by {@code now}; costs what is due, not the number of jobs. */
@@ -113,7 +126,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         fired.forEach(timers::delete);
         for (String jobId : dueJobs) {
             Command tick = new Command.Tick(jobId);
-            Decided decided;
+            Ready decided;
             try {
                 decided = decide(tick, now);
             } catch (CommandFailedException e) {
@@ -129,11 +142,11 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
      * Decides on an overlay of the stores, so a failure here leaves them untouched.
      *
      * @throws CommandFailedException for any failure of the decision (the record is dead-lettered), or events
-     *     too large to send
+     *     that cannot be encoded or are too large to send
      * @throws StreamsException as it came from a store: the task, not the record, is broken, and Kafka Streams
      *     recovers the task
      */
-    private Decided decide(Command command, long now) {
+    private Ready decide(Command command, long now) {
         Decided decided;
         try {
             decided = decide.decide(command, state, now);
@@ -144,11 +157,17 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                     + command.getClass().getSimpleName() + " of job " + command.jobId() + " failed: " + failure,
                     failure);
         }
-        sizeGuard.check(command.jobId(), decided.events());
-        return decided;
+        return new Ready(decided, sizeGuard.encode(command.jobId(), decided.events()));
     }
 
-    private void apply(Command command, Decided decided, long now) {
+    /** A decision with its journal and control records encoded, ready to be applied and sent. */
+    private record Ready(Decided decided, List<OutputSizeGuard.Encoded> encoded) {
+    }
+
+    /** Applies the decision and forwards its records. */
+    private void apply(Command command, Ready ready, long now) {
+        Decided decided = ready.decided();
+        List<OutputSizeGuard.Encoded> encoded = ready.encoded();
         String jobId = command.jobId();
         CheckpointCompleted completed = null;
         for (SpecificRecord event : decided.events()) {
@@ -158,12 +177,13 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         }
         Optional<RetainedCheckpoints> before = completed != null ? state.retained(jobId) : Optional.empty();
         decided.applyTo(state);
-        for (SpecificRecord event : decided.events()) {
+        for (OutputSizeGuard.Encoded output : encoded) {
+            SpecificRecord event = output.event();
             TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
             EventDescriptions.describe(event).ifPresent(LOG::info);
-            context.forward(new Record<>(jobId, new JournalEnvelope(event), now), CoordinatorTopology.JOURNAL_SINK);
-            if (SidecarNotifications.isForSidecars(event)) {
-                context.forward(new Record<>(jobId, new ControlEnvelope(event), now), CoordinatorTopology.CONTROL_SINK);
+            context.forward(new Record<>(jobId, output.journal(), now), CoordinatorTopology.JOURNAL_SINK);
+            if (output.control() != null) {
+                context.forward(new Record<>(jobId, output.control(), now), CoordinatorTopology.CONTROL_SINK);
             }
         }
         if (completed != null) {
@@ -200,11 +220,11 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private void publishRestorePoint(CheckpointCompleted completed, Optional<RetainedCheckpoints> before, long now) {
         String jobId = completed.getJobId();
         state.retained(jobId).ifPresent(retained -> context.forward(
-                new Record<>(jobId, (SpecificRecord) sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
+                new Record<>(jobId, (Object) sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
         List<RestorePart> parts = RestoreParts.split(jobId, completed.getCheckpointId(),
                 subtaskStates(completed), statesPerPart);
         for (RestorePart part : parts) {
-            context.forward(new Record<>(CairnTopics.restorePartKey(jobId, part.getPart()), (SpecificRecord) part, now),
+            context.forward(new Record<>(CairnTopics.restorePartKey(jobId, part.getPart()), (Object) part, now),
                     CoordinatorTopology.COMPLETED_SINK);
         }
         int previousParts = before.map(RetainedCheckpoints::getCheckpoints).filter(list -> !list.isEmpty())
@@ -212,7 +232,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                 .map(count -> RestoreParts.partCount(Math.max(0, count), statesPerPart))
                 .orElse(0);
         for (int part = parts.size(); part < previousParts; part++) {
-            context.forward(new Record<String, SpecificRecord>(CairnTopics.restorePartKey(jobId, part), null, now),
+            context.forward(new Record<String, Object>(CairnTopics.restorePartKey(jobId, part), null, now),
                     CoordinatorTopology.COMPLETED_SINK);
         }
     }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -103,10 +104,8 @@ public final class CoordinatorTopology {
                         new OutputSizeGuard(maxRecordBytes), listener),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
-        topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), CairnSerdes.journal().serializer(),
-                PROCESSOR);
-        topology.addSink(CONTROL_SINK, topics.control(), new StringSerializer(), CairnSerdes.control().serializer(),
-                PROCESSOR);
+        topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), new ByteArraySerializer(), PROCESSOR);
+        topology.addSink(CONTROL_SINK, topics.control(), new StringSerializer(), new ByteArraySerializer(), PROCESSOR);
         topology.addSink(COMPLETED_SINK, topics.completed(), new StringSerializer(),
                 CompletedTopicRecords.serializer(), CompletedTopicRecords.partitioner(), PROCESSOR);
         return topology;

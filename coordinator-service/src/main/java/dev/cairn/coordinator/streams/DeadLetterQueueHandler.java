@@ -9,16 +9,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.processor.internals.StreamThread;
 import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,10 +37,11 @@ import org.slf4j.LoggerFactory;
  * ({@code deserialization}, {@code processing} or {@code production}), {@value #SOURCE_TOPIC},
  * {@value #SOURCE_PARTITION}, {@value #SOURCE_OFFSET}; for a record that could not be sent also
  * {@value #DESTINATION_TOPIC} and {@value #VALUE_BYTES}, and no value (it was the problem). A value larger
- * than {@value #MAX_VALUE_BYTES} bytes is cut to that size, {@value #TRUNCATED_FROM} says how large it was and
- * {@value #VALUE_SHA256} what its SHA-256 was; a key likewise ({@value #KEY_TRUNCATED_FROM},
- * {@value #KEY_SHA256}); the message and the log line quote at most {@value #MAX_MESSAGE_CHARS} characters. So
- * the dead letter itself can always be sent, and no input is echoed whole.
+ * than {@value #MAX_VALUE_BYTES} bytes, or than half the producer's {@code max.request.size}, is cut to that size,
+ * {@value #TRUNCATED_FROM} says how large it was and {@value #VALUE_SHA256} what its SHA-256 was; a key larger than
+ * an eighth of it likewise ({@value #KEY_TRUNCATED_FROM}, {@value #KEY_SHA256}); the message and the log line
+ * quote at most {@value #MAX_MESSAGE_CHARS} characters (fewer under a small {@code max.request.size}). So the dead
+ * letter itself always fits in what the producer sends, and no input is echoed whole.
  *
  * <p>Records sent are counted in {@value #DEAD_LETTERS}{@code {stage, reason}} (Prometheus:
  * {@code cairn_dead_letters_total}) of the Micrometer registry given as the Kafka Streams property
@@ -62,6 +67,7 @@ public final class DeadLetterQueueHandler
     public static final String KEY_TRUNCATED_FROM = "cairn.dlq.key.truncated.from";
     public static final String KEY_SHA256 = "cairn.dlq.key.sha256";
     static final int MAX_VALUE_BYTES = 256 * 1024;
+    private static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
     private static final int MAX_MESSAGE_CHARS = 4096;
 
     /** The Kafka Streams property whose value is the {@link MeterRegistry} dead letters are counted in. */
@@ -76,6 +82,21 @@ public final class DeadLetterQueueHandler
 
     private String deadLetterTopic;
     private MeterRegistry registry;
+    private UnsendableInputs unsendable;
+    private int maxValueBytes = MAX_VALUE_BYTES;
+    private int maxKeyBytes = MAX_VALUE_BYTES;
+    private int maxMessageChars = MAX_MESSAGE_CHARS;
+    private final BooleanSupplier onStreamThread;
+
+    /** The handler Kafka Streams creates from {@code *.exception.handler} properties. */
+    public DeadLetterQueueHandler() {
+        this(() -> Thread.currentThread() instanceof StreamThread);
+    }
+
+    /** @param onStreamThread whether the caller runs on a stream thread, i.e. within the send of the record */
+    DeadLetterQueueHandler(BooleanSupplier onStreamThread) {
+        this.onStreamThread = onStreamThread;
+    }
 
     @Override
     public void configure(Map<String, ?> configs) {
@@ -91,6 +112,20 @@ public final class DeadLetterQueueHandler
                     + given.getClass().getName());
         }
         registry = given == null ? Metrics.globalRegistry : (MeterRegistry) given;
+        unsendable = UnsendableInputs.from(configs);
+        int maxRequestBytes = maxRequestBytes(configs);
+        maxValueBytes = Math.min(MAX_VALUE_BYTES, maxRequestBytes / 2);
+        maxKeyBytes = Math.min(MAX_VALUE_BYTES, maxRequestBytes / 8);
+        maxMessageChars = Math.min(MAX_MESSAGE_CHARS, maxRequestBytes / 16);
+    }
+
+    /** The producer's {@code max.request.size}: the largest record, dead letters included, it sends. */
+    private static int maxRequestBytes(Map<String, ?> configs) {
+        Object given = configs.get(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG));
+        if (given == null) {
+            given = configs.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG);
+        }
+        return given == null ? DEFAULT_MAX_REQUEST_BYTES : Integer.parseInt(given.toString().strip());
     }
 
     /** The counter of dead letters of one stage and reason. */
@@ -112,14 +147,27 @@ public final class DeadLetterQueueHandler
     @Override
     public ProcessingExceptionHandler.Response handleError(
             ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+        if (exception instanceof StreamsException) {
+            // the task is broken (a store, or a send that already failed the transaction), not the record: skipping
+            // the record would lose it, and under exactly-once nothing more can be sent in this transaction
+            LOG.error("Processing record {}-{}@{} failed the task; Kafka Streams retries it: {}", context.topic(),
+                    context.partition(), context.offset(), BoundedText.of(exception.toString(), MAX_MESSAGE_CHARS));
+            return ProcessingExceptionHandler.Response.fail();
+        }
         return ProcessingExceptionHandler.Response.resume(
                 List.of(deadLetter("processing", context, context.sourceRawKey(), context.sourceRawValue(), exception)));
     }
 
     /**
-     * A record the coordinator produced could not be sent: one too large, or one that cannot be serialized,
-     * is dead-lettered without its value and processing goes on; any other error fails as Kafka Streams
-     * would by default. A dead letter that cannot be sent is dropped with an error log, never retried.
+     * A record the coordinator produced could not be sent. Under exactly-once the transaction cannot take the
+     * decision's other records any more, so resuming would lose part of a decision and Kafka Streams would process
+     * the input again and fail again. So the task fails (its transaction is aborted and the stream thread
+     * replaced), and when the failed send belongs to an input this thread is processing (the error reached the
+     * handler from the send itself, on the stream thread), that input is marked in {@link UnsendableInputs}: it is
+     * dead-lettered with this reason and skipped when processed again, so one bad input costs one thread
+     * replacement, never a loop. A failure reported later by the producer's own thread (the broker refused the
+     * batch) cannot be traced to its input and fails the task only. A dead letter that cannot be sent is logged
+     * and not retried: it is already bounded ({@value #MAX_VALUE_BYTES} bytes of value at most).
      */
     @Override
     public ProductionExceptionHandler.Response handleError(
@@ -128,18 +176,45 @@ public final class DeadLetterQueueHandler
             LOG.error("Could not send a dead letter to {}; dropped it: {}", deadLetterTopic, exception.toString());
             return ProductionExceptionHandler.Response.resume();
         }
-        if (!(exception instanceof RecordTooLargeException)) {
-            return ProductionExceptionHandler.Response.fail();
+        if (!(exception instanceof RetriableException)) {
+            markInput(context, record.topic(), exception);
         }
-        return ProductionExceptionHandler.Response.resume(List.of(unsent(context, record, exception)));
+        return ProductionExceptionHandler.Response.fail();
     }
 
+    /**
+     * A record the coordinator produced could not be serialized: as above, the input is marked and the task fails;
+     * a record of a timer tick (no input) is dead-lettered without its value and processing goes on.
+     */
     @Override
     @SuppressWarnings("rawtypes")
     public ProductionExceptionHandler.Response handleSerializationError(ErrorHandlerContext context,
             ProducerRecord record, Exception exception,
             SerializationExceptionOrigin origin) {
+        if (markInput(context, record.topic(), exception)) {
+            return ProductionExceptionHandler.Response.fail();
+        }
         return ProductionExceptionHandler.Response.resume(List.of(unsent(context, record, exception)));
+    }
+
+    /**
+     * Marks the input whose decision could not be sent, when the failure is traceable to it: the record's own
+     * source, or, for a store's changelog record (sent without a source), the input the stream thread is
+     * processing. Whether an input was marked.
+     */
+    private boolean markInput(ErrorHandlerContext context, String destination, Exception exception) {
+        String reason = exception.getClass().getSimpleName() + " sending to " + destination + ": "
+                + BoundedText.of(String.valueOf(exception.getMessage()), maxMessageChars);
+        boolean onThread = onStreamThread.getAsBoolean();
+        if (onThread && context.topic() != null && context.offset() >= 0) {
+            unsendable.mark(context.topic(), context.partition(), context.offset(), reason);
+        } else if (!onThread || !unsendable.markCurrent(reason)) {
+            LOG.error("Could not send a record to {} ({}); the task fails and is retried", destination, reason);
+            return false;
+        }
+        LOG.error("Could not send what an input decided ({}); the task fails, and the input will be dead-lettered and "
+                + "skipped", reason);
+        return true;
     }
 
     private ProducerRecord<byte[], byte[]> unsent(ErrorHandlerContext context, ProducerRecord<?, ?> record,
@@ -158,7 +233,7 @@ public final class DeadLetterQueueHandler
         String reason = exception instanceof EventDecodingException decoding ? decoding.problem().name()
                 : exception instanceof CommandFailedException failed ? failed.reason()
                 : exception.getClass().getSimpleName();
-        String message = BoundedText.of(String.valueOf(exception.getMessage()), MAX_MESSAGE_CHARS);
+        String message = BoundedText.of(String.valueOf(exception.getMessage()), maxMessageChars);
         LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(), context.offset(),
                 deadLetterTopic, stage, reason, message);
         deadLetters(stage, reason).increment();
@@ -169,19 +244,19 @@ public final class DeadLetterQueueHandler
         headers.add(SOURCE_TOPIC, utf8(String.valueOf(context.topic())));
         headers.add(SOURCE_PARTITION, utf8(Integer.toString(context.partition())));
         headers.add(SOURCE_OFFSET, utf8(Long.toString(context.offset())));
-        byte[] kept = bounded(value, headers, TRUNCATED_FROM, VALUE_SHA256);
-        byte[] keptKey = bounded(key, headers, KEY_TRUNCATED_FROM, KEY_SHA256);
+        byte[] kept = bounded(value, maxValueBytes, headers, TRUNCATED_FROM, VALUE_SHA256);
+        byte[] keptKey = bounded(key, maxKeyBytes, headers, KEY_TRUNCATED_FROM, KEY_SHA256);
         return new ProducerRecord<>(deadLetterTopic, null, keptKey, kept, headers);
     }
 
-    /** {@code bytes}, or their first {@value #MAX_VALUE_BYTES} with their size and hash in the two headers. */
-    private static byte[] bounded(byte[] bytes, RecordHeaders headers, String sizeHeader, String hashHeader) {
-        if (bytes == null || bytes.length <= MAX_VALUE_BYTES) {
+    /** {@code bytes}, or their first {@code max} with their size and hash in the two headers. */
+    private static byte[] bounded(byte[] bytes, int max, RecordHeaders headers, String sizeHeader, String hashHeader) {
+        if (bytes == null || bytes.length <= max) {
             return bytes;
         }
         headers.add(sizeHeader, utf8(Integer.toString(bytes.length)));
         headers.add(hashHeader, utf8(BoundedText.sha256(bytes)));
-        return Arrays.copyOf(bytes, MAX_VALUE_BYTES);
+        return Arrays.copyOf(bytes, max);
     }
 
     private static byte[] utf8(String text) {

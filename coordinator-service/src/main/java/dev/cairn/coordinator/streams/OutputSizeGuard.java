@@ -1,34 +1,33 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.coordinator.domain.SidecarNotifications;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Refuses a decision whose records would not fit in a Kafka record, before anything of it is applied:
- * Kafka would refuse them, and under exactly-once a refused send aborts the transaction, so the same input
- * would fail again and again. Only the events whose size grows with the job (a trigger's plan, a
- * completion's subtask states) are measured, once, so an ordinary ack costs nothing here.
+ * Encodes a decision's journal and control records and refuses the decision when one of them cannot be encoded or
+ * would not fit in a Kafka record, before anything of it is applied: Kafka would refuse them, and under
+ * exactly-once a refused send aborts the transaction, so the same input would fail again and again. Each record is
+ * encoded once, here, and sent as these bytes, so measuring every record costs nothing extra. The completed topic's
+ * records are made to fit: the restore parts by their number of states, the retained checkpoints by
+ * {@link #fitting}.
  */
 final class OutputSizeGuard {
 
     private static final Logger LOG = LoggerFactory.getLogger(OutputSizeGuard.class);
 
-    /**
-     * The control envelope carries the same event under another union index: a varint a byte or two longer
-     * at most, so measuring the journal's encoding with this slack covers both.
-     */
-    private static final int ENVELOPE_SLACK_BYTES = 16;
-
     private final int maxRecordBytes;
     private final AvroEventSerde<JournalEnvelope> journal = CairnSerdes.journal();
+    private final AvroEventSerde<ControlEnvelope> control = CairnSerdes.control();
     private final AvroEventSerde<RetainedCheckpoints> retained = CairnSerdes.retained();
 
     /** @param maxRecordBytes the largest value the coordinator sends (below the topics' max.message.bytes) */
@@ -45,24 +44,47 @@ final class OutputSizeGuard {
         return maxRecordBytes;
     }
 
-    /** @throws CommandFailedException naming the first event that is too large */
-    void check(String jobId, List<SpecificRecord> events) {
+    /** One event with the bytes of its journal record, and of its control record when sidecars are told of it. */
+    record Encoded(SpecificRecord event, byte[] journal, byte[] control) {
+    }
+
+    /**
+     * The journal and control records of {@code events}, in order.
+     *
+     * @throws CommandFailedException naming the first event that cannot be encoded or is too large
+     */
+    List<Encoded> encode(String jobId, List<SpecificRecord> events) {
+        List<Encoded> encoded = new ArrayList<>(events.size());
         for (SpecificRecord event : events) {
-            if (event instanceof CheckpointTriggered || event instanceof CheckpointCompleted) {
-                int size = journal.serialize("size-check", new JournalEnvelope(event)).length;
-                if (size + ENVELOPE_SLACK_BYTES > maxRecordBytes) {
-                    throw new CommandFailedException("OUTPUT_TOO_LARGE", "the " + event.getSchema().getName()
-                            + " of job " + jobId + " would be " + size + " bytes, more than the limit of "
-                            + maxRecordBytes + "; nothing was applied (fewer subtasks, shorter ids or locations "
-                            + "keep it smaller)", null);
-                }
-            }
+            byte[] journalBytes = encode(jobId, event, journal, new JournalEnvelope(event));
+            byte[] controlBytes = SidecarNotifications.isForSidecars(event)
+                    ? encode(jobId, event, control, new ControlEnvelope(event)) : null;
+            encoded.add(new Encoded(event, journalBytes, controlBytes));
         }
+        return encoded;
+    }
+
+    private <T extends SpecificRecord> byte[] encode(String jobId, SpecificRecord event, AvroEventSerde<T> serde,
+            T envelope) {
+        byte[] bytes;
+        try {
+            bytes = serde.serialize(null, envelope);
+        } catch (RuntimeException e) {
+            throw new CommandFailedException("OUTPUT_NOT_ENCODABLE", "the " + event.getSchema().getName() + " of job "
+                    + jobId + " cannot be encoded: " + e.getMessage() + "; nothing was applied", e);
+        }
+        if (bytes.length > maxRecordBytes) {
+            throw new CommandFailedException("OUTPUT_TOO_LARGE", "the " + event.getSchema().getName()
+                    + " of job " + jobId + " would be " + bytes.length + " bytes, more than the limit of "
+                    + maxRecordBytes + "; nothing was applied (fewer subtasks, shorter ids or locations "
+                    + "keep it smaller)", null);
+        }
+        return bytes;
     }
 
     /**
      * The retained checkpoints as they fit in one record: all of them, or the newest that fit (the newest
-     * alone always does, since its completion passed {@link #check}). Restoring needs the newest.
+     * alone always does, since its completion passed {@link #encode}). Restoring needs the newest.
      */
     RetainedCheckpoints fitting(RetainedCheckpoints retained) {
         List<CheckpointCompleted> checkpoints = retained.getCheckpoints();

@@ -48,15 +48,25 @@ class StreamsHealthTest {
     }
 
     @Test
-    void shouldBeDeadWhileStreamThreadsKeepFailingAndRecoverAMinuteLater() {
+    void shouldBeNeitherLiveNorReadyWhileStreamThreadsKeepFailingAndRecoverAMinuteLater() {
         for (int i = 0; i < 4; i++) {
             failures.recordFailure(clock.addAndGet(1_000));
         }
 
         assertThat(health.liveness()).isEqualTo(Health.down("4 stream thread failures in the last 60 s"));
-        assertThat(health.readiness().ok()).isTrue();
+        assertThat(health.readiness()).isEqualTo(Health.down(
+                "the stream threads cannot make progress: 4 failures in the last 60 s"));
 
         clock.addAndGet(60_000);
+        assertThat(health.liveness()).isEqualTo(Health.up());
+        assertThat(health.readiness()).isEqualTo(Health.up());
+    }
+
+    @Test
+    void shouldStayReadyAfterASingleStreamThreadFailure() {
+        failures.recordFailure(clock.addAndGet(1_000));
+
+        assertThat(health.readiness()).isEqualTo(Health.up());
         assertThat(health.liveness()).isEqualTo(Health.up());
     }
 

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -15,6 +17,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.Record;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,24 +27,28 @@ import org.junit.jupiter.api.Test;
 class DeadLetterQueueHandlerTest {
 
     private static final String DLQ = "cairn.dlq";
-    private final DeadLetterQueueHandler handler = new DeadLetterQueueHandler();
+    private final AtomicBoolean onStreamThread = new AtomicBoolean();
+    private final DeadLetterQueueHandler handler = new DeadLetterQueueHandler(onStreamThread::get);
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final UnsendableInputs unsendable = new UnsendableInputs();
 
     @BeforeEach
     void configure() {
         handler.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, DLQ,
-                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test", DeadLetterQueueHandler.METER_REGISTRY, registry));
+                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test", DeadLetterQueueHandler.METER_REGISTRY, registry,
+                UnsendableInputs.CONFIG, unsendable));
     }
 
     @Test
     void shouldCountEachDeadLetterByStageAndReasonInTheGivenRegistry() {
-        handler.handleError(context(), new ProducerRecord<>("cairn.control", utf8("job-1"), new byte[10]),
-                new RecordTooLargeException("too large"));
+        handler.handleSerializationError(context(), new ProducerRecord<>("cairn.control", utf8("job-1"), "x"),
+                new SerializationException("cannot encode"),
+                ProductionExceptionHandler.SerializationExceptionOrigin.VALUE);
         handler.handleError(context(), (Record<?, ?>) null, new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
         handler.handleError(context(), (Record<?, ?>) null, new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
 
         assertThat(registry.get(DeadLetterQueueHandler.DEAD_LETTERS)
-                .tags("stage", "production", "reason", "RecordTooLargeException").counter().count()).isEqualTo(1.0);
+                .tags("stage", "production", "reason", "SerializationException").counter().count()).isEqualTo(1.0);
         assertThat(registry.get(DeadLetterQueueHandler.DEAD_LETTERS)
                 .tags("stage", "processing", "reason", "OUTPUT_TOO_LARGE").counter().count()).isEqualTo(2.0);
     }
@@ -67,11 +74,34 @@ class DeadLetterQueueHandlerTest {
     }
 
     @Test
-    void shouldDeadLetterARecordTooLargeToSendWithoutItsValueAndResume() {
+    void shouldFailTheTaskAndMarkTheInputWhenTheSendOfItsDecisionIsRefused() {
+        onStreamThread.set(true);
         ProducerRecord<byte[], byte[]> tooLarge = new ProducerRecord<>("cairn.control", utf8("job-1"), new byte[2_000_000]);
 
         ProductionExceptionHandler.Response response = handler.handleError(context(), tooLarge,
                 new RecordTooLargeException("the message is 2000088 bytes"));
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
+        assertThat(response.deadLetterQueueRecords()).isEmpty();
+        assertThat(unsendable.take("cairn.acks", 2, 42)).hasValue(
+                "RecordTooLargeException sending to cairn.control: the message is 2000088 bytes");
+        assertThat(unsendable.take("cairn.acks", 2, 42)).as("a mark is taken once").isEmpty();
+    }
+
+    @Test
+    void shouldFailTheTaskWithoutMarkingAnInputWhenTheProducerThreadReportsTheRefusal() {
+        ProductionExceptionHandler.Response response = handler.handleError(context(),
+                new ProducerRecord<>("cairn.control", utf8("job-1"), new byte[10]), new RecordTooLargeException("big"));
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
+        assertThat(unsendable.marked()).isZero();
+    }
+
+    @Test
+    void shouldDeadLetterARecordOfATimerTickThatCannotBeSerializedWithoutItsValueAndResume() {
+        ProductionExceptionHandler.Response response = handler.handleSerializationError(context(),
+                new ProducerRecord<>("cairn.control", utf8("job-1"), "x"), new SerializationException("cannot encode"),
+                ProductionExceptionHandler.SerializationExceptionOrigin.VALUE);
 
         assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.RESUME);
         ProducerRecord<byte[], byte[]> dead = response.deadLetterQueueRecords().get(0);
@@ -81,8 +111,45 @@ class DeadLetterQueueHandlerTest {
         assertThat(dead.timestamp()).isNull();
         assertThat(header(dead.headers(), DeadLetterQueueHandler.STAGE)).isEqualTo("production");
         assertThat(header(dead.headers(), DeadLetterQueueHandler.DESTINATION_TOPIC)).isEqualTo("cairn.control");
-        assertThat(header(dead.headers(), DeadLetterQueueHandler.VALUE_BYTES)).isEqualTo("2000000");
-        assertThat(header(dead.headers(), DeadLetterQueueHandler.REASON)).isEqualTo("RecordTooLargeException");
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.REASON)).isEqualTo("SerializationException");
+    }
+
+    @Test
+    void shouldMarkTheInputWhenTheDecisionOfARecordCannotBeSerialized() {
+        onStreamThread.set(true);
+
+        ProductionExceptionHandler.Response response = handler.handleSerializationError(context(),
+                new ProducerRecord<>("cairn.completed", utf8("job-1"), "x"), new SerializationException("cannot encode"),
+                ProductionExceptionHandler.SerializationExceptionOrigin.VALUE);
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
+        assertThat(unsendable.take("cairn.acks", 2, 42)).hasValueSatisfying(reason -> assertThat(reason)
+                .startsWith("SerializationException sending to cairn.completed"));
+    }
+
+    @Test
+    void shouldFailTheTaskInsteadOfDeadLetteringTheRecordWhenProcessingBrokeTheTask() {
+        ProcessingExceptionHandler.Response response = handler.handleError(context(), (Record<?, ?>) null,
+                new StreamsException("Error encountered trying to send record to topic cairn.journal"));
+
+        assertThat(response.result()).isEqualTo(ProcessingExceptionHandler.Result.FAIL);
+        assertThat(response.deadLetterQueueRecords()).isEmpty();
+    }
+
+    @Test
+    void shouldCutDeadLettersToFitTheProducersMaximumRequestSize() {
+        DeadLetterQueueHandler small = new DeadLetterQueueHandler(() -> true);
+        small.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, DLQ,
+                DeadLetterQueueHandler.METER_REGISTRY, registry, "producer.max.request.size", "16384"));
+        byte[] value = new byte[20_000];
+
+        ProcessingExceptionHandler.Response response = small.handleError(context(value), (Record<?, ?>) null,
+                new CommandFailedException("OUTPUT_UNSENDABLE", "m".repeat(5_000), null));
+
+        ProducerRecord<byte[], byte[]> dead = response.deadLetterQueueRecords().get(0);
+        assertThat(dead.value()).hasSize(8_192);
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.TRUNCATED_FROM)).isEqualTo("20000");
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.MESSAGE)).startsWith("m".repeat(1_024) + "... (5000");
     }
 
     @Test

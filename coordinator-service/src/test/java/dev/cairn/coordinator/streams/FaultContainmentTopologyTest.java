@@ -79,7 +79,7 @@ class FaultContainmentTopologyTest {
     }
 
     @Test
-    void shouldRefuseATriggerTooLargeToSendAndKeepOtherJobsCheckpointing() {
+    void shouldRefuseADecisionTooLargeToSendBeforeApplyingAnythingAndKeepOtherJobsCheckpointing() {
         start(UnaryOperator.identity(), Optional.empty(), 16 * 1024);
         List<TaskVertex> observers = new java.util.ArrayList<>();
         for (int task = 0; task < 100; task++) {
@@ -101,7 +101,10 @@ class FaultContainmentTopologyTest {
         TestRecord<byte[], byte[]> dead = deadLetters().readRecord();
         assertThat(header(dead, DeadLetterQueueHandler.REASON)).isEqualTo("OUTPUT_TOO_LARGE");
         assertThat(header(dead, DeadLetterQueueHandler.MESSAGE))
-                .contains("the CheckpointTriggered of job large would be").contains("more than the limit of 16384");
+                .contains("the JobSpec of job large would be").contains("more than the limit of 16384")
+                .contains("nothing was applied");
+        assertThat(journal().readValuesToList()).extracting(JournalEnvelope::getEvent)
+                .noneMatch(e -> e instanceof JobSpec spec && spec.getJobId().equals("large"));
         List<CheckpointTriggered> triggered = control().readValuesToList().stream()
                 .map(ControlEnvelope::getEvent).filter(CheckpointTriggered.class::isInstance)
                 .map(CheckpointTriggered.class::cast).toList();
@@ -145,7 +148,7 @@ class FaultContainmentTopologyTest {
         assertThat(header(dead, DeadLetterQueueHandler.REASON)).isEqualTo("ID_TOO_LONG");
         assertThat(header(dead, DeadLetterQueueHandler.MESSAGE)).contains("1000000 characters, more than the limit")
                 .hasSizeLessThan(1_000);
-        assertThat(dead.key()).hasSize(DeadLetterQueueHandler.MAX_VALUE_BYTES);
+        assertThat(dead.key()).as("an eighth of the producer's default max.request.size").hasSize(128 * 1024);
         assertThat(header(dead, DeadLetterQueueHandler.KEY_TRUNCATED_FROM)).isEqualTo("1000000");
         assertThat(header(dead, DeadLetterQueueHandler.KEY_SHA256)).hasSize(64);
         assertThat(journal().readRecordsToList()).allSatisfy(r -> assertThat(r.key()).hasSizeLessThan(300))

@@ -31,6 +31,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -136,6 +137,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         private int partitions = 2;
         private QueryServerConfig queryServer;
         private SigningKey masterKey = SigningKey.generate();
+        private final Map<String, String> kafkaProperties = new HashMap<>();
 
         private Builder(KafkaCluster kafka, Path stateDir) {
             this.kafka = kafka;
@@ -145,6 +147,12 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         /** The bed of {@link #perTestClass()}, to register as a JUnit extension; it is not open yet. */
         public CoordinatorTestBed create() {
             return new CoordinatorTestBed(this);
+        }
+
+        /** A Kafka property of the coordinator ({@code --kafka-config}), e.g. a producer setting. */
+        public Builder kafkaProperty(String key, String value) {
+            kafkaProperties.put(key, value);
+            return this;
         }
 
         /** Partitions of every topic. */
@@ -204,7 +212,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     private CoordinatorApp startInstance(Path dir, QueryServerConfig queryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
-                settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(),
+                settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), settings.kafkaProperties,
                 queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
