@@ -13,7 +13,7 @@ import dev.cairn.sidecar.app.SidecarConfig;
 import dev.cairn.sidecar.sample.CounterWorker;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -41,13 +41,20 @@ final class JobFleet implements AutoCloseable {
     private final List<String> jobIds;
     private final CairnTopics topics;
     private final KafkaProducer<String, RequestEnvelope> requests;
-    private final List<Sidecar> sidecars = new ArrayList<>();
-    private final List<CounterWorker> workers = new ArrayList<>();
+    private final Map<String, Sidecar> sidecars = new LinkedHashMap<>();
+    private final Map<String, CounterWorker> workers = new LinkedHashMap<>();
+    private final String bootstrapServers;
+    private final SidecarMasterKey masterKey;
+    private final Path workDir;
 
-    private JobFleet(List<String> jobIds, CairnTopics topics, KafkaProducer<String, RequestEnvelope> requests) {
+    private JobFleet(List<String> jobIds, CairnTopics topics, KafkaProducer<String, RequestEnvelope> requests,
+            String bootstrapServers, SidecarMasterKey masterKey, Path workDir) {
         this.jobIds = jobIds;
         this.topics = topics;
         this.requests = requests;
+        this.bootstrapServers = bootstrapServers;
+        this.masterKey = masterKey;
+        this.workDir = workDir;
     }
 
     /**
@@ -59,18 +66,43 @@ final class JobFleet implements AutoCloseable {
         KafkaProducer<String, RequestEnvelope> requests = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.ACKS_CONFIG, "all",
                 ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), CairnSerdes.requests().serializer());
-        JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics, requests);
+        JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics, requests,
+                bootstrapServers, masterKey, workDir);
         for (String jobId : fleet.jobIds) {
             fleet.send(jobId, new RequestEnvelope(spec(jobId, workDir)));
             for (String task : TASKS) {
-                CounterWorker worker = new CounterWorker(workDir.resolve("workers"));
-                fleet.workers.add(worker);
-                fleet.sidecars.add(Sidecar.start(SidecarConfig.forTask(bootstrapServers, jobId, task, 0)
-                        .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10))
-                        .withAuthKey(masterKey.jobKey(jobId)), worker));
+                fleet.startSubtask(jobId, task);
             }
         }
         return fleet;
+    }
+
+    /** Starts the worker of subtask 0 of {@code task} with its sidecar, which restores it from the restore point. */
+    private CounterWorker startSubtask(String jobId, String task) {
+        CounterWorker worker = new CounterWorker(workDir.resolve("workers"));
+        workers.put(jobId + "/" + task, worker);
+        sidecars.put(jobId + "/" + task, Sidecar.start(SidecarConfig.forTask(bootstrapServers, jobId, task, 0)
+                .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10))
+                .withAuthKey(masterKey.jobKey(jobId)), worker));
+        return worker;
+    }
+
+    /**
+     * Stops the worker and sidecar of subtask 0 of {@code task} and starts new ones (a new attempt), which restore
+     * from the job's latest completed checkpoint.
+     *
+     * @throws IllegalStateException when the restore fails (e.g. the restore point's state is gone)
+     */
+    CounterWorker restartSubtask(String jobId, String task) {
+        sidecars.remove(jobId + "/" + task).close();
+        workers.remove(jobId + "/" + task).close();
+        return startSubtask(jobId, task);
+    }
+
+    /** Sets the status of one job: SUSPENDED stops its periodic triggering, RUNNING resumes it. */
+    void changeStatus(String jobId, JobStatus status) {
+        send(jobId, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(jobId).setStatus(status)
+                .setTimestampMs(System.currentTimeMillis()).build()));
     }
 
     private static JobSpec spec(String jobId, Path workDir) {
@@ -90,8 +122,7 @@ final class JobFleet implements AutoCloseable {
     /** Stops periodic triggering of every job; the coordinator aborts what is pending. */
     void suspendAll() {
         for (String jobId : jobIds) {
-            send(jobId, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(jobId).setStatus(JobStatus.SUSPENDED)
-                    .setTimestampMs(System.currentTimeMillis()).build()));
+            changeStatus(jobId, JobStatus.SUSPENDED);
         }
     }
 
@@ -108,8 +139,8 @@ final class JobFleet implements AutoCloseable {
 
     @Override
     public void close() {
-        sidecars.forEach(Sidecar::close);
-        workers.forEach(CounterWorker::close);
+        sidecars.values().forEach(Sidecar::close);
+        workers.values().forEach(CounterWorker::close);
         requests.close();
     }
 }
