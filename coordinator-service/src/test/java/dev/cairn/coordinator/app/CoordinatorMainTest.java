@@ -174,8 +174,8 @@ class CoordinatorMainTest {
 
         assertThat(config.queryServer().access().allowsMutations()).isTrue();
         assertThat(config.queryServer().access().readsNeedToken()).isTrue();
-        assertThat(config.queryServer().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(config.queryServer().maxConnections()).isEqualTo(64);
+        assertThat(config.queryServer().limits().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.queryServer().limits().maxConnections()).isEqualTo(64);
     }
 
     @Test
