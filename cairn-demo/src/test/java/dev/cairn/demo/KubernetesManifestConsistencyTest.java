@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code docs/kubernetes/coordinator.yaml} cannot be applied on the build machines (no cluster). This keeps it
  * consistent with what can be checked: every {@code CAIRN_*} variable is a key the coordinator reads; the probes ask
- * a real REST server the paths that answer liveness and readiness, on the port the coordinator listens on, bound to
- * an address the kubelet can reach; the image, the state volume and the port are those of
+ * a real REST server the paths that answer liveness and readiness, on the probes port the coordinator listens on
+ * (not the API's, which clients may flood), bound to an address the kubelet can reach; the image, the state volume and the port are those of
  * {@code coordinator-service/Dockerfile}, whose entry point runs the jar the build produces; and each pod
  * advertises its name under the headless Service the StatefulSet names.
  */
@@ -58,27 +58,32 @@ class KubernetesManifestConsistencyTest {
     }
 
     @Test
-    void shouldProbeTheLivenessAndReadinessPathsWhenTheCoordinatorServesThem() throws Exception {
+    void shouldProbeTheLivenessAndReadinessPathsOnTheProbesPortWhenTheCoordinatorServesThem() throws Exception {
         JsonNode container = container();
         Map<String, String> env = environment(container);
         JsonNode port = container.get("ports").get(0);
         assertThat(port.get("containerPort").asText()).isEqualTo(env.get("CAIRN_HTTP_PORT"));
+        JsonNode probesPort = container.get("ports").get(1);
+        assertThat(probesPort.get("containerPort").asText()).as("the port of the probes")
+                .isEqualTo(env.get("CAIRN_HTTP_PROBES_PORT")).isNotEqualTo(env.get("CAIRN_HTTP_PORT"));
         assertThat(env.get("CAIRN_HTTP_BIND_ADDRESS")).as("an address the kubelet reaches, not loopback")
                 .isEqualTo("0.0.0.0");
         for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
-            assertThat(container.at("/" + probe + "/httpGet/port").asText()).as(probe)
-                    .isIn(port.get("name").asText(), port.get("containerPort").asText());
+            assertThat(container.at("/" + probe + "/httpGet/port").asText()).as(probe + ", not the API's port")
+                    .isIn(probesPort.get("name").asText(), probesPort.get("containerPort").asText());
         }
 
-        try (QueryServer server = QueryServer.bind(QueryServerConfig.of("127.0.0.1", 0, "127.0.0.1"))) {
+        try (QueryServer server = QueryServer.bind(QueryServerConfig.of("127.0.0.1", 0, "127.0.0.1")
+                .withProbesPort(0))) {
             server.start(new NoStores(), new AliveButNotReady(), (jobId, request) -> {
                 throw new UnsupportedOperationException("no requests in this test");
             });
-            assertThat(get(server, container.at("/startupProbe/httpGet/path").asText()).statusCode()).isEqualTo(200);
-            HttpResponse<String> liveness = get(server, container.at("/livenessProbe/httpGet/path").asText());
+            URI probes = server.probesUri().orElseThrow();
+            assertThat(get(probes, container.at("/startupProbe/httpGet/path").asText()).statusCode()).isEqualTo(200);
+            HttpResponse<String> liveness = get(probes, container.at("/livenessProbe/httpGet/path").asText());
             assertThat(liveness.statusCode()).as("liveness while alive but not ready").isEqualTo(200);
             assertThat(liveness.body()).isEqualTo("{\"status\":\"UP\"}");
-            HttpResponse<String> readiness = get(server, container.at("/readinessProbe/httpGet/path").asText());
+            HttpResponse<String> readiness = get(probes, container.at("/readinessProbe/httpGet/path").asText());
             assertThat(readiness.statusCode()).as("readiness while alive but not ready").isEqualTo(503);
             assertThat(readiness.body()).contains("\"status\":\"DOWN\"", AliveButNotReady.REASON);
         }
@@ -112,6 +117,8 @@ class KubernetesManifestConsistencyTest {
         Matcher expose = Pattern.compile("(?m)^EXPOSE (\\d+)$").matcher(dockerfile);
         assertThat(expose.find()).isTrue();
         assertThat(container.at("/ports/0/containerPort").asText()).isEqualTo(expose.group(1));
+        assertThat(expose.find()).as("the probes port exposed too").isTrue();
+        assertThat(container.at("/ports/1/containerPort").asText()).isEqualTo(expose.group(1));
     }
 
     @Test
@@ -164,8 +171,8 @@ class KubernetesManifestConsistencyTest {
         return mounts;
     }
 
-    private static HttpResponse<String> get(QueryServer server, String path) throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.uri() + path)).build(),
+    private static HttpResponse<String> get(URI base, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 

@@ -95,12 +95,12 @@ public final class CoordinatorApp implements AutoCloseable {
 
     /**
      * Builds what {@link #start} builds, without topics and without processing: the topology and its serdes,
-     * the REST API (on a free loopback port) and a Kafka Streams instance that is closed at once. Kafka is not
+     * the REST API (on free loopback ports, with a probes port) and a Kafka Streams instance that is closed at once. Kafka is not
      * contacted. Run under {@code -XX:ArchiveClassesAtExit}, it records the classes a start loads, so that a
      * JVM given that archive ({@code -XX:SharedArchiveFile}) starts the coordinator faster.
      */
     public static void rehearse(CoordinatorConfig config) {
-        QueryServer queryServer = QueryServer.bind(QueryServerConfig.loopback());
+        QueryServer queryServer = QueryServer.bind(QueryServerConfig.loopback().withProbesPort(0));
         try (CoordinatorMetrics metrics = new CoordinatorMetrics()) {
             Topology topology = topology(config, metrics.decisions());
             Properties props = streamsProperties(config);

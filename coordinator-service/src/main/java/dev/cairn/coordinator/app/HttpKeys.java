@@ -2,6 +2,7 @@ package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.query.AccessPolicy;
 import dev.cairn.coordinator.query.BearerTokens;
+import dev.cairn.coordinator.query.ClientLimits;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.query.TlsConfig;
 import dev.cairn.events.config.LayeredConfig;
@@ -18,8 +19,8 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.types.Password;
 
 /**
- * The keys of the coordinator's REST API (part of {@link CoordinatorKeys#SCHEMA}): where it listens, how long a
- * silent connection lives, how many connections it takes, who may change jobs, and HTTPS; and the
+ * The keys of the coordinator's REST API (part of {@link CoordinatorKeys#SCHEMA}): where it and its probes listen,
+ * how much of it one client may hold ({@link ClientLimits}), who may change jobs, and HTTPS; and the
  * {@link QueryServerConfig} they describe.
  */
 final class HttpKeys {
@@ -29,6 +30,10 @@ final class HttpKeys {
     static final String ADVERTISED_HOST = "advertised.host";
     static final String IDLE_TIMEOUT_MS = "http.idle.timeout.ms";
     static final String MAX_CONNECTIONS = "http.max.connections";
+    static final String MAX_CONNECTIONS_PER_CLIENT = "http.max.connections.per.client";
+    static final String MIN_REQUEST_DATA_RATE = "http.min.request.data.rate";
+    static final String HEADER_TIMEOUT_MS = "http.header.timeout.ms";
+    static final String PROBES_PORT = "http.probes.port";
     static final String TOKENS_FILE = "http.tokens.file";
     static final String REQUIRE_TOKEN_FOR_READS = "http.require.token.for.reads";
     static final String KEYSTORE = "http.tls.keystore";
@@ -50,11 +55,28 @@ final class HttpKeys {
                         "Host at which the other coordinator instances reach this one's REST API (Kafka Streams' "
                                 + "application.server, which routes queries); default: the bind address, or this "
                                 + "machine's host name when listening on every interface.")
-                .define(IDLE_TIMEOUT_MS, Type.LONG, QueryServerConfig.DEFAULT_IDLE_TIMEOUT.toMillis(), Range.atLeast(1),
+                .define(PROBES_PORT, Type.INT, QueryServerConfig.NO_PROBES_PORT, Range.between(-1, 65_535),
+                        Importance.MEDIUM, "Port of a second listener, with its own threads and connections, that "
+                                + "serves only /health, /ready and /metrics, so that clients flooding the API never "
+                                + "make a probe time out (they are served on http.port too); 0 picks a free port, "
+                                + "-1 none. Point the liveness and readiness probes and the metrics scraper at it.")
+                .define(IDLE_TIMEOUT_MS, Type.LONG, ClientLimits.DEFAULT_IDLE_TIMEOUT.toMillis(), Range.atLeast(1),
                         Importance.LOW, "A REST connection silent this long (e.g. a client stalling in its body) is "
                                 + "closed.")
-                .define(MAX_CONNECTIONS, Type.INT, QueryServerConfig.DEFAULT_MAX_CONNECTIONS, Range.atLeast(1),
+                .define(HEADER_TIMEOUT_MS, Type.LONG, ClientLimits.DEFAULT_HEADER_TIMEOUT.toMillis(),
+                        Range.atLeast(1), Importance.LOW, "A REST connection whose request line and headers have "
+                                + "not all arrived this long after their first byte is closed (the idle timeout "
+                                + "bounds silence only).")
+                .define(MIN_REQUEST_DATA_RATE, Type.LONG, ClientLimits.DEFAULT_MIN_REQUEST_DATA_RATE, Range.atLeast(0),
+                        Importance.LOW, "Bytes per second at which a request body must arrive on average, after "
+                                + "its first " + ClientLimits.BODY_RATE_GRACE.toSeconds() + " seconds; a slower "
+                                + "body is answered 408 and its connection closed. 0: no minimum.")
+                .define(MAX_CONNECTIONS, Type.INT, ClientLimits.DEFAULT_MAX_CONNECTIONS, Range.atLeast(1),
                         Importance.LOW, "Open REST connections at most; more wait to be accepted.")
+                .define(MAX_CONNECTIONS_PER_CLIENT, Type.INT, ClientLimits.DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
+                        Range.atLeast(0), Importance.LOW, "Open connections one remote address may hold on "
+                                + "http.port; a further one is closed at once. 0: no cap. Behind a proxy every "
+                                + "client has the proxy's address: raise it or set 0 there.")
                 .define(TOKENS_FILE, Type.STRING, null, Importance.HIGH,
                         "Properties file of bearer tokens allowed to PUT and POST: <principal>.token=<secret>, "
                                 + "<principal>.jobs=<job ids or prefix*> (default every job); without it the REST "
@@ -86,10 +108,21 @@ final class HttpKeys {
         if (port == -1) {
             return null;
         }
+        int probesPort = config.getInt(PROBES_PORT);
+        if (probesPort == port && port != 0) {
+            throw config.problem(PROBES_PORT, "must differ from " + PORT + " (" + port + ")");
+        }
         return QueryServerConfig.of(config.getString(BIND_ADDRESS), port, config.getString(ADVERTISED_HOST))
-                .withLimits(Duration.ofMillis(config.getLong(IDLE_TIMEOUT_MS)), config.getInt(MAX_CONNECTIONS))
+                .withLimits(limits(config))
+                .withProbesPort(probesPort)
                 .withAccess(access(config))
                 .withTls(tls(config));
+    }
+
+    private static ClientLimits limits(LayeredConfig config) {
+        return new ClientLimits(Duration.ofMillis(config.getLong(IDLE_TIMEOUT_MS)), config.getInt(MAX_CONNECTIONS),
+                config.getInt(MAX_CONNECTIONS_PER_CLIENT), config.getLong(MIN_REQUEST_DATA_RATE),
+                Duration.ofMillis(config.getLong(HEADER_TIMEOUT_MS)));
     }
 
     private static TlsConfig tls(LayeredConfig config) {

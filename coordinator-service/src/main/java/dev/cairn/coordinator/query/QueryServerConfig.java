@@ -13,26 +13,29 @@ import java.util.Objects;
  * @param port the port to listen on; 0 picks a free one
  * @param advertisedHost the host other instances reach this one at: it becomes, with the port actually
  *     bound, Kafka Streams' {@code application.server}, which routes interactive queries
- * @param idleTimeout how long a connection may stay silent (no byte read or written, e.g. a client that
- *     declared a body and stalls) before the server closes it
- * @param maxConnections how many connections are open at most; beyond, new ones wait in the accept queue
+ * @param limits how much of the server one client may hold: idle and header timeouts, minimum body rate,
+ *     connections in all and per client
+ * @param probesPort the port of a second listener that serves only {@code /health}, {@code /ready} and
+ *     {@code /metrics}, with threads and connections of its own, so that a flood of API clients never makes a
+ *     probe time out; 0 picks a free port, {@value #NO_PROBES_PORT}: none (the probes are answered on
+ *     {@code port} only, as they always are)
  * @param access who may read and change jobs (read-only without tokens)
  * @param tls HTTPS settings; {@code null}: plain HTTP. Every instance of an application uses the same scheme
  */
-public record QueryServerConfig(String bindAddress, int port, String advertisedHost, Duration idleTimeout,
-        int maxConnections, AccessPolicy access, TlsConfig tls) {
+public record QueryServerConfig(String bindAddress, int port, String advertisedHost, ClientLimits limits,
+        int probesPort, AccessPolicy access, TlsConfig tls) {
 
     /** Flink's REST port. */
     public static final int DEFAULT_PORT = 8081;
     /** Only this machine reaches the API unless told otherwise. */
     public static final String DEFAULT_BIND_ADDRESS = "127.0.0.1";
-    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(10);
-    public static final int DEFAULT_MAX_CONNECTIONS = 200;
+    /** No probes port: the probes are answered on the API's port only. */
+    public static final int NO_PROBES_PORT = -1;
 
     public QueryServerConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Objects.requireNonNull(advertisedHost, "advertisedHost");
-        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(access, "access");
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("http-port must be in 0..65535 (0 picks a free port), was " + port);
@@ -43,18 +46,18 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
         if (advertisedHost.isBlank()) {
             throw new IllegalArgumentException("advertised-host must not be blank");
         }
-        if (idleTimeout.toMillis() <= 0) {
-            throw new IllegalArgumentException("http-idle-timeout-ms must be positive, was " + idleTimeout.toMillis());
+        if (probesPort < NO_PROBES_PORT || probesPort > 65_535) {
+            throw new IllegalArgumentException("http-probes-port must be in -1..65535 (-1: none, 0 picks a free port), "
+                    + "was " + probesPort);
         }
-        if (maxConnections <= 0) {
-            throw new IllegalArgumentException("http-max-connections must be positive, was " + maxConnections);
+        if (probesPort == port && port != 0) {
+            throw new IllegalArgumentException("http-probes-port must differ from http-port (" + port + ")");
         }
     }
 
-    /** Read-only, with the default idle timeout and connection limit. */
+    /** Read-only, with the default {@link ClientLimits} and no probes port. */
     public QueryServerConfig(String bindAddress, int port, String advertisedHost) {
-        this(bindAddress, port, advertisedHost, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS, AccessPolicy.readOnly(),
-                null);
+        this(bindAddress, port, advertisedHost, ClientLimits.DEFAULTS, NO_PROBES_PORT, AccessPolicy.readOnly(), null);
     }
 
     /** On the loopback interface, on a free port, read-only: what tests and the embedded demo use. */
@@ -74,20 +77,29 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
         return new QueryServerConfig(bindAddress, port, wildcard ? localHostName() : bindAddress);
     }
 
-    /** The same settings with another idle timeout and connection limit. */
+    /** The same settings with another idle timeout and connection limit, the other limits unchanged. */
     public QueryServerConfig withLimits(Duration newIdleTimeout, int newMaxConnections) {
-        return new QueryServerConfig(bindAddress, port, advertisedHost, newIdleTimeout, newMaxConnections, access,
-                tls);
+        return withLimits(limits.withConnections(newIdleTimeout, newMaxConnections));
+    }
+
+    /** The same settings with other limits. */
+    public QueryServerConfig withLimits(ClientLimits newLimits) {
+        return new QueryServerConfig(bindAddress, port, advertisedHost, newLimits, probesPort, access, tls);
+    }
+
+    /** The same settings with a probes port ({@value #NO_PROBES_PORT}: none). */
+    public QueryServerConfig withProbesPort(int newProbesPort) {
+        return new QueryServerConfig(bindAddress, port, advertisedHost, limits, newProbesPort, access, tls);
     }
 
     /** The same settings with another access policy. */
     public QueryServerConfig withAccess(AccessPolicy newAccess) {
-        return new QueryServerConfig(bindAddress, port, advertisedHost, idleTimeout, maxConnections, newAccess, tls);
+        return new QueryServerConfig(bindAddress, port, advertisedHost, limits, probesPort, newAccess, tls);
     }
 
     /** The same settings over HTTPS ({@code null}: plain HTTP). */
     public QueryServerConfig withTls(TlsConfig newTls) {
-        return new QueryServerConfig(bindAddress, port, advertisedHost, idleTimeout, maxConnections, access, newTls);
+        return new QueryServerConfig(bindAddress, port, advertisedHost, limits, probesPort, access, newTls);
     }
 
     /** {@code https} with TLS, else {@code http}. */

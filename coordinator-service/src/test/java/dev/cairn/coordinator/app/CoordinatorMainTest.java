@@ -2,6 +2,8 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.query.ClientLimits;
+import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.query.SelfSignedKeystore;
 import dev.cairn.events.auth.SigningKey;
 import java.io.PrintWriter;
@@ -174,8 +176,8 @@ class CoordinatorMainTest {
 
         assertThat(config.queryServer().access().allowsMutations()).isTrue();
         assertThat(config.queryServer().access().readsNeedToken()).isTrue();
-        assertThat(config.queryServer().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(config.queryServer().maxConnections()).isEqualTo(64);
+        assertThat(config.queryServer().limits().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.queryServer().limits().maxConnections()).isEqualTo(64);
     }
 
     @Test
@@ -186,6 +188,51 @@ class CoordinatorMainTest {
         assertThat(config.queryServer().advertisedHost()).isEqualTo("127.0.0.1");
         assertThat(config.queryServer().access().allowsMutations()).isFalse();
         assertThat(config.queryServer().access().readsNeedToken()).isFalse();
+    }
+
+    @Test
+    void shouldLimitEachRestClientAndServeNoProbesPortWhenNothingIsGiven() {
+        QueryServerConfig config = parse("--allow-unsigned-sidecar-records").config().queryServer();
+
+        assertThat(config.limits()).isEqualTo(ClientLimits.DEFAULTS);
+        assertThat(config.limits().maxConnectionsPerClient()).isEqualTo(20);
+        assertThat(config.limits().minRequestDataRate()).isEqualTo(1024);
+        assertThat(config.probesPort()).isEqualTo(QueryServerConfig.NO_PROBES_PORT);
+    }
+
+    @Test
+    void shouldBuildTheClientLimitsAndProbesPortWhenTheirFlagsAreGiven() {
+        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--http-probes-port", "9081",
+                "--http-max-connections-per-client", "0", "--http-min-request-data-rate", "4096",
+                "--http-header-timeout-ms", "2500").config().queryServer();
+
+        assertThat(config.probesPort()).isEqualTo(9081);
+        assertThat(config.limits()).isEqualTo(new ClientLimits(ClientLimits.DEFAULT_IDLE_TIMEOUT,
+                ClientLimits.DEFAULT_MAX_CONNECTIONS, 0, 4096, Duration.ofMillis(2500)));
+    }
+
+    @Test
+    void shouldNameTheFlagWhenAClientLimitIsMalformedOrOutOfRange() {
+        assertThat(run("--http-min-request-data-rate", "fast").err()).contains("Invalid value fast for configuration "
+                + "http.min.request.data.rate: Not a number of type LONG (flag --http-min-request-data-rate)");
+        assertThat(run("--http-max-connections-per-client", "-1").err()).contains("Invalid value -1 for "
+                + "configuration http.max.connections.per.client: Value must be at least 0 "
+                + "(flag --http-max-connections-per-client)");
+        assertThat(run("--http-header-timeout-ms", "0").err()).contains("Invalid value 0 for configuration "
+                + "http.header.timeout.ms: Value must be at least 1 (flag --http-header-timeout-ms)");
+        Result probes = run("--http-probes-port", "70000");
+        assertThat(probes.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(probes.err()).contains("Invalid value 70000 for configuration http.probes.port: Value must be no "
+                + "more than 65535 (flag --http-probes-port)");
+    }
+
+    @Test
+    void shouldRefuseStartUpWhenTheProbesPortIsTheApiPort() {
+        Result result = run("--allow-unsigned-sidecar-records", "--http-port", "9090", "--http-probes-port", "9090");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("http.probes.port (flag --http-probes-port): must differ from http.port "
+                + "(9090)");
     }
 
     @Test

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code GET /metrics} on the REST API's server, in front of the API: open, negotiated, GET only. */
+/**
+ * {@code GET /metrics} on the REST API's server, in front of the API: open, negotiated, GET only; and on the probes
+ * port beside {@code /health}.
+ */
 class MetricsHandlerTest {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -29,7 +32,7 @@ class MetricsHandlerTest {
     @BeforeEach
     void startServerWithMetricsAndNoJobs() {
         metrics.decisions().decided("orders", List.of(DecisionMetricsTest.ack("orders", 0)), 1_000);
-        server = QueryServer.bind(QueryServerConfig.loopback());
+        server = QueryServer.bind(QueryServerConfig.loopback().withProbesPort(0));
         server.start(new NoJobs(), HealthSource.alwaysUp(), (jobId, request) -> { },
                 api -> new MetricsHandler(metrics, api));
     }
@@ -81,6 +84,23 @@ class MetricsHandlerTest {
         HttpResponse<String> unknown = send(HttpRequest.newBuilder(uri("/metrics/extra")).GET().build());
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(Json.MAPPER.readTree(unknown.body()).get("error").asText()).startsWith("no endpoint GET /metrics/extra");
+    }
+
+    @Test
+    void shouldServeTheMetricsAndHealthButNotTheApiOnTheProbesPort() throws Exception {
+        URI probes = server.probesUri().orElseThrow();
+
+        HttpResponse<String> scrape = send(HttpRequest.newBuilder(URI.create(probes + "/metrics")).GET().build());
+        HttpResponse<String> health = send(HttpRequest.newBuilder(URI.create(probes + "/health")).GET().build());
+        HttpResponse<String> jobs = send(HttpRequest.newBuilder(URI.create(probes + "/jobs")).GET().build());
+
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(Scrapes.value(scrape.body(), "cairn_checkpoint_acks_total{job=\"orders\"}")).isEqualTo(1.0);
+        assertThat(health.body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(jobs.statusCode()).isEqualTo(404);
+        assertThat(Json.MAPPER.readTree(jobs.body()).get("error").asText())
+                .startsWith("the probes port serves only /health, /ready and /metrics");
+        assertThat(probes.getPort()).isNotEqualTo(server.port());
     }
 
     private URI uri(String path) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** Where the REST API listens and what it advertises as Kafka Streams' application.server. */
@@ -49,6 +50,48 @@ class QueryServerConfigTest {
             assertThatThrownBy(() -> QueryServer.bind(same))
                     .isInstanceOf(UncheckedIOException.class)
                     .hasMessageStartingWith("cannot bind the REST API to 127.0.0.1:" + taken.port());
+        }
+    }
+
+    @Test
+    void shouldRefuseAProbesPortOutOfRangeOrEqualToTheApiPort() {
+        QueryServerConfig config = new QueryServerConfig("127.0.0.1", 8081, "h");
+
+        assertThatThrownBy(() -> config.withProbesPort(-2)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("http-probes-port must be in -1..65535 (-1: none, 0 picks a free port), was -2");
+        assertThatThrownBy(() -> config.withProbesPort(8081)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("http-probes-port must differ from http-port (8081)");
+        assertThat(QueryServerConfig.loopback().withProbesPort(0).probesPort()).isZero();
+    }
+
+    @Test
+    void shouldRefuseClientLimitsOutOfRangeNamingTheSetting() {
+        assertThatThrownBy(() -> ClientLimits.DEFAULTS.withMaxConnectionsPerClient(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("http-max-connections-per-client must be 0 (no cap) or positive, was -1");
+        assertThatThrownBy(() -> ClientLimits.DEFAULTS.withSlowClientLimits(-5, Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("http-min-request-data-rate must be 0 (no minimum) or positive, was -5");
+        assertThatThrownBy(() -> ClientLimits.DEFAULTS.withSlowClientLimits(0, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("http-header-timeout-ms must be positive, was 0");
+    }
+
+    @Test
+    void shouldNameTheProbesAddressThatCannotBeBoundAndReleaseTheApiPort() {
+        try (QueryServer taken = QueryServer.bind(QueryServerConfig.loopback())) {
+            QueryServer api = QueryServer.bind(QueryServerConfig.loopback());
+            int apiPort = api.port();
+            api.close();
+            QueryServerConfig clash = new QueryServerConfig("127.0.0.1", apiPort, "127.0.0.1")
+                    .withProbesPort(taken.port());
+
+            assertThatThrownBy(() -> QueryServer.bind(clash))
+                    .isInstanceOf(UncheckedIOException.class)
+                    .hasMessageStartingWith("cannot bind the REST probes to 127.0.0.1:" + taken.port());
+            try (QueryServer again = QueryServer.bind(new QueryServerConfig("127.0.0.1", apiPort, "127.0.0.1"))) {
+                assertThat(again.port()).isEqualTo(apiPort);
+            }
         }
     }
 }

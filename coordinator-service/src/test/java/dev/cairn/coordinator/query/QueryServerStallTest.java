@@ -35,8 +35,8 @@ class QueryServerStallTest {
 
     @BeforeEach
     void startServer() {
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 50)
-                .withAccess(TestTokens.mutations()));
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(ClientLimits.DEFAULTS
+                .withConnections(IDLE_TIMEOUT, 50).withMaxConnectionsPerClient(0)).withAccess(TestTokens.mutations()));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), HealthSource.alwaysUp(),
                 (jobId, request) -> { });
     }
@@ -72,8 +72,8 @@ class QueryServerStallTest {
     @Test
     void shouldMakeNewConnectionsWaitWhileTheConnectionLimitIsReached() throws Exception {
         server.close();
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(IDLE_TIMEOUT, 3)
-                .withAccess(TestTokens.mutations()));
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(ClientLimits.DEFAULTS
+                .withConnections(IDLE_TIMEOUT, 3).withMaxConnectionsPerClient(0)).withAccess(TestTokens.mutations()));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), HealthSource.alwaysUp(),
                 (jobId, request) -> { });
         for (int i = 0; i < 3; i++) {
