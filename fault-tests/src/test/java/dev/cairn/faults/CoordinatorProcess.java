@@ -18,13 +18,15 @@ import java.util.Optional;
  * One coordinator instance as a separate OS process: {@code java -jar cairn-coordinator-service.jar} with the
  * flags this class builds (the only place the fault tests spell out a coordinator command line). It runs in the
  * secured default: sidecar records must be signed with keys derived from the run's master key file
- * ({@code --sidecar-master-key-file}). The instance keeps its state directory, instance id and REST port across
+ * ({@code --sidecar-master-key-file}). The instance keeps its state directory, instance id, REST and probes ports across
  * {@link #restart()}, as a restarted pod would. Its REST API listens on 127.0.0.1 and serves the live store
  * ({@code GET /jobs/{id}/checkpoints}).
  */
 final class CoordinatorProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    /** The bearer token that may change every job ({@code --http-tokens-file}, as the README's deployment has one). */
+    static final String REST_TOKEN = "faults-token-0123456789abcdef";
     private static Path archive;
 
     private final String name;
@@ -32,15 +34,18 @@ final class CoordinatorProcess implements AutoCloseable {
     private final List<String> flags;
     private final Path masterKeyFile;
     private final int httpPort;
+    private final int probesPort;
     private ChildProcess process;
     private int incarnation;
 
-    private CoordinatorProcess(String name, Path dir, List<String> flags, Path masterKeyFile, int httpPort) {
+    private CoordinatorProcess(String name, Path dir, List<String> flags, Path masterKeyFile, int httpPort,
+            int probesPort) {
         this.name = name;
         this.dir = dir;
         this.flags = flags;
         this.masterKeyFile = masterKeyFile;
         this.httpPort = httpPort;
+        this.probesPort = probesPort;
     }
 
     /**
@@ -52,6 +57,7 @@ final class CoordinatorProcess implements AutoCloseable {
     static CoordinatorProcess start(String name, Path dir, BrokerCluster kafka, String applicationId,
             String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
         int httpPort = freePort();
+        int probesPort = freePort();
         Path home = dir.resolve(name);
         List<String> flags = new ArrayList<>(List.of(
                 "--bootstrap-servers=" + kafka.bootstrapServers(),
@@ -62,12 +68,14 @@ final class CoordinatorProcess implements AutoCloseable {
                 "--state-dir=" + home.resolve("state"),
                 "--tick-interval-ms=50",
                 "--http-port=" + httpPort,
+                "--http-probes-port=" + probesPort,
                 "--http-bind-address=127.0.0.1",
                 "--advertised-host=127.0.0.1",
-                "--sidecar-master-key-file=" + masterKeyFile));
+                "--sidecar-master-key-file=" + masterKeyFile,
+                "--http-tokens-file=" + tokensFile(dir)));
         flags.addAll(tuning.flags(name));
         CoordinatorProcess coordinator = new CoordinatorProcess(name, home, List.copyOf(flags), masterKeyFile,
-                httpPort);
+                httpPort, probesPort);
         coordinator.launch();
         return coordinator;
     }
@@ -145,8 +153,22 @@ final class CoordinatorProcess implements AutoCloseable {
 
     /** {@code GET path} on this instance's REST API: the status and body, or status -1 when it does not answer. */
     HttpAnswer get(String path) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
-                .timeout(Duration.ofSeconds(5)).GET().build();
+        return get(httpPort, path, Duration.ofSeconds(5));
+    }
+
+    /** {@code GET path} on this instance's probes port (as a Kubernetes probe asks), or status -1 within the timeout. */
+    HttpAnswer probe(String path, Duration timeout) {
+        return get(probesPort, path, timeout);
+    }
+
+    /** The port of the REST API. */
+    int httpPort() {
+        return httpPort;
+    }
+
+    private static HttpAnswer get(int port, String path, Duration timeout) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(timeout).GET().build();
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             return new HttpAnswer(response.statusCode(), response.body(),
@@ -165,6 +187,16 @@ final class CoordinatorProcess implements AutoCloseable {
     /** Whether {@code servedBy} names this instance's REST API. */
     boolean isServer(String servedBy) {
         return servedBy.endsWith(":" + httpPort);
+    }
+
+    private static Path tokensFile(Path dir) {
+        Path file = dir.resolve("rest-tokens.properties");
+        try {
+            Files.writeString(file, "faults.token=" + REST_TOKEN + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+        return file;
     }
 
     private static int freePort() {

@@ -2,6 +2,7 @@ package dev.cairn.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.testbed.RawClient;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -16,9 +17,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -40,6 +47,7 @@ class HostileInputFaultIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final Duration QUIET = Duration.ofSeconds(3);
+    private static final int DRIBBLERS = 250;
 
     private static FaultCluster cluster;
     private static TopicTail<byte[]> deadLetters;
@@ -111,6 +119,44 @@ class HostileInputFaultIT {
         System.out.printf("[faults] hostile: replayed ack of restore point %d of %s -> %s without state; "
                 + "restart restored %d from %s%n", latest.getCheckpointId(), job, discarded.getStatus(),
                 restored.value(), state);
+    }
+
+    /**
+     * 250 clients, from 13 loopback addresses, each declare a request body and send one byte of it a second, while a
+     * Kubernetes-like probe asks {@code /health} on the probes port every quarter second: every probe must answer
+     * within 2 s, the dribblers must be cut off, and the API must serve again.
+     */
+    @Test
+    void shouldAnswerEveryHealthProbeWhile250ClientsDribbleTheirRequestBodies() throws Exception {
+        CoordinatorProcess coordinator = cluster.coordinators.get(0);
+        List<RawClient> dribblers = new ArrayList<>();
+        ScheduledExecutorService drip = Executors.newSingleThreadScheduledExecutor();
+        try {
+            long floodedAt = System.nanoTime();
+            for (int i = 0; i < DRIBBLERS; i++) {
+                RawClient dribbler = RawClient.connect("127.0.0." + (10 + i % 13), coordinator.httpPort());
+                dribbler.send(RawClient.postHead(1_000, CoordinatorProcess.REST_TOKEN));
+                dribblers.add(dribbler);
+            }
+            drip.scheduleAtFixedRate(() -> dribblers.forEach(d -> d.send("x")), 1, 1, TimeUnit.SECONDS);
+            List<Integer> probes = new CopyOnWriteArrayList<>();
+            Awaitility.await("every dribbler cut off").atMost(WAIT).pollInterval(Duration.ofMillis(250))
+                    .until(() -> {
+                        probes.add(coordinator.probe("/health", Duration.ofSeconds(2)).status());
+                        return dribblers.stream().allMatch(RawClient::closedByServer);
+                    });
+            Duration cutOff = Duration.ofNanos(System.nanoTime() - floodedAt);
+
+            assertThat(probes).as("every probe answered 200 within 2 s").isNotEmpty().containsOnly(200);
+            assertThat(coordinator.get("/jobs/" + cluster.jobIds().get(1)).status()).isEqualTo(200);
+            System.out.printf("[faults] hostile: %d dribbling REST clients cut off after %.1f s; %d health probes on "
+                    + "the probes port, all 200 within 2 s%n", DRIBBLERS, cutOff.toMillis() / 1000.0, probes.size());
+        } finally {
+            drip.shutdownNow();
+            for (RawClient dribbler : dribblers) {
+                dribbler.close();
+            }
+        }
     }
 
     private static CheckpointCompleted latestCompleted(String job) {

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.testbed.RawClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -113,7 +114,7 @@ class QueryServerClientLimitsTest {
         start(ClientLimits.DEFAULTS.withSlowClientLimits(100, ClientLimits.DEFAULT_HEADER_TIMEOUT));
         RawClient client = connect("127.0.0.7");
         String body = "{\"type\":\"CHECKPOINT\"}" + " ".repeat(579);
-        client.send(RawClient.postHead(body.length()));
+        client.send(RawClient.postHead(body.length(), TestTokens.OPS));
         long startedAt = System.nanoTime();
         for (int piece = 0; piece * 30 < body.length(); piece++) {
             long due = startedAt + Duration.ofMillis(150L * piece).toNanos();

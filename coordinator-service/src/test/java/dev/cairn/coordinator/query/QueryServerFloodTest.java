@@ -3,6 +3,7 @@ package dev.cairn.coordinator.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.testbed.RawClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -62,7 +63,7 @@ class QueryServerFloodTest {
         long floodedAt = System.nanoTime();
         for (int i = 0; i < CLIENTS; i++) {
             RawClient dribbler = RawClient.connect("127.0.0." + (10 + i % SOURCE_ADDRESSES), server.port());
-            dribbler.send(RawClient.postHead(1_000));
+            dribbler.send(RawClient.postHead(1_000, TestTokens.OPS));
             dribblers.add(dribbler);
         }
         drip.scheduleAtFixedRate(() -> dribblers.forEach(d -> d.send("x")), 1_500, 1_000,

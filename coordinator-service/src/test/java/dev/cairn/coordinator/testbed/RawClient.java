@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.query;
+package dev.cairn.coordinator.testbed;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
  * Linux), that writes what the test says when it says, and tells without blocking whether the server closed the
  * connection and what it answered before.
  */
-final class RawClient implements AutoCloseable {
+public final class RawClient implements AutoCloseable {
 
     private final SocketChannel channel;
     private final StringBuilder received = new StringBuilder();
@@ -23,7 +23,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** Connects from {@code source} to the server's loopback {@code port}. */
-    static RawClient connect(String source, int port) throws IOException {
+    public static RawClient connect(String source, int port) throws IOException {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.bind(new InetSocketAddress(InetAddress.getByName(source), 0));
@@ -36,14 +36,14 @@ final class RawClient implements AutoCloseable {
         }
     }
 
-    /** The head of a request that declares a body of {@code bodyBytes}, with the ops token. */
-    static String postHead(int bodyBytes) {
-        return "POST /jobs/job-1/checkpoints HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + TestTokens.OPS
+    /** The head of a request that declares a body of {@code bodyBytes}, with the bearer {@code token}. */
+    public static String postHead(int bodyBytes, String token) {
+        return "POST /jobs/job-1/checkpoints HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token
                 + "\r\nContent-Type: application/json\r\nContent-Length: " + bodyBytes + "\r\n\r\n";
     }
 
     /** Writes {@code text}; false when it could not (the server has closed the connection, which a read tells). */
-    synchronized boolean send(String text) {
+    public synchronized boolean send(String text) {
         if (closedByServer) {
             return false;
         }
@@ -59,7 +59,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** Whether the server closed the connection (end of stream or reset); reads what it sent meanwhile. */
-    synchronized boolean closedByServer() {
+    public synchronized boolean closedByServer() {
         if (closedByServer) {
             return true;
         }
@@ -78,7 +78,7 @@ final class RawClient implements AutoCloseable {
     }
 
     /** What the server sent so far. */
-    synchronized String received() {
+    public synchronized String received() {
         closedByServer();
         return received.toString();
     }
