@@ -9,7 +9,6 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskVertex;
-import java.util.ArrayList;
 import java.util.Optional;
 
 /**
