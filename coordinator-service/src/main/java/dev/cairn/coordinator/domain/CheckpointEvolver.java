@@ -41,7 +41,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
- * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}. An
+ * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}, a task's
+ * start by {@link TaskAttempts} and its end by {@link FinishedTasks}. An
  * accepted ack changes only its own key (its checkpoint's progress follows from the acks). Events
  * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
  * are accepted and ignored.
