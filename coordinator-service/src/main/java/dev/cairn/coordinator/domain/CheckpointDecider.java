@@ -73,7 +73,7 @@ public final class CheckpointDecider {
             case JOB_SPEC -> (d, c) -> register(d, (Command.RegisterJob) c);
             case JOB_STATUS_CHANGE -> (d, c) -> changeStatus(d, (Command.ChangeJobStatus) c);
             case TRIGGER_REQUEST -> (d, c) -> requestTrigger(d, c, (TriggerRequest) c.event());
-            case TASK_STARTED -> (d, c) -> TaskMessages.taskStarted(d, c, (TaskStarted) c.event());
+            case TASK_STARTED -> (d, c) -> TaskAttempts.started(d, (TaskStarted) c.event());
             case CHECKPOINT_ACKNOWLEDGED -> (d, c) -> TaskMessages.acknowledge(d, c, (CheckpointAcknowledged) c.event());
             case CHECKPOINT_DECLINED -> (d, c) -> TaskMessages.decline(d, c, (CheckpointDeclined) c.event());
             case TASK_FINISHED -> (d, c) -> FinishedTasks.finish(d, c, (TaskFinished) c.event());
@@ -82,7 +82,8 @@ public final class CheckpointDecider {
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
             case PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
                     ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
-                    REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED ->
+                    REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED,
+                    TASK_START_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
     }

@@ -41,7 +41,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
- * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}. An
+ * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}, a task's
+ * start by {@link TaskAttempts} and its end by {@link FinishedTasks}. An
  * accepted ack changes only its own key (its checkpoint's progress follows from the acks). Events
  * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
  * are accepted and ignored.
@@ -85,8 +86,8 @@ public final class CheckpointEvolver {
         return switch (kind) {
             case JOB_SPEC -> (self, s, e) -> onJobSpec(s, (JobSpec) e);
             case JOB_STATUS_CHANGE -> (self, s, e) -> onStatus(s, (JobStatusChange) e);
-            case TASK_STARTED -> (self, s, e) -> onTaskStarted(s, (TaskStarted) e);
-            case TASK_FINISHED -> (self, s, e) -> onTaskFinished(s, (TaskFinished) e);
+            case TASK_STARTED -> (self, s, e) -> TaskAttempts.evolve(s, (TaskStarted) e);
+            case TASK_FINISHED -> (self, s, e) -> FinishedTasks.evolve(s, (TaskFinished) e);
             case PARTICIPANTS_TRIGGERED -> (self, s, e) -> onParticipantsTriggered(s, (ParticipantsTriggered) e);
             case PARTICIPANT_ACKNOWLEDGED -> (self, s, e) -> onParticipantAck(s, (ParticipantAcknowledged) e);
             case CHECKPOINT_ACKNOWLEDGED -> (self, s, e) -> s.putAck((CheckpointAcknowledged) e);
@@ -102,7 +103,8 @@ public final class CheckpointEvolver {
                     j -> j.setCounts(counts(j, 0, 0, 0, 1)));
             case CHECKPOINT_FAILURE_COUNTED -> (self, s, e) -> self.onFailureCounted(s, (CheckpointFailureCounted) e);
             case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
-            case TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED -> NOTHING;
+            case TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED,
+                    TASK_START_REJECTED -> NOTHING;
         };
     }
 
@@ -193,24 +195,6 @@ public final class CheckpointEvolver {
                 .setRequiredSubtasks(FinishedTasks.required(spec))
                 .setFinishedSubtasks(0)
                 .build());
-    }
-
-    /** A new attempt replaces the old one; a finished subtask that starts again is no longer finished. */
-    private static void onTaskStarted(CoordinatorState state, TaskStarted e) {
-        state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId());
-        if (state.finished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()).isPresent()) {
-            state.removeFinished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex());
-            if (FinishedTasks.isRequiredSubtask(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex())) {
-                update(state, e.getJobId(), j -> j.setFinishedSubtasks(j.getFinishedSubtasks() - 1));
-            }
-        }
-    }
-
-    private static void onTaskFinished(CoordinatorState state, TaskFinished e) {
-        state.putFinished(e);
-        if (FinishedTasks.isRequiredSubtask(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex())) {
-            update(state, e.getJobId(), j -> j.setFinishedSubtasks(j.getFinishedSubtasks() + 1));
-        }
     }
 
     /**

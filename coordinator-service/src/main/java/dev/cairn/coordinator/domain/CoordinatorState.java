@@ -5,6 +5,7 @@ import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
 import dev.cairn.coordinator.domain.StateKeys.RequestKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
@@ -28,7 +29,8 @@ import java.util.Optional;
  *       and triggering
  *   <li>vertex: {@code (jobId, taskId) -> TaskVertex}, the same vertices one key each, for the per-message
  *       lookups (task started, ack, decline); written and removed together with the spec
- *   <li>attempt: {@code (jobId, taskId, subtaskIndex) -> attemptId}, the current attempt
+ *   <li>attempt: {@code (jobId, taskId, subtaskIndex) -> CurrentAttempt}, the current attempt and the start time
+ *       its {@code TaskStarted} carried, which orders it against other attempts of the subtask
  *   <li>finished: {@code (jobId, taskId, subtaskIndex) -> TaskFinished}, a subtask that finished for good, with
  *       its final state; removed when a new attempt of it starts
  *   <li>ack: {@code (jobId, checkpointId, taskId, subtaskIndex) -> CheckpointAcknowledged}, the accepted acks;
@@ -104,12 +106,20 @@ public interface CoordinatorState {
         remove(StateTable.VERTICES, new VertexKey(jobId, taskId));
     }
 
+    /** The id of the subtask's current attempt, empty when none started. */
     default Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
+        return currentAttempt(jobId, taskId, subtaskIndex).map(CurrentAttempt::getAttemptId);
+    }
+
+    /** The subtask's current attempt with its start time, empty when none started. */
+    default Optional<CurrentAttempt> currentAttempt(String jobId, String taskId, int subtaskIndex) {
         return get(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex));
     }
 
-    default void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
-        put(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex), Objects.requireNonNull(attemptId));
+    /** Makes {@code attemptId}, started at {@code startedAtMs}, the subtask's current attempt. */
+    default void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId, long startedAtMs) {
+        put(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex),
+                new CurrentAttempt(Objects.requireNonNull(attemptId), startedAtMs));
     }
 
     /** How the subtask finished, empty while it has not. */

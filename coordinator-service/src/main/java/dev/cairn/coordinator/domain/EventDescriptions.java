@@ -18,6 +18,7 @@ import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerFailed;
 import java.util.Optional;
@@ -51,6 +52,7 @@ public final class EventDescriptions {
             case CHECKPOINT_DECLINED -> declined((CheckpointDeclined) event);
             case ACK_DISCARDED -> discarded((AckDiscarded) event);
             case COMMAND_REJECTED -> rejected((CommandRejected) event);
+            case TASK_START_REJECTED -> "Rejected the start of " + ((TaskStartRejected) event).getReason();
             case TRIGGER_FAILED -> triggerFailed((TriggerFailed) event);
             case REQUEST_DEQUEUED -> dropped((RequestDequeued) event);
             case REQUEST_OUTCOME -> requestFailed((RequestOutcome) event);

@@ -20,6 +20,7 @@ import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
@@ -57,7 +58,8 @@ public enum EventKind {
     REQUEST_DEQUEUED(RequestDequeued.class, Origin.DECIDED, false, null),
     TRIGGER_FAILED(TriggerFailed.class, Origin.DECIDED, false, null),
     CHECKPOINT_FAILURE_COUNTED(CheckpointFailureCounted.class, Origin.DECIDED, false, null),
-    COMMAND_REJECTED(CommandRejected.class, Origin.DECIDED, false, null);
+    COMMAND_REJECTED(CommandRejected.class, Origin.DECIDED, false, null),
+    TASK_START_REJECTED(TaskStartRejected.class, Origin.DECIDED, true, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

@@ -111,6 +111,23 @@ final class FinishedTasks {
         return finished;
     }
 
+    /** Records that the subtask finished for good, with its final state. */
+    static void evolve(CoordinatorState state, TaskFinished e) {
+        state.putFinished(e);
+        count(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), 1);
+    }
+
+    /** Adds {@code delta} to the job's count of finished subtasks when the subtask is one the spec requires. */
+    static void count(CoordinatorState state, String jobId, String taskId, int subtaskIndex, int delta) {
+        if (isRequiredSubtask(state, jobId, taskId, subtaskIndex)) {
+            state.job(jobId).ifPresent(job -> {
+                JobState next = Values.copy(job, JobState::new);
+                next.setFinishedSubtasks(job.getFinishedSubtasks() + delta);
+                state.putJob(next);
+            });
+        }
+    }
+
     static boolean isRequiredSubtask(CoordinatorState state, String jobId, String taskId, int subtaskIndex) {
         Optional<TaskVertex> vertex = state.vertex(jobId, taskId);
         return JobSpecs.hasSubtask(vertex, subtaskIndex) && JobSpecs.isRequired(vertex.get());

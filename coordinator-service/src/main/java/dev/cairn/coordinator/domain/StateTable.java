@@ -5,6 +5,7 @@ import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
 import dev.cairn.coordinator.domain.StateKeys.RequestKey;
 import dev.cairn.coordinator.domain.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
@@ -27,7 +28,7 @@ public final class StateTable<K, V> {
     public static final StateTable<String, JobState> JOBS = new StateTable<>("jobs", false);
     public static final StateTable<String, JobSpec> SPECS = new StateTable<>("specs", false);
     public static final StateTable<VertexKey, TaskVertex> VERTICES = new StateTable<>("vertices", true);
-    public static final StateTable<AttemptKey, String> ATTEMPTS = new StateTable<>("attempts", false);
+    public static final StateTable<AttemptKey, CurrentAttempt> ATTEMPTS = new StateTable<>("attempts", false);
     public static final StateTable<AttemptKey, TaskFinished> FINISHED = new StateTable<>("finished", true);
     public static final StateTable<CheckpointKey, CheckpointSummary> SUMMARIES =
             new StateTable<>("summaries", true);

@@ -8,52 +8,17 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.StateHandle;
-import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
-import java.util.ArrayList;
 import java.util.Optional;
 
 /**
- * What the sidecars report: task attempts, acknowledgements and declines (Flink: the
+ * What the sidecars report: acknowledgements and declines (task attempts: {@link TaskAttempts}) (Flink: the
  * receiveAcknowledgeMessage / receiveDeclineMessage / failUnacknowledgedPendingCheckpointsFor paths
  * of CheckpointCoordinator, and PendingCheckpoint.acknowledgeTask).
  */
 final class TaskMessages {
 
     private TaskMessages() {
-    }
-
-    /**
-     * Records the attempt. A TaskStarted may arrive before its job's spec, or before the spec that adds its
-     * task: the two travel on different topics, which Kafka does not order. Such an attempt is kept under
-     * its own key all the same and takes effect when a spec that has the subtask arrives (planning reads the
-     * attempts then); only a new attempt of a subtask the current spec requires aborts what the old one had
-     * not acknowledged.
-     */
-    static void taskStarted(Decision d, Command command, TaskStarted started) {
-        String jobId = started.getJobId();
-        Optional<String> previous = d.state.attempt(jobId, started.getTaskId(), started.getSubtaskIndex());
-        if (previous.isPresent() && previous.get().equals(started.getAttemptId())) {
-            return;
-        }
-        d.emit(started);
-        if (previous.isEmpty() || d.state.job(jobId).isEmpty()) {
-            return;
-        }
-        Optional<TaskVertex> vertex = d.state.vertex(jobId, started.getTaskId());
-        if (!JobSpecs.hasSubtask(vertex, started.getSubtaskIndex()) || !JobSpecs.isRequired(vertex.orElseThrow())) {
-            return;
-        }
-        for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
-            if (d.state.ack(jobId, pending.getCheckpointId(), started.getTaskId(), started.getSubtaskIndex())
-                    .isEmpty()) {
-                Aborts.abort(d, jobId, pending, CheckpointFailureReason.TASK_FAILURE,
-                        "Task " + started.getTaskId() + " subtask " + started.getSubtaskIndex() + " of job " + jobId
-                                + " restarted (attempt " + started.getAttemptId() + " replaces " + previous.get()
-                                + ") before acknowledging checkpoint " + pending.getCheckpointId());
-            }
-        }
-        RequestQueue.run(d, jobId);
     }
 
     /**

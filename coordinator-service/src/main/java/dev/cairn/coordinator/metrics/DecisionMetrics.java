@@ -26,7 +26,10 @@ import org.apache.avro.specific.SpecificRecord;
  *       10 min;</li>
  *   <li>{@code cairn_checkpoint_acks_total{job}}: accepted subtask acknowledgements, for {@code rate()};</li>
  *   <li>{@code cairn_checkpoint_acks_discarded_total{job, status}}: acknowledgements not accepted (DUPLICATE,
- *       UNKNOWN, DISCARDED, LATE).</li>
+ *       UNKNOWN, DISCARDED, LATE);</li>
+ *   <li>{@code cairn_task_starts_rejected_total{job}}: {@code TaskStarted} records not taken because their attempt
+ *       did not start after the subtask's current one (a replayed or reordered old announcement, or a restart
+ *       whose clock is behind, which then announces itself again).</li>
  * </ul>
  *
  * Every label takes values from a closed set, or is the job id; none names a task or a subtask.
@@ -61,6 +64,7 @@ public final class DecisionMetrics implements DecisionListener {
                 case CHECKPOINT_ABORTED -> failures(jobId, ((CheckpointAborted) event).getReason()).increment();
                 case TRIGGER_FAILED -> failures(jobId, ((TriggerFailed) event).getReason()).increment();
                 case ACK_DISCARDED -> discardedAcks(jobId, ((AckDiscarded) event).getStatus().name()).increment();
+                case TASK_START_REJECTED -> rejectedStarts(jobId).increment();
                 default -> {
                     // the other kinds count towards no metric
                 }
@@ -85,6 +89,14 @@ public final class DecisionMetrics implements DecisionListener {
                 .description("Subtask acknowledgements not accepted, by why (per instance, since it started)")
                 .tag("job", jobId)
                 .tag("status", status)
+                .register(registry);
+    }
+
+    private Counter rejectedStarts(String jobId) {
+        return Counter.builder("cairn.task.starts.rejected")
+                .description("TaskStarted records not taken: their attempt did not start after the subtask's "
+                        + "current one (per instance, since it started)")
+                .tag("job", jobId)
                 .register(registry);
     }
 

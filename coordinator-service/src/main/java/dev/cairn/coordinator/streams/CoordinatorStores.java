@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
@@ -25,7 +26,7 @@ import org.apache.kafka.streams.state.Stores;
  *       spec is registered, when a checkpoint is planned and by the REST views;</li>
  *   <li>{@value #VERTICES}: (job, task) to the {@link TaskVertex}, the per-message lookup of acks, declines and
  *       task starts;</li>
- *   <li>{@value #ATTEMPTS}: (job, task, subtask) to the current attempt id;</li>
+ *   <li>{@value #ATTEMPTS}: (job, task, subtask) to the {@link CurrentAttempt}: its id and start time;</li>
  *   <li>{@value #FINISHED}: (job, task, subtask) to the {@link TaskFinished} of a subtask that finished for good
  *       (its final state), until a new attempt of it starts;</li>
  *   <li>{@value #ACKS}: (job, checkpoint, task, subtask) to the accepted {@link CheckpointAcknowledged}, kept as its
@@ -76,6 +77,7 @@ public final class CoordinatorStores {
         AvroEventSerde<JobState> jobs = AvroEventSerde.currentOnly(JobState.class);
         AvroEventSerde<JobSpec> specs = AvroEventSerde.currentOnly(JobSpec.class);
         AvroEventSerde<TaskVertex> vertices = AvroEventSerde.currentOnly(TaskVertex.class);
+        AvroEventSerde<CurrentAttempt> attempts = AvroEventSerde.currentOnly(CurrentAttempt.class);
         AvroEventSerde<TaskFinished> finished = AvroEventSerde.currentOnly(TaskFinished.class);
         AvroEventSerde<CheckpointSummary> summaries = AvroEventSerde.currentOnly(CheckpointSummary.class);
         AvroEventSerde<RequestRecord> requests = AvroEventSerde.currentOnly(RequestRecord.class);
@@ -84,7 +86,7 @@ public final class CoordinatorStores {
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(JOBS), Serdes.String(), jobs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SPECS), Serdes.String(), specs),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(VERTICES), Serdes.Bytes(), vertices),
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ATTEMPTS), Serdes.Bytes(), Serdes.String()),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ATTEMPTS), Serdes.Bytes(), attempts),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(FINISHED), Serdes.Bytes(), finished),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(ACKS), Serdes.Bytes(), Serdes.ByteArray()),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SUMMARIES), Serdes.Bytes(), summaries),

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
@@ -39,7 +40,7 @@ public final class StoreReader {
     private final ReadOnlyKeyValueStore<String, JobState> jobs;
     private final ReadOnlyKeyValueStore<String, JobSpec> specs;
     private final ReadOnlyKeyValueStore<Bytes, TaskVertex> vertices;
-    private final ReadOnlyKeyValueStore<Bytes, String> attempts;
+    private final ReadOnlyKeyValueStore<Bytes, CurrentAttempt> attempts;
     private final ReadOnlyKeyValueStore<Bytes, TaskFinished> finished;
     /** Encoded values ({@link CoordinatorStores#ACK_VALUES}), decoded here as they are read. */
     private final ReadOnlyKeyValueStore<Bytes, byte[]> acks;
@@ -89,7 +90,8 @@ public final class StoreReader {
 
     /** The current attempt of a subtask, empty when it never started. */
     public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
-        return Optional.ofNullable(attempts.get(StoreKeys.attempt(jobId, taskId, subtaskIndex)));
+        return Optional.ofNullable(attempts.get(StoreKeys.attempt(jobId, taskId, subtaskIndex)))
+                .map(CurrentAttempt::getAttemptId);
     }
 
     /** How a subtask finished, empty while it has not. */

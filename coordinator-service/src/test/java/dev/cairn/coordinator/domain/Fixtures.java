@@ -73,8 +73,10 @@ final class Fixtures {
         return Events.taskStarted(jobId, taskId, subtask, attemptId).setTimestampMs(0).build();
     }
 
+    /** Attempt {@code attemptNumber} of the subtask, started at {@code attemptNumber} ms: later attempts start later. */
     static Command.StartTask start(String taskId, int subtask, int attemptNumber) {
-        return new Command.StartTask(started(JOB, taskId, subtask, attempt(taskId, subtask, attemptNumber)));
+        return new Command.StartTask(Events.taskStarted(JOB, taskId, subtask, attempt(taskId, subtask, attemptNumber))
+                .setTimestampMs(attemptNumber).build());
     }
 
     static CheckpointAcknowledged ack(String jobId, long checkpointId, String taskId, int subtask, String attemptId,

@@ -27,7 +27,7 @@ class StateAndStatsTest {
         InMemoryCoordinatorState snapshot = base.copy();
         OverlayState overlay = new OverlayState(base);
 
-        overlay.putAttempt(JOB, SOURCE, 0, "new");
+        overlay.putAttempt(JOB, SOURCE, 0, "new", 5);
         overlay.removeAcks(JOB, 1);
         overlay.putAck(ack(JOB, 1, SOURCE, 1, "b2", 1));
         overlay.putAck(ack(JOB, 2, "aaa", 0, "d", 1));

@@ -11,6 +11,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TriggerFailed;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -33,6 +34,14 @@ class DecisionMetricsTest {
         assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"billing\"}")).isEqualTo(1.0);
         assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_discarded_total{job=\"orders\",status=\"LATE\"}"))
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCountRejectedTaskStartsPerJob() {
+        metrics.decided("orders", List.of(rejectedStart("orders"), rejectedStart("orders")), 1_000);
+
+        assertThat(Scrapes.value(registry.scrape(), "cairn_task_starts_rejected_total{job=\"orders\"}"))
+                .isEqualTo(2.0);
     }
 
     @Test
@@ -77,6 +86,12 @@ class DecisionMetricsTest {
     private static AckDiscarded discarded(String jobId, AckDiscardStatus status) {
         return AckDiscarded.newBuilder().setJobId(jobId).setCheckpointId(1).setTaskId("map").setSubtaskIndex(0)
                 .setAttemptId("a").setStatus(status).setMessage("late").setTimestampMs(1_000).build();
+    }
+
+    private static TaskStartRejected rejectedStart(String jobId) {
+        return TaskStartRejected.newBuilder().setJobId(jobId).setTaskId("map").setSubtaskIndex(0).setAttemptId("old")
+                .setStartedAtMs(1).setCurrentAttemptId("live").setCurrentStartedAtMs(2).setReason("not after")
+                .setTimestampMs(1_000).build();
     }
 
     private static CheckpointAborted aborted(String jobId, long checkpointId, CheckpointFailureReason reason) {

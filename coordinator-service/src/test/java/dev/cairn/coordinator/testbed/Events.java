@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Events that tests build, with sensible defaults: each method returns the Avro builder, so a test overrides
@@ -33,6 +34,9 @@ public final class Events {
     public static final String STORAGE = "file:///cairn-it";
     /** The state size of {@link #ack}. */
     public static final long ACK_SIZE_BYTES = 1_000;
+
+    /** The start time of the latest {@link #taskStarted}, so that the next one starts later. */
+    private static final AtomicLong LAST_START = new AtomicLong();
 
     private Events() {
     }
@@ -82,10 +86,15 @@ public final class Events {
         return config(intervalMs, timeoutMs).setTolerableFailures(100).build();
     }
 
-    /** A new attempt of a subtask announces itself. */
+    /**
+     * A new attempt of a subtask announces itself, started now: each call starts after the one before (the
+     * coordinator orders attempts by start time, so a test's restart within the same millisecond still counts as
+     * later).
+     */
     public static TaskStarted.Builder taskStarted(String jobId, String taskId, int subtaskIndex, String attemptId) {
+        long now = System.currentTimeMillis();
         return TaskStarted.newBuilder().setJobId(jobId).setTaskId(taskId).setSubtaskIndex(subtaskIndex)
-                .setAttemptId(attemptId).setTimestampMs(System.currentTimeMillis());
+                .setAttemptId(attemptId).setTimestampMs(LAST_START.updateAndGet(last -> Math.max(now, last + 1)));
     }
 
     /**

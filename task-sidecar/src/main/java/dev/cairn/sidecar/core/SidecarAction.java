@@ -5,6 +5,7 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskStarted;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 
@@ -36,6 +37,12 @@ public sealed interface SidecarAction {
 
     /** Produce this participant's decline to {@code cairn.acks}. */
     record PublishParticipantDecline(ParticipantDeclined decline) implements SidecarAction {}
+
+    /**
+     * Produce this announcement of the attempt again, with a later start, to {@code cairn.acks}: the coordinator
+     * did not take the earlier one (see {@link SidecarCore#onStartRejected}).
+     */
+    record PublishStarted(TaskStarted started) implements SidecarAction {}
 
     /** Produce the subtask's end, with its final state, to {@code cairn.acks}. */
     record PublishFinished(TaskFinished finished) implements SidecarAction {}

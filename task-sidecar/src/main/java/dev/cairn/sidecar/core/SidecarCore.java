@@ -7,10 +7,12 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskStartRejected;
 import dev.cairn.sidecar.core.SidecarAction.CancelSnapshot;
 import dev.cairn.sidecar.core.SidecarAction.NotifyAborted;
 import dev.cairn.sidecar.core.SidecarAction.NotifyComplete;
 import dev.cairn.sidecar.core.SidecarAction.PublishFinished;
+import dev.cairn.sidecar.core.SidecarAction.PublishStarted;
 import dev.cairn.sidecar.core.SidecarAction.SnapshotSkipped;
 import dev.cairn.sidecar.core.SidecarAction.StartSnapshot;
 import dev.cairn.sidecar.core.Triggers.Planned;
@@ -33,7 +35,8 @@ import java.util.OptionalLong;
  * Not thread-safe: the shell feeds it from one thread at a time.
  *
  * <p>Inputs: the control events of the job ({@link CheckpointTriggered}, {@link ParticipantsTriggered},
- * {@link CheckpointCompleted}, {@link CheckpointAborted}, {@link AckDiscarded}), the outcome of each snapshot
+ * {@link CheckpointCompleted}, {@link CheckpointAborted}, {@link AckDiscarded}, {@link TaskStartRejected}), the
+ * outcome of each snapshot
  * (succeeded, failed, timed out) and the worker's end ({@link #onFinish}).
  *
  * <p>Rules:
@@ -74,6 +77,9 @@ import java.util.OptionalLong;
  *       UNKNOWN, DISCARDED or LATE and a state handle hands that handle to the worker for deletion, at most
  *       once per checkpoint and location. Other sidecars ignore it, and so does everyone for DUPLICATE (its
  *       handle is the one accepted).</li>
+ *   <li>Rejected start: a {@link TaskStartRejected} naming this attempt, whose current attempt started no earlier
+ *       than this attempt's latest announcement, announces the attempt again with a start after the current
+ *       one ({@link #onStartRejected}); every other sidecar ignores it.</li>
  *   <li>Start delay = trigger timestamp to hook start.</li>
  * </ul>
  */
@@ -111,6 +117,8 @@ public final class SidecarCore {
     private Long running;
     private boolean finished;
     private boolean stopping;
+    /** A task's announcements of its attempt; {@code null} for a participant. */
+    private final Announcements announcements;
 
     /**
      * @param identity the attempt or participant this sidecar stands for
@@ -118,6 +126,7 @@ public final class SidecarCore {
      */
     public SidecarCore(SidecarIdentity identity, Duration snapshotTimeout) {
         this.identity = Objects.requireNonNull(identity, "identity");
+        this.announcements = identity instanceof TaskAttempt attempt ? new Announcements(attempt) : null;
         this.snapshotTimeoutMs = snapshotTimeout.toMillis();
         if (snapshotTimeoutMs <= 0) {
             throw new IllegalArgumentException("snapshot timeout must be positive, was " + snapshotTimeout);
@@ -149,6 +158,8 @@ public final class SidecarCore {
             return onAborted(aborted);
         } else if (event instanceof AckDiscarded discard) {
             return onAckDiscarded(discard);
+        } else if (event instanceof TaskStartRejected rejected) {
+            return onStartRejected(rejected, nowMs);
         }
         return List.of();
     }
@@ -199,6 +210,22 @@ public final class SidecarCore {
         return Answers.discard(identity, discard)
                 .filter(d -> discarded.add(d.state().checkpointId() + "\u0000" + d.state().location()))
                 .<List<SidecarAction>>map(List::of).orElse(List.of());
+    }
+
+    /** This attempt was announced ({@code TaskStarted}) with this start time; a participant has no attempt. */
+    public void announced(long startedAtMs) {
+        if (announcements != null) {
+            announcements.announced(startedAtMs);
+        }
+    }
+
+    /**
+     * The coordinator did not take an announcement of this attempt ({@link Announcements}): announce it again,
+     * starting after the subtask's current attempt, unless the notice is another attempt's or answered already.
+     */
+    public List<SidecarAction> onStartRejected(TaskStartRejected rejected, long nowMs) {
+        return announcements == null ? List.of() : announcements.onRejected(rejected, nowMs)
+                .<List<SidecarAction>>map(started -> List.of(new PublishStarted(started))).orElse(List.of());
     }
 
     /**

@@ -60,8 +60,10 @@ import org.slf4j.LoggerFactory;
  * <p>Then one thread polls the control partition (committed records only), skips other jobs' records, and
  * feeds the core; the core's actions run on a {@link HookRunner} (snapshots on their own thread, notifications
  * and discards on another) and through an idempotent producer ({@code acks=all}) that publishes acks, declines,
- * the participant's answers and {@code TaskFinished} to {@code cairn.acks}, keyed by job id. In:
- * {@code cairn.control}, {@code cairn.completed}. Out: {@code cairn.acks}.
+ * the participant's answers and {@code TaskFinished} to {@code cairn.acks}, keyed by job id. A
+ * {@code TaskStartRejected} of this attempt makes it announce itself again, started after the subtask's current
+ * attempt ({@link SidecarCore#onStartRejected}). In: {@code cairn.control}, {@code cairn.completed}. Out:
+ * {@code cairn.acks}.
  */
 public final class KafkaSidecar implements AutoCloseable {
 
@@ -147,10 +149,10 @@ public final class KafkaSidecar implements AutoCloseable {
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     settings.authKey() == null ? CairnSerdes.acks().serializer()
                             : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
-            if (identity instanceof TaskAttempt attempt) {
-                Startup.register(producer, settings, attempt, clock, deadline);
-            }
+            long startedAtMs = identity instanceof TaskAttempt attempt
+                    ? Startup.register(producer, settings, attempt, clock, deadline) : 0;
             KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer, restorePoint);
+            sidecar.core.announced(startedAtMs);
             sidecar.loop.start();
             LOG.info("Sidecar of {} started: consuming {} from offset {}", identity, partition, from);
             return sidecar;
@@ -307,6 +309,11 @@ public final class KafkaSidecar implements AutoCloseable {
                     decline.decline().getReason(), decline.decline().getMessage());
             publish(new AckEnvelope(decline.decline()), "the answer to checkpoint "
                     + decline.decline().getCheckpointId());
+        } else if (action instanceof SidecarAction.PublishStarted started) {
+            LOG.warn("The coordinator did not take the start of {}: its current attempt started no earlier (a clock"
+                    + " behind, or a replay); announcing it again, started at {}", who,
+                    started.started().getTimestampMs());
+            publish(new AckEnvelope(started.started()), "the start");
         } else if (action instanceof SidecarAction.PublishFinished finished) {
             LOG.info("{} finished (final state: {}); no further snapshots", who,
                     finished.finished().getFinalState() == null ? "none" : finished.finished().getFinalState());

@@ -38,13 +38,18 @@ final class Startup {
         }
     }
 
-    /** Publishes {@code TaskStarted} and waits (until the deadline) for the broker to have it. */
-    static void register(KafkaProducer<String, AckEnvelope> producer, RuntimeSettings settings,
+    /**
+     * Publishes {@code TaskStarted}, started now, and waits (until the deadline) for the broker to have it; returns
+     * the start time it carries.
+     */
+    static long register(KafkaProducer<String, AckEnvelope> producer, RuntimeSettings settings,
             TaskAttempt attempt, Clock clock, Deadline deadline) {
+        long startedAtMs = clock.millis();
         try {
             producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(),
-                    new AckEnvelope(AckEvents.started(attempt, clock.millis()))))
+                    new AckEnvelope(AckEvents.started(attempt, startedAtMs))))
                     .get(deadline.remaining().toMillis(), TimeUnit.MILLISECONDS);
+            return startedAtMs;
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not register " + attempt + " on " + settings.topics().acks()
                     + ": " + e, e);
