@@ -16,6 +16,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SubtaskState;
+import dev.cairn.events.auth.RecordSignatures;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
@@ -41,6 +42,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -54,7 +57,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real coordinator ({@link CoordinatorApp}) on the test broker, on topics and an application id of its own,
- * and what its users and sidecars do: produce requests and acks (signed when the coordinator requires it), read
+ * and what its users and sidecars do: produce requests and acks (signed, as the coordinator requires, unless the bed
+ * is {@link Builder#unsigned()}), read
  * the control topic and the journal (read_committed, as sidecars do), restart the coordinator, call its REST API.
  * One bed per test class (or per test, with {@link #on}); the broker is the run's shared one.
  *
@@ -102,7 +106,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         this.stateDir = dir;
         this.coordinator = startInstance(dir, settings.queryServer);
         this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(),
-                CairnSerdes.requests().serializer());
+                requestSerializer(settings.masterKey));
         this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), ackSerializer(settings.masterKey));
         this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
@@ -127,7 +131,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /**
      * What the coordinator runs with: 2 partitions per topic, no REST API, and, as the documented coordinator
-     * command does, sidecar records that must be signed (with a master key of the bed's own) unless
+     * command does, sidecar records and requests that must be signed (with a master key of the bed's own) unless
      * {@link #unsigned()} is set.
      */
     public static final class Builder {
@@ -171,8 +175,9 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         }
 
         /**
-         * A coordinator that accepts unsigned sidecar records ({@code --allow-unsigned-sidecar-records}), and a bed
-         * that sends them unsigned: only for tests whose subject is that mode.
+         * A coordinator without master key that accepts unsigned sidecar records and requests
+         * ({@code --allow-unsigned-sidecar-records --allow-unsigned-requests}), and a bed that sends them unsigned:
+         * only for tests whose subject is that mode.
          */
         public Builder unsigned() {
             this.masterKey = null;
@@ -205,7 +210,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     private CoordinatorApp startInstance(Path dir, QueryServerConfig queryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
                 settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(),
-                queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey);
+                queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
+                settings.masterKey == null);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
@@ -290,12 +296,31 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         send(requests, topics.requests(), jobId, request);
     }
 
-    /** Produces raw bytes to the requests topic, as a broken client would. */
+    /**
+     * Produces raw bytes to the requests topic as a broken client that holds the requests key would: signed, unless
+     * the bed is {@link Builder#unsigned()}.
+     */
     public void sendRawRequest(String key, byte[] value) {
+        RecordHeaders headers = new RecordHeaders();
+        requestsKey().ifPresent(requestsKey -> RecordSignatures.sign(headers, requestsKey, value));
+        sendRawRequest(key, value, headers);
+    }
+
+    /** Produces raw bytes with exactly {@code headers} (none: unsigned, as an attacker would) to the requests topic. */
+    public void sendRawRequest(String key, byte[] value, Headers headers) {
         try (KafkaProducer<String, byte[]> raw =
                      new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer())) {
-            send(raw, topics.requests(), key, value);
+            try {
+                raw.send(new ProducerRecord<>(topics.requests(), null, key, value, headers)).get();
+            } catch (Exception e) {
+                throw new AssertionError("cannot produce to " + topics.requests(), e);
+            }
         }
+    }
+
+    /** The key requests are signed with; empty when the bed runs {@link Builder#unsigned()}. */
+    public Optional<SigningKey> requestsKey() {
+        return Optional.ofNullable(settings.masterKey).map(SigningKey::requestsKey);
     }
 
     /** Produces a sidecar's event ({@code TaskStarted}, an ack, a decline...) to the acks topic. */
@@ -359,6 +384,11 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         } catch (Exception e) {
             throw new AssertionError("cannot produce to " + topic, e);
         }
+    }
+
+    private static Serializer<RequestEnvelope> requestSerializer(SigningKey master) {
+        return master == null ? CairnSerdes.requests().serializer()
+                : new SigningSerializer<>(CairnSerdes.requests().serializer(), master.requestsKey());
     }
 
     private static Serializer<AckEnvelope> ackSerializer(SigningKey master) {
