@@ -49,7 +49,8 @@ public final class CliKeys {
                             + "(max.block.ms and delivery.timeout.ms) before giving up.")
             .define(REQUESTS_KEY_FILE, Type.STRING, null, Importance.HIGH,
                     "File holding the requests key (Base64, from `cairn keys requests`) that every request is "
-                            + "signed with: a coordinator with a master key takes no other request.")
+                            + "signed with: a coordinator with a master key takes no other unless it runs with "
+                            + "allow.unsigned.requests.")
             .define(UNSIGNED_REQUESTS, Type.BOOLEAN, false, Importance.LOW,
                     "Send requests unsigned, to a coordinator that runs with allow.unsigned.requests (or without "
                             + "a master key)."),
