@@ -237,7 +237,8 @@ final class CairnDriver implements AutoCloseable {
         deadLetters.pollNow(record -> {
             String source = header(record, DeadLetterQueueHandler.SOURCE_TOPIC);
             String reason = header(record, DeadLetterQueueHandler.REASON);
-            String what = topics.requests().equals(source) ? "trigger"
+            String what = topics.requests().equals(source)
+                    ? (SIGNATURE_PROBLEMS.contains(reason) ? "request" : "trigger")
                     : !topics.acks().equals(source) ? "record of " + source
                     : SIGNATURE_PROBLEMS.contains(reason) ? "sidecar record" : "completion (the last ack's decision)";
             throw new RowFailedException(what + " dead-lettered, " + reason);
