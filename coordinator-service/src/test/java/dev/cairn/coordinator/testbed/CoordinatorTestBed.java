@@ -18,9 +18,7 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.auth.RecordSignatures;
 import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
-import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
@@ -40,13 +38,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -105,9 +98,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         this.kafka = cluster;
         this.stateDir = dir;
         this.coordinator = startInstance(dir, settings.queryServer);
-        this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(),
-                requestSerializer(settings.masterKey));
-        this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), ackSerializer(settings.masterKey));
+        this.requests = BedProducers.requests(kafka.bootstrapServers(), settings.masterKey);
+        this.acks = BedProducers.acks(kafka.bootstrapServers(), settings.masterKey);
         this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
         this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
@@ -293,7 +285,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /** Produces {@code request} to the requests topic, keyed by {@code jobId}. */
     public void sendRequest(String jobId, RequestEnvelope request) {
-        send(requests, topics.requests(), jobId, request);
+        BedProducers.send(requests, topics.requests(), jobId, request);
     }
 
     /**
@@ -308,14 +300,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /** Produces raw bytes with exactly {@code headers} (none: unsigned, as an attacker would) to the requests topic. */
     public void sendRawRequest(String key, byte[] value, Headers headers) {
-        try (KafkaProducer<String, byte[]> raw =
-                     new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer())) {
-            try {
-                raw.send(new ProducerRecord<>(topics.requests(), null, key, value, headers)).get();
-            } catch (Exception e) {
-                throw new AssertionError("cannot produce to " + topics.requests(), e);
-            }
-        }
+        BedProducers.sendRaw(kafka.bootstrapServers(), topics.requests(), key, value, headers);
     }
 
     /** The key requests are signed with; empty when the bed runs {@link Builder#unsigned()}. */
@@ -325,7 +310,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /** Produces a sidecar's event ({@code TaskStarted}, an ack, a decline...) to the acks topic. */
     public void sendAck(String jobId, Object event) {
-        send(acks, topics.acks(), jobId, new AckEnvelope(event));
+        BedProducers.send(acks, topics.acks(), jobId, new AckEnvelope(event));
     }
 
     public void startTask(String jobId, String taskId, int subtaskIndex, String attemptId) {
@@ -376,30 +361,6 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
                 && a.getCheckpointId() == completed.getCheckpointId()).stream()
                 .map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(), a.getStateHandle()))
                 .toList();
-    }
-
-    private static <V> void send(KafkaProducer<String, V> producer, String topic, String key, V value) {
-        try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
-        } catch (Exception e) {
-            throw new AssertionError("cannot produce to " + topic, e);
-        }
-    }
-
-    private static Serializer<RequestEnvelope> requestSerializer(SigningKey master) {
-        return master == null ? CairnSerdes.requests().serializer()
-                : new SigningSerializer<>(CairnSerdes.requests().serializer(), master.requestsKey());
-    }
-
-    private static Serializer<AckEnvelope> ackSerializer(SigningKey master) {
-        return master == null ? CairnSerdes.acks().serializer() : new SigningSerializer<>(
-                CairnSerdes.acks().serializer(), envelope -> master.jobKey(EnvelopeJobIds.of(envelope)));
-    }
-
-    private Map<String, Object> producerProps() {
-        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, 0);
     }
 
     /** As a registered extension ({@link #perTestClass()}): opens the bed on the shared broker. */
