@@ -5,6 +5,7 @@ import dev.cairn.coordinator.requests.RequestSender;
 import dev.cairn.coordinator.requests.RequestSender.Delivery;
 import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.config.ConfigOptions;
 import dev.cairn.events.config.LayeredConfig;
 import dev.cairn.events.serde.CairnSerdes;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,8 +29,9 @@ import picocli.CommandLine.Spec;
  * {@code cairn}: the command line of Cairn's users. Each sending subcommand builds one event from its flags,
  * checks it with the coordinator's own rules ({@code JobSpecs.problems}, {@code TriggerRequests.problems}; each
  * problem reported under the flag it came from), produces it to {@code <prefix>requests} keyed by the job id
- * through the {@code RequestSender} the REST API uses too, waits for the broker's acknowledgement and prints
- * what it sent. Its settings (bootstrap servers, topic prefix, Kafka client file, send timeout) are
+ * through the {@code RequestSender} the REST API uses too, signed with the requests key of {@code --requests-key-file},
+ * waits for the broker's acknowledgement and prints what it sent. Its settings (bootstrap servers, topic prefix,
+ * Kafka client file, send timeout, requests key) are
  * {@link CliKeys}: flags, {@code CAIRN_*} variables or a {@code --config} file.
  *
  * <ul>
@@ -36,7 +39,7 @@ import picocli.CommandLine.Spec;
  *   <li>{@code cairn trigger}: a {@code TriggerRequest} for a checkpoint or savepoint now;</li>
  *   <li>{@code cairn stop}: the {@code TriggerRequest} of a stop-with-savepoint;</li>
  *   <li>{@code cairn status}: a {@code JobStatusChange};</li>
- *   <li>{@code cairn keys}: makes the keys that sign sidecar records (sends nothing);</li>
+ *   <li>{@code cairn keys}: makes the keys that sign sidecar records and requests (sends nothing);</li>
  *   <li>{@code cairn audit}: reads the journal directly (sends nothing): a checkpoint's timeline, the journal's
  *       invariants, a job's state as it was, the replay against the live coordinator ({@link AuditCommand}).</li>
  * </ul>
@@ -51,6 +54,7 @@ import picocli.CommandLine.Spec;
                 KeysCommand.class, AuditCommand.class},
         synopsisSubcommandLabel = "(register | trigger | stop | status | keys | audit)",
         footer = {"", "Examples:",
+                "  export CAIRN_REQUESTS_KEY_FILE=requests.key   # or --requests-key-file on every command",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
                 "      --task-roles sink:ack,notify --interval-ms 2000 --timeout-ms 10000 \\",
                 "      --storage file:///tmp/cairn",
@@ -61,6 +65,7 @@ import picocli.CommandLine.Spec;
                 "  cairn status --job orders --status SUSPENDED",
                 "  cairn keys generate --out master.key",
                 "  cairn keys job --job orders --master-key-file master.key",
+                "  cairn keys requests --master-key-file master.key --out requests.key",
                 "  cairn audit timeline --job orders --checkpoint 42",
                 "  cairn audit check",
                 "",
@@ -173,7 +178,8 @@ public final class CairnCli implements Runnable {
         Duration timeout = Duration.ofMillis(settings(command).getLong(CliKeys.SEND_TIMEOUT_MS));
         Map<String, Object> producerConfig = checked(command, () -> ProducerSettings.of(clientSettings(command),
                 timeout));
-        try (RequestSender sender = senders.open(producerConfig, topics.requests(), timeout)) {
+        Optional<SigningKey> requestsKey = checked(command, () -> CliKeys.requestsKey(settings(command)));
+        try (RequestSender sender = senders.open(producerConfig, topics.requests(), timeout, requestsKey)) {
             return sender.send(jobId, envelope);
         } catch (SendFailedException e) {
             throw new SendFailedException(e.getMessage() + " (--send-timeout-ms " + timeout.toMillis() + ")"

@@ -1,11 +1,14 @@
 package dev.cairn.cli;
 
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.config.ConfigProblem;
 import dev.cairn.events.config.ConfigSchema;
 import dev.cairn.events.config.LayeredConfig;
 import dev.cairn.events.config.PropertiesFile;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.ConfigDef;
@@ -24,6 +27,8 @@ public final class CliKeys {
     public static final String TOPIC_PREFIX = "topic.prefix";
     public static final String KAFKA_CONFIG = "kafka.config";
     public static final String SEND_TIMEOUT_MS = "send.timeout.ms";
+    public static final String REQUESTS_KEY_FILE = "requests.key.file";
+    public static final String UNSIGNED_REQUESTS = "unsigned.requests";
 
     /** Used when neither the key nor the {@code kafka.config} file names the brokers. */
     static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
@@ -41,7 +46,14 @@ public final class CliKeys {
                             + "timeouts derived from send.timeout.ms).")
             .define(SEND_TIMEOUT_MS, Type.LONG, 30_000L, Range.between(1, Integer.MAX_VALUE), Importance.LOW,
                     "Advanced: how long to wait for the brokers' metadata and for the acknowledgement "
-                            + "(max.block.ms and delivery.timeout.ms) before giving up."),
+                            + "(max.block.ms and delivery.timeout.ms) before giving up.")
+            .define(REQUESTS_KEY_FILE, Type.STRING, null, Importance.HIGH,
+                    "File holding the requests key (Base64, from `cairn keys requests`) that every request is "
+                            + "signed with: a coordinator with a master key takes no other unless it runs with "
+                            + "allow.unsigned.requests.")
+            .define(UNSIGNED_REQUESTS, Type.BOOLEAN, false, Importance.LOW,
+                    "Send requests unsigned, to a coordinator that runs with allow.unsigned.requests (or without "
+                            + "a master key)."),
             "CAIRN_", null);
 
     private CliKeys() {
@@ -65,6 +77,36 @@ public final class CliKeys {
             settings.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, DEFAULT_BOOTSTRAP_SERVERS);
         }
         return new ClientSettings(settings, entries, file == null ? null : config.describe(KAFKA_CONFIG) + ": " + file);
+    }
+
+    /**
+     * The key requests are signed with: the {@value #REQUESTS_KEY_FILE} file's, or none when
+     * {@value #UNSIGNED_REQUESTS} is set.
+     *
+     * @throws IllegalArgumentException naming the key (and where it came from) when neither or both are given, or
+     *     the file holds no key
+     */
+    static Optional<SigningKey> requestsKey(LayeredConfig config) {
+        String file = config.getString(REQUESTS_KEY_FILE);
+        boolean unsigned = config.getBoolean(UNSIGNED_REQUESTS);
+        if (file != null && unsigned) {
+            throw config.contradiction(REQUESTS_KEY_FILE, UNSIGNED_REQUESTS);
+        }
+        if (unsigned) {
+            return Optional.empty();
+        }
+        if (file == null) {
+            throw new ConfigProblem(REQUESTS_KEY_FILE, REQUESTS_KEY_FILE + " is missing: the coordinator takes only "
+                    + "requests signed with the requests key (make its file with `cairn keys requests "
+                    + "--master-key-file master.key --out requests.key`); " + LayeredConfig.ways(SCHEMA,
+                    REQUESTS_KEY_FILE) + ", or give " + ConfigSchema.flagName(UNSIGNED_REQUESTS) + " for a "
+                    + "coordinator that runs with allow.unsigned.requests");
+        }
+        try {
+            return Optional.of(SigningKey.fromFile(Path.of(file)));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(REQUESTS_KEY_FILE, e.getMessage());
+        }
     }
 
     /**

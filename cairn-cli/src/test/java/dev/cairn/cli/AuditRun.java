@@ -51,7 +51,7 @@ final class AuditRun {
                 return type == AuditCommand.class ? (K) new AuditCommand(journals, lives) : defaults.create(type);
             }
         };
-        CairnCli cli = new CairnCli((config, topic, timeout) -> {
+        CairnCli cli = new CairnCli((config, topic, timeout, requestsKey) -> {
             throw new AssertionError("audit sends nothing");
         }, Clock.systemUTC());
         CommandLine commandLine = CairnCli.commandLine(cli, factory);

@@ -67,8 +67,8 @@ class CairnCliKafkaOptionsTest {
     void shouldPreferTheFlagToTheEnvironmentToTheConfigFileWhenAKeyIsGivenSeveralTimes() throws Exception {
         Path file = Files.writeString(dir.resolve("cli.properties"), "topic.prefix=file.\nsend.timeout.ms=2000\n"
                 + "bootstrap.servers=file:9092\n");
-        CliRun run = new CliRun().withEnvironment(Map.of("CAIRN_TOPIC_PREFIX", "env.", "CAIRN_SEND_TIMEOUT_MS", "3000"))
-                .run("trigger", "--job", "orders", "--config", file.toString(), "--send-timeout-ms", "4000");
+        CliRun run = new CliRun().withEnvironment(CliRun.signing(Map.of("CAIRN_TOPIC_PREFIX", "env.",
+                "CAIRN_SEND_TIMEOUT_MS", "3000"))).run("trigger", "--job", "orders", "--config", file.toString(), "--send-timeout-ms", "4000");
 
         assertThat(run.exit).as(run.err).isZero();
         assertThat(run.sent.get(0).topic()).isEqualTo("env.requests");
@@ -78,7 +78,7 @@ class CairnCliKafkaOptionsTest {
 
     @Test
     void shouldNameTheEnvironmentVariableWhenItsValueIsNotANumber() {
-        CliRun run = new CliRun().withEnvironment(Map.of("CAIRN_SEND_TIMEOUT_MS", "soon"))
+        CliRun run = new CliRun().withEnvironment(CliRun.signing(Map.of("CAIRN_SEND_TIMEOUT_MS", "soon")))
                 .run("trigger", "--job", "orders");
 
         assertRefused(run, "Invalid value soon for configuration send.timeout.ms: Not a number of type LONG "

@@ -2,40 +2,61 @@ package dev.cairn.cli;
 
 import dev.cairn.coordinator.requests.RequestSender;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.auth.SigningKey;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import picocli.CommandLine;
 
 /**
  * Runs the CLI without Kafka: what it would send is recorded (and "acknowledged" at partition 3, offset 42),
- * its output and errors are captured.
+ * its output and errors are captured. Its environment names a requests key file ({@link #REQUESTS_KEY}), as an
+ * operator's would, unless a test gives another environment.
  */
 final class CliRun {
 
     static final long NOW_MS = 1_700_000_000_000L;
+    /** The requests key of the default environment's {@code CAIRN_REQUESTS_KEY_FILE}. */
+    static final SigningKey REQUESTS_KEY = SigningKey.generate().requestsKey();
+    private static final Map<String, String> SIGNING = Map.of("CAIRN_REQUESTS_KEY_FILE", keyFile().toString());
 
-    /** One request the CLI handed to its sender. */
+    /** One request the CLI handed to its sender, and the key it was to be signed with (empty: unsigned). */
     record Sent(String topic, String key, RequestEnvelope envelope, Map<String, Object> producerConfig,
-                Duration timeout) {}
+                Duration timeout, Optional<SigningKey> requestsKey) {}
 
     final List<Sent> sent = new ArrayList<>();
     int exit;
     String out;
     String err;
     private RuntimeException failure;
-    private Map<String, String> environment = Map.of();
+    private Map<String, String> environment = SIGNING;
 
-    /** Runs with {@code variables} as the process's environment (none by default). */
+    /**
+     * Runs with {@code variables} as the process's environment (by default only {@code CAIRN_REQUESTS_KEY_FILE});
+     * give {@link #signing} and more to keep the key.
+     */
     CliRun withEnvironment(Map<String, String> variables) {
         this.environment = variables;
         return this;
+    }
+
+    /** The default environment with {@code variables} added. */
+    static Map<String, String> signing(Map<String, String> variables) {
+        Map<String, String> all = new HashMap<>(SIGNING);
+        all.putAll(variables);
+        return all;
     }
 
     /** Makes every send fail with {@code error}. */
@@ -45,13 +66,13 @@ final class CliRun {
     }
 
     CliRun run(String... args) {
-        RequestSender.Factory factory = (config, topic, timeout) -> new RequestSender() {
+        RequestSender.Factory factory = (config, topic, timeout, requestsKey) -> new RequestSender() {
             @Override
             public Delivery send(String jobId, RequestEnvelope envelope) {
                 if (failure != null) {
                     throw failure;
                 }
-                sent.add(new Sent(topic, jobId, envelope, config, timeout));
+                sent.add(new Sent(topic, jobId, envelope, config, timeout, requestsKey));
                 return new Delivery(topic, 3, 42);
             }
 
@@ -79,6 +100,16 @@ final class CliRun {
         commandLine.setErr(new PrintWriter(errText, true));
         int exit = commandLine.execute(args);
         return new Output(exit, outText.toString(), errText.toString());
+    }
+
+    private static Path keyFile() {
+        try {
+            Path file = Files.createTempFile("cairn-cli-test-", ".key");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, REQUESTS_KEY.toBase64());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static CliRun of(String... args) {

@@ -4,6 +4,7 @@ import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
@@ -123,7 +124,7 @@ public final class DemoMain implements Callable<Integer> {
                 out.println("The coordinator did not start processing within 60 s.");
                 return 1;
             }
-            try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap);
+            try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap, masterKey.requestsKey());
                  DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal())) {
                 String requestsTopic = coordinator.config().topics().requests();
                 JobSpec spec = jobSpec();
@@ -290,9 +291,10 @@ public final class DemoMain implements Callable<Integer> {
                 .setTimestampMs(System.currentTimeMillis()).build();
     }
 
-    private static KafkaProducer<String, RequestEnvelope> requestProducer(String bootstrap) {
+    /** A producer of requests signed with {@code requestsKey}, as the REST API and the CLI sign them. */
+    private static KafkaProducer<String, RequestEnvelope> requestProducer(String bootstrap, SigningKey requestsKey) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true),
-                new StringSerializer(), CairnSerdes.requests().serializer());
+                new StringSerializer(), new SigningSerializer<>(CairnSerdes.requests().serializer(), requestsKey));
     }
 }

@@ -31,15 +31,17 @@ import picocli.CommandLine;
  * CAIRN_* variable a service sets is one that service's program reads (a key of its ConfigDef, or an
  * environment default of the sample worker's and the CLI subcommands' own flags), and it runs in the secured
  * default: the {@code keys} service makes the keys with {@code cairn keys} commands the CLI accepts, the
- * coordinator reads the master key it writes and is not told to accept unsigned records, and every sidecar
- * reads its own job's key (and cannot read the master key).
+ * coordinator reads the master key it writes and is not told to accept unsigned records or requests, every sidecar
+ * reads its own job's key and the CLI the requests key (neither can read the master key).
  */
 class DockerComposeConsistencyTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Pattern SERVICE = Pattern.compile("^  ([a-z][a-z0-9-]*):\\s*$");
     private static final String ALLOW_UNSIGNED = "CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS";
+    private static final String ALLOW_UNSIGNED_REQUESTS = "CAIRN_ALLOW_UNSIGNED_REQUESTS";
     private static final String MASTER_KEY_FILE = "CAIRN_SIDECAR_MASTER_KEY_FILE";
+    private static final String REQUESTS_KEY_FILE = CliKeys.SCHEMA.envName(CliKeys.REQUESTS_KEY_FILE);
     private static final String AUTH_KEY_FILE = SidecarKeys.SCHEMA.envName(SidecarKeys.AUTH_KEY_FILE);
     private static final String JOB_ID = SidecarKeys.SCHEMA.envName(SidecarKeys.JOB_ID);
     /** How the CLI's image runs it; a CLI call in a script, up to a shell operator, and where its output goes. */
@@ -92,10 +94,12 @@ class DockerComposeConsistencyTest {
         assertThat(keys.dockerfile()).isEqualTo("cairn-cli/Dockerfile");
         assertThat(Files.readString(ROOT.resolve(keys.dockerfile())))
                 .contains("ENTRYPOINT [\"java\", \"-jar\", \"" + CLI_JAR + "\"]");
-        assertThat(calls).extracting(KeysCall::subcommand).containsExactly("generate", "job");
+        assertThat(calls).extracting(KeysCall::subcommand).containsExactly("generate", "job", "requests");
         Path masterKey = masterKeyFile(calls);
         assertThat(calls.get(1).<Path>option("--master-key-file")).isEqualTo(masterKey);
         assertThat(calls.get(1).stdout()).as("where `keys job` prints the job's key").isNotNull();
+        assertThat(calls.get(2).<Path>option("--master-key-file")).isEqualTo(masterKey);
+        assertThat(calls.get(2).stdout()).as("where `keys requests` prints the requests key").isNotNull();
     }
 
     @Test
@@ -104,8 +108,9 @@ class DockerComposeConsistencyTest {
         Service coordinator = services.get("coordinator");
         Service keys = services.get("keys");
 
-        assertThat(envNames(CoordinatorKeys.SCHEMA)).contains(ALLOW_UNSIGNED, MASTER_KEY_FILE);
-        assertThat(coordinator.environment()).doesNotContainKey(ALLOW_UNSIGNED).containsKey(MASTER_KEY_FILE);
+        assertThat(envNames(CoordinatorKeys.SCHEMA)).contains(ALLOW_UNSIGNED, ALLOW_UNSIGNED_REQUESTS, MASTER_KEY_FILE);
+        assertThat(coordinator.environment()).doesNotContainKeys(ALLOW_UNSIGNED, ALLOW_UNSIGNED_REQUESTS)
+                .containsKey(MASTER_KEY_FILE);
         assertThat(coordinator.volumeFile(coordinator.environment().get(MASTER_KEY_FILE)))
                 .isEqualTo(keys.volumeFile(masterKeyFile(keysCalls(keys)).toString()));
         assertThat(coordinator.waitsForKeys()).as("coordinator starts once the keys service has completed").isTrue();
@@ -133,6 +138,23 @@ class DockerComposeConsistencyTest {
             assertThat(sidecar.mounts()).as(sidecar.name()).doesNotContainKey(masterKeyVolume);
             assertThat(sidecar.waitsForKeys()).as("%s starts once the keys service has completed", sidecar.name()).isTrue();
         }
+    }
+
+    @Test
+    void shouldGiveTheCliTheRequestsKeyAndNotTheMasterKey() throws IOException {
+        Map<String, Service> services = services();
+        Service keys = services.get("keys");
+        Service cli = services.get("cli");
+        List<KeysCall> calls = keysCalls(keys);
+        KeysCall requestsKey = calls.stream().filter(c -> c.subcommand().equals("requests")).findFirst()
+                .orElseThrow(() -> new AssertionError("no `keys requests` in the keys service"));
+
+        assertThat(cli.environment()).containsKey(REQUESTS_KEY_FILE)
+                .doesNotContainKey(CliKeys.SCHEMA.envName(CliKeys.UNSIGNED_REQUESTS));
+        assertThat(cli.volumeFile(cli.environment().get(REQUESTS_KEY_FILE)))
+                .isEqualTo(keys.volumeFile(requestsKey.stdout()));
+        assertThat(cli.mounts()).doesNotContainKey(keys.volumeFile(masterKeyFile(calls).toString()).volume());
+        assertThat(cli.waitsForKeys()).as("the CLI starts once the keys service has completed").isTrue();
     }
 
     private static Set<String> variablesRead(Service service) {

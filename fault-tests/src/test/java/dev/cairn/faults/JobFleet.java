@@ -6,6 +6,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.app.Sidecar;
@@ -26,7 +27,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * The load of a fault test: {@code jobs} jobs ({@code fault-job-0}, ...), each of two vertices of parallelism
  * one ({@code source}, {@code sink}) checkpointed every {@link #INTERVAL}, registered by producing {@link JobSpec}
- * records to {@code cairn.requests}; and one sample {@link CounterWorker} per subtask with a real {@link Sidecar}
+ * records to {@code cairn.requests}, signed with the requests key derived from the run's master key as the CLI signs
+ * them; and one sample {@link CounterWorker} per subtask with a real {@link Sidecar}
  * beside it in this JVM, acking through {@code cairn.acks}, every record signed with its job's key.
  * {@link #suspendAll()} stops periodic triggering (pending checkpoints are aborted), so that every checkpoint ends
  * and the invariants can be read.
@@ -58,14 +60,15 @@ final class JobFleet implements AutoCloseable {
     }
 
     /**
-     * Registers the jobs and starts their workers and sidecars, each sidecar signing with its job's key derived
-     * from {@code masterKey}; the topics must exist.
+     * Registers the jobs with requests signed with {@code masterKey}'s requests key and starts their workers and
+     * sidecars, each sidecar signing with its job's key derived from {@code masterKey}; the topics must exist.
      */
     static JobFleet start(String bootstrapServers, CairnTopics topics, SidecarMasterKey masterKey, int jobs,
             Path workDir) {
         KafkaProducer<String, RequestEnvelope> requests = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(), CairnSerdes.requests().serializer());
+                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(),
+                new SigningSerializer<>(CairnSerdes.requests().serializer(), masterKey.key().requestsKey()));
         JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics, requests,
                 bootstrapServers, masterKey, workDir);
         for (String jobId : fleet.jobIds) {

@@ -14,7 +14,8 @@ import java.util.Set;
  * The master key of a fault run, as an operator would deploy it: a new random key written (Base64, as
  * {@code cairn keys generate} writes it) to a file readable by its owner only, which every coordinator process of
  * the run reads with {@code --sidecar-master-key-file}; the run's sidecars get their job's key derived from it,
- * so every record on the acks topic is signed and the coordinators run in their secured default.
+ * and its requests are signed with the requests key derived from it, so every record on the acks and requests topics
+ * is signed and the coordinators run in their secured default.
  *
  * @param key the master key
  * @param file the key file the coordinators read

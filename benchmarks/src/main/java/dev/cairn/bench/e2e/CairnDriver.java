@@ -34,9 +34,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * Drives one coordinator the way users and sidecars do: job specs and trigger requests on {@code requests},
- * TaskStarted and acks on {@code acks} (idempotent producer, {@code acks=all}, batching; signed in the producer's
- * serializer with the job's key unless the workload's {@link SidecarKeys} are unsigned), notifications read from
+ * Drives one coordinator the way users and sidecars do: job specs and trigger requests on {@code requests} (signed
+ * with the requests key), TaskStarted and acks on {@code acks} (idempotent producer, {@code acks=all}, batching;
+ * signed in the producer's serializer with the job's key); neither is signed when the workload's
+ * {@link SidecarKeys} are unsigned. Notifications read from
  * {@code control} with {@code read_committed}. Only the job id, checkpoint id, request id and type of the
  * control events are read (never a trigger's plan or a completion's subtask states). Every wait also watches
  * {@code dlq}, so a dead-lettered trigger or completion fails the row at once instead of waiting for a time-out.
@@ -65,7 +66,7 @@ final class CairnDriver implements AutoCloseable {
         this.workload = workload;
         this.timeout = timeout;
         this.requests = new KafkaProducer<>(producerSettings(bootstrap, 0), new StringSerializer(),
-                CairnSerdes.requests().serializer());
+                workload.keys().requestSerializer());
         this.acks = new KafkaProducer<>(producerSettings(bootstrap, ackLingerMs), new StringSerializer(),
                 workload.keys().ackSerializer());
         this.control = new Follower<>(bootstrap, topics.control(), CairnSerdes.control().deserializer());
@@ -236,7 +237,8 @@ final class CairnDriver implements AutoCloseable {
         deadLetters.pollNow(record -> {
             String source = header(record, DeadLetterQueueHandler.SOURCE_TOPIC);
             String reason = header(record, DeadLetterQueueHandler.REASON);
-            String what = topics.requests().equals(source) ? "trigger"
+            String what = topics.requests().equals(source)
+                    ? (SIGNATURE_PROBLEMS.contains(reason) ? "request" : "trigger")
                     : !topics.acks().equals(source) ? "record of " + source
                     : SIGNATURE_PROBLEMS.contains(reason) ? "sidecar record" : "completion (the last ack's decision)";
             throw new RowFailedException(what + " dead-lettered, " + reason);

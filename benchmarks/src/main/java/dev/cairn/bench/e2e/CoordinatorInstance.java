@@ -21,8 +21,9 @@ import org.apache.kafka.streams.StreamsConfig;
  * settings (3 partitions, tick 50 ms, exactly_once_v2) with the given commit interval and Kafka Streams overrides,
  * its own topic prefix (so that instances started one after another never read each other's records) and its
  * own state directory. With a sidecar master key (the default mode, secured) it verifies every record of the acks
- * topic against its job's key and dead-letters unsigned or mis-signed ones; without one ({@code --unsigned}) it
- * accepts them unsigned, as the coordinator's {@code --allow-unsigned-sidecar-records} does.
+ * topic against its job's key and every request against the requests key, and dead-letters unsigned or mis-signed
+ * ones; without one ({@code --unsigned}) it accepts them unsigned, as the coordinator's
+ * {@code --allow-unsigned-sidecar-records --allow-unsigned-requests} does.
  */
 final class CoordinatorInstance implements AutoCloseable {
 

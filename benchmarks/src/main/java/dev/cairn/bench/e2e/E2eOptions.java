@@ -71,8 +71,9 @@ final class E2eOptions {
             description = "Settings review variants, ';'-separated; each 'default' or k=v+k=v; 'none' skips it.")
     List<String> review;
 
-    @Option(names = "--unsigned", description = "Produce sidecar records unsigned to coordinators without a master "
-            + "key (default: signed with each job's key, verified by the coordinators).")
+    @Option(names = "--unsigned", description = "Produce sidecar records and requests unsigned to coordinators "
+            + "without a master key (default: signed with each job's key and the requests key, verified by the "
+            + "coordinators).")
     boolean unsigned;
 
     @Option(names = "--timeout-s", defaultValue = "60", description = "Longest wait for any one event.")

@@ -31,7 +31,8 @@ import org.apache.kafka.common.TopicPartition;
  * coordinator of the run gets a generated sidecar master key and verifies every record of {@code cairn.acks}, and
  * the benchmark signs every TaskStarted and ack it produces with its job's key (derived when the job is made, before
  * any clock runs) in the producer's serializer, as a sidecar does, so signing is inside the measured time
- * ({@link SidecarKeys}); {@code --unsigned} measures the unsigned mode ({@code --allow-unsigned-sidecar-records}).
+ * ({@link SidecarKeys}), and every job spec and trigger request with the requests key; {@code --unsigned}
+ * measures the unsigned mode ({@code --allow-unsigned-sidecar-records --allow-unsigned-requests}).
  * The trivial app is fed the same records, signed alike, and checks no signature. Records have realistic sizes:
  * 32-hex-digit job and vertex ids, 36-character attempt ids, 100-byte state handle locations.
  *
@@ -103,10 +104,10 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>{@code --review=default;max.task.idle.ms=-1;producer.linger.ms=0;producer.linger.ms=20+producer.batch.size=262144;producer.compression.type=lz4;commit.interval.ms=100}:
  *       the variants, ';'-separated; a variant is {@code default} (no overrides) or {@code k=v+k=v}; {@code none}
  *       skips the review.</li>
- *   <li>{@code --unsigned}: sidecar records produced without a signature, to coordinators without a master key
- *       (the coordinator's {@code --allow-unsigned-sidecar-records}); the trivial app's feeder likewise. Without
- *       it (the default) every record to the acks topic and to the trivial app is signed, and every coordinator
- *       verifies. Measure both in one session, alternating, to see what signing costs.</li>
+ *   <li>{@code --unsigned}: sidecar records and requests produced without a signature, to coordinators without a
+ *       master key (the coordinator's {@code --allow-unsigned-sidecar-records --allow-unsigned-requests}); the
+ *       trivial app's feeder likewise. Without it (the default) every record to the acks and requests topics and
+ *       to the trivial app is signed, and every coordinator verifies. Measure both in one session, alternating, to see what signing costs.</li>
  *   <li>{@code --timeout-s=60}: the longest wait for any one event before the row fails.</li>
  *   <li>{@code --out=benchmarks/target/benchmark}: where {@code e2e.md} and {@code e2e.png} go.</li>
  * </ul>

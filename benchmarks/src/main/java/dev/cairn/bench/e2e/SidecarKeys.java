@@ -1,6 +1,7 @@
 package dev.cairn.bench.e2e;
 
 import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
@@ -16,8 +17,10 @@ import org.apache.kafka.common.serialization.Serializer;
  * ({@link #add}, outside every clock, its MAC initialised on the calling thread), as a sidecar holds its job's key
  * from its start. {@link #ackSerializer()} then signs every record in the producer's serializer, as a sidecar's
  * producer does ({@link SigningSerializer}), so the HMAC of every value is inside the measured time.
- * {@link #unsigned()}: no keys, records without a signature header, coordinators without a master key (as the
- * coordinator's {@code --allow-unsigned-sidecar-records}).
+ * {@link #requestSerializer()} signs job specs and trigger requests with the requests key derived from the same
+ * master key, as the REST API and the CLI do. {@link #unsigned()}: no keys, records and requests without a signature
+ * header, coordinators without a master key (as the coordinator's {@code --allow-unsigned-sidecar-records
+ * --allow-unsigned-requests}).
  */
 final class SidecarKeys {
 
@@ -78,5 +81,14 @@ final class SidecarKeys {
     Serializer<AckEnvelope> ackSerializer() {
         Serializer<AckEnvelope> avro = CairnSerdes.acks().serializer();
         return master == null ? avro : new SigningSerializer<>(avro, envelope -> jobKey(EnvelopeJobIds.of(envelope)));
+    }
+
+    /**
+     * A new serializer of requests-topic records for one producer: Cairn's Avro serializer, wrapped in a
+     * {@link SigningSerializer} that signs each value with the requests key when signed.
+     */
+    Serializer<RequestEnvelope> requestSerializer() {
+        Serializer<RequestEnvelope> avro = CairnSerdes.requests().serializer();
+        return master == null ? avro : new SigningSerializer<>(avro, master.requestsKey());
     }
 }

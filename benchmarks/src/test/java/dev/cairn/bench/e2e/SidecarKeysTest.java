@@ -5,16 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.bench.e2e.Workload.Job;
 import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.auth.RecordSignatures;
+import dev.cairn.events.auth.SharedKeyVerifyingDeserializer;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.VerifyingDeserializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.serde.EventDecodingException;
+import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
-/** The benchmark's records of the acks topic: signed as a sidecar signs them, or not at all with --unsigned. */
+/**
+ * The benchmark's records of the acks topic, signed as a sidecar signs them, and of the requests topic, signed as the
+ * REST API and the CLI sign them; or not at all with --unsigned.
+ */
 class SidecarKeysTest {
 
     private static final String TOPIC = "cairn.acks";
@@ -87,5 +93,31 @@ class SidecarKeysTest {
         assertThat(keys.jobKey("job-a").mac(data)).isEqualTo(keys.masterKey().jobKey("job-a").mac(data));
         assertThat(keys.jobKey("never-added").mac(data))
                 .isEqualTo(keys.masterKey().jobKey("never-added").mac(data));
+    }
+
+    @Test
+    void shouldSignEveryRequestSoThatACoordinatorWithTheMasterKeyAcceptsIt() {
+        Workload workload = new Workload(100, SidecarKeys.signed());
+        Job job = workload.newJob(2);
+        SharedKeyVerifyingDeserializer<RequestEnvelope> coordinator = new SharedKeyVerifyingDeserializer<>(
+                CairnSerdes.requests(), workload.keys().masterKey().requestsKey(), false, "sign it");
+
+        for (RequestEnvelope request : List.of(workload.jobSpec(job), workload.trigger(job, "r-1"))) {
+            RecordHeaders headers = new RecordHeaders();
+            byte[] value = workload.keys().requestSerializer().serialize("cairn.requests", headers, request);
+
+            assertThat(coordinator.deserialize("cairn.requests", headers, value)).isEqualTo(request);
+        }
+    }
+
+    @Test
+    void shouldProduceRequestsWithoutSignatureWhenUnsigned() {
+        Workload workload = new Workload(100, SidecarKeys.unsigned());
+        RecordHeaders headers = new RecordHeaders();
+
+        workload.keys().requestSerializer().serialize("cairn.requests", headers,
+                workload.jobSpec(workload.newJob(1)));
+
+        assertThat(RecordSignatures.signature(headers)).isNull();
     }
 }

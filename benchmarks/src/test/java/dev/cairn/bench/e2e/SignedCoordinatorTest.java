@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The benchmark's coordinator in its default, secured mode on a real broker: it completes checkpoints of the
- * benchmark's signed records (every record on the acks topic carrying its job's signature), and it refuses the
- * unsigned ones, so a signed run really is verified.
+ * benchmark's signed records (every record on the acks topic carrying its job's signature, every request the
+ * requests key's), and it refuses the unsigned ones, so a signed run really is verified.
  */
 class SignedCoordinatorTest {
 
@@ -64,7 +64,7 @@ class SignedCoordinatorTest {
     }
 
     @Test
-    void shouldRefuseUnsignedRecords() {
+    void shouldRefuseUnsignedRequestsBeforeAnySidecarRecord() {
         SidecarKeys keys = SidecarKeys.signed();
         String bootstrap = broker.bootstrapServers();
         try (CoordinatorInstance coordinator = CoordinatorInstance.start(bootstrap, "refused.", 20, Map.of(),
@@ -72,7 +72,7 @@ class SignedCoordinatorTest {
                 CairnDriver unsigned = new CairnDriver(bootstrap, new CairnTopics("refused."),
                         new Workload(100, SidecarKeys.unsigned()), TIMEOUT, 5)) {
             assertThatThrownBy(() -> unsigned.register(1, 2)).isInstanceOf(RowFailedException.class)
-                    .hasMessage("sidecar record dead-lettered, UNSIGNED");
+                    .hasMessage("request dead-lettered, UNSIGNED");
         }
     }
 }

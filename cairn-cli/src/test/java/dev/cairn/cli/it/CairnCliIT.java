@@ -23,7 +23,10 @@ import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -127,7 +130,7 @@ class CairnCliIT {
         long started = System.nanoTime();
 
         Run run = execute("trigger", "--job", "nowhere", "--bootstrap-servers", "127.0.0.1:" + closedPort,
-                "--send-timeout-ms", "1500");
+                "--send-timeout-ms", "1500", "--unsigned-requests");
 
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         assertThat(run.exit).as(run.out).isEqualTo(CommandLine.ExitCode.SOFTWARE);
@@ -142,7 +145,8 @@ class CairnCliIT {
         String prefix = "typo-" + UUID.randomUUID().toString().substring(0, 8) + ".";
 
         Run run = execute("status", "--job", "orders", "--status", "RUNNING",
-                "--bootstrap-servers", kafka.bootstrapServers(), "--topic-prefix", prefix, "--send-timeout-ms", "10000");
+                "--bootstrap-servers", kafka.bootstrapServers(), "--topic-prefix", prefix, "--send-timeout-ms", "10000",
+                "--unsigned-requests");
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.SOFTWARE);
         assertThat(run.err).contains("did not send the JobStatusChange of job 'orders' to " + prefix + "requests")
@@ -152,10 +156,22 @@ class CairnCliIT {
         }
     }
 
-    /** Runs the CLI against the harness' broker and topics. */
+    /** Runs the CLI against the harness' broker and topics, signing with the harness' requests key. */
     private static Run cli(String... args) {
         return execute(Stream.concat(Stream.of(args), Stream.of("--bootstrap-servers", cairn.bootstrapServers(),
-                "--topic-prefix", cairn.topics().prefix(), "--send-timeout-ms", "20000")).toArray(String[]::new));
+                "--topic-prefix", cairn.topics().prefix(), "--send-timeout-ms", "20000",
+                "--requests-key-file", requestsKeyFile().toString())).toArray(String[]::new));
+    }
+
+    /** A file holding the harness' requests key, as {@code cairn keys requests --out} writes it. */
+    private static Path requestsKeyFile() {
+        try {
+            Path file = Files.createTempFile("cairn-cli-it-", ".key");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, cairn.requestsKey().orElseThrow().toBase64() + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Run execute(String... args) {

@@ -53,6 +53,7 @@ final class DocumentedCommands {
             "java -XX:", FILES,
             "bin/cairn register --job tour", TOUR,
             "bin/cairn keys job --job tour", TOUR,
+            "bin/cairn keys requests", TOUR,
             "java -cp task-sidecar/", TOUR,
             "java -jar task-sidecar/target/cairn-task-sidecar.jar --bootstrap-servers", TOUR,
             "bin/cairn trigger --job tour", TOUR,

@@ -20,6 +20,8 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -61,6 +63,7 @@ class ReadmeCommandsIT {
     private static final ShellRunner SHELL = new ShellRunner(ReadmeCommandsIT::substitutions,
             ReadmeCommandsIT::environment);
     private static long auditedCheckpoint = -1;
+    private static Path requestsKeyFile;
 
     @TempDir
     Path scratch;
@@ -82,7 +85,7 @@ class ReadmeCommandsIT {
         // a broker on its default port: here the bed's broker (a flag wins over CAIRN_BOOTSTRAP_SERVERS)
         table.put("--bootstrap-servers localhost:9092", "--bootstrap-servers " + cairn.bootstrapServers());
         // "..." stands for a start's flags: here those of the training run above it, which needs no broker
-        table.put(".jar ...", ".jar --rehearse --allow-unsigned-sidecar-records");
+        table.put(".jar ...", ".jar --rehearse --allow-unsigned-sidecar-records --allow-unsigned-requests");
         // so that an HTTP error status fails the command, and no progress meter clutters its output
         table.put("curl ", "curl -sS --fail-with-body ");
         return table;
@@ -286,10 +289,28 @@ class ReadmeCommandsIT {
         }
     }
 
-    /** The bed's broker, topics and token: how every command finds the bed. */
+    /**
+     * The bed's broker, topics, token and requests key file (as docs/cli.md says an operator exports
+     * {@code CAIRN_REQUESTS_KEY_FILE}): how every command finds the bed and signs what it sends.
+     */
     private static Map<String, String> environment() {
         return Map.of("CAIRN_BOOTSTRAP_SERVERS", cairn.bootstrapServers(), "CAIRN_TOPIC_PREFIX",
-                cairn.topics().prefix(), "TOKEN", CoordinatorTestBed.REST_TOKEN);
+                cairn.topics().prefix(), "TOKEN", CoordinatorTestBed.REST_TOKEN,
+                "CAIRN_REQUESTS_KEY_FILE", requestsKeyFile().toString());
+    }
+
+    /** A file holding the bed's requests key, written once. */
+    private static synchronized Path requestsKeyFile() {
+        if (requestsKeyFile == null) {
+            try {
+                requestsKeyFile = Files.createTempFile("readme-requests-", ".key");
+                requestsKeyFile.toFile().deleteOnExit();
+                Files.writeString(requestsKeyFile, cairn.requestsKey().orElseThrow().toBase64() + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return requestsKeyFile;
     }
 
     /**

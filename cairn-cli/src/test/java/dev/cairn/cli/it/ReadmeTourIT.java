@@ -81,6 +81,9 @@ class ReadmeTourIT {
         Files.writeString(dir.resolve("master.key"), MASTER.toBase64());
         Map<String, String> workerState = Map.of("CAIRN_WORKER_STATE_DIR", dir.resolve("worker").toString());
 
+        SHELL.run(ran, one("bin/cairn keys requests"), dir, Map.of());
+        assertThat(SigningKey.fromFile(dir.resolve("requests.key")).toBase64())
+                .isEqualTo(MASTER.requestsKey().toBase64());
         SHELL.run(ran, one("bin/cairn register --job tour"), dir, Map.of());
         assertThat(cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals("tour")).getTasks()).hasSize(1);
         Process worker = SHELL.start(ran, one("java -cp task-sidecar/"), dir, workerState, dir.resolve("worker.log"));

@@ -11,6 +11,7 @@ import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.coordinator.streams.DecisionListener;
+import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
@@ -117,7 +118,8 @@ public final class CoordinatorApp implements AutoCloseable {
     private static Topology topology(CoordinatorConfig config, DecisionListener listener) {
         return CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
                 () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
-                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES, Optional.ofNullable(config.sidecarMasterKey()), listener);
+                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
+                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests()), listener);
     }
 
     private static void ensureTopics(CoordinatorConfig config) {
@@ -136,8 +138,13 @@ public final class CoordinatorApp implements AutoCloseable {
     private static CoordinatorApp start(CoordinatorConfig config, CompletableFuture<Void> topicsReady,
             CompletableFuture<QueryServer> restBound) {
         if (config.sidecarMasterKey() == null) {
-            LOG.warn("No sidecar master key: records on {} are accepted unsigned, so any client that can write "
-                    + "that topic can acknowledge any job's checkpoints", config.topics().acks());
+            LOG.warn("No sidecar master key: records on {} and {} are accepted unsigned, so any client that can write "
+                    + "those topics can acknowledge any job's checkpoints and register jobs or take savepoints",
+                    config.topics().acks(), config.topics().requests());
+        } else if (config.allowUnsignedRequests()) {
+            LOG.warn("allow.unsigned.requests: unsigned records on {} are accepted, so any client that can write "
+                    + "that topic can register jobs or take savepoints (signed ones are still checked)",
+                    config.topics().requests());
         }
         CoordinatorMetrics metrics = new CoordinatorMetrics();
         Topology topology = topology(config, metrics.decisions());
@@ -180,7 +187,7 @@ public final class CoordinatorApp implements AutoCloseable {
         RequestPublisher publisher = null;
         if (queryServer != null) {
             publisher = RequestPublisher.kafka(config.bootstrapServers(), config.kafkaProperties(),
-                    config.topics().requests());
+                    config.topics().requests(), config.requestsKey());
             StreamsStateSource state = new StreamsStateSource(streams, queryServer.self());
             metrics.bindStreams(streams);
             metrics.watchJobs(state);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -23,9 +24,12 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param kafkaProperties passed through to the Kafka clients (security settings and the like)
  * @param queryServer where the REST API over the state stores listens; {@code null} runs no REST API
  * @param failover how fast the group notices a lost instance and hands its jobs to another
- * @param sidecarMasterKey the key every job's sidecar key is derived from; records on the acks topic must
- *     be signed with their job's key ({@link SigningKey}); {@code null} accepts unsigned records (for a
- *     trusted network only)
+ * @param sidecarMasterKey the key every job's sidecar key and the requests key are derived from; records on the
+ *     acks topic must be signed with their job's key ({@link SigningKey}), records on the requests topic with the
+ *     requests key, and the REST API signs what it publishes with it; {@code null} accepts unsigned records on
+ *     both topics (for a trusted network only)
+ * @param allowUnsignedRequests with a master key, whether a request without signature is accepted too (a signed
+ *     one is still checked); meaningless without a master key
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -39,7 +43,8 @@ public record CoordinatorConfig(
         Map<String, String> kafkaProperties,
         QueryServerConfig queryServer,
         Failover failover,
-        SigningKey sidecarMasterKey) {
+        SigningKey sidecarMasterKey,
+        boolean allowUnsignedRequests) {
 
     /**
      * The group membership and task placement settings that decide how long jobs go untriggered when an
@@ -145,7 +150,7 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null);
+                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false);
     }
 
     /** A coordinator without REST API. */
@@ -153,7 +158,7 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null);
+                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
@@ -164,25 +169,41 @@ public record CoordinatorConfig(
 
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey);
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                sidecarMasterKey, allowUnsignedRequests);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, newQueryServer, failover, sidecarMasterKey);
+                tickInterval, commitInterval, kafkaProperties, newQueryServer, failover,
+                sidecarMasterKey, allowUnsignedRequests);
     }
 
-    /** The same settings, requiring sidecar records signed with keys derived from {@code masterKey}. */
+    /** The same settings, requiring sidecar records and requests signed with keys derived from {@code masterKey}. */
     public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, failover, masterKey);
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                masterKey, allowUnsignedRequests);
+    }
+
+    /** The same settings, accepting unsigned requests too ({@code allow.unsigned.requests}) when {@code allow}. */
+    public CoordinatorConfig withAllowUnsignedRequests(boolean allow) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                sidecarMasterKey, allow);
+    }
+
+    /** The key requests are signed with, derived from the master key; empty without one. */
+    public Optional<SigningKey> requestsKey() {
+        return Optional.ofNullable(sidecarMasterKey).map(SigningKey::requestsKey);
     }
 
     /** The same settings with other failover settings. */
     public CoordinatorConfig withFailover(Failover newFailover) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, newFailover, sidecarMasterKey);
+                tickInterval, commitInterval, kafkaProperties, queryServer, newFailover,
+                sidecarMasterKey, allowUnsignedRequests);
     }
 
     private static void requirePositive(String name, long value) {

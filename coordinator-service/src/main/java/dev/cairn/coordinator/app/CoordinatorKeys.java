@@ -35,6 +35,7 @@ public final class CoordinatorKeys {
     static final String KAFKA_CONFIG = "kafka.config";
     static final String SIDECAR_MASTER_KEY_FILE = "sidecar.master.key.file";
     static final String ALLOW_UNSIGNED = "allow.unsigned.sidecar.records";
+    static final String ALLOW_UNSIGNED_REQUESTS = "allow.unsigned.requests";
     static final String INSTANCE_ID = "instance.id";
     static final String SESSION_TIMEOUT_MS = "session.timeout.ms";
     static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
@@ -74,11 +75,17 @@ public final class CoordinatorKeys {
                                 + "settings); it may not set application.id or processing.guarantee.")
                 .define(SIDECAR_MASTER_KEY_FILE, Type.STRING, null, Importance.HIGH,
                         "File holding the master key (Base64, from `cairn keys generate`) from which every job's "
-                                + "sidecar key is derived; records on the acks topic must then be signed with their "
-                                + "job's key.")
+                                + "sidecar key and the requests key are derived; records on the acks topic must then "
+                                + "be signed with their job's key, records on the requests topic with the requests "
+                                + "key (the REST API signs what it publishes).")
                 .define(ALLOW_UNSIGNED, Type.BOOLEAN, false, Importance.HIGH,
                         "Accept unsigned TaskStarted, ack and decline records: only where nobody untrusted can "
                                 + "write the acks topic.")
+                .define(ALLOW_UNSIGNED_REQUESTS, Type.BOOLEAN, false, Importance.HIGH,
+                        "Accept unsigned job specs, trigger requests and status changes on the requests topic "
+                                + "(signed ones are still checked): only where nobody untrusted can write that "
+                                + "topic. Required without sidecar.master.key.file, which the requests key is "
+                                + "derived from.")
                 .define(INSTANCE_ID, Type.STRING, null, Importance.MEDIUM,
                         "Stable id of this instance, its group.instance.id (static membership): a restarted instance "
                                 + "with the same id takes its jobs back at once. Default: this machine's host name "
@@ -119,7 +126,8 @@ public final class CoordinatorKeys {
                 topics, config.getInt(PARTITIONS), config.getShort(REPLICATION_FACTOR), stateDir,
                 Duration.ofMillis(config.getLong(TICK_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(COMMIT_INTERVAL_MS)), kafkaProperties(config),
-                HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config));
+                HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config),
+                config.getBoolean(ALLOW_UNSIGNED_REQUESTS));
     }
 
     private static Map<String, String> kafkaProperties(LayeredConfig config) {
@@ -132,7 +140,11 @@ public final class CoordinatorKeys {
         return properties;
     }
 
-    /** The master key, or {@code null} when unsigned records are explicitly allowed. */
+    /**
+     * The master key, or {@code null} when unsigned records are explicitly allowed: without a master key there is
+     * neither a job key nor a requests key, so both {@value #ALLOW_UNSIGNED} and {@value #ALLOW_UNSIGNED_REQUESTS}
+     * must say so.
+     */
     private static SigningKey sidecarMasterKey(LayeredConfig config) {
         String file = config.getString(SIDECAR_MASTER_KEY_FILE);
         boolean allowUnsigned = config.getBoolean(ALLOW_UNSIGNED);
@@ -146,11 +158,20 @@ public final class CoordinatorKeys {
                 throw config.problem(SIDECAR_MASTER_KEY_FILE, e.getMessage());
             }
         }
+        boolean allowUnsignedRequests = config.getBoolean(ALLOW_UNSIGNED_REQUESTS);
         if (!allowUnsigned) {
             throw new ConfigProblem(SIDECAR_MASTER_KEY_FILE, SIDECAR_MASTER_KEY_FILE + " is missing: sidecar records "
-                    + "are authenticated with keys derived from a master key (make one with `cairn keys generate`); "
-                    + LayeredConfig.ways(SCHEMA, SIDECAR_MASTER_KEY_FILE) + ", or set " + ALLOW_UNSIGNED
-                    + " (--allow-unsigned-sidecar-records) to accept unsigned records on a trusted network");
+                    + "and requests are authenticated with keys derived from a master key (make one with `cairn keys "
+                    + "generate`); " + LayeredConfig.ways(SCHEMA, SIDECAR_MASTER_KEY_FILE) + ", or set both "
+                    + ALLOW_UNSIGNED + " and " + ALLOW_UNSIGNED_REQUESTS + " (--allow-unsigned-sidecar-records "
+                    + "--allow-unsigned-requests) to accept unsigned records on a trusted network");
+        }
+        if (!allowUnsignedRequests) {
+            throw new ConfigProblem(ALLOW_UNSIGNED_REQUESTS, config.describe(ALLOW_UNSIGNED) + " is set without "
+                    + SIDECAR_MASTER_KEY_FILE + ", so there is no requests key either and the requests topic cannot "
+                    + "be authenticated: set " + ALLOW_UNSIGNED_REQUESTS + "=true too (--allow-unsigned-requests, "
+                    + SCHEMA.envName(ALLOW_UNSIGNED_REQUESTS) + ") to accept unsigned requests on a trusted network, "
+                    + "or give " + SIDECAR_MASTER_KEY_FILE + " instead");
         }
         return null;
     }

@@ -6,14 +6,17 @@ import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
+import dev.cairn.events.auth.SigningKey;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * Where the REST API sends the requests it accepts (trigger requests, job specs): the requests topic, keyed by
- * job id, through a {@link RequestSender}; a send that fails is answered 503.
+ * job id, signed with the requests key when the coordinator has a master key, through a {@link RequestSender}; a
+ * send that fails is answered 503.
  */
 @FunctionalInterface
 public interface RequestPublisher extends AutoCloseable {
@@ -65,11 +68,14 @@ public interface RequestPublisher extends AutoCloseable {
      * Publishes to {@code topic} through a {@link KafkaRequestSender}.
      *
      * @param kafkaProperties passed to the producer as they are (security settings and the like)
+     * @param requestsKey the key every request is signed with ({@link SigningKey#requestsKey()}); empty sends
+     *     them unsigned (a coordinator without master key)
      */
-    static RequestPublisher kafka(String bootstrapServers, Map<String, String> kafkaProperties, String topic) {
+    static RequestPublisher kafka(String bootstrapServers, Map<String, String> kafkaProperties, String topic,
+            Optional<SigningKey> requestsKey) {
         Map<String, Object> settings = new HashMap<>(kafkaProperties);
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         settings.put(ProducerConfig.CLIENT_ID_CONFIG, "cairn-rest-requests");
-        return of(new KafkaRequestSender(settings, topic, SEND_TIMEOUT));
+        return of(new KafkaRequestSender(settings, topic, SEND_TIMEOUT, requestsKey));
     }
 }

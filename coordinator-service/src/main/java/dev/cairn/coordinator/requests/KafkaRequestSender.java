@@ -1,11 +1,14 @@
 package dev.cairn.coordinator.requests;
 
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -17,11 +20,13 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends requests to one topic with an idempotent {@link KafkaProducer} ({@code acks=all}, no linger), one at a
- * time. Before its first send it checks with an admin client (same connection and security settings) that the
+ * time, each signed with the requests key when it has one (the header {@code cairn.sig.hmac-sha256}, see
+ * {@code RecordSignatures}). Before its first send it checks with an admin client (same connection and security settings) that the
  * topic exists: a broker that creates topics on first use would otherwise turn a mistyped topic prefix into a
  * request that nobody reads.
  *
@@ -46,9 +51,11 @@ public final class KafkaRequestSender implements RequestSender {
      *     security.protocol}, {@code client.id}, ...); acks, idempotence and the timeouts are set here
      * @param topic the requests topic
      * @param sendTimeout how long one send may take, at most {@link Integer#MAX_VALUE} ms
+     * @param requestsKey the key every request is signed with; empty sends them unsigned
      * @throws IllegalArgumentException when Kafka refuses the settings
      */
-    public KafkaRequestSender(Map<String, ?> producerSettings, String topic, Duration sendTimeout) {
+    public KafkaRequestSender(Map<String, ?> producerSettings, String topic, Duration sendTimeout,
+            Optional<SigningKey> requestsKey) {
         Map<String, Object> config = producerConfig(producerSettings, sendTimeout);
         this.topic = topic;
         this.bootstrapServers = String.valueOf(config.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
@@ -56,7 +63,7 @@ public final class KafkaRequestSender implements RequestSender {
         Admin createdAdmin = null;
         try {
             createdAdmin = Admin.create(adminConfig(config, sendTimeout));
-            this.producer = new KafkaProducer<>(config, new StringSerializer(), CairnSerdes.requests().serializer());
+            this.producer = new KafkaProducer<>(config, new StringSerializer(), serializer(requestsKey));
             this.admin = createdAdmin;
         } catch (KafkaException e) {
             if (createdAdmin != null) {
@@ -66,6 +73,13 @@ public final class KafkaRequestSender implements RequestSender {
             throw new IllegalArgumentException("cannot create a Kafka client for bootstrap servers "
                     + bootstrapServers + " with the given settings: " + cause.getMessage(), e);
         }
+    }
+
+    /** Avro, then the signature when there is a key. */
+    private static Serializer<RequestEnvelope> serializer(Optional<SigningKey> requestsKey) {
+        return requestsKey.<Serializer<RequestEnvelope>>map(
+                key -> new SigningSerializer<>(CairnSerdes.requests().serializer(), key))
+                .orElseGet(() -> CairnSerdes.requests().serializer());
     }
 
     /** The settings with what a request needs on top: idempotent, acks=all, timeouts from the send timeout. */

@@ -1,12 +1,15 @@
 package dev.cairn.coordinator.requests;
 
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.auth.SigningKey;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Produces requests (job specs, trigger requests, status changes) to the requests topic, keyed by job id so that
- * every request of a job reaches the stream task that owns it, and waits for the broker's acknowledgement. The
+ * every request of a job reaches the stream task that owns it, signed with the requests key (a coordinator with a
+ * master key takes no other), and waits for the broker's acknowledgement. The
  * REST API and the CLI both send through one ({@link KafkaRequestSender}).
  */
 public interface RequestSender extends AutoCloseable {
@@ -45,8 +48,10 @@ public interface RequestSender extends AutoCloseable {
          * @param producerSettings the producer's connection and security settings
          * @param topic the requests topic
          * @param sendTimeout how long one send may take
+         * @param requestsKey the key every request is signed with; empty sends them unsigned
          * @throws IllegalArgumentException when the settings are refused
          */
-        RequestSender open(Map<String, Object> producerSettings, String topic, Duration sendTimeout);
+        RequestSender open(Map<String, Object> producerSettings, String topic, Duration sendTimeout,
+                Optional<SigningKey> requestsKey);
     }
 }

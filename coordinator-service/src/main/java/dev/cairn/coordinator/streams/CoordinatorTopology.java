@@ -3,18 +3,11 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.RestoreParts;
-import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.auth.VerifyingDeserializer;
-import dev.cairn.events.serde.CairnSerdes;
-import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.function.DoubleSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.Topology;
@@ -54,50 +47,45 @@ public final class CoordinatorTopology {
      */
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval) {
-        return build(topics, settings, random, tickInterval, DEFAULT_MAX_RECORD_BYTES, Optional.empty());
+        return build(topics, settings, random, tickInterval, DEFAULT_MAX_RECORD_BYTES, InputAuthentication.NONE);
     }
 
     /**
      * @param maxRecordBytes the largest record value the coordinator sends; a decision that would send a
      *     larger one is refused and its input dead-lettered (see {@link OutputSizeGuard})
-     * @param sidecarMasterKey when present, every record of the acks topic must be signed with the key of its
-     *     job derived from this one ({@link VerifyingDeserializer}); unsigned or mis-signed records are
-     *     dead-lettered
+     * @param auth which input records must be signed ({@link InputAuthentication}): with a master key, every
+     *     record of the acks topic with its job's key and every request with the requests key (unless unsigned
+     *     requests are allowed); unsigned or mis-signed records are dead-lettered
      */
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey, DecisionListener.NONE);
+            Duration tickInterval, int maxRecordBytes, InputAuthentication auth) {
+        return build(topics, settings, random, tickInterval, maxRecordBytes, auth, DecisionListener.NONE);
     }
 
     /** As above, handing every applied decision's events to {@code listener} (the coordinator's metrics). */
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
+            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
             DecisionListener listener) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey,
+        return build(topics, settings, random, tickInterval, maxRecordBytes, auth,
                 UnaryOperator.identity(), listener);
     }
 
     /** As above, with the decider wrapped by {@code wrapDecide} (tests make it fail). */
     static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
+            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
             UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, sidecarMasterKey, wrapDecide,
+        return build(topics, settings, random, tickInterval, maxRecordBytes, auth, wrapDecide,
                 DecisionListener.NONE);
     }
 
     private static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, Optional<SigningKey> sidecarMasterKey,
+            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
             UnaryOperator<CoordinatorProcessor.Decide> wrapDecide, DecisionListener listener) {
         OutputSizeGuard.requireValidLimit(maxRecordBytes);
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
-        topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), CairnSerdes.requests().deserializer(),
-                topics.requests());
-        Deserializer<AckEnvelope> acks = sidecarMasterKey
-                .<Deserializer<AckEnvelope>>map(key -> new VerifyingDeserializer<>(CairnSerdes.acks(), key,
-                        EnvelopeJobIds::of))
-                .orElseGet(CairnSerdes::acks);
-        topology.addSource(ACKS_SOURCE, new StringDeserializer(), acks, topics.acks());
+        topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), auth.requests(), topics.requests());
+        topology.addSource(ACKS_SOURCE, new StringDeserializer(), auth.acks(), topics.acks());
         topology.addProcessor(PROCESSOR,
                 () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), new CommandMapper(random, settings.limits().maxIdLength()),
                         RestoreParts.statesPerPart(settings.limits(), maxRecordBytes), tickInterval,

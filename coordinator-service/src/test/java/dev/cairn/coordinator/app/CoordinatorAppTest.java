@@ -38,7 +38,7 @@ class CoordinatorAppTest {
                 LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(), LOCAL.tickInterval(),
                 LOCAL.commitInterval(), Map.of("session.timeout.ms", "45000", "consumer.group.instance.id", "mine",
                         "num.standby.replicas", "0"), null,
-                CoordinatorConfig.Failover.DEFAULTS.withInstanceId("host-a"), null);
+                CoordinatorConfig.Failover.DEFAULTS.withInstanceId("host-a"), null, false);
 
         Properties props = CoordinatorApp.streamsProperties(config);
 

@@ -18,6 +18,7 @@ import picocli.CommandLine;
 class CoordinatorConfigSourcesTest {
 
     private static final String UNSIGNED = "--allow-unsigned-sidecar-records";
+    private static final String UNSIGNED_REQUESTS = "--allow-unsigned-requests";
 
     @TempDir
     Path dir;
@@ -28,7 +29,7 @@ class CoordinatorConfigSourcesTest {
                 "partitions=3\nreplication.factor=2\napplication.id=from-file\n");
         Map<String, String> env = Map.of("CAIRN_PARTITIONS", "4", "CAIRN_REPLICATION_FACTOR", "3");
 
-        CoordinatorConfig config = config(env, "--config", file.toString(), "--partitions", "5", UNSIGNED);
+        CoordinatorConfig config = config(env, "--config", file.toString(), "--partitions", "5", UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(config.partitions()).isEqualTo(5);
         assertThat(config.replicationFactor()).isEqualTo((short) 3);
@@ -38,9 +39,11 @@ class CoordinatorConfigSourcesTest {
 
     @Test
     void shouldReadBooleanKeysWhenTheyComeFromTheEnvironmentOrAFile() throws Exception {
-        Path file = Files.writeString(dir.resolve("c.properties"), "allow.unsigned.sidecar.records=true\n");
+        Path file = Files.writeString(dir.resolve("c.properties"),
+                "allow.unsigned.sidecar.records=true\nallow.unsigned.requests=true\n");
 
-        assertThat(config(Map.of("CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS", "true")).sidecarMasterKey()).isNull();
+        assertThat(config(Map.of("CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS", "true", "CAIRN_ALLOW_UNSIGNED_REQUESTS", "true"))
+                .sidecarMasterKey()).isNull();
         assertThat(config(Map.of(), "--config", file.toString()).sidecarMasterKey()).isNull();
         assertThat(run(Map.of(), "--allow-unsigned-sidecar-records=false", "--rehearse").err())
                 .contains("sidecar.master.key.file is missing");
@@ -48,7 +51,7 @@ class CoordinatorConfigSourcesTest {
 
     @Test
     void shouldNameTheEnvironmentVariableWhenItsValueIsNotANumber() {
-        CoordinatorMainTest.Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("Invalid value six seconds for configuration session.timeout.ms: Not a number "
@@ -59,7 +62,7 @@ class CoordinatorConfigSourcesTest {
     void shouldNameTheFileWhenAValueInItIsOutOfRange() throws Exception {
         Path file = Files.writeString(dir.resolve("c.properties"), "http.port=70000\n");
 
-        CoordinatorMainTest.Result result = run(Map.of(), "--config", file.toString(), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of(), "--config", file.toString(), UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("Invalid value 70000 for configuration http.port: Value must be no more than "
@@ -77,12 +80,12 @@ class CoordinatorConfigSourcesTest {
     @Test
     void shouldIgnoreAnUnknownKeyWithAWarningWhenTheFileHasOneAsKafkaDoes() throws Exception {
         Path file = Files.writeString(dir.resolve("c.properties"), "partitons=12\n");
-        assertThat(config(Map.of(), "--config", file.toString(), UNSIGNED).partitions()).isEqualTo(6);
+        assertThat(config(Map.of(), "--config", file.toString(), UNSIGNED, UNSIGNED_REQUESTS).partitions()).isEqualTo(6);
     }
 
     @Test
     void shouldNameTheConfigFileWhenItCannotBeRead() {
-        CoordinatorMainTest.Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(), UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("--config: cannot read " + dir.resolve("nope.properties"));
@@ -92,7 +95,7 @@ class CoordinatorConfigSourcesTest {
     void shouldRefuseAKafkaConfigWhenItOverridesExactlyOnce() throws Exception {
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "processing.guarantee=at_least_once\n");
 
-        CoordinatorMainTest.Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("kafka.config (flag --kafka-config): " + kafka
@@ -103,7 +106,7 @@ class CoordinatorConfigSourcesTest {
     void shouldRefuseAKafkaConfigWhenItOverridesTheApplicationId() throws Exception {
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "application.id=other\n");
 
-        CoordinatorMainTest.Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED);
+        CoordinatorMainTest.Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("kafka.config (environment variable CAIRN_KAFKA_CONFIG): " + kafka

@@ -28,7 +28,8 @@ class CoordinatorMainTest {
         CoordinatorMain main = parse("--bootstrap-servers", "k1:9092,k2:9092", "--application-id", "cairn-a",
                 "--topic-prefix", "prod.cairn.", "--partitions", "12", "--replication-factor", "3",
                 "--state-dir", dir.toString(), "--tick-interval-ms", "250", "--commit-interval-ms", "50",
-                "--kafka-config", kafkaConfig.toString(), "--allow-unsigned-sidecar-records");
+                "--kafka-config", kafkaConfig.toString(), "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
 
         CoordinatorConfig config = main.config();
 
@@ -45,7 +46,7 @@ class CoordinatorMainTest {
 
     @Test
     void shouldBuildTheFailoverSettingsWhenFailoverFlagsAreGiven() {
-        CoordinatorMain main = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString(), "--instance-id", "coordinator-a",
+        CoordinatorMain main = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.toString(), "--instance-id", "coordinator-a",
                 "--session-timeout-ms", "9000", "--heartbeat-interval-ms", "3000", "--standby-replicas", "2",
                 "--acceptable-recovery-lag", "500", "--probing-rebalance-interval-ms", "120000",
                 "--transaction-timeout-ms", "7000");
@@ -58,21 +59,22 @@ class CoordinatorMainTest {
 
     @Test
     void shouldDeriveAStableInstanceIdWhenNoneIsGiven() {
-        String first = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString()).config().failover().instanceId();
-        String again = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.toString()).config().failover().instanceId();
-        String elsewhere = parse("--allow-unsigned-sidecar-records", "--state-dir", dir.resolve("other").toString()).config().failover().instanceId();
+        String first = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.toString()).config().failover().instanceId();
+        String again = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.toString()).config().failover().instanceId();
+        String elsewhere = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.resolve("other").toString()).config().failover().instanceId();
 
         assertThat(first).isEqualTo(again).isNotEqualTo(elsewhere).isNotBlank();
     }
 
     @Test
     void shouldUseDynamicMembershipWhenTheInstanceIdIsEmpty() {
-        assertThat(parse("--allow-unsigned-sidecar-records", "--instance-id", "").config().failover().instanceId()).isNull();
+        assertThat(parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--instance-id", "").config().failover().instanceId()).isNull();
     }
 
     @Test
     void shouldFailOverInSecondsWhenNothingIsGiven() {
-        CoordinatorConfig.Failover failover = parse("--allow-unsigned-sidecar-records").config().failover();
+        CoordinatorConfig.Failover failover = parse("--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests").config().failover();
 
         assertThat(failover.sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
         assertThat(failover.heartbeatInterval()).isEqualTo(Duration.ofMillis(1500));
@@ -98,7 +100,8 @@ class CoordinatorMainTest {
     @Test
     void shouldRefuseStartUpWhenThePartitionCountIsNotPositive() {
         Result result = run("--partitions", "0", "--bootstrap-servers", "127.0.0.1:1",
-                "--allow-unsigned-sidecar-records");
+                "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("Invalid value 0 for configuration partitions: Value must be at least 1 "
                 + "(flag --partitions)");
@@ -134,7 +137,8 @@ class CoordinatorMainTest {
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("sidecar.master.key.file is missing")
                 .contains("give --sidecar-master-key-file, set the environment variable CAIRN_SIDECAR_MASTER_KEY_FILE")
-                .contains("--allow-unsigned-sidecar-records");
+                .contains("--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
     }
 
     @Test
@@ -167,10 +171,72 @@ class CoordinatorMainTest {
     }
 
     @Test
+    void shouldRequireSignedRequestsWithTheRequestsKeyWhenAMasterKeyFileIsGiven() throws Exception {
+        SigningKey key = SigningKey.generate();
+        Path file = Files.writeString(dir.resolve("master.key"), key.toBase64() + "\n");
+
+        CoordinatorConfig config = parse("--sidecar-master-key-file", file.toString()).config();
+
+        assertThat(config.allowUnsignedRequests()).isFalse();
+        assertThat(config.requestsKey()).map(SigningKey::toBase64).contains(key.requestsKey().toBase64());
+    }
+
+    @Test
+    void shouldAcceptUnsignedRequestsBesideAMasterKeyWhenAllowUnsignedRequestsIsSet() throws Exception {
+        Path file = Files.writeString(dir.resolve("master.key"), SigningKey.generate().toBase64());
+
+        CoordinatorConfig config = parse("--sidecar-master-key-file", file.toString(), "--allow-unsigned-requests")
+                .config();
+
+        assertThat(config.allowUnsignedRequests()).isTrue();
+        assertThat(config.requestsKey()).as("the REST API still signs what it publishes").isPresent();
+    }
+
+    @Test
+    void shouldRefuseStartUpAndSayWhatToSetWhenUnsignedSidecarRecordsAreAllowedButUnsignedRequestsAreNot() {
+        Result result = run("--bootstrap-servers", "127.0.0.1:1", "--allow-unsigned-sidecar-records");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("allow.unsigned.sidecar.records (flag --allow-unsigned-sidecar-records) is "
+                + "set without sidecar.master.key.file, so there is no requests key either")
+                .contains("set allow.unsigned.requests=true too (--allow-unsigned-requests, "
+                        + "CAIRN_ALLOW_UNSIGNED_REQUESTS)")
+                .contains("or give sidecar.master.key.file instead");
+    }
+
+    @Test
+    void shouldRefuseStartUpNamingTheMasterKeyWhenOnlyUnsignedRequestsAreAllowed() {
+        Result result = run("--bootstrap-servers", "127.0.0.1:1", "--allow-unsigned-requests");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("sidecar.master.key.file is missing")
+                .contains("or set both allow.unsigned.sidecar.records and allow.unsigned.requests "
+                        + "(--allow-unsigned-sidecar-records --allow-unsigned-requests)");
+    }
+
+    @Test
+    void shouldNameTheFlagWhenAllowUnsignedRequestsIsNeitherTrueNorFalse() {
+        Result result = run("--allow-unsigned-sidecar-records", "--allow-unsigned-requests=maybe");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("for configuration allow.unsigned.requests: Expected value to be either true "
+                + "or false (flag --allow-unsigned-requests)");
+    }
+
+    @Test
+    void shouldNameTheEnvironmentVariableWhenAllowUnsignedRequestsIsNeitherTrueNorFalse() {
+        Result result = runWith(Map.of("CAIRN_ALLOW_UNSIGNED_REQUESTS", "yes"), "--allow-unsigned-sidecar-records");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("for configuration allow.unsigned.requests: Expected value to be either true "
+                + "or false (environment variable CAIRN_ALLOW_UNSIGNED_REQUESTS)");
+    }
+
+    @Test
     void shouldAllowMutationsWhenATokensFileIsGiven() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=Zm9vYmFyYmF6cXV4cXV1eA\n");
 
-        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--http-tokens-file", tokens.toString(),
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-tokens-file", tokens.toString(),
                 "--http-require-token-for-reads",
                 "--http-idle-timeout-ms", "3000", "--http-max-connections", "64").config();
 
@@ -182,7 +248,8 @@ class CoordinatorMainTest {
 
     @Test
     void shouldServeAReadOnlyRestApiOnLoopbackWhenNothingIsGiven() {
-        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records").config();
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests").config();
 
         assertThat(config.queryServer().bindAddress()).isEqualTo("127.0.0.1");
         assertThat(config.queryServer().advertisedHost()).isEqualTo("127.0.0.1");
@@ -261,7 +328,7 @@ class CoordinatorMainTest {
         Path keystore = SelfSignedKeystore.create(dir);
         Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD + "\n");
 
-        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--http-tls-keystore", keystore.toString(),
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-tls-keystore", keystore.toString(),
                 "--http-tls-keystore-password-file", password.toString()).config();
 
         assertThat(config.queryServer().scheme()).isEqualTo("https");
@@ -292,7 +359,7 @@ class CoordinatorMainTest {
 
     @Test
     void shouldExitZeroWhenRehearsingWithoutKafka() {
-        Result result = run("--rehearse", "--allow-unsigned-sidecar-records", "--bootstrap-servers", "127.0.0.1:1",
+        Result result = run("--rehearse", "--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--bootstrap-servers", "127.0.0.1:1",
                 "--state-dir", dir.resolve("rehearsal").toString());
 
         assertThat(result.exit()).as(result.err()).isZero();

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Bad input against a real coordinator on a real broker, with signed sidecar records required: a spec that
+ * Bad input against a real coordinator on a real broker, with signed sidecar records and requests required: a spec that
  * once crashed it for good, a TaskStarted that overtakes its job's spec, forged acks, and a stream of fuzzed
  * records ({@code -Dcairn.fuzz.records}, 1,500 by default; the faults profile sends 10,000). The coordinator
  * must keep serving healthy jobs on the same stream threads, dead-letter every unreadable or unauthenticated

@@ -19,9 +19,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Makes malformed records the way a broken or hostile client would, from a seed (so a failure can be
  * replayed): random bytes, truncated records, a wrong magic byte, an unknown schema fingerprint, another
- * topic's event, trailing bytes, unsigned, foreign-signed and bit-flipped sidecar records, huge values,
- * null and mismatched keys, and well-formed specs whose values are out of bounds. Each record says whether
- * the coordinator must dead-letter it or journal a rejection.
+ * topic's event, trailing bytes, unsigned, foreign-signed and bit-flipped sidecar records and requests, huge values,
+ * null and mismatched keys, and well-formed specs whose values are out of bounds. Requests are signed with the
+ * requests key unless the kind says otherwise, so that what follows the signature check is fuzzed too. Each record
+ * says whether the coordinator must dead-letter it or journal a rejection.
  */
 final class RecordFuzzer {
 
@@ -58,10 +59,9 @@ final class RecordFuzzer {
             case 6 -> dead(acksTopic, job, ack(job), "unsigned");
             case 7 -> signedWith(master.jobKey("another-job"), job, ack(job), "signed by another job's key");
             case 8 -> bitFlipped(job);
-            case 9 -> new Fuzzed(new ProducerRecord<>(requestsTopic, null, requestBytes(spec(job, 1, 1000))),
-                    "null key", true);
-            case 10 -> dead(requestsTopic, "not-" + job, requestBytes(spec(job, 1, 1000)), "mismatched key");
-            case 11 -> dead(requestsTopic, job, bytes(1 + random.nextInt(300)), "random request bytes");
+            case 9 -> request(null, requestBytes(spec(job, 1, 1000)), "null key", true);
+            case 10 -> request(key("not-" + job), requestBytes(spec(job, 1, 1000)), "mismatched key", true);
+            case 11 -> badRequest(job);
             case 12 -> rejected(job, spec(job, Integer.MAX_VALUE, 1000), "parallelism Integer.MAX_VALUE");
             case 13 -> rejected(job, spec(job, 1, -1 - random.nextInt(1000)), "negative interval");
             default -> rejected(job, spec(job, 1 + random.nextInt(40_000), Long.MAX_VALUE), "overflowing interval");
@@ -87,6 +87,30 @@ final class RecordFuzzer {
         return new Fuzzed(new ProducerRecord<>(acksTopic, null, key(job), value, headers), "bit flip", true);
     }
 
+    /** Random bytes signed, a valid request unsigned, or a signed one with a bit flipped. */
+    private Fuzzed badRequest(String job) {
+        return switch (random.nextInt(3)) {
+            case 0 -> request(key(job), bytes(1 + random.nextInt(300)), "random request bytes", true);
+            case 1 -> dead(requestsTopic, job, requestBytes(spec(job, 1, 1000)), "unsigned request");
+            default -> {
+                byte[] value = requestBytes(spec(job, 1, 1000));
+                RecordHeaders headers = new RecordHeaders();
+                RecordSignatures.sign(headers, master.requestsKey(), value);
+                int bit = random.nextInt(value.length * 8);
+                value[bit / 8] ^= (byte) (1 << (bit % 8));
+                yield new Fuzzed(new ProducerRecord<>(requestsTopic, null, key(job), value, headers),
+                        "bit-flipped request", true);
+            }
+        };
+    }
+
+    /** A request signed with the requests key. */
+    private Fuzzed request(byte[] key, byte[] value, String kind, boolean deadLetter) {
+        RecordHeaders headers = new RecordHeaders();
+        RecordSignatures.sign(headers, master.requestsKey(), value);
+        return new Fuzzed(new ProducerRecord<>(requestsTopic, null, key, value, headers), kind, deadLetter);
+    }
+
     private Fuzzed dead(String topic, String key, byte[] value, String kind) {
         return new Fuzzed(new ProducerRecord<>(topic, key(key), value), kind, true);
     }
@@ -102,7 +126,7 @@ final class RecordFuzzer {
     }
 
     private Fuzzed rejected(String job, JobSpec spec, String kind) {
-        return new Fuzzed(new ProducerRecord<>(requestsTopic, key(job), requestBytes(spec)), kind, false);
+        return request(key(job), requestBytes(spec), kind, false);
     }
 
     private byte[] ack(String job) {

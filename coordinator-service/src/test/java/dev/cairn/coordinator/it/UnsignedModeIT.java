@@ -15,8 +15,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The unsigned mode ({@code --allow-unsigned-sidecar-records}), which every other broker-backed test leaves off: a
- * coordinator without a sidecar master key takes sidecar records that carry no signature.
+ * The unsigned mode ({@code --allow-unsigned-sidecar-records --allow-unsigned-requests}), which every other
+ * broker-backed test leaves off: a coordinator without a master key takes sidecar records and requests that carry
+ * no signature.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class UnsignedModeIT {
@@ -27,6 +28,7 @@ class UnsignedModeIT {
         String job = "unsigned-" + UUID.randomUUID();
         try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, stateDir).unsigned().start()) {
             assertThat(cairn.jobKey(job)).as("the bed sends unsigned records").isEmpty();
+            assertThat(cairn.requestsKey()).as("the bed sends unsigned requests").isEmpty();
             cairn.register(Events.job(job, 300, 10_000, "source"));
             cairn.startTask(job, "source", 0, "a-1");
 

@@ -24,7 +24,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -78,10 +77,10 @@ public final class CoordinatorDriver implements AutoCloseable {
     private static Topology topology(Builder options) {
         if (options.wrapDecide != null) {
             return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
-                    options.maxRecordBytes, Optional.ofNullable(options.masterKey), options.wrapDecide);
+                    options.maxRecordBytes, options.auth(), options.wrapDecide);
         }
         return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
-                options.maxRecordBytes, Optional.ofNullable(options.masterKey),
+                options.maxRecordBytes, options.auth(),
                 options.metrics == null ? DecisionListener.NONE : options.metrics.decisions());
     }
 
@@ -101,6 +100,7 @@ public final class CoordinatorDriver implements AutoCloseable {
         private CoordinatorMetrics metrics;
         private int maxRecordBytes = CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES;
         private SigningKey masterKey;
+        private boolean allowUnsignedRequests;
         private UnaryOperator<CoordinatorProcessor.Decide> wrapDecide;
 
         private Builder(Path stateDir) {
@@ -119,10 +119,23 @@ public final class CoordinatorDriver implements AutoCloseable {
             return this;
         }
 
-        /** Acks must be signed with their job's key derived from {@code master}. */
+        /**
+         * Acks must be signed with their job's key derived from {@code master}, requests with its requests key
+         * ({@code null}: nothing is signed).
+         */
         public Builder signedWith(SigningKey master) {
             this.masterKey = master;
             return this;
+        }
+
+        /** With a master key, unsigned requests are accepted too ({@code allow.unsigned.requests}). */
+        public Builder allowUnsignedRequests() {
+            this.allowUnsignedRequests = true;
+            return this;
+        }
+
+        private InputAuthentication auth() {
+            return new InputAuthentication(masterKey, allowUnsignedRequests);
         }
 
         /** The decider wrapped by {@code wrap} (tests make it fail); decisions are then not counted. */
@@ -141,7 +154,17 @@ public final class CoordinatorDriver implements AutoCloseable {
         return driver;
     }
 
+    /** Requests as the REST API and the CLI send them: signed with the requests key when the topology requires it. */
     public TestInputTopic<String, RequestEnvelope> requests() {
+        if (masterKey == null) {
+            return unsignedRequests();
+        }
+        return driver.createInputTopic(TOPICS.requests(), new StringSerializer(),
+                new SigningSerializer<>(CairnSerdes.requests().serializer(), masterKey.requestsKey()));
+    }
+
+    /** Requests without a signature, as a client without the requests key writes them. */
+    public TestInputTopic<String, RequestEnvelope> unsignedRequests() {
         return driver.createInputTopic(TOPICS.requests(), new StringSerializer(), CairnSerdes.requests().serializer());
     }
 

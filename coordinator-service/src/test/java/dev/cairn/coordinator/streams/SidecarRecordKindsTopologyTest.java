@@ -32,9 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every kind of record a sidecar sends to {@code cairn.acks} (task starts, acks, declines, finished tasks,
- * participants' acks and declines), and every kind of request, in the default secured mode (signed with the
- * job's key) and in the unsigned mode: each is taken in, and in the secured mode each unsigned one is
- * dead-lettered.
+ * participants' acks and declines), and every kind of request, in the default secured mode (sidecar records signed
+ * with the job's key, requests with the requests key) and in the unsigned mode: each is taken in, and in the secured
+ * mode each unsigned sidecar record is dead-lettered (unsigned requests: {@link SignedRequestsTopologyTest}).
  */
 class SidecarRecordKindsTopologyTest {
 
@@ -87,7 +87,7 @@ class SidecarRecordKindsTopologyTest {
     }
 
     @Test
-    void shouldTakeInEveryKindOfRequestUnsignedInBothModes() {
+    void shouldTakeInEveryKindOfRequestAsTheRestApiSendsItInBothModes() {
         for (SigningKey master : Arrays.asList(MASTER, null)) {
             driver = CoordinatorDriver.on(stateDir.resolve(String.valueOf(master != null))).signedWith(master).start();
 

@@ -16,10 +16,9 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SubtaskState;
+import dev.cairn.events.auth.RecordSignatures;
 import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
-import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
@@ -40,11 +39,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -55,7 +51,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real coordinator ({@link CoordinatorApp}) on the test broker, on topics and an application id of its own,
- * and what its users and sidecars do: produce requests and acks (signed when the coordinator requires it), read
+ * and what its users and sidecars do: produce requests and acks (signed, as the coordinator requires, unless the bed
+ * is {@link Builder#unsigned()}), read
  * the control topic and the journal (read_committed, as sidecars do), restart the coordinator, call its REST API.
  * One bed per test class (or per test, with {@link #on}); the broker is the run's shared one.
  *
@@ -102,9 +99,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         this.kafka = cluster;
         this.stateDir = dir;
         this.coordinator = startInstance(dir, settings.queryServer);
-        this.requests = new KafkaProducer<>(producerProps(), new StringSerializer(),
-                CairnSerdes.requests().serializer());
-        this.acks = new KafkaProducer<>(producerProps(), new StringSerializer(), ackSerializer(settings.masterKey));
+        this.requests = BedProducers.requests(kafka.bootstrapServers(), settings.masterKey);
+        this.acks = BedProducers.acks(kafka.bootstrapServers(), settings.masterKey);
         this.control = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.control(),
                 CairnSerdes.control().deserializer(), ControlEnvelope::getEvent);
         this.journal = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.journal(),
@@ -128,7 +124,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /**
      * What the coordinator runs with: 2 partitions per topic, no REST API, and, as the documented coordinator
-     * command does, sidecar records that must be signed (with a master key of the bed's own) unless
+     * command does, sidecar records and requests that must be signed (with a master key of the bed's own) unless
      * {@link #unsigned()} is set.
      */
     public static final class Builder {
@@ -179,8 +175,9 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         }
 
         /**
-         * A coordinator that accepts unsigned sidecar records ({@code --allow-unsigned-sidecar-records}), and a bed
-         * that sends them unsigned: only for tests whose subject is that mode.
+         * A coordinator without master key that accepts unsigned sidecar records and requests
+         * ({@code --allow-unsigned-sidecar-records --allow-unsigned-requests}), and a bed that sends them unsigned:
+         * only for tests whose subject is that mode.
          */
         public Builder unsigned() {
             this.masterKey = null;
@@ -213,7 +210,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     private CoordinatorApp startInstance(Path dir, QueryServerConfig queryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
                 settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), settings.kafkaProperties,
-                queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey);
+                queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
+                settings.masterKey == null);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
@@ -295,20 +293,32 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /** Produces {@code request} to the requests topic, keyed by {@code jobId}. */
     public void sendRequest(String jobId, RequestEnvelope request) {
-        send(requests, topics.requests(), jobId, request);
+        BedProducers.send(requests, topics.requests(), jobId, request);
     }
 
-    /** Produces raw bytes to the requests topic, as a broken client would. */
+    /**
+     * Produces raw bytes to the requests topic as a broken client that holds the requests key would: signed, unless
+     * the bed is {@link Builder#unsigned()}.
+     */
     public void sendRawRequest(String key, byte[] value) {
-        try (KafkaProducer<String, byte[]> raw =
-                     new KafkaProducer<>(producerProps(), new StringSerializer(), new ByteArraySerializer())) {
-            send(raw, topics.requests(), key, value);
-        }
+        RecordHeaders headers = new RecordHeaders();
+        requestsKey().ifPresent(requestsKey -> RecordSignatures.sign(headers, requestsKey, value));
+        sendRawRequest(key, value, headers);
+    }
+
+    /** Produces raw bytes with exactly {@code headers} (none: unsigned, as an attacker would) to the requests topic. */
+    public void sendRawRequest(String key, byte[] value, Headers headers) {
+        BedProducers.sendRaw(kafka.bootstrapServers(), topics.requests(), key, value, headers);
+    }
+
+    /** The key requests are signed with; empty when the bed runs {@link Builder#unsigned()}. */
+    public Optional<SigningKey> requestsKey() {
+        return Optional.ofNullable(settings.masterKey).map(SigningKey::requestsKey);
     }
 
     /** Produces a sidecar's event ({@code TaskStarted}, an ack, a decline...) to the acks topic. */
     public void sendAck(String jobId, Object event) {
-        send(acks, topics.acks(), jobId, new AckEnvelope(event));
+        BedProducers.send(acks, topics.acks(), jobId, new AckEnvelope(event));
     }
 
     public void startTask(String jobId, String taskId, int subtaskIndex, String attemptId) {
@@ -359,25 +369,6 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
                 && a.getCheckpointId() == completed.getCheckpointId()).stream()
                 .map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(), a.getStateHandle()))
                 .toList();
-    }
-
-    private static <V> void send(KafkaProducer<String, V> producer, String topic, String key, V value) {
-        try {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
-        } catch (Exception e) {
-            throw new AssertionError("cannot produce to " + topic, e);
-        }
-    }
-
-    private static Serializer<AckEnvelope> ackSerializer(SigningKey master) {
-        return master == null ? CairnSerdes.acks().serializer() : new SigningSerializer<>(
-                CairnSerdes.acks().serializer(), envelope -> master.jobKey(EnvelopeJobIds.of(envelope)));
-    }
-
-    private Map<String, Object> producerProps() {
-        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, 0);
     }
 
     /** As a registered extension ({@link #perTestClass()}): opens the bed on the shared broker. */

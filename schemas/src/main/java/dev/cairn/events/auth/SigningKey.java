@@ -12,11 +12,14 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A secret HMAC-SHA256 key: the operator's master key, or one job's key derived from it. A job's key is
+ * A secret HMAC-SHA256 key: the operator's master key, or a key derived from it. A job's key is
  * {@code HMAC-SHA256(master, "cairn.job-key.v1:" + jobId)}: the coordinator, which holds the master key,
  * derives every job's key on its own, and the operator hands each job's sidecars their job's key only, so a
- * sidecar of one job cannot sign records of another. Keys are written as Base64 (standard alphabet) of at
- * least {@value #MIN_BYTES} bytes; {@link #toString()} never shows the secret.
+ * sidecar of one job cannot sign records of another. The requests key is
+ * {@code HMAC-SHA256(master, "cairn.requests-key.v1")}: what the REST API and the CLI sign records of the requests
+ * topic with. Its context has no job id and another prefix, so no job id derives it, and neither a job key nor
+ * the requests key reveals the master key or another derived key. Keys are written as Base64 (standard
+ * alphabet) of at least {@value #MIN_BYTES} bytes; {@link #toString()} never shows the secret.
  */
 public final class SigningKey {
 
@@ -24,6 +27,7 @@ public final class SigningKey {
     public static final int MIN_BYTES = 32;
     static final String ALGORITHM = "HmacSHA256";
     private static final String JOB_KEY_CONTEXT = "cairn.job-key.v1:";
+    private static final String REQUESTS_KEY_CONTEXT = "cairn.requests-key.v1";
 
     private final byte[] secret;
     /** One initialised MAC per thread: computing a signature costs the hash only, not a provider look-up. */
@@ -90,6 +94,11 @@ public final class SigningKey {
     /** The key of {@code jobId}'s sidecars, derived from this master key. */
     public SigningKey jobKey(String jobId) {
         return new SigningKey(mac((JOB_KEY_CONTEXT + jobId).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The key that signs records of the requests topic (job specs, trigger requests), derived from this master key. */
+    public SigningKey requestsKey() {
+        return new SigningKey(mac(REQUESTS_KEY_CONTEXT.getBytes(StandardCharsets.UTF_8)));
     }
 
     /** HMAC-SHA256 of {@code data} under this key. */

@@ -1,6 +1,7 @@
 package dev.cairn.events.serde;
 
 import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -32,6 +33,11 @@ public final class EnvelopeJobIds {
 
     /** The job id of the event inside a record of {@code cairn.acks}. */
     public static String of(AckEnvelope envelope) {
+        return ofEvent(envelope.getEvent());
+    }
+
+    /** The job id of the request inside a record of {@code cairn.requests}. */
+    public static String of(RequestEnvelope envelope) {
         return ofEvent(envelope.getEvent());
     }
 

@@ -24,9 +24,9 @@ public class EventDecodingException extends SerializationException {
         CORRUPT,
         /** A whole event followed by bytes that belong to none. */
         TRAILING_BYTES,
-        /** A record of cairn.acks without the signature its job's key requires. */
+        /** A record of cairn.acks or cairn.requests without the signature the coordinator requires. */
         UNSIGNED,
-        /** A record of cairn.acks whose signature does not match its job's key and its bytes. */
+        /** A record whose signature does not match its bytes under the key it must be signed with. */
         BAD_SIGNATURE
     }
 

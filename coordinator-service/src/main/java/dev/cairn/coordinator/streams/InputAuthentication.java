@@ -1,0 +1,57 @@
+package dev.cairn.coordinator.streams;
+
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.auth.SharedKeyVerifyingDeserializer;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.VerifyingDeserializer;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.EnvelopeJobIds;
+import org.apache.kafka.common.serialization.Deserializer;
+
+/**
+ * Which records of the coordinator's two input topics must be signed, and the deserializers that check it. With a
+ * master key, every record of {@code cairn.acks} must be signed with its job's key ({@link VerifyingDeserializer}),
+ * and every record of {@code cairn.requests} with the requests key ({@link SharedKeyVerifyingDeserializer}) unless
+ * {@code allowUnsignedRequests}; a record that fails is dead-lettered as {@code UNSIGNED} or {@code BAD_SIGNATURE}.
+ * Without a master key nothing can be checked and every record is taken unsigned (the configuration keys only
+ * allow that when the operator says so, {@code CoordinatorKeys}).
+ *
+ * @param masterKey the operator's master key; {@code null} checks nothing
+ * @param allowUnsignedRequests whether a request without signature is taken (a signed one is still checked)
+ */
+public record InputAuthentication(SigningKey masterKey, boolean allowUnsignedRequests) {
+
+    /** Nothing is checked: every record is taken unsigned. */
+    public static final InputAuthentication NONE = new InputAuthentication(null, true);
+
+    /** The configuration key an operator sets to take unsigned requests, named in the dead letters' messages. */
+    static final String ALLOW_UNSIGNED_REQUESTS_KEY = "allow.unsigned.requests";
+
+    /** Every record of both topics must be signed with a key derived from {@code masterKey}. */
+    public static InputAuthentication signed(SigningKey masterKey) {
+        return new InputAuthentication(masterKey, false);
+    }
+
+    /** What reads {@code cairn.acks}. */
+    Deserializer<AckEnvelope> acks() {
+        return masterKey == null ? CairnSerdes.acks()
+                : new VerifyingDeserializer<>(CairnSerdes.acks(), masterKey, EnvelopeJobIds::of);
+    }
+
+    /** What reads {@code cairn.requests}. */
+    Deserializer<RequestEnvelope> requests() {
+        return masterKey == null ? CairnSerdes.requests()
+                : new SharedKeyVerifyingDeserializer<>(CairnSerdes.requests(), masterKey.requestsKey(),
+                        allowUnsignedRequests, "this coordinator accepts only requests signed with the requests key "
+                        + "derived from its master key (the REST API signs what it publishes; the CLI signs with "
+                        + "--requests-key-file, a key made by `cairn keys requests`), or set "
+                        + ALLOW_UNSIGNED_REQUESTS_KEY + "=true to accept unsigned requests on a trusted network");
+    }
+
+    @Override
+    public String toString() {
+        return masterKey == null ? "nothing signed"
+                : allowUnsignedRequests ? "signed sidecar records, unsigned requests allowed" : "signed records";
+    }
+}
