@@ -116,9 +116,9 @@ public final class CoordinatorApp implements AutoCloseable {
 
     /** The topology a coordinator with this configuration runs (and rehearses). */
     private static Topology topology(CoordinatorConfig config, DecisionListener listener) {
-        return CoordinatorTopology.build(config.topics(), CoordinatorSettings.DEFAULTS,
-                () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval(),
-                CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
+        CoordinatorSettings settings = CoordinatorSettings.DEFAULTS.withLimits(config.inputLimits());
+        return CoordinatorTopology.build(config.topics(), settings, () -> ThreadLocalRandom.current().nextDouble(),
+                config.tickInterval(), CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
                 new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests()), listener);
     }
 
@@ -192,7 +192,7 @@ public final class CoordinatorApp implements AutoCloseable {
             metrics.bindStreams(streams);
             metrics.watchJobs(state);
             queryServer.start(state, new StreamsHealth(streams::state, failures, System::currentTimeMillis, state),
-                    publisher, api -> new MetricsHandler(metrics, api));
+                    publisher, config.inputLimits(), api -> new MetricsHandler(metrics, api));
         }
         return new CoordinatorApp(config, streams, running, queryServer, publisher, metrics);
     }

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.app;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
@@ -30,6 +31,8 @@ import org.apache.kafka.streams.StreamsConfig;
  *     both topics (for a trusted network only)
  * @param allowUnsignedRequests with a master key, whether a request without signature is accepted too (a signed
  *     one is still checked); meaningless without a master key
+ * @param inputLimits what the coordinator accepts of a request (the location schemes it allows among them), checked
+ *     by the decider and, so that a client hears of a problem at once, by the REST API
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -44,7 +47,8 @@ public record CoordinatorConfig(
         QueryServerConfig queryServer,
         Failover failover,
         SigningKey sidecarMasterKey,
-        boolean allowUnsignedRequests) {
+        boolean allowUnsignedRequests,
+        InputLimits inputLimits) {
 
     /**
      * The group membership and task placement settings that decide how long jobs go untriggered when an
@@ -121,6 +125,7 @@ public record CoordinatorConfig(
             throw new IllegalArgumentException("bootstrap-servers must name at least one host:port");
         }
         Objects.requireNonNull(failover, "failover");
+        Objects.requireNonNull(inputLimits, "inputLimits");
         refuseOverrides(kafkaProperties, "kafkaProperties");
         kafkaProperties = Map.copyOf(kafkaProperties);
     }
@@ -150,7 +155,7 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false);
+                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS);
     }
 
     /** A coordinator without REST API. */
@@ -158,7 +163,7 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false);
+                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
@@ -170,28 +175,35 @@ public record CoordinatorConfig(
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, newQueryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits);
     }
 
     /** The same settings, requiring sidecar records and requests signed with keys derived from {@code masterKey}. */
     public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                masterKey, allowUnsignedRequests);
+                masterKey, allowUnsignedRequests, inputLimits);
     }
 
     /** The same settings, accepting unsigned requests too ({@code allow.unsigned.requests}) when {@code allow}. */
     public CoordinatorConfig withAllowUnsignedRequests(boolean allow) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allow);
+                sidecarMasterKey, allow, inputLimits);
+    }
+
+    /** The same settings with other limits on what clients send (e.g. the location schemes allowed). */
+    public CoordinatorConfig withInputLimits(InputLimits newLimits) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                sidecarMasterKey, allowUnsignedRequests, newLimits);
     }
 
     /** The key requests are signed with, derived from the master key; empty without one. */
@@ -203,7 +215,7 @@ public record CoordinatorConfig(
     public CoordinatorConfig withFailover(Failover newFailover) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, newFailover,
-                sidecarMasterKey, allowUnsignedRequests);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits);
     }
 
     private static void requirePositive(String name, long value) {

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.app;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.config.ConfigProblem;
 import dev.cairn.events.config.ConfigSchema;
@@ -11,6 +12,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeSet;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
@@ -36,6 +38,7 @@ public final class CoordinatorKeys {
     static final String SIDECAR_MASTER_KEY_FILE = "sidecar.master.key.file";
     static final String ALLOW_UNSIGNED = "allow.unsigned.sidecar.records";
     static final String ALLOW_UNSIGNED_REQUESTS = "allow.unsigned.requests";
+    static final String LOCATION_SCHEMES = "location.schemes";
     static final String INSTANCE_ID = "instance.id";
     static final String SESSION_TIMEOUT_MS = "session.timeout.ms";
     static final String HEARTBEAT_INTERVAL_MS = "heartbeat.interval.ms";
@@ -81,6 +84,11 @@ public final class CoordinatorKeys {
                 .define(ALLOW_UNSIGNED, Type.BOOLEAN, false, Importance.HIGH,
                         "Accept unsigned TaskStarted, ack and decline records: only where nobody untrusted can "
                                 + "write the acks topic.")
+                .define(LOCATION_SCHEMES, Type.LIST, String.join(",",
+                                new TreeSet<>(InputLimits.DEFAULT_LOCATION_SCHEMES)), Importance.MEDIUM,
+                        "URI schemes a job's storage base or a savepoint target may have; any other location is "
+                                + "refused, since tasks are told to write there (default: the file systems Flink "
+                                + "writes checkpoints to).")
                 .define(ALLOW_UNSIGNED_REQUESTS, Type.BOOLEAN, false, Importance.HIGH,
                         "Accept unsigned job specs, trigger requests and status changes on the requests topic "
                                 + "(signed ones are still checked): only where nobody untrusted can write that "
@@ -127,7 +135,16 @@ public final class CoordinatorKeys {
                 Duration.ofMillis(config.getLong(TICK_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(COMMIT_INTERVAL_MS)), kafkaProperties(config),
                 HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config),
-                config.getBoolean(ALLOW_UNSIGNED_REQUESTS));
+                config.getBoolean(ALLOW_UNSIGNED_REQUESTS), inputLimits(config));
+    }
+
+    /** The default limits, with the location schemes of {@value #LOCATION_SCHEMES}. */
+    private static InputLimits inputLimits(LayeredConfig config) {
+        try {
+            return InputLimits.DEFAULTS.withLocationSchemes(config.getList(LOCATION_SCHEMES));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(LOCATION_SCHEMES, e.getMessage());
+        }
     }
 
     private static Map<String, String> kafkaProperties(LayeredConfig config) {

@@ -39,6 +39,11 @@ public record CoordinatorSettings(int maxQueuedRequests, int historySize, int re
         this(maxQueuedRequests, historySize, recentlyEndedSize, InputLimits.DEFAULTS);
     }
 
+    /** These settings with other limits on what clients send. */
+    public CoordinatorSettings withLimits(InputLimits newLimits) {
+        return new CoordinatorSettings(maxQueuedRequests, historySize, recentlyEndedSize, newLimits, requestsKept);
+    }
+
     /** These settings, keeping the outcomes of the newest {@code kept} requests per job. */
     public CoordinatorSettings withRequestsKept(int kept) {
         return new CoordinatorSettings(maxQueuedRequests, historySize, recentlyEndedSize, limits, kept);

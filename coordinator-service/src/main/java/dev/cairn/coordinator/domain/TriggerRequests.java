@@ -27,7 +27,12 @@ public final class TriggerRequests {
 
     /** Every problem of the request under the default {@link InputLimits}; empty when it is valid. */
     public static List<SpecProblem> problems(TriggerRequest request) {
-        List<SpecProblem> problems = boundsProblems(request, InputLimits.DEFAULTS);
+        return problems(request, InputLimits.DEFAULTS);
+    }
+
+    /** Every problem of the request under {@code limits}; empty when it is valid. */
+    public static List<SpecProblem> problems(TriggerRequest request, InputLimits limits) {
+        List<SpecProblem> problems = boundsProblems(request, limits);
         problems.addAll(optionProblems(request));
         return problems;
     }

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.coordinator.domain.SpecProblem;
 import dev.cairn.events.BackupType;
@@ -65,11 +66,16 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
      *     the coordinator would reject (see {@link JobSpecs#problems})
      */
     public static JobSpec read(String text, String jobId, long nowMs) {
+        return read(text, jobId, nowMs, InputLimits.DEFAULTS);
+    }
+
+    /** As above, checked under {@code limits} (the coordinator's, e.g. the location schemes it allows). */
+    public static JobSpec read(String text, String jobId, long nowMs, InputLimits limits) {
         if (text == null || text.isBlank()) {
             throw ApiException.badRequest("the body must be a job spec like " + EXAMPLE + "; it is empty");
         }
         BodyReader.Bound<JobSpecBody> bound = BodyReader.read(text, JobSpecBody.class, EXAMPLE);
-        return bound.value().toSpec(jobId, nowMs, bound.problems());
+        return bound.value().toSpec(jobId, nowMs, bound.problems(), limits);
     }
 
     /**
@@ -79,7 +85,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
      * @throws ApiException 400 naming every refused value, every required field left out and every problem of the
      *     spec
      */
-    JobSpec toSpec(String jobId, long nowMs, Map<String, String> refused) {
+    JobSpec toSpec(String jobId, long nowMs, Map<String, String> refused, InputLimits limits) {
         Map<String, String> missing = new LinkedHashMap<>(refused);
         JobSpec spec = JobSpec.newBuilder().setJobId(jobId).setTasks(vertices(missing)).setConfig(config(missing))
                 .setParticipants(participants == null ? List.of() : participants)
@@ -87,7 +93,7 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
         List<String> problems = new ArrayList<>();
         missing.forEach((path, problem) -> problems.add(refused.containsKey(path) ? problem
                 : path + " " + problem));
-        for (SpecProblem problem : JobSpecs.problems(spec)) {
+        for (SpecProblem problem : JobSpecs.problems(spec, limits)) {
             if (!covered(problem.path(), missing.keySet())) {
                 problems.add(field(problem.path()) + " " + problem.message());
             }

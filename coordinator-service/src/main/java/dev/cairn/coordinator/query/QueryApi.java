@@ -80,6 +80,7 @@ final class QueryApi {
     private final Forwarder forwarder;
     private final String self;
     private final LongSupplier clock;
+    private final InputLimits limits;
     private final JobsOverview jobs;
     private final List<JobRoute> jobRoutes;
 
@@ -88,9 +89,11 @@ final class QueryApi {
      * @param forwarder reaches the instances that own other jobs
      * @param self this instance's host:port, as other instances reach it
      * @param clock the time stamped on trigger requests and job specs
+     * @param limits what the coordinator accepts of a request (checked here so that the client hears of it at once)
      */
     QueryApi(StateSource source, HealthSource health, RequestPublisher publisher, AccessPolicy access,
-            Forwarder forwarder, String self, LongSupplier clock) {
+            Forwarder forwarder, String self, LongSupplier clock, InputLimits limits) {
+        this.limits = limits;
         this.source = source;
         this.health = health;
         this.publisher = publisher;
@@ -240,7 +243,7 @@ final class QueryApi {
         ApiRequest request = call.request();
         String jobId = call.jobId();
         TriggerRequest trigger = TriggerBody.read(request.bodyText(), type, jobId, clock.getAsLong(),
-                () -> UUID.randomUUID().toString());
+                () -> UUID.randomUUID().toString(), limits);
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
             HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
@@ -265,7 +268,7 @@ final class QueryApi {
      */
     private HttpAnswer register(JobCall call) {
         String jobId = call.jobId();
-        JobSpec spec = JobSpecBody.read(call.request().bodyText(), jobId, clock.getAsLong());
+        JobSpec spec = JobSpecBody.read(call.request().bodyText(), jobId, clock.getAsLong(), limits);
         publisher.publish(spec);
         LOG.info("REST: {} registered job {} ({} tasks)", call.principal(), jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -145,7 +146,7 @@ public final class QueryServer implements AutoCloseable {
      * @param publisher where PUT and POST send their requests
      */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
-        start(source, health, publisher, UnaryOperator.identity());
+        start(source, health, publisher, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     /**
@@ -155,8 +156,14 @@ public final class QueryServer implements AutoCloseable {
      */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher,
             UnaryOperator<Handler> front) {
+        start(source, health, publisher, InputLimits.DEFAULTS, front);
+    }
+
+    /** As above, checking requests under the coordinator's {@code limits}. */
+    public void start(StateSource source, HealthSource health, RequestPublisher publisher, InputLimits limits,
+            UnaryOperator<Handler> front) {
         QueryApi queryApi = new QueryApi(source, health, publisher, config.access(), forwarder(), applicationServer(),
-                System::currentTimeMillis);
+                System::currentTimeMillis, limits);
         api.server().setHandler(slowBodies(front.apply(new Handler.Sequence(new WebPageHandler(),
                 new JettyApiHandler(queryApi)))));
         if (probes != null) {

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.query;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.domain.SpecProblem;
 import dev.cairn.coordinator.domain.TriggerRequests;
 import dev.cairn.events.CheckpointType;
@@ -34,7 +35,7 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
      *     coordinator would refuse
      */
     static TriggerRequest read(String text, Class<? extends TriggerBody> type, String jobId, long nowMs,
-            Supplier<String> ids) {
+            Supplier<String> ids, InputLimits limits) {
         BodyReader.Bound<? extends TriggerBody> bound = BodyReader.read(text == null || text.isBlank() ? "{}" : text,
                 type, EXAMPLE);
         TriggerBody body = bound.value();
@@ -42,7 +43,7 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
         problems.addAll(body.shapeProblems());
         String requestId = body.givenRequestId();
         TriggerRequest request = body.toRequest(jobId, requestId != null ? requestId : ids.get(), nowMs);
-        for (SpecProblem problem : TriggerRequests.problems(request)) {
+        for (SpecProblem problem : TriggerRequests.problems(request, limits)) {
             String field = body.field(problem.path());
             if (!bound.problems().containsKey(field)) {
                 problems.add(field + " " + problem.message());

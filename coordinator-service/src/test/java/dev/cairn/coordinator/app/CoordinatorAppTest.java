@@ -2,6 +2,7 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
@@ -38,7 +39,7 @@ class CoordinatorAppTest {
                 LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(), LOCAL.tickInterval(),
                 LOCAL.commitInterval(), Map.of("session.timeout.ms", "45000", "consumer.group.instance.id", "mine",
                         "num.standby.replicas", "0"), null,
-                CoordinatorConfig.Failover.DEFAULTS.withInstanceId("host-a"), null, false);
+                CoordinatorConfig.Failover.DEFAULTS.withInstanceId("host-a"), null, false, InputLimits.DEFAULTS);
 
         Properties props = CoordinatorApp.streamsProperties(config);
 

@@ -215,6 +215,26 @@ class CoordinatorMainTest {
     }
 
     @Test
+    void shouldAllowTheLocationSchemesOfFlinksFileSystemsUnlessTold() {
+        CoordinatorConfig defaults = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests").config();
+        CoordinatorConfig told = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--location-schemes", "file, MinIO").config();
+
+        assertThat(defaults.inputLimits().locationSchemes()).contains("file", "s3", "hdfs", "gs").doesNotContain("http");
+        assertThat(told.inputLimits().locationSchemes()).containsExactlyInAnyOrder("file", "minio");
+    }
+
+    @Test
+    void shouldNameTheFlagWhenALocationSchemeIsNoUriScheme() {
+        Result result = run("--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--location-schemes", "file,s3://");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("location.schemes").contains("'s3://' is not a URI scheme")
+                .contains("--location-schemes");
+    }
+
+    @Test
     void shouldNameTheFlagWhenAllowUnsignedRequestsIsNeitherTrueNorFalse() {
         Result result = run("--allow-unsigned-sidecar-records", "--allow-unsigned-requests=maybe");
 
@@ -259,7 +279,7 @@ class CoordinatorMainTest {
 
     @Test
     void shouldLimitEachRestClientAndServeNoProbesPortWhenNothingIsGiven() {
-        QueryServerConfig config = parse("--allow-unsigned-sidecar-records").config().queryServer();
+        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests").config().queryServer();
 
         assertThat(config.limits()).isEqualTo(ClientLimits.DEFAULTS);
         assertThat(config.limits().maxConnectionsPerClient()).isEqualTo(20);
@@ -269,7 +289,7 @@ class CoordinatorMainTest {
 
     @Test
     void shouldBuildTheClientLimitsAndProbesPortWhenTheirFlagsAreGiven() {
-        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--http-probes-port", "9081",
+        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-probes-port", "9081",
                 "--http-max-connections-per-client", "0", "--http-min-request-data-rate", "4096",
                 "--http-header-timeout-ms", "2500").config().queryServer();
 

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ class QueryApiWithoutServerTest {
     private final List<RequestEnvelope> published = new CopyOnWriteArrayList<>();
     private final QueryApi api = new QueryApi(new FixedStateSource(new JobLocation.Unavailable("restoring")),
             HealthSource.alwaysUp(), (jobId, request) -> published.add(request), TestTokens.mutations(),
-            new Forwarder("self:1"), "self:1", () -> 42L);
+            new Forwarder("self:1"), "self:1", () -> 42L, InputLimits.DEFAULTS);
 
     @Test
     void shouldPublishTheSpecOfAnAuthorizedPutStampedByItsClock() {
@@ -48,6 +49,20 @@ class QueryApiWithoutServerTest {
         assertThat(answer.status()).isEqualTo(400);
         assertThat(new String(answer.body(), StandardCharsets.UTF_8))
                 .contains("request id must not contain control characters");
+    }
+
+    @Test
+    void shouldRefuseASpecWhoseStorageBaseHasASchemeTheCoordinatorDoesNotAllow() {
+        QueryApi onlyS3 = new QueryApi(new FixedStateSource(new JobLocation.Unavailable("restoring")),
+                HealthSource.alwaysUp(), (jobId, request) -> published.add(request), TestTokens.mutations(),
+                new Forwarder("self:1"), "self:1", () -> 42L, InputLimits.DEFAULTS.withLocationSchemes(List.of("s3")));
+
+        HttpAnswer answer = onlyS3.answer(request("PUT", Map.of("AUTHORIZATION", List.of("Bearer " + TestTokens.OPS))));
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(new String(answer.body(), StandardCharsets.UTF_8))
+                .contains("has the scheme 'file', which is not allowed; allowed: s3");
+        assertThat(published).isEmpty();
     }
 
     private static ApiRequest request(String method, Map<String, List<String>> headers) {

@@ -3,6 +3,7 @@ package dev.cairn.coordinator.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
@@ -68,7 +69,8 @@ class TriggerBodyTest {
 
     @Test
     void shouldNameEveryProblemWhenACheckpointGivesSavepointOptionsAndABlankId() {
-        assertRejected("{\"targetLocation\":\"x\",\"formatType\":\"NATIVE\",\"requestId\":\" \"}", CheckpointBody.class)
+        assertRejected("{\"targetLocation\":\"s3://bucket/x\",\"formatType\":\"NATIVE\",\"requestId\":\" \"}",
+                CheckpointBody.class)
                 .hasMessage("requestId is empty; targetLocation applies to savepoints only (a checkpoint is stored "
                         + "under the job's storage base location); formatType applies to savepoints only; choose a "
                         + "backup type (FULL or INCREMENTAL) for a checkpoint");
@@ -109,7 +111,7 @@ class TriggerBodyTest {
 
     @Test
     void shouldAskForASavepointWhenTheSavepointBodyIsEmpty() {
-        TriggerRequest request = TriggerBody.read("", SavepointBody.class, "job-1", 42L, () -> "generated");
+        TriggerRequest request = TriggerBody.read("", SavepointBody.class, "job-1", 42L, () -> "generated", InputLimits.DEFAULTS);
 
         assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(request.getPostCheckpointAction()).isEqualTo(PostCheckpointAction.NONE);
@@ -120,7 +122,8 @@ class TriggerBodyTest {
     @CsvSource({"true, TERMINATE", "false, SUSPEND"})
     void shouldStopWithASavepointWhenTheStopBodyAsksWithOrWithoutDrain(boolean drain, PostCheckpointAction action) {
         TriggerRequest request = TriggerBody.read("{\"drain\":" + drain + ",\"formatType\":\"NATIVE\","
-                + "\"targetDirectory\":\"s3://sp\",\"triggerId\":\"t1\"}", StopBody.class, "job-1", 42L, () -> "x");
+                + "\"targetDirectory\":\"s3://sp\",\"triggerId\":\"t1\"}", StopBody.class, "job-1", 42L, () -> "x",
+                InputLimits.DEFAULTS);
 
         assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(request.getPostCheckpointAction()).isEqualTo(action);
@@ -139,12 +142,12 @@ class TriggerBodyTest {
     }
 
     private static TriggerRequest checkpoint(String text) {
-        return TriggerBody.read(text, CheckpointBody.class, "job-1", 42L, () -> "generated");
+        return TriggerBody.read(text, CheckpointBody.class, "job-1", 42L, () -> "generated", InputLimits.DEFAULTS);
     }
 
     private static AbstractThrowableAssert<?, ? extends Throwable> assertRejected(String text,
             Class<? extends TriggerBody> type) {
-        return assertThatThrownBy(() -> TriggerBody.read(text, type, "job-1", 42L, () -> "generated"))
+        return assertThatThrownBy(() -> TriggerBody.read(text, type, "job-1", 42L, () -> "generated", InputLimits.DEFAULTS))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400));
     }
 }

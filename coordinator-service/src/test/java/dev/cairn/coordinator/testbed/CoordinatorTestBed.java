@@ -2,6 +2,7 @@ package dev.cairn.coordinator.testbed;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.query.AccessPolicy;
 import dev.cairn.coordinator.query.BearerTokens;
 import dev.cairn.coordinator.query.QueryServerConfig;
@@ -211,7 +212,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
                 settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), settings.kafkaProperties,
                 queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
-                settings.masterKey == null);
+                settings.masterKey == null, InputLimits.DEFAULTS);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
