@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.Events;
-import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.coordinator.testbed.FaultChecks;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobSpec;
@@ -13,8 +13,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import dev.cairn.kafka.test.TopicTail;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -25,7 +23,6 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
@@ -51,17 +48,16 @@ class FaultInputIT {
 
     @RegisterExtension
     static final CoordinatorTestBed cairn = CoordinatorTestBed.perTestClass().signedWith(MASTER).create();
-    private static TopicTail<byte[]> deadLetters;
+    private static FaultChecks checks;
 
     @BeforeAll
-    static void startCoordinator(KafkaCluster kafka) {
-        deadLetters = TopicTail.fromBeginning(kafka.bootstrapServers(), cairn.topics().dlq(), new ByteArrayDeserializer(),
-                value -> value);
+    static void readDeadLetters() {
+        checks = FaultChecks.on(cairn);
     }
 
     @AfterAll
     static void stop() {
-        deadLetters.close();
+        checks.close();
     }
 
     @Test
@@ -73,7 +69,7 @@ class FaultInputIT {
 
         CommandRejected rejected = cairn.awaitNextJournal(CommandRejected.class, r -> r.getJobId().equals(poison));
         assertThat(rejected.getReason()).contains("tasks[0].parallelism must be in [1, 32768]");
-        assertHealthyJobCompletesACheckpoint();
+        checks.assertAHealthyJobCompletesACheckpoint();
     }
 
     /**
@@ -87,13 +83,11 @@ class FaultInputIT {
 
         cairn.sendRequest(huge, new RequestEnvelope(Events.job(huge, 200, 10_000, "source")));
 
-        ConsumerRecord<String, byte[]> letter = Awaitility.await().atMost(CoordinatorTestBed.WAIT)
-                .until(() -> deadLetters.records().stream()
-                        .filter(r -> "ID_TOO_LONG".equals(header(r, DeadLetterQueueHandler.REASON))).findFirst()
-                        .orElse(null), r -> r != null);
-        assertThat(header(letter, DeadLetterQueueHandler.MESSAGE)).contains("500005 characters").hasSizeLessThan(1_000);
-        assertThat(header(letter, DeadLetterQueueHandler.KEY_TRUNCATED_FROM)).isEqualTo("500005");
-        assertHealthyJobCompletesACheckpoint();
+        ConsumerRecord<String, byte[]> letter = checks.awaitDeadLetter("ID_TOO_LONG");
+        assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.MESSAGE)).contains("500005 characters")
+                .hasSizeLessThan(1_000);
+        assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.KEY_TRUNCATED_FROM)).isEqualTo("500005");
+        checks.assertAHealthyJobCompletesACheckpoint();
         assertThat(streamThreads()).as("no stream thread died and was replaced").isEqualTo(threadsBefore);
     }
 
@@ -112,7 +106,7 @@ class FaultInputIT {
     @Test
     void shouldDeadLetterEveryUnreadableOrUnauthenticatedRecordAndJournalEveryInvalidOne(KafkaCluster kafka) {
         Set<String> threadsBefore = streamThreads();
-        int earlierLetters = deadLetters.records().size();
+        int earlierLetters = checks.deadLetters().size();
         RecordFuzzer fuzzer = new RecordFuzzer(42L, cairn.topics().requests(), cairn.topics().acks(), MASTER);
         Map<String, Integer> kinds = new HashMap<>();
         int expectedDead = 0;
@@ -137,32 +131,24 @@ class FaultInputIT {
         int invalid = expectedRejected;
 
         Awaitility.await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
-                .until(() -> deadLetters.records().size() - earlierLetters >= dead
+                .until(() -> checks.deadLetters().size() - earlierLetters >= dead
                         && cairn.journal(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-")).size()
                         >= invalid);
 
-        List<ConsumerRecord<String, byte[]>> all = deadLetters.records();
+        List<ConsumerRecord<String, byte[]>> all = checks.deadLetters();
         List<ConsumerRecord<String, byte[]>> letters = all.subList(earlierLetters, all.size());
         System.out.println("[fuzz] " + FUZZED + " records: " + letters.size() + " dead-lettered " + reasons(letters)
                 + ", " + invalid + " rejected in the journal");
         assertThat(letters).as("every unreadable or unauthenticated record of %s, and nothing else", kinds)
                 .hasSize(dead);
-        assertThat(letters).allSatisfy(letter -> assertThat(header(letter, DeadLetterQueueHandler.REASON)).isNotBlank());
+        assertThat(letters).allSatisfy(letter -> assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.REASON))
+                .isNotBlank());
         assertThat(cairn.journal(CommandRejected.class, r -> r.getJobId().startsWith("fuzz-"))).hasSize(invalid);
         assertThat(reasons(letters)).containsKeys("UNSIGNED", "BAD_SIGNATURE", "TRUNCATED", "TRAILING_BYTES",
                 "NOT_SINGLE_OBJECT_ENCODED", "UNKNOWN_SCHEMA", "IllegalArgumentException");
-        assertHealthyJobCompletesACheckpoint();
+        checks.assertAHealthyJobCompletesACheckpoint();
         assertThat(streamThreads()).as("no stream thread died and was replaced").isEqualTo(threadsBefore);
         assertThat(cairn.coordinator().streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
-    }
-
-    private static void assertHealthyJobCompletesACheckpoint() {
-        String job = "healthy-" + UUID.randomUUID();
-        cairn.register(Events.job(job, 200, 10_000, "source"));
-        cairn.startTask(job, "source", 0, "a-1");
-        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-        cairn.ack(job, triggered.getCheckpointId(), "source", 0, "a-1");
-        cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
     }
 
     private static Set<String> streamThreads() {
@@ -171,11 +157,7 @@ class FaultInputIT {
     }
 
     private static Map<String, Long> reasons(List<ConsumerRecord<String, byte[]>> letters) {
-        return letters.stream().collect(Collectors.groupingBy(l -> header(l, DeadLetterQueueHandler.REASON),
+        return letters.stream().collect(Collectors.groupingBy(l -> FaultChecks.header(l, DeadLetterQueueHandler.REASON),
                 Collectors.counting()));
-    }
-
-    private static String header(ConsumerRecord<String, byte[]> record, String name) {
-        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 }

@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
 import org.awaitility.Awaitility;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(KafkaClusterExtension.class)
 class QueryRoutingIT {
+
+    private static final Map<CoordinatorApp, RestClient> CLIENTS = new ConcurrentHashMap<>();
 
     private static final Duration WAIT = Duration.ofSeconds(90);
 
@@ -147,7 +150,8 @@ class QueryRoutingIT {
         return rest(app).post(path, body);
     }
 
+    /** One client per instance, whose pooled connections stay within the API's connections per client. */
     private static RestClient rest(CoordinatorApp app) {
-        return new RestClient(() -> server(app).uri(), CoordinatorTestBed.REST_TOKEN);
+        return CLIENTS.computeIfAbsent(app, a -> new RestClient(() -> server(a).uri(), CoordinatorTestBed.REST_TOKEN));
     }
 }

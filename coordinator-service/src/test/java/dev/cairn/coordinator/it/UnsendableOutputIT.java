@@ -5,13 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.Events;
-import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.coordinator.testbed.FaultChecks;
 import dev.cairn.events.JobSpec;
-import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import dev.cairn.kafka.test.TopicTail;
-import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,10 +15,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,17 +40,16 @@ class UnsendableOutputIT {
             .kafkaProperty(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                     Integer.toString(MAX_REQUEST_BYTES))
             .create();
-    private static TopicTail<byte[]> deadLetters;
+    private static FaultChecks checks;
 
     @BeforeAll
-    static void tailDeadLetters(KafkaCluster kafka) {
-        deadLetters = TopicTail.fromBeginning(kafka.bootstrapServers(), cairn.topics().dlq(), new ByteArrayDeserializer(),
-                value -> value);
+    static void readDeadLetters() {
+        checks = FaultChecks.on(cairn);
     }
 
     @AfterAll
     static void stop() {
-        deadLetters.close();
+        checks.close();
     }
 
     @Test
@@ -71,41 +64,23 @@ class UnsendableOutputIT {
 
         cairn.register(spec);
 
-        ConsumerRecord<String, byte[]> letter = Awaitility.await().atMost(CoordinatorTestBed.WAIT)
-                .until(() -> deadLetters.records().stream()
-                        .filter(r -> "OUTPUT_UNSENDABLE".equals(header(r, DeadLetterQueueHandler.REASON)))
-                        .findFirst().orElse(null), r -> r != null);
-        assertThat(header(letter, DeadLetterQueueHandler.SOURCE_TOPIC)).isEqualTo(cairn.topics().requests());
-        assertThat(header(letter, DeadLetterQueueHandler.MESSAGE))
+        ConsumerRecord<String, byte[]> letter = checks.awaitDeadLetter("OUTPUT_UNSENDABLE");
+        assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.SOURCE_TOPIC)).isEqualTo(cairn.topics().requests());
+        assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.MESSAGE))
                 .containsPattern("RecordTooLargeException sending to \\S+: The message is \\d+ bytes")
                 .contains("skipped the record and decided nothing");
         assertThat(letter.key()).isEqualTo(big);
-        assertHealthyJobCompletesACheckpoint();
+        checks.assertAHealthyJobCompletesACheckpoint();
         assertThat(cairn.journal(JobSpec.class, s -> s.getJobId().equals(big)))
                 .as("nothing of the refused decision was committed").isEmpty();
         Set<String> replaced = new HashSet<>(streamThreads());
         replaced.removeAll(threadsBefore);
         assertThat(replaced).as("one stream thread replaced, not a loop").hasSizeLessThanOrEqualTo(1);
-        assertThat(deadLetters.records().stream()
-                .filter(r -> "OUTPUT_UNSENDABLE".equals(header(r, DeadLetterQueueHandler.REASON))).count())
-                .isEqualTo(1);
-    }
-
-    private static void assertHealthyJobCompletesACheckpoint() {
-        String job = CoordinatorTestBed.uniqueJobId("healthy");
-        cairn.register(Events.job(job, 200, 10_000, "source"));
-        cairn.startTask(job, "source", 0, "a-1");
-        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
-        cairn.ack(job, triggered.getCheckpointId(), "source", 0, "a-1");
-        cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
+        assertThat(checks.deadLetters("OUTPUT_UNSENDABLE")).isEqualTo(1);
     }
 
     private static Set<String> streamThreads() {
         return cairn.coordinator().streams().metadataForLocalThreads().stream().map(ThreadMetadata::threadName)
                 .collect(Collectors.toSet());
-    }
-
-    private static String header(ConsumerRecord<String, byte[]> record, String name) {
-        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
     }
 }

@@ -32,6 +32,7 @@ class QueryApiRequestStatusTest {
 
     private CoordinatorDriver cairn;
     private QueryServer server;
+    private final RestClient client = new RestClient(() -> server.uri(), TestTokens.OPS);
 
     @BeforeEach
     void start() {
@@ -190,6 +191,6 @@ class QueryApiRequestStatusTest {
     }
 
     private HttpResponse<String> send(String method, String path, String body) {
-        return new RestClient(server::uri, TestTokens.OPS).send(method, path, body);
+        return client.send(method, path, body);
     }
 }

@@ -43,6 +43,7 @@ class QueryApiTriggerEndpointsTest {
     private final List<RequestEnvelope> published = new CopyOnWriteArrayList<>();
     private CoordinatorDriver cairn;
     private QueryServer server;
+    private final RestClient client = new RestClient(() -> server.uri(), TestTokens.OPS);
 
     @BeforeEach
     void start() {
@@ -223,6 +224,6 @@ class QueryApiTriggerEndpointsTest {
     }
 
     private HttpResponse<String> send(String method, String path, String body) {
-        return new RestClient(server::uri, TestTokens.OPS).send(method, path, body);
+        return client.send(method, path, body);
     }
 }

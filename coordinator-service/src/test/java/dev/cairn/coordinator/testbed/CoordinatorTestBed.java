@@ -83,6 +83,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     private final CairnTopics topics = new CairnTopics("it-" + UUID.randomUUID().toString().substring(0, 8) + ".");
     private final String applicationId = "coordinator-" + UUID.randomUUID();
     private final List<String> registered = new CopyOnWriteArrayList<>();
+    private final RestClient rest = new RestClient(this::restUri, REST_TOKEN);
     private KafkaCluster kafka;
     private KafkaProducer<String, RequestEnvelope> requests;
     private KafkaProducer<String, AckEnvelope> acks;
@@ -264,9 +265,12 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
                 .uri();
     }
 
-    /** A client of the coordinator's REST API that sends {@link #REST_TOKEN}. */
+    /**
+     * The client of the coordinator's REST API that sends {@link #REST_TOKEN}: one per bed, whose pooled connections
+     * stay within the API's connections per client.
+     */
     public RestClient rest() {
-        return new RestClient(this::restUri, REST_TOKEN);
+        return rest;
     }
 
     /** The job's state as the coordinator's store holds it now (an interactive query). */
