@@ -1,5 +1,7 @@
 package dev.cairn.kit.align;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.List;
 
 /**
@@ -17,6 +19,7 @@ final class AlignerScenario {
     private final List<Channel> channels;
     private BarrierAligner<String> aligner;
     private long generation = -1;
+    private Step.Snapshot<String> lastSnapshot;
 
     private AlignerScenario(List<Channel> channels) {
         this.channels = channels;
@@ -61,6 +64,11 @@ final class AlignerScenario {
         return this;
     }
 
+    /** Restores a new aligner as {@code restore} makes it, with the positions of the last snapshot. */
+    AlignerScenario restored(Restore restore) {
+        return restored(restore, lastSnapshot());
+    }
+
     /** Restores a new aligner as {@code restore} makes it, with the positions of {@code snapshot}. */
     AlignerScenario restored(Restore restore, Step.Snapshot<String> snapshot) {
         aligner = restore.make(channels, snapshot.positions(), snapshot.checkpointId());
@@ -68,7 +76,7 @@ final class AlignerScenario {
     }
 
     List<Step<String>> whenData(Channel channel, String payload) {
-        return KitLog.feed(aligner, log.data(channel, payload, generation));
+        return seen(KitLog.feed(aligner, log.data(channel, payload, generation)));
     }
 
     List<Step<String>> whenBarrier(Channel channel, long checkpointId) {
@@ -76,11 +84,11 @@ final class AlignerScenario {
     }
 
     List<Step<String>> whenBarrier(Channel channel, long checkpointId, Alignment alignment) {
-        return KitLog.feed(aligner, log.barrier(channel, checkpointId, generation, alignment));
+        return seen(KitLog.feed(aligner, log.barrier(channel, checkpointId, generation, alignment)));
     }
 
     List<Step<String>> whenResume(Channel channel, long announced) {
-        return KitLog.feed(aligner, log.resume(channel, announced));
+        return seen(KitLog.feed(aligner, log.resume(channel, announced)));
     }
 
     List<Step<String>> whenCancelled(long checkpointId) {
@@ -95,6 +103,21 @@ final class AlignerScenario {
     /** Feeds {@code channel}'s input at an explicit offset (a replayed or out-of-order one). */
     List<Step<String>> whenDataAt(Channel channel, long offset, String payload) {
         return aligner.onData(channel, offset, generation, payload);
+    }
+
+    /** The last snapshot any input of this scenario yielded. */
+    Step.Snapshot<String> lastSnapshot() {
+        assertThat(lastSnapshot).as("a snapshot was taken").isNotNull();
+        return lastSnapshot;
+    }
+
+    private List<Step<String>> seen(List<Step<String>> steps) {
+        for (Step<String> step : steps) {
+            if (step instanceof Step.Snapshot<String> snapshot) {
+                lastSnapshot = snapshot;
+            }
+        }
+        return steps;
     }
 
     BarrierAligner<String> aligner() {
