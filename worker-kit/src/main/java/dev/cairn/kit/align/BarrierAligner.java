@@ -5,11 +5,15 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Aligns the barriers of one task's input channels (Flink's aligned checkpoints), pure: no Kafka types, no clock,
@@ -23,10 +27,13 @@ import java.util.TreeSet;
  *       {@link InputPositions} of the barriers), then the held-back inputs are released in order (they may hold
  *       barrier N+1, which starts the next alignment at once).</li>
  *   <li>At-least-once ({@link Alignment#AT_LEAST_ONCE}, as barrier N says): nothing is held back; the snapshot is
- *       taken when the last channel delivers barrier N.</li>
- *   <li>A barrier of a newer checkpoint on a channel that has not delivered barrier N means N can no longer align
- *       (its upstream skipped it): {@link Step.Decline} of N, and the newer alignment starts (Flink does the same).
- *       So does a resume record on a live channel that has not delivered barrier N (its upstream restarted).</li>
+ *       taken when the last channel delivers barrier N. A channel may then deliver barrier N+1 before another
+ *       delivered N, so several checkpoints can be counting at once; when one is taken, the older ones still
+ *       counting are declined as subsumed (Flink's barrier tracker does the same).</li>
+ *   <li>A barrier of a newer checkpoint on a channel that has not delivered barrier N of the alignment in progress
+ *       means N can no longer align (its upstream skipped it): {@link Step.Decline} of N, and the newer alignment
+ *       starts (Flink does the same). A resume record on a live channel that has not delivered barrier N (its
+ *       upstream restarted) declines every checkpoint still waiting for that channel.</li>
  *   <li>Barriers of a checkpoint already taken, declined, aborted or older than the restored one, and a channel's
  *       second barrier of the same checkpoint, are dropped ({@link DropReason#STALE_BARRIER}).</li>
  *   <li>Generations: a resume record announces the upstream's new generation; the channel's data and barriers of
@@ -44,9 +51,9 @@ public final class BarrierAligner<R> {
 
     private final Map<Channel, ChannelState> channels = new LinkedHashMap<>();
     private final Deque<Input<R>> held = new ArrayDeque<>();
-    private final NavigableSet<Long> abortedAhead = new TreeSet<>();
+    private final NavigableMap<Long, Pending> pending = new TreeMap<>();
+    private final NavigableSet<Long> aborted = new TreeSet<>();
     private long lastCheckpoint;
-    private Pending pending;
 
     private BarrierAligner(Collection<Channel> inputs, InputPositions positions, long restoredCheckpoint,
             boolean awaitResume) {
@@ -59,7 +66,6 @@ public final class BarrierAligner<R> {
         }
         this.lastCheckpoint = restoredCheckpoint;
     }
-
     /** A fresh start: every channel is live, generation -1, nothing seen yet. */
     public static <R> BarrierAligner<R> fresh(Collection<Channel> channels) {
         return new BarrierAligner<>(channels, InputPositions.NONE, -1, false);
@@ -113,18 +119,20 @@ public final class BarrierAligner<R> {
     public List<Step<R>> cancel(long checkpointId) {
         List<Step<R>> steps = new ArrayList<>();
         Deque<Input<R>> work = new ArrayDeque<>();
-        if (pending != null && pending.checkpointId() == checkpointId) {
-            endAlignment(work);
-        } else if (checkpointId > lastCheckpoint && (pending == null || checkpointId > pending.checkpointId())) {
-            abortedAhead.add(checkpointId);
+        if (checkpointId > lastCheckpoint) {
+            aborted.add(checkpointId);
+        }
+        Pending cancelled = pending.remove(checkpointId);
+        if (cancelled != null && cancelled.aligned()) {
+            release(work);
         }
         drain(work, steps);
         return steps;
     }
 
-    /** The checkpoint being aligned, or -1. */
+    /** The oldest checkpoint whose barriers are arriving, or -1. */
     public long aligning() {
-        return pending == null ? -1 : pending.checkpointId();
+        return pending.isEmpty() ? -1 : pending.firstKey();
     }
 
     /** How many inputs are held back. */
@@ -150,7 +158,7 @@ public final class BarrierAligner<R> {
     private void drain(Deque<Input<R>> work, List<Step<R>> steps) {
         while (!work.isEmpty()) {
             Input<R> input = work.poll();
-            if (pending != null && pending.holdsBack(input.channel())) {
+            if (holdsBack(input.channel())) {
                 held.add(input);
                 steps.add(new Step.HoldBack<>(input.channel(), input.offset()));
                 continue;
@@ -168,9 +176,25 @@ public final class BarrierAligner<R> {
         }
     }
 
+    /** Whether the exactly-once alignment in progress (at most one) has had its barrier from {@code channel}. */
+    private boolean holdsBack(Channel channel) {
+        for (Pending counting : pending.values()) {
+            if (counting.aligned() && counting.delivered(channel)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private Step<R> drop(Input<R> input, ChannelState state) {
         DropReason reason = state.awaitingResume() ? DropReason.AWAITING_RESUME : DropReason.STALE_GENERATION;
         return new Step.Drop<>(input.channel(), input.offset(), reason);
+    }
+
+    private boolean stale(long id, Channel channel) {
+        Pending counting = pending.get(id);
+        return id <= lastCheckpoint || aborted.contains(id) || counting != null && counting.delivered(channel)
+                || counting == null && !pending.isEmpty() && id < pending.lastKey();
     }
 
     private void onBarrier(Input.Barrier<R> barrier, ChannelState state, Deque<Input<R>> work, List<Step<R>> steps) {
@@ -179,28 +203,29 @@ public final class BarrierAligner<R> {
             return;
         }
         long id = barrier.checkpointId();
-        if (id <= lastCheckpoint || abortedAhead.contains(id)
-                || pending != null && (id < pending.checkpointId() || pending.delivered(barrier.channel()))) {
-            steps.add(new Step.Drop<>(barrier.channel(), barrier.offset(), DropReason.STALE_BARRIER));
+        Channel channel = barrier.channel();
+        if (stale(id, channel)) {
+            steps.add(new Step.Drop<>(channel, barrier.offset(), DropReason.STALE_BARRIER));
             return;
         }
-        if (pending != null && id > pending.checkpointId()) {
-            steps.add(new Step.Decline<>(pending.checkpointId(), "barrier " + id + " arrived on " + barrier.channel()
-                    + " before barrier " + pending.checkpointId() + " arrived on every channel"));
-            endAlignment(work);
-        }
-        if (pending == null) {
-            pending = new Pending(id, barrier.alignment());
-            abortedAhead.headSet(id, true).clear();
-        }
-        pending.deliver(barrier.channel(), barrier.offset());
-        int missing = channels.size() - pending.barriers();
+        declineWaitingFor(channel, pending.headMap(id, false), Pending::aligned, "barrier " + id + " arrived on "
+                + channel + " before barrier %d arrived on every channel", work, steps);
+        Pending counting = pending.computeIfAbsent(id, newId -> new Pending(newId, barrier.alignment()));
+        counting.deliver(channel, barrier.offset());
+        int missing = channels.size() - counting.barriers();
         if (missing > 0) {
             steps.add(new Step.AwaitBarriers<>(id, missing));
             return;
         }
-        steps.add(new Step.Snapshot<>(id, pending.alignment(), InputPositions.afterBarriers(pending.offsets())));
-        endAlignment(work);
+        steps.add(new Step.Snapshot<>(id, counting.alignment(), InputPositions.afterBarriers(counting.offsets())));
+        pending.remove(id);
+        for (Iterator<Pending> older = pending.headMap(id, false).values().iterator(); older.hasNext(); ) {
+            steps.add(new Step.Decline<>(older.next().checkpointId(), "subsumed by checkpoint " + id));
+            older.remove();
+        }
+        lastCheckpoint = id;
+        aborted.headSet(id, true).clear();
+        release(work);
     }
 
     private void onResume(Input.Resume<R> resume, ChannelState state, Deque<Input<R>> work, List<Step<R>> steps) {
@@ -211,60 +236,36 @@ public final class BarrierAligner<R> {
             return;
         }
         steps.add(new Step.Resumed<>(resume.channel(), resume.generation()));
-        if (pending != null && !pending.delivered(resume.channel()) && !expected && resume.generation() > before) {
-            steps.add(new Step.Decline<>(pending.checkpointId(), "the upstream of " + resume.channel()
-                    + " restarted (generation " + resume.generation() + ") before it delivered barrier "
-                    + pending.checkpointId()));
-            endAlignment(work);
+        if (!expected && resume.generation() > before) {
+            declineWaitingFor(resume.channel(), pending, p -> true, "the upstream of " + resume.channel()
+                    + " restarted (generation " + resume.generation() + ") before it delivered barrier %d", work,
+                    steps);
         }
     }
 
-    /** Ends the alignment in progress: its id is passed, and the held-back inputs go first into the work. */
-    private void endAlignment(Deque<Input<R>> work) {
-        lastCheckpoint = Math.max(lastCheckpoint, pending.checkpointId());
-        pending = null;
+    /**
+     * Declines the checkpoints of {@code candidates} that {@code which} selects and that wait for {@code channel}'s
+     * barrier; if the exactly-once alignment is among them, its held-back inputs go first into the work.
+     */
+    private void declineWaitingFor(Channel channel, Map<Long, Pending> candidates,
+            Predicate<Pending> which, String reason, Deque<Input<R>> work, List<Step<R>> steps) {
+        for (Iterator<Pending> it = candidates.values().iterator(); it.hasNext(); ) {
+            Pending waiting = it.next();
+            if (which.test(waiting) && !waiting.delivered(channel)) {
+                steps.add(new Step.Decline<>(waiting.checkpointId(), String.format(reason, waiting.checkpointId())));
+                aborted.add(waiting.checkpointId());
+                it.remove();
+                if (waiting.aligned()) {
+                    release(work);
+                }
+            }
+        }
+    }
+
+    /** Puts the held-back inputs, in their order, in front of the work. */
+    private void release(Deque<Input<R>> work) {
         while (!held.isEmpty()) {
             work.addFirst(held.pollLast());
-        }
-    }
-
-    /** The alignment of one checkpoint: which channels delivered its barrier, at which offset. */
-    private static final class Pending {
-        private final long checkpointId;
-        private final Alignment alignment;
-        private final Map<Channel, Long> offsets = new LinkedHashMap<>();
-
-        Pending(long checkpointId, Alignment alignment) {
-            this.checkpointId = checkpointId;
-            this.alignment = alignment;
-        }
-
-        long checkpointId() {
-            return checkpointId;
-        }
-
-        Alignment alignment() {
-            return alignment;
-        }
-
-        boolean delivered(Channel channel) {
-            return offsets.containsKey(channel);
-        }
-
-        boolean holdsBack(Channel channel) {
-            return alignment == Alignment.EXACTLY_ONCE && delivered(channel);
-        }
-
-        void deliver(Channel channel, long offset) {
-            offsets.put(channel, offset);
-        }
-
-        int barriers() {
-            return offsets.size();
-        }
-
-        Map<Channel, Long> offsets() {
-            return offsets;
         }
     }
 }

@@ -8,10 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.AlignmentType;
 import dev.cairn.kit.align.Step.AwaitBarriers;
+import dev.cairn.kit.align.Step.Decline;
 import dev.cairn.kit.align.Step.Deliver;
 import dev.cairn.kit.align.Step.Drop;
 import dev.cairn.kit.align.Step.DropReason;
 import dev.cairn.kit.align.Step.Snapshot;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -45,10 +47,27 @@ class BarrierAlignerAtLeastOnceTest {
     }
 
     @Test
-    void shouldCancelAnOlderAtLeastOnceCountWhenANewerBarrierArrives() {
-        AlignerScenario task = given(A, B).barrier(A, 1, AT_LEAST_ONCE);
+    void shouldCountTwoCheckpointsAtOnceWhenAChannelIsAheadInAtLeastOnceMode() {
+        AlignerScenario task = given(A, B).barrier(A, 1, AT_LEAST_ONCE).data(A, "a1");
 
-        assertThat(task.whenBarrier(B, 2, AT_LEAST_ONCE)).hasSize(2).last().isEqualTo(new AwaitBarriers<>(2, 1));
+        assertThat(task.whenBarrier(A, 2, AT_LEAST_ONCE)).containsExactly(new AwaitBarriers<>(2, 1));
+        assertThat(task.whenBarrier(B, 1, AT_LEAST_ONCE)).hasSize(1).first().isInstanceOfSatisfying(Snapshot.class,
+                snapshot -> assertThat(snapshot.checkpointId()).isEqualTo(1));
+        assertThat(task.whenBarrier(B, 2, AT_LEAST_ONCE)).hasSize(1).first().isInstanceOfSatisfying(Snapshot.class,
+                snapshot -> assertThat(snapshot.checkpointId()).isEqualTo(2));
+    }
+
+    @Test
+    void shouldDeclineAnOlderAtLeastOnceCheckpointAsSubsumedWhenANewerIsTaken() {
+        AlignerScenario task = given(A, B).barrier(A, 1, AT_LEAST_ONCE).barrier(B, 2, AT_LEAST_ONCE);
+
+        List<Step<String>> steps = task.whenBarrier(A, 2, AT_LEAST_ONCE);
+
+        assertThat(steps).hasSize(2);
+        assertThat(steps.get(0)).isInstanceOfSatisfying(Snapshot.class,
+                snapshot -> assertThat(snapshot.checkpointId()).isEqualTo(2));
+        assertThat(steps.get(1)).isEqualTo(new Decline<>(1, "subsumed by checkpoint 2"));
+        assertThat(task.aligner().aligning()).isEqualTo(-1);
     }
 
     @Test
