@@ -37,10 +37,15 @@ import java.util.function.Predicate;
  *   <li>Barriers of a checkpoint already taken, declined, aborted or older than the restored one, and a channel's
  *       second barrier of the same checkpoint, are dropped ({@link DropReason#STALE_BARRIER}).</li>
  *   <li>Generations: a resume record announces the upstream's new generation; the channel's data and barriers of
- *       an older generation are dropped ({@link DropReason#STALE_GENERATION}).</li>
+ *       an older generation are dropped ({@link DropReason#STALE_GENERATION}). A record of a newer generation than
+ *       announced (its resume record unseen, say the task started after it) is taken as announcing it.</li>
  *   <li>An input at or before the last offset seen on its channel is dropped ({@link DropReason#REPLAYED}); after a
  *       restore that covers the records {@link InputPositions#reflectedThrough} reflected in the snapshot.</li>
  * </ul>
+ *
+ * <p>The task reads a record with {@link dev.cairn.kit.wire.KitRecords#read}, turns the partition and the
+ * {@code from} header into a {@link Channel} and calls the matching method; a malformed record never reaches the
+ * aligner (it is dead-lettered with its reason), and neither should a {@link DropReason#badInput() bad} drop's.
  *
  * <p>Held-back records stay in memory until the alignment ends (a task cannot pause one channel of a partition
  * without pausing the others). Unaligned checkpoints are not supported: see {@link Alignment}.

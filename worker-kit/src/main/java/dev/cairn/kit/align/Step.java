@@ -33,8 +33,9 @@ public sealed interface Step<R> {
     record Snapshot<R>(long checkpointId, Alignment alignment, InputPositions positions) implements Step<R> {}
 
     /**
-     * The alignment of {@code checkpointId} was given up (a newer barrier overtook it, or an upstream restarted):
-     * this task declines the checkpoint with {@code reason}. The held-back records follow as deliveries.
+     * The alignment of {@code checkpointId} was given up (a newer barrier overtook it, an upstream restarted, or, at
+     * least once, a newer checkpoint was taken first and subsumed it): this task declines the checkpoint with
+     * {@code reason}. Records held back for it follow as deliveries.
      */
     record Decline<R>(long checkpointId, String reason) implements Step<R> {}
 

@@ -45,7 +45,8 @@ class KitRecordsTest {
     void shouldReadBackAnAtLeastOnceBarrier() {
         ProducerRecord<byte[], byte[]> written = KitRecords.barrier("out", 0, 5, 0, 3, Alignment.AT_LEAST_ONCE);
 
-        assertThat(KitRecords.read(consumed(written))).isEqualTo(new KitRecord.Barrier(5, 0, 3, Alignment.AT_LEAST_ONCE));
+        assertThat(KitRecords.read(consumed(written)))
+                .isEqualTo(new KitRecord.Barrier(5, 0, 3, Alignment.AT_LEAST_ONCE));
     }
 
     @Test
