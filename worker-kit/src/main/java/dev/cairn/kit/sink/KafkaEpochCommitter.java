@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,7 +41,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * transactional id and completes (or aborts) a transaction it left, so the marker read afterwards is final. The
  * marker is read with {@code read_committed} up to the partitions' high watermarks, not just to their last stable
  * offsets: another subtask's open transaction on the same partition would otherwise hide a marker committed
- * after it began.
+ * after it began. So a restore waits for the transactions other subtasks of the sink have open on the commits
+ * topic: a live subtask's commit is short, a crashed one's is aborted when its own next incarnation initialises or
+ * after its {@code transaction.timeout.ms}.
  *
  * <p>A failed commit leaves the producer unusable (Kafka offers no way to resume a transaction of a crashed
  * producer): it is closed and {@link SinkFailedException} says whether the cause was fencing. The commits topic
@@ -147,7 +150,7 @@ final class KafkaEpochCommitter implements EpochCommitter {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SinkFailedException("interrupted while reading the end of " + config.commitsTopic(), false, e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new SinkFailedException("sink " + config.transactionalId() + " cannot read the end of "
                     + config.commitsTopic() + ": " + e, false, e);
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
@@ -34,6 +35,10 @@ import org.slf4j.LoggerFactory;
  * every later call throws {@link SinkFailedException} with {@link SinkFailedException#fenced()} set. Any other
  * failed commit stops it too; the incarnation restored from the latest completed checkpoint commits the pending
  * records, so none is lost or written twice.
+ *
+ * <p>The epochs are only as exact as the snapshots that close them: exactly-once needs the task to call
+ * {@link #snapshot} when barrier N arrived on every input with the records after it held back (aligned). Under
+ * at-least-once alignment records that passed barrier N early land in epoch N and are replayed after a restore.
  *
  * <p>Thread-safe: a worker's processing thread may {@link #send} while the sidecar's threads snapshot and notify.
  * Snapshots go to local files only ({@code file:} URIs or paths). Rescaling is not supported: a subtask restores
@@ -190,7 +195,7 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
         }
     }
 
-    private <T> T guarded(java.util.function.Supplier<T> action) {
+    private <T> T guarded(Supplier<T> action) {
         try {
             return action.get();
         } catch (SinkFailedException e) {

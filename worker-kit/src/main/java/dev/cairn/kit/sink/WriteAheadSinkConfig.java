@@ -17,7 +17,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param outputTopic the topic the sink writes; its commit markers go to {@link #commitsTopic()}
  * @param clientConfig settings for the sink's producer, consumer and admin client ({@code bootstrap.servers} and
  *     security); the sink sets the transactional id, idempotence and the isolation level itself
- * @param timeout how long initialising the producer and reading the commit marker back may take
+ * @param timeout how long initialising the producer and reading the commit marker back may take; make it longer
+ *     than the producers' {@code transaction.timeout.ms}
  */
 public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopic, Map<String, Object> clientConfig,
         Duration timeout) {
@@ -55,10 +56,14 @@ public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopi
         }
     }
 
-    /** A subtask's settings with only a bootstrap address and a 60 s timeout. */
+    /**
+     * A subtask's settings with only a bootstrap address and a 2 minute timeout: longer than the producers' default
+     * {@code transaction.timeout.ms} (1 minute), since reading the marker back waits for the transactions other
+     * subtasks left open on the commits topic (see {@link KafkaEpochCommitter}).
+     */
     public static WriteAheadSinkConfig of(String sinkId, int subtask, String outputTopic, String bootstrapServers) {
         return new WriteAheadSinkConfig(sinkId, subtask, outputTopic,
-                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), Duration.ofSeconds(60));
+                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), Duration.ofMinutes(2));
     }
 
     /** The compacted topic of the commit markers: {@code <output>.commits}. */

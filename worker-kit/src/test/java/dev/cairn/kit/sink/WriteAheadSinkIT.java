@@ -9,6 +9,7 @@ import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kit.sink.RestorePlan.Verdict;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,9 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
@@ -241,5 +247,54 @@ class WriteAheadSinkIT {
                     assertThat(reader.values(output, true)).containsExactlyInAnyOrder("first", "second"));
             assertThat(reader.markers(output)).containsEntry("orders-0", "1").containsEntry("orders-1", "1");
         }
+    }
+
+    @Test
+    void shouldWaitForAnotherSubtasksOpenTransactionBeforeTrustingTheMarker() throws Exception {
+        // given another writer's transaction is open on the commits topic, and checkpoint 1 committed after it began
+        var crashed = freshSink();
+        try (KafkaProducer<String, String> other = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "orders-other-" + UUID.randomUUID()),
+                new StringSerializer(), new StringSerializer())) {
+            other.initTransactions();
+            other.beginTransaction();
+            other.send(new ProducerRecord<>(output + ".commits", "orders-9", "7"));
+            other.flush();
+            send(crashed, "a");
+            SinkSnapshot one = crashed.snapshot(1, location(1));
+            crashed.notifyComplete(1);
+
+            // when a new incarnation restores checkpoint 1
+            var restored = sink(0);
+            CompletableFuture<RestorePlan> plan = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return restored.restore(Optional.of(point(1, one)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+
+            // then it reads the marker only once the other transaction ended, and writes nothing again
+            await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> !plan.isDone());
+            other.commitTransaction();
+            assertThat(plan.get(WAIT.toSeconds(), TimeUnit.SECONDS).verdict()).isEqualTo(Verdict.ALREADY_COMMITTED);
+        }
+        try (OutputReader reader = reader()) {
+            assertThat(reader.values(output, true)).containsExactly("a");
+        }
+    }
+
+    @Test
+    void shouldRefuseToStartWithAClearErrorWhenTheCommitsTopicIsMissing() {
+        // given
+        var sink = new WriteAheadSink<>(WriteAheadSinkConfig.of("orders", 0, "no-such-" + UUID.randomUUID(),
+                kafka.bootstrapServers()), new StringSerializer(), new StringSerializer());
+        sinks.add(sink);
+
+        // when / then
+        assertThatThrownBy(() -> sink.restore(Optional.empty())).isInstanceOf(SinkFailedException.class)
+                .hasMessageContaining(".commits does not exist; create it (cleanup.policy=compact)");
+        assertThatThrownBy(() -> sink.send("a", "a")).isInstanceOf(SinkFailedException.class);
     }
 }
