@@ -1,0 +1,200 @@
+package dev.cairn.kit.sink;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32;
+
+/**
+ * The snapshot file of a write-ahead sink subtask: a {@link SinkState} in a small length-prefixed binary format.
+ *
+ * <pre>
+ * int    magic 0x43574153 ("CWAS")     short  format version (1)
+ * int    sink id length, UTF-8 bytes   int    subtask              long  checkpoint id
+ * int    number of epochs, then per epoch:
+ *        long checkpoint id, int number of records, then per record:
+ *             int key length (-1: null), key bytes, int value length (-1: null), value bytes
+ * long   CRC-32 of every byte before it
+ * </pre>
+ *
+ * <p>A file that is truncated, altered, of another format or version, or followed by extra bytes is refused with an
+ * {@link IOException} that names the file and what is wrong; nothing is half-restored. Files are written to a
+ * temporary sibling first and moved into place, so a crash while writing leaves no partial file under the name.
+ */
+public final class SinkStateCodec {
+
+    /** The first four bytes of a sink state file: "CWAS". */
+    public static final int MAGIC = 0x43574153;
+    /** The format version this codec writes and reads. */
+    public static final short VERSION = 1;
+
+    private static final int HEADER_BYTES = 4 + 2;
+    private static final int TRAILER_BYTES = 8;
+
+    private SinkStateCodec() {
+    }
+
+    /** The bytes of {@code state}. */
+    public static byte[] encode(SinkState state) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(buffer)) {
+            out.writeInt(MAGIC);
+            out.writeShort(VERSION);
+            writeBytes(out, state.sinkId().getBytes(StandardCharsets.UTF_8));
+            out.writeInt(state.subtask());
+            out.writeLong(state.checkpointId());
+            out.writeInt(state.pending().size());
+            for (Epoch epoch : state.pending()) {
+                out.writeLong(epoch.checkpointId());
+                out.writeInt(epoch.records().size());
+                for (SinkRecord record : epoch.records()) {
+                    writeBytes(out, record.key());
+                    writeBytes(out, record.value());
+                }
+            }
+            CRC32 crc = new CRC32();
+            crc.update(buffer.toByteArray());
+            out.writeLong(crc.getValue());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot happen: writing to memory failed", e);
+        }
+        return buffer.toByteArray();
+    }
+
+    /**
+     * The state in {@code bytes}.
+     *
+     * @param source what the bytes are (a file name), for the error message
+     * @throws IOException when the bytes are not a whole, intact sink state of this format
+     */
+    public static SinkState decode(byte[] bytes, String source) throws IOException {
+        if (bytes.length < HEADER_BYTES + TRAILER_BYTES) {
+            throw new IOException("the sink state " + source + " is truncated: " + bytes.length
+                    + " bytes, fewer than the " + (HEADER_BYTES + TRAILER_BYTES) + " of an empty one");
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        int magic = in.getInt();
+        if (magic != MAGIC) {
+            throw new IOException("the file " + source + " is not a sink state: it starts with 0x"
+                    + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC));
+        }
+        short version = in.getShort();
+        if (version != VERSION) {
+            throw new IOException("the sink state " + source + " has format version " + version
+                    + ", this kit reads version " + VERSION);
+        }
+        try {
+            SinkState state = readBody(in, source);
+            verifyChecksum(bytes, in, source);
+            return state;
+        } catch (BufferUnderflowException e) {
+            throw new IOException("the sink state " + source + " is truncated: it ends after " + bytes.length
+                    + " bytes, in the middle of its content", e);
+        }
+    }
+
+    /** Writes {@code state} to {@code file} (through a temporary sibling); answers the file's size. */
+    public static long write(SinkState state, Path file) throws IOException {
+        byte[] bytes = encode(state);
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(temporary, bytes);
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return bytes.length;
+    }
+
+    /** Reads the state in {@code file}. */
+    public static SinkState read(Path file) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new IOException("the sink state " + file + " does not exist", e);
+        }
+        return decode(bytes, file.toString());
+    }
+
+    private static SinkState readBody(ByteBuffer in, String source) throws IOException {
+        String sinkId = new String(readBytes(in, source, "the sink id", false), StandardCharsets.UTF_8);
+        int subtask = in.getInt();
+        long checkpointId = in.getLong();
+        int epochs = count(in, source, "epochs");
+        List<Epoch> pending = new ArrayList<>(epochs);
+        for (int e = 0; e < epochs; e++) {
+            long epochId = in.getLong();
+            int records = count(in, source, "records of epoch " + epochId);
+            List<SinkRecord> list = new ArrayList<>(records);
+            for (int r = 0; r < records; r++) {
+                byte[] key = readBytes(in, source, "a key of epoch " + epochId, true);
+                byte[] value = readBytes(in, source, "a value of epoch " + epochId, true);
+                list.add(new SinkRecord(key, value));
+            }
+            pending.add(new Epoch(epochId, list));
+        }
+        try {
+            return new SinkState(sinkId, subtask, checkpointId, pending);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the sink state " + source + " is inconsistent: " + e.getMessage(), e);
+        }
+    }
+
+    private static void verifyChecksum(byte[] bytes, ByteBuffer in, String source) throws IOException {
+        int contentEnd = in.position();
+        long stored = in.getLong();
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, contentEnd);
+        if (crc.getValue() != stored) {
+            throw new IOException("the sink state " + source + " is corrupt: its checksum is 0x"
+                    + Long.toHexString(stored) + " but its content sums to 0x" + Long.toHexString(crc.getValue()));
+        }
+        if (in.hasRemaining()) {
+            throw new IOException("the sink state " + source + " has " + in.remaining()
+                    + " unexpected bytes after its checksum");
+        }
+    }
+
+    private static int count(ByteBuffer in, String source, String what) throws IOException {
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining()) {
+            throw new IOException("the sink state " + source + " is corrupt: it announces " + count + " " + what
+                    + " with " + in.remaining() + " bytes left");
+        }
+        return count;
+    }
+
+    private static byte[] readBytes(ByteBuffer in, String source, String what, boolean nullable) throws IOException {
+        int length = in.getInt();
+        if (length == -1 && nullable) {
+            return null;
+        }
+        if (length < 0 || length > in.remaining()) {
+            throw new IOException("the sink state " + source + " is corrupt or truncated: " + what + " of "
+                    + length + " bytes, with " + in.remaining() + " bytes left");
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+        if (bytes == null) {
+            out.writeInt(-1);
+            return;
+        }
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+}

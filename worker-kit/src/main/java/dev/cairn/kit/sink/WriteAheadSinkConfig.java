@@ -1,0 +1,86 @@
+package dev.cairn.kit.sink;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * Where a write-ahead sink subtask writes and how it reaches Kafka.
+ *
+ * @param sinkId the sink's id, shared by its subtasks: letters, digits, '.', '_' and '-'
+ * @param subtask this subtask's index (0 or more); a restore needs a snapshot of the same sink id and subtask
+ *     (rescaling a sink is not supported)
+ * @param outputTopic the topic the sink writes; its commit markers go to {@link #commitsTopic()}
+ * @param clientConfig settings for the sink's producer, consumer and admin client ({@code bootstrap.servers} and
+ *     security); the sink sets the transactional id, idempotence and the isolation level itself
+ * @param timeout how long initialising the producer and reading the commit marker back may take; make it longer
+ *     than the producers' {@code transaction.timeout.ms}
+ */
+public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopic, Map<String, Object> clientConfig,
+        Duration timeout) {
+
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
+
+    public WriteAheadSinkConfig {
+        Objects.requireNonNull(sinkId, "sinkId");
+        Objects.requireNonNull(outputTopic, "outputTopic");
+        Objects.requireNonNull(timeout, "timeout");
+        clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
+        if (!ID.matcher(sinkId).matches()) {
+            throw new IllegalArgumentException("a sink id is made of letters, digits, '.', '_' and '-' (it names "
+                    + "the snapshot file and the transactional id), was \"" + sinkId + "\"");
+        }
+        if (subtask < 0) {
+            throw new IllegalArgumentException("a subtask index is 0 or more, was " + subtask);
+        }
+        if (outputTopic.isBlank()) {
+            throw new IllegalArgumentException("the output topic must not be blank");
+        }
+        if (!clientConfig.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+            throw new IllegalArgumentException("the sink's client settings must name "
+                    + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        }
+        for (String owned : new String[] {ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ConsumerConfig.ISOLATION_LEVEL_CONFIG}) {
+            if (clientConfig.containsKey(owned)) {
+                throw new IllegalArgumentException("the sink sets " + owned + " itself; remove it from its client "
+                        + "settings");
+            }
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the timeout must be positive, was " + timeout);
+        }
+    }
+
+    /**
+     * A subtask's settings with only a bootstrap address and a 2 minute timeout: longer than the producers' default
+     * {@code transaction.timeout.ms} (1 minute), since reading the marker back waits for the transactions other
+     * subtasks left open on the commits topic (see {@link KafkaEpochCommitter}).
+     */
+    public static WriteAheadSinkConfig of(String sinkId, int subtask, String outputTopic, String bootstrapServers) {
+        return new WriteAheadSinkConfig(sinkId, subtask, outputTopic,
+                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), Duration.ofMinutes(2));
+    }
+
+    /** The compacted topic of the commit markers: {@code <output>.commits}. */
+    public String commitsTopic() {
+        return outputTopic + ".commits";
+    }
+
+    /**
+     * {@code <sinkId>-<subtask>}: the producer's transactional id (so a restarted incarnation fences a zombie) and
+     * the key of this subtask's commit marker.
+     */
+    public String transactionalId() {
+        return sinkId + "-" + subtask;
+    }
+
+    /** The name of this subtask's snapshot file in a checkpoint's storage location. */
+    public String snapshotFileName() {
+        return "sink-" + transactionalId() + ".state";
+    }
+}
