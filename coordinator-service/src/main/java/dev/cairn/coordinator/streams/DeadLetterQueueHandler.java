@@ -14,7 +14,9 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
@@ -162,8 +164,9 @@ public final class DeadLetterQueueHandler
      * A record the coordinator produced could not be sent. Under exactly-once the transaction cannot take the
      * decision's other records any more, so resuming would lose part of a decision and Kafka Streams would process
      * the input again and fail again. So the task fails (its transaction is aborted and the stream thread
-     * replaced), and when the failed send belongs to an input this thread is processing (the error reached the
-     * handler from the send itself, on the stream thread), that input is marked in {@link UnsendableInputs}: it is
+     * replaced), and when Kafka refused the record itself ({@link #refusesTheRecordItself}) and the failed send
+     * belongs to an input this thread is processing (the error reached the handler from the send itself, on the
+     * stream thread), that input is marked in {@link UnsendableInputs}: it is
      * dead-lettered with this reason and skipped when processed again, so one bad input costs one thread
      * replacement, never a loop. A failure reported later by the producer's own thread (the broker refused the
      * batch) cannot be traced to its input and fails the task only. A dead letter that cannot be sent is logged
@@ -176,10 +179,19 @@ public final class DeadLetterQueueHandler
             LOG.error("Could not send a dead letter to {}; dropped it: {}", deadLetterTopic, exception.toString());
             return ProductionExceptionHandler.Response.resume();
         }
-        if (!(exception instanceof RetriableException)) {
+        if (refusesTheRecordItself(exception)) {
             markInput(context, record.topic(), exception);
         }
         return ProductionExceptionHandler.Response.fail();
+    }
+
+    /**
+     * Whether Kafka refused the record for what it is (too large, or invalid for its topic), so that sending it again
+     * fails again; any other failure (a broker or network error) is retried with the input, never skipped.
+     */
+    private static boolean refusesTheRecordItself(Exception exception) {
+        return exception instanceof RecordTooLargeException || exception instanceof RecordBatchTooLargeException
+                || exception instanceof InvalidRecordException;
     }
 
     /**

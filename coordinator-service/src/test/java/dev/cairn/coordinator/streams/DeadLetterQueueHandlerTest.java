@@ -11,6 +11,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownServerException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.StreamsConfig;
@@ -86,6 +87,18 @@ class DeadLetterQueueHandlerTest {
         assertThat(unsendable.take("cairn.acks", 2, 42)).hasValue(
                 "RecordTooLargeException sending to cairn.control: the message is 2000088 bytes");
         assertThat(unsendable.take("cairn.acks", 2, 42)).as("a mark is taken once").isEmpty();
+    }
+
+    @Test
+    void shouldFailTheTaskWithoutMarkingTheInputWhenTheBrokerFailsForAnotherReason() {
+        onStreamThread.set(true);
+
+        ProductionExceptionHandler.Response response = handler.handleError(context(),
+                new ProducerRecord<>("cairn.journal", utf8("job-1"), utf8("x")),
+                new UnknownServerException("the broker had a bad moment"));
+
+        assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
+        assertThat(unsendable.marked()).as("a record that may be sent on the next attempt is never skipped").isZero();
     }
 
     @Test
