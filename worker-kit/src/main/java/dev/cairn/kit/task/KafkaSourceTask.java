@@ -111,7 +111,7 @@ public final class KafkaSourceTask implements SnapshotHook {
             throw new IllegalStateException("source " + name() + " was restored already");
         }
         Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
-        generation = Math.max(state.map(SourceState::generation).orElse(-1L) + 1, clock.millis());
+        generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
         consumer = new KafkaConsumer<>(consumerConfig(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         producer = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
@@ -162,6 +162,14 @@ public final class KafkaSourceTask implements SnapshotHook {
     @Override
     public void notifyAborted(CheckpointAbort abort) {
         notifyAborted(abort.checkpointId(), abort.latestCompletedId());
+    }
+
+    /**
+     * The generation of an incarnation restored from a state written by generation {@code previous} (-1: a fresh
+     * start) at wall-clock time {@code nowMs}: greater than {@code previous}, and growing with the clock.
+     */
+    static long nextGeneration(long previous, long nowMs) {
+        return Math.max(previous + 1, nowMs);
     }
 
     /** This incarnation's generation; -1 before {@link #restore}. */
