@@ -1,6 +1,7 @@
 package dev.cairn.kit.task;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.events.CheckpointType;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -182,6 +184,37 @@ class KafkaSourceTaskIT {
             assertThat(result.finished()).isTrue();
             assertThat(state(result).positions()).containsEntry(0, 10L);
         });
+    }
+
+    @Test
+    void shouldStopAndDeclineTheNextSnapshotWhenASendFails() throws Exception {
+        // given a source whose function makes a record larger than the producer may send
+        produce(0, 2);
+        KafkaSourceTask task = new KafkaSourceTask(config(0), input -> List.of(new SourceFunction.Output(input.key(),
+                new byte[2 * 1024 * 1024])));
+        tasks.add(task);
+        task.restore(Optional.empty());
+
+        // when the send fails, then the task stops with the send's error, and declines the next snapshot
+        await().atMost(WAIT).until(() -> !task.isRunning());
+        assertThat(task.failure()).get().asString().contains("RecordTooLarge");
+        assertThatThrownBy(() -> snapshot(task, 1)).isInstanceOf(ExecutionException.class)
+                .hasMessageContaining("not running").hasMessageContaining("RecordTooLarge");
+    }
+
+    @Test
+    void shouldStopWithTheFunctionsErrorWhenTheSourceFunctionFails() throws Exception {
+        // given
+        produce(0, 2);
+        KafkaSourceTask task = new KafkaSourceTask(config(0), input -> {
+            throw new IllegalArgumentException("cannot parse " + new String(input.value(), StandardCharsets.UTF_8));
+        });
+        tasks.add(task);
+        task.restore(Optional.empty());
+
+        // when / then
+        await().atMost(WAIT).until(() -> !task.isRunning());
+        assertThat(task.failure()).get().asString().contains("cannot parse value-0");
     }
 
     private void assertSplitByBarrier(List<Entry> partition, int subtask, long checkpointId,
