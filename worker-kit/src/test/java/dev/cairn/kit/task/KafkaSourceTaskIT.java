@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
+import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.task.KitOutput.Entry;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -187,6 +192,28 @@ class KafkaSourceTaskIT {
     }
 
     @Test
+    void shouldCarryTheTriggersAlignmentOnItsBarriersAndAlignAnUnalignedRequest() throws Exception {
+        // given
+        KafkaSourceTask task = start(0);
+
+        // when checkpoint 1 asks for at-least-once and checkpoint 2 for unaligned barriers
+        snapshot(task, 1, options(AlignmentType.AT_LEAST_ONCE));
+        snapshot(task, 2, options(AlignmentType.UNALIGNED));
+
+        // then every output partition has an at-least-once barrier 1 and an exactly-once (aligned) barrier 2
+        for (List<Entry> partition : KitOutput.read(kafka.bootstrapServers(), output).values()) {
+            assertThat(partition).filteredOn(e -> e.kind() instanceof KitRecord.Barrier).map(Entry::kind)
+                    .containsExactly(new KitRecord.Barrier(1, 0, task.generation(), Alignment.AT_LEAST_ONCE),
+                            new KitRecord.Barrier(2, 0, task.generation(), Alignment.EXACTLY_ONCE));
+        }
+    }
+
+    private static CheckpointOptions options(AlignmentType alignment) {
+        return new CheckpointOptions(BackupType.FULL, SavepointFormat.CANONICAL, PostCheckpointAction.NONE,
+                alignment, -1);
+    }
+
+    @Test
     void shouldStopAndDeclineTheNextSnapshotWhenASendFails() throws Exception {
         // given a source whose function makes a record larger than the producer may send
         produce(0, 2);
@@ -294,9 +321,14 @@ class KafkaSourceTaskIT {
     }
 
     private SnapshotResult snapshot(KafkaSourceTask task, long checkpointId) throws Exception {
+        return snapshot(task, checkpointId, CheckpointOptions.DEFAULTS);
+    }
+
+    private SnapshotResult snapshot(KafkaSourceTask task, long checkpointId, CheckpointOptions options)
+            throws Exception {
         String location = dir.resolve("chk-" + checkpointId).toUri().toString();
         SnapshotRequest request = SnapshotRequest.forTask(checkpointId, 0, CheckpointType.CHECKPOINT, location, "job",
-                "orders-src", 0, CheckpointOptions.DEFAULTS);
+                "orders-src", 0, options);
         return task.snapshot(request).toCompletableFuture().get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
