@@ -23,12 +23,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -112,8 +110,8 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
         Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
-        consumer = new KafkaConsumer<>(consumerConfig(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        producer = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
+        consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
             position(state);
             outputPartitions = producer.partitionsFor(config.outputTopic()).size();
@@ -123,6 +121,8 @@ public final class KafkaSourceTask implements SnapshotHook {
             throwIfFailed();
         } catch (RuntimeException e) {
             closeClients();
+            consumer = null;
+            producer = null;
             throw e;
         }
         LOG.info("Source {}: {} at {} as generation {}", name(), state.map(s -> "restored checkpoint "
@@ -291,9 +291,20 @@ public final class KafkaSourceTask implements SnapshotHook {
     }
 
     private void position(Optional<SourceState> state) {
-        List<TopicPartition> mine = Partitioning.assigned(consumer.partitionsFor(config.inputTopic()).size(),
-                config.parallelism(), config.subtask()).stream()
-                .map(p -> new TopicPartition(config.inputTopic(), p)).toList();
+        int inputPartitions = consumer.partitionsFor(config.inputTopic()).size();
+        if (inputPartitions == 0) {
+            throw new IllegalStateException("source " + name() + ": the input topic " + config.inputTopic()
+                    + " does not exist");
+        }
+        List<Integer> assigned = Partitioning.assigned(inputPartitions, config.parallelism(), config.subtask());
+        state.ifPresent(s -> {
+            if (!assigned.containsAll(s.positions().keySet())) {
+                throw new IllegalStateException("source " + name() + ": the restored state holds positions of the "
+                        + "partitions " + s.positions().keySet() + ", and this subtask reads " + assigned
+                        + " (the parallelism changed?); rescaling a kit source is not supported");
+            }
+        });
+        List<TopicPartition> mine = assigned.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
         consumer.assign(mine);
         for (TopicPartition partition : mine) {
             Long offset = state.map(s -> s.positions().get(partition.partition())).orElse(null);
@@ -367,23 +378,6 @@ public final class KafkaSourceTask implements SnapshotHook {
         if (producer != null) {
             producer.close();
         }
-    }
-
-    private Map<String, Object> consumerConfig() {
-        Map<String, Object> settings = new HashMap<>(config.clientConfig());
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + name());
-        return settings;
-    }
-
-    private Map<String, Object> producerConfig() {
-        Map<String, Object> settings = new HashMap<>(config.clientConfig());
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
-        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
-        settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + name() + "-out");
-        return settings;
     }
 
     private String name() {

@@ -1,6 +1,7 @@
 package dev.cairn.kit.task;
 
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Pattern;
@@ -76,6 +77,25 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
     public SourceTaskConfig withBounded(boolean isBounded) {
         return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom,
                 isBounded, pollTimeout);
+    }
+
+    /** The consumer's settings: the client settings, no offset commits, read_committed unless set. */
+    public Map<String, Object> consumerSettings() {
+        Map<String, Object> settings = new HashMap<>(clientConfig);
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + taskId + "-" + subtask);
+        return settings;
+    }
+
+    /** The producer's settings: the client settings, acks=all, idempotence, a 5 ms linger unless set. */
+    public Map<String, Object> producerSettings() {
+        Map<String, Object> settings = new HashMap<>(clientConfig);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + taskId + "-" + subtask + "-out");
+        return settings;
     }
 
     /** The name of this subtask's state file in a checkpoint's storage location. */

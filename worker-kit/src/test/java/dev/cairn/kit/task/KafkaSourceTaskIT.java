@@ -214,6 +214,19 @@ class KafkaSourceTaskIT {
     }
 
     @Test
+    void shouldRefuseToRestoreAStateOfPartitionsThisSubtaskDoesNotRead() throws IOException {
+        // given a state of subtask 0 that names partition 1 (written by a source of another parallelism)
+        Path file = dir.resolve("source-orders-src-0.state");
+        long size = SourceStateCodec.write(new SourceState("orders-src", 0, 1, 5, input, Map.of(0, 3L, 1, 4L)), file);
+        KafkaSourceTask task = task(0);
+
+        // when / then
+        assertThatThrownBy(() -> task.restore(Optional.of(new RestorePoint(1, file.toString(), size))))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("rescaling");
+        assertThat(task.isRunning()).isFalse();
+    }
+
+    @Test
     void shouldStopAndDeclineTheNextSnapshotWhenASendFails() throws Exception {
         // given a source whose function makes a record larger than the producer may send
         produce(0, 2);

@@ -77,6 +77,14 @@ class KafkaSourceTaskTest {
     }
 
     @Test
+    void shouldSendWithAcksAllAndIdempotenceAndNeverCommitInputOffsets() {
+        assertThat(config.producerSettings()).containsEntry("acks", "all").containsEntry("enable.idempotence", true)
+                .containsEntry("bootstrap.servers", NO_BROKER);
+        assertThat(config.consumerSettings()).containsEntry("enable.auto.commit", false)
+                .containsEntry("isolation.level", "read_committed").doesNotContainKey("group.id");
+    }
+
+    @Test
     void shouldRefuseClientSettingsTheTaskOwns() {
         assertThatThrownBy(() -> new SourceTaskConfig("s", 0, 1, "in", "out", Map.of("bootstrap.servers", NO_BROKER,
                 "group.id", "mine"), SourceTaskConfig.StartFrom.EARLIEST, false, Duration.ofMillis(100)))
