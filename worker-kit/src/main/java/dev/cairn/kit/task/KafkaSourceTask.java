@@ -1,0 +1,389 @@
+package dev.cairn.kit.task;
+
+import dev.cairn.kit.align.Alignment;
+import dev.cairn.kit.wire.KitRecords;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A source subtask of a kit dataflow, driven by a sidecar through {@link SnapshotHook}: it reads its share of the
+ * input topic's partitions ({@link Partitioning#assigned}), applies a {@link SourceFunction} to each record and writes
+ * the outputs as kit data records ({@link KitRecords#data}) to the output topic, each to its key's partition.
+ *
+ * <ul>
+ *   <li>{@link #restore}: called once, before anything else. Reads the state file of the restore point (or starts
+ *       from {@link SourceTaskConfig#startFrom()}), picks this incarnation's generation, writes a resume record into
+ *       every output partition, then starts the task's loop thread.</li>
+ *   <li>{@link #snapshot}: hands the request to the loop, which, between two records, takes its input positions (the
+ *       first record not yet processed, per partition), writes barrier N into every output partition, flushes the
+ *       producer (the barrier follows every record of the epoch) and writes
+ *       {@code <storageLocation>/source-<task>-<subtask>.state} ({@link SourceStateCodec}). Replaying the input from
+ *       those positions yields exactly the records whose outputs follow the barrier.</li>
+ *   <li>{@link #notifyComplete} / {@link #notifyAborted}: nothing to commit. The data records are not transactional:
+ *       a downstream task restored to the same checkpoint drops records of older generations, and the records after
+ *       the restored barrier are replayed by this task.</li>
+ * </ul>
+ *
+ * <p>Generation (a deviation from "the restored checkpoint's id"): each incarnation writes
+ * {@code max(previous generation + 1, clock millis)}, where the previous generation is the one stored in the restored
+ * state ({@code -1} on a fresh start). It grows with every restore, so two restores from the same checkpoint have
+ * different generations (as long as the clock moved on by a millisecond between them), and it is greater than every
+ * checkpoint id, so a downstream aligner waiting for a resume of the restored checkpoint or newer accepts it. The
+ * resume record's {@value KitRecords#RESUME} header carries that generation too.
+ *
+ * <p>The consumer and producer belong to the loop thread. A failed send, a failing {@link SourceFunction} or a lost
+ * broker stops the loop; {@link #failure()} says why, pending and later snapshots are declined with it. The output
+ * topic's partition count is read once at restore; adding output partitions needs a restart.
+ */
+public final class KafkaSourceTask implements SnapshotHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSourceTask.class);
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
+    private final SourceTaskConfig config;
+    private final SourceFunction function;
+    private final Clock clock;
+    private final BlockingQueue<PendingSnapshot> requests = new LinkedBlockingQueue<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final Map<TopicPartition, Long> positions = new HashMap<>();
+    private final Map<TopicPartition, Long> ends = new HashMap<>();
+    private volatile boolean running;
+    private volatile long generation = -1;
+    private KafkaConsumer<byte[], byte[]> consumer;
+    private KafkaProducer<byte[], byte[]> producer;
+    private int outputPartitions;
+    private Thread loop;
+
+    /** A task with the system clock. */
+    public KafkaSourceTask(SourceTaskConfig config, SourceFunction function) {
+        this(config, function, Clock.systemUTC());
+    }
+
+    /** A task whose generations come from {@code clock}. */
+    public KafkaSourceTask(SourceTaskConfig config, SourceFunction function, Clock clock) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.function = Objects.requireNonNull(function, "function");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Positions the consumer (at the restore point's positions, or the configured start), writes the resume records
+     * and starts the loop.
+     *
+     * @throws IOException when the state file cannot be read, is corrupt or belongs to another subtask
+     * @throws IllegalStateException when called twice
+     */
+    @Override
+    public synchronized void restore(Optional<RestorePoint> from) throws IOException {
+        if (consumer != null) {
+            throw new IllegalStateException("source " + name() + " was restored already");
+        }
+        Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
+        generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
+        consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            position(state);
+            outputPartitions = producer.partitionsFor(config.outputTopic()).size();
+            KitRecords.resumes(config.outputTopic(), outputPartitions, generation, config.subtask())
+                    .forEach(this::send);
+            producer.flush();
+            throwIfFailed();
+        } catch (RuntimeException e) {
+            closeClients();
+            consumer = null;
+            producer = null;
+            throw e;
+        }
+        LOG.info("Source {}: {} at {} as generation {}", name(), state.map(s -> "restored checkpoint "
+                + s.checkpointId()).orElse("fresh start"), positions, generation);
+        running = true;
+        loop = new Thread(this::run, "cairn-kit-source-" + name());
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** Queues the snapshot for the loop; declined at once when the task is not running. */
+    @Override
+    public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+        CompletableFuture<SnapshotResult> result = new CompletableFuture<>();
+        requests.add(new PendingSnapshot(request, result));
+        if (!running) {
+            declinePending();
+        }
+        return result;
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId, long lastSubsumedId) {
+        LOG.debug("Source {}: checkpoint {} completed; a source has nothing to commit", name(), checkpointId);
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId, long latestCompletedId) {
+        LOG.debug("Source {}: checkpoint {} aborted; a source has nothing to roll back", name(), checkpointId);
+    }
+
+    @Override
+    public void notifyComplete(CheckpointCompletion completion) {
+        notifyComplete(completion.checkpointId(), completion.lastSubsumedId());
+    }
+
+    @Override
+    public void notifyAborted(CheckpointAbort abort) {
+        notifyAborted(abort.checkpointId(), abort.latestCompletedId());
+    }
+
+    /**
+     * The generation of an incarnation restored from a state written by generation {@code previous} (-1: a fresh
+     * start) at wall-clock time {@code nowMs}: greater than {@code previous}, and growing with the clock.
+     */
+    static long nextGeneration(long previous, long nowMs) {
+        return Math.max(previous + 1, nowMs);
+    }
+
+    /** This incarnation's generation; -1 before {@link #restore}. */
+    public long generation() {
+        return generation;
+    }
+
+    /** Why the loop stopped, when it failed; empty while it runs or after a plain {@link #close}. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** Whether the loop is running. */
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Stops the loop, declines queued snapshots, closes the consumer and producer. */
+    @Override
+    public synchronized void close() throws InterruptedException {
+        running = false;
+        if (loop != null) {
+            consumer.wakeup();
+            loop.join(CLOSE_WAIT.toMillis());
+        }
+        declinePending();
+        closeClients();
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                throwIfFailed();
+                serve();
+                if (config.bounded() && exhausted()) {
+                    PendingSnapshot next = requests.poll(config.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                    if (next != null) {
+                        take(next);
+                    }
+                    continue;
+                }
+                process(consumer.poll(config.pollTimeout()));
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                fail(e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            fail(e);
+        } catch (Exception | Error e) {
+            fail(e);
+        } finally {
+            running = false;
+            declinePending();
+        }
+    }
+
+    private void process(ConsumerRecords<byte[], byte[]> records) {
+        for (ConsumerRecord<byte[], byte[]> record : records) {
+            serve();
+            TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+            if (config.bounded() && record.offset() >= ends.get(partition)) {
+                continue;
+            }
+            for (SourceFunction.Output output : function.apply(record)) {
+                int target = Partitioning.forKey(output.key(), outputPartitions, config.subtask());
+                send(KitRecords.data(config.outputTopic(), target, output.key(), output.value(), config.subtask(),
+                        generation));
+            }
+            positions.put(partition, record.offset() + 1);
+        }
+        for (TopicPartition partition : positions.keySet()) {
+            long position = consumer.position(partition);
+            positions.put(partition, config.bounded() ? Math.min(position, ends.get(partition)) : position);
+        }
+    }
+
+    private void serve() {
+        PendingSnapshot next;
+        while ((next = requests.poll()) != null) {
+            take(next);
+        }
+    }
+
+    /** Barriers, flush, state file; a failed send stops the loop, a failed state file only declines. */
+    private void take(PendingSnapshot pending) {
+        SnapshotRequest request = pending.request();
+        try {
+            Alignment alignment = Alignment.fromTrigger(request.options().alignment());
+            KitRecords.barriers(config.outputTopic(), outputPartitions, request.checkpointId(), config.subtask(),
+                    generation, alignment).forEach(this::send);
+            producer.flush();
+            throwIfFailed();
+        } catch (RuntimeException e) {
+            pending.result().completeExceptionally(e);
+            throw e;
+        }
+        try {
+            Path file = SourceStateCodec.localPath(request.storageLocation()).resolve(config.stateFileName());
+            long size = SourceStateCodec.write(state(request.checkpointId()), file);
+            String location = file.toUri().toString();
+            boolean finished = config.bounded() && exhausted();
+            LOG.debug("Source {}: snapshot of checkpoint {} at {} in {}{}", name(), request.checkpointId(),
+                    positions, location, finished ? " (input exhausted: finished)" : "");
+            pending.result().complete(finished ? SnapshotResult.finishedWith(location, size)
+                    : SnapshotResult.of(location, size));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Source {}: declined checkpoint {}: {}", name(), request.checkpointId(), e.toString());
+            pending.result().completeExceptionally(e);
+        }
+    }
+
+    private SourceState state(long checkpointId) {
+        Map<Integer, Long> byPartition = new HashMap<>();
+        positions.forEach((partition, offset) -> byPartition.put(partition.partition(), offset));
+        return new SourceState(config.taskId(), config.subtask(), checkpointId, generation, config.inputTopic(),
+                byPartition);
+    }
+
+    private void position(Optional<SourceState> state) {
+        int inputPartitions = consumer.partitionsFor(config.inputTopic()).size();
+        if (inputPartitions == 0) {
+            throw new IllegalStateException("source " + name() + ": the input topic " + config.inputTopic()
+                    + " does not exist");
+        }
+        List<Integer> assigned = Partitioning.assigned(inputPartitions, config.parallelism(), config.subtask());
+        state.ifPresent(s -> {
+            if (!assigned.containsAll(s.positions().keySet())) {
+                throw new IllegalStateException("source " + name() + ": the restored state holds positions of the "
+                        + "partitions " + s.positions().keySet() + ", and this subtask reads " + assigned
+                        + " (the parallelism changed?); rescaling a kit source is not supported");
+            }
+        });
+        List<TopicPartition> mine = assigned.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
+        consumer.assign(mine);
+        for (TopicPartition partition : mine) {
+            Long offset = state.map(s -> s.positions().get(partition.partition())).orElse(null);
+            if (offset != null) {
+                consumer.seek(partition, offset);
+            } else if (state.isPresent() || config.startFrom() == SourceTaskConfig.StartFrom.EARLIEST) {
+                if (state.isPresent()) {
+                    LOG.warn("Source {}: the restored state has no position for {}: reading it from the beginning",
+                            name(), partition);
+                }
+                consumer.seekToBeginning(List.of(partition));
+            } else {
+                consumer.seekToEnd(List.of(partition));
+            }
+            positions.put(partition, consumer.position(partition));
+        }
+        if (config.bounded()) {
+            ends.putAll(consumer.endOffsets(mine));
+        }
+    }
+
+    private SourceState readState(RestorePoint point) throws IOException {
+        SourceState state = SourceStateCodec.read(SourceStateCodec.localPath(point.location()));
+        if (!state.taskId().equals(config.taskId()) || state.subtask() != config.subtask()
+                || !state.inputTopic().equals(config.inputTopic())) {
+            throw new IOException("the snapshot " + point.location() + " belongs to source " + state.taskId()
+                    + " subtask " + state.subtask() + " reading " + state.inputTopic() + ", not to source " + name()
+                    + " reading " + config.inputTopic() + " (a source restores only its own subtask's snapshot)");
+        }
+        return state;
+    }
+
+    private boolean exhausted() {
+        return ends.entrySet().stream().allMatch(end -> positions.get(end.getKey()) >= end.getValue());
+    }
+
+    private void send(ProducerRecord<byte[], byte[]> record) {
+        producer.send(record, (metadata, error) -> {
+            if (error != null && failure.compareAndSet(null, error)) {
+                LOG.error("Source {}: a send to {} failed; the task stops", name(), record.topic(), error);
+            }
+        });
+    }
+
+    private void throwIfFailed() {
+        Throwable failed = failure.get();
+        if (failed != null) {
+            throw new IllegalStateException("source " + name() + " stopped: " + failed, failed);
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (failure.compareAndSet(null, e)) {
+            LOG.error("Source {} stopped", name(), e);
+        }
+    }
+
+    private void declinePending() {
+        PendingSnapshot pending;
+        while ((pending = requests.poll()) != null) {
+            Throwable cause = failure.get();
+            pending.result().completeExceptionally(new IllegalStateException("source " + name() + " is not running"
+                    + (cause == null ? "" : ": " + cause), cause));
+        }
+    }
+
+    private void closeClients() {
+        if (consumer != null) {
+            consumer.close();
+        }
+        if (producer != null) {
+            producer.close();
+        }
+    }
+
+    private String name() {
+        return config.taskId() + "-" + config.subtask();
+    }
+
+    /** A snapshot request waiting for the loop. */
+    private record PendingSnapshot(SnapshotRequest request, CompletableFuture<SnapshotResult> result) {}
+}

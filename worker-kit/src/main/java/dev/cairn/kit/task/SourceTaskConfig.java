@@ -1,0 +1,105 @@
+package dev.cairn.kit.task;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+
+/**
+ * What a source subtask reads and writes and how it reaches Kafka.
+ *
+ * @param taskId the source task's id, shared by its subtasks: letters, digits, '.', '_' and '-' (names the state
+ *     file {@code source-<taskId>-<subtask>.state})
+ * @param subtask this subtask's index, within 0 and {@code parallelism - 1}
+ * @param parallelism the number of subtasks of the source (a restore needs the same; rescaling is not supported)
+ * @param inputTopic the topic read (subtask {@code i} reads the partitions {@code p % parallelism == i})
+ * @param outputTopic the topic written (kit records, partitioned by key)
+ * @param clientConfig settings for the consumer and producer ({@code bootstrap.servers}, security); the task sets
+ *     group, offset-commit, idempotence and acknowledgement settings itself
+ * @param startFrom where a fresh start reads from
+ * @param bounded whether the input ends at the end offsets seen at start: once reached, the next snapshot answers
+ *     {@link dev.cairn.sidecar.hook.SnapshotResult#finishedWith} (for tests and known inputs)
+ * @param pollTimeout how long one poll waits for input (also how late a snapshot request may be noticed)
+ */
+public record SourceTaskConfig(String taskId, int subtask, int parallelism, String inputTopic, String outputTopic,
+        Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout) {
+
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
+
+    /** Where a fresh start reads from. */
+    public enum StartFrom { EARLIEST, LATEST }
+
+    public SourceTaskConfig {
+        Objects.requireNonNull(taskId, "taskId");
+        Objects.requireNonNull(inputTopic, "inputTopic");
+        Objects.requireNonNull(outputTopic, "outputTopic");
+        Objects.requireNonNull(startFrom, "startFrom");
+        Objects.requireNonNull(pollTimeout, "pollTimeout");
+        clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
+        if (!ID.matcher(taskId).matches()) {
+            throw new IllegalArgumentException("a task id is made of letters, digits, '.', '_' and '-' (it names "
+                    + "the state file), was \"" + taskId + "\"");
+        }
+        Partitioning.assigned(0, parallelism, subtask);
+        if (inputTopic.isBlank() || outputTopic.isBlank()) {
+            throw new IllegalArgumentException("the input and output topics must not be blank");
+        }
+        if (!clientConfig.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+            throw new IllegalArgumentException("the source's client settings must name "
+                    + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        }
+        for (String owned : new String[] {ConsumerConfig.GROUP_ID_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ProducerConfig.ACKS_CONFIG,
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG}) {
+            if (clientConfig.containsKey(owned)) {
+                throw new IllegalArgumentException("the source sets " + owned + " itself; remove it from its "
+                        + "client settings");
+            }
+        }
+        if (pollTimeout.isNegative() || pollTimeout.isZero()) {
+            throw new IllegalArgumentException("the poll timeout must be positive, was " + pollTimeout);
+        }
+    }
+
+    /** Unbounded, from the earliest offsets, with only a bootstrap address and a 100 ms poll. */
+    public static SourceTaskConfig of(String taskId, int subtask, int parallelism, String inputTopic,
+            String outputTopic, String bootstrapServers) {
+        return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic,
+                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), StartFrom.EARLIEST, false,
+                Duration.ofMillis(100));
+    }
+
+    /** The same settings, bounded or not. */
+    public SourceTaskConfig withBounded(boolean isBounded) {
+        return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom,
+                isBounded, pollTimeout);
+    }
+
+    /** The consumer's settings: the client settings, no offset commits, read_committed unless set. */
+    public Map<String, Object> consumerSettings() {
+        Map<String, Object> settings = new HashMap<>(clientConfig);
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + taskId + "-" + subtask);
+        return settings;
+    }
+
+    /** The producer's settings: the client settings, acks=all, idempotence, a 5 ms linger unless set. */
+    public Map<String, Object> producerSettings() {
+        Map<String, Object> settings = new HashMap<>(clientConfig);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
+        settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + taskId + "-" + subtask + "-out");
+        return settings;
+    }
+
+    /** The name of this subtask's state file in a checkpoint's storage location. */
+    public String stateFileName() {
+        return "source-" + taskId + "-" + subtask + ".state";
+    }
+}

@@ -1,0 +1,131 @@
+package dev.cairn.kit.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SourceStateCodecTest {
+
+    private final SourceState state = new SourceState("orders-src", 1, 7, 1_700_000_000_123L, "orders",
+            Map.of(1, 42L, 3, 0L, 5, 9_000_000_000L));
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRoundTripPositionsAndGeneration() throws IOException {
+        // when
+        SourceState decoded = SourceStateCodec.decode(SourceStateCodec.encode(state), "memory");
+
+        // then
+        assertThat(decoded).isEqualTo(state);
+        assertThat(decoded.positions()).containsExactlyInAnyOrderEntriesOf(Map.of(1, 42L, 3, 0L, 5, 9_000_000_000L));
+    }
+
+    @Test
+    void shouldRoundTripAFreshStartStateWithoutPartitions() throws IOException {
+        // given
+        SourceState empty = new SourceState("s", 0, 1, -1, "in", Map.of());
+
+        // when / then
+        assertThat(SourceStateCodec.decode(SourceStateCodec.encode(empty), "memory")).isEqualTo(empty);
+    }
+
+    @Test
+    void shouldRoundTripThroughAFileLeavingNoTemporaryFile() throws IOException {
+        // given
+        Path file = dir.resolve("chk-7").resolve("source-orders-src-1.state");
+
+        // when
+        long size = SourceStateCodec.write(state, file);
+
+        // then
+        assertThat(SourceStateCodec.read(SourceStateCodec.localPath(file.toUri().toString()))).isEqualTo(state);
+        assertThat(Files.size(file)).isEqualTo(size);
+        try (var files = Files.list(file.getParent())) {
+            assertThat(files).containsExactly(file);
+        }
+    }
+
+    @Test
+    void shouldRefuseEveryTruncationOfAState() {
+        // given
+        byte[] bytes = SourceStateCodec.encode(state);
+
+        // when / then every prefix is refused, none half-read
+        for (int length = 0; length < bytes.length; length++) {
+            byte[] truncated = Arrays.copyOf(bytes, length);
+            assertThatThrownBy(() -> SourceStateCodec.decode(truncated, "cut"))
+                    .as("a state cut to %d of %d bytes", length, bytes.length)
+                    .isInstanceOf(IOException.class).hasMessageContaining("cut");
+        }
+    }
+
+    @Test
+    void shouldRefuseAStateWithAnAlteredPositionByItsChecksum() {
+        // given the last position's lowest byte changed (just before the 8-byte checksum)
+        byte[] bytes = SourceStateCodec.encode(state);
+        bytes[bytes.length - 9] ^= 1;
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.decode(bytes, "altered"))
+                .isInstanceOf(IOException.class).hasMessageContaining("altered").hasMessageContaining("checksum");
+    }
+
+    @Test
+    void shouldRefuseAStateOfAnotherFormatVersion() {
+        // given
+        byte[] bytes = SourceStateCodec.encode(state);
+        ByteBuffer.wrap(bytes).putShort(4, (short) 2);
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.decode(bytes, "future"))
+                .isInstanceOf(IOException.class).hasMessageContaining("format version 2");
+    }
+
+    @Test
+    void shouldRefuseAFileThatIsNotASourceState() {
+        // given
+        byte[] bytes = SourceStateCodec.encode(state);
+        ByteBuffer.wrap(bytes).putInt(0, 0x43574153);
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.decode(bytes, "a-sink-state"))
+                .isInstanceOf(IOException.class).hasMessageContaining("not a source state");
+    }
+
+    @Test
+    void shouldRefuseBytesAfterTheChecksum() {
+        // given
+        byte[] bytes = SourceStateCodec.encode(state);
+        byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.decode(longer, "padded"))
+                .isInstanceOf(IOException.class).hasMessageContaining("unexpected bytes");
+    }
+
+    @Test
+    void shouldNameAMissingFile() {
+        // given
+        Path missing = dir.resolve("nothing.state");
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.read(missing))
+                .isInstanceOf(IOException.class).hasMessageContaining("does not exist");
+    }
+
+    @Test
+    void shouldRefuseALocationThatIsNotLocal() {
+        assertThatThrownBy(() -> SourceStateCodec.localPath("s3://bucket/chk-1"))
+                .isInstanceOf(IOException.class).hasMessageContaining("local files");
+    }
+}
