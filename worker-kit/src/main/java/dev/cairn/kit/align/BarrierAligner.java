@@ -82,10 +82,12 @@ public final class BarrierAligner<R> {
      * arrives (the records in between were written by a crashed incarnation after barrier {@code checkpointId},
      * and the restored upstream writes them again). Records reflected in the snapshot are dropped as replayed.
      *
-     * <p>Limitation: with the generation being the restored checkpoint's id, two restores from the same checkpoint
-     * write resume records of the same generation; a task restored the second time accepts the records the first
-     * restored incarnation wrote after its resume record. A generation unique to each restore (a job-wide restore
-     * epoch) would close that gap; the aligner only compares generations as numbers.
+     * <p>Limitation: the kit's source task gives every incarnation a greater generation (at least the clock's
+     * milliseconds, so above any checkpoint id), but this aligner accepts the first resume of {@code checkpointId}
+     * or newer it reads. After two restores from the same checkpoint, a task restored the second time may read the
+     * first restored incarnation's resume record first and accept that incarnation's records until the second
+     * one's resume arrives. The generation to wait for has to come from the restore itself (a job-wide restore
+     * epoch both sides know); the aligner only compares generations as numbers.
      */
     public static <R> BarrierAligner<R> restoredWithUpstream(Collection<Channel> channels, InputPositions positions,
             long checkpointId) {
