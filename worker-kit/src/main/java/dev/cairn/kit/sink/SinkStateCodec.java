@@ -1,19 +1,13 @@
 package dev.cairn.kit.sink;
 
-import java.io.ByteArrayOutputStream;
+import dev.cairn.kit.state.StateFile;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.zip.CRC32;
 
 /**
  * The snapshot file of a write-ahead sink subtask: a {@link SinkState} in a small length-prefixed binary format.
@@ -38,18 +32,14 @@ public final class SinkStateCodec {
     /** The format version this codec writes and reads. */
     public static final short VERSION = 1;
 
-    private static final int HEADER_BYTES = 4 + 2;
-    private static final int TRAILER_BYTES = 8;
+    private static final StateFile FILE = new StateFile("sink state", MAGIC, VERSION);
 
     private SinkStateCodec() {
     }
 
     /** The bytes of {@code state}. */
     public static byte[] encode(SinkState state) {
-        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(buffer)) {
-            out.writeInt(MAGIC);
-            out.writeShort(VERSION);
+        return FILE.encode(out -> {
             writeBytes(out, state.sinkId().getBytes(StandardCharsets.UTF_8));
             out.writeInt(state.subtask());
             out.writeLong(state.checkpointId());
@@ -62,13 +52,7 @@ public final class SinkStateCodec {
                     writeBytes(out, record.value());
                 }
             }
-            CRC32 crc = new CRC32();
-            crc.update(buffer.toByteArray());
-            out.writeLong(crc.getValue());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot happen: writing to memory failed", e);
-        }
-        return buffer.toByteArray();
+        });
     }
 
     /**
@@ -78,53 +62,17 @@ public final class SinkStateCodec {
      * @throws IOException when the bytes are not a whole, intact sink state of this format
      */
     public static SinkState decode(byte[] bytes, String source) throws IOException {
-        if (bytes.length < HEADER_BYTES + TRAILER_BYTES) {
-            throw new IOException("the sink state " + source + " is truncated: " + bytes.length
-                    + " bytes, fewer than the " + (HEADER_BYTES + TRAILER_BYTES) + " of an empty one");
-        }
-        ByteBuffer in = ByteBuffer.wrap(bytes);
-        int magic = in.getInt();
-        if (magic != MAGIC) {
-            throw new IOException("the file " + source + " is not a sink state: it starts with 0x"
-                    + Integer.toHexString(magic) + ", not 0x" + Integer.toHexString(MAGIC));
-        }
-        short version = in.getShort();
-        if (version != VERSION) {
-            throw new IOException("the sink state " + source + " has format version " + version
-                    + ", this kit reads version " + VERSION);
-        }
-        try {
-            SinkState state = readBody(in, source);
-            verifyChecksum(bytes, in, source);
-            return state;
-        } catch (BufferUnderflowException e) {
-            throw new IOException("the sink state " + source + " is truncated: it ends after " + bytes.length
-                    + " bytes, in the middle of its content", e);
-        }
+        return FILE.decode(bytes, source, in -> readBody(in, source));
     }
 
     /** Writes {@code state} to {@code file} (through a temporary sibling); answers the file's size. */
     public static long write(SinkState state, Path file) throws IOException {
-        byte[] bytes = encode(state);
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(temporary, bytes);
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return bytes.length;
+        return StateFile.write(encode(state), file);
     }
 
     /** Reads the state in {@code file}. */
     public static SinkState read(Path file) throws IOException {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new IOException("the sink state " + file + " does not exist", e);
-        }
-        return decode(bytes, file.toString());
+        return decode(FILE.read(file), file.toString());
     }
 
     private static SinkState readBody(ByteBuffer in, String source) throws IOException {
@@ -151,26 +99,11 @@ public final class SinkStateCodec {
         }
     }
 
-    private static void verifyChecksum(byte[] bytes, ByteBuffer in, String source) throws IOException {
-        int contentEnd = in.position();
-        long stored = in.getLong();
-        CRC32 crc = new CRC32();
-        crc.update(bytes, 0, contentEnd);
-        if (crc.getValue() != stored) {
-            throw new IOException("the sink state " + source + " is corrupt: its checksum is 0x"
-                    + Long.toHexString(stored) + " but its content sums to 0x" + Long.toHexString(crc.getValue()));
-        }
-        if (in.hasRemaining()) {
-            throw new IOException("the sink state " + source + " has " + in.remaining()
-                    + " unexpected bytes after its checksum");
-        }
-    }
-
     private static int count(ByteBuffer in, String source, String what) throws IOException {
         int count = in.getInt();
         if (count < 0 || count > in.remaining()) {
-            throw new IOException("the sink state " + source + " is corrupt: it announces " + count + " " + what
-                    + " with " + in.remaining() + " bytes left");
+            throw FILE.corrupt(source, "it announces " + count + " " + what + " with " + in.remaining()
+                    + " bytes left");
         }
         return count;
     }

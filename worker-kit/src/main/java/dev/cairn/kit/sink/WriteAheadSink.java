@@ -1,15 +1,14 @@
 package dev.cairn.kit.sink;
 
+import dev.cairn.kit.state.StateFile;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,7 +49,6 @@ import org.slf4j.LoggerFactory;
 public final class WriteAheadSink<K, V> implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(WriteAheadSink.class);
-    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
 
     private enum Phase { NEW, RUNNING, FAILED, CLOSED }
 
@@ -126,7 +124,7 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
      */
     public SinkSnapshot snapshot(long checkpointId, String storageLocation) throws IOException {
         ensureRunning();
-        Path file = localPath(storageLocation).resolve(config.snapshotFileName());
+        Path file = StateFile.localPath(storageLocation).resolve(config.snapshotFileName());
         List<Epoch> epochs;
         synchronized (pending) {
             epochs = pending.seal(checkpointId);
@@ -221,7 +219,7 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
     }
 
     private SinkState readState(RestorePoint point) throws IOException {
-        SinkState state = SinkStateCodec.read(localPath(point.location()));
+        SinkState state = SinkStateCodec.read(StateFile.localPath(point.location()));
         if (!state.sinkId().equals(config.sinkId()) || state.subtask() != config.subtask()) {
             throw new IOException("the snapshot " + point.location() + " belongs to sink " + state.sinkId()
                     + " subtask " + state.subtask() + ", not to sink " + config.sinkId() + " subtask "
@@ -248,21 +246,6 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
                     + "records of the checkpoints in between are replayed and appear twice (nothing can be taken "
                     + "back from a topic); the marker is set back to {}", config.transactionalId(),
                     state.map(SinkState::checkpointId).orElse(-1L), plan.markerBefore(), plan.markerAfter());
-        }
-    }
-
-    private static Path localPath(String location) throws IOException {
-        if (!SCHEME.matcher(location).matches()) {
-            return Path.of(location);
-        }
-        if (!location.startsWith("file:")) {
-            throw new IOException("the sink keeps its snapshots in local files, and " + location
-                    + " is neither a file: URI nor a path");
-        }
-        try {
-            return Path.of(URI.create(location));
-        } catch (IllegalArgumentException e) {
-            throw new IOException("the location " + location + " is not a valid file: URI: " + e.getMessage(), e);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.cairn.kit.task;
 
+import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.wire.KitRecords;
 import dev.cairn.sidecar.hook.CheckpointAbort;
@@ -269,7 +270,7 @@ public final class KafkaSourceTask implements SnapshotHook {
             throw e;
         }
         try {
-            Path file = SourceStateCodec.localPath(request.storageLocation()).resolve(config.stateFileName());
+            Path file = StateFile.localPath(request.storageLocation()).resolve(config.stateFileName());
             long size = SourceStateCodec.write(state(request.checkpointId()), file);
             String location = file.toUri().toString();
             boolean finished = config.bounded() && exhausted();
@@ -327,7 +328,7 @@ public final class KafkaSourceTask implements SnapshotHook {
     }
 
     private SourceState readState(RestorePoint point) throws IOException {
-        SourceState state = SourceStateCodec.read(SourceStateCodec.localPath(point.location()));
+        SourceState state = SourceStateCodec.read(StateFile.localPath(point.location()));
         if (!state.taskId().equals(config.taskId()) || state.subtask() != config.subtask()
                 || !state.inputTopic().equals(config.inputTopic())) {
             throw new IOException("the snapshot " + point.location() + " belongs to source " + state.taskId()

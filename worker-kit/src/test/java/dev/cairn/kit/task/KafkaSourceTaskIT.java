@@ -12,6 +12,7 @@ import dev.cairn.events.SavepointFormat;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kit.align.Alignment;
+import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.task.KitOutput.Entry;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -346,6 +347,6 @@ class KafkaSourceTaskIT {
     }
 
     private static SourceState state(SnapshotResult result) throws IOException {
-        return SourceStateCodec.read(SourceStateCodec.localPath(result.location()));
+        return SourceStateCodec.read(StateFile.localPath(result.location()));
     }
 }

@@ -3,6 +3,7 @@ package dev.cairn.kit.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.kit.state.StateFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ class SourceStateCodecTest {
         long size = SourceStateCodec.write(state, file);
 
         // then
-        assertThat(SourceStateCodec.read(SourceStateCodec.localPath(file.toUri().toString()))).isEqualTo(state);
+        assertThat(SourceStateCodec.read(StateFile.localPath(file.toUri().toString()))).isEqualTo(state);
         assertThat(Files.size(file)).isEqualTo(size);
         try (var files = Files.list(file.getParent())) {
             assertThat(files).containsExactly(file);
@@ -125,7 +126,7 @@ class SourceStateCodecTest {
 
     @Test
     void shouldRefuseALocationThatIsNotLocal() {
-        assertThatThrownBy(() -> SourceStateCodec.localPath("s3://bucket/chk-1"))
+        assertThatThrownBy(() -> StateFile.localPath("s3://bucket/chk-1"))
                 .isInstanceOf(IOException.class).hasMessageContaining("local files");
     }
 }

@@ -1,0 +1,154 @@
+package dev.cairn.kit.state;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.regex.Pattern;
+import java.util.zip.CRC32;
+
+/**
+ * One kind of the kit's snapshot files, and what every kind shares: a 4-byte magic number and a 2-byte format
+ * version, the kind's content, then the CRC-32 of all that as 8 bytes; written to a temporary sibling and moved into
+ * place, so that a crash never leaves half a file; kept in local files only (a {@code file:} URI or a path). Reading
+ * checks all of it and names the file and what is wrong in an {@link IOException}: not this kind, another version,
+ * truncated, corrupt, or bytes after the checksum.
+ *
+ * @param kind what the file holds, for messages ({@code "sink state"}, {@code "source state"})
+ * @param magic the kind's first four bytes
+ * @param version the format version this kit writes and reads
+ */
+public record StateFile(String kind, int magic, short version) {
+
+    /** Magic number, version and checksum: the bytes of a file with empty content. */
+    public static final int FRAME_BYTES = 4 + 2 + 8;
+    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
+
+    /** Reads a kind's content from a buffer positioned after the version. */
+    @FunctionalInterface
+    public interface ContentReader<T> {
+        T read(ByteBuffer in) throws IOException;
+    }
+
+    /** Writes a kind's content after the version. */
+    @FunctionalInterface
+    public interface ContentWriter {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    /** The bytes of a file of this kind whose content {@code content} writes. */
+    public byte[] encode(ContentWriter content) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(buffer)) {
+            out.writeInt(magic);
+            out.writeShort(version);
+            content.write(out);
+            CRC32 crc = new CRC32();
+            crc.update(buffer.toByteArray());
+            out.writeLong(crc.getValue());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot happen: writing to memory failed", e);
+        }
+        return buffer.toByteArray();
+    }
+
+    /**
+     * The content of {@code bytes}, read by {@code content} once the frame checked out.
+     *
+     * @param source what the bytes are (a file name), for the messages
+     * @throws IOException when the bytes are not a whole, intact file of this kind and version
+     */
+    public <T> T decode(byte[] bytes, String source, ContentReader<T> content) throws IOException {
+        if (bytes.length < FRAME_BYTES) {
+            throw new IOException("the " + kind + " " + source + " is truncated: " + bytes.length
+                    + " bytes, fewer than the " + FRAME_BYTES + " of an empty one");
+        }
+        ByteBuffer in = ByteBuffer.wrap(bytes);
+        int foundMagic = in.getInt();
+        if (foundMagic != magic) {
+            throw new IOException("the file " + source + " is not a " + kind + ": it starts with 0x"
+                    + Integer.toHexString(foundMagic) + ", not 0x" + Integer.toHexString(magic));
+        }
+        short foundVersion = in.getShort();
+        if (foundVersion != version) {
+            throw new IOException("the " + kind + " " + source + " has format version " + foundVersion
+                    + ", this kit reads version " + version);
+        }
+        try {
+            T value = content.read(in);
+            verifyChecksum(bytes, in, source);
+            return value;
+        } catch (BufferUnderflowException e) {
+            throw new IOException("the " + kind + " " + source + " is truncated: it ends after " + bytes.length
+                    + " bytes, in the middle of its content", e);
+        }
+    }
+
+    private void verifyChecksum(byte[] bytes, ByteBuffer in, String source) throws IOException {
+        int contentEnd = in.position();
+        long stored = in.getLong();
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, contentEnd);
+        if (crc.getValue() != stored) {
+            throw new IOException("the " + kind + " " + source + " is corrupt: its checksum is 0x"
+                    + Long.toHexString(stored) + " but its content sums to 0x" + Long.toHexString(crc.getValue()));
+        }
+        if (in.hasRemaining()) {
+            throw new IOException("the " + kind + " " + source + " has " + in.remaining()
+                    + " unexpected bytes after its checksum");
+        }
+    }
+
+    /** An {@link IOException} saying the file {@code source} of this kind is corrupt: {@code what}. */
+    public IOException corrupt(String source, String what) {
+        return new IOException("the " + kind + " " + source + " is corrupt: " + what);
+    }
+
+    /** Writes {@code bytes} to {@code file} through a temporary sibling; answers their size. */
+    public static long write(byte[] bytes, Path file) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(temporary, bytes);
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        return bytes.length;
+    }
+
+    /** The bytes of {@code file}, a file of this kind. */
+    public byte[] read(Path file) throws IOException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            throw new IOException("the " + kind + " " + file + " does not exist", e);
+        }
+    }
+
+    /**
+     * The local path of a storage or state location: a {@code file:} URI or a plain path.
+     *
+     * @throws IOException for any other scheme (the kit keeps its snapshots in local files)
+     */
+    public static Path localPath(String location) throws IOException {
+        if (!SCHEME.matcher(location).matches()) {
+            return Path.of(location);
+        }
+        if (!location.startsWith("file:")) {
+            throw new IOException("the kit keeps its snapshots in local files, and " + location
+                    + " is neither a file: URI nor a path");
+        }
+        try {
+            return Path.of(URI.create(location));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("the location " + location + " is not a valid file: URI: " + e.getMessage(), e);
+        }
+    }
+}
