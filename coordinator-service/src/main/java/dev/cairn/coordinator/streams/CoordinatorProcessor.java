@@ -93,13 +93,15 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
-        Optional<RecordMetadata> at = context.recordMetadata();
-        at.flatMap(input -> unsendable.take(input.topic(), input.partition(), input.offset()))
-                .ifPresent(reason -> {
-                    throw new CommandFailedException("OUTPUT_UNSENDABLE", "Kafka refused what this record decided ("
-                            + reason + "); the coordinator skipped the record and decided nothing", null);
-                });
-        at.ifPresent(input -> unsendable.processing(input.topic(), input.partition(), input.offset()));
+        RecordMetadata input = context.recordMetadata().orElse(null);
+        if (input != null) {
+            Optional<String> unsendableBecause = unsendable.take(input);
+            if (unsendableBecause.isPresent()) {
+                throw new CommandFailedException("OUTPUT_UNSENDABLE", "Kafka refused what this record decided ("
+                        + unsendableBecause.get() + "); the coordinator skipped the record and decided nothing", null);
+            }
+            unsendable.processing(input);
+        }
         try {
             Command command = commands.toCommand(record.key(), record.value());
             long now = context.currentSystemTimeMs();

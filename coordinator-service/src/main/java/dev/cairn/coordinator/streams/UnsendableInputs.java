@@ -3,6 +3,7 @@ package dev.cairn.coordinator.streams;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * The input records whose decision Kafka refused to take, so that the coordinator skips them instead of failing
@@ -30,7 +31,9 @@ public final class UnsendableInputs {
         }
     };
 
-    private final ThreadLocal<String> processing = new ThreadLocal<>();
+    private final ThreadLocal<RecordMetadata> processing = new ThreadLocal<>();
+    /** Whether any input is marked: the check every record makes, without a lock or an allocation. */
+    private volatile boolean anyMarked;
 
     /** The instance given as {@value #CONFIG} in {@code configs}, or a new one when none is given. */
     static UnsendableInputs from(Map<String, ?> configs) {
@@ -45,6 +48,7 @@ public final class UnsendableInputs {
     /** Marks the input at {@code offset} of {@code topic}-{@code partition}: what it decided could not be sent. */
     public synchronized void mark(String topic, int partition, long offset, String reason) {
         reasons.put(position(topic, partition, offset), reason);
+        anyMarked = true;
     }
 
     /**
@@ -53,18 +57,18 @@ public final class UnsendableInputs {
      *
      * @return whether an input was marked
      */
-    synchronized boolean markCurrent(String reason) {
-        String position = processing.get();
-        if (position == null) {
+    boolean markCurrent(String reason) {
+        RecordMetadata input = processing.get();
+        if (input == null) {
             return false;
         }
-        reasons.put(position, reason);
+        mark(input.topic(), input.partition(), input.offset(), reason);
         return true;
     }
 
-    /** The calling thread processes the input at this position until {@link #processed()}. */
-    void processing(String topic, int partition, long offset) {
-        processing.set(position(topic, partition, offset));
+    /** The calling thread processes {@code input} until {@link #processed()}. */
+    void processing(RecordMetadata input) {
+        processing.set(input);
     }
 
     /** The calling thread finished processing its input. */
@@ -72,9 +76,16 @@ public final class UnsendableInputs {
         processing.remove();
     }
 
-    /** Why the input at this position was marked, forgetting the mark; empty when it was not. */
-    synchronized Optional<String> take(String topic, int partition, long offset) {
-        return Optional.ofNullable(reasons.remove(position(topic, partition, offset)));
+    /** Why {@code input} was marked, forgetting the mark; empty when it was not (at no cost while none is). */
+    Optional<String> take(RecordMetadata input) {
+        if (!anyMarked) {
+            return Optional.empty();
+        }
+        synchronized (this) {
+            String reason = reasons.remove(position(input.topic(), input.partition(), input.offset()));
+            anyMarked = !reasons.isEmpty();
+            return Optional.ofNullable(reason);
+        }
     }
 
     /** How many inputs are marked and not yet skipped. */

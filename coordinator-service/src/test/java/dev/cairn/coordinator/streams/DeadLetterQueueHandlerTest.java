@@ -21,6 +21,7 @@ import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -84,9 +85,9 @@ class DeadLetterQueueHandlerTest {
 
         assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
         assertThat(response.deadLetterQueueRecords()).isEmpty();
-        assertThat(unsendable.take("cairn.acks", 2, 42)).hasValue(
+        assertThat(unsendable.take(input("cairn.acks", 2, 42))).hasValue(
                 "RecordTooLargeException sending to cairn.control: the message is 2000088 bytes");
-        assertThat(unsendable.take("cairn.acks", 2, 42)).as("a mark is taken once").isEmpty();
+        assertThat(unsendable.take(input("cairn.acks", 2, 42))).as("a mark is taken once").isEmpty();
     }
 
     @Test
@@ -136,7 +137,7 @@ class DeadLetterQueueHandlerTest {
                 ProductionExceptionHandler.SerializationExceptionOrigin.VALUE);
 
         assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
-        assertThat(unsendable.take("cairn.acks", 2, 42)).hasValueSatisfying(reason -> assertThat(reason)
+        assertThat(unsendable.take(input("cairn.acks", 2, 42))).hasValueSatisfying(reason -> assertThat(reason)
                 .startsWith("SerializationException sending to cairn.completed"));
     }
 
@@ -196,6 +197,26 @@ class DeadLetterQueueHandlerTest {
         assertThat(dead.value()).hasSize(DeadLetterQueueHandler.MAX_VALUE_BYTES);
         assertThat(header(dead.headers(), DeadLetterQueueHandler.TRUNCATED_FROM)).isEqualTo(Integer.toString(huge.length));
         assertThat(header(dead.headers(), DeadLetterQueueHandler.REASON)).isEqualTo("OUTPUT_TOO_LARGE");
+    }
+
+    /** The position of an input record, as Kafka Streams tells a processor. */
+    private static RecordMetadata input(String topic, int partition, long offset) {
+        return new RecordMetadata() {
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public int partition() {
+                return partition;
+            }
+
+            @Override
+            public long offset() {
+                return offset;
+            }
+        };
     }
 
     private static ErrorHandlerContext context() {
