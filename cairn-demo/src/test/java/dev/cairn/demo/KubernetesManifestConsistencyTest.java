@@ -7,11 +7,9 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.coordinator.query.HealthSource;
-import dev.cairn.coordinator.query.JobLocation;
 import dev.cairn.coordinator.query.QueryServer;
 import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.coordinator.query.StateSource;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.coordinator.testbed.NoJobs;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -75,7 +73,7 @@ class KubernetesManifestConsistencyTest {
 
         try (QueryServer server = QueryServer.bind(QueryServerConfig.of("127.0.0.1", 0, "127.0.0.1")
                 .withProbesPort(0))) {
-            server.start(new NoStores(), new AliveButNotReady(), (jobId, request) -> {
+            server.start(new NoJobs(), new AliveButNotReady(), (jobId, request) -> {
                 throw new UnsupportedOperationException("no requests in this test");
             });
             URI probes = server.probesUri().orElseThrow();
@@ -189,30 +187,6 @@ class KubernetesManifestConsistencyTest {
         @Override
         public Health readiness() {
             return Health.down(REASON);
-        }
-    }
-
-    /** No stores: the probes never read one. */
-    private static final class NoStores implements StateSource {
-
-        @Override
-        public JobLocation locate(String jobId) {
-            throw new UnsupportedOperationException("no jobs in this test");
-        }
-
-        @Override
-        public StoreReader reader(int partition) {
-            throw new UnsupportedOperationException("no stores in this test");
-        }
-
-        @Override
-        public List<Integer> localPartitions() {
-            return List.of();
-        }
-
-        @Override
-        public List<JobLocation.Remote> otherInstances() {
-            return List.of();
         }
     }
 }

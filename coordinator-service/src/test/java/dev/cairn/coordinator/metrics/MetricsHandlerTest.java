@@ -3,12 +3,10 @@ package dev.cairn.coordinator.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.query.HealthSource;
-import dev.cairn.coordinator.query.JobLocation;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.query.QueryServer;
 import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.coordinator.query.StateSource;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.coordinator.testbed.NoJobs;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -109,29 +107,5 @@ class MetricsHandlerTest {
 
     private HttpResponse<String> send(HttpRequest request) throws Exception {
         return http.send(request, HttpResponse.BodyHandlers.ofString());
-    }
-
-    /** An instance that owns no partition. */
-    private static final class NoJobs implements StateSource {
-
-        @Override
-        public JobLocation locate(String jobId) {
-            return new JobLocation.Unavailable("no jobs here");
-        }
-
-        @Override
-        public StoreReader reader(int partition) {
-            throw new IllegalStateException("no partition is owned here");
-        }
-
-        @Override
-        public List<Integer> localPartitions() {
-            return List.of();
-        }
-
-        @Override
-        public List<JobLocation.Remote> otherInstances() {
-            return List.of();
-        }
     }
 }

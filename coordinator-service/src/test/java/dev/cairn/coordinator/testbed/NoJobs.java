@@ -1,0 +1,30 @@
+package dev.cairn.coordinator.testbed;
+
+import dev.cairn.coordinator.query.JobLocation;
+import dev.cairn.coordinator.query.StateSource;
+import dev.cairn.coordinator.streams.StoreReader;
+import java.util.List;
+
+/** The state of an instance that owns no partition: every job is unavailable, and no store can be read. */
+public final class NoJobs implements StateSource {
+
+    @Override
+    public JobLocation locate(String jobId) {
+        return new JobLocation.Unavailable("no jobs here");
+    }
+
+    @Override
+    public StoreReader reader(int partition) {
+        throw new IllegalStateException("no partition is owned here");
+    }
+
+    @Override
+    public List<Integer> localPartitions() {
+        return List.of();
+    }
+
+    @Override
+    public List<JobLocation.Remote> otherInstances() {
+        return List.of();
+    }
+}
