@@ -130,7 +130,7 @@ class CairnCliIT {
         long started = System.nanoTime();
 
         Run run = execute("trigger", "--job", "nowhere", "--bootstrap-servers", "127.0.0.1:" + closedPort,
-                "--send-timeout-ms", "1500", "--unsigned-requests");
+                "--send-timeout-ms", "1500", "--requests-key-file", requestsKeyFile().toString());
 
         Duration took = Duration.ofNanos(System.nanoTime() - started);
         assertThat(run.exit).as(run.out).isEqualTo(CommandLine.ExitCode.SOFTWARE);
@@ -146,7 +146,7 @@ class CairnCliIT {
 
         Run run = execute("status", "--job", "orders", "--status", "RUNNING",
                 "--bootstrap-servers", kafka.bootstrapServers(), "--topic-prefix", prefix, "--send-timeout-ms", "10000",
-                "--unsigned-requests");
+                "--requests-key-file", requestsKeyFile().toString());
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.SOFTWARE);
         assertThat(run.err).contains("did not send the JobStatusChange of job 'orders' to " + prefix + "requests")
