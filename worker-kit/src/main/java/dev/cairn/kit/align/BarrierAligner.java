@@ -22,8 +22,9 @@ import java.util.function.Predicate;
  * Not thread-safe: one task thread owns it.
  *
  * <ul>
- *   <li>Exactly-once ({@link Alignment#EXACTLY_ONCE}): once a channel delivered barrier N, its later inputs are held
- *       back, in arrival order, until barrier N arrived on every channel; then {@link Step.Snapshot} (with the
+ *   <li>Exactly-once ({@link Alignment#EXACTLY_ONCE}): once a channel delivered barrier N, its later data and
+ *       barriers are held back, in arrival order, until barrier N arrived on every channel (a resume record is
+ *       taken at once: it ends the alignment); then {@link Step.Snapshot} (with the
  *       {@link InputPositions} of the barriers), then the held-back inputs are released in order (they may hold
  *       barrier N+1, which starts the next alignment at once).</li>
  *   <li>At-least-once ({@link Alignment#AT_LEAST_ONCE}, as barrier N says): nothing is held back; the snapshot is
@@ -36,9 +37,15 @@ import java.util.function.Predicate;
  *       upstream restarted) declines every checkpoint still waiting for that channel.</li>
  *   <li>Barriers of a checkpoint already taken, declined, aborted or older than the restored one, and a channel's
  *       second barrier of the same checkpoint, are dropped ({@link DropReason#STALE_BARRIER}).</li>
- *   <li>Generations: a resume record announces the upstream's new generation; the channel's data and barriers of
- *       an older generation are dropped ({@link DropReason#STALE_GENERATION}). A record of a newer generation than
- *       announced (its resume record unseen, say the task started after it) is taken as announcing it.</li>
+ *   <li>Generations: every upstream incarnation writes a resume record (its generation and the checkpoint it
+ *       restored from) before its records; the channel's data and barriers of an older generation are dropped
+ *       ({@link DropReason#STALE_GENERATION}). A resume of a newer generation whose incarnation restored from the
+ *       same checkpoint as this task, before this task took anything of the channel, is adopted. Otherwise this
+ *       task's state took records the restarted upstream will write again (or misses ones it will not), and the
+ *       answer is {@link Step.Rollback}: the task restores its own snapshot of the upstream's restore point and
+ *       reads again from there (a resume restored from an older checkpoint than this task's is an upstream that
+ *       restarts once more: its records are skipped). So a restart of any task rolls back exactly its downstream
+ *       tasks, each to the same checkpoint, and the job resumes from one consistent cut.</li>
  *   <li>An input at or before the last offset seen on its channel is dropped ({@link DropReason#REPLAYED}); after a
  *       restore that covers the records {@link InputPositions#reflectedThrough} reflected in the snapshot.</li>
  * </ul>
@@ -58,49 +65,49 @@ public final class BarrierAligner<R> {
     private final Deque<Input<R>> held = new ArrayDeque<>();
     private final NavigableMap<Long, Pending> pending = new TreeMap<>();
     private final NavigableSet<Long> aborted = new TreeSet<>();
+    /** The checkpoint this task's state was restored from (-1: the initial state). */
+    private final long base;
     private long lastCheckpoint;
+    private boolean spent;
 
     private BarrierAligner(Collection<Channel> inputs, InputPositions positions, long restoredCheckpoint,
-            boolean awaitResume) {
+            Map<Channel, Long> minimumGenerations) {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("a task aligns at least one input channel");
         }
-        long generation = awaitResume ? restoredCheckpoint : -1;
         for (Channel channel : inputs) {
-            channels.put(channel, new ChannelState(positions.reflectedThrough(channel), generation, awaitResume));
+            channels.put(channel, new ChannelState(positions.reflectedThrough(channel),
+                    minimumGenerations.getOrDefault(channel, -1L)));
         }
+        this.base = restoredCheckpoint;
         this.lastCheckpoint = restoredCheckpoint;
     }
-    /** A fresh start: every channel is live, generation -1, nothing seen yet. */
+
+    /** A fresh start: every channel accepts every generation, nothing seen yet. */
     public static <R> BarrierAligner<R> fresh(Collection<Channel> channels) {
-        return new BarrierAligner<>(channels, InputPositions.NONE, -1, false);
+        return new BarrierAligner<>(channels, InputPositions.NONE, -1, Map.of());
     }
 
     /**
-     * A task restored from {@code checkpointId} whose upstream tasks restored from it too (a global restore): each
-     * channel's records are dropped until the upstream's resume record of generation {@code checkpointId} or newer
-     * arrives (the records in between were written by a crashed incarnation after barrier {@code checkpointId},
-     * and the restored upstream writes them again). Records reflected in the snapshot are dropped as replayed.
+     * A task restored from {@code checkpointId}, reading again from the positions: records reflected in the
+     * snapshot are dropped as replayed, and each channel accepts its upstream's records from the generation in
+     * {@code minimumGenerations} on (any generation for a channel not named). A {@link Step.Rollback} gives the
+     * minimum generation of the restarted channel; the other channels keep theirs.
      *
-     * <p>Limitation: the kit's source task gives every incarnation a greater generation (at least the clock's
-     * milliseconds, so above any checkpoint id), but this aligner accepts the first resume of {@code checkpointId}
-     * or newer it reads. After two restores from the same checkpoint, a task restored the second time may read the
-     * first restored incarnation's resume record first and accept that incarnation's records until the second
-     * one's resume arrives. The generation to wait for has to come from the restore itself (a job-wide restore
-     * epoch both sides know); the aligner only compares generations as numbers.
+     * @param checkpointId the checkpoint the task's state is restored from, -1 for the initial state
      */
-    public static <R> BarrierAligner<R> restoredWithUpstream(Collection<Channel> channels, InputPositions positions,
-            long checkpointId) {
-        return new BarrierAligner<>(channels, positions, checkpointId, true);
+    public static <R> BarrierAligner<R> restored(Collection<Channel> channels, InputPositions positions,
+            long checkpointId, Map<Channel, Long> minimumGenerations) {
+        return new BarrierAligner<>(channels, positions, checkpointId, minimumGenerations);
     }
 
     /**
-     * A task restored from {@code checkpointId} alone, its upstream tasks still running: replaying from the
+     * A task restored from {@code checkpointId}, its upstream incarnations as they were: replaying from the
      * positions yields the records that were held back at the snapshot and everything after them, each once.
      */
     public static <R> BarrierAligner<R> restoredAlone(Collection<Channel> channels, InputPositions positions,
             long checkpointId) {
-        return new BarrierAligner<>(channels, positions, checkpointId, false);
+        return restored(channels, positions, checkpointId, Map.of());
     }
 
     /** A data record of upstream generation {@code generation} at {@code offset} on {@code channel}. */
@@ -114,9 +121,12 @@ public final class BarrierAligner<R> {
         return run(new Input.Barrier<>(channel, offset, checkpointId, generation, alignment));
     }
 
-    /** A resume record: {@code channel}'s upstream restarted as generation {@code generation}. */
-    public List<Step<R>> onResume(Channel channel, long offset, long generation) {
-        return run(new Input.Resume<>(channel, offset, generation));
+    /**
+     * A resume record: {@code channel}'s upstream started an incarnation of generation {@code generation},
+     * restored from checkpoint {@code restoredFrom} (-1: a fresh start).
+     */
+    public List<Step<R>> onResume(Channel channel, long offset, long generation, long restoredFrom) {
+        return run(new Input.Resume<>(channel, offset, generation, restoredFrom));
     }
 
     /**
@@ -124,6 +134,7 @@ public final class BarrierAligner<R> {
      * (as deliveries, in order); its barriers that are still to come are dropped.
      */
     public List<Step<R>> cancel(long checkpointId) {
+        requireLive();
         List<Step<R>> steps = new ArrayList<>();
         Deque<Input<R>> work = new ArrayDeque<>();
         if (checkpointId > lastCheckpoint) {
@@ -147,7 +158,30 @@ public final class BarrierAligner<R> {
         return held.size();
     }
 
+    /**
+     * The generation each channel accepts now: what a new aligner after a {@link Step.Rollback} starts from (with
+     * the rolled-back channel's minimum put in).
+     */
+    public Map<Channel, Long> generations() {
+        Map<Channel, Long> generations = new LinkedHashMap<>();
+        channels.forEach((channel, state) -> generations.put(channel, state.generation()));
+        return generations;
+    }
+
+    /** Whether a {@link Step.Rollback} ended this aligner: the task builds a new one. */
+    public boolean rolledBack() {
+        return spent;
+    }
+
+    private void requireLive() {
+        if (spent) {
+            throw new IllegalStateException("this aligner answered a rollback; the task restores its state and "
+                    + "builds a new aligner");
+        }
+    }
+
     private List<Step<R>> run(Input<R> input) {
+        requireLive();
         List<Step<R>> steps = new ArrayList<>();
         ChannelState state = channels.get(input.channel());
         if (state == null) {
@@ -163,18 +197,22 @@ public final class BarrierAligner<R> {
     }
 
     private void drain(Deque<Input<R>> work, List<Step<R>> steps) {
-        while (!work.isEmpty()) {
+        while (!work.isEmpty() && !spent) {
             Input<R> input = work.poll();
-            if (holdsBack(input.channel())) {
+            if (!(input instanceof Input.Resume<R>) && holdsBack(input.channel())) {
+                channels.get(input.channel()).markDelivered();
                 held.add(input);
                 steps.add(new Step.HoldBack<>(input.channel(), input.offset()));
                 continue;
             }
             ChannelState state = channels.get(input.channel());
             if (input instanceof Input.Data<R> data) {
-                steps.add(state.accepts(data.generation())
-                        ? new Step.Deliver<>(data.channel(), data.offset(), data.record())
-                        : drop(data, state));
+                if (state.accepts(data.generation())) {
+                    state.markDelivered();
+                    steps.add(new Step.Deliver<>(data.channel(), data.offset(), data.record()));
+                } else {
+                    steps.add(new Step.Drop<>(data.channel(), data.offset(), DropReason.STALE_GENERATION));
+                }
             } else if (input instanceof Input.Barrier<R> barrier) {
                 onBarrier(barrier, state, work, steps);
             } else if (input instanceof Input.Resume<R> resume) {
@@ -193,11 +231,6 @@ public final class BarrierAligner<R> {
         return false;
     }
 
-    private Step<R> drop(Input<R> input, ChannelState state) {
-        DropReason reason = state.awaitingResume() ? DropReason.AWAITING_RESUME : DropReason.STALE_GENERATION;
-        return new Step.Drop<>(input.channel(), input.offset(), reason);
-    }
-
     private boolean stale(long id, Channel channel) {
         Pending counting = pending.get(id);
         return id <= lastCheckpoint || aborted.contains(id) || counting != null && counting.delivered(channel)
@@ -206,7 +239,7 @@ public final class BarrierAligner<R> {
 
     private void onBarrier(Input.Barrier<R> barrier, ChannelState state, Deque<Input<R>> work, List<Step<R>> steps) {
         if (!state.accepts(barrier.generation())) {
-            steps.add(drop(barrier, state));
+            steps.add(new Step.Drop<>(barrier.channel(), barrier.offset(), DropReason.STALE_GENERATION));
             return;
         }
         long id = barrier.checkpointId();
@@ -219,6 +252,7 @@ public final class BarrierAligner<R> {
                 + channel + " before barrier %d arrived on every channel", work, steps);
         Pending counting = pending.computeIfAbsent(id, newId -> new Pending(newId, barrier.alignment()));
         counting.deliver(channel, barrier.offset());
+        state.markDelivered();
         int missing = channels.size() - counting.barriers();
         if (missing > 0) {
             steps.add(new Step.AwaitBarriers<>(id, missing));
@@ -235,19 +269,60 @@ public final class BarrierAligner<R> {
         release(work);
     }
 
+    /**
+     * A resume record. An older generation than the channel's is stale; the same one is the resume already taken
+     * (read again after a rollback). A newer one is a restarted upstream, restored from {@code restoredFrom}:
+     * <ul>
+     *   <li>restored from an older checkpoint than this task's state ({@code base}): the upstream is behind (a
+     *       newer checkpoint completed after it chose its restore point) and restarts again; this incarnation's
+     *       records are not taken (the channel accepts only newer ones), and if this task took records of the
+     *       channel already, it rolls back to its own state;</li>
+     *   <li>restored from a newer checkpoint, or this task took records of the channel's previous incarnation
+     *       since its state was restored: the task rolls back to the checkpoint the upstream restored from;</li>
+     *   <li>otherwise (same checkpoint, nothing of the channel taken yet) the generation is adopted, and the
+     *       checkpoints still waiting for the channel's barrier are declined.</li>
+     * </ul>
+     */
     private void onResume(Input.Resume<R> resume, ChannelState state, Deque<Input<R>> work, List<Step<R>> steps) {
-        boolean expected = state.awaitingResume();
-        long before = state.generation();
-        if (!state.resume(resume.generation())) {
+        long generation = resume.generation();
+        long restoredFrom = resume.restoredFrom();
+        if (generation < state.generation()) {
             steps.add(new Step.Drop<>(resume.channel(), resume.offset(), DropReason.STALE_GENERATION));
-            return;
-        }
-        steps.add(new Step.Resumed<>(resume.channel(), resume.generation()));
-        if (!expected && resume.generation() > before) {
+        } else if (restoredFrom < base) {
+            rollBackOrSkip(resume, state, steps, generation + 1, "restored from checkpoint " + restoredFrom
+                    + ", older than checkpoint " + base + " this task's state is at: it restarts again");
+        } else if (generation == state.generation()) {
+            steps.add(new Step.Resumed<>(resume.channel(), generation));
+        } else if (restoredFrom > base || state.delivered()) {
+            rollBack(steps, restoredFrom, resume.channel(), generation, "the upstream of " + resume.channel()
+                    + " restarted from checkpoint " + restoredFrom + " (generation " + generation + ")");
+        } else {
+            state.announce(generation);
+            steps.add(new Step.Resumed<>(resume.channel(), generation));
             declineWaitingFor(resume.channel(), pending, p -> true, "the upstream of " + resume.channel()
-                    + " restarted (generation " + resume.generation() + ") before it delivered barrier %d", work,
-                    steps);
+                    + " restarted (generation " + generation + ") before it delivered barrier %d", work, steps);
         }
+    }
+
+    private void rollBackOrSkip(Input.Resume<R> resume, ChannelState state, List<Step<R>> steps,
+            long minimumGeneration, String why) {
+        if (state.delivered()) {
+            rollBack(steps, base, resume.channel(), minimumGeneration, "the upstream of " + resume.channel()
+                    + " was " + why);
+        } else {
+            state.announce(minimumGeneration);
+            steps.add(new Step.Drop<>(resume.channel(), resume.offset(), DropReason.UPSTREAM_BEHIND));
+        }
+    }
+
+    private void rollBack(List<Step<R>> steps, long target, Channel channel, long minimumGeneration, String reason) {
+        for (Pending waiting : pending.values()) {
+            steps.add(new Step.Decline<>(waiting.checkpointId(), reason));
+        }
+        pending.clear();
+        held.clear();
+        steps.add(new Step.Rollback<>(target, channel, minimumGeneration, reason));
+        spent = true;
     }
 
     /**

@@ -1,19 +1,19 @@
 package dev.cairn.kit.align;
 
 /**
- * What the aligner knows of one channel: the last offset it saw on it, the generation its upstream announced, and
- * whether (after a restore together with the upstream) it still waits for the upstream's resume record.
+ * What the aligner knows of one channel: the last offset it saw on it, the upstream generation it accepts (the
+ * newest announced, or the minimum a rollback set), and whether it has delivered a record or counted a barrier
+ * since the aligner was built (what this task's state took from the channel's current upstream incarnation).
  */
 final class ChannelState {
 
     private long lastOffset;
     private long generation;
-    private boolean awaitingResume;
+    private boolean delivered;
 
-    ChannelState(long lastOffset, long generation, boolean awaitingResume) {
+    ChannelState(long lastOffset, long generation) {
         this.lastOffset = lastOffset;
         this.generation = generation;
-        this.awaitingResume = awaitingResume;
     }
 
     /** Whether an input at {@code offset} is new on the channel; if so it becomes the last offset seen. */
@@ -29,29 +29,30 @@ final class ChannelState {
         return generation;
     }
 
-    boolean awaitingResume() {
-        return awaitingResume;
+    boolean delivered() {
+        return delivered;
+    }
+
+    /** The channel's record or barrier went into the task's state (or is held back to go there). */
+    void markDelivered() {
+        delivered = true;
     }
 
     /**
      * Whether a data record or barrier of {@code recordGeneration} is current; a newer generation than the announced
-     * one (an upstream that restarted without this task having seen its resume record) is taken as announced.
+     * one (an incarnation whose resume record lies before the positions this task restarted from) is taken as
+     * announced.
      */
     boolean accepts(long recordGeneration) {
-        if (awaitingResume || recordGeneration < generation) {
+        if (recordGeneration < generation) {
             return false;
         }
         generation = recordGeneration;
         return true;
     }
 
-    /** Takes a resume record of {@code announced}; false when it is older than the generation already announced. */
-    boolean resume(long announced) {
-        if (announced < generation) {
-            return false;
-        }
+    /** From now on, only records of {@code announced} or newer are current. */
+    void announce(long announced) {
         generation = announced;
-        awaitingResume = false;
-        return true;
     }
 }

@@ -12,5 +12,5 @@ sealed interface Input<R> {
     record Barrier<R>(Channel channel, long offset, long checkpointId, long generation, Alignment alignment)
             implements Input<R> {}
 
-    record Resume<R>(Channel channel, long offset, long generation) implements Input<R> {}
+    record Resume<R>(Channel channel, long offset, long generation, long restoredFrom) implements Input<R> {}
 }

@@ -39,14 +39,29 @@ public sealed interface Step<R> {
      */
     record Decline<R>(long checkpointId, String reason) implements Step<R> {}
 
+    /**
+     * An upstream of {@code channel} restarted, and this task's state took records of the incarnation it replaces
+     * (or is older than the upstream's restore point): the task restores its own snapshot of checkpoint
+     * {@code toCheckpoint} (its initial state for -1), seeks its input back to that snapshot's positions and builds
+     * a new aligner with {@link BarrierAligner#restored}, where {@code channel} accepts generation
+     * {@code minimumGeneration} or newer and every other channel the generation it accepts now. The aligner that
+     * answered this takes no further input; the checkpoints it was aligning were declined (steps before this one),
+     * and its held-back records are read again after the rollback.
+     */
+    record Rollback<R>(long toCheckpoint, Channel channel, long minimumGeneration, String reason)
+            implements Step<R> {}
+
     /** Why an input was not processed. */
     enum DropReason {
         /** The record is at or before the last offset seen on its channel (replayed, or reflected in a snapshot). */
         REPLAYED(false),
         /** The record comes from an upstream incarnation older than the one its channel announced. */
         STALE_GENERATION(false),
-        /** After a restore with its upstream, the channel has not yet announced its new incarnation. */
-        AWAITING_RESUME(false),
+        /**
+         * A resume record of an upstream incarnation restored from an older checkpoint than this task's state: it
+         * is behind and restarts again; its records are dropped as {@link #STALE_GENERATION}.
+         */
+        UPSTREAM_BEHIND(false),
         /** A barrier of a checkpoint that was already taken, declined or aborted, or a duplicate barrier. */
         STALE_BARRIER(false),
         /** The record's upstream subtask and partition are not one of the task's channels. */

@@ -55,12 +55,11 @@ import org.slf4j.LoggerFactory;
  *       the restored barrier are replayed by this task.</li>
  * </ul>
  *
- * <p>Generation (a deviation from "the restored checkpoint's id"): each incarnation writes
- * {@code max(previous generation + 1, clock millis)}, where the previous generation is the one stored in the restored
- * state ({@code -1} on a fresh start). It grows with every restore, so two restores from the same checkpoint have
- * different generations (as long as the clock moved on by a millisecond between them), and it is greater than every
- * checkpoint id, so a downstream aligner waiting for a resume of the restored checkpoint or newer accepts it. The
- * resume record's {@value KitRecords#RESUME} header carries that generation too.
+ * <p>Generation: each incarnation writes {@code max(previous generation + 1, clock millis)}, where the previous
+ * generation is the one stored in the restored state ({@code -1} on a fresh start). It grows with every restore, so
+ * two restores from the same checkpoint have different generations (as long as the clock moved on by a millisecond
+ * between them). The resume record carries it, with the checkpoint the incarnation restored from
+ * ({@value KitRecords#RESUME}), so that a downstream task knows which of its own snapshots to roll back to.
  *
  * <p>The consumer and producer belong to the loop thread. A failed send, a failing {@link SourceFunction} or a lost
  * broker stops the loop; {@link #failure()} says why, pending and later snapshots are declined with it. The output
@@ -111,12 +110,13 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
         Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
+        long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
         consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
             position(state);
             outputPartitions = producer.partitionsFor(config.outputTopic()).size();
-            KitRecords.resumes(config.outputTopic(), outputPartitions, generation, config.subtask())
+            KitRecords.resumes(config.outputTopic(), outputPartitions, restoredFrom, generation, config.subtask())
                     .forEach(this::send);
             producer.flush();
             throwIfFailed();

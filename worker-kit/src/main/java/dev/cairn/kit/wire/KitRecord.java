@@ -8,20 +8,18 @@ import dev.cairn.kit.align.Alignment;
  */
 public sealed interface KitRecord {
 
-    /**
-     * A data record of upstream subtask {@code from}, written by its incarnation of generation {@code generation}
-     * (the checkpoint it restored from; -1 for a fresh start).
-     */
+    /** A data record of upstream subtask {@code from}, written by its incarnation of generation {@code generation}. */
     record Data(int from, long generation) implements KitRecord {}
 
     /** Barrier {@code checkpointId} of upstream subtask {@code from}, generation {@code generation}. */
     record Barrier(long checkpointId, int from, long generation, Alignment alignment) implements KitRecord {}
 
     /**
-     * Upstream subtask {@code from} restarted, restored from checkpoint {@code generation}; its later records carry
-     * that generation, and records of older generations on the same channel are stale.
+     * Upstream subtask {@code from} started an incarnation of generation {@code generation}, restored from
+     * checkpoint {@code restoredFrom} (-1: a fresh start); its later records carry that generation, and records of
+     * older generations on the same channel are stale.
      */
-    record Resume(int from, long generation) implements KitRecord {}
+    record Resume(int from, long generation, long restoredFrom) implements KitRecord {}
 
     /** A record whose kit headers are missing or wrong, and why (to be dead-lettered with that reason). */
     record Malformed(String reason) implements KitRecord {}

@@ -16,12 +16,13 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  *
  * <ul>
  *   <li>data: the task's key and value, headers {@value #FROM} (the writing subtask's index, decimal text) and
- *       {@value #GEN} (its generation: the checkpoint id it restored from, -1 for a fresh start);</li>
+ *       {@value #GEN} (its generation: a number that grows with every incarnation of the subtask);</li>
  *   <li>barrier: null key, empty value, headers {@value #BARRIER} (the checkpoint id), {@value #FROM}, {@value #GEN},
  *       and {@value #ALIGN} {@code at-least-once} when the checkpoint does not align (absent: exactly-once). A source
  *       writes one into every partition of each output topic when it takes its snapshot;</li>
- *   <li>resume: null key, empty value, headers {@value #RESUME} (the restored checkpoint id), {@value #FROM} and
- *       {@value #GEN} (the same id). A restored task writes one into every partition before any data.</li>
+ *   <li>resume: null key, empty value, headers {@value #RESUME} (the checkpoint the incarnation restored from,
+ *       -1 for a fresh start), {@value #FROM} and {@value #GEN} (the incarnation's generation). Every incarnation
+ *       writes one into every partition before any data.</li>
  * </ul>
  *
  * <p>{@link #read} never throws: a record with a missing, repeated (with different values) or unparsable kit
@@ -75,18 +76,25 @@ public final class KitRecords {
         return records;
     }
 
-    /** The resume record of subtask {@code from}, restored from {@code checkpointId}, for one partition. */
-    public static ProducerRecord<byte[], byte[]> resume(String topic, int partition, long checkpointId, int from) {
-        Headers headers = origin(from, checkpointId).add(RESUME, decimal(checkpointId));
+    /**
+     * The resume record of subtask {@code from}'s incarnation of generation {@code generation}, restored from
+     * checkpoint {@code restoredFrom} (-1: a fresh start), for one partition.
+     */
+    public static ProducerRecord<byte[], byte[]> resume(String topic, int partition, long restoredFrom,
+            long generation, int from) {
+        if (restoredFrom < -1) {
+            throw new IllegalArgumentException("a restored checkpoint id is -1 (none) or more, was " + restoredFrom);
+        }
+        Headers headers = origin(from, generation).add(RESUME, decimal(restoredFrom));
         return new ProducerRecord<>(topic, partition, (byte[]) null, EMPTY, headers);
     }
 
     /** The resume record for every partition of {@code topic} ({@code partitions} of them), in order. */
-    public static List<ProducerRecord<byte[], byte[]>> resumes(String topic, int partitions, long checkpointId,
-            int from) {
+    public static List<ProducerRecord<byte[], byte[]>> resumes(String topic, int partitions, long restoredFrom,
+            long generation, int from) {
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>(partitions);
         for (int partition = 0; partition < partitions; partition++) {
-            records.add(resume(topic, partition, checkpointId, from));
+            records.add(resume(topic, partition, restoredFrom, generation, from));
         }
         return records;
     }
@@ -108,7 +116,7 @@ public final class KitRecords {
             int from = (int) number(headers, FROM, 0, Integer.MAX_VALUE);
             long generation = number(headers, GEN, -1, Long.MAX_VALUE);
             Long barrier = optionalNumber(headers, BARRIER, 0);
-            Long resume = optionalNumber(headers, RESUME, 0);
+            Long resume = optionalNumber(headers, RESUME, -1);
             if (barrier != null && resume != null) {
                 return new KitRecord.Malformed("both " + BARRIER + " and " + RESUME + " headers");
             }
@@ -116,8 +124,7 @@ public final class KitRecords {
                 return new KitRecord.Barrier(barrier, from, generation, alignment(headers));
             }
             if (resume != null) {
-                return resume == generation ? new KitRecord.Resume(from, generation) : new KitRecord.Malformed(
-                        "a resume record of checkpoint " + resume + " announces generation " + generation);
+                return new KitRecord.Resume(from, generation, resume);
             }
             if (value(headers, ALIGN) != null) {
                 return new KitRecord.Malformed("a data record with a " + ALIGN + " header");

@@ -2,7 +2,9 @@ package dev.cairn.kit.align;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Given-when-then fixture for {@link BarrierAligner}: the {@code given} methods feed setup inputs through a
@@ -54,8 +56,13 @@ final class AlignerScenario {
         return this;
     }
 
+    /** A resume of generation {@code announced} by an upstream restored from the task's own checkpoint, -1. */
     AlignerScenario resume(Channel channel, long announced) {
-        whenResume(channel, announced);
+        return resume(channel, announced, -1);
+    }
+
+    AlignerScenario resume(Channel channel, long announced, long restoredFrom) {
+        whenResume(channel, announced, restoredFrom);
         return this;
     }
 
@@ -75,6 +82,18 @@ final class AlignerScenario {
         return this;
     }
 
+    /**
+     * Carries out {@code rollback} as a task does: a new aligner restored from {@code snapshot} (of the rollback's
+     * checkpoint), every channel at the generation it accepted, the restarted one at the rollback's minimum.
+     */
+    AlignerScenario rolledBack(Step.Rollback<String> rollback, Step.Snapshot<String> snapshot) {
+        assertThat(snapshot.checkpointId()).isEqualTo(rollback.toCheckpoint());
+        Map<Channel, Long> generations = new HashMap<>(aligner.generations());
+        generations.put(rollback.channel(), rollback.minimumGeneration());
+        aligner = BarrierAligner.restored(channels, snapshot.positions(), snapshot.checkpointId(), generations);
+        return this;
+    }
+
     List<Step<String>> whenData(Channel channel, String payload) {
         return seen(KitLog.feed(aligner, log.data(channel, payload, generation)));
     }
@@ -88,7 +107,11 @@ final class AlignerScenario {
     }
 
     List<Step<String>> whenResume(Channel channel, long announced) {
-        return seen(KitLog.feed(aligner, log.resume(channel, announced)));
+        return whenResume(channel, announced, -1);
+    }
+
+    List<Step<String>> whenResume(Channel channel, long announced, long restoredFrom) {
+        return seen(KitLog.feed(aligner, log.resume(channel, announced, restoredFrom)));
     }
 
     List<Step<String>> whenCancelled(long checkpointId) {

@@ -6,26 +6,28 @@ import static dev.cairn.kit.align.AlignerScenario.C;
 import static dev.cairn.kit.align.AlignerScenario.given;
 import static dev.cairn.kit.align.KitLog.delivered;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.cairn.kit.align.Step.AwaitBarriers;
+import dev.cairn.kit.align.Step.Decline;
 import dev.cairn.kit.align.Step.Deliver;
 import dev.cairn.kit.align.Step.Drop;
 import dev.cairn.kit.align.Step.DropReason;
 import dev.cairn.kit.align.Step.Resumed;
+import dev.cairn.kit.align.Step.Rollback;
 import dev.cairn.kit.align.Step.Snapshot;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Generations, resume records, and what a restored task replays. */
+/** Generations, resume records, rollbacks, and what a restored task replays. */
 class BarrierAlignerRestoreTest {
 
     @Test
     void shouldDropRecordsOfAnOlderGenerationAfterAResume() {
-        AlignerScenario task = given(A, B).data(A, "old").resume(A, 4);
+        AlignerScenario task = given(A, B).resume(A, 4);
 
         assertThat(task.generation(-1).whenData(A, "late old")).containsExactly(
-                new Drop<>(A, 2, DropReason.STALE_GENERATION));
-        assertThat(task.generation(4).whenData(A, "new")).containsExactly(new Deliver<>(A, 3, "new"));
+                new Drop<>(A, 1, DropReason.STALE_GENERATION));
+        assertThat(task.generation(4).whenData(A, "new")).containsExactly(new Deliver<>(A, 2, "new"));
     }
 
     @Test
@@ -53,16 +55,84 @@ class BarrierAlignerRestoreTest {
     }
 
     @Test
-    void shouldDropRecordsUntilTheResumeAfterARestoreWithUpstream() {
-        AlignerScenario task = given(A, B).barrier(A, 1).barrier(B, 1)
-                .restored(BarrierAligner::restoredWithUpstream).data(A, "after the crash");
+    void shouldRollBackToTheUpstreamsRestorePointWhenItRestartsAfterItsRecordsWereTaken() {
+        AlignerScenario task = given(A, B).data(A, "a1").barrier(A, 1).barrier(B, 1).data(A, "a2 (lost)");
 
-        List<Step<String>> beforeResume = task.whenBarrier(B, 2);
-        task.resume(A, 1).resume(B, 1).generation(1);
+        List<Step<String>> steps = task.whenResume(A, 9, 1);
 
-        assertThat(beforeResume).containsExactly(new Drop<>(B, 3, DropReason.AWAITING_RESUME));
-        assertThat(task.whenData(A, "again")).containsExactly(new Deliver<>(A, 6, "again"));
-        assertThat(task.whenBarrier(B, 2)).containsExactly(new AwaitBarriers<>(2, 1));
+        assertThat(steps).singleElement().isInstanceOfSatisfying(Rollback.class, rollback -> {
+            assertThat(rollback.toCheckpoint()).isEqualTo(1);
+            assertThat(rollback.channel()).isEqualTo(A);
+            assertThat(rollback.minimumGeneration()).isEqualTo(9);
+            assertThat(rollback.reason()).contains("restarted from checkpoint 1");
+        });
+        assertThat(task.aligner().rolledBack()).isTrue();
+        assertThatIllegalStateException().isThrownBy(() -> task.whenData(B, "b"));
+    }
+
+    @Test
+    void shouldDeclineWhatItWasAligningWhenItRollsBack() {
+        AlignerScenario task = given(A, B).barrier(A, 1).barrier(B, 1).barrier(B, 2).data(B, "b (held back)");
+
+        List<Step<String>> steps = task.whenResume(B, 9, 1);
+
+        assertThat(steps).hasSize(2);
+        assertThat(steps.get(0)).isInstanceOfSatisfying(Decline.class,
+                decline -> assertThat(decline.checkpointId()).isEqualTo(2));
+        assertThat(steps.get(1)).isInstanceOf(Rollback.class);
+    }
+
+    @Test
+    void shouldReplayTheOtherChannelsAndOnlyTheNewIncarnationOfTheRestartedOneAfterARollback() {
+        AlignerScenario task = given(A, B).data(A, "a1").barrier(A, 1).data(A, "a2 (lost)").barrier(B, 1)
+                .data(B, "b2");
+        Snapshot<String> snapshot = task.lastSnapshot();
+        Rollback<String> rollback = (Rollback<String>) task.whenResume(A, 9, 1).get(0);
+
+        List<Step<String>> replayed = task.rolledBack(rollback, snapshot).whenReplayed(snapshot.positions());
+
+        assertThat(delivered(replayed)).containsExactly("b2");
+        assertThat(replayed).contains(new Drop<>(A, 2, DropReason.STALE_GENERATION), new Resumed<>(A, 9));
+        assertThat(task.generation(9).whenData(A, "a2")).containsExactly(new Deliver<>(A, 6, "a2"));
+    }
+
+    @Test
+    void shouldRollBackWhenTheUpstreamRestoredFromANewerCheckpointThanItsOwn() {
+        AlignerScenario task = given(A, B);
+
+        assertThat(task.whenResume(A, 9, 4)).singleElement().isInstanceOfSatisfying(Rollback.class,
+                rollback -> assertThat(rollback.toCheckpoint()).isEqualTo(4));
+    }
+
+    @Test
+    void shouldAdoptARestartedUpstreamOfItsOwnCheckpointWhenItTookNothingOfItsPredecessor() {
+        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored(BarrierAligner::restoredAlone);
+
+        assertThat(task.whenResume(A, 9, 3)).containsExactly(new Resumed<>(A, 9));
+        assertThat(task.generation(9).whenData(A, "a")).containsExactly(new Deliver<>(A, 3, "a"));
+    }
+
+    @Test
+    void shouldSkipAnUpstreamRestoredFromAnOlderCheckpointUntilItRestartsAgain() {
+        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored(BarrierAligner::restoredAlone);
+
+        assertThat(task.whenResume(A, 9, 2)).containsExactly(new Drop<>(A, 2, DropReason.UPSTREAM_BEHIND));
+        assertThat(task.generation(9).whenData(A, "behind")).containsExactly(
+                new Drop<>(A, 3, DropReason.STALE_GENERATION));
+        assertThat(task.whenResume(A, 11, 3)).containsExactly(new Resumed<>(A, 11));
+        assertThat(task.generation(11).whenData(A, "caught up")).containsExactly(new Deliver<>(A, 5, "caught up"));
+    }
+
+    @Test
+    void shouldRollBackToItsOwnCheckpointWhenAnUpstreamItTookRecordsFromRestartsBehind() {
+        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored(BarrierAligner::restoredAlone)
+                .data(A, "a");
+
+        assertThat(task.whenResume(A, 9, 2)).singleElement().isInstanceOfSatisfying(Rollback.class, rollback -> {
+            assertThat(rollback.toCheckpoint()).isEqualTo(3);
+            assertThat(rollback.minimumGeneration()).isEqualTo(10);
+            assertThat(rollback.reason()).contains("older than checkpoint 3");
+        });
     }
 
     @Test
@@ -86,18 +156,5 @@ class BarrierAlignerRestoreTest {
         assertThat(delivered(aligned)).containsExactly("a2", "c2");
         assertThat(delivered(replayed)).containsExactly("a2", "c2", "a3", "b3", "c3");
         assertThat(replayed).contains(new Drop<>(B, 4, DropReason.REPLAYED), new Drop<>(B, 5, DropReason.REPLAYED));
-    }
-
-    @Test
-    void shouldReplayOnlyTheRecordsOfTheRestoredUpstreamAfterARestoreWithUpstream() {
-        AlignerScenario task = given(A, B).data(A, "a1").barrier(A, 1).data(A, "a2 (lost)").barrier(B, 1)
-                .data(B, "b2 (lost)");
-        Snapshot<String> snapshot = task.lastSnapshot();
-        task.resume(A, 1).resume(B, 1).generation(1).data(A, "a2").data(B, "b2");
-
-        List<Step<String>> replayed = task.restored(BarrierAligner::restoredWithUpstream, snapshot)
-                .whenReplayed(snapshot.positions());
-
-        assertThat(delivered(replayed)).containsExactly("a2", "b2");
     }
 }

@@ -30,8 +30,8 @@ final class KitLog {
         return append(channel, Kind.BARRIER, null, checkpointId, generation, alignment);
     }
 
-    Entry resume(Channel channel, long generation) {
-        return append(channel, Kind.RESUME, null, generation, generation, null);
+    Entry resume(Channel channel, long generation, long restoredFrom) {
+        return append(channel, Kind.RESUME, null, restoredFrom, generation, null);
     }
 
     List<Entry> entries() {
@@ -44,11 +44,14 @@ final class KitLog {
             case DATA -> aligner.onData(entry.channel(), entry.offset(), entry.generation(), entry.payload());
             case BARRIER -> aligner.onBarrier(entry.channel(), entry.offset(), entry.number(), entry.generation(),
                     entry.alignment());
-            case RESUME -> aligner.onResume(entry.channel(), entry.offset(), entry.generation());
+            case RESUME -> aligner.onResume(entry.channel(), entry.offset(), entry.generation(), entry.number());
         };
     }
 
-    /** Feeds every entry at or after its partition's restart offset, in log order; answers all steps. */
+    /**
+     * Feeds every entry at or after its partition's restart offset, in log order, until the aligner answers a
+     * rollback; answers all steps.
+     */
     List<Step<String>> replay(BarrierAligner<String> aligner, InputPositions positions) {
         return replayFrom(aligner, partition -> positions.restartOffset(partition).orElse(0));
     }
@@ -56,7 +59,7 @@ final class KitLog {
     private List<Step<String>> replayFrom(BarrierAligner<String> aligner, Function<InputPartition, Long> start) {
         List<Step<String>> steps = new ArrayList<>();
         for (Entry entry : entries) {
-            if (entry.offset() >= start.apply(entry.channel().partition())) {
+            if (entry.offset() >= start.apply(entry.channel().partition()) && !aligner.rolledBack()) {
                 steps.addAll(feed(aligner, entry));
             }
         }

@@ -137,7 +137,7 @@ class KafkaSourceTaskIT {
         List<String> replay = new ArrayList<>();
         for (List<Entry> partition : out.values()) {
             List<Entry> newer = partition.stream().filter(e -> e.generation() == restored.generation()).toList();
-            assertThat(newer.get(0).kind()).isEqualTo(new KitRecord.Resume(0, restored.generation()));
+            assertThat(newer.get(0).kind()).isEqualTo(new KitRecord.Resume(0, restored.generation(), 1));
             assertThat(partition.indexOf(newer.get(0)))
                     .isGreaterThan(lastIndexOf(partition, e -> e.generation() == crashed.generation()));
             newer.stream().filter(e -> e.isDataOf(0)).forEach(e -> replay.add(e.value()));

@@ -59,12 +59,21 @@ class KitRecordsTest {
     }
 
     @Test
-    void shouldWriteAResumeRecordIntoEveryPartitionWithTheRestoredCheckpointAsGeneration() {
-        List<ProducerRecord<byte[], byte[]>> resumes = KitRecords.resumes("out", 2, 8, 1);
+    void shouldWriteAResumeRecordIntoEveryPartitionWithItsGenerationAndRestoredCheckpoint() {
+        List<ProducerRecord<byte[], byte[]>> resumes = KitRecords.resumes("out", 2, 8, 1_700_000_000_000L, 1);
 
         assertThat(resumes).extracting(ProducerRecord::partition).containsExactly(0, 1);
         assertThat(resumes).allSatisfy(resume -> assertThat(KitRecords.read(consumed(resume)))
-                .isEqualTo(new KitRecord.Resume(1, 8)));
+                .isEqualTo(new KitRecord.Resume(1, 1_700_000_000_000L, 8)));
+    }
+
+    @Test
+    void shouldWriteTheResumeOfAFreshStartWithNoRestoredCheckpoint() {
+        ProducerRecord<byte[], byte[]> resume = KitRecords.resume("out", 0, -1, 5, 0);
+
+        assertThat(KitRecords.read(consumed(resume))).isEqualTo(new KitRecord.Resume(0, 5, -1));
+        assertThatIllegalArgumentException().isThrownBy(() -> KitRecords.resume("out", 0, -2, 5, 0))
+                .withMessageContaining("-1 (none) or more");
     }
 
     @Test
@@ -118,9 +127,9 @@ class KitRecordsTest {
     }
 
     @Test
-    void shouldReportAResumeRecordWhoseGenerationDiffersFromItsCheckpointAsMalformed() {
-        assertMalformed(headers(KitRecords.FROM, "0", KitRecords.GEN, "3", KitRecords.RESUME, "4"),
-                "a resume record of checkpoint 4 announces generation 3");
+    void shouldReportAResumeRecordOfACheckpointBelowMinusOneAsMalformed() {
+        assertMalformed(headers(KitRecords.FROM, "0", KitRecords.GEN, "3", KitRecords.RESUME, "-2"),
+                "cairn.kit.resume is -2, not within -1 and");
     }
 
     @Test
@@ -134,7 +143,7 @@ class KitRecordsTest {
     @Test
     void shouldReportABarrierOrResumeRecordWithAPayloadAsMalformed() {
         ProducerRecord<byte[], byte[]> barrier = KitRecords.barrier("out", 0, 1, 0, -1, Alignment.EXACTLY_ONCE);
-        ProducerRecord<byte[], byte[]> resume = KitRecords.resume("out", 0, 1, 0);
+        ProducerRecord<byte[], byte[]> resume = KitRecords.resume("out", 0, 1, 3, 0);
 
         assertThat(KitRecords.read(withPayload(barrier, null, VALUE)))
                 .isEqualTo(new KitRecord.Malformed("a barrier carries a key or a value"));
