@@ -20,11 +20,13 @@ import java.util.Objects;
  * @param latestCompletedId the newest checkpoint of the job the sidecar knew to be completed when it asked (started
  *     this snapshot): its restore point's, or a later completion it read on the control topic before it asked
  *     (completions and triggers of a job travel in order on one partition, so every completion before this
- *     checkpoint's trigger counts); -1 ({@link #NO_COMPLETED_CHECKPOINT}) when none. It never falls from one request
- *     of a sidecar to the next. A worker whose state is older than this checkpoint, restored before it completed,
- *     must decline: its previous attempt's ack of that checkpoint was still in flight when the sidecar read the
- *     restore point, and acking a later checkpoint would mix the worker's old state with everybody else's newer
- *     one. A worker that snapshotted that checkpoint itself since its restore has state no older than it.
+ *     checkpoint's trigger counts); -1 ({@link #NO_COMPLETED_CHECKPOINT}) when none. Completed savepoints count
+ *     too (an abort notice's {@code latestCompletedId} counts checkpoints only, so the two can differ). It never
+ *     falls from one request of a sidecar to the next. A worker whose state is older than this checkpoint,
+ *     restored before it completed, must decline: its previous attempt's ack of that checkpoint was still in
+ *     flight when the sidecar read the restore point, and acking a later checkpoint would mix the worker's old
+ *     state with everybody else's newer one. A worker that snapshotted that checkpoint itself since its restore
+ *     has state no older than it.
  */
 public record SnapshotRequest(long checkpointId, long timestampMs, CheckpointType type, String storageLocation,
         String jobId, String taskId, int subtaskIndex, CheckpointOptions options, String participant,
