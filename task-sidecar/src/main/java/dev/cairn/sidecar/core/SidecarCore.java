@@ -17,6 +17,8 @@ import dev.cairn.sidecar.core.SidecarAction.SnapshotSkipped;
 import dev.cairn.sidecar.core.SidecarAction.StartSnapshot;
 import dev.cairn.sidecar.core.Triggers.Planned;
 import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -80,6 +82,13 @@ import java.util.OptionalLong;
  *   <li>Rejected start: a {@link TaskStartRejected} naming this attempt, whose current attempt started no earlier
  *       than this attempt's latest announcement, announces the attempt again with a start after the current
  *       one ({@link #onStartRejected}); every other sidecar ignores it.</li>
+ *   <li>Latest completed checkpoint: every snapshot request carries the newest checkpoint of the job the
+ *       sidecar knows to be completed ({@link SnapshotRequest#latestCompletedId}): the restore point's to begin
+ *       with (-1 without one), raised by every completion of the job read on control, whether or not this
+ *       sidecar had a part in that checkpoint (stop-with-savepoints included), and never lowered by an older
+ *       one read later. The shell takes its control position before it reads the restore point, and a job's
+ *       completions and triggers travel in order, so a request counts every completion before its trigger: a
+ *       worker restored from an older checkpoint than that learns it is behind, and declines.</li>
  *   <li>Start delay = trigger timestamp to hook start.</li>
  * </ul>
  */
@@ -117,15 +126,31 @@ public final class SidecarCore {
     private Long running;
     private boolean finished;
     private boolean stopping;
+    /** The newest completed checkpoint of the job known: the restore point's, then raised by completions. */
+    private long latestCompletedId;
     /** A task's announcements of its attempt; {@code null} for a participant. */
     private final Announcements announcements;
 
     /**
+     * A sidecar whose worker restored from nothing: it knows of no completed checkpoint until it reads one.
+     *
      * @param identity the attempt or participant this sidecar stands for
      * @param snapshotTimeout how long one snapshot may take before the sidecar declines it
      */
     public SidecarCore(SidecarIdentity identity, Duration snapshotTimeout) {
+        this(identity, snapshotTimeout, Optional.empty());
+    }
+
+    /**
+     * @param identity the attempt or participant this sidecar stands for
+     * @param snapshotTimeout how long one snapshot may take before the sidecar declines it
+     * @param restoredFrom what the worker was handed to restore from at start: its checkpoint is the newest
+     *     completed one the sidecar knows of until it reads a later completion
+     */
+    public SidecarCore(SidecarIdentity identity, Duration snapshotTimeout, Optional<RestorePoint> restoredFrom) {
         this.identity = Objects.requireNonNull(identity, "identity");
+        this.latestCompletedId = restoredFrom.map(RestorePoint::checkpointId)
+                .orElse(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
         this.announcements = identity instanceof TaskAttempt attempt ? new Announcements(attempt) : null;
         this.snapshotTimeoutMs = snapshotTimeout.toMillis();
         if (snapshotTimeoutMs <= 0) {
@@ -176,14 +201,16 @@ public final class SidecarCore {
     }
 
     /**
-     * A checkpoint completed: tell the worker (if notified; stopping for a stop-with-savepoint) and drop its
-     * snapshot if it has not started. After a stop-with-savepoint, no further snapshot is taken.
+     * A checkpoint completed: remember it as the newest completed one if it is newer, tell the worker (if
+     * notified; stopping for a stop-with-savepoint) and drop its snapshot if it has not started. After a
+     * stop-with-savepoint, no further snapshot is taken.
      */
     public List<SidecarAction> onCompleted(CheckpointCompleted completed) {
         if (!identity.jobId().equals(completed.getJobId())) {
             return List.of();
         }
         long id = completed.getCheckpointId();
+        latestCompletedId = Math.max(latestCompletedId, id);
         CheckpointOptions options = CheckpointOptions.from(completed.getOptions());
         List<SidecarAction> actions = end(id, new NotifyComplete(id, completed.getLastSubsumedId(),
                 options.synchronous(), options.drain()), "completed");
@@ -303,6 +330,14 @@ public final class SidecarCore {
         return stopping;
     }
 
+    /**
+     * The newest completed checkpoint of the job this sidecar knows of, which its next snapshot request carries:
+     * the restore point's or a later completion read on control; -1 when none.
+     */
+    public long latestCompletedId() {
+        return latestCompletedId;
+    }
+
     private List<SidecarAction> accept(Optional<Planned> plan, long nowMs) {
         if (plan.isEmpty() || stopping) {
             return List.of();
@@ -402,7 +437,7 @@ public final class SidecarCore {
         entry.phase = Phase.RUNNING;
         entry.startedAtMs = nowMs;
         running = next;
-        actions.add(new StartSnapshot(entry.planned.request(identity), nowMs + snapshotTimeoutMs));
+        actions.add(new StartSnapshot(entry.planned.request(identity, latestCompletedId), nowMs + snapshotTimeoutMs));
     }
 
     private Tracked runningEntry(long checkpointId) {

@@ -34,15 +34,19 @@ final class Triggers {
             return new Planned(checkpointId, timestampMs, type, storageLocation, options, false, false, notified);
         }
 
-        /** What the hook is asked for. */
-        SnapshotRequest request(SidecarIdentity identity) {
+        /**
+         * What the hook is asked for.
+         *
+         * @param latestCompletedId the newest completed checkpoint of the job the sidecar knows of now (-1: none)
+         */
+        SnapshotRequest request(SidecarIdentity identity, long latestCompletedId) {
             if (identity instanceof Participant participant) {
                 return SnapshotRequest.forParticipant(checkpointId, timestampMs, type, storageLocation,
-                        participant.jobId(), participant.name(), options);
+                        participant.jobId(), participant.name(), options).withLatestCompletedId(latestCompletedId);
             }
             TaskAttempt attempt = (TaskAttempt) identity;
             return SnapshotRequest.forTask(checkpointId, timestampMs, type, storageLocation, attempt.jobId(),
-                    attempt.taskId(), attempt.subtaskIndex(), options);
+                    attempt.taskId(), attempt.subtaskIndex(), options).withLatestCompletedId(latestCompletedId);
         }
     }
 

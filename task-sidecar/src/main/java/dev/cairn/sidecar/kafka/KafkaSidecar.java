@@ -51,7 +51,11 @@ import org.slf4j.LoggerFactory;
  * starting position; read the job's partition of {@code cairn.completed} to its end and hand the worker its
  * restore point ({@link SnapshotHook#restore}); publish {@code TaskStarted} with a fresh attempt id (a UUID) to
  * {@code cairn.acks}. Taking the position before registering means no trigger that plans the new attempt can
- * be missed; older triggers belong to earlier attempts.
+ * be missed; older triggers belong to earlier attempts. Taking it before reading the restore point means no
+ * completion after the restore point can be missed either: the core starts from the restore point's checkpoint
+ * and raises it with every completion it reads, and each snapshot request carries that newest completed
+ * checkpoint ({@link dev.cairn.sidecar.hook.SnapshotRequest#latestCompletedId}), so that a worker restored
+ * from an older one declines.
  *
  * <p>A participant sidecar (a coordinator-side participant of the job, see {@link Participant}) starts the same
  * way, but restores from its entry in the newest retained checkpoint's participant states and registers
@@ -89,7 +93,7 @@ public final class KafkaSidecar implements AutoCloseable {
             Optional<RestorePoint> restoredFrom) {
         this.settings = settings;
         this.clock = clock;
-        this.core = new SidecarCore(identity, settings.snapshotTimeout());
+        this.core = new SidecarCore(identity, settings.snapshotTimeout(), restoredFrom);
         this.control = control;
         this.producer = producer;
         this.restoredFrom = restoredFrom;

@@ -64,6 +64,10 @@ class SidecarLifecycleIT extends SidecarTestBase {
                 .extracting(SubtaskState::getAttemptId).containsExactly(second.attemptId());
         await().atMost(CoordinatorTestBed.WAIT).until(() -> restartedSink.completions().stream()
                 .anyMatch(n -> n.checkpointId() == resumed.getCheckpointId()));
+        // ...each request telling the worker the newest completed checkpoint: first its restore point's, 2
+        assertThat(restartedSink.snapshots()).first().extracting(SnapshotRequest::latestCompletedId).isEqualTo(2L);
+        assertThat(restartedSink.snapshots()).extracting(SnapshotRequest::latestCompletedId).isSorted()
+                .allMatch(latest -> latest >= 2);
         // the stopped attempt never answered checkpoint 3
         assertThat(bed.journal(CheckpointAcknowledged.class, a -> a.getJobId().equals(job) && a.getCheckpointId() == 3
                 && a.getAttemptId().equals(first.attemptId()))).isEmpty();

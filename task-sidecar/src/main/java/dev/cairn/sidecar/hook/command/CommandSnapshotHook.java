@@ -41,7 +41,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code CAIRN_PARTICIPANT} for a participant, then the options: {@code CAIRN_BACKUP_TYPE},
  *       {@code CAIRN_SAVEPOINT_FORMAT}, {@code CAIRN_POST_CHECKPOINT_ACTION}, {@code CAIRN_ALIGNMENT},
  *       {@code CAIRN_ALIGNED_TIMEOUT_MS}, {@code CAIRN_SYNCHRONOUS} and {@code CAIRN_DRAIN} ({@code true} or
- *       {@code false});</li>
+ *       {@code false}), and {@code CAIRN_LATEST_COMPLETED_ID}: the newest completed checkpoint of the job the
+ *       sidecar knew of when it asked, -1 when none ({@link SnapshotRequest#latestCompletedId}: a worker
+ *       restored from an older one must decline);</li>
  *   <li>complete: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LAST_SUBSUMED_ID} (-1 when none),
  *       {@code CAIRN_STOPPING} and {@code CAIRN_DRAIN} ({@code true} for a stop-with-savepoint, the job stops);
  *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none),
@@ -138,6 +140,7 @@ public final class CommandSnapshotHook implements SnapshotHook {
         variables.put("CAIRN_ALIGNED_TIMEOUT_MS", Long.toString(options.alignedTimeoutMs()));
         variables.put("CAIRN_SYNCHRONOUS", Boolean.toString(options.synchronous()));
         variables.put("CAIRN_DRAIN", Boolean.toString(options.drain()));
+        variables.put("CAIRN_LATEST_COMPLETED_ID", Long.toString(request.latestCompletedId()));
         CompletableFuture<ProcessRun.Outcome> run;
         try {
             run = run(variables);

@@ -32,8 +32,11 @@ import java.util.Optional;
  *       options {@code "backupType"} (FULL|INCREMENTAL), {@code "savepointFormat"} (CANONICAL|NATIVE),
  *       {@code "postCheckpointAction"} (NONE|SUSPEND|TERMINATE), {@code "alignment"}
  *       (ALIGNED|UNALIGNED|AT_LEAST_ONCE|FORCED_ALIGNED), {@code "alignedTimeoutMs"} (-1: never) and the derived
- *       {@code "synchronous"} (a stop-with-savepoint) and {@code "drain"} (it drains first). Options that are
- *       absent read as the defaults; the derived flags are not read.</li>
+ *       {@code "synchronous"} (a stop-with-savepoint) and {@code "drain"} (it drains first), and last
+ *       {@code "latestCompletedId"}: the newest completed checkpoint of the job the sidecar knew of when it
+ *       asked, -1 when none ({@link SnapshotRequest#latestCompletedId}: a worker restored from an older one
+ *       must decline). Options that are absent read as the defaults, an absent {@code "latestCompletedId"} as
+ *       -1; the derived flags are not read.</li>
  *   <li>snapshot result: {@code {"location","sizeBytes"}} plus optional {@code "syncDurationMs",
  *       "asyncDurationMs", "alignmentDurationMs", "bytesPersisted"} (durations default to 0,
  *       {@code bytesPersisted} to {@code sizeBytes}); other fields are ignored. A participant may answer
@@ -68,7 +71,7 @@ public final class HookJson {
                 request.storageLocation(), request.jobId(), participant ? null : request.taskId(),
                 participant ? null : (long) request.subtaskIndex(), participant ? request.participant() : null,
                 options.backupType(), options.savepointFormat(), options.postCheckpointAction(), options.alignment(),
-                options.alignedTimeoutMs(), options.synchronous(), options.drain()));
+                options.alignedTimeoutMs(), options.synchronous(), options.drain(), request.latestCompletedId()));
     }
 
     /** Reads a snapshot request body. */
@@ -85,6 +88,8 @@ public final class HookJson {
                 orElse(r.postCheckpointAction(), defaults.postCheckpointAction()),
                 orElse(r.alignment(), defaults.alignment()),
                 optionalInteger(r.alignedTimeoutMs(), "alignedTimeoutMs", -1, defaults.alignedTimeoutMs()));
+        long latestCompletedId = optionalInteger(r.latestCompletedId(), "latestCompletedId",
+                SnapshotRequest.NO_COMPLETED_CHECKPOINT, SnapshotRequest.NO_COMPLETED_CHECKPOINT);
         if (r.participant() != null) {
             String participant = text(r.participant(), "participant");
             if (r.taskId() != null || r.subtaskIndex() != null) {
@@ -92,7 +97,7 @@ public final class HookJson {
                         + "participant is given: a request is for a task or for a participant");
             }
             return SnapshotRequest.forParticipant(checkpointId, timestampMs, type,
-                    storageLocation, jobId, participant, options);
+                    storageLocation, jobId, participant, options).withLatestCompletedId(latestCompletedId);
         }
         String taskId = text(r.taskId(), "taskId");
         long subtaskIndex = integer(r.subtaskIndex(), "subtaskIndex", 0);
@@ -100,7 +105,7 @@ public final class HookJson {
             throw new MalformedHookMessageException("field subtaskIndex is too large: " + subtaskIndex);
         }
         return SnapshotRequest.forTask(checkpointId, timestampMs, type, storageLocation, jobId, taskId,
-                (int) subtaskIndex, options);
+                (int) subtaskIndex, options).withLatestCompletedId(latestCompletedId);
     }
 
     /** The body of a snapshot result ({@code "finished"} only when true; no location when it has no state). */

@@ -18,13 +18,17 @@ final class HookMessages {
     private HookMessages() {
     }
 
-    /** A snapshot request; {@code synchronous} and {@code drain} are derived from the options and not read. */
+    /**
+     * A snapshot request; {@code synchronous} and {@code drain} are derived from the options and not read.
+     * {@code latestCompletedId}, added after the others, is the newest completed checkpoint the sidecar knew of (-1: none).
+     */
     record SnapshotRequestBody(Long checkpointId, Long timestampMs, CheckpointType type, String storageLocation,
             String jobId, String taskId, Long subtaskIndex, String participant, BackupType backupType,
             SavepointFormat savepointFormat, PostCheckpointAction postCheckpointAction, AlignmentType alignment,
             Long alignedTimeoutMs,
             @JsonProperty(access = JsonProperty.Access.READ_ONLY) Boolean synchronous,
-            @JsonProperty(access = JsonProperty.Access.READ_ONLY) Boolean drain) {
+            @JsonProperty(access = JsonProperty.Access.READ_ONLY) Boolean drain,
+            Long latestCompletedId) {
     }
 
     /** A snapshot result. */

@@ -68,6 +68,7 @@ class CommandSnapshotHookTest {
                 "CAIRN_DRAIN=false",
                 "CAIRN_HOOK_ACTION=snapshot",
                 "CAIRN_JOB_ID=job-a",
+                "CAIRN_LATEST_COMPLETED_ID=-1",
                 "CAIRN_POST_CHECKPOINT_ACTION=NONE",
                 "CAIRN_SAVEPOINT_FORMAT=CANONICAL",
                 "CAIRN_STORAGE_LOCATION=file:///checkpoints/job-a/chk-12",
@@ -110,11 +111,12 @@ class CommandSnapshotHookTest {
 
         // when
         try (CommandSnapshotHook hook = new CommandSnapshotHook(script("record-env.sh", seen.toString()), PATIENT)) {
-            hook.snapshot(stop).toCompletableFuture().get(30, TimeUnit.SECONDS);
+            hook.snapshot(stop.withLatestCompletedId(11)).toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
 
         // then
-        assertThat(Files.readAllLines(seen)).contains("CAIRN_PARTICIPANT=offsets", "CAIRN_BACKUP_TYPE=INCREMENTAL",
+        assertThat(Files.readAllLines(seen)).contains("CAIRN_PARTICIPANT=offsets", "CAIRN_LATEST_COMPLETED_ID=11",
+                "CAIRN_BACKUP_TYPE=INCREMENTAL",
                 "CAIRN_SAVEPOINT_FORMAT=NATIVE", "CAIRN_POST_CHECKPOINT_ACTION=SUSPEND", "CAIRN_ALIGNMENT=UNALIGNED",
                 "CAIRN_ALIGNED_TIMEOUT_MS=0", "CAIRN_SYNCHRONOUS=true", "CAIRN_DRAIN=false")
                 .noneMatch(line -> line.startsWith("CAIRN_TASK_ID") || line.startsWith("CAIRN_SUBTASK_INDEX"));

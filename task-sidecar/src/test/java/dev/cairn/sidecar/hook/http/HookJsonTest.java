@@ -78,7 +78,27 @@ class HookJsonTest {
 
         // then
         assertThat(HookJson.parseSnapshotRequest(request).options()).isEqualTo(CheckpointOptions.DEFAULTS);
+        assertThat(HookJson.parseSnapshotRequest(request).latestCompletedId()).isEqualTo(-1);
         assertThat(HookJson.parseNotification(notification)).isEqualTo(HookNotification.completed(3, 2));
+    }
+
+    @Test
+    void shouldWriteAndReadBackTheLatestCompletedIdWhenARequestCarriesIt() throws Exception {
+        // given
+        SnapshotRequest task = new SnapshotRequest(7, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-7", "j", "t", 1)
+                .withLatestCompletedId(6);
+        SnapshotRequest participant = SnapshotRequest.forParticipant(7, 12, CheckpointType.CHECKPOINT, "file:///c",
+                "j", "offsets", CheckpointOptions.DEFAULTS).withLatestCompletedId(5);
+        SnapshotRequest none = new SnapshotRequest(1, 12, CheckpointType.CHECKPOINT, "file:///c/j/chk-1", "j", "t", 1);
+
+        // when
+        String body = HookJson.snapshotRequest(task);
+
+        // then
+        assertThat(JSON.readTree(body).path("latestCompletedId").asLong()).isEqualTo(6);
+        assertThat(JSON.readTree(HookJson.snapshotRequest(none)).path("latestCompletedId").asLong()).isEqualTo(-1);
+        assertThat(HookJson.parseSnapshotRequest(body)).isEqualTo(task);
+        assertThat(HookJson.parseSnapshotRequest(HookJson.snapshotRequest(participant))).isEqualTo(participant);
     }
 
     @Test
@@ -98,6 +118,8 @@ class HookJsonTest {
         "postCheckpointAction=\"STOP\"     | field postCheckpointAction must be one of [NONE, SUSPEND, TERMINATE]",
         "alignment=\"\"                     | field alignment must be one of [ALIGNED, UNALIGNED, AT_LEAST_ONCE, FORCED_ALIGNED], was \"\"",
         "alignedTimeoutMs=-2                | field alignedTimeoutMs must be an integer >= -1, was -2",
+        "latestCompletedId=-2               | field latestCompletedId must be an integer >= -1, was -2",
+        "latestCompletedId=\"5\"            | field latestCompletedId must be an integer, was \"5\"",
         "participant=\"offsets\"           | fields taskId and subtaskIndex must be absent when field participant",
         "participant=\"\"                   | field participant must be a non-empty string",
     })

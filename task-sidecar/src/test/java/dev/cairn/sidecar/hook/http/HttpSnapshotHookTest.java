@@ -68,7 +68,23 @@ class HttpSnapshotHookTest {
                 + "\"timestampMs\":1700000000123,\"type\":\"SAVEPOINT\",\"storageLocation\":"
                 + "\"file:///savepoints/job-a/chk-7\",\"jobId\":\"job-a\",\"taskId\":\"map\",\"subtaskIndex\":2,"
                 + "\"backupType\":\"FULL\",\"savepointFormat\":\"CANONICAL\",\"postCheckpointAction\":\"NONE\","
-                + "\"alignment\":\"ALIGNED\",\"alignedTimeoutMs\":-1,\"synchronous\":false,\"drain\":false}"));
+                + "\"alignment\":\"ALIGNED\",\"alignedTimeoutMs\":-1,\"synchronous\":false,\"drain\":false,"
+                + "\"latestCompletedId\":-1}"));
+    }
+
+    @Test
+    void shouldPostTheLatestCompletedCheckpointWhenTheSidecarKnowsOne() throws Exception {
+        // given a worker restored from 5 whose sidecar has since read the completion of 6
+        worker.answer(200, "{\"location\":\"file:///state/7\",\"sizeBytes\":1}");
+
+        // when
+        hook.snapshot(REQUEST.withLatestCompletedId(6)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+        // then the worker can tell that it is behind
+        JsonNode body = json(0);
+        assertThat(body.path("latestCompletedId").isIntegralNumber()).isTrue();
+        assertThat(body.path("latestCompletedId").asLong()).isEqualTo(6);
+        assertThat(body.path("checkpointId").asLong()).isEqualTo(7);
     }
 
     @Test
