@@ -65,8 +65,11 @@ public final class BarrierAligner<R> {
     private final Deque<Input<R>> held = new ArrayDeque<>();
     private final NavigableMap<Long, Pending> pending = new TreeMap<>();
     private final NavigableSet<Long> aborted = new TreeSet<>();
-    /** The checkpoint this task's state was restored from (-1: the initial state). */
-    private final long base;
+    /**
+     * The oldest checkpoint this task's state may roll back to: the one it was restored from (-1: the initial
+     * state), raised by every completed checkpoint it took.
+     */
+    private long base;
     private long lastCheckpoint;
     private boolean spent;
 
@@ -146,6 +149,16 @@ public final class BarrierAligner<R> {
         }
         drain(work, steps);
         return steps;
+    }
+
+    /**
+     * Checkpoint {@code checkpointId} completed. If this task took it, the task never rolls back before it: a
+     * restarted upstream that restored an older checkpoint is behind, and its records are skipped.
+     */
+    public void completed(long checkpointId) {
+        if (checkpointId <= lastCheckpoint) {
+            base = Math.max(base, checkpointId);
+        }
     }
 
     /** The oldest checkpoint whose barriers are arriving, or -1. */

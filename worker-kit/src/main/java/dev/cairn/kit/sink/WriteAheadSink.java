@@ -123,17 +123,28 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
      * @throws IOException when the file cannot be written or the location is not local
      */
     public SinkSnapshot snapshot(long checkpointId, String storageLocation) throws IOException {
-        ensureRunning();
         Path file = StateFile.localPath(storageLocation).resolve(config.snapshotFileName());
+        SinkState state = seal(checkpointId);
+        long size = SinkStateCodec.write(state, file);
+        LOG.debug("Sink {}: snapshot of checkpoint {} holds {} records in {} epochs ({} bytes) in {}",
+                config.transactionalId(), checkpointId, state.recordCount(), state.pending().size(), size, file);
+        return new SinkSnapshot(file.toUri().toString(), size, state.recordCount());
+    }
+
+    /**
+     * The first half of {@link #snapshot}, for a task that learns the storage location later: closes the open epoch
+     * as epoch {@code checkpointId} and answers the state the snapshot file holds (every uncommitted epoch), to be
+     * written with {@link SinkStateCodec#write} as {@link WriteAheadSinkConfig#snapshotFileName()}.
+     *
+     * @throws IllegalArgumentException when a snapshot of this or a later checkpoint was taken already
+     */
+    public SinkState seal(long checkpointId) {
+        ensureRunning();
         List<Epoch> epochs;
         synchronized (pending) {
             epochs = pending.seal(checkpointId);
         }
-        SinkState state = new SinkState(config.sinkId(), config.subtask(), checkpointId, epochs);
-        long size = SinkStateCodec.write(state, file);
-        LOG.debug("Sink {}: snapshot of checkpoint {} holds {} records in {} epochs ({} bytes) in {}",
-                config.transactionalId(), checkpointId, state.recordCount(), epochs.size(), size, file);
-        return new SinkSnapshot(file.toUri().toString(), size, state.recordCount());
+        return new SinkState(config.sinkId(), config.subtask(), checkpointId, epochs);
     }
 
     /**

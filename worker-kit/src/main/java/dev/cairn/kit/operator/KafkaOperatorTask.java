@@ -1,0 +1,414 @@
+package dev.cairn.kit.operator;
+
+import dev.cairn.kit.align.BarrierAligner;
+import dev.cairn.kit.align.Channel;
+import dev.cairn.kit.align.InputPositions;
+import dev.cairn.kit.align.Step;
+import dev.cairn.kit.task.SourceFunction;
+import dev.cairn.kit.wire.DeadLetters;
+import dev.cairn.kit.wire.KitRecord;
+import dev.cairn.kit.wire.KitRecords;
+import dev.cairn.sidecar.hook.CheckpointAbort;
+import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.errors.WakeupException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A downstream subtask of a kit dataflow, driven by a sidecar through {@link SnapshotHook}: it reads its share of a
+ * kit topic ({@link dev.cairn.kit.task.Partitioning#assigned}), aligns the barriers of its channels
+ * ({@link BarrierAligner}), applies an {@link OperatorFunction} with {@link KeyedState} to each delivered record, and
+ * writes the results to a {@link TaskOutput}: the next task's kit topic, or an exactly-once sink.
+ *
+ * <ul>
+ *   <li>{@link #restore}: called once, first. Reads the subtask's state file of the restore point (or starts from the
+ *       initial state, reading from the beginning), starts the output (resume records downstream; a sink resolves
+ *       its pending commit) and the loop thread.</li>
+ *   <li>When barrier N arrived on every channel, the loop encodes the state with the input positions, forwards
+ *       barrier N (a sink closes its epoch) and keeps the snapshot until the sidecar asks for checkpoint N
+ *       ({@link #snapshot}, which brings the storage location), or pairs it with the request already waiting; it
+ *       writes {@code <storageLocation>/operator-<task>-<subtask>.state} (and the sink's file next to it).</li>
+ *   <li>{@link #notifyComplete}: the output makes what the checkpoint covers visible (a sink commits); the subtask
+ *       never rolls back before it. A stop-with-savepoint completion stops the loop after that.</li>
+ *   <li>{@link #notifyAborted}: an alignment of it ends, held-back records are processed.</li>
+ *   <li>An upstream restart ({@link Step.Rollback}): the subtask restores its own snapshot of the checkpoint the
+ *       upstream restored, seeks its input back, starts a new generation of its output, and goes on.</li>
+ * </ul>
+ *
+ * <p>Behind: a checkpoint that completed after this incarnation chose its restore point, without a snapshot of
+ * this incarnation (its last ack was in flight when the previous one crashed), makes the subtask's state older than
+ * the job's. The subtask then stops with a failure instead of taking part in later checkpoints; restarted, it
+ * restores that checkpoint. Records it cannot process go to a {@link DeadLetters} topic,
+ * {@code <input topic>.dead-letters}. The loop thread owns the consumer, the aligner, the state and the output;
+ * the sidecar's calls are queued to it.
+ */
+public final class KafkaOperatorTask implements SnapshotHook {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaOperatorTask.class);
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(30);
+
+    private final OperatorTaskConfig config;
+    private final OperatorFunction function;
+    private final TaskOutput output;
+    private final Clock clock;
+    private final KeyedState state = new KeyedState();
+    private final SnapshotBook book = new SnapshotBook();
+    private final BlockingQueue<Command> commands = new LinkedBlockingQueue<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private volatile boolean running;
+    private volatile boolean stopped;
+    private volatile long generation = -1;
+    private volatile int rollbacks;
+    private OperatorInput input;
+    private DeadLetters deadLetters;
+    private BarrierAligner<ConsumerRecord<byte[], byte[]>> aligner;
+    private Thread loop;
+
+    /** A subtask with the system clock. */
+    public KafkaOperatorTask(OperatorTaskConfig config, OperatorFunction function, TaskOutput output) {
+        this(config, function, output, Clock.systemUTC());
+    }
+
+    /** A subtask whose generations come from {@code clock}. */
+    public KafkaOperatorTask(OperatorTaskConfig config, OperatorFunction function, TaskOutput output, Clock clock) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.function = Objects.requireNonNull(function, "function");
+        this.output = Objects.requireNonNull(output, "output");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /**
+     * Restores the subtask's state of {@code from} (or the initial state), starts the output and the loop.
+     *
+     * @throws IOException when the state file cannot be read, is corrupt or belongs to another subtask
+     * @throws IllegalStateException when called twice, or the input topic does not exist
+     */
+    @Override
+    public synchronized void restore(Optional<RestorePoint> from) throws IOException {
+        if (input != null) {
+            throw new IllegalStateException("operator " + config.name() + " was restored already");
+        }
+        Optional<OperatorState> restored = from.isPresent()
+                ? Optional.of(SnapshotFiles.read(config, from.get().location())) : Optional.empty();
+        input = new OperatorInput(config);
+        deadLetters = new DeadLetters(config.inputTopic() + ".dead-letters", config.name(), config.clientConfig());
+        try {
+            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L),
+                    from.map(RestorePoint::location), Map.of(), "the subtask restarted");
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        running = true;
+        loop = new Thread(this::run, "cairn-kit-operator-" + config.name());
+        loop.setDaemon(true);
+        loop.start();
+    }
+
+    /** Queues the request for the loop; declined at once when the subtask is not running. */
+    @Override
+    public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+        CompletableFuture<SnapshotResult> result = new CompletableFuture<>();
+        commands.add(new Command.Snapshot(new SnapshotBook.Waiting(request, result)));
+        if (!running) {
+            declineQueued();
+        }
+        return result;
+    }
+
+    @Override
+    public void notifyComplete(CheckpointCompletion completion) {
+        commands.add(new Command.Complete(completion));
+    }
+
+    @Override
+    public void notifyAborted(CheckpointAbort abort) {
+        commands.add(new Command.Abort(abort.checkpointId()));
+    }
+
+    @Override
+    public void notifyComplete(long checkpointId, long lastSubsumedId) {
+        notifyComplete(CheckpointCompletion.of(checkpointId, lastSubsumedId));
+    }
+
+    @Override
+    public void notifyAborted(long checkpointId, long latestCompletedId) {
+        commands.add(new Command.Abort(checkpointId));
+    }
+
+    /** This incarnation's generation (it changes with every rollback); -1 before {@link #restore}. */
+    public long generation() {
+        return generation;
+    }
+
+    /** How many times the subtask rolled back to one of its snapshots because an upstream restarted. */
+    public int rollbacks() {
+        return rollbacks;
+    }
+
+    /** How many input records went to the dead-letter topic. */
+    public long deadLettered() {
+        return deadLetters == null ? 0 : deadLetters.sent();
+    }
+
+    /** Why the loop stopped, when it failed; empty while it runs, after a stop-with-savepoint or a plain close. */
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure.get());
+    }
+
+    /** Whether the loop is running. */
+    public boolean isRunning() {
+        return running;
+    }
+
+    /** Whether the subtask stopped with a stop-with-savepoint that completed. */
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    /** Stops the loop, declines queued requests, closes the consumer and the output. */
+    @Override
+    public synchronized void close() {
+        running = false;
+        if (loop != null && loop != Thread.currentThread()) {
+            input.wakeup();
+            try {
+                loop.join(CLOSE_WAIT.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        declineQueued();
+        output.close();
+        if (deadLetters != null) {
+            deadLetters.close();
+        }
+        if (input != null) {
+            input.close();
+        }
+    }
+
+    private void run() {
+        try {
+            while (running) {
+                serveCommands();
+                if (!running) {
+                    break;
+                }
+                for (ConsumerRecord<byte[], byte[]> record : input.poll(config.pollTimeout())) {
+                    if (handle(record)) {
+                        break;
+                    }
+                }
+                throwIfOutputFailed();
+            }
+        } catch (WakeupException e) {
+            if (running) {
+                fail(e);
+            }
+        } catch (Exception | Error e) {
+            fail(e);
+        } finally {
+            running = false;
+            declineQueued();
+        }
+    }
+
+    /** Processes one input record; answers whether the subtask rolled back (the rest of the batch is stale). */
+    private boolean handle(ConsumerRecord<byte[], byte[]> record) throws IOException {
+        KitRecord kind = KitRecords.read(record);
+        long offset = record.offset();
+        List<Step<ConsumerRecord<byte[], byte[]>>> steps;
+        if (kind instanceof KitRecord.Data data) {
+            steps = aligner.onData(channel(record, data.from()), offset, data.generation(), record);
+        } else if (kind instanceof KitRecord.Barrier barrier) {
+            steps = aligner.onBarrier(channel(record, barrier.from()), offset, barrier.checkpointId(),
+                    barrier.generation(), barrier.alignment());
+        } else if (kind instanceof KitRecord.Resume resume) {
+            steps = aligner.onResume(channel(record, resume.from()), offset, resume.generation(),
+                    resume.restoredFrom());
+        } else {
+            deadLetters.send(record, ((KitRecord.Malformed) kind).reason());
+            return false;
+        }
+        return apply(steps, record);
+    }
+
+    private boolean apply(List<Step<ConsumerRecord<byte[], byte[]>>> steps, ConsumerRecord<byte[], byte[]> input)
+            throws IOException {
+        for (Step<ConsumerRecord<byte[], byte[]>> step : steps) {
+            if (step instanceof Step.Deliver<ConsumerRecord<byte[], byte[]>> deliver) {
+                process(deliver.record());
+            } else if (step instanceof Step.Drop<ConsumerRecord<byte[], byte[]>> drop && drop.reason().badInput()) {
+                deadLetters.send(input, "dropped: " + drop.reason() + " (upstream subtask not one of the "
+                        + config.upstreamParallelism() + " this operator reads)");
+            } else if (step instanceof Step.Snapshot<ConsumerRecord<byte[], byte[]>> snapshot) {
+                aligned(snapshot);
+            } else if (step instanceof Step.Decline<ConsumerRecord<byte[], byte[]>> decline) {
+                LOG.info("Operator {}: declines checkpoint {}: {}", config.name(), decline.checkpointId(),
+                        decline.reason());
+                book.declined(decline.checkpointId(), decline.reason());
+            } else if (step instanceof Step.Rollback<ConsumerRecord<byte[], byte[]>> rollback) {
+                rollBack(rollback);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void process(ConsumerRecord<byte[], byte[]> record) {
+        for (SourceFunction.Output result : function.apply(record.key(), record.value(), state)) {
+            output.emit(result.key(), result.value());
+        }
+    }
+
+    private void aligned(Step.Snapshot<ConsumerRecord<byte[], byte[]>> snapshot) {
+        byte[] encoded = OperatorStateCodec.encode(new OperatorState(config.taskId(), config.subtask(),
+                snapshot.checkpointId(), generation, config.inputTopic(), snapshot.positions(), state.entries()));
+        TaskOutput.Sealed sealed = output.barrier(snapshot.checkpointId(), snapshot.alignment());
+        book.aligned(new SnapshotBook.Aligned(snapshot.checkpointId(), encoded, sealed)).ifPresent(this::write);
+    }
+
+    private void write(SnapshotBook.Ready ready) {
+        long checkpointId = ready.request().request().checkpointId();
+        try {
+            SnapshotResult result = SnapshotFiles.write(config, ready);
+            book.taken(checkpointId, result.location());
+            ready.request().result().complete(result);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Operator {}: declined checkpoint {}: {}", config.name(), checkpointId, e.toString());
+            ready.request().result().completeExceptionally(e);
+        }
+    }
+
+    private void serveCommands() throws IOException {
+        Command command;
+        while (running && (command = commands.poll()) != null) {
+            if (command instanceof Command.Snapshot snapshot) {
+                requested(snapshot.waiting());
+            } else if (command instanceof Command.Complete complete) {
+                completed(complete.completion());
+            } else if (command instanceof Command.Abort abort) {
+                book.aborted(abort.checkpointId());
+                apply(aligner.cancel(abort.checkpointId()), null);
+            }
+        }
+    }
+
+    private void requested(SnapshotBook.Waiting waiting) {
+        long latest = waiting.request().latestCompletedId();
+        if (book.behind(latest)) {
+            String why = behind(latest);
+            waiting.result().completeExceptionally(new IllegalStateException(why));
+            throw new IllegalStateException(why);
+        }
+        book.requested(waiting).ifPresent(this::write);
+    }
+
+    private void completed(CheckpointCompletion completion) {
+        long id = completion.checkpointId();
+        if (book.completed(id)) {
+            aligner.completed(id);
+            output.complete(id);
+            if (completion.stopping()) {
+                LOG.info("Operator {}: stopped with savepoint {}", config.name(), id);
+                stopped = true;
+                running = false;
+            }
+        } else if (book.behind(id)) {
+            throw new IllegalStateException(behind(id));
+        }
+    }
+
+    private String behind(long checkpointId) {
+        return "operator " + config.name() + " is behind: checkpoint " + checkpointId + " completed without a "
+                + "snapshot of this incarnation (whose state comes from checkpoint " + book.base() + "); it stops, "
+                + "and restarted it restores checkpoint " + checkpointId + " or a later one";
+    }
+
+    private void rollBack(Step.Rollback<ConsumerRecord<byte[], byte[]>> rollback) throws IOException {
+        long target = rollback.toCheckpoint();
+        Optional<String> location = book.location(target);
+        if (target >= 0 && location.isEmpty()) {
+            throw new IllegalStateException("operator " + config.name() + " cannot roll back to checkpoint " + target
+                    + " (" + rollback.reason() + "): this incarnation holds no snapshot of it; it stops, and "
+                    + "restarted it restores the latest completed checkpoint");
+        }
+        Map<Channel, Long> generations = aligner.generations();
+        generations.put(rollback.channel(), rollback.minimumGeneration());
+        Optional<OperatorState> restored = location.isPresent()
+                ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
+        rollbacks++;
+        LOG.info("Operator {}: rolls back to checkpoint {}: {}", config.name(), target, rollback.reason());
+        incarnate(restored, target, location, generations, "the subtask rolled back to checkpoint " + target);
+    }
+
+    private void incarnate(Optional<OperatorState> restored, long checkpointId, Optional<String> location,
+            Map<Channel, Long> generations, String why) throws IOException {
+        long previous = Math.max(generation, restored.map(OperatorState::generation).orElse(-1L));
+        generation = Math.max(previous + 1, clock.millis());
+        state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
+        output.start(checkpointId, SnapshotFiles.directoryOf(location), generation);
+        InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
+        aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
+        input.seek(positions);
+        book.rebase(checkpointId, location, why);
+        LOG.info("Operator {}: {} from {} as generation {}, {} keys", config.name(), why,
+                checkpointId < 0 ? "the initial state" : "checkpoint " + checkpointId, generation, state.size());
+    }
+
+    private Channel channel(ConsumerRecord<byte[], byte[]> record, int from) {
+        return Channel.of(record.topic(), record.partition(), from);
+    }
+
+    private void throwIfOutputFailed() {
+        Optional<Throwable> failed = output.failure().or(deadLetters::failure);
+        if (failed.isPresent()) {
+            throw new IllegalStateException("operator " + config.name() + ": its output failed: " + failed.get(),
+                    failed.get());
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (failure.compareAndSet(null, e)) {
+            LOG.error("Operator {} stopped", config.name(), e);
+        }
+    }
+
+    private void declineQueued() {
+        Command command;
+        while ((command = commands.poll()) != null) {
+            if (command instanceof Command.Snapshot snapshot) {
+                Throwable cause = failure.get();
+                snapshot.waiting().result().completeExceptionally(new IllegalStateException("operator "
+                        + config.name() + " is not running" + (cause == null ? "" : ": " + cause), cause));
+            }
+        }
+    }
+
+    /** What the sidecar's threads hand the loop. */
+    private sealed interface Command {
+        record Snapshot(SnapshotBook.Waiting waiting) implements Command {}
+
+        record Complete(CheckpointCompletion completion) implements Command {}
+
+        record Abort(long checkpointId) implements Command {}
+    }
+}

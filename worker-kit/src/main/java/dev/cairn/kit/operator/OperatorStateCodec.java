@@ -1,0 +1,156 @@
+package dev.cairn.kit.operator;
+
+import dev.cairn.kit.align.Channel;
+import dev.cairn.kit.align.InputPartition;
+import dev.cairn.kit.align.InputPositions;
+import dev.cairn.kit.state.StateFile;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The snapshot file of an operator subtask: an {@link OperatorState} in a small binary format, in the frame every
+ * kit state file shares ({@link StateFile}: magic, version, CRC-32, written atomically).
+ *
+ * <pre>
+ * int    magic 0x434b4f53 ("CKOS")     short  format version (1)
+ * int    task id length, UTF-8 bytes   int    subtask    long checkpoint id    long generation
+ * int    input topic length, UTF-8 bytes
+ * int    number of restart offsets, then per partition (ascending): int partition, long offset
+ * int    number of reflected channels, then per channel (ascending): int partition, int upstream, long offset
+ * int    number of keys, then per key (ascending): int length, bytes; int length, bytes (the value)
+ * long   CRC-32 of every byte before it
+ * </pre>
+ *
+ * <p>A file that is truncated, altered, of another format or version, or followed by extra bytes is refused with an
+ * {@link IOException} naming the file and what is wrong.
+ */
+public final class OperatorStateCodec {
+
+    /** The first four bytes of an operator state file: "CKOS". */
+    public static final int MAGIC = 0x434b4f53;
+    /** The format version this codec writes and reads. */
+    public static final short VERSION = 1;
+
+    private static final StateFile FILE = new StateFile("operator state", MAGIC, VERSION);
+
+    private OperatorStateCodec() {
+    }
+
+    /** The bytes of {@code state}. */
+    public static byte[] encode(OperatorState state) {
+        return FILE.encode(out -> {
+            writeBytes(out, state.taskId().getBytes(StandardCharsets.UTF_8));
+            out.writeInt(state.subtask());
+            out.writeLong(state.checkpointId());
+            out.writeLong(state.generation());
+            writeBytes(out, state.inputTopic().getBytes(StandardCharsets.UTF_8));
+            Map<InputPartition, Long> restart = state.positions().restartOffsets();
+            out.writeInt(restart.size());
+            for (Map.Entry<InputPartition, Long> offset : restart.entrySet()) {
+                out.writeInt(offset.getKey().partition());
+                out.writeLong(offset.getValue());
+            }
+            Map<Channel, Long> reflected = state.positions().reflectedThrough();
+            out.writeInt(reflected.size());
+            for (Map.Entry<Channel, Long> offset : reflected.entrySet()) {
+                out.writeInt(offset.getKey().partition().partition());
+                out.writeInt(offset.getKey().upstream());
+                out.writeLong(offset.getValue());
+            }
+            out.writeInt(state.entries().size());
+            for (Map.Entry<KeyedState.Key, byte[]> entry : state.entries().entrySet()) {
+                writeBytes(out, entry.getKey().bytes());
+                writeBytes(out, entry.getValue());
+            }
+        });
+    }
+
+    /**
+     * The state in {@code bytes}.
+     *
+     * @param source what the bytes are (a file name), for the error message
+     * @throws IOException when the bytes are not a whole, intact operator state of this format
+     */
+    public static OperatorState decode(byte[] bytes, String source) throws IOException {
+        return FILE.decode(bytes, source, in -> {
+            try {
+                return readBody(in, source);
+            } catch (IllegalArgumentException e) {
+                throw new IOException("the operator state " + source + " is inconsistent: " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /** Writes {@code bytes} (an encoded state) to {@code file} through a temporary sibling; answers their size. */
+    public static long write(byte[] bytes, Path file) throws IOException {
+        return StateFile.write(bytes, file);
+    }
+
+    /** Reads the state in {@code file}. */
+    public static OperatorState read(Path file) throws IOException {
+        return decode(FILE.read(file), file.toString());
+    }
+
+    private static OperatorState readBody(ByteBuffer in, String source) throws IOException {
+        String taskId = new String(readBytes(in, source, "the task id"), StandardCharsets.UTF_8);
+        int subtask = in.getInt();
+        long checkpointId = in.getLong();
+        long generation = in.getLong();
+        String topic = new String(readBytes(in, source, "the input topic"), StandardCharsets.UTF_8);
+        Map<InputPartition, Long> restart = new TreeMap<>();
+        int partitions = count(in, source, "restart offsets", 12);
+        for (int i = 0; i < partitions; i++) {
+            InputPartition partition = new InputPartition(topic, in.getInt());
+            if (restart.put(partition, in.getLong()) != null) {
+                throw FILE.corrupt(source, "the restart offset of " + partition + " appears twice");
+            }
+        }
+        Map<Channel, Long> reflected = new TreeMap<>();
+        int channels = count(in, source, "reflected channels", 16);
+        for (int i = 0; i < channels; i++) {
+            Channel channel = Channel.of(topic, in.getInt(), in.getInt());
+            if (reflected.put(channel, in.getLong()) != null) {
+                throw FILE.corrupt(source, "channel " + channel + " appears twice");
+            }
+        }
+        Map<KeyedState.Key, byte[]> entries = new TreeMap<>();
+        int keys = count(in, source, "keys", 8);
+        for (int i = 0; i < keys; i++) {
+            KeyedState.Key key = new KeyedState.Key(readBytes(in, source, "a key"));
+            if (entries.put(key, readBytes(in, source, "a value")) != null) {
+                throw FILE.corrupt(source, "a key appears twice");
+            }
+        }
+        return new OperatorState(taskId, subtask, checkpointId, generation, topic,
+                new InputPositions(restart, reflected), entries);
+    }
+
+    private static int count(ByteBuffer in, String source, String what, int minimumBytesEach) throws IOException {
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining() / minimumBytesEach) {
+            throw FILE.corrupt(source, "it announces " + count + " " + what + " with " + in.remaining()
+                    + " bytes left");
+        }
+        return count;
+    }
+
+    private static byte[] readBytes(ByteBuffer in, String source, String what) throws IOException {
+        int length = in.getInt();
+        if (length < 0 || length > in.remaining()) {
+            throw FILE.corrupt(source, what + " of " + length + " bytes, with " + in.remaining() + " bytes left");
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+}

@@ -1,0 +1,103 @@
+package dev.cairn.kit.operator;
+
+import dev.cairn.kit.align.Channel;
+import dev.cairn.kit.task.Partitioning;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+
+/**
+ * What an operator subtask reads and how it reaches Kafka (where it writes is its {@link TaskOutput}).
+ *
+ * @param taskId the operator task's id, shared by its subtasks: letters, digits, '.', '_' and '-' (names the state
+ *     file {@code operator-<taskId>-<subtask>.state})
+ * @param subtask this subtask's index, within 0 and {@code parallelism - 1}
+ * @param parallelism the number of subtasks of the operator (a restore needs the same; rescaling is not supported)
+ * @param upstreamParallelism the number of subtasks writing the input topic: each writes every partition, so a
+ *     partition carries that many channels
+ * @param inputTopic the kit topic read (subtask {@code i} reads the partitions {@code p % parallelism == i})
+ * @param clientConfig settings for the consumer ({@code bootstrap.servers}, security); the task sets group and
+ *     offset-commit settings itself
+ * @param pollTimeout how long one poll waits for input (also how late a request or notification may be served)
+ */
+public record OperatorTaskConfig(String taskId, int subtask, int parallelism, int upstreamParallelism,
+        String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout) {
+
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
+
+    public OperatorTaskConfig {
+        Objects.requireNonNull(taskId, "taskId");
+        Objects.requireNonNull(inputTopic, "inputTopic");
+        Objects.requireNonNull(pollTimeout, "pollTimeout");
+        clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
+        if (!ID.matcher(taskId).matches()) {
+            throw new IllegalArgumentException("a task id is made of letters, digits, '.', '_' and '-' (it names "
+                    + "the state file), was \"" + taskId + "\"");
+        }
+        Partitioning.assigned(0, parallelism, subtask);
+        if (upstreamParallelism < 1) {
+            throw new IllegalArgumentException("an operator reads at least one upstream subtask, was "
+                    + upstreamParallelism);
+        }
+        if (inputTopic.isBlank()) {
+            throw new IllegalArgumentException("the input topic must not be blank");
+        }
+        if (!clientConfig.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
+            throw new IllegalArgumentException("the operator's client settings must name "
+                    + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+        }
+        for (String owned : new String[] {ConsumerConfig.GROUP_ID_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG}) {
+            if (clientConfig.containsKey(owned)) {
+                throw new IllegalArgumentException("the operator sets " + owned + " itself; remove it from its "
+                        + "client settings");
+            }
+        }
+        if (pollTimeout.isNegative() || pollTimeout.isZero()) {
+            throw new IllegalArgumentException("the poll timeout must be positive, was " + pollTimeout);
+        }
+    }
+
+    /** A subtask with only a bootstrap address and a 50 ms poll. */
+    public static OperatorTaskConfig of(String taskId, int subtask, int parallelism, int upstreamParallelism,
+            String inputTopic, String bootstrapServers) {
+        return new OperatorTaskConfig(taskId, subtask, parallelism, upstreamParallelism, inputTopic,
+                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), Duration.ofMillis(50));
+    }
+
+    /** The channels of the input partitions this subtask reads: every upstream subtask in every partition. */
+    public List<Channel> channels(List<Integer> partitions) {
+        List<Channel> channels = new ArrayList<>();
+        for (int partition : partitions) {
+            for (int upstream = 0; upstream < upstreamParallelism; upstream++) {
+                channels.add(Channel.of(inputTopic, partition, upstream));
+            }
+        }
+        return channels;
+    }
+
+    /** The consumer's settings: the client settings, no offset commits, read_committed unless set. */
+    public Map<String, Object> consumerSettings() {
+        Map<String, Object> settings = new HashMap<>(clientConfig);
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-kit-operator-" + taskId + "-" + subtask);
+        return settings;
+    }
+
+    /** The name of this subtask's state file in a checkpoint's storage location. */
+    public String stateFileName() {
+        return "operator-" + taskId + "-" + subtask + ".state";
+    }
+
+    /** The subtask's name in logs and errors. */
+    public String name() {
+        return taskId + "-" + subtask;
+    }
+}

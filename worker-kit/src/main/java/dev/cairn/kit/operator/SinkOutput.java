@@ -1,0 +1,97 @@
+package dev.cairn.kit.operator;
+
+import dev.cairn.kit.align.Alignment;
+import dev.cairn.kit.sink.SinkFailedException;
+import dev.cairn.kit.sink.SinkState;
+import dev.cairn.kit.sink.SinkStateCodec;
+import dev.cairn.kit.sink.WriteAheadSink;
+import dev.cairn.kit.sink.WriteAheadSinkConfig;
+import dev.cairn.sidecar.hook.RestorePoint;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * An operator subtask's results written exactly once to a Kafka topic through a {@link WriteAheadSink}: buffered
+ * per epoch, the sink's pending epochs saved with the task's snapshot ({@link WriteAheadSinkConfig#snapshotFileName()}
+ * next to the task's state file), and committed when the checkpoint completes. Every start (restore or rollback)
+ * takes over the subtask's transactional id anew and restores the sink from its file of the checkpoint restored,
+ * which commits what that snapshot holds and the output lacks; records buffered since are dropped (the task reads
+ * their input again).
+ */
+public final class SinkOutput implements TaskOutput {
+
+    private final WriteAheadSinkConfig config;
+    private WriteAheadSink<byte[], byte[]> sink;
+    private SinkFailedException failure;
+
+    /** An output through a sink configured by {@code config}. */
+    public SinkOutput(WriteAheadSinkConfig config) {
+        this.config = Objects.requireNonNull(config, "config");
+    }
+
+    @Override
+    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation) throws IOException {
+        if (sink != null) {
+            sink.close();
+        }
+        sink = new WriteAheadSink<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        Optional<RestorePoint> point = snapshotDirectory.map(directory -> new RestorePoint(restoredFrom,
+                directory.resolve(config.snapshotFileName()).toUri().toString(), 0));
+        guardedIo(() -> sink.restore(point));
+    }
+
+    @Override
+    public void emit(byte[] key, byte[] value) {
+        guarded(() -> sink.send(key, value));
+    }
+
+    @Override
+    public Sealed barrier(long checkpointId, Alignment alignment) {
+        SinkState state = sink.seal(checkpointId);
+        return directory -> SinkStateCodec.write(state, directory.resolve(config.snapshotFileName()));
+    }
+
+    @Override
+    public void complete(long checkpointId) {
+        guarded(() -> sink.notifyComplete(checkpointId));
+    }
+
+    @Override
+    public Optional<Throwable> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    @Override
+    public void close() {
+        if (sink != null) {
+            sink.close();
+        }
+    }
+
+    private void guardedIo(IoAction action) throws IOException {
+        try {
+            action.run();
+        } catch (SinkFailedException e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    private void guarded(Runnable action) {
+        try {
+            action.run();
+        } catch (SinkFailedException e) {
+            failure = e;
+            throw e;
+        }
+    }
+
+    /** A sink call that may fail with an {@link IOException}. */
+    @FunctionalInterface
+    private interface IoAction {
+        void run() throws IOException;
+    }
+}

@@ -1,0 +1,52 @@
+package dev.cairn.kit.operator;
+
+import dev.cairn.kit.align.Alignment;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where an operator subtask's results go: a kit topic read by the next task ({@link KitTopicOutput}), or an
+ * exactly-once sink ({@link SinkOutput}). The task's loop thread makes every call.
+ */
+public interface TaskOutput extends AutoCloseable {
+
+    /**
+     * Starts an incarnation of the subtask: at the first start, after a restore, and after every rollback.
+     *
+     * @param restoredFrom the checkpoint the subtask's state comes from, -1 for the initial state
+     * @param snapshotDirectory the directory of that checkpoint's snapshot files (empty for the initial state)
+     * @param generation the incarnation's generation, announced downstream
+     * @throws IOException when the output's part of the snapshot cannot be read
+     */
+    void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation) throws IOException;
+
+    /** Writes one result. */
+    void emit(byte[] key, byte[] value);
+
+    /**
+     * Barrier {@code checkpointId} arrived on every input: what follows goes after it. Answers the output's part of
+     * the snapshot, to be written once the checkpoint's storage location is known.
+     */
+    Sealed barrier(long checkpointId, Alignment alignment);
+
+    /** Checkpoint {@code checkpointId} completed: what it covers becomes visible (a sink commits). */
+    void complete(long checkpointId);
+
+    /** Why the output stopped working, when it did. */
+    Optional<Throwable> failure();
+
+    @Override
+    void close();
+
+    /** The output's part of one snapshot. */
+    @FunctionalInterface
+    interface Sealed {
+
+        /** Nothing to write (an output that keeps no state). */
+        Sealed NOTHING = directory -> 0;
+
+        /** Writes the part into {@code directory}, next to the task's state file; answers the bytes written. */
+        long writeTo(Path directory) throws IOException;
+    }
+}
