@@ -338,9 +338,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
     }
 
     private String behind(long checkpointId) {
-        return "operator " + config.name() + " is behind: checkpoint " + checkpointId + " completed without a "
-                + "snapshot of this incarnation (whose state comes from checkpoint " + book.base() + "); it stops, "
-                + "and restarted it restores checkpoint " + checkpointId + " or a later one";
+        return book.behindMessage("operator " + config.name(), checkpointId);
     }
 
     private void rollBack(Step.Rollback<ConsumerRecord<byte[], byte[]>> rollback) throws IOException {

@@ -1,5 +1,6 @@
 package dev.cairn.kit.operator;
 
+import dev.cairn.kit.state.Lineage;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.util.ArrayList;
@@ -33,9 +34,7 @@ final class SnapshotBook {
     private final NavigableMap<Long, Aligned> aligned = new TreeMap<>();
     private final NavigableMap<Long, Waiting> waiting = new TreeMap<>();
     private final NavigableMap<Long, String> declined = new TreeMap<>();
-    private final NavigableMap<Long, String> lineage = new TreeMap<>();
-    private long base = -1;
-    private long completedUpTo = -1;
+    private final Lineage lineage = new Lineage();
     private long lastAligned = -1;
 
     /**
@@ -47,22 +46,19 @@ final class SnapshotBook {
         waiting.clear();
         aligned.clear();
         declined.clear();
-        lineage.clear();
-        location.ifPresent(at -> lineage.put(checkpointId, at));
-        base = checkpointId;
-        completedUpTo = checkpointId;
+        lineage.rebase(checkpointId, location);
         lastAligned = checkpointId;
         dropped.forEach(w -> w.result().completeExceptionally(new IllegalStateException(reason)));
     }
 
     /** The checkpoint the subtask's state comes from (-1: the initial state). */
     long base() {
-        return base;
+        return lineage.base();
     }
 
     /** The subtask's snapshot of {@code checkpointId} in its lineage, if it took (or restored) one. */
     Optional<String> location(long checkpointId) {
-        return Optional.ofNullable(lineage.get(checkpointId));
+        return lineage.location(checkpointId);
     }
 
     /** Barrier {@code checkpointId} aligned: the snapshot is ready if its request is here. */
@@ -110,7 +106,7 @@ final class SnapshotBook {
 
     /** The snapshot of {@code checkpointId} was written to {@code location}: it joins the lineage. */
     void taken(long checkpointId, String location) {
-        lineage.put(checkpointId, location);
+        lineage.taken(checkpointId, location);
     }
 
     /**
@@ -119,11 +115,9 @@ final class SnapshotBook {
      * back to. A completed checkpoint newer than the base and not in the lineage means the subtask is behind.
      */
     boolean completed(long checkpointId) {
-        if (!lineage.containsKey(checkpointId)) {
+        if (!lineage.completed(checkpointId)) {
             return false;
         }
-        completedUpTo = Math.max(completedUpTo, checkpointId);
-        lineage.headMap(checkpointId, false).clear();
         aligned.headMap(checkpointId, true).clear();
         declined.headMap(checkpointId, true).clear();
         return true;
@@ -134,7 +128,12 @@ final class SnapshotBook {
      * snapshot of this lineage: the subtask must not take part in later checkpoints and restarts to restore it.
      */
     boolean behind(long latestCompletedId) {
-        return latestCompletedId > completedUpTo && !lineage.containsKey(latestCompletedId);
+        return lineage.behind(latestCompletedId);
+    }
+
+    /** What a subtask that is behind checkpoint {@code checkpointId} says. */
+    String behindMessage(String subtask, long checkpointId) {
+        return lineage.behindMessage(subtask, checkpointId);
     }
 
     /** Checkpoint {@code checkpointId} was aborted: its aligned snapshot is dropped, a waiting request declined. */

@@ -1,5 +1,6 @@
 package dev.cairn.kit.task;
 
+import dev.cairn.kit.state.Lineage;
 import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.wire.KitRecords;
@@ -51,8 +52,11 @@ import org.slf4j.LoggerFactory;
  *       {@code <storageLocation>/source-<task>-<subtask>.state} ({@link SourceStateCodec}). Replaying the input from
  *       those positions yields exactly the records whose outputs follow the barrier.</li>
  *   <li>{@link #notifyComplete} / {@link #notifyAborted}: nothing to commit. The data records are not transactional:
- *       a downstream task restored to the same checkpoint drops records of older generations, and the records after
- *       the restored barrier are replayed by this task.</li>
+ *       a downstream task rolls back to its own snapshot of the checkpoint this task restored, drops records of
+ *       older generations, and the records after the restored barrier are replayed by this task.</li>
+ *   <li>Behind ({@link Lineage}): a checkpoint that completed without a snapshot of this incarnation and newer
+ *       than its state (named by a request's {@link SnapshotRequest#latestCompletedId()} or by a completion) stops
+ *       the loop with that failure; restarted, the subtask restores that checkpoint.</li>
  * </ul>
  *
  * <p>Generation: each incarnation writes {@code max(previous generation + 1, clock millis)}, where the previous
@@ -77,6 +81,7 @@ public final class KafkaSourceTask implements SnapshotHook {
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Map<TopicPartition, Long> positions = new HashMap<>();
     private final Map<TopicPartition, Long> ends = new HashMap<>();
+    private final Lineage lineage = new Lineage();
     private volatile boolean running;
     private volatile long generation = -1;
     private KafkaConsumer<byte[], byte[]> consumer;
@@ -111,6 +116,7 @@ public final class KafkaSourceTask implements SnapshotHook {
         Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
         long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
+        lineage.rebase(restoredFrom, from.map(RestorePoint::location));
         consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
@@ -145,9 +151,16 @@ public final class KafkaSourceTask implements SnapshotHook {
         return result;
     }
 
+    /**
+     * A source has nothing to commit; a completed checkpoint it took no snapshot of, newer than its state, means it
+     * is behind: the loop stops with that failure.
+     */
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) {
-        LOG.debug("Source {}: checkpoint {} completed; a source has nothing to commit", name(), checkpointId);
+        if (!lineage.completed(checkpointId) && lineage.behind(checkpointId)) {
+            fail(new IllegalStateException(lineage.behindMessage("source " + name(), checkpointId)));
+            running = false;
+        }
     }
 
     @Override
@@ -259,6 +272,12 @@ public final class KafkaSourceTask implements SnapshotHook {
     /** Barriers, flush, state file; a failed send stops the loop, a failed state file only declines. */
     private void take(PendingSnapshot pending) {
         SnapshotRequest request = pending.request();
+        if (lineage.behind(request.latestCompletedId())) {
+            IllegalStateException behind = new IllegalStateException(lineage.behindMessage("source " + name(),
+                    request.latestCompletedId()));
+            pending.result().completeExceptionally(behind);
+            throw behind;
+        }
         try {
             Alignment alignment = Alignment.fromTrigger(request.options().alignment());
             KitRecords.barriers(config.outputTopic(), outputPartitions, request.checkpointId(), config.subtask(),
@@ -273,6 +292,7 @@ public final class KafkaSourceTask implements SnapshotHook {
             Path file = StateFile.localPath(request.storageLocation()).resolve(config.stateFileName());
             long size = SourceStateCodec.write(state(request.checkpointId()), file);
             String location = file.toUri().toString();
+            lineage.taken(request.checkpointId(), location);
             boolean finished = config.bounded() && exhausted();
             LOG.debug("Source {}: snapshot of checkpoint {} at {} in {}{}", name(), request.checkpointId(),
                     positions, location, finished ? " (input exhausted: finished)" : "");

@@ -328,6 +328,46 @@ class KafkaSourceTaskIT {
         return task;
     }
 
+    @Test
+    void shouldDeclineAndStopWhenACheckpointCompletedWithoutItsSnapshot() throws Exception {
+        // given a source that took checkpoint 1
+        produce(0, BATCH);
+        KafkaSourceTask task = start(0);
+        snapshot(task, 1);
+
+        // when checkpoint 3 is requested, and the sidecar knows that checkpoint 2 completed (this task never took it)
+        String location = dir.resolve("chk-3").toUri().toString();
+        SnapshotRequest request = SnapshotRequest.forTask(3, 0, CheckpointType.CHECKPOINT, location, "job",
+                "orders-src", 0, CheckpointOptions.DEFAULTS).withLatestCompletedId(2);
+
+        // then the request is declined as behind, and the task stops with that reason
+        assertThatThrownBy(() -> task.snapshot(request).toCompletableFuture().get(WAIT.toSeconds(),
+                TimeUnit.SECONDS)).hasMessageContaining("is behind: checkpoint 2 completed");
+        await().atMost(WAIT).until(() -> !task.isRunning());
+        assertThat(task.failure()).hasValueSatisfying(failure -> assertThat(failure).hasMessageContaining("behind"));
+    }
+
+    @Test
+    void shouldStopWhenTheCheckpointAfterItsRestorePointCompletesWithoutIt() throws Exception {
+        // given a source restored from checkpoint 1
+        produce(0, BATCH);
+        KafkaSourceTask crashed = start(0);
+        SnapshotResult first = snapshot(crashed, 1);
+        crashed.close();
+        KafkaSourceTask restored = task(0);
+        restored.restore(Optional.of(new RestorePoint(1, first.location(), first.sizeBytes())));
+
+        // when checkpoint 2, acknowledged by the crashed incarnation, completes; then checkpoint 1 is notified again
+        restored.notifyComplete(1, -1);
+        assertThat(restored.isRunning()).isTrue();
+        restored.notifyComplete(2, 1);
+
+        // then the restored incarnation is behind and stops
+        await().atMost(WAIT).until(() -> !restored.isRunning());
+        assertThat(restored.failure()).hasValueSatisfying(failure -> assertThat(failure)
+                .hasMessageContaining("checkpoint 2 completed without a snapshot of this incarnation"));
+    }
+
     private KafkaSourceTask start(int subtask) throws IOException {
         KafkaSourceTask task = task(subtask);
         task.restore(Optional.empty());
