@@ -122,6 +122,25 @@ class KafkaOperatorTaskIT {
                 .hasMessageContaining("is behind").hasMessageContaining("checkpoint " + (job.latestCompleted() + 1)));
     }
 
+    @Test
+    void shouldDeadLetterARecordWithoutKitHeadersAndCountTheRestExactlyOnce() throws Exception {
+        job.start();
+        produce(500);
+        String keyed = jobPrefix() + ".keyed";
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(keyed, 0, "k1", "no headers")).get();
+        }
+        produce(500);
+
+        awaitExactlyOnce();
+        KafkaOperatorTask reader = (KafkaOperatorTask) job.subtask("count-0");
+        await().atMost(WAIT).until(() -> reader.deadLettered() == 1);
+        assertThat(DeadLetterReader.reasons(kafka.bootstrapServers(), keyed + ".dead-letters"))
+                .containsExactly("no cairn.kit.from header");
+    }
+
     private String jobPrefix() {
         return job.input().substring(0, job.input().length() - ".events".length());
     }

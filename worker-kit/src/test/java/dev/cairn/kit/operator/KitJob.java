@@ -69,10 +69,13 @@ final class KitJob implements AutoCloseable {
         return prefix + ".results";
     }
 
-    /** The topics and their partitions: input 2, keyed 4, counts 4, results 2, the sink's commit markers 1. */
+    /**
+     * The topics and their partitions: input 2, keyed 4, counts 4, results 2, the sink's commit markers and the
+     * operators' dead letters 1.
+     */
     Map<String, Integer> topics() {
         return Map.of(input(), 2, prefix + ".keyed", 4, prefix + ".counts", 4, results(), 2,
-                results() + ".commits", 1);
+                results() + ".commits", 1, prefix + ".keyed.dead-letters", 1, prefix + ".counts.dead-letters", 1);
     }
 
     /** Starts every subtask from the initial state. */
