@@ -1,0 +1,44 @@
+package dev.cairn.kit.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.cairn.kit.align.Channel;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** An operator subtask's settings: the channels it reads, and what it refuses. */
+class OperatorTaskConfigTest {
+
+    private static final Map<String, Object> CLIENT = Map.of("bootstrap.servers", "localhost:9092");
+
+    @Test
+    void shouldReadOneChannelPerUpstreamSubtaskInEachOfItsPartitions() {
+        OperatorTaskConfig config = OperatorTaskConfig.of("count", 1, 2, 3, "keyed", "localhost:9092");
+
+        assertThat(config.channels(List.of(1, 3))).containsExactly(Channel.of("keyed", 1, 0),
+                Channel.of("keyed", 1, 1), Channel.of("keyed", 1, 2), Channel.of("keyed", 3, 0),
+                Channel.of("keyed", 3, 1), Channel.of("keyed", 3, 2));
+        assertThat(config.stateFileName()).isEqualTo("operator-count-1.state");
+        assertThat(config.consumerSettings()).containsEntry("enable.auto.commit", false)
+                .containsEntry("isolation.level", "read_committed").doesNotContainKey("group.id");
+    }
+
+    @Test
+    void shouldRefuseSettingsItCannotRunWith() {
+        assertRefused("bad/id", 0, 1, 1, CLIENT, "letters, digits");
+        assertRefused("count", 2, 2, 1, CLIENT, "within 0 and the parallelism - 1");
+        assertRefused("count", 0, 1, 0, CLIENT, "at least one upstream subtask");
+        assertRefused("count", 0, 1, 1, Map.of(), "must name bootstrap.servers");
+        assertRefused("count", 0, 1, 1, Map.of("bootstrap.servers", "b:9092", "group.id", "g"),
+                "sets group.id itself");
+    }
+
+    private static void assertRefused(String taskId, int subtask, int parallelism, int upstream,
+            Map<String, Object> client, String message) {
+        assertThatIllegalArgumentException().isThrownBy(() -> new OperatorTaskConfig(taskId, subtask, parallelism,
+                upstream, "keyed", client, Duration.ofMillis(50))).withMessageContaining(message);
+    }
+}
