@@ -1,6 +1,7 @@
 package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Channel;
+import dev.cairn.kit.state.Settings;
 import dev.cairn.kit.task.Partitioning;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
@@ -29,17 +29,12 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 public record OperatorTaskConfig(String taskId, int subtask, int parallelism, int upstreamParallelism,
         String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout) {
 
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
-
     public OperatorTaskConfig {
         Objects.requireNonNull(taskId, "taskId");
         Objects.requireNonNull(inputTopic, "inputTopic");
         Objects.requireNonNull(pollTimeout, "pollTimeout");
         clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
-        if (!ID.matcher(taskId).matches()) {
-            throw new IllegalArgumentException("a task id is made of letters, digits, '.', '_' and '-' (it names "
-                    + "the state file), was \"" + taskId + "\"");
-        }
+        Settings.requireId("a task id", taskId);
         Partitioning.assigned(0, parallelism, subtask);
         if (upstreamParallelism < 1) {
             throw new IllegalArgumentException("an operator reads at least one upstream subtask, was "
@@ -48,19 +43,9 @@ public record OperatorTaskConfig(String taskId, int subtask, int parallelism, in
         if (inputTopic.isBlank()) {
             throw new IllegalArgumentException("the input topic must not be blank");
         }
-        if (!clientConfig.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
-            throw new IllegalArgumentException("the operator's client settings must name "
-                    + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
-        }
-        for (String owned : new String[] {ConsumerConfig.GROUP_ID_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG}) {
-            if (clientConfig.containsKey(owned)) {
-                throw new IllegalArgumentException("the operator sets " + owned + " itself; remove it from its "
-                        + "client settings");
-            }
-        }
-        if (pollTimeout.isNegative() || pollTimeout.isZero()) {
-            throw new IllegalArgumentException("the poll timeout must be positive, was " + pollTimeout);
-        }
+        Settings.requireClientSettings("the operator", clientConfig, ConsumerConfig.GROUP_ID_CONFIG,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
+        Settings.requirePositive("the poll timeout", pollTimeout);
     }
 
     /** A subtask with only a bootstrap address and a 50 ms poll. */

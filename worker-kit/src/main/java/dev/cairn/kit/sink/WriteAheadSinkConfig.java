@@ -1,9 +1,9 @@
 package dev.cairn.kit.sink;
 
+import dev.cairn.kit.state.Settings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -23,37 +23,21 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopic, Map<String, Object> clientConfig,
         Duration timeout) {
 
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
-
     public WriteAheadSinkConfig {
         Objects.requireNonNull(sinkId, "sinkId");
         Objects.requireNonNull(outputTopic, "outputTopic");
         Objects.requireNonNull(timeout, "timeout");
         clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
-        if (!ID.matcher(sinkId).matches()) {
-            throw new IllegalArgumentException("a sink id is made of letters, digits, '.', '_' and '-' (it names "
-                    + "the snapshot file and the transactional id), was \"" + sinkId + "\"");
-        }
+        Settings.requireId("a sink id", sinkId);
         if (subtask < 0) {
             throw new IllegalArgumentException("a subtask index is 0 or more, was " + subtask);
         }
         if (outputTopic.isBlank()) {
             throw new IllegalArgumentException("the output topic must not be blank");
         }
-        if (!clientConfig.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
-            throw new IllegalArgumentException("the sink's client settings must name "
-                    + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
-        }
-        for (String owned : new String[] {ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ConsumerConfig.ISOLATION_LEVEL_CONFIG}) {
-            if (clientConfig.containsKey(owned)) {
-                throw new IllegalArgumentException("the sink sets " + owned + " itself; remove it from its client "
-                        + "settings");
-            }
-        }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("the timeout must be positive, was " + timeout);
-        }
+        Settings.requireClientSettings("the sink", clientConfig, ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ConsumerConfig.ISOLATION_LEVEL_CONFIG);
+        Settings.requirePositive("the timeout", timeout);
     }
 
     /**

@@ -1,10 +1,10 @@
 package dev.cairn.kit.task;
 
+import dev.cairn.kit.state.Settings;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -28,8 +28,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 public record SourceTaskConfig(String taskId, int subtask, int parallelism, String inputTopic, String outputTopic,
         Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout) {
 
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]+");
-
     /** Where a fresh start reads from. */
     public enum StartFrom { EARLIEST, LATEST }
 
@@ -40,29 +38,15 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
         Objects.requireNonNull(startFrom, "startFrom");
         Objects.requireNonNull(pollTimeout, "pollTimeout");
         clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
-        if (!ID.matcher(taskId).matches()) {
-            throw new IllegalArgumentException("a task id is made of letters, digits, '.', '_' and '-' (it names "
-                    + "the state file), was \"" + taskId + "\"");
-        }
+        Settings.requireId("a task id", taskId);
         Partitioning.assigned(0, parallelism, subtask);
         if (inputTopic.isBlank() || outputTopic.isBlank()) {
             throw new IllegalArgumentException("the input and output topics must not be blank");
         }
-        if (!clientConfig.containsKey(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)) {
-            throw new IllegalArgumentException("the source's client settings must name "
-                    + CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
-        }
-        for (String owned : new String[] {ConsumerConfig.GROUP_ID_CONFIG, ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ProducerConfig.ACKS_CONFIG,
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG}) {
-            if (clientConfig.containsKey(owned)) {
-                throw new IllegalArgumentException("the source sets " + owned + " itself; remove it from its "
-                        + "client settings");
-            }
-        }
-        if (pollTimeout.isNegative() || pollTimeout.isZero()) {
-            throw new IllegalArgumentException("the poll timeout must be positive, was " + pollTimeout);
-        }
+        Settings.requireClientSettings("the source", clientConfig, ConsumerConfig.GROUP_ID_CONFIG,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                ProducerConfig.ACKS_CONFIG, ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+        Settings.requirePositive("the poll timeout", pollTimeout);
     }
 
     /** Unbounded, from the earliest offsets, with only a bootstrap address and a 100 ms poll. */

@@ -110,18 +110,17 @@ class WriteAheadSinkIT {
         send(sink, "c");
 
         // when the snapshot is taken but its checkpoint has not completed, nothing is in the topic
-        try (OutputReader reader = reader()) {
-            assertThat(reader.values(output, false)).isEmpty();
-            assertThat(reader.values(output, true)).isEmpty();
+        OutputReader reader = reader();
+        assertThat(reader.values(output, false)).isEmpty();
+        assertThat(reader.values(output, true)).isEmpty();
 
-            // when it completes
-            sink.notifyComplete(1);
+        // when it completes
+        sink.notifyComplete(1);
 
-            // then the epoch's records, and only those, are visible, with the commit marker
-            await().atMost(WAIT).untilAsserted(() ->
-                    assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b"));
-            assertThat(reader.markers(output)).containsEntry("orders-0", "1");
-        }
+        // then the epoch's records, and only those, are visible, with the commit marker
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b"));
+        assertThat(reader.markers(output)).containsEntry("orders-0", "1");
     }
 
     @Test
@@ -141,11 +140,10 @@ class WriteAheadSinkIT {
         // then every record of epochs 1 and 2 is in the output once, and nothing sent after snapshot 2
         assertThat(plan.verdict()).isEqualTo(Verdict.COMMIT_PENDING);
         assertThat(plan.markerBefore()).isEqualTo(-1);
-        try (OutputReader reader = reader()) {
-            await().atMost(WAIT).untilAsserted(() ->
-                    assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b", "c"));
-            assertThat(reader.markers(output)).containsEntry("orders-0", "2");
-        }
+        OutputReader reader = reader();
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b", "c"));
+        assertThat(reader.markers(output)).containsEntry("orders-0", "2");
     }
 
     @Test
@@ -164,11 +162,10 @@ class WriteAheadSinkIT {
 
         // then epoch 1 is not written again
         assertThat(plan.markerBefore()).isEqualTo(1);
-        try (OutputReader reader = reader()) {
-            await().atMost(WAIT).untilAsserted(() ->
-                    assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b"));
-            assertThat(reader.markers(output)).containsEntry("orders-0", "2");
-        }
+        OutputReader reader = reader();
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b"));
+        assertThat(reader.markers(output)).containsEntry("orders-0", "2");
     }
 
     @Test
@@ -191,11 +188,10 @@ class WriteAheadSinkIT {
         // then nothing was written by the restore, and the new epoch follows
         assertThat(plan.verdict()).isEqualTo(Verdict.ALREADY_COMMITTED);
         assertThat(plan.writes()).isFalse();
-        try (OutputReader reader = reader()) {
-            await().atMost(WAIT).untilAsserted(() ->
-                    assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b", "c"));
-            assertThat(reader.markers(output)).containsEntry("orders-0", "3");
-        }
+        OutputReader reader = reader();
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(reader.values(output, true)).containsExactlyInAnyOrder("a", "b", "c"));
+        assertThat(reader.markers(output)).containsEntry("orders-0", "3");
     }
 
     @Test
@@ -218,12 +214,11 @@ class WriteAheadSinkIT {
                 .satisfies(error -> assertThat(((SinkFailedException) error).fenced()).isTrue());
         assertThatThrownBy(() -> zombie.send("late", "late")).isInstanceOf(SinkFailedException.class)
                 .hasMessageContaining("a newer incarnation");
-        try (OutputReader reader = reader()) {
-            await().atMost(WAIT).untilAsserted(() ->
-                    assertThat(reader.values(output, true)).containsExactly("a"));
-            assertThat(reader.values(output, false)).doesNotContain("zombie");
-            assertThat(reader.markers(output)).containsEntry("orders-0", "1");
-        }
+        OutputReader reader = reader();
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(reader.values(output, true)).containsExactly("a"));
+        assertThat(reader.values(output, false)).doesNotContain("zombie");
+        assertThat(reader.markers(output)).containsEntry("orders-0", "1");
     }
 
     @Test
@@ -242,11 +237,10 @@ class WriteAheadSinkIT {
         sink(1).restore(Optional.of(point(1, secondsOne)));
 
         // then each subtask's records are there once, with its own marker
-        try (OutputReader reader = reader()) {
-            await().atMost(WAIT).untilAsserted(() ->
-                    assertThat(reader.values(output, true)).containsExactlyInAnyOrder("first", "second"));
-            assertThat(reader.markers(output)).containsEntry("orders-0", "1").containsEntry("orders-1", "1");
-        }
+        OutputReader reader = reader();
+        await().atMost(WAIT).untilAsserted(() ->
+                assertThat(reader.values(output, true)).containsExactlyInAnyOrder("first", "second"));
+        assertThat(reader.markers(output)).containsEntry("orders-0", "1").containsEntry("orders-1", "1");
     }
 
     @Test
@@ -280,9 +274,8 @@ class WriteAheadSinkIT {
             other.commitTransaction();
             assertThat(plan.get(WAIT.toSeconds(), TimeUnit.SECONDS).verdict()).isEqualTo(Verdict.ALREADY_COMMITTED);
         }
-        try (OutputReader reader = reader()) {
-            assertThat(reader.values(output, true)).containsExactly("a");
-        }
+        OutputReader reader = reader();
+        assertThat(reader.values(output, true)).containsExactly("a");
     }
 
     @Test

@@ -1,23 +1,17 @@
 package dev.cairn.kit.task;
 
+import dev.cairn.kit.TopicContents;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.kit.wire.KitRecords;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** A source's output as a downstream task would see it: per output partition, the kit records in order. */
 final class KitOutput {
-
-    private static final Duration READ_LIMIT = Duration.ofSeconds(30);
 
     private KitOutput() {
     }
@@ -45,27 +39,12 @@ final class KitOutput {
 
     /** Every record of {@code topic} up to its current end, per partition, in offset order. */
     static Map<Integer, List<Entry>> read(String bootstrapServers, String topic) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10),
-                new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(info -> new TopicPartition(topic, info.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            Map<Integer, List<Entry>> records = new TreeMap<>();
-            partitions.forEach(p -> records.put(p.partition(), new ArrayList<>()));
-            long deadline = System.nanoTime() + READ_LIMIT.toNanos();
-            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
-                if (System.nanoTime() > deadline) {
-                    throw new AssertionError("could not read " + topic + " up to " + ends + " within " + READ_LIMIT);
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(50))) {
-                    String value = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
-                    records.get(record.partition()).add(new Entry(KitRecords.read(record), value));
-                }
-            }
-            return records;
+        Map<Integer, List<Entry>> records = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : TopicContents.read(bootstrapServers, topic, false)) {
+            String value = record.value() == null ? null : new String(record.value(), StandardCharsets.UTF_8);
+            records.computeIfAbsent(record.partition(), p -> new ArrayList<>())
+                    .add(new Entry(KitRecords.read(record), value));
         }
+        return records;
     }
 }
