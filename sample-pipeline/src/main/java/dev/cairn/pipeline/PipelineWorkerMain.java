@@ -52,6 +52,7 @@ public final class PipelineWorkerMain implements Callable<Integer> {
     private final CountDownLatch stop = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private ConfigOptions options;
+    private volatile boolean serving;
 
     private PipelineWorkerMain(Map<String, String> environment) {
         this.environment = environment;
@@ -112,6 +113,7 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         } catch (RuntimeException e) {
             return fail(err, task, "the sidecar could not start: " + e.getMessage());
         }
+        serving = true;
         try (sidecar) {
             while (!stop.await(WATCH_MS, TimeUnit.MILLISECONDS)) {
                 var failure = task.failure(sidecar);
@@ -124,28 +126,37 @@ public final class PipelineWorkerMain implements Callable<Integer> {
                 }
             }
         }
-        closeQuietly(task);
+        closeQuietly(task, err);
         return CommandLine.ExitCode.OK;
     }
 
     private static int fail(PrintWriter err, PipelineTask task, String reason) {
         err.println(task.role() + ": " + reason.lines().findFirst().orElse(reason));
         err.flush();
-        closeQuietly(task);
+        closeQuietly(task, err);
         return FAILED;
     }
 
-    private static void closeQuietly(PipelineTask task) {
+    private static void closeQuietly(PipelineTask task, PrintWriter err) {
         try {
             task.hook().close();
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            err.println(task.role() + ": closing the task failed: " + e);
+            err.flush();
         }
     }
 
-    /** Ends {@link #call()} and waits (up to 30 s) until it has closed the sidecar and the task. */
+    /**
+     * Ends {@link #call()} and waits (up to 30 s) until it has closed the sidecar and the task; a worker still
+     * starting its sidecar has nothing to close and exits at once.
+     */
     private void stopAndWait() {
         stop.countDown();
+        if (!serving) {
+            return;
+        }
         try {
             stopped.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -14,15 +14,20 @@ import java.util.Optional;
  */
 final class PipelineFigures {
 
-    /** One kill's recovery; {@code recovered} is empty when no such checkpoint completed. */
-    record Recovery(String worker, Instant killed, Optional<Instant> restarted, Optional<Instant> recovered) {
+    /**
+     * One kill's recovery; {@code recovered} is empty when no such checkpoint completed; {@code overlapped}: another
+     * kill came before the job recovered, so the time covers both.
+     */
+    record Recovery(String worker, Instant killed, Optional<Instant> restarted, Optional<Instant> recovered,
+            boolean overlapped) {
 
         @Override
         public String toString() {
             return worker + " killed at " + killed + ": restarted after "
                     + restarted.map(at -> Duration.between(killed, at).toMillis() + " ms").orElse("(never)")
                     + ", job recovered (a checkpoint triggered after the restart completed) after "
-                    + recovered.map(at -> Duration.between(killed, at).toMillis() + " ms").orElse("(never)");
+                    + recovered.map(at -> Duration.between(killed, at).toMillis() + " ms").orElse("(never)")
+                    + (overlapped ? " (another kill came before it recovered)" : "");
         }
     }
 
@@ -43,7 +48,10 @@ final class PipelineFigures {
             Optional<Instant> recovered = restarted.flatMap(start -> completed.stream()
                     .filter(c -> c.getTriggerTimestampMs() >= start.toEpochMilli())
                     .map(c -> Instant.ofEpochMilli(c.getCompletionTimestampMs())).min(Instant::compareTo));
-            recoveries.add(new Recovery(kill.worker(), kill.at(), restarted, recovered));
+            Instant end = recovered.orElse(Instant.MAX);
+            boolean overlapped = events.stream().anyMatch(e -> e.kind() == PipelineProcesses.Kind.KILLED
+                    && e.at().isAfter(kill.at()) && e.at().isBefore(end));
+            recoveries.add(new Recovery(kill.worker(), kill.at(), restarted, recovered, overlapped));
         }
         return recoveries;
     }
