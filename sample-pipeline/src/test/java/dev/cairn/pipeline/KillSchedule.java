@@ -30,7 +30,7 @@ final class KillSchedule implements AutoCloseable {
         Random random = new Random(seed);
         List<String> roles = new ArrayList<>(PipelineTopology.tasks());
         Collections.shuffle(roles, random);
-        long slice = window.toMillis() / count;
+        long slice = window.toMillis() / Math.max(1, count);
         for (int i = 0; i < count; i++) {
             long at = i * slice + slice / 5 + (long) (random.nextDouble() * slice * 3 / 5);
             String role = roles.get(i % roles.size());
@@ -44,6 +44,9 @@ final class KillSchedule implements AutoCloseable {
 
     /** Starts the timer: each kill is carried out on {@code workers} when due. */
     void start(PipelineProcesses workers) {
+        if (kills.isEmpty()) {
+            finished.complete(null);
+        }
         for (Kill kill : kills) {
             timer.schedule(() -> {
                 try {

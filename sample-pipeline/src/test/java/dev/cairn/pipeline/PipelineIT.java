@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * registered with a signed request, its six subtasks as separate worker processes under a supervisor; the input
  * produced while it runs, workers SIGKILLed at random moments while checkpoints run every 500 ms, and the output
  * read read_committed must count every key 1, 2, ..., n exactly once. At the end a stop-with-savepoint stops every
- * worker with status 0. Logs: {@code target/pipeline-it/<job>/logs}.
+ * worker with status 0. Logs: {@code target/pipeline-it/<job>/logs}. {@code -Dpipeline.kills=0 -Dpipeline.slices=1}
+ * measures the pipeline's own throughput (input produced at once, no kill); more kills make a harsher run.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class PipelineIT {
@@ -45,9 +46,11 @@ class PipelineIT {
 
     private static final int EVENTS = 100_000;
     private static final int KEYS = 1_000;
-    private static final int SLICES = 40;
+    /** How many slices the input is produced in, one every {@link #PRODUCE_EVERY}; 1 produces it at once. */
+    private static final int SLICES = Integer.getInteger("pipeline.slices", 40);
     private static final Duration PRODUCE_EVERY = Duration.ofMillis(400);
-    private static final int KILLS = 3;
+    /** How many workers are killed (one of each task before any twice). */
+    private static final int KILLS = Integer.getInteger("pipeline.kills", 3);
     private static final Duration KILL_WINDOW = Duration.ofSeconds(21);
     private static final Duration WAIT = Duration.ofSeconds(90);
     private static final List<String> WORKER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
