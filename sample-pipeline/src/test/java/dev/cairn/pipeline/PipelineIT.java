@@ -101,6 +101,32 @@ class PipelineIT {
         }
     }
 
+    @Test
+    void shouldExitOneWithAOneLineReasonWhenItsTaskCannotStart(KafkaCluster kafka) throws Exception {
+        String job = CoordinatorTestBed.uniqueJobId("no-topics");
+        Path dir = Path.of("target", "pipeline-it", job).toAbsolutePath();
+        PipelineProcesses.Settings settings = settings(kafka, job, dir);
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                settings.classPath(), PipelineWorkerMain.class.getName(), "--role", "count", "--subtask", "0",
+                "--job", job, "--bootstrap-servers", kafka.bootstrapServers(), "--checkpoint-dir",
+                settings.checkpointDir().toString(), "--auth-key-file", settings.authKeyFile().toString(),
+                "--topic-prefix", settings.topicPrefix());
+        Path stderr = dir.resolve("stderr.txt");
+        Process worker = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderr.toFile()).start();
+        try {
+            assertThat(worker.waitFor(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the worker exits").isTrue();
+        } finally {
+            worker.destroyForcibly();
+        }
+
+        List<String> reason = Files.readAllLines(stderr).stream().filter(line -> line.startsWith("count: "))
+                .toList();
+        assertThat(worker.exitValue()).isEqualTo(PipelineWorkerMain.FAILED);
+        assertThat(reason).singleElement().asString().contains("could not start")
+                .contains(job + ".keyed does not exist");
+    }
+
     private static PipelineProcesses.Settings settings(KafkaCluster kafka, String job, Path dir) throws IOException {
         Files.createDirectories(dir);
         Path keyFile = dir.resolve("job.key");
