@@ -94,8 +94,9 @@ public final class BarrierAligner<R> {
     /**
      * A task restored from {@code checkpointId}, reading again from the positions: records reflected in the
      * snapshot are dropped as replayed, and each channel accepts its upstream's records from the generation in
-     * {@code minimumGenerations} on (any generation for a channel not named). A {@link Step.Rollback} gives the
-     * minimum generation of the restarted channel; the other channels keep theirs.
+     * {@code minimumGenerations} on (any generation for a channel not named). After a {@link Step.Rollback}, pass
+     * the old aligner's {@link #generationsAfter}: the restarted upstream's channels at its minimum generation, the
+     * other channels as they were.
      *
      * @param checkpointId the checkpoint the task's state is restored from, -1 for the initial state
      */
@@ -178,6 +179,23 @@ public final class BarrierAligner<R> {
     public Map<Channel, Long> generations() {
         Map<Channel, Long> generations = new LinkedHashMap<>();
         channels.forEach((channel, state) -> generations.put(channel, state.generation()));
+        return generations;
+    }
+
+    /**
+     * The generation each channel accepts after {@code rollback}, for the task's new aligner: {@link #generations()},
+     * with every channel of the restarted upstream subtask (the rollback channel's topic and upstream index, in any
+     * partition) at the rollback's minimum generation at least. An upstream incarnation writes its resume record into
+     * every partition, so its resume in another partition is then taken as announced, and the records its
+     * predecessor wrote there after the restore point are dropped as {@link Step.DropReason#STALE_GENERATION},
+     * instead of each partition's resume rolling the task back once more.
+     */
+    public Map<Channel, Long> generationsAfter(Step.Rollback<R> rollback) {
+        Channel restarted = rollback.channel();
+        Map<Channel, Long> generations = generations();
+        generations.replaceAll((channel, generation) -> channel.upstream() == restarted.upstream()
+                && channel.partition().topic().equals(restarted.partition().topic())
+                ? Math.max(generation, rollback.minimumGeneration()) : generation);
         return generations;
     }
 

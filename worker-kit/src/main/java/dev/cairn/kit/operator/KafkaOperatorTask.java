@@ -349,8 +349,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
                     + " (" + rollback.reason() + "): this incarnation holds no snapshot of it; it stops, and "
                     + "restarted it restores the latest completed checkpoint");
         }
-        Map<Channel, Long> generations = aligner.generations();
-        generations.put(rollback.channel(), rollback.minimumGeneration());
+        Map<Channel, Long> generations = aligner.generationsAfter(rollback);
         Optional<OperatorState> restored = location.isPresent()
                 ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
         rollbacks++;

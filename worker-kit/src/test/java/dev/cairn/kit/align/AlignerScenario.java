@@ -2,9 +2,7 @@ package dev.cairn.kit.align;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Given-when-then fixture for {@link BarrierAligner}: the {@code given} methods feed setup inputs through a
@@ -16,6 +14,8 @@ final class AlignerScenario {
     static final Channel A = Channel.of("in", 0, 0);
     static final Channel B = Channel.of("in", 0, 1);
     static final Channel C = Channel.of("in", 1, 0);
+    /** Upstream subtask 1, as {@link #B}, in the other partition. */
+    static final Channel D = Channel.of("in", 1, 1);
 
     private final KitLog log = new KitLog();
     private final List<Channel> channels;
@@ -84,13 +84,12 @@ final class AlignerScenario {
 
     /**
      * Carries out {@code rollback} as a task does: a new aligner restored from {@code snapshot} (of the rollback's
-     * checkpoint), every channel at the generation it accepted, the restarted one at the rollback's minimum.
+     * checkpoint), every channel at the generation it accepted, the restarted upstream's at the rollback's minimum.
      */
     AlignerScenario rolledBack(Step.Rollback<String> rollback, Step.Snapshot<String> snapshot) {
         assertThat(snapshot.checkpointId()).isEqualTo(rollback.toCheckpoint());
-        Map<Channel, Long> generations = new HashMap<>(aligner.generations());
-        generations.put(rollback.channel(), rollback.minimumGeneration());
-        aligner = BarrierAligner.restored(channels, snapshot.positions(), snapshot.checkpointId(), generations);
+        aligner = BarrierAligner.restored(channels, snapshot.positions(), snapshot.checkpointId(),
+                aligner.generationsAfter(rollback));
         return this;
     }
 

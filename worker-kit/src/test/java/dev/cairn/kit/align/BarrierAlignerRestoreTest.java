@@ -3,6 +3,7 @@ package dev.cairn.kit.align;
 import static dev.cairn.kit.align.AlignerScenario.A;
 import static dev.cairn.kit.align.AlignerScenario.B;
 import static dev.cairn.kit.align.AlignerScenario.C;
+import static dev.cairn.kit.align.AlignerScenario.D;
 import static dev.cairn.kit.align.AlignerScenario.given;
 import static dev.cairn.kit.align.KitLog.delivered;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -94,6 +95,31 @@ class BarrierAlignerRestoreTest {
         assertThat(delivered(replayed)).containsExactly("b2");
         assertThat(replayed).contains(new Drop<>(A, 2, DropReason.STALE_GENERATION), new Resumed<>(A, 9));
         assertThat(task.generation(9).whenData(A, "a2")).containsExactly(new Deliver<>(A, 6, "a2"));
+    }
+
+    @Test
+    void shouldTakeTheRestartedUpstreamsResumeInItsOtherPartitionsAsAnnouncedAfterARollback() {
+        AlignerScenario task = given(A, B, C, D).barrier(A, 1).barrier(B, 1).barrier(C, 1).barrier(D, 1)
+                .data(B, "b2 (lost)").data(D, "d2 (lost)");
+        Snapshot<String> snapshot = task.lastSnapshot();
+        Rollback<String> rollback = (Rollback<String>) task.whenResume(B, 9, 1).get(0);
+
+        List<Step<String>> replayed = task.rolledBack(rollback, snapshot).whenReplayed(snapshot.positions());
+
+        assertThat(delivered(replayed)).isEmpty();
+        assertThat(replayed).contains(new Drop<>(D, 2, DropReason.STALE_GENERATION));
+        assertThat(task.whenResume(D, 9, 1)).containsExactly(new Resumed<>(D, 9));
+        assertThat(task.generation(9).whenData(D, "d2")).containsExactly(new Deliver<>(D, 4, "d2"));
+        assertThat(task.aligner().rolledBack()).isFalse();
+    }
+
+    @Test
+    void shouldKeepTheGenerationsOfTheOtherUpstreamsChannelsAfterARollback() {
+        AlignerScenario task = given(A, B, C, D).resume(A, 5).resume(C, 5).data(B, "b1 (taken)");
+        Rollback<String> rollback = (Rollback<String>) task.whenResume(B, 9, 0).get(0);
+
+        assertThat(task.aligner().generationsAfter(rollback)).containsEntry(A, 5L).containsEntry(C, 5L)
+                .containsEntry(B, 9L).containsEntry(D, 9L);
     }
 
     @Test

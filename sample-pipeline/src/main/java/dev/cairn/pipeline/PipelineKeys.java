@@ -1,0 +1,51 @@
+package dev.cairn.pipeline;
+
+import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.events.topics.CairnTopics;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.CaseInsensitiveValidString;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/**
+ * The configuration keys of {@link PipelineWorkerMain}, defined once ({@link #SCHEMA}): each is a flag
+ * ({@code --bootstrap-servers}), an environment variable ({@code CAIRN_PIPELINE_BOOTSTRAP_SERVERS}) and a key of the
+ * {@code --config} file; {@code kafka.*} keys go to the Kafka clients of the task and its sidecar. The sidecar's
+ * signing key has the sidecar's own name, {@code auth.key.file}, and is required: the worker runs secured only.
+ */
+public final class PipelineKeys {
+
+    public static final String ROLE = "role";
+    public static final String SUBTASK = "subtask";
+    public static final String JOB = "job";
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String CHECKPOINT_DIR = "checkpoint.dir";
+    public static final String AUTH_KEY_FILE = "auth.key.file";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+
+    /** The keys of the pipeline worker. */
+    public static final ConfigSchema SCHEMA = new ConfigSchema("cairn-pipeline-worker", new ConfigDef()
+            .define(ROLE, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, CaseInsensitiveValidString.in(
+                    PipelineTopology.SOURCE, PipelineTopology.COUNT, PipelineTopology.SINK), Importance.HIGH,
+                    "The task this process runs a subtask of.")
+            .define(SUBTASK, Type.INT, ConfigDef.NO_DEFAULT_VALUE, Range.between(0, PipelineTopology.PARALLELISM - 1),
+                    Importance.HIGH, "The subtask's index.")
+            .define(JOB, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(), Importance.HIGH,
+                    "The job id; it prefixes the pipeline's topics (<job>.events, <job>.keyed, ...).")
+            .define(BOOTSTRAP_SERVERS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(),
+                    Importance.HIGH, "Kafka bootstrap servers.")
+            .define(CHECKPOINT_DIR, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(), Importance.HIGH,
+                    "The job's checkpoint directory (its storage base location), created when missing; the "
+                            + "snapshot files go under it.")
+            .define(AUTH_KEY_FILE, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(), Importance.HIGH,
+                    "A file holding the job's signing key (Base64, from `cairn keys job`), as the sidecar's "
+                            + "auth.key.file.")
+            .define(TOPIC_PREFIX, Type.STRING, CairnTopics.defaults().prefix(), Importance.LOW,
+                    "Prefix of Cairn's topic names, as the coordinator's."),
+            "CAIRN_PIPELINE_", "kafka.");
+
+    private PipelineKeys() {
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cairn.pipeline;
+
+import dev.cairn.kit.operator.KafkaOperatorTask;
+import dev.cairn.kit.operator.KitTopicOutput;
+import dev.cairn.kit.operator.OperatorFunction;
+import dev.cairn.kit.operator.OperatorTaskConfig;
+import dev.cairn.kit.operator.SinkOutput;
+import dev.cairn.kit.sink.WriteAheadSinkConfig;
+import dev.cairn.kit.task.KafkaSourceTask;
+import dev.cairn.kit.task.SourceFunction;
+import dev.cairn.kit.task.SourceTaskConfig;
+import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One subtask of the {@link PipelineTopology}, as the kit task its role names: in, the role, the subtask index and
+ * the Kafka client settings; out, the {@link SnapshotHook} to hand the sidecar and what the worker's supervision
+ * loop asks of it ({@link #failure()}, {@link #stopped}).
+ */
+public final class PipelineTask {
+
+    private static final Duration POLL = Duration.ofMillis(50);
+    private static final Duration SINK_TIMEOUT = Duration.ofMinutes(2);
+
+    private final String role;
+    private final KafkaSourceTask source;
+    private final KafkaOperatorTask operator;
+
+    private PipelineTask(String role, KafkaSourceTask source, KafkaOperatorTask operator) {
+        this.role = role;
+        this.source = source;
+        this.operator = operator;
+    }
+
+    /**
+     * The subtask {@code subtask} of {@code role} (source, count or sink) of {@code topology}.
+     *
+     * @param clientConfig {@code bootstrap.servers} and any other Kafka client settings
+     * @throws IllegalArgumentException for an unknown role
+     */
+    public static PipelineTask create(PipelineTopology topology, String role, int subtask,
+            Map<String, Object> clientConfig) {
+        String task = role.toLowerCase(Locale.ROOT);
+        int parallelism = PipelineTopology.PARALLELISM;
+        return switch (task) {
+            case PipelineTopology.SOURCE -> new PipelineTask(task, new KafkaSourceTask(new SourceTaskConfig(task,
+                    subtask, parallelism, topology.eventsTopic(), topology.keyedTopic(), clientConfig,
+                    SourceTaskConfig.StartFrom.EARLIEST, false, POLL), SourceFunction.identity()), null);
+            case PipelineTopology.COUNT -> new PipelineTask(task, null, new KafkaOperatorTask(
+                    new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.keyedTopic(),
+                            clientConfig, POLL),
+                    new RunningCount(), new KitTopicOutput(topology.countsTopic(), subtask, clientConfig)));
+            case PipelineTopology.SINK -> new PipelineTask(task, null, new KafkaOperatorTask(
+                    new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.countsTopic(),
+                            clientConfig, POLL),
+                    identity(), new SinkOutput(new WriteAheadSinkConfig(task, subtask, topology.resultsTopic(),
+                            clientConfig, SINK_TIMEOUT))));
+            default -> throw new IllegalArgumentException("unknown role \"" + role + "\"; a pipeline subtask is one "
+                    + "of " + PipelineTopology.tasks());
+        };
+    }
+
+    private static OperatorFunction identity() {
+        return (key, value, state) -> List.of(new SourceFunction.Output(key, value));
+    }
+
+    /** The task id, as the job spec names it. */
+    public String role() {
+        return role;
+    }
+
+    /** What the sidecar drives. */
+    public SnapshotHook hook() {
+        return source != null ? source : operator;
+    }
+
+    /**
+     * Why the task can no longer go on, if it cannot: its failure (a failed send, a task that is behind), or a loop
+     * that ended without one and without a stop-with-savepoint.
+     */
+    public Optional<String> failure(Sidecar sidecar) {
+        Optional<Throwable> failed = source != null ? source.failure() : operator.failure();
+        if (failed.isPresent()) {
+            return Optional.of(String.valueOf(failed.get().getMessage()).lines().findFirst().orElse("")
+                    + " (" + failed.get().getClass().getSimpleName() + ")");
+        }
+        boolean running = source != null ? source.isRunning() : operator.isRunning();
+        if (!running && !stopped(sidecar)) {
+            return Optional.of(role + " stopped without a failure and without a stop-with-savepoint");
+        }
+        if (!sidecar.isRunning()) {
+            return Optional.of("the sidecar stopped consuming control events");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Whether a stop-with-savepoint completed and the task is done with it: a source once its sidecar knows, an
+     * operator once it has handled the completion (a sink committed the savepoint's records).
+     */
+    public boolean stopped(Sidecar sidecar) {
+        return source != null ? sidecar.isStopping() : operator.isStopped();
+    }
+}

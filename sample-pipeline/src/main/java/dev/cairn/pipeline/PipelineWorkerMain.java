@@ -1,0 +1,229 @@
+package dev.cairn.pipeline;
+
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.config.ConfigOptions;
+import dev.cairn.events.config.ConfigProblem;
+import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * Runs one subtask of the {@link PipelineTopology} with its sidecar embedded, until it is stopped:
+ * {@code --role source|count|sink --subtask N --job ID --bootstrap-servers HOST:PORT --checkpoint-dir DIR
+ * --auth-key-file FILE} ({@link PipelineKeys}; flags, {@code CAIRN_PIPELINE_*} variables or a {@code --config}
+ * file). The sidecar restores the task from the job's latest completed checkpoint and registers a new attempt.
+ *
+ * <p>Exit status: 0 after a stop-with-savepoint completed (or on SIGTERM); 1, with a one-line reason on stderr, when
+ * the task fails or finds it is behind (its supervisor restarts it, and the restart restores the latest completed
+ * checkpoint) or when the sidecar cannot start; 2, with a message naming the flag, for a bad flag or value.
+ */
+@Command(name = "cairn-pipeline-worker", mixinStandardHelpOptions = true,
+        description = "Runs one subtask of the sample pipeline (source -> count -> exactly-once sink) with its "
+                + "Cairn sidecar embedded.")
+public final class PipelineWorkerMain implements Callable<Integer> {
+
+    /** A system property naming the pid of the process that started this one: this one exits when that one does. */
+    public static final String PARENT_PID_PROPERTY = "cairn.pipeline.parent.pid";
+    static final int FAILED = 1;
+    static final int CONFIG_ERROR = 2;
+    private static final long WATCH_MS = 100;
+
+    @Spec
+    CommandSpec spec;
+
+    private final Map<String, String> environment;
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private ConfigOptions options;
+    private volatile boolean serving;
+
+    private PipelineWorkerMain(Map<String, String> environment) {
+        this.environment = environment;
+    }
+
+    public static void main(String[] args) {
+        PipelineWorkerMain main = new PipelineWorkerMain(System.getenv());
+        Runtime.getRuntime().addShutdownHook(new Thread(main::stopAndWait, "cairn-pipeline-worker-shutdown"));
+        exitWithParent();
+        System.exit(commandLine(main).execute(args));
+    }
+
+    /** With {@link #PARENT_PID_PROPERTY} set, exits (status 1, closing as on SIGTERM) once that process is gone. */
+    private static void exitWithParent() {
+        String parent = System.getProperty(PARENT_PID_PROPERTY);
+        if (parent == null) {
+            return;
+        }
+        ProcessHandle.of(Long.parseLong(parent)).ifPresentOrElse(
+                handle -> handle.onExit().thenRun(() -> System.exit(FAILED)), () -> System.exit(FAILED));
+    }
+
+    /** The command line reading {@code environment}, for tests. */
+    static CommandLine commandLine(Map<String, String> environment) {
+        return commandLine(new PipelineWorkerMain(environment));
+    }
+
+    private static CommandLine commandLine(PipelineWorkerMain main) {
+        CommandLine commandLine = new CommandLine(main);
+        main.options = ConfigOptions.addTo(commandLine.getCommandSpec(), PipelineKeys.SCHEMA, ScopeType.LOCAL);
+        return commandLine;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        try {
+            return run();
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    private int run() throws InterruptedException {
+        PrintWriter err = spec.commandLine().getErr();
+        Settings settings;
+        try {
+            settings = settings(options.load(environment));
+        } catch (ConfigProblem e) {
+            err.println("Invalid cairn-pipeline-worker configuration: " + e.getMessage());
+            err.flush();
+            return CONFIG_ERROR;
+        }
+        PipelineTask task = PipelineTask.create(settings.topology(), settings.role(), settings.subtask(),
+                settings.clientConfig());
+        Sidecar sidecar;
+        try {
+            sidecar = Sidecar.start(settings.sidecar(), task.hook());
+        } catch (RuntimeException e) {
+            return fail(err, task, "the sidecar could not start: " + e.getMessage());
+        }
+        serving = true;
+        try (sidecar) {
+            while (!stop.await(WATCH_MS, TimeUnit.MILLISECONDS)) {
+                var failure = task.failure(sidecar);
+                if (failure.isPresent()) {
+                    return fail(err, task, failure.get());
+                }
+                if (task.stopped(sidecar)) {
+                    spec.commandLine().getOut().println(settings.name() + " stopped with a savepoint");
+                    break;
+                }
+            }
+        }
+        closeQuietly(task, err);
+        return CommandLine.ExitCode.OK;
+    }
+
+    private static int fail(PrintWriter err, PipelineTask task, String reason) {
+        err.println(task.role() + ": " + reason.lines().findFirst().orElse(reason));
+        err.flush();
+        closeQuietly(task, err);
+        return FAILED;
+    }
+
+    private static void closeQuietly(PipelineTask task, PrintWriter err) {
+        try {
+            task.hook().close();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            err.println(task.role() + ": closing the task failed: " + e);
+            err.flush();
+        }
+    }
+
+    /**
+     * Ends {@link #call()} and waits (up to 30 s) until it has closed the sidecar and the task; a worker still
+     * starting its sidecar has nothing to close and exits at once.
+     */
+    private void stopAndWait() {
+        stop.countDown();
+        if (!serving) {
+            return;
+        }
+        try {
+            stopped.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** What one invocation runs. */
+    record Settings(PipelineTopology topology, String role, int subtask, Map<String, Object> clientConfig,
+            SidecarConfig sidecar) {
+
+        String name() {
+            return role + "-" + subtask;
+        }
+    }
+
+    /**
+     * The settings {@code config} describes.
+     *
+     * @throws ConfigProblem naming the key of a value that is wrong
+     */
+    static Settings settings(LayeredConfig config) {
+        PipelineTopology topology;
+        try {
+            topology = new PipelineTopology(config.getString(PipelineKeys.JOB));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(PipelineKeys.JOB, e.getMessage());
+        }
+        checkpointDir(config);
+        SigningKey key;
+        try {
+            key = SigningKey.fromFile(Path.of(config.getString(PipelineKeys.AUTH_KEY_FILE)));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(PipelineKeys.AUTH_KEY_FILE, e.getMessage());
+        }
+        CairnTopics topics;
+        try {
+            topics = new CairnTopics(config.getString(PipelineKeys.TOPIC_PREFIX));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(PipelineKeys.TOPIC_PREFIX, e.getMessage());
+        }
+        String bootstrap = config.getString(PipelineKeys.BOOTSTRAP_SERVERS);
+        Map<String, Object> clients = new HashMap<>(config.passThrough());
+        clients.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        String role = config.getString(PipelineKeys.ROLE).toLowerCase(Locale.ROOT);
+        int subtask = config.getInt(PipelineKeys.SUBTASK);
+        Map<String, String> sidecarProperties = new HashMap<>(config.passThrough());
+        SidecarConfig sidecar = SidecarConfig.forTask(bootstrap, topology.jobId(), role, subtask).withTopics(topics)
+                .withAuthKey(key);
+        if (!sidecarProperties.isEmpty()) {
+            sidecar = new SidecarConfig(sidecar.bootstrapServers(), topics, sidecar.jobId(), role, subtask,
+                    sidecar.hookKind(), sidecar.hookClass(), sidecar.hookUrl(), sidecar.hookCommand(),
+                    sidecar.hookTimeout(), sidecar.snapshotTimeout(), sidecar.startupTimeout(), sidecarProperties,
+                    key, null, null, sidecar.metricsBindAddress());
+        }
+        return new Settings(topology, role, subtask, clients, sidecar);
+    }
+
+    private static void checkpointDir(LayeredConfig config) {
+        Path dir = Path.of(config.getString(PipelineKeys.CHECKPOINT_DIR));
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | RuntimeException e) {
+            throw config.problem(PipelineKeys.CHECKPOINT_DIR, "cannot be created as a directory: " + e);
+        }
+        if (!Files.isWritable(dir)) {
+            throw config.problem(PipelineKeys.CHECKPOINT_DIR, "is not writable");
+        }
+    }
+}
