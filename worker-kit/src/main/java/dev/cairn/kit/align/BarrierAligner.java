@@ -71,6 +71,8 @@ public final class BarrierAligner<R> {
      */
     private long base;
     private long lastCheckpoint;
+    private long newestBarrier = -1;
+    private long skipThrough = -1;
     private boolean spent;
 
     private BarrierAligner(Collection<Channel> inputs, InputPositions positions, long restoredCheckpoint,
@@ -160,6 +162,20 @@ public final class BarrierAligner<R> {
         if (checkpointId <= lastCheckpoint) {
             base = Math.max(base, checkpointId);
         }
+    }
+
+    /** The newest checkpoint whose barrier arrived from a current upstream incarnation, -1 before any. */
+    public long newestBarrier() {
+        return newestBarrier;
+    }
+
+    /**
+     * Barriers of checkpoints up to {@code checkpointId} are stale from now on: after a {@link Step.Rollback}, the
+     * old aligner's {@link #newestBarrier()}. Those checkpoints were taken or declined before the rollback, and the
+     * restarted upstream never writes their barriers again, so aligning them anew would only hold records back.
+     */
+    public void skipThrough(long checkpointId) {
+        skipThrough = Math.max(skipThrough, checkpointId);
     }
 
     /** The oldest checkpoint whose barriers are arriving, or -1. */
@@ -264,7 +280,7 @@ public final class BarrierAligner<R> {
 
     private boolean stale(long id, Channel channel) {
         Pending counting = pending.get(id);
-        return id <= lastCheckpoint || aborted.contains(id) || counting != null && counting.delivered(channel)
+        return id <= lastCheckpoint || id <= skipThrough || aborted.contains(id) || counting != null && counting.delivered(channel)
                 || counting == null && !pending.isEmpty() && id < pending.lastKey();
     }
 
@@ -275,6 +291,7 @@ public final class BarrierAligner<R> {
         }
         long id = barrier.checkpointId();
         Channel channel = barrier.channel();
+        newestBarrier = Math.max(newestBarrier, id);
         if (stale(id, channel)) {
             steps.add(new Step.Drop<>(channel, barrier.offset(), DropReason.STALE_BARRIER));
             return;

@@ -350,11 +350,14 @@ public final class KafkaOperatorTask implements SnapshotHook {
                     + "restarted it restores the latest completed checkpoint");
         }
         Map<Channel, Long> generations = aligner.generationsAfter(rollback);
+        long seen = aligner.newestBarrier();
         Optional<OperatorState> restored = location.isPresent()
                 ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
         rollbacks++;
         LOG.info("Operator {}: rolls back to checkpoint {}: {}", config.name(), target, rollback.reason());
         incarnate(restored, target, location, generations, "the subtask rolled back to checkpoint " + target);
+        aligner.skipThrough(seen);
+        book.skipThrough(seen);
     }
 
     private void incarnate(Optional<OperatorState> restored, long checkpointId, Optional<String> location,

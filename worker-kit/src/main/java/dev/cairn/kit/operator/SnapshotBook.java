@@ -72,6 +72,14 @@ final class SnapshotBook {
         return Optional.empty();
     }
 
+    /**
+     * Checkpoints up to {@code checkpointId} will not be aligned again (their barriers were read before a rollback):
+     * a request for one is declined at once instead of waiting for barriers that never come.
+     */
+    void skipThrough(long checkpointId) {
+        lastAligned = Math.max(lastAligned, checkpointId);
+    }
+
     /** The subtask declined checkpoint {@code checkpointId}; a waiting request is declined at once. */
     void declined(long checkpointId, String reason) {
         declined.put(checkpointId, reason);

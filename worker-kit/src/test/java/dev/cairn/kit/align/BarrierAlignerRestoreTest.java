@@ -123,6 +123,21 @@ class BarrierAlignerRestoreTest {
     }
 
     @Test
+    void shouldNotAlignAgainTheCheckpointsWhoseBarriersItReadBeforeARollback() {
+        AlignerScenario task = given(A, B).barrier(A, 1).barrier(B, 1).barrier(B, 2).data(B, "b2");
+        Snapshot<String> snapshot = task.lastSnapshot();
+        Rollback<String> rollback = (Rollback<String>) task.whenResume(A, 9, 1).get(1);
+        long seen = task.aligner().newestBarrier();
+
+        task.rolledBack(rollback, snapshot).aligner().skipThrough(seen);
+        List<Step<String>> replayed = task.whenReplayed(snapshot.positions());
+
+        assertThat(seen).isEqualTo(2);
+        assertThat(replayed).contains(new Drop<>(B, 2, DropReason.STALE_BARRIER), new Deliver<>(B, 3, "b2"));
+        assertThat(task.aligner().aligning()).isEqualTo(-1);
+    }
+
+    @Test
     void shouldRollBackWhenTheUpstreamRestoredFromANewerCheckpointThanItsOwn() {
         AlignerScenario task = given(A, B);
 

@@ -87,6 +87,20 @@ class SnapshotBookTest {
     }
 
     @Test
+    void shouldDeclineARequestForACheckpointSkippedAfterARollback() {
+        book.rebase(2, Optional.of("chk-2"), "the subtask rolled back");
+        book.skipThrough(5);
+        SnapshotBook.Waiting skipped = request(4, -1);
+        SnapshotBook.Waiting next = request(6, -1);
+
+        book.requested(skipped);
+        book.requested(next);
+
+        assertThat(failure(skipped)).hasMessageContaining("older than checkpoint 5");
+        assertThat(next.result()).isNotDone();
+    }
+
+    @Test
     void shouldKeepTheLineageFromTheLatestCompletedCheckpointOn() {
         book.rebase(1, Optional.of("chk-1"), "restored");
         book.taken(2, "chk-2");
