@@ -38,7 +38,9 @@ public final class PipelineTask {
     }
 
     /**
-     * The subtask {@code subtask} of {@code role} (source, count or sink) of {@code topology}.
+     * The subtask {@code subtask} of {@code role} (source, count or sink) of {@code topology}. The sink's id, which
+     * names its transactional ids, is {@code <job>.sink}: transactional ids are unique across the Kafka cluster, so
+     * two pipeline jobs on one cluster do not fence each other.
      *
      * @param clientConfig {@code bootstrap.servers} and any other Kafka client settings
      * @throws IllegalArgumentException for an unknown role
@@ -58,8 +60,8 @@ public final class PipelineTask {
             case PipelineTopology.SINK -> new PipelineTask(task, null, new KafkaOperatorTask(
                     new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.countsTopic(),
                             clientConfig, POLL),
-                    identity(), new SinkOutput(new WriteAheadSinkConfig(task, subtask, topology.resultsTopic(),
-                            clientConfig, SINK_TIMEOUT))));
+                    identity(), new SinkOutput(new WriteAheadSinkConfig(topology.jobId() + "." + task, subtask,
+                            topology.resultsTopic(), clientConfig, SINK_TIMEOUT))));
             default -> throw new IllegalArgumentException("unknown role \"" + role + "\"; a pipeline subtask is one "
                     + "of " + PipelineTopology.tasks());
         };
