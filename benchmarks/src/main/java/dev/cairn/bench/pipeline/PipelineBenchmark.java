@@ -45,7 +45,7 @@ import picocli.CommandLine;
  * flock /tmp/cairn-machine.lock mvn -B -q -pl benchmarks exec:java@pipeline -Dexec.args="--events=500000"
  * </pre>
  * Flags ({@link PipelineOptions}): {@code --events=500000}, {@code --keys=1000}, {@code --repetitions=3},
- * {@code --checkpoint-interval-ms=1000}, {@code --warmup-events=100000} (0: no warm-up),
+ * {@code --checkpoint-interval-ms=1000}, {@code --warmup-events=500000} (0: no warm-up),
  * {@code --latency-events=100000} (0 skips the latency part), {@code --rate=0} (events/s of the latency runs; 0:
  * half the lower throughput median), {@code --timeout-s=300}, {@code --out=benchmarks/target/benchmark}; a bad flag
  * is named in a one-line message and exits 2. Output: {@code pipeline.md} in {@code --out}, also printed.

@@ -26,7 +26,7 @@ final class PipelineOptions {
             description = "Checkpoint interval of the runs with checkpoints.")
     long checkpointIntervalMs;
 
-    @Option(names = "--warmup-events", defaultValue = "100000",
+    @Option(names = "--warmup-events", defaultValue = "500000",
             description = "Events of one unreported run of each mode before anything is measured; 0: none.")
     int warmupEvents;
 
