@@ -23,12 +23,13 @@ import org.apache.kafka.streams.StreamsConfig;
  * own state directory. With a sidecar master key (the default mode, secured) it verifies every record of the acks
  * topic against its job's key and every request against the requests key, and dead-letters unsigned or mis-signed
  * ones; without one ({@code --unsigned}) it accepts them unsigned, as the coordinator's
- * {@code --allow-unsigned-sidecar-records --allow-unsigned-requests} does.
+ * {@code --allow-unsigned-sidecar-records --allow-unsigned-requests} does. Public for the pipeline benchmark
+ * ({@code dev.cairn.bench.pipeline}), which runs its pipeline against one.
  */
-final class CoordinatorInstance implements AutoCloseable {
+public final class CoordinatorInstance implements AutoCloseable {
 
     /** Partitions of every Cairn topic, as {@link CoordinatorConfig#forLocalBroker} creates them. */
-    static final int PARTITIONS = 3;
+    public static final int PARTITIONS = 3;
 
     private final CoordinatorApp app;
     private final Path stateDir;
@@ -46,7 +47,7 @@ final class CoordinatorInstance implements AutoCloseable {
      * @param sidecarMasterKey the key sidecar records are verified with ({@link SidecarKeys#masterKey()});
      *     {@code null} accepts unsigned records
      */
-    static CoordinatorInstance start(String bootstrap, String topicPrefix, long commitIntervalMs,
+    public static CoordinatorInstance start(String bootstrap, String topicPrefix, long commitIntervalMs,
             Map<String, String> overrides, SigningKey sidecarMasterKey) {
         Map<String, String> properties = new HashMap<>(overrides);
         String commit = properties.remove(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
@@ -78,7 +79,8 @@ final class CoordinatorInstance implements AutoCloseable {
         return new CoordinatorInstance(app, stateDir);
     }
 
-    CoordinatorConfig config() {
+    /** The running coordinator's configuration. */
+    public CoordinatorConfig config() {
         return app.config();
     }
 
@@ -92,7 +94,8 @@ final class CoordinatorInstance implements AutoCloseable {
         deleteRecursively(stateDir);
     }
 
-    static void deleteRecursively(Path root) {
+    /** Deletes {@code root} and everything under it, if it exists. */
+    public static void deleteRecursively(Path root) {
         if (!Files.exists(root)) {
             return;
         }

@@ -215,7 +215,7 @@ public final class EndToEndBenchmark {
     }
 
     /** The header line: cores, JVM, date and commit. */
-    static String machine() {
+    public static String machine() {
         return String.format(Locale.ROOT, "Machine: %d cores, %s %s (%s), max heap %,d MiB; %s; commit %s",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"), System.getProperty("os.name") + " "
@@ -248,7 +248,7 @@ public final class EndToEndBenchmark {
     }
 
     /** Logback at WARN (the coordinator logs every checkpoint at INFO), unless a configuration is given. */
-    static void quietLogs() {
+    public static void quietLogs() {
         if (System.getProperty("logback.configurationFile") == null) {
             System.setProperty("logback.configurationFile", "dev/cairn/bench/e2e/logback-e2e.xml");
         }
