@@ -19,8 +19,9 @@ import org.awaitility.Awaitility;
  * recovered (a checkpoint triggered after the replacement process started completed) before the next. The kinds:
  * a count or sink subtask while a checkpoint's barriers are in flight, a sink subtask right after a checkpoint
  * completed (its commit pending), a count or sink subtask while a stop-with-savepoint is pending (the stop must
- * fail and the job run on), any worker at a random moment, and a coordinator instance (restarted at once, as a
- * pod would be). The plan (which kinds, in which order, whom) comes from a seed, printed for a replay.
+ * fail and the job run on), any worker at a random moment, and the coordinator instance that owns the job
+ * (restarted at once, as a pod would be). The plan (which kinds, in which order, whom) comes from a seed, printed
+ * for a replay.
  */
 final class ChaosKills {
 
@@ -150,8 +151,10 @@ final class ChaosKills {
                 .map(PipelineProcesses.Event::at).findFirst();
     }
 
+    /** SIGKILLs the instance that owns the job (a random one when none says) and starts it again at once. */
     private Kill killCoordinator() {
-        CoordinatorProcess victim = cluster.coordinators.get(random.nextInt(cluster.coordinators.size()));
+        CoordinatorProcess victim = owner().orElseGet(
+                () -> cluster.coordinators.get(random.nextInt(cluster.coordinators.size())));
         long triggered = lastTriggered();
         long completed = lastCompleted();
         Instant at = Instant.now();
@@ -159,6 +162,16 @@ final class ChaosKills {
         victim.restart();
         return new Kill(Kind.COORDINATOR, victim.name(), at, triggered, completed, awaitCompletedTriggeredAfter(at),
                 Optional.empty());
+    }
+
+    private Optional<CoordinatorProcess> owner() {
+        for (CoordinatorProcess asked : cluster.coordinators) {
+            CoordinatorProcess.HttpAnswer answer = asked.get("/jobs/" + pipeline.jobId);
+            if (answer.status() == 200) {
+                return cluster.coordinators.stream().filter(c -> c.isServer(answer.servedBy())).findFirst();
+            }
+        }
+        return Optional.empty();
     }
 
     /** When the first checkpoint triggered at or after {@code since} completed, waiting for it up to a limit. */
