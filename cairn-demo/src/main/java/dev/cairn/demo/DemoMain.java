@@ -11,7 +11,7 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;
 import dev.cairn.coordinator.streams.StoreKeys;
-import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
@@ -20,10 +20,12 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
+import dev.cairn.pipeline.ExactlyOnceCheck;
+import dev.cairn.pipeline.InputEvents;
+import dev.cairn.pipeline.PipelineTopology;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +33,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -50,20 +51,32 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once),
- * a job of four subtasks, each a sample worker with a real sidecar beside it (one slow, one that declines
- * every third checkpoint), a savepoint request, a stop-with-savepoint that drains the tasks and finishes the
- * job, and at the end a summary and an audit: the journal replayed into a fresh state must equal the live
- * store.
+ * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once), and the
+ * sample pipeline's job (source x2, count x2, exactly-once sink x2; {@link DemoPipeline}) whose six subtasks run as
+ * worker processes, each with its sidecar embedded; input produced while it runs, one worker SIGKILLed and restarted
+ * halfway, a savepoint request, a stop-with-savepoint that drains the tasks and finishes the job, and at the end the
+ * exactly-once check of the committed results, a summary and an audit: the journal replayed into a fresh state must
+ * equal the live store.
  */
 @Command(name = "cairn-demo", mixinStandardHelpOptions = true,
         description = "Runs Cairn end to end on an in-JVM Kafka broker for a bounded time and exits.")
 public final class DemoMain implements Callable<Integer> {
 
+    private static final Duration START_WAIT = Duration.ofSeconds(90);
+    private static final Duration OUTPUT_WAIT = Duration.ofSeconds(120);
+    private static final int WORKERS = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
 
     @Option(names = "--duration", defaultValue = "PT12S",
-            description = "How long the job runs before it is stopped with a savepoint, ISO-8601 (default: ${DEFAULT-VALUE}).")
+            description = "How long the input is produced for, ISO-8601; the job is stopped with a savepoint once "
+                    + "its output is complete (default: ${DEFAULT-VALUE}).")
     Duration duration;
+
+    @Option(names = "--events", defaultValue = "50000",
+            description = "How many input events (default: ${DEFAULT-VALUE}).")
+    int events;
+
+    @Option(names = "--keys", defaultValue = "1000", description = "Over how many keys (default: ${DEFAULT-VALUE}).")
+    int keys;
 
     @Option(names = "--partitions", defaultValue = "3", description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
     int partitions;
@@ -107,6 +120,10 @@ public final class DemoMain implements Callable<Integer> {
         if (httpPort < 0 || httpPort > 65_535) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--http-port must be 0..65535, was " + httpPort);
         }
+        if (events < 1 || keys < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--events and --keys must be positive, were "
+                    + events + " and " + keys);
+        }
         out.println("Cairn demo: starting a single-node Kafka broker (KRaft) inside this JVM...");
         Path stateDir = Files.createTempDirectory("cairn-demo-state");
         SigningKey masterKey = SigningKey.generate();
@@ -125,38 +142,74 @@ public final class DemoMain implements Callable<Integer> {
                 return 1;
             }
             try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap, masterKey.requestsKey());
-                 DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal())) {
+                 DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal());
+                 DemoPipeline pipeline = new DemoPipeline(bootstrap, jobId, new InputEvents(events, keys),
+                         Files.createTempDirectory("cairn-demo-pipeline"))) {
                 String requestsTopic = coordinator.config().topics().requests();
-                JobSpec spec = jobSpec();
+                JobSpec spec = pipeline.prepare();
                 requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(spec))).get();
                 out.println("Registered " + EventText.describe(spec));
-                try (DemoWorkers workers = DemoWorkers.start(bootstrap, coordinator.config().topics(), jobId,
-                        masterKey.jobKey(jobId), Files.createTempDirectory("cairn-demo-workers"))) {
-                    out.println("Started 4 sample workers, each with a sidecar beside it that signs its records "
-                            + "with the job's key:");
-                    DemoWorkers.SUBTASKS.forEach(subtask -> out.println("  " + subtask.describe()));
-                    int exit = runJob(coordinator, requests, journal, workers);
-                    lingerAt(api);
-                    return exit;
-                }
+                pipeline.startWorkers(coordinator.config().topics(), masterKey.jobKey(jobId));
+                out.println("Started the pipeline's 6 subtasks as worker processes under a supervisor that "
+                        + "starts again whatever dies, each with its sidecar embedded, signing its records with the "
+                        + "job's key (logs: " + pipeline.logDir() + ")");
+                int exit = runJob(coordinator, requests, journal, pipeline);
+                lingerAt(api);
+                return exit;
             }
         }
     }
 
     private int runJob(CoordinatorApp coordinator, KafkaProducer<String, RequestEnvelope> requests,
-            DemoJournal journal, DemoWorkers workers) throws Exception {
+            DemoJournal journal, DemoPipeline pipeline) throws Exception {
         String requestsTopic = coordinator.config().topics().requests();
+        if (!journal.followUntil(event -> event instanceof CheckpointCompleted, START_WAIT)) {
+            out.println("The job completed no checkpoint within " + START_WAIT + ".");
+            return 1;
+        }
+        out.printf("Producing %,d events over %,d keys to %s over %s.%n", pipeline.input.events(),
+                pipeline.input.keys(), pipeline.topology.eventsTopic(), duration);
+        pipeline.produceOver(duration);
         journal.followUntil(event -> false, duration.dividedBy(2));
         TriggerRequest savepoint = savepoint();
         requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(savepoint))).get();
         out.println("Requested a " + EventText.describe(savepoint));
+        journal.followUntil(event -> event instanceof RequestOutcome o
+                && o.getRequestId().equals(savepoint.getRequestId()) && o.getStatus() != RequestStatus.TRIGGERED,
+                Duration.ofSeconds(30));
+        pipeline.kill(PipelineTopology.COUNT, 1);
+        out.println("Killed count-1 (SIGKILL) halfway: its supervisor starts it again, it restores the latest "
+                + "completed checkpoint, and the sinks downstream of it roll back to that checkpoint.");
         journal.followUntil(event -> false, duration.dividedBy(2));
-
+        long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
+        while (!pipeline.outputComplete() && System.nanoTime() < deadline) {
+            journal.followUntil(event -> false, Duration.ofMillis(500));
+        }
         boolean finished = stopWithSavepoint(requests, requestsTopic, journal);
-        out.println("Worker counters: " + workers.counters());
+        while (finished && pipeline.exitStatuses().size() < WORKERS && System.nanoTime() < deadline) {
+            journal.followUntil(event -> false, Duration.ofMillis(200));
+        }
+        out.println("Workers: " + pipeline.restarts() + " restarted, exit statuses after the stop "
+                + pipeline.exitStatuses());
+        out.println("What count-1 restored (from " + pipeline.logDir().resolve("count-1.log") + "):");
+        pipeline.restoreLines(PipelineTopology.COUNT, 1).forEach(line -> out.println("  " + line));
+        boolean exactlyOnce = exactlyOnce(pipeline);
         boolean summarized = summarize(coordinator, journal);
         boolean audited = audit(coordinator);
-        return summarized && audited && finished ? 0 : 1;
+        return summarized && audited && finished && exactlyOnce ? 0 : 1;
+    }
+
+    /** Prints the exactly-once check of the committed results; answers whether it passed. */
+    private boolean exactlyOnce(DemoPipeline pipeline) {
+        ExactlyOnceCheck.Report report = pipeline.report();
+        out.println();
+        if (report.passed()) {
+            out.printf("Exactly once: %,d keys, %,d events, %,d results committed, every count 1..n exactly once%n",
+                    report.keysChecked(), pipeline.input.events(), report.resultsRead());
+        } else {
+            out.println("Exactly once FAILED: " + report);
+        }
+        return report.passed();
     }
 
     /**
@@ -194,8 +247,8 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * Stops the job with a savepoint, draining first (Flink's {@code stop --drain}). The sink declines every
-     * third checkpoint id, so a stop can fail: then the job keeps running, periodic checkpointing resumes, and
+     * Stops the job with a savepoint, draining first (Flink's {@code stop --drain}). A stop can fail (a restarted
+     * subtask that has not caught up declines it): then the job keeps running, periodic checkpointing resumes, and
      * the demo asks again (at most three times).
      */
     private boolean stopWithSavepoint(KafkaProducer<String, RequestEnvelope> requests, String requestsTopic,
@@ -261,19 +314,6 @@ public final class DemoMain implements Callable<Integer> {
         }
         out.printf("The coordinator stays up for %s: open %s/ to look at the run.%n", linger, api);
         Thread.sleep(linger.toMillis());
-    }
-
-    private JobSpec jobSpec() {
-        Map<String, Integer> parallelism = new LinkedHashMap<>();
-        DemoWorkers.SUBTASKS.forEach(subtask -> parallelism.merge(subtask.taskId(), 1, Integer::sum));
-        List<TaskVertex> vertices = parallelism.entrySet().stream()
-                .map(e -> TaskVertex.newBuilder().setTaskId(e.getKey()).setParallelism(e.getValue()).build())
-                .toList();
-        return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices)
-                .setConfig(CheckpointConfig.newBuilder()
-                        .setIntervalMs(1_000).setTimeoutMs(3_000).setMinPauseMs(200).setTolerableFailures(10)
-                        .setRetained(3).setStorageBaseLocation("file:///tmp/cairn-demo/checkpoints").build())
-                .setTimestampMs(System.currentTimeMillis()).build();
     }
 
     private TriggerRequest savepoint() {

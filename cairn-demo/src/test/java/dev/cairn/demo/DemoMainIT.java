@@ -11,26 +11,30 @@ import picocli.CommandLine;
 class DemoMainIT {
 
     @Test
-    void shouldRunTheDemoAgainstARealBrokerAndExitZero() {
+    void shouldRunThePipelineExactlyOnceThroughAKillAndAStopWithSavepointAndExitZero() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
 
         int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT8S",
-                "--http-port", "0");
+                "--events", "20000", "--http-port", "0");
 
         String printed = buffer.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
         assertThat(printed)
                 .contains("coordinator started (Kafka Streams, exactly-once) on 2 partitions per topic")
                 .containsPattern("Web page: http://127\\.0\\.0\\.1:\\d+/   Metrics: http://127\\.0\\.0\\.1:\\d+/metrics")
-                .contains("Registered job spec for 'it-job': tasks source x1, map x2, sink x1")
-                .contains("Started 4 sample workers, each with a sidecar beside it")
-                .contains("map-1: slow (700 ms per snapshot)")
+                .contains("Registered job spec for 'it-job': tasks source x2, count x2, sink x2")
+                .contains("Started the pipeline's 6 subtasks as worker processes")
+                .contains("Producing 20,000 events over 1,000 keys")
+                .contains("Killed count-1 (SIGKILL) halfway")
+                .containsPattern("Workers: [1-9]\\d* restarted, exit statuses after the stop \\[0, 0, 0, 0, 0, 0\\]")
+                .containsPattern("Operator count.*from checkpoint \\d+ as generation")
+                .contains("Exactly once: 1,000 keys, 20,000 events, 20,000 results committed, every count 1..n "
+                        + "exactly once")
                 .contains("Requested a savepoint request")
                 .contains("Requested a stop-with-savepoint (drain) request")
                 .containsPattern("Stopped the job with savepoint \\d+ after the tasks drained: the job is FINISHED")
                 .containsPattern("completed: [1-9]\\d* \\[1, ")
-                .contains("CHECKPOINT_DECLINED")
                 .containsPattern("\\$ cairn audit timeline --job it-job --checkpoint \\d+")
                 .contains("$ cairn audit verify --rest-url http://127.0.0.1:")
                 .contains("$ cairn audit check")
@@ -49,6 +53,18 @@ class DemoMainIT {
         assertThat(errors.toString(StandardCharsets.UTF_8))
                 .contains("Invalid value for option '--partitions'")
                 .contains("'three' is not an int");
+    }
+
+    @Test
+    void shouldExplainANonPositiveEventCount() {
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new DemoMain(System.out));
+        command.setErr(new java.io.PrintWriter(errors, true, StandardCharsets.UTF_8));
+
+        int exit = command.execute("--events", "0");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(errors.toString(StandardCharsets.UTF_8)).contains("--events and --keys must be positive");
     }
 
     @Test

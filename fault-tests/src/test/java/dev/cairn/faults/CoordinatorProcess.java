@@ -156,6 +156,17 @@ final class CoordinatorProcess implements AutoCloseable {
         return get(httpPort, path, Duration.ofSeconds(5));
     }
 
+    /**
+     * {@code POST path} with the JSON {@code body} and the run's bearer token on this instance's REST API: the status
+     * and body, or status -1 when it does not answer.
+     */
+    HttpAnswer post(String path, String body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
+                .timeout(Duration.ofSeconds(5)).header("Authorization", "Bearer " + REST_TOKEN)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        return send(request);
+    }
+
     /** {@code GET path} on this instance's probes port (as a Kubernetes probe asks), or status -1 within the timeout. */
     HttpAnswer probe(String path, Duration timeout) {
         return get(probesPort, path, timeout);
@@ -169,6 +180,10 @@ final class CoordinatorProcess implements AutoCloseable {
     private static HttpAnswer get(int port, String path, Duration timeout) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .timeout(timeout).GET().build();
+        return send(request);
+    }
+
+    private static HttpAnswer send(HttpRequest request) {
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
             return new HttpAnswer(response.statusCode(), response.body(),

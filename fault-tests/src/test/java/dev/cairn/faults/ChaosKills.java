@@ -1,0 +1,222 @@
+package dev.cairn.faults;
+
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.RequestOutcome;
+import dev.cairn.pipeline.PipelineProcesses;
+import dev.cairn.pipeline.PipelineTopology;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import org.awaitility.Awaitility;
+
+/**
+ * The SIGKILLs of a chaos run, one after another: each waits for its moment, kills, and waits until the job has
+ * recovered (a checkpoint triggered after the replacement process started completed) before the next. The kinds:
+ * a count or sink subtask while a checkpoint's barriers are in flight, a sink subtask right after a checkpoint
+ * completed (its commit pending), a count or sink subtask once a stop-with-savepoint was accepted (the stop must
+ * fail and the job run on), any worker at a random moment, and the coordinator instance that owns the job
+ * (restarted at once, as a pod would be). The plan (which kinds, in which order, whom) comes from a seed, printed
+ * for a replay.
+ */
+final class ChaosKills {
+
+    /** What a kill hits and when. */
+    enum Kind { ALIGNMENT, PENDING_COMMIT, STOP, WORKER, COORDINATOR }
+
+    /**
+     * One kill carried out: its kind, whom, when, the last checkpoint triggered and completed at that moment, when
+     * the job recovered (empty if it did not within the wait), and for a stop the stop's outcome.
+     */
+    record Kill(Kind kind, String target, Instant at, long lastTriggered, long lastCompleted,
+            Optional<Instant> recovered, Optional<RequestOutcome> stopOutcome) {
+
+        Optional<Duration> recovery() {
+            return recovered.map(r -> Duration.between(at, r));
+        }
+    }
+
+    private static final Duration RECOVERY_WAIT = Duration.ofMinutes(3);
+    private static final Duration MOMENT_WAIT = Duration.ofSeconds(60);
+    private static final Duration FAST_POLL = Duration.ofMillis(5);
+
+    private final ChaosPipeline pipeline;
+    private final FaultCluster cluster;
+    private final Random random;
+    private final List<Kind> plan;
+    private final List<Kill> done = new ArrayList<>();
+
+    ChaosKills(ChaosPipeline pipeline, FaultCluster cluster, long seed, int count) {
+        this.pipeline = pipeline;
+        this.cluster = cluster;
+        this.random = new Random(seed);
+        this.plan = plan(random, count);
+    }
+
+    /** {@code count} kinds: a tenth stops and a fifth coordinators (at least one each), the rest in turn. */
+    static List<Kind> plan(Random random, int count) {
+        List<Kind> kinds = new ArrayList<>();
+        int stops = Math.max(1, count / 10);
+        int coordinators = Math.max(1, count / 5);
+        for (int i = 0; i < stops; i++) {
+            kinds.add(Kind.STOP);
+        }
+        for (int i = 0; i < coordinators; i++) {
+            kinds.add(Kind.COORDINATOR);
+        }
+        List<Kind> others = List.of(Kind.ALIGNMENT, Kind.PENDING_COMMIT, Kind.WORKER);
+        for (int i = 0; kinds.size() < count; i++) {
+            kinds.add(others.get(i % others.size()));
+        }
+        Collections.shuffle(kinds, random);
+        return kinds;
+    }
+
+    List<Kind> plan() {
+        return List.copyOf(plan);
+    }
+
+    List<Kill> done() {
+        return List.copyOf(done);
+    }
+
+    /** Carries out every kill of the plan, each after a random pause of 0.5 to 2.5 s once the last recovered. */
+    void runAll() {
+        for (Kind kind : plan) {
+            pause(Duration.ofMillis(500 + random.nextInt(2_000)));
+            Kill kill = switch (kind) {
+                case ALIGNMENT -> killDuringAlignment();
+                case PENDING_COMMIT -> killDuringPendingCommit();
+                case STOP -> killDuringStop();
+                case WORKER -> killWorker(Kind.WORKER, randomRole(PipelineTopology.tasks()));
+                case COORDINATOR -> killCoordinator();
+            };
+            done.add(kill);
+            System.out.println("[chaos] kill #" + done.size() + ": " + describe(kill));
+        }
+    }
+
+    private Kill killDuringAlignment() {
+        long after = lastTriggered();
+        Awaitility.await("a checkpoint is triggered").atMost(MOMENT_WAIT).pollInterval(FAST_POLL)
+                .until(() -> lastTriggered() > after);
+        pause(Duration.ofMillis(random.nextInt(150)));
+        return killWorker(Kind.ALIGNMENT, randomRole(List.of(PipelineTopology.COUNT, PipelineTopology.SINK)));
+    }
+
+    private Kill killDuringPendingCommit() {
+        long after = lastCompleted();
+        Awaitility.await("a checkpoint completes").atMost(MOMENT_WAIT).pollInterval(FAST_POLL)
+                .until(() -> lastCompleted() > after);
+        return killWorker(Kind.PENDING_COMMIT, PipelineTopology.SINK);
+    }
+
+    /**
+     * Asks for a stop-with-savepoint and kills a count or sink subtask as soon as the request is accepted, before its
+     * savepoint can complete: the savepoint is triggered with the dead attempt, which never acknowledges it, so the
+     * stop fails however fast the savepoint would have been (an idle pipeline takes about 100 ms for one).
+     */
+    private Kill killDuringStop() {
+        String requestId = pipeline.requestStop(false, pipeline.savepointTarget("stop-" + (done.size() + 1)));
+        Kill kill = killWorker(Kind.STOP, randomRole(List.of(PipelineTopology.COUNT, PipelineTopology.SINK)));
+        Awaitility.await("the stop-with-savepoint is triggered or refused").atMost(MOMENT_WAIT)
+                .until(() -> stopTrigger(requestId).isPresent() || pipeline.outcome(requestId).isPresent());
+        RequestOutcome outcome = Awaitility.await("the stop-with-savepoint ends").atMost(RECOVERY_WAIT)
+                .until(() -> pipeline.outcome(requestId), Optional::isPresent).orElseThrow();
+        return new Kill(kill.kind(), kill.target(), kill.at(), kill.lastTriggered(), kill.lastCompleted(),
+                kill.recovered(), Optional.of(outcome));
+    }
+
+    private Optional<CheckpointTriggered> stopTrigger(String requestId) {
+        return pipeline.triggered().stream()
+                .filter(t -> t.getRequestId() != null && t.getRequestId().equals(requestId)).findFirst();
+    }
+
+    private Kill killWorker(Kind kind, String role) {
+        int subtask = random.nextInt(PipelineTopology.PARALLELISM);
+        long triggered = lastTriggered();
+        long completed = lastCompleted();
+        Instant at = Instant.now();
+        pipeline.workers.kill(role, subtask);
+        String worker = role + "-" + subtask;
+        Instant restarted = Awaitility.await(worker + " is started again").atMost(MOMENT_WAIT)
+                .pollInterval(Duration.ofMillis(20)).until(() -> restartOf(worker, at), Optional::isPresent)
+                .orElseThrow();
+        return new Kill(kind, worker, at, triggered, completed, awaitCompletedTriggeredAfter(restarted),
+                Optional.empty());
+    }
+
+    private Optional<Instant> restartOf(String worker, Instant killedAt) {
+        return pipeline.workers.events().stream().filter(e -> e.worker().equals(worker)
+                        && e.kind() == PipelineProcesses.Kind.STARTED && !e.at().isBefore(killedAt))
+                .map(PipelineProcesses.Event::at).findFirst();
+    }
+
+    /** SIGKILLs the instance that owns the job (a random one when none says) and starts it again at once. */
+    private Kill killCoordinator() {
+        CoordinatorProcess victim = owner().orElseGet(
+                () -> cluster.coordinators.get(random.nextInt(cluster.coordinators.size())));
+        long triggered = lastTriggered();
+        long completed = lastCompleted();
+        Instant at = Instant.now();
+        victim.kill();
+        victim.restart();
+        return new Kill(Kind.COORDINATOR, victim.name(), at, triggered, completed, awaitCompletedTriggeredAfter(at),
+                Optional.empty());
+    }
+
+    private Optional<CoordinatorProcess> owner() {
+        for (CoordinatorProcess asked : cluster.coordinators) {
+            CoordinatorProcess.HttpAnswer answer = asked.get("/jobs/" + pipeline.jobId);
+            if (answer.status() == 200) {
+                return cluster.coordinators.stream().filter(c -> c.isServer(answer.servedBy())).findFirst();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** When the first checkpoint triggered at or after {@code since} completed, waiting for it up to a limit. */
+    private Optional<Instant> awaitCompletedTriggeredAfter(Instant since) {
+        try {
+            return Awaitility.await("a checkpoint triggered after " + since + " completes").atMost(RECOVERY_WAIT)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> completedTriggeredAfter(since),
+                            Optional::isPresent);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<Instant> completedTriggeredAfter(Instant since) {
+        return pipeline.completed().stream().filter(c -> c.getTriggerTimestampMs() >= since.toEpochMilli())
+                .map(c -> Instant.ofEpochMilli(c.getCompletionTimestampMs())).min(Instant::compareTo);
+    }
+
+    private long lastTriggered() {
+        return pipeline.triggered().stream().mapToLong(CheckpointTriggered::getCheckpointId).max().orElse(0);
+    }
+
+    private long lastCompleted() {
+        return pipeline.completed().stream().mapToLong(CheckpointCompleted::getCheckpointId).max().orElse(0);
+    }
+
+    private String randomRole(List<String> roles) {
+        return roles.get(random.nextInt(roles.size()));
+    }
+
+    /** Waits {@code pause} (Awaitility's poll delay, so that no test sleeps). */
+    private static void pause(Duration pause) {
+        Awaitility.await().pollDelay(pause).atMost(pause.plusSeconds(1)).until(() -> true);
+    }
+
+    static String describe(Kill kill) {
+        return kill.kind() + " " + kill.target() + " at " + kill.at() + " (last triggered " + kill.lastTriggered()
+                + ", last completed " + kill.lastCompleted() + "): recovered after "
+                + kill.recovery().map(d -> d.toMillis() + " ms").orElse("(not within " + RECOVERY_WAIT + ")")
+                + kill.stopOutcome().map(o -> "; the stop " + o.getStatus() + " (" + o.getReason() + ": "
+                        + o.getMessage() + ")").orElse("");
+    }
+}

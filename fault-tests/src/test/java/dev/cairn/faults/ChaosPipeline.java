@@ -1,0 +1,205 @@
+package dev.cairn.faults;
+
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RequestStatus;
+import dev.cairn.events.auth.SigningSerializer;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.pipeline.InputEvents;
+import dev.cairn.pipeline.PipelineProcesses;
+import dev.cairn.pipeline.PipelineTopology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The sample pipeline's job on a {@link FaultCluster}: its topics, its job spec registered with a request signed
+ * with the run's requests key, its six subtasks as worker processes under {@link PipelineProcesses} (each with its
+ * sidecar embedded, signing with the job's key derived from the run's master key), and its input produced in slices
+ * while it runs. Reads what the coordinators decided for it from the cluster's {@link TopicRecorder}, and asks for
+ * stop-with-savepoints over a coordinator's REST API ({@code POST /jobs/{id}/stop}, as a user would).
+ */
+final class ChaosPipeline implements AutoCloseable {
+
+    private static final List<String> WORKER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    private static final Pattern REQUEST_ID = Pattern.compile("\"request-id\"\\s*:\\s*\"([^\"]+)\"");
+
+    final String jobId;
+    final PipelineTopology topology;
+    final InputEvents input;
+    final PipelineProcesses workers;
+    private final FaultCluster cluster;
+    private final Path dir;
+    private final AtomicInteger produced = new AtomicInteger();
+    private final AtomicReference<RuntimeException> produceFailure = new AtomicReference<>();
+    private final ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
+    private volatile long producingSinceMs;
+    private volatile long producedAllAtMs;
+
+    private ChaosPipeline(FaultCluster cluster, String jobId, InputEvents input, PipelineProcesses workers,
+            Path dir) {
+        this.cluster = cluster;
+        this.jobId = jobId;
+        this.topology = new PipelineTopology(jobId);
+        this.input = input;
+        this.workers = workers;
+        this.dir = dir;
+    }
+
+    /** Creates the topics, registers the job and starts its six worker processes. */
+    static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input) {
+        PipelineTopology topology = new PipelineTopology(jobId);
+        Path dir = cluster.dir.resolve("pipeline");
+        Path checkpoints = dir.resolve("checkpoints");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                cluster.brokers.bootstrapServers()))) {
+            topology.createTopics(admin, (short) cluster.brokers.replicationFactor());
+        }
+        register(cluster, jobId, new RequestEnvelope(topology.jobSpec(checkpoints)));
+        Path keyFile = dir.resolve("job.key");
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(keyFile, cluster.masterKey.jobKey(jobId).toBase64() + "\n", StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the job key to " + keyFile, e);
+        }
+        PipelineProcesses workers = PipelineProcesses.start(new PipelineProcesses.Settings(
+                cluster.brokers.bootstrapServers(), jobId, checkpoints, keyFile, cluster.topics.prefix(),
+                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM));
+        return new ChaosPipeline(cluster, jobId, input, workers, dir);
+    }
+
+    private static void register(FaultCluster cluster, String jobId, RequestEnvelope request) {
+        try (KafkaProducer<String, RequestEnvelope> requests = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.brokers.bootstrapServers(),
+                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(),
+                new SigningSerializer<>(CairnSerdes.requests().serializer(), cluster.masterKey.key().requestsKey()))) {
+            requests.send(new ProducerRecord<>(cluster.topics.requests(), jobId, request)).get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot register " + jobId, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while registering " + jobId, e);
+        }
+    }
+
+    /** Produces the input in {@code slices} slices, one every {@code every}, on a thread of its own. */
+    void produceInSlices(int slices, Duration every) {
+        int slice = Math.max(1, input.events() / slices);
+        producingSinceMs = System.currentTimeMillis();
+        producer.scheduleWithFixedDelay(() -> {
+            try {
+                int from = produced.get();
+                int to = Math.min(input.events(), from + slice);
+                input.produce(cluster.brokers.bootstrapServers(), topology.eventsTopic(), from, to);
+                produced.set(to);
+                if (to == input.events()) {
+                    producedAllAtMs = System.currentTimeMillis();
+                    producer.shutdown();
+                }
+            } catch (RuntimeException e) {
+                produceFailure.set(e);
+                producer.shutdown();
+            }
+        }, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether every event was produced; throws what a failed produce threw. */
+    boolean producedAll() {
+        if (produceFailure.get() != null) {
+            throw produceFailure.get();
+        }
+        return produced.get() == input.events();
+    }
+
+    long producingSinceMs() {
+        return producingSinceMs;
+    }
+
+    long producedAllAtMs() {
+        return producedAllAtMs;
+    }
+
+    /** The job's checkpoints triggered so far, as seen on {@code cairn.control}, in order. */
+    List<CheckpointTriggered> triggered() {
+        return cluster.recorder.events(cluster.topics.control(), CheckpointTriggered.class,
+                t -> t.getJobId().equals(jobId));
+    }
+
+    /** The job's completed checkpoints, as seen on {@code cairn.control}, in order. */
+    List<CheckpointCompleted> completed() {
+        return cluster.recorder.events(cluster.topics.control(), CheckpointCompleted.class,
+                c -> c.getJobId().equals(jobId));
+    }
+
+    /** The job's aborted checkpoints, from the journal. */
+    List<CheckpointAborted> aborted() {
+        return cluster.recorder.events(cluster.topics.journal(), CheckpointAborted.class,
+                a -> a.getJobId().equals(jobId));
+    }
+
+    /** The final outcome (completed or failed) of request {@code requestId}, once the journal has it. */
+    Optional<RequestOutcome> outcome(String requestId) {
+        return cluster.recorder.events(cluster.topics.journal(), RequestOutcome.class,
+                        o -> o.getRequestId().equals(requestId) && o.getStatus() != RequestStatus.TRIGGERED)
+                .stream().findFirst();
+    }
+
+    /**
+     * Asks a live coordinator for a stop-with-savepoint ({@code POST /jobs/{id}/stop}); answers its request id.
+     *
+     * @throws IllegalStateException when no coordinator accepts it
+     */
+    String requestStop(boolean drain, String target) {
+        String body = "{\"drain\":" + drain + ",\"targetDirectory\":\"" + target + "\"}";
+        StringBuilder answers = new StringBuilder();
+        for (CoordinatorProcess coordinator : cluster.coordinators) {
+            if (!coordinator.isAlive()) {
+                continue;
+            }
+            CoordinatorProcess.HttpAnswer answer = coordinator.post("/jobs/" + jobId + "/stop", body);
+            Matcher id = REQUEST_ID.matcher(answer.body());
+            if (answer.status() == 202 && id.find()) {
+                return id.group(1);
+            }
+            answers.append(coordinator.name()).append(": ").append(answer.status()).append(' ')
+                    .append(answer.body()).append("; ");
+        }
+        throw new IllegalStateException("no coordinator accepted the stop of " + jobId + ": " + answers);
+    }
+
+    /** A {@code file:} URI under the run's directory for savepoint {@code name}. */
+    String savepointTarget(String name) {
+        return dir.resolve("savepoints").resolve(name).toUri().toString();
+    }
+
+    @Override
+    public void close() {
+        producer.shutdownNow();
+        workers.close();
+    }
+}

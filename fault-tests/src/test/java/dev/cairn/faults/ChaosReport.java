@@ -1,0 +1,68 @@
+package dev.cairn.faults;
+
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.pipeline.ExactlyOnceCheck;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The figures of a chaos run, printed as the docs quote them: kills by kind, restarts, checkpoints completed and
+ * aborted (by reason), the recovery of every kill (kill → the first checkpoint triggered after the replacement
+ * started completed) with its median and maximum per kind, and the throughput.
+ */
+final class ChaosReport {
+
+    private ChaosReport() {
+    }
+
+    /**
+     * The report of {@code pipeline}'s run with {@code kills} done; {@code elapsed} is from the first event produced
+     * until the output reached every key's final count.
+     */
+    static String of(ChaosPipeline pipeline, List<ChaosKills.Kill> kills, Duration elapsed,
+            ExactlyOnceCheck.Report check) {
+        StringBuilder out = new StringBuilder("[chaos] figures for job ").append(pipeline.jobId).append('\n');
+        Map<ChaosKills.Kind, Long> byKind = kills.stream()
+                .collect(Collectors.groupingBy(ChaosKills.Kill::kind, TreeMap::new, Collectors.counting()));
+        long coordinatorKills = byKind.getOrDefault(ChaosKills.Kind.COORDINATOR, 0L);
+        out.append(String.format("  kills: %d %s%n", kills.size(), byKind));
+        out.append(String.format("  restarts: %d worker processes (after a non-zero exit), %d coordinators%n",
+                pipeline.workers.restarts(), coordinatorKills));
+        List<CheckpointAborted> aborted = pipeline.aborted();
+        Map<String, Long> reasons = aborted.stream().collect(Collectors.groupingBy(
+                a -> a.getReason().toString(), TreeMap::new, Collectors.counting()));
+        out.append(String.format("  checkpoints: %d completed, %d aborted %s%n", pipeline.completed().size(),
+                aborted.size(), reasons));
+        for (ChaosKills.Kind kind : byKind.keySet()) {
+            List<Long> millis = kills.stream().filter(k -> k.kind() == kind)
+                    .flatMap(k -> k.recovery().stream()).map(Duration::toMillis).sorted().toList();
+            long missing = byKind.get(kind) - millis.size();
+            out.append(String.format("  recovery after %s kills: median %s, max %s, all %s ms%s%n", kind,
+                    seconds(median(millis)), seconds(millis.isEmpty() ? -1 : millis.get(millis.size() - 1)), millis,
+                    missing == 0 ? "" : "; " + missing + " did not recover within the wait"));
+        }
+        long events = pipeline.input.events();
+        out.append(String.format("  %,d events over %,d keys: produced in %.1f s (%.0f events/s), output complete "
+                        + "%.1f s after the first event: %.0f events/s end to end%n", events,
+                pipeline.input.keys(), (pipeline.producedAllAtMs() - pipeline.producingSinceMs()) / 1000.0,
+                events * 1000.0 / Math.max(1, pipeline.producedAllAtMs() - pipeline.producingSinceMs()),
+                elapsed.toMillis() / 1000.0, events * 1000.0 / Math.max(1, elapsed.toMillis())));
+        out.append("  ").append(check);
+        return out.toString();
+    }
+
+    private static long median(List<Long> sorted) {
+        if (sorted.isEmpty()) {
+            return -1;
+        }
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    private static String seconds(long millis) {
+        return millis < 0 ? "-" : String.format("%.1f s", millis / 1000.0);
+    }
+}
