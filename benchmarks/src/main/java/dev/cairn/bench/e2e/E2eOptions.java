@@ -1,6 +1,6 @@
 package dev.cairn.bench.e2e;
 
-import java.nio.file.Files;
+import dev.cairn.bench.BenchFlags;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -86,15 +86,12 @@ final class E2eOptions {
     /** The options, or null after printing the usage for {@code --help}; bad flags throw with a message. */
     static E2eOptions parse(String... args) {
         E2eOptions options = new E2eOptions();
-        CommandLine commandLine = new CommandLine(options);
-        commandLine.parseArgs(args);
-        if (commandLine.isUsageHelpRequested() || commandLine.isVersionHelpRequested()) {
-            commandLine.usage(System.out);
+        CommandLine commandLine = BenchFlags.parse(options, args);
+        if (commandLine == null) {
             return null;
         }
         if (options.out == null) {
-            options.out = Files.isRegularFile(Path.of("benchmarks", "pom.xml")) ? Path.of("benchmarks", "target",
-                    "benchmark") : Path.of("target", "benchmark");
+            options.out = BenchFlags.defaultOut();
         }
         if (options.checkpoints < 1 || options.reviewCheckpoints < 1 || options.reviewRepeats < 1
                 || options.locationBytes < 1) {

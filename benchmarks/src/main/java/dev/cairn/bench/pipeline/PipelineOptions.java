@@ -1,6 +1,6 @@
 package dev.cairn.bench.pipeline;
 
-import java.nio.file.Files;
+import dev.cairn.bench.BenchFlags;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine;
@@ -48,15 +48,12 @@ final class PipelineOptions {
     /** The options, or null after printing the usage for {@code --help}; a bad flag throws with a message. */
     static PipelineOptions parse(String... args) {
         PipelineOptions options = new PipelineOptions();
-        CommandLine commandLine = new CommandLine(options);
-        commandLine.parseArgs(args);
-        if (commandLine.isUsageHelpRequested() || commandLine.isVersionHelpRequested()) {
-            commandLine.usage(System.out);
+        CommandLine commandLine = BenchFlags.parse(options, args);
+        if (commandLine == null) {
             return null;
         }
         if (options.out == null) {
-            options.out = Files.isRegularFile(Path.of("benchmarks", "pom.xml")) ? Path.of("benchmarks", "target",
-                    "benchmark") : Path.of("target", "benchmark");
+            options.out = BenchFlags.defaultOut();
         }
         require(commandLine, options.events >= 1, "--events must be at least 1, was " + options.events);
         require(commandLine, options.keys >= 1 && options.keys <= options.events,
