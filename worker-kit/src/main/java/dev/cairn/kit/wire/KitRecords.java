@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
@@ -46,6 +47,8 @@ public final class KitRecords {
 
     private static final byte[] EMPTY = new byte[0];
     private static final int MAX_QUOTED = 40;
+    /** Compiled once: every header of every record read goes through it. */
+    private static final Pattern DECIMAL = Pattern.compile("-?[0-9]{1,19}");
 
     private KitRecords() {
     }
@@ -167,7 +170,7 @@ public final class KitRecords {
         if (text == null) {
             throw new MalformedHeader("no " + key + " header");
         }
-        if (!text.matches("-?[0-9]{1,19}")) {
+        if (!DECIMAL.matcher(text).matches()) {
             throw new MalformedHeader(key + " is " + quote(text) + ", not a decimal number");
         }
         try {
