@@ -4,7 +4,6 @@ import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPartition;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.state.StateFile;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -44,11 +43,11 @@ public final class OperatorStateCodec {
     /** The bytes of {@code state}. */
     public static byte[] encode(OperatorState state) {
         return FILE.encode(out -> {
-            writeBytes(out, state.taskId().getBytes(StandardCharsets.UTF_8));
+            StateFile.writeBytes(out, state.taskId().getBytes(StandardCharsets.UTF_8));
             out.writeInt(state.subtask());
             out.writeLong(state.checkpointId());
             out.writeLong(state.generation());
-            writeBytes(out, state.inputTopic().getBytes(StandardCharsets.UTF_8));
+            StateFile.writeBytes(out, state.inputTopic().getBytes(StandardCharsets.UTF_8));
             Map<InputPartition, Long> restart = state.positions().restartOffsets();
             out.writeInt(restart.size());
             for (Map.Entry<InputPartition, Long> offset : restart.entrySet()) {
@@ -64,8 +63,8 @@ public final class OperatorStateCodec {
             }
             out.writeInt(state.entries().size());
             for (Map.Entry<KeyedState.Key, byte[]> entry : state.entries().entrySet()) {
-                writeBytes(out, entry.getKey().bytes());
-                writeBytes(out, entry.getValue());
+                StateFile.writeBytes(out, entry.getKey().bytes());
+                StateFile.writeBytes(out, entry.getValue());
             }
         });
     }
@@ -97,13 +96,13 @@ public final class OperatorStateCodec {
     }
 
     private static OperatorState readBody(ByteBuffer in, String source) throws IOException {
-        String taskId = new String(readBytes(in, source, "the task id"), StandardCharsets.UTF_8);
+        String taskId = new String(bytes(in, source, "the task id"), StandardCharsets.UTF_8);
         int subtask = in.getInt();
         long checkpointId = in.getLong();
         long generation = in.getLong();
-        String topic = new String(readBytes(in, source, "the input topic"), StandardCharsets.UTF_8);
+        String topic = new String(bytes(in, source, "the input topic"), StandardCharsets.UTF_8);
         Map<InputPartition, Long> restart = new TreeMap<>();
-        int partitions = count(in, source, "restart offsets", 12);
+        int partitions = FILE.count(in, source, "restart offsets", 12);
         for (int i = 0; i < partitions; i++) {
             InputPartition partition = new InputPartition(topic, in.getInt());
             if (restart.put(partition, in.getLong()) != null) {
@@ -111,7 +110,7 @@ public final class OperatorStateCodec {
             }
         }
         Map<Channel, Long> reflected = new TreeMap<>();
-        int channels = count(in, source, "reflected channels", 16);
+        int channels = FILE.count(in, source, "reflected channels", 16);
         for (int i = 0; i < channels; i++) {
             Channel channel = Channel.of(topic, in.getInt(), in.getInt());
             if (reflected.put(channel, in.getLong()) != null) {
@@ -119,10 +118,10 @@ public final class OperatorStateCodec {
             }
         }
         Map<KeyedState.Key, byte[]> entries = new TreeMap<>();
-        int keys = count(in, source, "keys", 8);
+        int keys = FILE.count(in, source, "keys", 8);
         for (int i = 0; i < keys; i++) {
-            KeyedState.Key key = new KeyedState.Key(readBytes(in, source, "a key"));
-            if (entries.put(key, readBytes(in, source, "a value")) != null) {
+            KeyedState.Key key = new KeyedState.Key(bytes(in, source, "a key"));
+            if (entries.put(key, bytes(in, source, "a value")) != null) {
                 throw FILE.corrupt(source, "a key appears twice");
             }
         }
@@ -130,27 +129,11 @@ public final class OperatorStateCodec {
                 new InputPositions(restart, reflected), entries);
     }
 
-    private static int count(ByteBuffer in, String source, String what, int minimumBytesEach) throws IOException {
-        int count = in.getInt();
-        if (count < 0 || count > in.remaining() / minimumBytesEach) {
-            throw FILE.corrupt(source, "it announces " + count + " " + what + " with " + in.remaining()
-                    + " bytes left");
+    private static byte[] bytes(ByteBuffer in, String source, String what) throws IOException {
+        byte[] bytes = FILE.readBytes(in, source, what);
+        if (bytes == null) {
+            throw FILE.corrupt(source, what + " is missing");
         }
-        return count;
-    }
-
-    private static byte[] readBytes(ByteBuffer in, String source, String what) throws IOException {
-        int length = in.getInt();
-        if (length < 0 || length > in.remaining()) {
-            throw FILE.corrupt(source, what + " of " + length + " bytes, with " + in.remaining() + " bytes left");
-        }
-        byte[] bytes = new byte[length];
-        in.get(bytes);
         return bytes;
-    }
-
-    private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
-        out.writeInt(bytes.length);
-        out.write(bytes);
     }
 }

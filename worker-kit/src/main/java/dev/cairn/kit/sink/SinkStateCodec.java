@@ -1,7 +1,6 @@
 package dev.cairn.kit.sink;
 
 import dev.cairn.kit.state.StateFile;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +39,7 @@ public final class SinkStateCodec {
     /** The bytes of {@code state}. */
     public static byte[] encode(SinkState state) {
         return FILE.encode(out -> {
-            writeBytes(out, state.sinkId().getBytes(StandardCharsets.UTF_8));
+            StateFile.writeBytes(out, state.sinkId().getBytes(StandardCharsets.UTF_8));
             out.writeInt(state.subtask());
             out.writeLong(state.checkpointId());
             out.writeInt(state.pending().size());
@@ -48,8 +47,8 @@ public final class SinkStateCodec {
                 out.writeLong(epoch.checkpointId());
                 out.writeInt(epoch.records().size());
                 for (SinkRecord record : epoch.records()) {
-                    writeBytes(out, record.key());
-                    writeBytes(out, record.value());
+                    StateFile.writeBytes(out, record.key());
+                    StateFile.writeBytes(out, record.value());
                 }
             }
         });
@@ -76,18 +75,22 @@ public final class SinkStateCodec {
     }
 
     private static SinkState readBody(ByteBuffer in, String source) throws IOException {
-        String sinkId = new String(readBytes(in, source, "the sink id", false), StandardCharsets.UTF_8);
+        byte[] sinkIdBytes = FILE.readBytes(in, source, "the sink id");
+        if (sinkIdBytes == null) {
+            throw FILE.corrupt(source, "it has no sink id");
+        }
+        String sinkId = new String(sinkIdBytes, StandardCharsets.UTF_8);
         int subtask = in.getInt();
         long checkpointId = in.getLong();
-        int epochs = count(in, source, "epochs");
+        int epochs = FILE.count(in, source, "epochs", 1);
         List<Epoch> pending = new ArrayList<>(epochs);
         for (int e = 0; e < epochs; e++) {
             long epochId = in.getLong();
-            int records = count(in, source, "records of epoch " + epochId);
+            int records = FILE.count(in, source, "records of epoch " + epochId, 1);
             List<SinkRecord> list = new ArrayList<>(records);
             for (int r = 0; r < records; r++) {
-                byte[] key = readBytes(in, source, "a key of epoch " + epochId, true);
-                byte[] value = readBytes(in, source, "a value of epoch " + epochId, true);
+                byte[] key = FILE.readBytes(in, source, "a key of epoch " + epochId);
+                byte[] value = FILE.readBytes(in, source, "a value of epoch " + epochId);
                 list.add(new SinkRecord(key, value));
             }
             pending.add(new Epoch(epochId, list));
@@ -97,37 +100,5 @@ public final class SinkStateCodec {
         } catch (IllegalArgumentException e) {
             throw new IOException("the sink state " + source + " is inconsistent: " + e.getMessage(), e);
         }
-    }
-
-    private static int count(ByteBuffer in, String source, String what) throws IOException {
-        int count = in.getInt();
-        if (count < 0 || count > in.remaining()) {
-            throw FILE.corrupt(source, "it announces " + count + " " + what + " with " + in.remaining()
-                    + " bytes left");
-        }
-        return count;
-    }
-
-    private static byte[] readBytes(ByteBuffer in, String source, String what, boolean nullable) throws IOException {
-        int length = in.getInt();
-        if (length == -1 && nullable) {
-            return null;
-        }
-        if (length < 0 || length > in.remaining()) {
-            throw new IOException("the sink state " + source + " is corrupt or truncated: " + what + " of "
-                    + length + " bytes, with " + in.remaining() + " bytes left");
-        }
-        byte[] bytes = new byte[length];
-        in.get(bytes);
-        return bytes;
-    }
-
-    private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
-        if (bytes == null) {
-            out.writeInt(-1);
-            return;
-        }
-        out.writeInt(bytes.length);
-        out.write(bytes);
     }
 }

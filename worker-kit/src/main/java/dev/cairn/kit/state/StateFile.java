@@ -106,6 +106,43 @@ public record StateFile(String kind, int magic, short version) {
         }
     }
 
+    /**
+     * Reads a count of entries, each at least {@code minimumBytesEach} long, checked against the bytes left.
+     *
+     * @param what the entries ("keys", "epochs"), for the message
+     */
+    public int count(ByteBuffer in, String source, String what, int minimumBytesEach) throws IOException {
+        int count = in.getInt();
+        if (count < 0 || count > in.remaining() / minimumBytesEach) {
+            throw corrupt(source, "it announces " + count + " " + what + " with " + in.remaining() + " bytes left");
+        }
+        return count;
+    }
+
+    /** Reads bytes written by {@link #writeBytes}; {@code null} when a null was written. */
+    public byte[] readBytes(ByteBuffer in, String source, String what) throws IOException {
+        int length = in.getInt();
+        if (length == -1) {
+            return null;
+        }
+        if (length < 0 || length > in.remaining()) {
+            throw corrupt(source, what + " of " + length + " bytes, with " + in.remaining() + " bytes left");
+        }
+        byte[] bytes = new byte[length];
+        in.get(bytes);
+        return bytes;
+    }
+
+    /** Writes {@code bytes} (or {@code null}) with their length first. */
+    public static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+        if (bytes == null) {
+            out.writeInt(-1);
+            return;
+        }
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
     /** An {@link IOException} saying the file {@code source} of this kind is corrupt: {@code what}. */
     public IOException corrupt(String source, String what) {
         return new IOException("the " + kind + " " + source + " is corrupt: " + what);
