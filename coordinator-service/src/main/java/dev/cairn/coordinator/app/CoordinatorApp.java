@@ -12,11 +12,13 @@ import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
+import dev.cairn.coordinator.streams.KafkaJournalSource;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
@@ -47,13 +49,15 @@ public final class CoordinatorApp implements AutoCloseable {
 
     private final CoordinatorConfig config;
     private final KafkaStreams streams;
+    private final ProcessingGate gate;
     private final CountDownLatch running;
     private final QueryServer queryServer;
     private final RequestPublisher requestPublisher;
     private final CoordinatorMetrics metrics;
 
-    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, CountDownLatch running,
+    private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, ProcessingGate gate, CountDownLatch running,
             QueryServer queryServer, RequestPublisher requestPublisher, CoordinatorMetrics metrics) {
+        this.gate = gate;
         this.config = config;
         this.metrics = metrics;
         this.streams = streams;
@@ -119,7 +123,8 @@ public final class CoordinatorApp implements AutoCloseable {
         CoordinatorSettings settings = CoordinatorSettings.DEFAULTS.withLimits(config.inputLimits());
         return CoordinatorTopology.build(config.topics(), settings, () -> ThreadLocalRandom.current().nextDouble(),
                 config.tickInterval(), CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
-                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests()), listener);
+                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests()), listener,
+                new KafkaJournalSource());
     }
 
     private static void ensureTopics(CoordinatorConfig config) {
@@ -180,7 +185,8 @@ public final class CoordinatorApp implements AutoCloseable {
                 running.countDown();
             }
         });
-        streams.start();
+        ProcessingGate gate = new ProcessingGate(streams);
+        gate.open(config, adminProperties(config));
         LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {}, {})",
                 config.applicationId(), config.bootstrapServers(), config.topics().prefix(), config.partitions(),
                 config.stateDir(), config.failover());
@@ -194,7 +200,7 @@ public final class CoordinatorApp implements AutoCloseable {
             queryServer.start(state, new StreamsHealth(streams::state, failures, System::currentTimeMillis, state),
                     publisher, config.inputLimits(), api -> new MetricsHandler(metrics, api));
         }
-        return new CoordinatorApp(config, streams, running, queryServer, publisher, metrics);
+        return new CoordinatorApp(config, streams, gate, running, queryServer, publisher, metrics);
     }
 
     /**
@@ -205,6 +211,9 @@ public final class CoordinatorApp implements AutoCloseable {
     public static Properties streamsProperties(CoordinatorConfig config) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.CLIENT_ID_CONFIG, LayoutGuard.clientId(config.applicationId(),
+                Optional.ofNullable(config.failover().instanceId())
+                        .orElseGet(() -> UUID.randomUUID().toString().substring(0, 8))));
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir().toString());
@@ -288,6 +297,7 @@ public final class CoordinatorApp implements AutoCloseable {
             queryServer.close();
             requestPublisher.close();
         }
+        gate.close();
         boolean stopped = streams.close(CloseOptions.timeout(Duration.ofSeconds(30))
                 .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         metrics.close();

@@ -24,9 +24,9 @@ import org.apache.avro.specific.SpecificRecord;
  * datum reader per frozen version, where the journal serde reads through an input stream byte by byte. Anything
  * this path does not read cleanly (an unknown fingerprint, a short or corrupt body, trailing bytes) goes through
  * the journal serde ({@link CairnSerdes#journal()}), so a record that does not decode fails with the serde's message.
- * Not thread-safe: one per reading thread.
+ * Not thread-safe: one per reading thread. The audit and the coordinator's rebuild of its stores read with it.
  */
-final class JournalDecoder {
+public final class JournalDecoder {
 
     private static final int HEADER = 10;
 
@@ -34,7 +34,7 @@ final class JournalDecoder {
     private final Map<Long, SpecificDatumReader<JournalEnvelope>> readers = new HashMap<>();
     private BinaryDecoder decoder;
 
-    JournalDecoder() {
+    public JournalDecoder() {
         Schema current = JournalEnvelope.getClassSchema();
         List<Schema> versions = new ArrayList<>(SchemaVersions.frozen(current.getName()));
         versions.add(current);
@@ -49,7 +49,7 @@ final class JournalDecoder {
      *
      * @throws dev.cairn.events.serde.EventDecodingException when it does not decode, saying why
      */
-    SpecificRecord decode(String topic, byte[] value) {
+    public SpecificRecord decode(String topic, byte[] value) {
         SpecificDatumReader<JournalEnvelope> reader = value != null && value.length > HEADER
                 && value[0] == (byte) 0xC3 && value[1] == 0x01
                 ? readers.get(ByteBuffer.wrap(value, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong()) : null;

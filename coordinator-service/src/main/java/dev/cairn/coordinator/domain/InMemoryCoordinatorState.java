@@ -60,6 +60,30 @@ public final class InMemoryCoordinatorState implements CoordinatorState {
                 .map(RequestKey::requestId).sorted().toList();
     }
 
+    /**
+     * Puts every entry of this state into {@code target}, table by table, then every accepted ack: how a state
+     * folded from the journal becomes the stores of a stream task.
+     *
+     * @return how many entries were put
+     */
+    public long copyTo(CoordinatorState target) {
+        long copied = 0;
+        for (StateTable<?, ?> table : StateTable.ALL) {
+            copied += copyTable(table, target);
+        }
+        for (Map<SubtaskKey, CheckpointAcknowledged> ofCheckpoint : acks.values()) {
+            ofCheckpoint.values().forEach(target::putAck);
+            copied += ofCheckpoint.size();
+        }
+        return copied;
+    }
+
+    private <K, V> int copyTable(StateTable<K, V> table, CoordinatorState target) {
+        Map<K, V> entries = entries(table);
+        entries.forEach((key, value) -> target.put(table, key, value));
+        return entries.size();
+    }
+
     @SuppressWarnings("unchecked")
     private <K, V> Map<K, V> entries(StateTable<K, V> table) {
         return (Map<K, V>) (Map<?, ?>) tables.get(table.index());

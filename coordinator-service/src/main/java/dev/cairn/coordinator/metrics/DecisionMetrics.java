@@ -9,9 +9,13 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.TriggerFailed;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -29,7 +33,12 @@ import org.apache.avro.specific.SpecificRecord;
  *       UNKNOWN, DISCARDED, LATE);</li>
  *   <li>{@code cairn_task_starts_rejected_total{job}}: {@code TaskStarted} records not taken because their attempt
  *       did not start after the subtask's current one (a replayed or reordered old announcement, or a restart
- *       whose clock is behind, which then announces itself again).</li>
+ *       whose clock is behind, which then announces itself again);</li>
+ *   <li>{@code cairn_store_rebuilds_total{partition}} and {@code cairn_store_rebuild_records_total{partition}}:
+ *       rebuilds of a partition's stores from the journal (after an upgrade to another store layout, with a new
+ *       application id, or after lost changelogs) and the journal records they folded;
+ *       {@code cairn_store_rebuild_remaining_records{partition}}: the records a rebuild under way has left to read
+ *       (0 once it ended).</li>
  * </ul>
  *
  * Every label takes values from a closed set, or is the job id; none names a task or a subtask.
@@ -49,6 +58,7 @@ public final class DecisionMetrics implements DecisionListener {
             Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10));
 
     private final MeterRegistry registry;
+    private final Map<Integer, AtomicLong> rebuildRemaining = new ConcurrentHashMap<>();
 
     /** Registers its meters in {@code registry} as the jobs' events arrive. */
     public DecisionMetrics(MeterRegistry registry) {
@@ -70,6 +80,30 @@ public final class DecisionMetrics implements DecisionListener {
                 }
             }
         }
+    }
+
+    @Override
+    public void rebuilding(int partition, long folded, long remaining) {
+        remaining(partition).set(remaining);
+    }
+
+    @Override
+    public void rebuilt(int partition, long records, long millis) {
+        remaining(partition).set(0);
+        Counter.builder("cairn.store.rebuilds")
+                .description("Rebuilds of a partition's stores from the journal (per instance, since it started)")
+                .tag("partition", Integer.toString(partition))
+                .register(registry).increment();
+        Counter.builder("cairn.store.rebuild.records")
+                .description("Journal records folded by rebuilds of a partition's stores (per instance, since it "
+                        + "started)")
+                .tag("partition", Integer.toString(partition))
+                .register(registry).increment(records);
+    }
+
+    private AtomicLong remaining(int partition) {
+        return rebuildRemaining.computeIfAbsent(partition, p -> registry.gauge("cairn.store.rebuild.remaining.records",
+                List.of(Tag.of("partition", Integer.toString(p))), new AtomicLong()));
     }
 
     private void completed(String jobId, CheckpointCompleted completed) {

@@ -17,9 +17,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.StreamsException;
@@ -41,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * {@link RestoreParts}, to the completed topic; then it hands the events to its {@link DecisionListener}
  * (metrics). It makes no decision of its own.
  *
+ * <p>When Kafka Streams initialises the task and its stores are not of this release's layout (or there are none),
+ * it first rebuilds them from the task's journal partition ({@link StoreRebuild}), before it decides anything;
+ * every journal record decided on an input names that input in its headers ({@link StoreLayout}).
+ *
  * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
  * {@code Error} included), and a decision whose records cannot be encoded or would be too large to send (every
  * journal and control record is encoded, and measured, before anything is applied), is thrown as a
@@ -52,7 +58,7 @@ import org.slf4j.LoggerFactory;
 final class CoordinatorProcessor implements Processor<String, SpecificRecord, String, Object> {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.cairn.coordinator.CheckpointCoordinator");
-    private static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
+    static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
     private static final long TICK_RETRY_MS = 10_000;
 
     private final Decide decide;
@@ -61,7 +67,11 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private final Duration tickInterval;
     private final OutputSizeGuard sizeGuard;
     private final DecisionListener listener;
+    private final StoreRebuild rebuild;
+    private final String journalTopic;
     private ProcessorContext<String, Object> context;
+    /** Inputs at or below these offsets (by topic, in this task's partition) the journal already reflects. */
+    private Map<String, Long> reflectedInputs;
     private UnsendableInputs unsendable;
     private StoreBackedCoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
@@ -73,8 +83,10 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     }
 
     CoordinatorProcessor(Decide decide, CommandMapper commands, int statesPerPart, Duration tickInterval,
-            OutputSizeGuard sizeGuard, DecisionListener listener) {
+            OutputSizeGuard sizeGuard, DecisionListener listener, StoreRebuild rebuild, String journalTopic) {
         this.decide = decide;
+        this.rebuild = rebuild;
+        this.journalTopic = journalTopic;
         this.listener = listener;
         this.commands = commands;
         this.statesPerPart = statesPerPart;
@@ -86,6 +98,10 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.unsendable = UnsendableInputs.from(context.appConfigs());
+        KeyValueStore<String, Long> layout = context.getStateStore(CoordinatorStores.LAYOUT);
+        StoreLayout.rebuildReason(layout).ifPresent(reason -> rebuild.rebuild(context.appConfigs(), journalTopic,
+                context.taskId().partition(), reason, context::getStateStore, context.currentSystemTimeMs()));
+        this.reflectedInputs = StoreLayout.inputPositions(layout);
         this.state = new StoreBackedCoordinatorState(name -> context.getStateStore(name));
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
@@ -94,6 +110,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     @Override
     public void process(Record<String, SpecificRecord> record) {
         RecordMetadata input = context.recordMetadata().orElse(null);
+        if (input != null && reflected(input)) {
+            return;
+        }
         if (input != null) {
             Optional<String> unsendableBecause = unsendable.take(input);
             if (unsendableBecause.isPresent()) {
@@ -105,7 +124,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         try {
             Command command = commands.toCommand(record.key(), record.value());
             long now = context.currentSystemTimeMs();
-            apply(command, decide(command, now), now);
+            apply(command, decide(command, now), now, input == null ? null : StoreLayout.headersOf(input));
         } finally {
             unsendable.processed();
         }
@@ -136,7 +155,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                 timers.put(StoreKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
                 continue;
             }
-            apply(tick, decided, now);
+            apply(tick, decided, now, null);
         }
     }
 
@@ -166,8 +185,22 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private record Ready(Decided decided, List<OutputSizeGuard.Encoded> encoded) {
     }
 
-    /** Applies the decision and forwards its records. */
-    private void apply(Command command, Ready ready, long now) {
+    /**
+     * Whether the journal already holds the decision on this input: an application that read its inputs from the
+     * beginning over the journal of another (a new application id) skips it.
+     */
+    private boolean reflected(RecordMetadata input) {
+        Long through = reflectedInputs.isEmpty() ? null : reflectedInputs.get(input.topic());
+        if (through == null || input.offset() > through) {
+            return false;
+        }
+        LOG.debug("Skipping {}-{}@{}: the journal already reflects it", input.topic(), input.partition(),
+                input.offset());
+        return true;
+    }
+
+    /** Applies the decision and forwards its records; {@code inputHeaders} name the input in the journal. */
+    private void apply(Command command, Ready ready, long now, Headers inputHeaders) {
         Decided decided = ready.decided();
         List<OutputSizeGuard.Encoded> encoded = ready.encoded();
         String jobId = command.jobId();
@@ -183,7 +216,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             SpecificRecord event = output.event();
             TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
             EventDescriptions.describe(event).ifPresent(LOG::info);
-            context.forward(new Record<>(jobId, output.journal(), now), CoordinatorTopology.JOURNAL_SINK);
+            context.forward(new Record<>(jobId, output.journal(), now, inputHeaders),
+                    CoordinatorTopology.JOURNAL_SINK);
             if (output.control() != null) {
                 context.forward(new Record<>(jobId, output.control(), now), CoordinatorTopology.CONTROL_SINK);
             }

@@ -19,8 +19,11 @@ import org.apache.kafka.streams.Topology;
  *   cairn.requests --+                                +--> cairn.journal   (every event, in order)
  *                    +--> coordinator (decide, evolve) +--> cairn.control   (trigger / complete / abort)
  *   cairn.acks ------+     stores: jobs, specs,        +--> cairn.completed (retained checkpoints per job)
- *                          vertices, attempts, acks,
- *                          retained, timers
+ *                          vertices, attempts, finished,
+ *                          acks, summaries, retained,
+ *                          requests, request index,
+ *                          timers, layout
+ *        cairn.journal ---> (read once per task when its stores must be rebuilt: StoreRebuild)
  * </pre>
  *
  * Both sources feed one processor; the topics are co-partitioned by job id, so one stream task owns all
@@ -66,30 +69,46 @@ public final class CoordinatorTopology {
     public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
             DecisionListener listener) {
+        return build(topics, settings, random, tickInterval, maxRecordBytes, auth, listener, JournalSource.EMPTY);
+    }
+
+    /**
+     * As above, rebuilding stores that are not of this release's layout from the journal read from {@code journal}
+     * ({@link KafkaJournalSource} in a coordinator; see {@link StoreRebuild}).
+     */
+    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
+            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
+            DecisionListener listener, JournalSource journal) {
         return build(topics, settings, random, tickInterval, maxRecordBytes, auth,
-                UnaryOperator.identity(), listener);
+                new Wiring(UnaryOperator.identity(), listener, journal));
     }
 
     /** As above, with the decider wrapped by {@code wrapDecide} (tests make it fail). */
     static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
             UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, auth, wrapDecide,
-                DecisionListener.NONE);
+        return build(topics, settings, random, tickInterval, maxRecordBytes, auth,
+                new Wiring(wrapDecide, DecisionListener.NONE, JournalSource.EMPTY));
+    }
+
+    /** What the processor is wired to besides its settings: the decider's wrapper, the listener, the journal. */
+    private record Wiring(UnaryOperator<CoordinatorProcessor.Decide> wrapDecide, DecisionListener listener,
+            JournalSource journal) {
     }
 
     private static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
-            UnaryOperator<CoordinatorProcessor.Decide> wrapDecide, DecisionListener listener) {
+            Duration tickInterval, int maxRecordBytes, InputAuthentication auth, Wiring wiring) {
         OutputSizeGuard.requireValidLimit(maxRecordBytes);
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
         topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), auth.requests(), topics.requests());
         topology.addSource(ACKS_SOURCE, new StringDeserializer(), auth.acks(), topics.acks());
         topology.addProcessor(PROCESSOR,
-                () -> new CoordinatorProcessor(wrapDecide.apply(decider::decide), new CommandMapper(random, settings.limits().maxIdLength()),
+                () -> new CoordinatorProcessor(wiring.wrapDecide().apply(decider::decide),
+                        new CommandMapper(random, settings.limits().maxIdLength()),
                         RestoreParts.statesPerPart(settings.limits(), maxRecordBytes), tickInterval,
-                        new OutputSizeGuard(maxRecordBytes), listener),
+                        new OutputSizeGuard(maxRecordBytes), wiring.listener(),
+                        new StoreRebuild(settings, wiring.journal(), wiring.listener()), topics.journal()),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), new ByteArraySerializer(), PROCESSOR);

@@ -21,4 +21,17 @@ public interface DecisionListener {
      * @param nowMs the wall-clock time the decision was made at, epoch milliseconds
      */
     void decided(String jobId, List<SpecificRecord> events, long nowMs);
+
+    /**
+     * A rebuild of one partition's stores from the journal is under way ({@link StoreRebuild}).
+     *
+     * @param folded journal records folded so far
+     * @param remaining records left to read, about
+     */
+    default void rebuilding(int partition, long folded, long remaining) {
+    }
+
+    /** A rebuild of one partition's stores from the journal has ended: {@code records} folded in {@code millis}. */
+    default void rebuilt(int partition, long records, long millis) {
+    }
 }

@@ -81,7 +81,7 @@ public final class CoordinatorDriver implements AutoCloseable {
         }
         return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
                 options.maxRecordBytes, options.auth(),
-                options.metrics == null ? DecisionListener.NONE : options.metrics.decisions());
+                options.metrics == null ? DecisionListener.NONE : options.metrics.decisions(), options.journal);
     }
 
     /** A driver whose stores live in {@code stateDir}; see {@link Builder}. */
@@ -102,6 +102,7 @@ public final class CoordinatorDriver implements AutoCloseable {
         private SigningKey masterKey;
         private boolean allowUnsignedRequests;
         private UnaryOperator<CoordinatorProcessor.Decide> wrapDecide;
+        private JournalSource journal = JournalSource.EMPTY;
 
         private Builder(Path stateDir) {
             this.stateDir = stateDir;
@@ -141,6 +142,12 @@ public final class CoordinatorDriver implements AutoCloseable {
         /** The decider wrapped by {@code wrap} (tests make it fail); decisions are then not counted. */
         Builder wrapDecide(UnaryOperator<CoordinatorProcessor.Decide> wrap) {
             this.wrapDecide = wrap;
+            return this;
+        }
+
+        /** The journal the topology's task rebuilds its stores from when it starts (default: an empty one). */
+        public Builder rebuildingFrom(JournalSource source) {
+            this.journal = source;
             return this;
         }
 
@@ -196,6 +203,11 @@ public final class CoordinatorDriver implements AutoCloseable {
 
     public TestOutputTopic<String, JournalEnvelope> journal() {
         return driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
+    }
+
+    /** The journal as it is on the topic: encoded values, with the headers that name each record's input. */
+    public TestOutputTopic<String, byte[]> rawJournal() {
+        return driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), new ByteArrayDeserializer());
     }
 
     public TestOutputTopic<String, byte[]> completed() {

@@ -81,7 +81,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     private final Builder settings;
     private final CairnTopics topics = new CairnTopics("it-" + UUID.randomUUID().toString().substring(0, 8) + ".");
-    private final String applicationId = "coordinator-" + UUID.randomUUID();
+    private String applicationId = "coordinator-" + UUID.randomUUID();
     private final List<String> registered = new CopyOnWriteArrayList<>();
     private final RestClient rest = new RestClient(this::restUri, REST_TOKEN);
     private KafkaCluster kafka;
@@ -222,6 +222,19 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     /** Stops the coordinator and starts a new instance of the same application on {@code newStateDir}. */
     public void restart(Path newStateDir) {
         coordinator.close();
+        stateDir = newStateDir;
+        coordinator = startInstance(newStateDir, settings.queryServer);
+    }
+
+    /**
+     * Stops the coordinator and starts an instance of a new application (a new id, so no changelogs and no
+     * committed input offsets) on the same topics, with its stores in {@code newStateDir}; {@code afterStop} is given
+     * the old application's id once its coordinator stopped.
+     */
+    public void restartAsNewApplication(Path newStateDir, java.util.function.Consumer<String> afterStop) {
+        coordinator.close();
+        afterStop.accept(applicationId);
+        applicationId = "coordinator-" + UUID.randomUUID();
         stateDir = newStateDir;
         coordinator = startInstance(newStateDir, settings.queryServer);
     }

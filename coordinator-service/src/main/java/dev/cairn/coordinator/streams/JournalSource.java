@@ -1,0 +1,39 @@
+package dev.cairn.coordinator.streams;
+
+import java.util.Map;
+import org.apache.kafka.common.header.Headers;
+
+/**
+ * Where a stream task reads its journal partition from when it rebuilds its stores ({@link StoreRebuild}): the
+ * committed records of one partition of {@code cairn.journal}, from the first to the end at the time of reading, in
+ * offset order. {@link KafkaJournalSource} reads them from Kafka; topology tests hand in their own.
+ */
+@FunctionalInterface
+public interface JournalSource {
+
+    /** A journal with no records: every rebuild finds nothing to fold (topology tests without a journal). */
+    JournalSource EMPTY = (appConfigs, topic, partition, sink) -> { };
+
+    /** One record of the journal partition. */
+    @FunctionalInterface
+    interface RecordSink {
+        /**
+         * @param offset the record's offset
+         * @param headers its headers (the input it was decided on, when there was one)
+         * @param value its value, the encoded {@code JournalEnvelope}
+         */
+        void accept(long offset, Headers headers, byte[] value);
+
+        /** Told, before the first record, the offset reading stops at (the partition's end when it began). */
+        default void end(long endOffset) {
+        }
+    }
+
+    /**
+     * Hands every committed record of {@code topic}'s {@code partition} to {@code sink}, oldest first, up to the
+     * partition's end when reading began.
+     *
+     * @param appConfigs the Kafka Streams configuration of the application (where Kafka is, how to reach it)
+     */
+    void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink);
+}

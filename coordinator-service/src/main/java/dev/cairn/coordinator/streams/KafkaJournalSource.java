@@ -1,0 +1,58 @@
+package dev.cairn.coordinator.streams;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsException;
+
+/**
+ * Reads a journal partition from Kafka with a consumer of its own, configured as Kafka Streams configures the
+ * consumer that restores a changelog (the application's connection and security settings, no group, read_committed
+ * under exactly-once), so that a rebuild folds exactly what the previous owner of the partition committed. It
+ * reads up to the end offset it found when it began; a partition that makes no progress for {@link #STALL} fails
+ * the rebuild, and Kafka Streams retries the task.
+ */
+public final class KafkaJournalSource implements JournalSource {
+
+    /** How long reading may make no progress before the rebuild fails. */
+    static final Duration STALL = Duration.ofSeconds(60);
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    @Override
+    public void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink) {
+        StreamsConfig streams = new StreamsConfig(appConfigs);
+        Map<String, Object> config = streams.getRestoreConsumerConfigs(
+                streams.getString(StreamsConfig.APPLICATION_ID_CONFIG) + "-journal-rebuild-" + partition);
+        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        TopicPartition journal = new TopicPartition(topic, partition);
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                     new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(List.of(journal));
+            consumer.seekToBeginning(List.of(journal));
+            long end = consumer.endOffsets(List.of(journal)).get(journal);
+            sink.end(end);
+            long lastProgress = System.nanoTime();
+            while (consumer.position(journal) < end) {
+                List<ConsumerRecord<byte[], byte[]>> records = consumer.poll(POLL).records(journal);
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    if (record.offset() >= end) {
+                        return;
+                    }
+                    sink.accept(record.offset(), record.headers(), record.value());
+                }
+                if (!records.isEmpty()) {
+                    lastProgress = System.nanoTime();
+                } else if (System.nanoTime() - lastProgress > STALL.toNanos()) {
+                    throw new StreamsException("reading " + journal + " made no progress for " + STALL.toSeconds()
+                            + " s at offset " + consumer.position(journal) + " of " + end);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.cairn.coordinator.streams;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The layout of a stream task's stores, recorded in its {@value CoordinatorStores#LAYOUT} store, and the input
+ * positions its journal reflects.
+ *
+ * <ul>
+ *   <li>{@value #LAYOUT_KEY}: the layout version the stores were written in. A release that changes how a store is
+ *       keyed or encoded, or adds or removes a store, raises {@link #CURRENT}; stores of another version (or of none:
+ *       a release before versions were recorded, or no stores at all) are rebuilt from the journal
+ *       ({@link StoreRebuild}).</li>
+ *   <li>{@value #INPUT_PREFIX}{@code <topic>}: the offset, in the task's partition of that input topic, of the
+ *       newest input the journal holds a decision on, as of the last rebuild. Inputs at or below it are skipped:
+ *       they matter when an application starts reading its inputs from the beginning over an existing journal
+ *       (a new application id).</li>
+ * </ul>
+ *
+ * <p>Every journal record decided on an input carries where that input was, in the headers {@value #INPUT_TOPIC}
+ * and {@value #INPUT_OFFSET} (decimal); the partition is the record's own. Records of timers carry neither.
+ */
+public final class StoreLayout {
+
+    /** The layout this release writes: that of 0.1.0, the first release, and of 0.2.0, which first records it. */
+    public static final long CURRENT = 1;
+    static final String LAYOUT_KEY = "layout";
+    static final String INPUT_PREFIX = "input ";
+    static final String INPUT_TOPIC = "cairn.input.topic";
+    static final String INPUT_OFFSET = "cairn.input.offset";
+
+    /** Where an input record was: its topic and offset (in the partition of the record that names it). */
+    record Input(String topic, long offset) {
+    }
+
+    private StoreLayout() {
+    }
+
+    /** Why the stores must be rebuilt from the journal, or empty when they are of this release's layout. */
+    static Optional<String> rebuildReason(KeyValueStore<String, Long> layout) {
+        Long recorded = layout.get(LAYOUT_KEY);
+        if (recorded == null) {
+            return Optional.of("the stores record no layout: they were written by a release before 0.2.0, or "
+                    + "there are none (a new application id, or lost changelogs)");
+        }
+        if (recorded != CURRENT) {
+            return Optional.of("the stores are of layout " + recorded + ", this release writes layout " + CURRENT);
+        }
+        return Optional.empty();
+    }
+
+    /** Records this release's layout and the input positions a rebuild found. */
+    static void record(KeyValueStore<String, Long> layout, Map<String, Long> inputPositions) {
+        inputPositions.forEach((topic, offset) -> layout.put(INPUT_PREFIX + topic, offset));
+        layout.put(LAYOUT_KEY, CURRENT);
+    }
+
+    /** The input positions the last rebuild recorded, by input topic. */
+    static Map<String, Long> inputPositions(KeyValueStore<String, Long> layout) {
+        Map<String, Long> positions = new HashMap<>();
+        try (KeyValueIterator<String, Long> it = layout.all()) {
+            while (it.hasNext()) {
+                KeyValue<String, Long> entry = it.next();
+                if (entry.key.startsWith(INPUT_PREFIX)) {
+                    positions.put(entry.key.substring(INPUT_PREFIX.length()), entry.value);
+                }
+            }
+        }
+        return positions;
+    }
+
+    /** The headers of a journal record decided on {@code input}: its topic and offset. */
+    static Headers headersOf(RecordMetadata input) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(INPUT_TOPIC, input.topic().getBytes(StandardCharsets.UTF_8));
+        headers.add(INPUT_OFFSET, Long.toString(input.offset()).getBytes(StandardCharsets.UTF_8));
+        return headers;
+    }
+
+    /** The input a journal record was decided on, when its headers name one that parses. */
+    static Optional<Input> inputOf(Headers headers) {
+        Optional<String> topic = header(headers, INPUT_TOPIC);
+        Optional<String> offset = header(headers, INPUT_OFFSET);
+        if (topic.isEmpty() || offset.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Input(topic.get(), Long.parseLong(offset.get())));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<String> header(Headers headers, String name) {
+        Header header = headers == null ? null : headers.lastHeader(name);
+        return header == null || header.value() == null ? Optional.empty()
+                : Optional.of(new String(header.value(), StandardCharsets.UTF_8));
+    }
+}

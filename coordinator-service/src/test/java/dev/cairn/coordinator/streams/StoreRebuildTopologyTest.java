@@ -1,0 +1,208 @@
+package dev.cairn.coordinator.streams;
+
+import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
+import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.RequestEnvelope;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A stream task whose stores are not of this release's layout rebuilds them from its journal partition before it
+ * decides anything: the stores equal those of the coordinator that wrote the journal, the pending checkpoint and the
+ * queued request go on, ids continue, and inputs the journal already reflects are not decided twice. Each driver
+ * here is a new application: its inputs start at offset 0 again, as a new consumer group reads them from the
+ * beginning.
+ */
+class StoreRebuildTopologyTest {
+
+    private static final String JOB = "job";
+    /** The stores a rebuild must reproduce exactly; timers are rebuilt as due ticks and are compared apart. */
+    private static final List<String> COMPARED = CoordinatorStores.REBUILT.stream()
+            .filter(name -> !name.equals(CoordinatorStores.TIMERS) && !name.equals(CoordinatorStores.LAYOUT))
+            .toList();
+
+    @TempDir
+    Path first;
+    @TempDir
+    Path second;
+
+    @Test
+    void shouldRebuildEveryStoreFromTheJournalAndGoOnWhereTheWriterLeft() {
+        List<TestRecord<String, byte[]>> journal;
+        Map<String, Map<Object, Object>> before;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+            before = contents(writer);
+        }
+
+        try (CoordinatorDriver rebuilt = CoordinatorDriver.on(second).rebuildingFrom(source(journal)).start()) {
+            assertThat(contents(rebuilt)).isEqualTo(before);
+            assertThat(rebuilt.driver().<String, Long>getKeyValueStore(CoordinatorStores.LAYOUT)
+                    .get(StoreLayout.LAYOUT_KEY)).isEqualTo(StoreLayout.CURRENT);
+            sendTheInputsOf(rebuilt);
+
+            rebuilt.ack(JOB, 2, "source", 1, 10);
+            rebuilt.ack(JOB, 2, "sink", 0, 10);
+
+            List<Object> control = rebuilt.control().readValuesToList().stream().map(ControlEnvelope::getEvent)
+                    .collect(Collectors.toList());
+            assertThat(control).filteredOn(CheckpointCompleted.class::isInstance)
+                    .extracting(e -> ((CheckpointCompleted) e).getCheckpointId()).containsExactly(2L);
+            assertThat(control).filteredOn(CheckpointTriggered.class::isInstance)
+                    .as("the queued request runs once the pending checkpoint completed, with the next id")
+                    .extracting(e -> ((CheckpointTriggered) e).getCheckpointId()).containsExactly(3L);
+        }
+    }
+
+    @Test
+    void shouldSkipInputsTheJournalAlreadyReflectsWhenTheyAreReadAgain() {
+        List<TestRecord<String, byte[]>> journal;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+        }
+
+        try (CoordinatorDriver rebuilt = CoordinatorDriver.on(second).rebuildingFrom(source(journal)).start()) {
+            Map<String, Map<Object, Object>> afterRebuild = contents(rebuilt);
+            sendTheInputsOf(rebuilt);
+
+            assertThat(rebuilt.journal().readValuesToList()).as("nothing decided twice").isEmpty();
+            assertThat(contents(rebuilt)).isEqualTo(afterRebuild);
+        }
+    }
+
+    @Test
+    void shouldNameTheInputOfEveryJournalRecordDecidedOnOneAndNoneForTimers() {
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            writer.register(spec(JOB, task("source", 1)));
+            writer.startTask(JOB, "source", 0);
+            writer.nextTrigger();
+
+            List<TestRecord<String, byte[]>> journal = writer.rawJournal().readRecordsToList();
+
+            assertThat(journal).hasSizeGreaterThanOrEqualTo(3);
+            assertThat(header(journal.get(0), StoreLayout.INPUT_TOPIC)).isEqualTo(CoordinatorDriver.TOPICS.requests());
+            assertThat(header(journal.get(0), StoreLayout.INPUT_OFFSET)).isEqualTo("0");
+            TestRecord<String, byte[]> started = journal.stream()
+                    .filter(r -> CoordinatorDriver.TOPICS.acks().equals(header(r, StoreLayout.INPUT_TOPIC)))
+                    .findFirst().orElseThrow();
+            assertThat(header(started, StoreLayout.INPUT_OFFSET)).isEqualTo("0");
+            assertThat(journal.get(journal.size() - 1).headers().toArray()).as("the trigger, decided on a tick")
+                    .isEmpty();
+        }
+    }
+
+    @Test
+    void shouldFindNothingToRebuildInAnEmptyJournalAndRecordTheLayout() {
+        try (CoordinatorDriver fresh = CoordinatorDriver.start(first)) {
+            KeyValueStore<String, Long> layout = fresh.driver().getKeyValueStore(CoordinatorStores.LAYOUT);
+
+            assertThat(layout.get(StoreLayout.LAYOUT_KEY)).isEqualTo(StoreLayout.CURRENT);
+            assertThat(StoreLayout.rebuildReason(layout)).isEmpty();
+            assertThat(contents(fresh).values()).allSatisfy(store -> assertThat(store).isEmpty());
+        }
+    }
+
+    @Test
+    void shouldAskForARebuildWhenTheStoresRecordAnotherLayoutOrNone() {
+        try (CoordinatorDriver fresh = CoordinatorDriver.start(first)) {
+            KeyValueStore<String, Long> layout = fresh.driver().getKeyValueStore(CoordinatorStores.LAYOUT);
+
+            layout.put(StoreLayout.LAYOUT_KEY, StoreLayout.CURRENT + 1);
+            assertThat(StoreLayout.rebuildReason(layout)).hasValueSatisfying(reason -> assertThat(reason)
+                    .contains("layout " + (StoreLayout.CURRENT + 1)));
+            layout.delete(StoreLayout.LAYOUT_KEY);
+            assertThat(StoreLayout.rebuildReason(layout)).hasValueSatisfying(reason -> assertThat(reason)
+                    .contains("record no layout"));
+        }
+    }
+
+    /**
+     * Checkpoint 1 completes; checkpoint 2 waits for two of its three acks; a manual request waits in the queue
+     * behind it (one checkpoint at a time).
+     */
+    private static void runUntilOnePendingAndOneQueued(CoordinatorDriver driver) {
+        driver.register(spec(JOB, task("source", 2), task("sink", 1)));
+        startTasks(driver);
+        assertThat(driver.nextTrigger().getCheckpointId()).isEqualTo(1);
+        ackFirst(driver);
+        assertThat(driver.nextTrigger().getCheckpointId()).isEqualTo(2);
+        driver.ack(JOB, 2, "source", 0, 10);
+        driver.send(JOB, new RequestEnvelope(Events.triggerRequest(JOB, "manual-1").setTimestampMs(driver.now())
+                .build()));
+        driver.advance(Duration.ofMillis(200));
+    }
+
+    /** The inputs of {@link #runUntilOnePendingAndOneQueued}, in order, as a consumer reading them again sees them. */
+    private static void sendTheInputsOf(CoordinatorDriver driver) {
+        driver.register(spec(JOB, task("source", 2), task("sink", 1)));
+        startTasks(driver);
+        ackFirst(driver);
+        driver.ack(JOB, 2, "source", 0, 10);
+        driver.send(JOB, new RequestEnvelope(Events.triggerRequest(JOB, "manual-1").setTimestampMs(driver.now())
+                .build()));
+    }
+
+    private static void startTasks(CoordinatorDriver driver) {
+        driver.startTask(JOB, "source", 0);
+        driver.startTask(JOB, "source", 1);
+        driver.startTask(JOB, "sink", 0);
+    }
+
+    private static void ackFirst(CoordinatorDriver driver) {
+        driver.ack(JOB, 1, "source", 0, 10);
+        driver.ack(JOB, 1, "source", 1, 10);
+        driver.ack(JOB, 1, "sink", 0, 10);
+    }
+
+    private static JournalSource source(List<TestRecord<String, byte[]>> journal) {
+        return (configs, topic, partition, sink) -> {
+            sink.end(journal.size());
+            for (int offset = 0; offset < journal.size(); offset++) {
+                sink.accept(offset, journal.get(offset).headers(), journal.get(offset).value());
+            }
+        };
+    }
+
+    /** Every compared store's entries, byte-array values wrapped so that they compare by content. */
+    private static Map<String, Map<Object, Object>> contents(CoordinatorDriver driver) {
+        Map<String, Map<Object, Object>> contents = new HashMap<>();
+        for (String name : COMPARED) {
+            Map<Object, Object> entries = new HashMap<>();
+            KeyValueStore<Object, Object> store = driver.driver().getKeyValueStore(name);
+            try (KeyValueIterator<Object, Object> it = store.all()) {
+                List<KeyValue<Object, Object>> all = new ArrayList<>();
+                it.forEachRemaining(all::add);
+                all.forEach(e -> entries.put(e.key, e.value instanceof byte[] bytes ? Bytes.wrap(bytes) : e.value));
+            }
+            contents.put(name, entries);
+        }
+        return contents;
+    }
+
+    private static String header(TestRecord<String, byte[]> record, String name) {
+        Header header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
