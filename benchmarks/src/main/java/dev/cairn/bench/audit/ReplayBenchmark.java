@@ -143,7 +143,7 @@ public final class ReplayBenchmark {
         }
     }
 
-    private static long[] produce(String bootstrap, String topic, long events, int jobs, int subtasks)
+    static long[] produce(String bootstrap, String topic, long events, int jobs, int subtasks)
             throws ExecutionException, InterruptedException {
         AvroEventSerde<JournalEnvelope> serde = CairnSerdes.journal();
         Map<String, Object> settings = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
@@ -203,7 +203,7 @@ public final class ReplayBenchmark {
         }
     }
 
-    private static long replay(String bootstrap, String topic) {
+    static long replay(String bootstrap, String topic) {
         Replay replay = new Replay(CoordinatorSettings.DEFAULTS, null);
         new JournalReader(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap)).read(topic,
                 JournalReader.Bounds.ALL, replay::accept, JournalReader.Progress.NONE, Duration.ofMinutes(10));
@@ -250,7 +250,7 @@ public final class ReplayBenchmark {
         Files.writeString(out, md, StandardCharsets.UTF_8);
     }
 
-    private static Map<String, String> flags(String... args) {
+    static Map<String, String> flags(String... args) {
         Map<String, String> flags = new HashMap<>();
         for (String arg : args) {
             if (!arg.startsWith("--") || !arg.contains("=")) {

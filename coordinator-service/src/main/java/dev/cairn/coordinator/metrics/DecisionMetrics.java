@@ -37,6 +37,7 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li>{@code cairn_store_rebuilds_total{partition}} and {@code cairn_store_rebuild_records_total{partition}}:
  *       rebuilds of a partition's stores from the journal (after an upgrade to another store layout, with a new
  *       application id, or after lost changelogs) and the journal records they folded;
+ *       {@code cairn_store_rebuild_duration_seconds{partition}}: how long they took;
  *       {@code cairn_store_rebuild_remaining_records{partition}}: the records a rebuild under way has left to read
  *       (0 once it ended).</li>
  * </ul>
@@ -94,6 +95,11 @@ public final class DecisionMetrics implements DecisionListener {
                 .description("Rebuilds of a partition's stores from the journal (per instance, since it started)")
                 .tag("partition", Integer.toString(partition))
                 .register(registry).increment();
+        Timer.builder("cairn.store.rebuild.duration")
+                .description("How long rebuilds of a partition's stores from the journal took (per instance, since "
+                        + "it started)")
+                .tag("partition", Integer.toString(partition))
+                .register(registry).record(Duration.ofMillis(millis));
         Counter.builder("cairn.store.rebuild.records")
                 .description("Journal records folded by rebuilds of a partition's stores (per instance, since it "
                         + "started)")
