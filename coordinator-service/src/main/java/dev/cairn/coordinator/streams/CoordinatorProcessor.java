@@ -98,12 +98,11 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.unsendable = UnsendableInputs.from(context.appConfigs());
-        KeyValueStore<String, Long> layout = context.getStateStore(CoordinatorStores.LAYOUT);
-        StoreLayout.rebuildReason(layout).ifPresent(reason -> rebuild.rebuild(context.appConfigs(), journalTopic,
-                context.taskId().partition(), reason, context::getStateStore, context.currentSystemTimeMs()));
-        this.reflectedInputs = StoreLayout.inputPositions(layout);
-        this.state = new StoreBackedCoordinatorState(name -> context.getStateStore(name));
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
+        StoreLayout.rebuildReason(timers).ifPresent(reason -> rebuild.rebuild(context.appConfigs(), journalTopic,
+                context.taskId().partition(), reason, context::getStateStore, context.currentSystemTimeMs()));
+        this.reflectedInputs = StoreLayout.inputPositions(timers);
+        this.state = new StoreBackedCoordinatorState(name -> context.getStateStore(name));
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
     }
 

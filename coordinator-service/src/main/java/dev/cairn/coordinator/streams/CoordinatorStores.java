@@ -39,9 +39,9 @@ import org.apache.kafka.streams.state.Stores;
  *       outcome, for the status queries of {@code GET /jobs/{id}/savepoints/{requestId}};</li>
  *   <li>{@value #REQUEST_INDEX}: job id to its {@link RequestIndex}, the requests whose records are kept, oldest
  *       first (bounded);</li>
- *   <li>{@value #TIMERS}: (due time, job) to nothing, the index the punctuator range-scans;</li>
- *   <li>{@value #LAYOUT}: the layout version of these stores and the input positions of the last rebuild
- *       ({@link StoreLayout}); stores of another layout are rebuilt from the journal ({@link StoreRebuild}).</li>
+ *   <li>{@value #TIMERS}: (due time, job) to nothing, the index the punctuator range-scans; and, due never, the
+ *       layout version of these stores and the input positions of the last rebuild ({@link StoreLayout}): stores
+ *       of another layout are rebuilt from the journal ({@link StoreRebuild}).</li>
  * </ul>
  *
  * <p>These stores live in memory. Under exactly-once, Kafka Streams wipes and restores persistent stores after
@@ -70,14 +70,12 @@ public final class CoordinatorStores {
     public static final String REQUESTS = "cairn-requests";
     public static final String REQUEST_INDEX = "cairn-request-index";
     public static final String TIMERS = "cairn-timers";
-    /** The layout the stores were written in, and the input positions a rebuild found ({@link StoreLayout}). */
-    public static final String LAYOUT = "cairn-layout";
     /** Persistent, never written: keeps the process id (and the transactional id) across restarts. */
     public static final String INSTANCE = "cairn-instance";
 
     /** Every store a rebuild from the journal empties and writes anew: all but the always empty instance store. */
     static final List<String> REBUILT = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, ACKS, SUMMARIES, RETAINED,
-            REQUESTS, REQUEST_INDEX, TIMERS, LAYOUT);
+            REQUESTS, REQUEST_INDEX, TIMERS);
 
     private CoordinatorStores() {}
 
@@ -104,7 +102,6 @@ public final class CoordinatorStores {
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(REQUEST_INDEX), Serdes.String(),
                         requestIndex),
                 Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(TIMERS), Serdes.Bytes(), Serdes.Bytes()),
-                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(LAYOUT), Serdes.String(), Serdes.Long()),
                 Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(INSTANCE), Serdes.Bytes(), Serdes.Bytes())
                         .withLoggingDisabled());
     }

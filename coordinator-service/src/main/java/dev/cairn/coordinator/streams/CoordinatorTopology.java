@@ -22,7 +22,7 @@ import org.apache.kafka.streams.Topology;
  *                          vertices, attempts, finished,
  *                          acks, summaries, retained,
  *                          requests, request index,
- *                          timers, layout
+ *                          timers (and the layout)
  *        cairn.journal ---> (read once per task when its stores must be rebuilt: StoreRebuild)
  * </pre>
  *

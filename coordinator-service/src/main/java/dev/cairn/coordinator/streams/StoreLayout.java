@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.streams;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -7,14 +8,17 @@ import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * The layout of a stream task's stores, recorded in its {@value CoordinatorStores#LAYOUT} store, and the input
- * positions its journal reflects.
+ * The layout of a stream task's stores, and the input positions its journal reflects, kept in the task's timer
+ * index ({@value CoordinatorStores#TIMERS}) under keys due at {@link #NEVER}, which the punctuator never reaches:
+ * so the stores and the topology are those of 0.1.0, and instances of 0.1.0 and of this release can share an
+ * application during a rolling restart.
  *
  * <ul>
  *   <li>{@value #LAYOUT_KEY}: the layout version the stores were written in. A release that changes how a store is
@@ -34,6 +38,8 @@ public final class StoreLayout {
 
     /** The layout this release writes: that of 0.1.0, the first release, and of 0.2.0, which first records it. */
     public static final long CURRENT = 1;
+    /** The due time of the bookkeeping entries in the timer index: never due. */
+    static final long NEVER = Long.MAX_VALUE;
     static final String LAYOUT_KEY = "layout";
     static final String INPUT_PREFIX = "input ";
     static final String INPUT_TOPIC = "cairn.input.topic";
@@ -46,37 +52,58 @@ public final class StoreLayout {
     private StoreLayout() {
     }
 
+    /** The layout the task's stores record, if any. */
+    static Optional<Long> recorded(KeyValueStore<Bytes, Bytes> timers) {
+        return Optional.ofNullable(timers.get(StoreKeys.timer(NEVER, LAYOUT_KEY))).map(StoreLayout::decode);
+    }
+
     /** Why the stores must be rebuilt from the journal, or empty when they are of this release's layout. */
-    static Optional<String> rebuildReason(KeyValueStore<String, Long> layout) {
-        Long recorded = layout.get(LAYOUT_KEY);
-        if (recorded == null) {
+    static Optional<String> rebuildReason(KeyValueStore<Bytes, Bytes> timers) {
+        Optional<Long> recorded = recorded(timers);
+        if (recorded.isEmpty()) {
             return Optional.of("the stores record no layout: they were written by a release before 0.2.0, or "
                     + "there are none (a new application id, or lost changelogs)");
         }
-        if (recorded != CURRENT) {
-            return Optional.of("the stores are of layout " + recorded + ", this release writes layout " + CURRENT);
+        if (recorded.get() != CURRENT) {
+            return Optional.of("the stores are of layout " + recorded.get() + ", this release writes layout "
+                    + CURRENT);
         }
         return Optional.empty();
     }
 
     /** Records this release's layout and the input positions a rebuild found. */
-    static void record(KeyValueStore<String, Long> layout, Map<String, Long> inputPositions) {
-        inputPositions.forEach((topic, offset) -> layout.put(INPUT_PREFIX + topic, offset));
-        layout.put(LAYOUT_KEY, CURRENT);
+    static void record(KeyValueStore<Bytes, Bytes> timers, Map<String, Long> inputPositions) {
+        inputPositions.forEach((topic, offset) -> timers.put(StoreKeys.timer(NEVER, INPUT_PREFIX + topic),
+                encode(offset)));
+        timers.put(StoreKeys.timer(NEVER, LAYOUT_KEY), encode(CURRENT));
+    }
+
+    /** Records {@code layout} as the stores' layout (tests: stores of another release). */
+    static void recordLayout(KeyValueStore<Bytes, Bytes> timers, long layout) {
+        timers.put(StoreKeys.timer(NEVER, LAYOUT_KEY), encode(layout));
     }
 
     /** The input positions the last rebuild recorded, by input topic. */
-    static Map<String, Long> inputPositions(KeyValueStore<String, Long> layout) {
+    static Map<String, Long> inputPositions(KeyValueStore<Bytes, Bytes> timers) {
         Map<String, Long> positions = new HashMap<>();
-        try (KeyValueIterator<String, Long> it = layout.all()) {
+        try (KeyValueIterator<Bytes, Bytes> it = timers.range(StoreKeys.timer(NEVER, INPUT_PREFIX), null)) {
             while (it.hasNext()) {
-                KeyValue<String, Long> entry = it.next();
-                if (entry.key.startsWith(INPUT_PREFIX)) {
-                    positions.put(entry.key.substring(INPUT_PREFIX.length()), entry.value);
+                KeyValue<Bytes, Bytes> entry = it.next();
+                String name = StoreKeys.timerJob(entry.key);
+                if (StoreKeys.timerDueAt(entry.key) == NEVER && name.startsWith(INPUT_PREFIX)) {
+                    positions.put(name.substring(INPUT_PREFIX.length()), decode(entry.value));
                 }
             }
         }
         return positions;
+    }
+
+    private static Bytes encode(long value) {
+        return Bytes.wrap(ByteBuffer.allocate(Long.BYTES).putLong(value).array());
+    }
+
+    private static long decode(Bytes value) {
+        return ByteBuffer.wrap(value.get()).getLong();
     }
 
     /** The headers of a journal record decided on {@code input}: its topic and offset. */

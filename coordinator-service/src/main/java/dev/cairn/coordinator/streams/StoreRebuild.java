@@ -24,16 +24,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds one stream task's stores from its journal partition: the stores are a cache of the journal, and an
- * upgrade is a replay. It runs when the task's {@value CoordinatorStores#LAYOUT} store does not record this
- * release's {@link StoreLayout#CURRENT} layout: stores of a release before layouts were recorded, of another
+ * upgrade is a replay. It runs when the task's stores do not record this release's {@link StoreLayout#CURRENT}
+ * layout: stores of a release before layouts were recorded, of another
  * layout, or none at all (a new application id, lost changelogs) while the journal has records.
  *
  * <p>In: the journal partition of the task, every record from the first (each event decoded by any frozen schema
  * version), folded with the same {@link CheckpointEvolver} that built the stores, into memory. Out: every store of
  * the task emptied and written with the fold (jobs, specs, vertices, attempts, finished subtasks, acks, summaries,
  * retained checkpoints, request records and indexes); the timers the journal's events set (each one already due
- * becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and, in the
- * layout store, the layout and the last input offset of each input topic the journal reflects
+ * becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and the layout and the last input offset of each input topic the journal reflects
  * ({@link StoreLayout#inputPositions}), so that an application that starts reading its inputs from the beginning
  * skips what it already decided. Progress goes to the log and to the {@link DecisionListener} (metrics).
  */
@@ -76,7 +75,7 @@ final class StoreRebuild {
         KeyValueStore<Bytes, Bytes> timers = cast(stores.apply(CoordinatorStores.TIMERS));
         fold.timers.forEach(timer -> timers.put(StoreKeys.timer(timer.dueAtMs(), timer.jobId()),
                 CoordinatorProcessor.NO_VALUE));
-        StoreLayout.record(cast(stores.apply(CoordinatorStores.LAYOUT)), fold.inputPositions);
+        StoreLayout.record(timers, fold.inputPositions);
         long millis = (System.nanoTime() - started) / 1_000_000;
         LOG.info("Rebuilt the stores of partition {} from {} journal records ({} undecodable, skipped) in {} ms: "
                         + "{} entries, {} timers, inputs reflected up to {}", partition, fold.records, fold.undecodable,

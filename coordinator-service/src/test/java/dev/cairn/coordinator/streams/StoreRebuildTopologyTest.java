@@ -38,7 +38,7 @@ class StoreRebuildTopologyTest {
     private static final String JOB = "job";
     /** The stores a rebuild must reproduce exactly; timers are rebuilt as due ticks and are compared apart. */
     private static final List<String> COMPARED = CoordinatorStores.REBUILT.stream()
-            .filter(name -> !name.equals(CoordinatorStores.TIMERS) && !name.equals(CoordinatorStores.LAYOUT))
+            .filter(name -> !name.equals(CoordinatorStores.TIMERS))
             .toList();
 
     @TempDir
@@ -58,8 +58,9 @@ class StoreRebuildTopologyTest {
 
         try (CoordinatorDriver rebuilt = CoordinatorDriver.on(second).rebuildingFrom(source(journal)).start()) {
             assertThat(contents(rebuilt)).isEqualTo(before);
-            assertThat(rebuilt.driver().<String, Long>getKeyValueStore(CoordinatorStores.LAYOUT)
-                    .get(StoreLayout.LAYOUT_KEY)).isEqualTo(StoreLayout.CURRENT);
+            assertThat(StoreLayout.recorded(timers(rebuilt))).contains(StoreLayout.CURRENT);
+            assertThat(StoreLayout.inputPositions(timers(rebuilt))).containsOnlyKeys(
+                    CoordinatorDriver.TOPICS.requests(), CoordinatorDriver.TOPICS.acks());
             sendTheInputsOf(rebuilt);
 
             rebuilt.ack(JOB, 2, "source", 1, 10);
@@ -116,10 +117,11 @@ class StoreRebuildTopologyTest {
     @Test
     void shouldFindNothingToRebuildInAnEmptyJournalAndRecordTheLayout() {
         try (CoordinatorDriver fresh = CoordinatorDriver.start(first)) {
-            KeyValueStore<String, Long> layout = fresh.driver().getKeyValueStore(CoordinatorStores.LAYOUT);
+            KeyValueStore<Bytes, Bytes> timers = timers(fresh);
 
-            assertThat(layout.get(StoreLayout.LAYOUT_KEY)).isEqualTo(StoreLayout.CURRENT);
-            assertThat(StoreLayout.rebuildReason(layout)).isEmpty();
+            assertThat(StoreLayout.recorded(timers)).contains(StoreLayout.CURRENT);
+            assertThat(StoreLayout.rebuildReason(timers)).isEmpty();
+            assertThat(StoreLayout.inputPositions(timers)).isEmpty();
             assertThat(contents(fresh).values()).allSatisfy(store -> assertThat(store).isEmpty());
         }
     }
@@ -127,13 +129,13 @@ class StoreRebuildTopologyTest {
     @Test
     void shouldAskForARebuildWhenTheStoresRecordAnotherLayoutOrNone() {
         try (CoordinatorDriver fresh = CoordinatorDriver.start(first)) {
-            KeyValueStore<String, Long> layout = fresh.driver().getKeyValueStore(CoordinatorStores.LAYOUT);
+            KeyValueStore<Bytes, Bytes> timers = timers(fresh);
 
-            layout.put(StoreLayout.LAYOUT_KEY, StoreLayout.CURRENT + 1);
-            assertThat(StoreLayout.rebuildReason(layout)).hasValueSatisfying(reason -> assertThat(reason)
+            StoreLayout.recordLayout(timers, StoreLayout.CURRENT + 1);
+            assertThat(StoreLayout.rebuildReason(timers)).hasValueSatisfying(reason -> assertThat(reason)
                     .contains("layout " + (StoreLayout.CURRENT + 1)));
-            layout.delete(StoreLayout.LAYOUT_KEY);
-            assertThat(StoreLayout.rebuildReason(layout)).hasValueSatisfying(reason -> assertThat(reason)
+            timers.delete(StoreKeys.timer(StoreLayout.NEVER, StoreLayout.LAYOUT_KEY));
+            assertThat(StoreLayout.rebuildReason(timers)).hasValueSatisfying(reason -> assertThat(reason)
                     .contains("record no layout"));
         }
     }
@@ -199,6 +201,23 @@ class StoreRebuildTopologyTest {
             contents.put(name, entries);
         }
         return contents;
+    }
+
+    private static KeyValueStore<Bytes, Bytes> timers(CoordinatorDriver driver) {
+        return driver.driver().getKeyValueStore(CoordinatorStores.TIMERS);
+    }
+
+    @Test
+    void shouldNeverFireTheLayoutEntriesOfTheTimerIndex() {
+        try (CoordinatorDriver fresh = CoordinatorDriver.start(first)) {
+            fresh.register(spec(JOB, task("source", 1)));
+            fresh.startTask(JOB, "source", 0);
+            fresh.nextTrigger();
+            fresh.advance(Duration.ofSeconds(5));
+
+            assertThat(StoreLayout.recorded(timers(fresh))).contains(StoreLayout.CURRENT);
+            assertThat(StoreLayout.inputPositions(timers(fresh))).isEmpty();
+        }
     }
 
     private static String header(TestRecord<String, byte[]> record, String name) {
