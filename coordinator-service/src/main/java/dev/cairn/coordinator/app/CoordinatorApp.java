@@ -13,6 +13,8 @@ import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
+import dev.cairn.coordinator.streams.StoreLayout;
+import dev.cairn.events.config.Release;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
@@ -187,8 +189,8 @@ public final class CoordinatorApp implements AutoCloseable {
         });
         ProcessingGate gate = new ProcessingGate(streams);
         gate.open(config, adminProperties(config));
-        LOG.info("Coordinator {} started against {} (topics {}*, {} partitions, state in {}, {})",
-                config.applicationId(), config.bootstrapServers(), config.topics().prefix(), config.partitions(),
+        LOG.info("Coordinator {} (Cairn {}, store layout {}) started against {} (topics {}*, {} partitions, state in "
+                + "{}, {})", config.applicationId(), Release.version(), StoreLayout.CURRENT, config.bootstrapServers(), config.topics().prefix(), config.partitions(),
                 config.stateDir(), config.failover());
         RequestPublisher publisher = null;
         if (queryServer != null) {

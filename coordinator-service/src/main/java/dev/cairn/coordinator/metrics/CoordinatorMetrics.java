@@ -1,5 +1,8 @@
 package dev.cairn.coordinator.metrics;
 
+import dev.cairn.coordinator.streams.StoreLayout;
+import dev.cairn.events.config.Release;
+import io.micrometer.core.instrument.Gauge;
 import dev.cairn.coordinator.query.StateSource;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -18,7 +21,9 @@ import org.apache.kafka.streams.KafkaStreams;
  * stores ({@link JobMetrics}), those counted from decided events ({@link DecisionMetrics}), the dead letters
  * ({@code cairn_dead_letters_total}, counted by the dead-letter handler in {@link #registry()}), Kafka
  * Streams' own metrics ({@code kafka_stream_*}, bound with Micrometer's {@link KafkaStreamsMetrics}), and
- * the JVM's and the process's. {@link #scrape} answers {@code GET /metrics}.
+ * the JVM's and the process's, and {@code cairn_build_info{version, store_layout}} (always 1: which release an
+ * instance runs, and the store layout it writes, so that a rolling upgrade can be followed instance by instance).
+ * {@link #scrape} answers {@code GET /metrics}.
  *
  * <p>Use: create it, build the topology with {@link #decisions()} and pass {@link #registry()} to the
  * dead-letter handler, then bind the Kafka Streams instance ({@link #bindStreams}) and its stores
@@ -42,6 +47,11 @@ public final class CoordinatorMetrics implements AutoCloseable {
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
+        Gauge.builder("cairn.build.info", () -> 1)
+                .description("The Cairn release this instance runs and the store layout it writes")
+                .tag("version", Release.version())
+                .tag("store_layout", Long.toString(StoreLayout.CURRENT))
+                .register(registry);
     }
 
     /** The registry every coordinator metric is in. */
