@@ -10,7 +10,6 @@ import dev.cairn.kafka.EmbeddedKafkaBroker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -146,10 +145,7 @@ public final class RebuildBenchmark {
             md.append(String.format(Locale.ROOT, "| %d | %,d | %.2f | %.2f | %.2f |%n", row.repeat(), row.events(),
                     row.wallSeconds(), row.partitionSeconds(), row.replaySeconds()));
         }
-        System.out.println();
-        System.out.print(md);
-        Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, md, StandardCharsets.UTF_8);
+        ReplayBenchmark.printAndWrite(md, out);
     }
 
     private static void appendMedian(StringBuilder md, List<Row> rows, String what,

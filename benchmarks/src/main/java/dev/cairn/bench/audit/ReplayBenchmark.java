@@ -244,6 +244,11 @@ public final class ReplayBenchmark {
             md.append(String.format(Locale.ROOT, "| %d | %s | %,d | %.2f | %,.0f |%n", row.repeat(), row.reader(),
                     row.events(), row.seconds(), row.perSecond()));
         }
+        printAndWrite(md, out);
+    }
+
+    /** Prints a report and writes it to {@code out}, creating its directory. */
+    static void printAndWrite(CharSequence md, Path out) throws IOException {
         System.out.println();
         System.out.print(md);
         Files.createDirectories(out.toAbsolutePath().getParent());
