@@ -3,6 +3,8 @@ package dev.cairn.events.topics;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The names and configuration of Cairn's topics. Every keyed topic is keyed by job id and has the same
@@ -15,7 +17,11 @@ import java.util.Objects;
  *   <li>{@code <prefix>control}: trigger, complete and abort notifications for sidecars;</li>
  *   <li>{@code <prefix>completed}: compacted, the retained completed checkpoints per job (key: the job id) and
  *       the state handles of its newest one in parts (key: {@link #restorePartKey}), on the job's partition;</li>
- *   <li>{@code <prefix>dlq}: records that could not be read, with the reason in headers.</li>
+ *   <li>{@code <prefix>dlq}: records that could not be read, with the reason in headers;</li>
+ *   <li>{@code <prefix>schemas}: compacted, the Avro schemas Cairn's programs write (key: the schema's fingerprint
+ *       in 16 lower-case hex digits, value: its parsing canonical form), so that a reader one release older
+ *       resolves a newer writer's schema ({@code dev.cairn.events.serde.SchemaCatalog}). Not keyed by job id: a
+ *       reader reads all of it.</li>
  * </ul>
  *
  * @param prefix prepended to every name, {@code cairn.} by default
@@ -83,6 +89,30 @@ public record CairnTopics(String prefix) {
         return prefix + "dlq";
     }
 
+    /** The Avro schemas the writers of every release publish (compacted; see the class comment). */
+    public String schemas() {
+        return prefix + "schemas";
+    }
+
+    /**
+     * The topics of which {@code name} is the one {@code role} names: {@code of("cairn.journal",
+     * CairnTopics::journal)} is the prefix {@code cairn.}. For a client that is handed one topic's name and needs
+     * another of the same set (the schemas topic beside the requests or the journal topic).
+     *
+     * @return empty when {@code name} is not such a topic's name under any valid prefix
+     */
+    public static Optional<CairnTopics> of(String name, Function<CairnTopics, String> role) {
+        String suffix = role.apply(new CairnTopics(""));
+        if (name == null || !name.endsWith(suffix)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new CairnTopics(name.substring(0, name.length() - suffix.length())));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Every topic Cairn uses, with the topic-level configuration each needs. */
     public Map<String, Map<String, String>> withConfigs() {
         return Map.of(
@@ -91,11 +121,12 @@ public record CairnTopics(String prefix) {
                 journal(), Map.of("retention.ms", "-1", "retention.bytes", "-1"),
                 control(), Map.of(),
                 completed(), Map.of("cleanup.policy", "compact"),
-                dlq(), Map.of("retention.ms", "-1", "retention.bytes", "-1"));
+                dlq(), Map.of("retention.ms", "-1", "retention.bytes", "-1"),
+                schemas(), Map.of("cleanup.policy", "compact"));
     }
 
     /** Every topic name, in a fixed order. */
     public List<String> all() {
-        return List.of(requests(), acks(), journal(), control(), completed(), dlq());
+        return List.of(requests(), acks(), journal(), control(), completed(), dlq(), schemas());
     }
 }
