@@ -23,25 +23,34 @@ import org.apache.avro.util.ClassSecurityValidator;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A Kafka {@link Serde} for one Avro record type, in Avro's single-object encoding: the bytes
  * {@code C3 01}, the writer schema's 8-byte fingerprint, then the binary body. Reading resolves the
  * fingerprint against every schema version it was given (the frozen versions plus the current one), so
- * data written by any released version stays readable. Every failure to read is an
- * {@link EventDecodingException} naming the problem.
+ * data written by any released version stays readable. With a fallback {@link SchemaStore} (a
+ * {@link SchemaCatalog} of the schemas topic), a fingerprint none of those versions has is looked up there, so that
+ * data written by a newer release is read too, by Avro's schema resolution (fields this release does not know are
+ * skipped, fields the writer lacks get their defaults); a schema found there must be a version of this serde's
+ * record (same full name), else the record is {@link EventDecodingException.Problem#WRONG_EVENT_TYPE}. Every failure
+ * to read is an {@link EventDecodingException} naming the problem.
  *
  * @param <T> the generated record type (an envelope or a state record)
  */
 public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>, Serializer<T>, Deserializer<T> {
 
     private static final AtomicBoolean TRUSTED = new AtomicBoolean();
+    private static final Logger LOG = LoggerFactory.getLogger(AvroEventSerde.class);
 
     static {
         limitAvroAllocations();
     }
 
     private final String typeName;
+    private final String fullName;
+    private final SchemaStore fallback;
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
     private final Map<Long, String> otherTypesByFingerprint;
@@ -52,16 +61,37 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
      * @param otherTypesByFingerprint fingerprints of other known types, to name them in WRONG_EVENT_TYPE errors
      */
     public AvroEventSerde(Class<T> type, Collection<Schema> writerVersions, Map<Long, String> otherTypesByFingerprint) {
+        this(type, writerVersions, otherTypesByFingerprint, null);
+    }
+
+    /**
+     * @param type the generated class
+     * @param writerVersions earlier versions of the type's schema to accept when reading
+     * @param otherTypesByFingerprint fingerprints of other known types, to name them in WRONG_EVENT_TYPE errors
+     * @param fallback asked for a fingerprint that is none of the versions above ({@link SchemaCatalog});
+     *     {@code null}: none
+     */
+    public AvroEventSerde(Class<T> type, Collection<Schema> writerVersions, Map<Long, String> otherTypesByFingerprint,
+            SchemaStore fallback) {
         trustCairnClasses();
         Schema current = SpecificData.get().getSchema(type);
         this.typeName = current.getName();
-        SchemaStore.Cache store = new SchemaStore.Cache();
+        this.fullName = current.getFullName();
+        this.fallback = fallback;
+        SchemaStore.Cache shipped = new SchemaStore.Cache();
         List<Schema> versions = new ArrayList<>(writerVersions);
         versions.add(current);
-        versions.forEach(store::addSchema);
+        versions.forEach(shipped::addSchema);
+        this.otherTypesByFingerprint = Map.copyOf(otherTypesByFingerprint);
+        SchemaStore store = fallback == null ? shipped : fingerprint -> {
+            Schema known = shipped.findByFingerprint(fingerprint);
+            if (known != null || this.otherTypesByFingerprint.containsKey(fingerprint)) {
+                return known;
+            }
+            return fromFallback(fingerprint);
+        };
         this.encoder = new BinaryMessageEncoder<>(SpecificData.getForClass(type), current);
         this.decoder = new BinaryMessageDecoder<>(SpecificData.getForClass(type), current, store);
-        this.otherTypesByFingerprint = Map.copyOf(otherTypesByFingerprint);
     }
 
     /** A serde that reads only data written with the current schema (for internal state stores). */
@@ -95,6 +125,37 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
             ClassSecurityValidator.ClassSecurityPredicate previous = ClassSecurityValidator.getGlobal();
             ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(
                     previous, type -> type.getName().startsWith("dev.cairn.")));
+        }
+    }
+
+    /**
+     * The fallback's schema of {@code fingerprint}, if it is a version of this serde's record; a schema of another
+     * record is refused with {@link ForeignSchema}, and a fallback that fails counts as one that does not know it.
+     */
+    private Schema fromFallback(long fingerprint) {
+        Schema found;
+        try {
+            found = fallback.findByFingerprint(fingerprint);
+        } catch (RuntimeException e) {
+            LOG.warn("The schema store {} failed to look up fingerprint {}: {}", fallback, Long.toHexString(fingerprint),
+                    e.toString());
+            return null;
+        }
+        if (found == null || fingerprint(found) != fingerprint) {
+            return null;
+        }
+        if (!fullName.equals(found.getFullName())) {
+            throw new ForeignSchema(found.getFullName());
+        }
+        return found;
+    }
+
+    /** A schema that the fallback has for a fingerprint, but of another record than this serde reads. */
+    private static final class ForeignSchema extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ForeignSchema(String fullName) {
+            super(fullName, null, false, false);
         }
     }
 
@@ -137,6 +198,11 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
                             + " in Avro single-object encoding (starting C3 01), got " + hexPrefix(data), e);
         } catch (MissingSchemaException e) {
             throw unknownFingerprint(topic, data, e);
+        } catch (ForeignSchema e) {
+            throw new EventDecodingException(EventDecodingException.Problem.WRONG_EVENT_TYPE,
+                    "expected a " + typeName + " on topic " + topic + " but schema fingerprint "
+                            + Long.toHexString(fingerprintOf(data)) + " is a version of " + e.getMessage()
+                            + " (read from the schemas topic)", null);
         } catch (AvroRuntimeException e) {
             if (e.getCause() instanceof EOFException) {
                 throw truncated(topic, data, e);
@@ -150,7 +216,7 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
     }
 
     private EventDecodingException unknownFingerprint(String topic, byte[] data, Exception cause) {
-        long fingerprint = data.length >= 10 ? ByteBuffer.wrap(data, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong() : 0L;
+        long fingerprint = fingerprintOf(data);
         String other = otherTypesByFingerprint.get(fingerprint);
         if (other != null) {
             return new EventDecodingException(EventDecodingException.Problem.WRONG_EVENT_TYPE,
@@ -158,7 +224,12 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
         }
         return new EventDecodingException(EventDecodingException.Problem.UNKNOWN_SCHEMA,
                 "expected a " + typeName + " on topic " + topic + " but schema fingerprint "
-                        + Long.toHexString(fingerprint) + " is no version Cairn knows", cause);
+                        + Long.toHexString(fingerprint) + " is no version Cairn knows"
+                        + (fallback == null ? "" : ", nor on the schemas topic"), cause);
+    }
+
+    private static long fingerprintOf(byte[] data) {
+        return data.length >= 10 ? ByteBuffer.wrap(data, 2, 8).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong() : 0L;
     }
 
     private EventDecodingException truncated(String topic, byte[] data, Exception cause) {
@@ -192,7 +263,7 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        // nothing to configure: every schema version is shipped with the classes
+        // nothing to configure: every schema version is shipped with the classes, the fallback given when built
     }
 
     @Override

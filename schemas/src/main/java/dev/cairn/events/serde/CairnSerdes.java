@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
+import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -32,6 +33,9 @@ public final class CairnSerdes {
     private static final AvroEventSerde<JournalEnvelope> JOURNAL = forEnvelope(JournalEnvelope.class);
     private static final AvroEventSerde<RetainedCheckpoints> RETAINED = forEnvelope(RetainedCheckpoints.class);
     private static final AvroEventSerde<RestorePart> RESTORE_PARTS = forEnvelope(RestorePart.class);
+    private static final Map<Class<?>, AvroEventSerde<?>> SHARED = Map.of(RequestEnvelope.class, REQUESTS,
+            AckEnvelope.class, ACKS, ControlEnvelope.class, CONTROL, JournalEnvelope.class, JOURNAL,
+            RetainedCheckpoints.class, RETAINED, RestorePart.class, RESTORE_PARTS);
 
     private CairnSerdes() {}
 
@@ -69,6 +73,21 @@ public final class CairnSerdes {
     public static <T extends SpecificRecord> AvroEventSerde<T> forEnvelope(Class<T> type) {
         String name = SpecificData.get().getSchema(type).getName();
         return new AvroEventSerde<>(type, SchemaVersions.frozen(name), ALL_FINGERPRINTS);
+    }
+
+    /**
+     * A new serde for one of {@link #ENVELOPES}, reading all its frozen versions and, for a fingerprint none of them
+     * has, the schemas {@code fallback} finds (a {@link SchemaCatalog} of the schemas topic: what a reader of records
+     * written by another program, maybe of a newer release, decodes with). A {@code null} fallback gives the shared
+     * serde of the type (the methods above).
+     */
+    @SuppressWarnings("unchecked")
+    public static <T extends SpecificRecord> AvroEventSerde<T> forEnvelope(Class<T> type, SchemaStore fallback) {
+        if (fallback == null && SHARED.containsKey(type)) {
+            return (AvroEventSerde<T>) SHARED.get(type);
+        }
+        String name = SpecificData.get().getSchema(type).getName();
+        return new AvroEventSerde<>(type, SchemaVersions.frozen(name), ALL_FINGERPRINTS, fallback);
     }
 
     private static Map<Long, String> fingerprintsOfAllEnvelopes() {
