@@ -59,9 +59,11 @@ class EventContractIT {
             assertThat(topics.values()).allSatisfy(t -> assertThat(t.partitions()).hasSize(3));
             ConfigResource journal = new ConfigResource(ConfigResource.Type.TOPIC, TOPICS.journal());
             ConfigResource completed = new ConfigResource(ConfigResource.Type.TOPIC, TOPICS.completed());
-            var configs = admin.describeConfigs(List.of(journal, completed)).all().get();
+            ConfigResource schemas = new ConfigResource(ConfigResource.Type.TOPIC, TOPICS.schemas());
+            var configs = admin.describeConfigs(List.of(journal, completed, schemas)).all().get();
             assertThat(configs.get(journal).get("retention.ms").value()).isEqualTo("-1");
             assertThat(configs.get(completed).get("cleanup.policy").value()).isEqualTo("compact");
+            assertThat(configs.get(schemas).get("cleanup.policy").value()).isEqualTo("compact");
         }
     }
 

@@ -97,7 +97,18 @@ public final class SchemaPublisher {
      */
     public static boolean publish(Map<String, ?> clientConfig, String topic,
             Collection<Class<? extends SpecificRecord>> types, Duration timeout) {
-        List<Schema> schemas = schemasOf(types);
+        return publishSchemas(clientConfig, topic, schemasOf(types), timeout);
+    }
+
+    /**
+     * Writes {@code schemas} to {@code topic} and waits until the broker has them, as
+     * {@link #publish(Map, String, Collection, Duration)} does with the current schemas of generated classes. Never
+     * throws: what went wrong is logged as a warning.
+     *
+     * @return whether the broker acknowledged every schema
+     */
+    public static boolean publishSchemas(Map<String, ?> clientConfig, String topic, List<Schema> schemas,
+            Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             if (!topicExists(clientConfig, topic, timeout)) {
