@@ -125,8 +125,8 @@ public final class CoordinatorApp implements AutoCloseable {
         CoordinatorSettings settings = CoordinatorSettings.DEFAULTS.withLimits(config.inputLimits());
         return CoordinatorTopology.build(config.topics(), settings, () -> ThreadLocalRandom.current().nextDouble(),
                 config.tickInterval(), CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
-                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests()), listener,
-                new KafkaJournalSource());
+                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(),
+                        CoordinatorSchemas.catalog(config)), listener, new KafkaJournalSource());
     }
 
     private static void ensureTopics(CoordinatorConfig config) {
@@ -134,6 +134,7 @@ public final class CoordinatorApp implements AutoCloseable {
             new TopicInitializer(admin, Duration.ofSeconds(60))
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
         }
+        CoordinatorSchemas.publish(config);
         if (config.replicationFactor() == 1) {
             LOG.warn("Topics are created with one replica: while a partition's broker restarts it has no leader, and "
                     + "Kafka can then leave this coordinator's transaction open (its jobs stop) or take back what it "

@@ -14,6 +14,7 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.message.SchemaStore;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificRecord;
@@ -23,18 +24,26 @@ import org.apache.avro.specific.SpecificRecord;
  * fingerprint) is read from the array, and the body is decoded straight from it with a reused binary decoder and one
  * datum reader per frozen version, where the journal serde reads through an input stream byte by byte. Anything
  * this path does not read cleanly (an unknown fingerprint, a short or corrupt body, trailing bytes) goes through
- * the journal serde ({@link CairnSerdes#journal()}), so a record that does not decode fails with the serde's message.
+ * the journal serde ({@link CairnSerdes#journal()}), so a record that does not decode fails with the serde's message;
+ * given a fallback {@link SchemaStore} (the schemas topic's catalog), that serde resolves a fingerprint of no shipped
+ * version there, so that an audit of this release reads a journal written by a coordinator of the next one.
  * Not thread-safe: one per reading thread. The audit and the coordinator's rebuild of its stores read with it.
  */
 public final class JournalDecoder {
 
     private static final int HEADER = 10;
 
-    private final AvroEventSerde<JournalEnvelope> serde = CairnSerdes.journal();
+    private final AvroEventSerde<JournalEnvelope> serde;
     private final Map<Long, SpecificDatumReader<JournalEnvelope>> readers = new HashMap<>();
     private BinaryDecoder decoder;
 
     public JournalDecoder() {
+        this(null);
+    }
+
+    /** @param fallback where the serde looks up a fingerprint of no shipped version; {@code null}: nowhere */
+    public JournalDecoder(SchemaStore fallback) {
+        serde = CairnSerdes.forEnvelope(JournalEnvelope.class, fallback);
         Schema current = JournalEnvelope.getClassSchema();
         List<Schema> versions = new ArrayList<>(SchemaVersions.frozen(current.getName()));
         versions.add(current);

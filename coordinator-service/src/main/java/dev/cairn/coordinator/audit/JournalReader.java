@@ -2,6 +2,8 @@ package dev.cairn.coordinator.audit;
 
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
+import dev.cairn.events.serde.SchemaCatalog;
+import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.events.topics.JobPartitions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,9 +26,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 /**
  * Reads the journal topic for the audit, without a consumer group: {@code read_committed}, every partition (or
  * only a job's) assigned and read from its beginning up to the end offsets taken when the read starts, or up to an
- * offset or a time. Values are decoded here (with every frozen schema version, {@link CairnSerdes#journal()});
- * a record that does not decode is handed on as such, with the reason. When a job is named, only records keyed by
- * it are decoded and handed on.
+ * offset or a time. Values are decoded here (with every frozen schema version, {@link CairnSerdes#journal()}, and
+ * for a journal named {@code <prefix>journal} with the schemas a coordinator of another release published on
+ * {@code <prefix>schemas}, {@link SchemaCatalog}); a record that does not decode is handed on as such, with the
+ * reason. When a job is named, only records keyed by it are decoded and handed on.
  */
 public final class JournalReader {
 
@@ -142,7 +145,8 @@ public final class JournalReader {
         });
         long deadline = System.nanoTime() + timeout.toNanos();
         long records = 0;
-        JournalDecoder decoder = new JournalDecoder();
+        JournalDecoder decoder = new JournalDecoder(CairnTopics.of(topic, CairnTopics::journal)
+                .map(topics -> SchemaCatalog.fromTopic(config, topics.schemas())).orElse(null));
         try (DecodingPipeline pipeline = new DecodingPipeline(record -> entry(decoder, topic, record), sink)) {
             while (!open.isEmpty()) {
                 if (System.nanoTime() > deadline) {

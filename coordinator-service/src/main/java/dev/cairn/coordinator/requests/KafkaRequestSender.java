@@ -4,6 +4,8 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.SchemaPublisher;
+import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -30,8 +32,12 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * topic exists: a broker that creates topics on first use would otherwise turn a mistyped topic prefix into a
  * request that nobody reads.
  *
- * <p>Each step is bounded by the send timeout: the topic check, the wait for metadata ({@code max.block.ms}) and
- * the wait for the acknowledgement ({@code delivery.timeout.ms}).
+ * <p>Once the topic is seen, and before its first request, it publishes the schema it writes requests with to the
+ * schemas topic beside it ({@code <prefix>schemas} for {@code <prefix>requests}, {@link SchemaPublisher}), so that a
+ * coordinator of an earlier release reads them; a failure to publish is only logged.
+ *
+ * <p>Each step is bounded by the send timeout: the topic check, the schema's publication, the wait for metadata
+ * ({@code max.block.ms}) and the wait for the acknowledgement ({@code delivery.timeout.ms}).
  */
 public final class KafkaRequestSender implements RequestSender {
 
@@ -40,6 +46,7 @@ public final class KafkaRequestSender implements RequestSender {
     private static final int MAX_REQUEST_TIMEOUT_MS = 30_000;
 
     private final String topic;
+    private final Map<String, Object> config;
     private final String bootstrapServers;
     private final Duration sendTimeout;
     private final Admin admin;
@@ -58,6 +65,7 @@ public final class KafkaRequestSender implements RequestSender {
             Optional<SigningKey> requestsKey) {
         Map<String, Object> config = producerConfig(producerSettings, sendTimeout);
         this.topic = topic;
+        this.config = config;
         this.bootstrapServers = String.valueOf(config.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG));
         this.sendTimeout = sendTimeout;
         Admin createdAdmin = null;
@@ -140,6 +148,7 @@ public final class KafkaRequestSender implements RequestSender {
             admin.describeTopics(List.of(topic)).allTopicNames()
                     .get(sendTimeout.toMillis() + MARGIN.toMillis(), TimeUnit.MILLISECONDS);
             topicSeen = true;
+            publishSchema();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
                 throw new SendFailedException("did not send the " + what + ": the topic does not exist. Start the "
@@ -152,6 +161,14 @@ public final class KafkaRequestSender implements RequestSender {
             Thread.currentThread().interrupt();
             throw new SendFailedException("interrupted while looking up " + topic, e);
         }
+    }
+
+    /** Publishes the schema of the requests to the schemas topic of the same prefix (none for another name). */
+    private void publishSchema() {
+        CairnTopics.of(topic, CairnTopics::requests).ifPresent(topics -> SchemaPublisher.publish(config,
+                topics.schemas(), List.of(RequestEnvelope.class),
+                sendTimeout.compareTo(SchemaPublisher.DEFAULT_TIMEOUT) < 0 ? sendTimeout
+                        : SchemaPublisher.DEFAULT_TIMEOUT));
     }
 
     private SendFailedException failed(String what, Throwable cause) {

@@ -5,8 +5,10 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.auth.SharedKeyVerifyingDeserializer;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.VerifyingDeserializer;
+import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
+import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
@@ -17,13 +19,29 @@ import org.apache.kafka.common.serialization.Deserializer;
  * Without a master key nothing can be checked and every record is taken unsigned (the configuration keys only
  * allow that when the operator says so, {@code CoordinatorKeys}).
  *
+ *
+ * <p>Both decode with the schema versions shipped and, given {@code schemas}, with those a sidecar, the CLI or the
+ * REST API of another release published on the schemas topic ({@code SchemaCatalog}): a signature covers the bytes,
+ * the schema only decodes them, so the checks are the same whichever schema a record was written with.
+ *
  * @param masterKey the operator's master key; {@code null} checks nothing
  * @param allowUnsignedRequests whether a request without signature is taken (a signed one is still checked)
+ * @param schemas where a fingerprint of no shipped schema version is looked up; {@code null}: nowhere
  */
-public record InputAuthentication(SigningKey masterKey, boolean allowUnsignedRequests) {
+public record InputAuthentication(SigningKey masterKey, boolean allowUnsignedRequests, SchemaStore schemas) {
 
     /** Nothing is checked: every record is taken unsigned. */
     public static final InputAuthentication NONE = new InputAuthentication(null, true);
+
+    /** Records decoded with the shipped schema versions only. */
+    public InputAuthentication(SigningKey masterKey, boolean allowUnsignedRequests) {
+        this(masterKey, allowUnsignedRequests, null);
+    }
+
+    /** The same checks, a fingerprint of no shipped version looked up in {@code store}. */
+    public InputAuthentication withSchemas(SchemaStore store) {
+        return new InputAuthentication(masterKey, allowUnsignedRequests, store);
+    }
 
     /** The configuration key an operator sets to take unsigned requests, named in the dead letters' messages. */
     static final String ALLOW_UNSIGNED_REQUESTS_KEY = "allow.unsigned.requests";
@@ -35,14 +53,15 @@ public record InputAuthentication(SigningKey masterKey, boolean allowUnsignedReq
 
     /** What reads {@code cairn.acks}. */
     Deserializer<AckEnvelope> acks() {
-        return masterKey == null ? CairnSerdes.acks()
-                : new VerifyingDeserializer<>(CairnSerdes.acks(), masterKey, EnvelopeJobIds::of);
+        AvroEventSerde<AckEnvelope> decode = CairnSerdes.forEnvelope(AckEnvelope.class, schemas);
+        return masterKey == null ? decode : new VerifyingDeserializer<>(decode, masterKey, EnvelopeJobIds::of);
     }
 
     /** What reads {@code cairn.requests}. */
     Deserializer<RequestEnvelope> requests() {
-        return masterKey == null ? CairnSerdes.requests()
-                : new SharedKeyVerifyingDeserializer<>(CairnSerdes.requests(), masterKey.requestsKey(),
+        AvroEventSerde<RequestEnvelope> decode = CairnSerdes.forEnvelope(RequestEnvelope.class, schemas);
+        return masterKey == null ? decode
+                : new SharedKeyVerifyingDeserializer<>(decode, masterKey.requestsKey(),
                         allowUnsignedRequests, "this coordinator accepts only requests signed with the requests key "
                         + "derived from its master key (the REST API signs what it publishes; the CLI signs with "
                         + "--requests-key-file, a key made by `cairn keys requests`), or set "
