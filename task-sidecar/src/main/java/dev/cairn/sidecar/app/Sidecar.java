@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * start-up) and {@code <prefix>completed} (read once at start-up for the restore point). Out:
  * {@code <prefix>acks} ({@code TaskStarted}, then one ack or decline per planned checkpoint, and
  * {@code TaskFinished} once the worker {@link #finish finished}; for a participant,
- * {@code ParticipantAcknowledged} or {@code ParticipantDeclined}), keyed by job id.
+ * {@code ParticipantAcknowledged} or {@code ParticipantDeclined}), keyed by job id, and, once at start-up, the
+ * schema of those records to {@code <prefix>schemas}, where a coordinator of an earlier release finds it (and
+ * from where this one reads the schemas of a later coordinator's records).
  *
  * <pre>{@code
  * try (Sidecar sidecar = Sidecar.start(SidecarConfig.forTask("localhost:9092", "orders", "sink", 0), myHook)) {

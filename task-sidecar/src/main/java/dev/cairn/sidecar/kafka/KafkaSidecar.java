@@ -30,6 +30,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -68,6 +69,11 @@ import org.slf4j.LoggerFactory;
  * {@code TaskStartRejected} of this attempt makes it announce itself again, started after the subtask's current
  * attempt ({@link SidecarCore#onStartRejected}). In: {@code cairn.control}, {@code cairn.completed}. Out:
  * {@code cairn.acks}.
+ *
+ * <p>Records of other releases ({@link SidecarSchemas}): while it reads the restore point it publishes the schema of
+ * its acks to {@code cairn.schemas}, and waits for that before it writes its first record, so that a coordinator of
+ * an earlier release finds the schema there; it decodes control and completed records with the schemas a
+ * coordinator of a later release published there as fallback.
  */
 public final class KafkaSidecar implements AutoCloseable {
 
@@ -80,7 +86,7 @@ public final class KafkaSidecar implements AutoCloseable {
     private final KafkaConsumer<String, byte[]> control;
     private final KafkaProducer<String, AckEnvelope> producer;
     private final HookRunner hooks;
-    private final AvroEventSerde<ControlEnvelope> controlSerde = CairnSerdes.control();
+    private final AvroEventSerde<ControlEnvelope> controlSerde;
     private final Thread loop;
     private final Optional<RestorePoint> restoredFrom;
     private volatile boolean running = true;
@@ -90,8 +96,9 @@ public final class KafkaSidecar implements AutoCloseable {
 
     private KafkaSidecar(RuntimeSettings settings, SnapshotHook hook, Clock clock, SidecarIdentity identity,
             KafkaConsumer<String, byte[]> control, KafkaProducer<String, AckEnvelope> producer,
-            Optional<RestorePoint> restoredFrom) {
+            Optional<RestorePoint> restoredFrom, SchemaStore schemas) {
         this.settings = settings;
+        this.controlSerde = CairnSerdes.forEnvelope(ControlEnvelope.class, schemas);
         this.clock = clock;
         this.core = new SidecarCore(identity, settings.snapshotTimeout(), restoredFrom);
         this.control = control;
@@ -140,7 +147,9 @@ public final class KafkaSidecar implements AutoCloseable {
             control.assign(List.of(partition));
             control.seekToEnd(List.of(partition));
             long from = control.position(partition, deadline.remaining());
-            StartupReads.RestoreRecords records = StartupReads.restoreRecords(settings, deadline);
+            CompletableFuture<Void> published = SidecarSchemas.publish(settings);
+            SchemaStore schemas = SidecarSchemas.catalog(settings);
+            StartupReads.RestoreRecords records = StartupReads.restoreRecords(settings, deadline, schemas);
             SidecarIdentity identity = settings.isParticipant()
                     ? new Participant(settings.jobId(), settings.participant())
                     : new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
@@ -150,12 +159,14 @@ public final class KafkaSidecar implements AutoCloseable {
                     : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
                             settings.subtaskIndex());
             Startup.restore(hook, settings, restorePoint);
+            published.join();
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     settings.authKey() == null ? CairnSerdes.acks().serializer()
                             : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
             long startedAtMs = identity instanceof TaskAttempt attempt
                     ? Startup.register(producer, settings, attempt, clock, deadline) : 0;
-            KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer, restorePoint);
+            KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer, restorePoint,
+                    schemas);
             sidecar.core.announced(startedAtMs);
             sidecar.loop.start();
             LOG.info("Sidecar of {} started: consuming {} from offset {}", identity, partition, from);

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -79,11 +80,12 @@ final class StartupReads {
 
     /**
      * The job's latest values on the completed topic, reading its partition to the end once: the retained
-     * checkpoints (empty when none, or only a tombstone) and the restore parts (the latest value per part key).
+     * checkpoints (empty when none, or only a tombstone) and the restore parts (the latest value per part key),
+     * decoded with the schemas {@code schemas} finds for a fingerprint of no shipped version ({@code null}: none).
      */
-    static RestoreRecords restoreRecords(RuntimeSettings settings, Deadline deadline) {
-        AvroEventSerde<RetainedCheckpoints> serde = CairnSerdes.retained();
-        AvroEventSerde<RestorePart> partSerde = CairnSerdes.restoreParts();
+    static RestoreRecords restoreRecords(RuntimeSettings settings, Deadline deadline, SchemaStore schemas) {
+        AvroEventSerde<RetainedCheckpoints> serde = CairnSerdes.forEnvelope(RetainedCheckpoints.class, schemas);
+        AvroEventSerde<RestorePart> partSerde = CairnSerdes.forEnvelope(RestorePart.class, schemas);
         String topic = settings.topics().completed();
         String jobId = settings.jobId();
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(KafkaClients.consumer(settings, "restore"),
