@@ -38,13 +38,17 @@ public final class NewerSchemas {
     }
 
     /**
-     * {@code envelope} with an optional string field {@link #NEW_FIELD} (default null) added to the envelope and to
-     * the first event type of its union (e.g. {@code TaskStarted} of {@code AckEnvelope}).
+     * {@code envelope} with an optional string field {@link #NEW_FIELD} (default null) added to the envelope and,
+     * when its event union starts with a record, to that event type (e.g. {@code TaskStarted} of
+     * {@code AckEnvelope}).
      */
     public static Schema withNewField(Schema envelope) {
         ObjectNode root = tree(envelope);
         addNewField(root);
-        addNewField((ObjectNode) eventUnion(root).get(0));
+        ArrayNode union = eventUnion(root);
+        if (union != null && union.get(0).isObject()) {
+            addNewField((ObjectNode) union.get(0));
+        }
         return new Schema.Parser().parse(root.toString());
     }
 
@@ -54,7 +58,11 @@ public final class NewerSchemas {
         ObjectNode event = JSON.createObjectNode().put("type", "record").put("name", name)
                 .put("namespace", envelope.getNamespace());
         event.putArray("fields").addObject().put("name", "jobId").put("type", "string");
-        eventUnion(root).add(event);
+        ArrayNode union = eventUnion(root);
+        if (union == null) {
+            throw new IllegalArgumentException("no union in " + envelope.getFullName());
+        }
+        union.add(event);
         return new Schema.Parser().parse(root.toString());
     }
 
@@ -108,12 +116,13 @@ public final class NewerSchemas {
         field.putNull("default");
     }
 
+    /** The type of the envelope's first union field; {@code null} when it has none. */
     private static ArrayNode eventUnion(ObjectNode envelope) {
         for (JsonNode field : envelope.get("fields")) {
             if (field.get("type").isArray()) {
                 return (ArrayNode) field.get("type");
             }
         }
-        throw new IllegalArgumentException("no union in " + envelope.get("name"));
+        return null;
     }
 }

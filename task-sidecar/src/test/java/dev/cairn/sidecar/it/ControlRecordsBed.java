@@ -182,6 +182,11 @@ public final class ControlRecordsBed implements AutoCloseable {
         return kafka.bootstrapServers();
     }
 
+    /** This bed's topic names. */
+    public CairnTopics topics() {
+        return topics;
+    }
+
     @Override
     public void close() {
         stopSidecars();
