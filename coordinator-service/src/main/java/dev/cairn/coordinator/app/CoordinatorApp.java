@@ -15,6 +15,7 @@ import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.events.config.Release;
+import dev.cairn.events.serde.SchemaCatalog;
 import dev.cairn.events.topics.TopicInitializer;
 import java.time.Duration;
 import java.util.Map;
@@ -123,10 +124,11 @@ public final class CoordinatorApp implements AutoCloseable {
     /** The topology a coordinator with this configuration runs (and rehearses). */
     private static Topology topology(CoordinatorConfig config, DecisionListener listener) {
         CoordinatorSettings settings = CoordinatorSettings.DEFAULTS.withLimits(config.inputLimits());
+        SchemaCatalog schemas = CoordinatorSchemas.catalog(config);
         return CoordinatorTopology.build(config.topics(), settings, () -> ThreadLocalRandom.current().nextDouble(),
                 config.tickInterval(), CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
-                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(),
-                        CoordinatorSchemas.catalog(config)), listener, new KafkaJournalSource());
+                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(), schemas),
+                listener, new KafkaJournalSource(schemas));
     }
 
     private static void ensureTopics(CoordinatorConfig config) {

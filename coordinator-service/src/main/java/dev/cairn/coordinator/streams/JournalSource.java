@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.streams;
 
 import java.util.Map;
+import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -13,6 +14,14 @@ public interface JournalSource {
 
     /** A journal with no records: every rebuild finds nothing to fold (topology tests without a journal). */
     JournalSource EMPTY = (appConfigs, topic, partition, sink) -> { };
+
+    /**
+     * Where a fingerprint of no shipped schema version is looked up ({@code null}: nowhere): the schemas topic, so
+     * that a release rolled back to rebuilds from records a newer release wrote with fields it does not know.
+     */
+    default SchemaStore schemas() {
+        return null;
+    }
 
     /** One record of the journal partition. */
     @FunctionalInterface

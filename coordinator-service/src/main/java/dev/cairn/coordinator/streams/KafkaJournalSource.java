@@ -3,6 +3,7 @@ package dev.cairn.coordinator.streams;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -23,6 +24,18 @@ public final class KafkaJournalSource implements JournalSource {
     /** How long reading may make no progress before the rebuild fails. */
     static final Duration STALL = Duration.ofSeconds(60);
     private static final Duration POLL = Duration.ofMillis(500);
+
+    private final SchemaStore schemas;
+
+    /** @param schemas where unknown schema fingerprints are looked up (the schemas topic's catalog) */
+    public KafkaJournalSource(SchemaStore schemas) {
+        this.schemas = schemas;
+    }
+
+    @Override
+    public SchemaStore schemas() {
+        return schemas;
+    }
 
     @Override
     public void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink) {

@@ -104,7 +104,7 @@ final class StoreRebuild {
         private final long nowMs;
         private final CheckpointEvolver evolver = new CheckpointEvolver(settings);
         private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
-        private final JournalDecoder decoder = new JournalDecoder();
+        private final JournalDecoder decoder = new JournalDecoder(journal.schemas());
         private final Set<TimerIndex.Timer> timers = new HashSet<>();
         private final Map<String, Long> inputPositions = new HashMap<>();
         private long records;
