@@ -42,6 +42,14 @@ final class ChildProcess implements AutoCloseable {
 
     /** Runs {@code java <arguments>} to its end; fails unless it exits 0 within {@code timeout}. */
     static void runJava(String name, List<String> arguments, Path log, Duration timeout) {
+        int exit = exitCodeOfJava(name, arguments, log, timeout);
+        if (exit != 0) {
+            throw new IllegalStateException(name + " exited " + exit + "; see " + log);
+        }
+    }
+
+    /** Runs {@code java <arguments>} to its end and returns its exit code; fails unless it ends within {@code timeout}. */
+    static int exitCodeOfJava(String name, List<String> arguments, Path log, Duration timeout) {
         ChildProcess child = startJava(name, arguments, log);
         try {
             if (!child.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -52,15 +60,18 @@ final class ChildProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while running " + name, e);
         }
-        if (child.process.exitValue() != 0) {
-            throw new IllegalStateException(name + " exited " + child.process.exitValue() + "; see " + log);
-        }
+        return child.process.exitValue();
     }
 
     /** SIGKILL: the process gets no chance to leave its group or finish its transaction. Waits for the exit. */
     void kill() {
         process.destroyForcibly();
         awaitExit(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, without waiting: {@link #stop} waits for the exit. */
+    void terminate() {
+        process.destroy();
     }
 
     /** SIGTERM (a clean stop), then SIGKILL if it is still running after {@code grace}. */
@@ -73,6 +84,39 @@ final class ChildProcess implements AutoCloseable {
 
     boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** The exit code once the process has ended. */
+    int exitValue() {
+        return process.exitValue();
+    }
+
+    /**
+     * SIGSTOP: the process is frozen where it is, its sockets open, until {@link #resume()}. A frozen sidecar answers
+     * no trigger, so the checkpoint it was asked for stays pending, as behind a long GC pause.
+     */
+    void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: a {@link #pause() paused} process goes on from where it was. */
+    void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(process.pid()))
+                    .redirectErrorStream(true).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + this + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run kill -" + signal, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     long pid() {

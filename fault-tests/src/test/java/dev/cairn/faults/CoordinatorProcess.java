@@ -11,7 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,13 +23,17 @@ import java.util.Optional;
  * ({@code --sidecar-master-key-file}). The instance keeps its state directory, instance id, REST and probes ports across
  * {@link #restart()}, as a restarted pod would. Its REST API listens on 127.0.0.1 and serves the live store
  * ({@code GET /jobs/{id}/checkpoints}).
+ *
+ * <p>The jar is this build's ({@code cairn.coordinator.jar}) unless a start names another release's: the upgrade
+ * test starts the previous release with the same flags and then {@link #upgradeTo upgrades} the instance in place.
+ * Releases 0.1.0 and later take every flag used here.
  */
 final class CoordinatorProcess implements AutoCloseable {
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** The bearer token that may change every job ({@code --http-tokens-file}, as the README's deployment has one). */
     static final String REST_TOKEN = "faults-token-0123456789abcdef";
-    private static Path archive;
+    private static final Map<Path, Path> ARCHIVES = new HashMap<>();
 
     private final String name;
     private final Path dir;
@@ -35,11 +41,13 @@ final class CoordinatorProcess implements AutoCloseable {
     private final Path masterKeyFile;
     private final int httpPort;
     private final int probesPort;
+    private Path jar;
     private ChildProcess process;
     private int incarnation;
 
-    private CoordinatorProcess(String name, Path dir, List<String> flags, Path masterKeyFile, int httpPort,
+    private CoordinatorProcess(Path jar, String name, Path dir, List<String> flags, Path masterKeyFile, int httpPort,
             int probesPort) {
+        this.jar = jar;
         this.name = name;
         this.dir = dir;
         this.flags = flags;
@@ -55,6 +63,13 @@ final class CoordinatorProcess implements AutoCloseable {
      * (not yet assigned).
      */
     static CoordinatorProcess start(String name, Path dir, BrokerCluster kafka, String applicationId,
+            String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
+        return start(Path.of(coordinatorJar()), name, dir, kafka, applicationId, topicPrefix, partitions, masterKeyFile,
+                tuning);
+    }
+
+    /** {@link #start(String, Path, BrokerCluster, String, String, int, Path, FailoverTuning)} with the coordinator {@code jar}. */
+    static CoordinatorProcess start(Path jar, String name, Path dir, BrokerCluster kafka, String applicationId,
             String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
         int httpPort = freePort();
         int probesPort = freePort();
@@ -74,7 +89,7 @@ final class CoordinatorProcess implements AutoCloseable {
                 "--sidecar-master-key-file=" + masterKeyFile,
                 "--http-tokens-file=" + tokensFile(dir)));
         flags.addAll(tuning.flags(name));
-        CoordinatorProcess coordinator = new CoordinatorProcess(name, home, List.copyOf(flags), masterKeyFile,
+        CoordinatorProcess coordinator = new CoordinatorProcess(jar, name, home, List.copyOf(flags), masterKeyFile,
                 httpPort, probesPort);
         coordinator.launch();
         return coordinator;
@@ -83,35 +98,39 @@ final class CoordinatorProcess implements AutoCloseable {
     private void launch() {
         incarnation++;
         List<String> command = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC"));
-        classDataArchive(masterKeyFile).ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
+        classDataArchive(jar, masterKeyFile).ifPresent(archive -> command.add("-XX:SharedArchiveFile=" + archive));
         String logback = System.getProperty("cairn.faults.coordinator.logback", "");
         if (!logback.isBlank()) {
             command.add("-Dlogback.configurationFile=" + logback);
         }
-        command.addAll(List.of("-jar", coordinatorJar()));
+        command.addAll(List.of("-jar", jar.toString()));
         command.addAll(flags);
         process = ChildProcess.startJava("coordinator " + name, command, dir.resolve("coordinator-" + incarnation + ".log"));
     }
 
     /**
-     * The class-data-sharing archive every coordinator process of this JVM starts with, made once by a
-     * {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as docs/operations.md recommends for deployments,
-     * with the master key file of the first coordinator that needs it (so that it builds the same topology as the
-     * coordinators, with the deserializer that verifies signatures); none when {@code cairn.faults.cds} is
-     * {@code false}.
+     * The class-data-sharing archive every coordinator process of this JVM that runs {@code jar} starts with, made
+     * once per jar by a {@code --rehearse} run under {@code -XX:ArchiveClassesAtExit} as docs/operations.md recommends
+     * for deployments, with the master key file of the first coordinator that needs it (so that it builds the same
+     * topology as the coordinators, with the deserializer that verifies signatures); none when
+     * {@code cairn.faults.cds} is {@code false}. An archive holds the classes of one class path, so each release's
+     * jar has its own.
      */
-    private static synchronized Optional<Path> classDataArchive(Path masterKeyFile) {
+    private static synchronized Optional<Path> classDataArchive(Path jar, Path masterKeyFile) {
         if (!Boolean.parseBoolean(System.getProperty("cairn.faults.cds", "true"))) {
             return Optional.empty();
         }
+        Path archive = ARCHIVES.get(jar);
         if (archive == null) {
             Path dir = Path.of(System.getProperty("cairn.faults.dir", "target/faults"));
-            Path file = dir.resolve("cairn-coordinator-" + ProcessHandle.current().pid() + ".jsa");
+            String id = ProcessHandle.current().pid() + "-" + ARCHIVES.size();
+            Path file = dir.resolve("cairn-coordinator-" + id + ".jsa");
             ChildProcess.runJava("coordinator rehearsal", List.of("-Xmx384m", "-XX:+UseSerialGC",
-                    "-XX:ArchiveClassesAtExit=" + file, "-jar", coordinatorJar(), "--rehearse",
-                    "--sidecar-master-key-file=" + masterKeyFile, "--state-dir=" + dir.resolve("rehearsal-state")),
-                    dir.resolve("rehearsal.log"), Duration.ofSeconds(60));
+                    "-XX:ArchiveClassesAtExit=" + file, "-jar", jar.toString(), "--rehearse",
+                    "--sidecar-master-key-file=" + masterKeyFile, "--state-dir=" + dir.resolve("rehearsal-state-" + id)),
+                    dir.resolve("rehearsal-" + id + ".log"), Duration.ofSeconds(60));
             archive = file;
+            ARCHIVES.put(jar, archive);
         }
         return Optional.of(archive);
     }
@@ -147,6 +166,28 @@ final class CoordinatorProcess implements AutoCloseable {
         launch();
     }
 
+    /**
+     * Starts the stopped instance again on another release's coordinator {@code jar}, with the same flags (so the same
+     * application id, topics and state directory) and the same REST port: an upgrade in place.
+     */
+    void upgradeTo(Path jar) {
+        if (process.isAlive()) {
+            throw new IllegalStateException(this + " still runs: stop it before upgrading it");
+        }
+        this.jar = jar;
+        launch();
+    }
+
+    /** The log file of the current process (each start has its own). */
+    Path log() {
+        return process.log();
+    }
+
+    /** The jar the current process runs. */
+    Path jar() {
+        return jar;
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }
@@ -161,9 +202,19 @@ final class CoordinatorProcess implements AutoCloseable {
      * and body, or status -1 when it does not answer.
      */
     HttpAnswer post(String path, String body) {
+        return write("POST", path, body);
+    }
+
+    /** {@code PUT path} with the JSON {@code body} and the run's bearer token, as {@link #post}. */
+    HttpAnswer put(String path, String body) {
+        return write("PUT", path, body);
+    }
+
+    private HttpAnswer write(String method, String path, String body) {
         HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + path))
                 .timeout(Duration.ofSeconds(5)).header("Authorization", "Bearer " + REST_TOKEN)
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(body)).build();
         return send(request);
     }
 

@@ -73,7 +73,8 @@ final class FaultCluster implements AutoCloseable {
         }
     }
 
-    private static Path runDir(String run) {
+    /** A new directory for the files of {@code run} under {@code cairn.faults.dir}. */
+    static Path runDir(String run) {
         Path base = Path.of(System.getProperty("cairn.faults.dir", "target/faults"));
         try {
             return Files.createDirectories(base.resolve(run + "-" + System.currentTimeMillis()));
