@@ -135,6 +135,11 @@ final class CoordinatorProcess implements AutoCloseable {
         return Optional.of(archive);
     }
 
+    /** Makes the class-data archive of {@code jar} now, if the run uses one, so that its first start is not slower. */
+    static void prepare(Path jar, Path masterKeyFile) {
+        classDataArchive(jar, masterKeyFile);
+    }
+
     private static String coordinatorJar() {
         String jar = System.getProperty("cairn.coordinator.jar");
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
