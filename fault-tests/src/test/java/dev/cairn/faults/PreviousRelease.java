@@ -32,35 +32,35 @@ final class PreviousRelease {
     private static final String MARKER = ".cairn-built-commit";
     private static final String NEEDS_HISTORY = "the upgrade test needs the git history: clone without --depth";
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(10);
-    private static Release built;
+    private static ReleaseJars built;
 
     private PreviousRelease() {
     }
 
     /** The previous release's jars, extracted and built on first use in this JVM (or found built by a run before). */
-    static synchronized Release get() {
+    static synchronized ReleaseJars get() {
         if (built == null) {
             built = build(repositoryRoot(Path.of(System.getProperty("user.dir")).toAbsolutePath()));
         }
         return built;
     }
 
-    private static Release build(Path root) {
+    private static ReleaseJars build(Path root) {
         String commit = commit(root);
         Path dir = root.resolve("fault-tests/target/previous-release");
-        String name = "0.1.0 (" + commit.substring(0, 7) + ")";
+        String name = "the previous release (" + commit.substring(0, 7) + ")";
         if (isBuilt(dir, commit)) {
-            System.out.printf("[faults] previous release %s: reusing the build in %s%n", name, dir);
-            return Release.builtIn(dir, name);
+            System.out.printf("[faults] %s: reusing the build in %s%n", name, dir);
+            return ReleaseJars.builtIn(dir, name);
         }
         long started = System.nanoTime();
         deleteTree(dir);
         extract(root, commit, dir);
         mavenPackage(dir);
         write(dir.resolve(MARKER), commit + "\n");
-        System.out.printf("[faults] previous release %s: extracted and built in %s in %.1f s%n", name, dir,
+        System.out.printf("[faults] %s: extracted and built in %s in %.1f s%n", name, dir,
                 (System.nanoTime() - started) / 1e9);
-        return Release.builtIn(dir, name);
+        return ReleaseJars.builtIn(dir, name);
     }
 
     /** The directory holding {@code .git} (a directory, or a file in a worktree) at or above {@code from}. */
@@ -97,7 +97,7 @@ final class PreviousRelease {
     private static boolean isBuilt(Path dir, String commit) {
         try {
             return Files.readString(dir.resolve(MARKER), StandardCharsets.US_ASCII).trim().equals(commit)
-                    && Release.isBuiltIn(dir);
+                    && ReleaseJars.isBuiltIn(dir);
         } catch (IOException e) {
             return false;
         }

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Task sidecars of a given {@link Release} as OS processes ({@code java -jar cairn-task-sidecar.jar --hook-kind http
+ * Task sidecars of a given {@link ReleaseJars} as OS processes ({@code java -jar cairn-task-sidecar.jar --hook-kind http
  * ...}, as docs/sidecars.md runs one), one per job (each job here has one subtask, {@link #TASK} 0), each signing
  * its records with its job's key ({@code --auth-key-file}, derived from the run's master key). A sidecar can be
  * frozen and resumed, and replaced by one of another release.
@@ -44,7 +44,7 @@ final class SidecarProcesses implements AutoCloseable {
     private int starts;
 
     /** A sidecar process and the release it runs. */
-    record Deployed(Release release, ChildProcess process) {}
+    record Deployed(ReleaseJars release, ChildProcess process) {}
 
     SidecarProcesses(String bootstrapServers, CairnTopics topics, SidecarMasterKey masterKey, Path dir) {
         this.bootstrapServers = bootstrapServers;
@@ -54,7 +54,7 @@ final class SidecarProcesses implements AutoCloseable {
     }
 
     /** Starts the sidecar of {@code jobId}'s subtask 0 with {@code release}'s jar, calling the job's worker. */
-    void startSidecar(Release release, String jobId) {
+    void startSidecar(ReleaseJars release, String jobId) {
         if (sidecars.containsKey(jobId) && sidecars.get(jobId).process().isAlive()) {
             throw new IllegalStateException("the sidecar of " + jobId + " still runs");
         }
@@ -68,7 +68,7 @@ final class SidecarProcesses implements AutoCloseable {
     }
 
     /** SIGTERMs the sidecar of {@code jobId}, waits until it has closed its clients, and starts one of {@code release}. */
-    void replace(String jobId, Release release) {
+    void replace(String jobId, ReleaseJars release) {
         sidecar(jobId).process().stop(Duration.ofSeconds(30));
         startSidecar(release, jobId);
     }

@@ -70,7 +70,7 @@ class UpgradeInPlaceFaultIT {
     private static final Pattern REBUILT_LINE = Pattern.compile(Pattern.quote(REBUILT)
             + " (\\S+) from (\\d+) journal records(.*)");
 
-    private final Release current = Release.current();
+    private final ReleaseJars current = ReleaseJars.current();
     private final List<String> jobIds = IntStream.range(0, JOBS).mapToObj(i -> String.format("upgrade-job-%02d", i))
             .toList();
     /** Frozen across the upgrade and resumed at once: their pending checkpoint completes, their queue runs. */
@@ -80,7 +80,7 @@ class UpgradeInPlaceFaultIT {
     private final CairnTopics topics = new CairnTopics("upgrade-" + UUID.randomUUID().toString().substring(0, 6) + ".");
     private final Map<String, String> queuedRequests = new LinkedHashMap<>();
     private final List<String> report = new ArrayList<>();
-    private Release previous;
+    private ReleaseJars previous;
     private Path dir;
     private BrokerCluster brokers;
     private SidecarMasterKey masterKey;
@@ -95,7 +95,7 @@ class UpgradeInPlaceFaultIT {
     void shouldTakeOverThePreviousReleasesStoresInPlaceAndRebuildThemFromTheJournalUnderANewApplicationId() {
         long started = System.currentTimeMillis();
         previous = PreviousRelease.get();
-        note(String.format("previous release %s ready %.1f s after the start", previous,
+        note(String.format("%s built (or found built) %.1f s after the start", previous,
                 (System.currentTimeMillis() - started) / 1000.0));
         startThePreviousRelease();
         RestSnapshot beforeStop = holdEveryJobWithACheckpointPendingAndRequestsQueued();
@@ -127,7 +127,9 @@ class UpgradeInPlaceFaultIT {
                 "cairn-upgrade-" + UUID.randomUUID().toString().substring(0, 6), topics.prefix(), PARTITIONS,
                 masterKey.file(), FailoverTuning.TUNED);
         Awaitility.await("the previous release's coordinator answering").atMost(WAIT)
-                .pollInterval(Duration.ofMillis(200)).until(() -> coordinator.get("/jobs/none").status() > 0);
+                .pollInterval(Duration.ofMillis(200)).failFast("it exited; see " + coordinator.log(),
+                        () -> !coordinator.isAlive())
+                .until(() -> coordinator.get("/jobs/none").status() > 0);
         recorder = new TopicRecorder(brokers.bootstrapServers(), topics);
         requests = new SignedRequests(brokers.bootstrapServers(), topics, masterKey);
         for (String jobId : jobIds) {
@@ -219,7 +221,7 @@ class UpgradeInPlaceFaultIT {
         note(String.format("upgrade in place: the previous release stopped in %.1f s; this build served every "
                 + "job's views %.1f s after its start, equal to what its predecessor served", (upgradeAt - stopAt)
                 / 1000.0, (servedAt - upgradeAt) / 1000.0));
-        note("upgrade in place, rebuild as logged: " + describeRebuild(rebuilt));
+        note("upgrade in place, as logged: " + describeRebuild(rebuilt));
         upgradeStartedAt = upgradeAt;
     }
 
@@ -444,7 +446,7 @@ class UpgradeInPlaceFaultIT {
                 .atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(250))
                 .until(() -> journalRecords() == journalBefore);
         note(String.format("new application id: every job's views equal to its predecessor's %.1f s after the "
-                + "start, no record added to the journal; rebuild as logged: %s", (sameAt - startedAt) / 1000.0,
+                + "start, no record added to the journal in 5 s; as logged: %s", (sameAt - startedAt) / 1000.0,
                 describeRebuild(rebuildLines(successor.log()))));
         goOnUnderTheNewApplication(quiet);
     }
@@ -545,16 +547,23 @@ class UpgradeInPlaceFaultIT {
                 log, REBUILT, rebuilt).containsAll(withRecords);
     }
 
-    /** The logged rebuilds: partitions, records and what each line says of its duration. */
+    /** The logged rebuilds: how many partitions, journal records in all, and the slowest partition's time. */
     private static String describeRebuild(List<String> lines) {
-        List<String> parts = new ArrayList<>();
+        long records = 0;
+        long slowest = 0;
+        long total = 0;
         for (String line : lines) {
             Matcher matcher = REBUILT_LINE.matcher(line);
             if (matcher.find()) {
-                parts.add(matcher.group(1) + ": " + matcher.group(2) + " records" + matcher.group(3));
+                records += Long.parseLong(matcher.group(2));
+                Matcher millis = Pattern.compile(" in (\\d+) ms").matcher(matcher.group(3));
+                long ms = millis.find() ? Long.parseLong(millis.group(1)) : 0;
+                slowest = Math.max(slowest, ms);
+                total += ms;
             }
         }
-        return parts.isEmpty() ? "(no line)" : String.join("; ", parts);
+        return String.format("%d partitions rebuilt from %,d journal records, %d ms for the slowest partition (%d ms "
+                + "in all)", lines.size(), records, slowest, total);
     }
 
     private static String read(Path file) {

@@ -1,9 +1,12 @@
 package dev.cairn.faults;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -12,25 +15,37 @@ import java.util.stream.Stream;
  * it: the coordinator ({@code java -jar}), the task sidecar (whose jar also holds the sample worker) and the
  * command line. {@link #current()} is this build; {@link PreviousRelease#get()} builds the one before it.
  *
- * @param name what the reports call it ({@code this build}, {@code 0.1.0 (c1c884f)})
+ * @param name what the reports call it ({@code this build (0.2.0)}, {@code 0.1.0 (c1c884f)})
  * @param coordinatorJar {@code coordinator-service/target/cairn-coordinator-service.jar}
  * @param sidecarJar {@code task-sidecar/target/cairn-task-sidecar.jar}
  * @param cliJar {@code cairn-cli/target/cairn-cli.jar}
  */
-record Release(String name, Path coordinatorJar, Path sidecarJar, Path cliJar) {
+record ReleaseJars(String name, Path coordinatorJar, Path sidecarJar, Path cliJar) {
 
     /**
      * This build's jars, named by the system properties the fault-tests pom sets ({@code cairn.coordinator.jar},
      * {@code cairn.sidecar.jar}, {@code cairn.cli.jar}).
      */
-    static Release current() {
-        return new Release("this build", property("cairn.coordinator.jar"), property("cairn.sidecar.jar"),
+    static ReleaseJars current() {
+        Path coordinator = property("cairn.coordinator.jar");
+        return new ReleaseJars("this build (" + version(coordinator) + ")", coordinator, property("cairn.sidecar.jar"),
                 property("cairn.cli.jar"));
     }
 
+    /** The {@code Implementation-Version} of {@code jar}'s manifest, or {@code unversioned}. */
+    private static String version(Path jar) {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            Manifest manifest = file.getManifest();
+            String version = manifest == null ? null : manifest.getMainAttributes().getValue("Implementation-Version");
+            return version == null ? "unversioned" : version;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + jar, e);
+        }
+    }
+
     /** The jars of a source tree built with {@code mvn package}, or an exception naming the one that is missing. */
-    static Release builtIn(Path root, String name) {
-        return new Release(name, jar(root.resolve("coordinator-service/target"), "cairn-coordinator-service"),
+    static ReleaseJars builtIn(Path root, String name) {
+        return new ReleaseJars(name, jar(root.resolve("coordinator-service/target"), "cairn-coordinator-service"),
                 jar(root.resolve("task-sidecar/target"), "cairn-task-sidecar"),
                 jar(root.resolve("cairn-cli/target"), "cairn-cli"));
     }
