@@ -398,16 +398,29 @@ class UpgradeInPlaceFaultIT {
 
     private RestSnapshot suspendAndAwaitQuiet() {
         jobIds.forEach(jobId -> requests.changeStatus(jobId, JobStatus.SUSPENDED));
-        AtomicReference<RestSnapshot> last = new AtomicReference<>();
+        AtomicReference<RestSnapshot> stillSince = new AtomicReference<>();
         return Awaitility.await("every job suspended, nothing pending, the views still for a second").atMost(WAIT)
-                .pollInterval(Duration.ofMillis(500)).until(() -> RestSnapshot.take(coordinator(), jobIds)
-                        .filter(s -> jobIds.stream().allMatch(j -> s.pending(j).isEmpty()
-                                && s.of(j).job().path("state").asText().equals("SUSPENDED"))), s -> {
-                                    RestSnapshot before = last.getAndSet(s.orElse(null));
-                                    return s.isPresent() && before != null
-                                            && s.get().takenAtMs() - before.takenAtMs() >= 1000
-                                            && s.get().differencesFrom(before, Set.of()).isEmpty();
-                                }).orElseThrow();
+                .pollInterval(Duration.ofMillis(250)).until(() -> RestSnapshot.take(coordinator(), jobIds)
+                        .filter(this::suspendedWithNothingPending), s -> s.isPresent()
+                                && stillForASecond(s.get(), stillSince)).orElseThrow();
+    }
+
+    private boolean suspendedWithNothingPending(RestSnapshot snapshot) {
+        return jobIds.stream().allMatch(j -> snapshot.pending(j).isEmpty()
+                && snapshot.of(j).job().path("state").asText().equals("SUSPENDED"));
+    }
+
+    /**
+     * Whether {@code now} equals the snapshot {@code stillSince} holds and was taken at least a second after it;
+     * otherwise {@code now} starts a new stretch.
+     */
+    private static boolean stillForASecond(RestSnapshot now, AtomicReference<RestSnapshot> stillSince) {
+        RestSnapshot first = stillSince.get();
+        if (first == null || !now.differencesFrom(first, Set.of()).isEmpty()) {
+            stillSince.set(now);
+            return false;
+        }
+        return now.takenAtMs() - first.takenAtMs() >= 1000;
     }
 
     /** Runs this build's CLI with {@code args}; it must exit 0. */
