@@ -3,11 +3,8 @@ package dev.cairn.faults;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
-import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
-import dev.cairn.events.auth.SigningSerializer;
-import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
@@ -17,12 +14,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.IntStream;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * The load of a fault test: {@code jobs} jobs ({@code fault-job-0}, ...), each of two vertices of parallelism
@@ -42,14 +34,14 @@ final class JobFleet implements AutoCloseable {
 
     private final List<String> jobIds;
     private final CairnTopics topics;
-    private final KafkaProducer<String, RequestEnvelope> requests;
+    private final SignedRequests requests;
     private final Map<String, Sidecar> sidecars = new LinkedHashMap<>();
     private final Map<String, CounterWorker> workers = new LinkedHashMap<>();
     private final String bootstrapServers;
     private final SidecarMasterKey masterKey;
     private final Path workDir;
 
-    private JobFleet(List<String> jobIds, CairnTopics topics, KafkaProducer<String, RequestEnvelope> requests,
+    private JobFleet(List<String> jobIds, CairnTopics topics, SignedRequests requests,
             String bootstrapServers, SidecarMasterKey masterKey, Path workDir) {
         this.jobIds = jobIds;
         this.topics = topics;
@@ -65,14 +57,11 @@ final class JobFleet implements AutoCloseable {
      */
     static JobFleet start(String bootstrapServers, CairnTopics topics, SidecarMasterKey masterKey, int jobs,
             Path workDir) {
-        KafkaProducer<String, RequestEnvelope> requests = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers, ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.LINGER_MS_CONFIG, 0), new StringSerializer(),
-                new SigningSerializer<>(CairnSerdes.requests().serializer(), masterKey.key().requestsKey()));
+        SignedRequests requests = new SignedRequests(bootstrapServers, topics, masterKey);
         JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics, requests,
                 bootstrapServers, masterKey, workDir);
         for (String jobId : fleet.jobIds) {
-            fleet.send(jobId, new RequestEnvelope(spec(jobId, workDir)));
+            fleet.requests.send(jobId, new RequestEnvelope(spec(jobId, workDir)));
             for (String task : TASKS) {
                 fleet.startSubtask(jobId, task);
             }
@@ -104,8 +93,7 @@ final class JobFleet implements AutoCloseable {
 
     /** Sets the status of one job: SUSPENDED stops its periodic triggering, RUNNING resumes it. */
     void changeStatus(String jobId, JobStatus status) {
-        send(jobId, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(jobId).setStatus(status)
-                .setTimestampMs(System.currentTimeMillis()).build()));
+        requests.changeStatus(jobId, status);
     }
 
     private static JobSpec spec(String jobId, Path workDir) {
@@ -126,17 +114,6 @@ final class JobFleet implements AutoCloseable {
     void suspendAll() {
         for (String jobId : jobIds) {
             changeStatus(jobId, JobStatus.SUSPENDED);
-        }
-    }
-
-    private void send(String jobId, RequestEnvelope request) {
-        try {
-            requests.send(new ProducerRecord<>(topics.requests(), jobId, request)).get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot produce to " + topics.requests(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 

@@ -36,7 +36,8 @@ final class SignedRequests implements AutoCloseable {
                 .setTimestampMs(System.currentTimeMillis()).build()));
     }
 
-    private void send(String jobId, RequestEnvelope request) {
+    /** Produces {@code request} keyed by {@code jobId} and waits until Kafka has it. */
+    void send(String jobId, RequestEnvelope request) {
         try {
             producer.send(new ProducerRecord<>(topics.requests(), jobId, request)).get();
         } catch (ExecutionException e) {
