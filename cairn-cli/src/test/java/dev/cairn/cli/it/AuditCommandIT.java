@@ -7,7 +7,7 @@ import dev.cairn.coordinator.audit.AuditJournalsAccess;
 import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;

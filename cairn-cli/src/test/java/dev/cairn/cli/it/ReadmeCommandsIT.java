@@ -10,7 +10,7 @@ import dev.cairn.cli.it.ReadmeCommands.Command;
 import dev.cairn.cli.it.ShellRunner.Run;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;

@@ -6,7 +6,7 @@ import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointType;

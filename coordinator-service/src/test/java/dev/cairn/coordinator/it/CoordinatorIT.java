@@ -7,7 +7,7 @@ import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;

@@ -3,7 +3,7 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;

@@ -7,7 +7,7 @@ import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.query.Json;
 import dev.cairn.coordinator.query.QueryServer;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.kafka.test.KafkaCluster;

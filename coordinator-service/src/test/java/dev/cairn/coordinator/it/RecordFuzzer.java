@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.it;
 
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;

@@ -3,7 +3,7 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.requests.KafkaRequestSender;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.SchemaPublisher;
 import dev.cairn.events.topics.CairnTopics;

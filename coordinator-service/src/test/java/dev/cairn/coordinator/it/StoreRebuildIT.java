@@ -8,7 +8,7 @@ import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;

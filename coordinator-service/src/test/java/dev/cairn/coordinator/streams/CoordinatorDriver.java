@@ -6,7 +6,7 @@ import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.query.JobLocation;
 import dev.cairn.coordinator.query.StateSource;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ControlEnvelope;

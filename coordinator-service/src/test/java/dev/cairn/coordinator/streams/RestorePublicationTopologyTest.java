@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.domain.RestoreParts;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestorePart;

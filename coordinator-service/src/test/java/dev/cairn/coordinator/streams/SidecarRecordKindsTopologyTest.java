@@ -3,7 +3,7 @@ package dev.cairn.coordinator.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.domain.EventKind;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JournalEnvelope;

@@ -4,7 +4,7 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ControlEnvelope;

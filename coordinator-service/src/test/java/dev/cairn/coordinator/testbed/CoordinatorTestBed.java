@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.testbed;
 
+import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.domain.InputLimits;

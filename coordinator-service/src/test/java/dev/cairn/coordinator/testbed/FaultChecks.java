@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.testbed;
 
+import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;

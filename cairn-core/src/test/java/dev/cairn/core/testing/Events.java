@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.testbed;
+package dev.cairn.core.testing;
 
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;

@@ -12,7 +12,7 @@ import static dev.cairn.coordinator.domain.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.CurrentAttempt;
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.domain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.SubtaskMetrics;

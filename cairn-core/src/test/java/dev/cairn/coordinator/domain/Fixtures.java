@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.coordinator.testbed.Events;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointDeclined;
