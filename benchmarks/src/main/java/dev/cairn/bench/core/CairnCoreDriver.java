@@ -4,7 +4,7 @@ import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.OverlayState;
 import java.util.List;
 import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.OverlayState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CommandRejected;

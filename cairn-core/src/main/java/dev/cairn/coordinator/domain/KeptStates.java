@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.CheckpointAcknowledged;

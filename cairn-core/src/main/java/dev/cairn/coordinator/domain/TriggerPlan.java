@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskRoles;

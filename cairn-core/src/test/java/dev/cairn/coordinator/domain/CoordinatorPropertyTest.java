@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;

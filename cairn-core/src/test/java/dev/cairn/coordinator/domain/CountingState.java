@@ -1,5 +1,8 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

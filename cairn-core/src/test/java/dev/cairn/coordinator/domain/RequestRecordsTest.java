@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.StateTable;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SINK;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CheckpointProgress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;

@@ -1,5 +1,9 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.OverlayState;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
 import static dev.cairn.coordinator.domain.Fixtures.ack;

@@ -5,7 +5,7 @@ import dev.cairn.coordinator.domain.EventKind;
 import dev.cairn.coordinator.audit.Violation.Rule;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.JobState;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.audit;
 
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.coordinator.query.Json;
 import java.io.IOException;
 import java.net.URLEncoder;

@@ -3,7 +3,7 @@ package dev.cairn.coordinator.audit;
 import dev.cairn.coordinator.domain.EventFields;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 
 /**
  * Folds journal records into the coordinator's state with its own {@link CheckpointEvolver} (pure): every job's,

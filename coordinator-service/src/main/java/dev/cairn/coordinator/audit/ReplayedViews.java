@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.coordinator.query.ApiViews;
 import dev.cairn.coordinator.query.JobViews;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.domain.Participants;
 import dev.cairn.coordinator.domain.SnapshotOptionsRules;
-import dev.cairn.coordinator.domain.CheckpointProgress;
+import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.domain.CheckpointDecider;
-import dev.cairn.coordinator.domain.CoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.Decided;
 import dev.cairn.coordinator.domain.EventDescriptions;

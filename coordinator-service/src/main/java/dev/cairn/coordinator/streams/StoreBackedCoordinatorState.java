@@ -1,9 +1,9 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.CheckpointProgress;
-import dev.cairn.coordinator.domain.CoordinatorState;
-import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
-import dev.cairn.coordinator.domain.StateTable;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateKeys.AttemptKey;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.TaskFinished;
 import java.util.ArrayList;

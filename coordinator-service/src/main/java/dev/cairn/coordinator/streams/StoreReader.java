@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.CheckpointProgress;
+import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;

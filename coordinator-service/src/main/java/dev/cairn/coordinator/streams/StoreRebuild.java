@@ -3,7 +3,7 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.coordinator.audit.JournalDecoder;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.coordinator.domain.TimerIndex;
 import dev.cairn.events.serde.EventDecodingException;
 import java.util.ArrayList;

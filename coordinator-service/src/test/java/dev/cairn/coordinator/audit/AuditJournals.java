@@ -5,7 +5,7 @@ import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
-import dev.cairn.coordinator.domain.InMemoryCoordinatorState;
+import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;

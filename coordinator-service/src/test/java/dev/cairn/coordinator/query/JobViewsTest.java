@@ -3,7 +3,7 @@ package dev.cairn.coordinator.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.domain.CheckpointProgress;
+import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;

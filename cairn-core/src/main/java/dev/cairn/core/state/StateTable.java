@@ -1,9 +1,9 @@
-package dev.cairn.coordinator.domain;
+package dev.cairn.core.state;
 
-import dev.cairn.coordinator.domain.StateKeys.AttemptKey;
-import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
-import dev.cairn.coordinator.domain.StateKeys.RequestKey;
-import dev.cairn.coordinator.domain.StateKeys.VertexKey;
+import dev.cairn.core.state.StateKeys.AttemptKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;

@@ -1,7 +1,7 @@
-package dev.cairn.coordinator.domain;
+package dev.cairn.core.state;
 
-import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
-import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateKeys.SubtaskKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

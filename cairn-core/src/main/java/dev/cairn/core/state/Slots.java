@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.domain;
+package dev.cairn.core.state;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,9 +1,9 @@
-package dev.cairn.coordinator.domain;
+package dev.cairn.core.state;
 
-import dev.cairn.coordinator.domain.StateKeys.CheckpointKey;
-import dev.cairn.coordinator.domain.StateKeys.RequestKey;
-import dev.cairn.coordinator.domain.StateKeys.SubtaskKey;
-import dev.cairn.coordinator.domain.StateKeys.VertexKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateKeys.SubtaskKey;
+import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import java.util.ArrayList;
 import java.util.HashMap;
