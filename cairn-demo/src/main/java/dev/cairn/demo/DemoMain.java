@@ -1,5 +1,7 @@
 package dev.cairn.demo;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.coordinator.streams.StreamsStorage;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.query.QueryServerConfig;
@@ -9,8 +11,6 @@ import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.streams.CoordinatorStores;
-import dev.cairn.coordinator.streams.StoreKeys;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
@@ -35,17 +35,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -286,13 +283,10 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     private boolean summarize(CoordinatorApp coordinator, DemoJournal journal) {
-        JobState live = coordinator.streams().store(StoreQueryParameters.fromNameAndType(
-                CoordinatorStores.JOBS, QueryableStoreTypes.<String, JobState>keyValueStore())).get(jobId);
-        ReadOnlyKeyValueStore<Bytes, CheckpointSummary> summaries = coordinator.streams().store(
-                StoreQueryParameters.fromNameAndType(CoordinatorStores.SUMMARIES,
-                        QueryableStoreTypes.<Bytes, CheckpointSummary>keyValueStore()));
-        List<CheckpointSummary> history = live.getHistoryIds().stream()
-                .map(id -> summaries.get(StoreKeys.checkpoint(jobId, id))).filter(Objects::nonNull).toList();
+        CoordinatorState stores = CoordinatorState.over(StreamsStorage.forQueries(name -> coordinator.streams()
+                .store(StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore()))));
+        JobState live = stores.job(jobId).orElseThrow();
+        List<CheckpointSummary> history = stores.history(live);
         CheckpointStatsSummary stats = CheckpointStatsSummary.of(live, history);
         out.println();
         out.println("Summary for job " + jobId + ":");

@@ -4,7 +4,7 @@ import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointType;
@@ -30,7 +30,7 @@ import org.apache.avro.specific.SpecificRecord;
 final class JournalWorkload {
 
     private final CheckpointDecider decider = new CheckpointDecider(CoordinatorSettings.DEFAULTS);
-    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final CoordinatorState state = CoordinatorState.inMemory();
     private final int jobs;
     private final int subtasks;
     private final List<String> jobIds = new ArrayList<>();

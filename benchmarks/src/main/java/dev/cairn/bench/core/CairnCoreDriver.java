@@ -4,7 +4,7 @@ import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;
@@ -20,7 +20,7 @@ import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Cairn's pure coordinator core ({@link CheckpointDecider} over an {@link InMemoryCoordinatorState}) behind
+ * Cairn's pure coordinator core ({@link CheckpointDecider} over an {@link CoordinatorState}) behind
  * the {@link CoordinatorDriver} operations. The constructor registers one job of one vertex of parallelism
  * {@code subtasks} (retain 1 checkpoint, at most 1 concurrent, periodic interval and timeout of a year, so
  * nothing periodic or timed fires) and starts every subtask with a 36-character attempt id. Time is logical:
@@ -35,7 +35,7 @@ public final class CairnCoreDriver implements CoordinatorDriver {
     private static final long STATE_SIZE_BYTES = 1024;
 
     private final CheckpointDecider decider = new CheckpointDecider(CoordinatorSettings.DEFAULTS);
-    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final CoordinatorState state = CoordinatorState.inMemory();
     private final int subtasks;
     private final String[] attempts;
     private long now = 1_000_000;

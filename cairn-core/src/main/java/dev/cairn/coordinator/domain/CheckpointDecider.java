@@ -1,7 +1,6 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.state.OverlayState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -23,7 +22,7 @@ import java.util.function.BiConsumer;
 /**
  * The pure core of the coordinator: {@code decide(command, state, now) -> events and their state changes},
  * with Flink 1.15+ CheckpointCoordinator semantics. It never mutates the given state: it decides on an
- * {@link OverlayState}, applying each event it emits with {@link CheckpointEvolver} as it goes, and returns
+ * overlay ({@link dev.cairn.core.state.OverlayStorage}), applying each event it emits with {@link CheckpointEvolver} as it goes, and returns
  * the events with the changes; the caller sends the events and applies the changes ({@link Decided#applyTo}).
  * Replaying the events with {@link #evolver()} yields the same state (the audit replay does that).
  */

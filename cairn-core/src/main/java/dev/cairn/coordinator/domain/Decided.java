@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.state.OverlayState;
+import dev.cairn.core.state.OverlayStorage;
 import java.util.List;
 import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
@@ -15,9 +15,9 @@ import org.apache.avro.specific.SpecificRecord;
 public final class Decided {
 
     private final List<SpecificRecord> events;
-    private final OverlayState changes;
+    private final OverlayStorage changes;
 
-    Decided(List<SpecificRecord> events, OverlayState changes) {
+    Decided(List<SpecificRecord> events, OverlayStorage changes) {
         this.events = List.copyOf(events);
         this.changes = Objects.requireNonNull(changes, "changes");
     }

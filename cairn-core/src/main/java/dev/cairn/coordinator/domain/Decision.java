@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.domain;
 
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.state.OverlayState;
+import dev.cairn.core.state.OverlayStorage;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CommandRejected;
@@ -17,14 +17,16 @@ import org.apache.avro.specific.SpecificRecord;
  */
 final class Decision {
 
-    final OverlayState state;
+    final CoordinatorState state;
+    private final OverlayStorage changes;
     final long now;
     final CoordinatorSettings settings;
     private final CheckpointEvolver evolver;
     private final List<SpecificRecord> events = new ArrayList<>();
 
     Decision(CoordinatorState base, CheckpointEvolver evolver, CoordinatorSettings settings, long now) {
-        this.state = new OverlayState(base);
+        this.changes = new OverlayStorage(base.storage());
+        this.state = CoordinatorState.layered(base, changes);
         this.evolver = evolver;
         this.settings = settings;
         this.now = now;
@@ -36,7 +38,7 @@ final class Decision {
     }
 
     Decided decided() {
-        return new Decided(events, state);
+        return new Decided(events, changes);
     }
 
     /** The job as of now in this decision; it must exist. */

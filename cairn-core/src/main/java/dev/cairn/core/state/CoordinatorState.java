@@ -1,188 +1,332 @@
 package dev.cairn.core.state;
 
-import dev.cairn.core.state.StateKeys.AttemptKey;
-import dev.cairn.core.state.StateKeys.CheckpointKey;
-import dev.cairn.core.state.StateKeys.RequestKey;
-import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.core.state.StateKeys.AckKey;
+import dev.cairn.core.state.StateKeys.AttemptKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Key-value view of the coordinator's stores. Values are immutable: writers put new values.
+ * The coordinator's state: the tables of {@link StateTable} over a {@link Storage}, read and written by the
+ * decider, the evolver, the REST views and the audit alike. Values are immutable: writers put new values. The
+ * named methods say which table and key; the tables, their keys and what each holds are described in
+ * {@link StateTable}.
  *
- * <ul>
- *   <li>job: {@code jobId -> JobState} (small: status, schedule, queue, pending summaries, counters, the
- *       checkpoint config; nothing per task, per subtask or per ack)
- *   <li>spec: {@code jobId -> JobSpec}, the registered spec with every task vertex in spec order; its size grows
- *       with the number of vertices, so it is read only where the work is O(vertices) anyway: registration
- *       and triggering
- *   <li>vertex: {@code (jobId, taskId) -> TaskVertex}, the same vertices one key each, for the per-message
- *       lookups (task started, ack, decline); written and removed together with the spec
- *   <li>attempt: {@code (jobId, taskId, subtaskIndex) -> CurrentAttempt}, the current attempt and the start time
- *       its {@code TaskStarted} carried, which orders it against other attempts of the subtask
- *   <li>finished: {@code (jobId, taskId, subtaskIndex) -> TaskFinished}, a subtask that finished for good, with
- *       its final state; removed when a new attempt of it starts
- *   <li>ack: {@code (jobId, checkpointId, taskId, subtaskIndex) -> CheckpointAcknowledged}, the accepted acks;
- *       they double as per-subtask stats while their checkpoint is pending or in the job's history
- *   <li>summary: {@code (jobId, checkpointId) -> CheckpointSummary}, one ended checkpoint of the history
- *   <li>retained: {@code jobId -> RetainedCheckpoints}, written only at completion
- *   <li>request: {@code (jobId, requestId) -> RequestRecord}, what became of one trigger request (its latest
- *       outcome), written only by a request's outcome
- *   <li>request index: {@code jobId -> RequestIndex}, the requests whose records are kept, oldest first
- *       (bounded by {@link CoordinatorSettings#requestsKept()}); written only when a request gets its first
- *       outcome. Jobs are never removed; a replaced spec keeps the job's requests, as it keeps its history
- * </ul>
- *
- * Every table but the acks is a {@link StateTable}: implementations provide get, put and remove over any table,
- * and the named methods here say which table and key. An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and
- * writes one ack: nothing it touches grows with the job. The only scans are over one checkpoint's
- * acks ({@link #acks}, {@link #removeAcks}), done once per checkpoint.
+ * <p>An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and writes
+ * one ack: nothing it touches grows with the job. A checkpoint's {@link #progress} is derived from its acks: found
+ * by one scan of them when first read, then kept up to date as acks are put, so reading it after an ack is a
+ * lookup. The only scans are over one group: one checkpoint's acks, or one job's finished subtasks, vertices or
+ * requests.
  */
-public interface CoordinatorState {
+public final class CoordinatorState {
 
-    /** The value under {@code key} in {@code table}, empty when there is none. */
-    <K, V> Optional<V> get(StateTable<K, V> table, K key);
+    private static final Comparator<CheckpointAcknowledged> ACKS_BY_SUBTASK = Comparator
+            .comparing(CheckpointAcknowledged::getTaskId).thenComparingInt(CheckpointAcknowledged::getSubtaskIndex);
+    private static final Comparator<TaskFinished> FINISHED_BY_SUBTASK = Comparator
+            .comparing(TaskFinished::getTaskId).thenComparingInt(TaskFinished::getSubtaskIndex);
 
-    <K, V> void put(StateTable<K, V> table, K key, V value);
+    private final Storage storage;
+    /** The progress of a checkpoint not yet known here; for a state over an overlay, the base state's. */
+    private final Function<CheckpointKey, CheckpointProgress> unknownProgress;
+    private final boolean layered;
+    private final Map<CheckpointKey, CheckpointProgress> progress = new HashMap<>();
 
-    /** Removes the value under {@code key}; see {@link StateTable#removable} for the tables that never do. */
-    <K, V> void remove(StateTable<K, V> table, K key);
+    private CoordinatorState(Storage storage, Function<CheckpointKey, CheckpointProgress> unknownProgress,
+            boolean layered) {
+        this.storage = Objects.requireNonNull(storage, "storage");
+        this.unknownProgress = unknownProgress != null ? unknownProgress
+                : k -> CheckpointProgress.of(storage.scan(StateTable.ACKS, k).values());
+        this.layered = layered;
+    }
 
-    Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex);
+    /** A state over {@code storage}. */
+    public static CoordinatorState over(Storage storage) {
+        return new CoordinatorState(storage, null, false);
+    }
 
-    /** Stores an accepted ack under its (jobId, checkpointId, taskId, subtaskIndex) key. */
-    void putAck(CheckpointAcknowledged ack);
-
-    /** The accepted acks of one checkpoint, ordered by (taskId, subtaskIndex). */
-    List<CheckpointAcknowledged> acks(String jobId, long checkpointId);
-
-    /** Removes every accepted ack of one checkpoint. */
-    void removeAcks(String jobId, long checkpointId);
+    /** An empty state in hash maps ({@link MapStorage}). */
+    public static CoordinatorState inMemory() {
+        return over(new MapStorage());
+    }
 
     /**
-     * What the accepted acks of one checkpoint add up to: derived from the acks, never written. Implementations
-     * keep it up to date as acks are put, so that reading it after an ack costs a lookup, not a scan.
+     * A state whose reads fall through to {@code base} and whose writes stay in {@code changes} (an overlay over
+     * {@code base}'s storage) until {@link OverlayStorage#applyTo} writes them to {@code base}.
      */
-    CheckpointProgress progress(String jobId, long checkpointId);
+    public static CoordinatorState layered(CoordinatorState base, OverlayStorage changes) {
+        return new CoordinatorState(changes, base::progress, true);
+    }
 
-    default Optional<JobState> job(String jobId) {
+    /**
+     * A copy of a state in memory, whose maps are independent of this one's.
+     *
+     * @throws IllegalStateException for a state over another storage
+     */
+    public CoordinatorState copy() {
+        if (!(storage instanceof MapStorage maps)) {
+            throw new IllegalStateException("only a state in memory is copied, not one over " + storage);
+        }
+        return over(maps.copy());
+    }
+
+    public Storage storage() {
+        return storage;
+    }
+
+    /** The value under {@code key} in {@code table}, empty when there is none. */
+    public <K, V extends SpecificRecord> Optional<V> get(StateTable<K, V> table, K key) {
+        return Optional.ofNullable(storage.get(table, key));
+    }
+
+    /**
+     * Puts a value. An ack is put only for a subtask that has none accepted in its checkpoint (the decider's rule),
+     * so adding it to its checkpoint's progress is exact.
+     */
+    public <K, V extends SpecificRecord> void put(StateTable<K, V> table, K key, V value) {
+        if (table == StateTable.ACKS) {
+            CheckpointKey checkpoint = ((AckKey) key).checkpoint();
+            CheckpointProgress before = progress(checkpoint);
+            storage.put(table, key, value);
+            progress.put(checkpoint, before.plus((CheckpointAcknowledged) value));
+        } else {
+            storage.put(table, key, value);
+        }
+    }
+
+    /** Removes the value under {@code key}; see {@link StateTable#removable} for the tables that never do. */
+    public <K, V extends SpecificRecord> void remove(StateTable<K, V> table, K key) {
+        storage.delete(table, table.removable(key));
+    }
+
+    /** Removes every value of one group of keys ({@link KeyCodec#group}) of a table removed by group. */
+    public <K, V extends SpecificRecord> void removeGroup(StateTable<K, V> table, Object group) {
+        storage.deleteGroup(table, table.removableGroup(group));
+        if (table == StateTable.ACKS) {
+            if (layered) {
+                progress.put((CheckpointKey) group, CheckpointProgress.NONE);
+            } else {
+                progress.remove(group);
+            }
+        }
+    }
+
+    /** Every value of one group of a grouped table (every value of the table for {@code null}), in no order. */
+    public <K, V extends SpecificRecord> List<V> values(StateTable<K, V> table, Object group) {
+        return new ArrayList<>(storage.scan(table, group).values());
+    }
+
+    /** Puts every entry of this state into {@code target}, table by table; returns how many. */
+    public long copyTo(CoordinatorState target) {
+        long copied = 0;
+        for (StateTable<?, ?> table : StateTable.ALL) {
+            copied += copyTable(table, target);
+        }
+        return copied;
+    }
+
+    private <K, V extends SpecificRecord> int copyTable(StateTable<K, V> table, CoordinatorState target) {
+        Map<K, V> entries = storage.scan(table, null);
+        entries.forEach((key, value) -> target.put(table, key, value));
+        return entries.size();
+    }
+
+    public Optional<CheckpointAcknowledged> ack(String jobId, long checkpointId, String taskId, int subtaskIndex) {
+        return get(StateTable.ACKS, new AckKey(jobId, checkpointId, taskId, subtaskIndex));
+    }
+
+    /** Stores an accepted ack under its (jobId, checkpointId, taskId, subtaskIndex) key. */
+    public void putAck(CheckpointAcknowledged ack) {
+        put(StateTable.ACKS, new AckKey(ack.getJobId(), ack.getCheckpointId(), ack.getTaskId(),
+                ack.getSubtaskIndex()), ack);
+    }
+
+    /** The accepted acks of one checkpoint, ordered by (taskId, subtaskIndex). */
+    public List<CheckpointAcknowledged> acks(String jobId, long checkpointId) {
+        List<CheckpointAcknowledged> acks = values(StateTable.ACKS, new CheckpointKey(jobId, checkpointId));
+        acks.sort(ACKS_BY_SUBTASK);
+        return acks;
+    }
+
+    /** Removes every accepted ack of one checkpoint. */
+    public void removeAcks(String jobId, long checkpointId) {
+        removeGroup(StateTable.ACKS, new CheckpointKey(jobId, checkpointId));
+    }
+
+    /** What the accepted acks of one checkpoint add up to: derived from the acks, never written. */
+    public CheckpointProgress progress(String jobId, long checkpointId) {
+        return progress(new CheckpointKey(jobId, checkpointId));
+    }
+
+    private CheckpointProgress progress(CheckpointKey checkpoint) {
+        CheckpointProgress known = progress.get(checkpoint);
+        if (known == null) {
+            known = unknownProgress.apply(checkpoint);
+            progress.put(checkpoint, known);
+        }
+        return known;
+    }
+
+    public Optional<JobState> job(String jobId) {
         return get(StateTable.JOBS, jobId);
     }
 
-    default void putJob(JobState job) {
+    public void putJob(JobState job) {
         put(StateTable.JOBS, job.getJobId(), job);
     }
 
+    /** Every job, ordered by job id: one scan of the jobs table. */
+    public List<JobState> jobs() {
+        List<JobState> jobs = values(StateTable.JOBS, null);
+        jobs.sort(Comparator.comparing(JobState::getJobId));
+        return jobs;
+    }
+
+    /** The id of every job, sorted. */
+    public List<String> jobIds() {
+        return jobs().stream().map(JobState::getJobId).toList();
+    }
+
     /** The registered spec of the job, empty for a job that was never registered. */
-    default Optional<JobSpec> spec(String jobId) {
+    public Optional<JobSpec> spec(String jobId) {
         return get(StateTable.SPECS, jobId);
     }
 
-    default void putSpec(JobSpec spec) {
+    public void putSpec(JobSpec spec) {
         put(StateTable.SPECS, spec.getJobId(), spec);
     }
 
     /** One task vertex of the job's current spec, empty when the spec has no such task. */
-    default Optional<TaskVertex> vertex(String jobId, String taskId) {
+    public Optional<TaskVertex> vertex(String jobId, String taskId) {
         return get(StateTable.VERTICES, new VertexKey(jobId, taskId));
     }
 
-    default void putVertex(String jobId, TaskVertex vertex) {
+    public void putVertex(String jobId, TaskVertex vertex) {
         put(StateTable.VERTICES, new VertexKey(jobId, vertex.getTaskId()), vertex);
     }
 
-    default void removeVertex(String jobId, String taskId) {
+    public void removeVertex(String jobId, String taskId) {
         remove(StateTable.VERTICES, new VertexKey(jobId, taskId));
     }
 
     /** The id of the subtask's current attempt, empty when none started. */
-    default Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
+    public Optional<String> attempt(String jobId, String taskId, int subtaskIndex) {
         return currentAttempt(jobId, taskId, subtaskIndex).map(CurrentAttempt::getAttemptId);
     }
 
     /** The subtask's current attempt with its start time, empty when none started. */
-    default Optional<CurrentAttempt> currentAttempt(String jobId, String taskId, int subtaskIndex) {
+    public Optional<CurrentAttempt> currentAttempt(String jobId, String taskId, int subtaskIndex) {
         return get(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex));
     }
 
     /** Makes {@code attemptId}, started at {@code startedAtMs}, the subtask's current attempt. */
-    default void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId, long startedAtMs) {
+    public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId, long startedAtMs) {
         put(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex),
                 new CurrentAttempt(Objects.requireNonNull(attemptId), startedAtMs));
     }
 
     /** How the subtask finished, empty while it has not. */
-    default Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
+    public Optional<TaskFinished> finished(String jobId, String taskId, int subtaskIndex) {
         return get(StateTable.FINISHED, new AttemptKey(jobId, taskId, subtaskIndex));
     }
 
-    default void putFinished(TaskFinished finished) {
+    /** Every finished subtask of the job, ordered by (taskId, subtaskIndex): one scan of the job's group. */
+    public List<TaskFinished> finished(String jobId) {
+        List<TaskFinished> finished = values(StateTable.FINISHED, jobId);
+        finished.sort(FINISHED_BY_SUBTASK);
+        return finished;
+    }
+
+    public void putFinished(TaskFinished finished) {
         put(StateTable.FINISHED, new AttemptKey(finished.getJobId(), finished.getTaskId(),
                 finished.getSubtaskIndex()), finished);
     }
 
-    default void removeFinished(String jobId, String taskId, int subtaskIndex) {
+    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
         remove(StateTable.FINISHED, new AttemptKey(jobId, taskId, subtaskIndex));
     }
 
-    default Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
+    public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
         return get(StateTable.SUMMARIES, new CheckpointKey(jobId, checkpointId));
     }
 
-    default void putSummary(String jobId, CheckpointSummary summary) {
+    public void putSummary(String jobId, CheckpointSummary summary) {
         put(StateTable.SUMMARIES, new CheckpointKey(jobId, summary.getCheckpointId()), summary);
     }
 
-    default void removeSummary(String jobId, long checkpointId) {
+    public void removeSummary(String jobId, long checkpointId) {
         remove(StateTable.SUMMARIES, new CheckpointKey(jobId, checkpointId));
     }
 
-    default Optional<RetainedCheckpoints> retained(String jobId) {
-        return get(StateTable.RETAINED, jobId);
-    }
-
-    default void putRetained(RetainedCheckpoints retained) {
-        put(StateTable.RETAINED, retained.getJobId(), retained);
-    }
-
-    /** What became of one trigger request of the job, empty when it had no outcome or is no longer kept. */
-    default Optional<RequestRecord> request(String jobId, String requestId) {
-        return get(StateTable.REQUESTS, new RequestKey(jobId, requestId));
-    }
-
-    default void putRequest(String jobId, RequestRecord request) {
-        put(StateTable.REQUESTS, new RequestKey(jobId, request.getRequestId()), request);
-    }
-
-    default void removeRequest(String jobId, String requestId) {
-        remove(StateTable.REQUESTS, new RequestKey(jobId, requestId));
-    }
-
-    /** The job's requests whose records are kept, oldest first; empty before the first outcome. */
-    default Optional<RequestIndex> requestIndex(String jobId) {
-        return get(StateTable.REQUEST_INDEXES, jobId);
-    }
-
-    default void putRequestIndex(RequestIndex index) {
-        put(StateTable.REQUEST_INDEXES, index.getJobId(), index);
-    }
-
     /** The job's ended checkpoints in its history, oldest first (one summary per id the job lists). */
-    default List<CheckpointSummary> history(JobState job) {
+    public List<CheckpointSummary> history(JobState job) {
         return job.getHistoryIds().stream()
                 .map(id -> summary(job.getJobId(), id))
                 .flatMap(Optional::stream)
                 .toList();
+    }
+
+    public Optional<RetainedCheckpoints> retained(String jobId) {
+        return get(StateTable.RETAINED, jobId);
+    }
+
+    public void putRetained(RetainedCheckpoints retained) {
+        put(StateTable.RETAINED, retained.getJobId(), retained);
+    }
+
+    /** What became of one trigger request of the job, empty when it had no outcome or is no longer kept. */
+    public Optional<RequestRecord> request(String jobId, String requestId) {
+        return get(StateTable.REQUESTS, new RequestKey(jobId, requestId));
+    }
+
+    public void putRequest(String jobId, RequestRecord request) {
+        put(StateTable.REQUESTS, new RequestKey(jobId, request.getRequestId()), request);
+    }
+
+    public void removeRequest(String jobId, String requestId) {
+        remove(StateTable.REQUESTS, new RequestKey(jobId, requestId));
+    }
+
+    /** The job's requests whose records are kept, oldest first; empty before the first outcome. */
+    public Optional<RequestIndex> requestIndex(String jobId) {
+        return get(StateTable.REQUEST_INDEXES, jobId);
+    }
+
+    public void putRequestIndex(RequestIndex index) {
+        put(StateTable.REQUEST_INDEXES, index.getJobId(), index);
+    }
+
+    /** Two states are equal when their storages are (for {@link MapStorage}: equal values under equal keys). */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof CoordinatorState other && storage.equals(other.storage);
+    }
+
+    @Override
+    public int hashCode() {
+        return storage.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "CoordinatorState" + storage;
     }
 }

@@ -7,7 +7,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
- * The values of one {@link StateTable} written in an {@link OverlayState}, in write order (an empty value:
+ * The values of one {@link StateTable} written in an {@link OverlayStorage}, in write order (an empty value:
  * removed). Reads of keys not written here go to the base every time: the base is a map in memory, or the
  * processor's cache of decoded store values, so a read costs a lookup. The overlay makes one only for a table
  * the decision writes.
@@ -38,6 +38,11 @@ final class Slots<K, V> {
                 remove.accept(key);
             }
         });
+    }
+
+    /** Forgets what was written for the keys that match, as if they had never been written here. */
+    void forget(java.util.function.Predicate<K> keys) {
+        written.keySet().removeIf(keys);
     }
 
     private void set(K key, Optional<V> value) {

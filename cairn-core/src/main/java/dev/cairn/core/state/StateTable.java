@@ -1,55 +1,114 @@
 package dev.cairn.core.state;
 
-import dev.cairn.core.state.StateKeys.AttemptKey;
-import dev.cairn.core.state.StateKeys.CheckpointKey;
-import dev.cairn.core.state.StateKeys.RequestKey;
-import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.core.state.StateKeys.AckKey;
+import dev.cairn.core.state.StateKeys.AttemptKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateKeys.VertexKey;
+import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
+import dev.cairn.events.serde.AvroEventSerde;
+import dev.cairn.events.serde.CairnSerdes;
 import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
- * One keyed table of the {@link CoordinatorState} (every one but the acks, which are also scanned by
- * checkpoint): its key and value types, and whether its entries are ever removed. The states implement
- * get, put and remove once over any table; {@link CoordinatorState}'s named methods say which table and key.
+ * The catalogue of the coordinator's state: every table, declared once, with the name of the store that holds
+ * it, how its keys and values are encoded, whether its entries are ever removed, and how often the decider reads
+ * it (a store backing keeps the values of the tables read on every message decoded). {@link CoordinatorState} reads and writes any table; a
+ * backing ({@link Storage}) keeps every table of {@link #ALL}. Adding a table is one line here and its codec.
  *
  * @param <K> the key: a job id or one of {@link StateKeys}
- * @param <V> the value
+ * @param <V> the value, an Avro record (immutable by convention: writers put new values)
  */
-public final class StateTable<K, V> {
+public final class StateTable<K, V extends SpecificRecord> {
 
-    public static final StateTable<String, JobState> JOBS = new StateTable<>("jobs", false);
-    public static final StateTable<String, JobSpec> SPECS = new StateTable<>("specs", false);
-    public static final StateTable<VertexKey, TaskVertex> VERTICES = new StateTable<>("vertices", true);
-    public static final StateTable<AttemptKey, CurrentAttempt> ATTEMPTS = new StateTable<>("attempts", false);
-    public static final StateTable<AttemptKey, TaskFinished> FINISHED = new StateTable<>("finished", true);
-    public static final StateTable<CheckpointKey, CheckpointSummary> SUMMARIES =
-            new StateTable<>("summaries", true);
-    public static final StateTable<String, RetainedCheckpoints> RETAINED = new StateTable<>("retained", false);
-    public static final StateTable<RequestKey, RequestRecord> REQUESTS = new StateTable<>("requests", true);
-    public static final StateTable<String, RequestIndex> REQUEST_INDEXES =
-            new StateTable<>("request indexes", false);
+    /** Status, checkpoint config, schedule, queue, pending summaries, counters: small, nothing per task. */
+    public static final StateTable<String, JobState> JOBS = new StateTable<>("cairn-jobs", StateKeys.JOB,
+            JobState.class, Removal.NEVER, Reads.OFTEN);
+    /** The registered spec, every vertex in spec order: read at registration, triggering and by the REST views. */
+    public static final StateTable<String, JobSpec> SPECS = new StateTable<>("cairn-specs", StateKeys.JOB,
+            JobSpec.class, Removal.NEVER, Reads.OFTEN);
+    /** The spec's vertices one key each: the per-message lookup of acks, declines and task starts. */
+    public static final StateTable<VertexKey, TaskVertex> VERTICES = new StateTable<>("cairn-vertices",
+            StateKeys.VERTEX, TaskVertex.class, Removal.BY_KEY, Reads.OFTEN);
+    /** A subtask's current attempt and the start time its TaskStarted carried. */
+    public static final StateTable<AttemptKey, CurrentAttempt> ATTEMPTS = new StateTable<>("cairn-attempts",
+            StateKeys.SUBTASK, CurrentAttempt.class, Removal.NEVER, Reads.OFTEN);
+    /** A subtask that finished for good, with its final state, until a new attempt of it starts. */
+    public static final StateTable<AttemptKey, TaskFinished> FINISHED = new StateTable<>("cairn-finished",
+            StateKeys.SUBTASK, TaskFinished.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+    /**
+     * The accepted acks, read a checkpoint at a time; they double as per-subtask stats while their checkpoint is
+     * pending or in the job's history. A checkpoint's progress is derived from them ({@link CoordinatorState}).
+     */
+    public static final StateTable<AckKey, CheckpointAcknowledged> ACKS = new StateTable<>("cairn-acks",
+            StateKeys.ACK, CheckpointAcknowledged.class, Removal.BY_GROUP, Reads.WHEN_NEEDED);
+    /** One ended checkpoint of the job's history. */
+    public static final StateTable<CheckpointKey, CheckpointSummary> SUMMARIES = new StateTable<>("cairn-summaries",
+            StateKeys.CHECKPOINT, CheckpointSummary.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+    /** The retained completed checkpoints, written only at completion; read with the schemas of older releases. */
+    public static final StateTable<String, RetainedCheckpoints> RETAINED = new StateTable<>("cairn-retained",
+            StateKeys.JOB, CairnSerdes.retained(), Removal.NEVER, Reads.WHEN_NEEDED);
+    /** What became of one trigger request (its latest outcome), for the status queries. */
+    public static final StateTable<RequestKey, RequestRecord> REQUESTS = new StateTable<>("cairn-requests",
+            StateKeys.REQUEST, RequestRecord.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+    /** The job's requests whose records are kept, oldest first (bounded). */
+    public static final StateTable<String, RequestIndex> REQUEST_INDEXES = new StateTable<>("cairn-request-index",
+            StateKeys.JOB, RequestIndex.class, Removal.NEVER, Reads.WHEN_NEEDED);
 
     /** Every table, in the order a state lists them. */
-    public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, SUMMARIES,
-            RETAINED, REQUESTS, REQUEST_INDEXES);
+    public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, ACKS,
+            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES);
+
+    /** Which entries of a table are ever removed. */
+    public enum Removal {
+        /** None: the entry lives as long as the job; removing one is a bug. */
+        NEVER,
+        /** One key at a time. */
+        BY_KEY,
+        /** A group of keys at once ({@link KeyCodec#group}). */
+        BY_GROUP
+    }
+
+    /** How often the decider reads a table. */
+    public enum Reads {
+        /**
+         * On every message (an ack reads its job, vertex and attempt) or every trigger (the spec): a store backing
+         * keeps the values it read or wrote decoded.
+         */
+        OFTEN,
+        /** Once per checkpoint, request or subtask's end: decoded each time it is read. */
+        WHEN_NEEDED
+    }
 
     private static int tables;
 
-    private final String name;
-    private final boolean removable;
+    private final String store;
+    private final KeyCodec<K> keys;
+    private final AvroEventSerde<V> values;
+    private final Removal removal;
+    private final Reads reads;
     private final int index;
 
-    private StateTable(String name, boolean removable) {
-        this.name = name;
-        this.removable = removable;
+    private StateTable(String store, KeyCodec<K> keys, Class<V> type, Removal removal, Reads reads) {
+        this(store, keys, AvroEventSerde.currentOnly(type), removal, reads);
+    }
+
+    private StateTable(String store, KeyCodec<K> keys, AvroEventSerde<V> values, Removal removal, Reads reads) {
+        this.store = store;
+        this.keys = keys;
+        this.values = values;
+        this.removal = removal;
+        this.reads = reads;
         this.index = nextIndex();
     }
 
@@ -57,9 +116,37 @@ public final class StateTable<K, V> {
         return tables++;
     }
 
+    /** The name of the store (and of its changelog topic's suffix) that holds this table. */
+    public String store() {
+        return store;
+    }
+
+    public KeyCodec<K> keys() {
+        return keys;
+    }
+
+    /** Encodes a value to its store's bytes: the single-object encoding of its current schema. */
+    public byte[] encode(V value) {
+        return values.serialize(store, value);
+    }
+
+    public V decode(byte[] bytes) {
+        return values.deserialize(store, bytes);
+    }
+
+    /** Whether a store backing keeps the values it has read or written decoded. */
+    public boolean keptDecoded() {
+        return reads == Reads.OFTEN;
+    }
+
+    /** Whether this table is read and removed a group of keys at a time. */
+    public boolean grouped() {
+        return keys.grouped();
+    }
+
     /**
-     * This table's place in {@link #ALL}, from 0: the states keep their tables in arrays by it, so that finding
-     * a table on the per-ack path is an array access, not a map lookup.
+     * This table's place in {@link #ALL}, from 0: the states keep their tables in arrays by it, so that finding a
+     * table on the per-ack path is an array access, not a map lookup.
      */
     public int index() {
         return index;
@@ -68,18 +155,29 @@ public final class StateTable<K, V> {
     /**
      * The key of an entry to remove.
      *
-     * @throws IllegalStateException for a table whose entries are never removed (a job, its spec, attempts,
-     *     retained checkpoints and request index live as long as the job): removing one is a bug
+     * @throws IllegalStateException for a table whose entries are never removed one by one: removing one is a bug
      */
     public K removable(K key) {
-        if (!removable) {
-            throw new IllegalStateException("the " + name + " table never removes an entry: " + key);
+        if (removal != Removal.BY_KEY) {
+            throw new IllegalStateException("the " + store + " table never removes a single entry: " + key);
         }
         return key;
     }
 
+    /**
+     * A group of keys to remove.
+     *
+     * @throws IllegalStateException for a table whose entries are not removed by group
+     */
+    public Object removableGroup(Object group) {
+        if (removal != Removal.BY_GROUP) {
+            throw new IllegalStateException("the " + store + " table never removes a group: " + group);
+        }
+        return group;
+    }
+
     @Override
     public String toString() {
-        return name;
+        return store;
     }
 }

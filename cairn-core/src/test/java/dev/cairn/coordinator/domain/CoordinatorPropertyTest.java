@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.state.CoordinatorState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;
@@ -138,7 +139,7 @@ class CoordinatorPropertyTest {
     @Property(tries = 300)
     void shouldKeepCheckpointInvariantsAndReplayToTheLiveState(@ForAll("runs") Run run) {
         CheckpointDecider decider = new CheckpointDecider(new CoordinatorSettings(4, 3, 4));
-        InMemoryCoordinatorState live = new InMemoryCoordinatorState();
+        CoordinatorState live = CoordinatorState.inMemory();
         Invariants invariants = new Invariants();
         List<SpecificRecord> journal = new ArrayList<>();
         Map<String, Integer> attemptNumbers = new HashMap<>();
@@ -171,7 +172,7 @@ class CoordinatorPropertyTest {
         Statistics.label("subtasks finished").collect(bucket(count(journal, dev.cairn.events.TaskFinished.class)));
         Statistics.label("participants' answers").collect(bucket(
                 count(journal, dev.cairn.events.ParticipantAcknowledged.class)));
-        InMemoryCoordinatorState replayed = new InMemoryCoordinatorState();
+        CoordinatorState replayed = CoordinatorState.inMemory();
         decider.evolver().fold(replayed, journal.stream().map(JournalCodec::roundTrip).toList());
         assertThat(replayed).isEqualTo(live);
     }
@@ -184,12 +185,12 @@ class CoordinatorPropertyTest {
         return n == 0 ? "0" : n < 5 ? "1-4" : "5+";
     }
 
-    private static long step(CheckpointDecider decider, InMemoryCoordinatorState live, Command command, long now,
+    private static long step(CheckpointDecider decider, CoordinatorState live, Command command, long now,
             Invariants invariants, List<SpecificRecord> journal) {
-        InMemoryCoordinatorState before = live.copy();
+        CoordinatorState before = live.copy();
         Decided decided = decider.decide(command, live, now);
         assertThat(live).as("decide must not mutate the state").isEqualTo(before);
-        InMemoryCoordinatorState evolved = live.copy();
+        CoordinatorState evolved = live.copy();
         for (SpecificRecord event : decided.events()) {
             invariants.check(evolved, event);
             decider.evolver().evolve(evolved, event);
@@ -198,7 +199,7 @@ class CoordinatorPropertyTest {
         assertThat(live).as("the decided changes equal the events evolved one by one").isEqualTo(evolved);
         journal.addAll(decided.events());
         List<TaskVertex> tasks = live.spec(JOB).map(JobSpec::getTasks).orElse(List.of());
-        assertThat(live.vertexIds(JOB)).as("one vertex key per task of the current spec")
+        assertThat(live.values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted()).as("one vertex key per task of the current spec")
                 .containsExactlyElementsOf(tasks.stream().map(TaskVertex::getTaskId).sorted().toList());
         tasks.forEach(v -> assertThat(live.vertex(JOB, v.getTaskId())).contains(v));
         live.job(JOB).filter(j -> j.getStatus() == JobStatus.RUNNING && !j.getQueue().isEmpty()).ifPresent(j -> {
@@ -221,7 +222,7 @@ class CoordinatorPropertyTest {
         return new Command.StartTask(Fixtures.started(JOB, taskId, subtask, Fixtures.attempt(taskId, subtask, number)));
     }
 
-    private static List<Command> commandsFor(Action action, InMemoryCoordinatorState live,
+    private static List<Command> commandsFor(Action action, CoordinatorState live,
             Map<String, Integer> attemptNumbers, JobSpec initialSpec) {
         JobState job = live.job(JOB).orElseThrow();
         List<TaskVertex> tasks = live.spec(JOB).orElseThrow().getTasks();
@@ -274,7 +275,7 @@ class CoordinatorPropertyTest {
         return List.of(respec((Respec) action, tasks, initialSpec));
     }
 
-    private static Command ackOne(AckOne a, InMemoryCoordinatorState live, List<TaskVertex> tasks,
+    private static Command ackOne(AckOne a, CoordinatorState live, List<TaskVertex> tasks,
             List<PendingCheckpoint> pending, long someId) {
         long id = pending.isEmpty() ? someId : pending.get(a.pending() % pending.size()).getCheckpointId();
         TaskVertex v = tasks.get(a.vertex() % tasks.size());
@@ -285,7 +286,7 @@ class CoordinatorPropertyTest {
         return new Command.Acknowledge(Fixtures.ack(JOB, id, v.getTaskId(), subtask, attempt, 7));
     }
 
-    private static List<Command> ackAll(AckAll a, InMemoryCoordinatorState live, List<TaskVertex> tasks,
+    private static List<Command> ackAll(AckAll a, CoordinatorState live, List<TaskVertex> tasks,
             List<PendingCheckpoint> pending) {
         if (pending.isEmpty()) {
             return List.of();
@@ -301,7 +302,7 @@ class CoordinatorPropertyTest {
         return acks;
     }
 
-    private static List<Command> answer(Answer a, InMemoryCoordinatorState live, List<PendingCheckpoint> pending) {
+    private static List<Command> answer(Answer a, CoordinatorState live, List<PendingCheckpoint> pending) {
         List<String> names = live.spec(JOB).orElseThrow().getParticipants();
         if (pending.isEmpty() || names.isEmpty()) {
             return List.of();
@@ -346,7 +347,7 @@ class CoordinatorPropertyTest {
         private final Set<Long> ended = new HashSet<>();
         private final Map<Long, Set<String>> acked = new HashMap<>();
 
-        void check(InMemoryCoordinatorState before, SpecificRecord event) {
+        void check(CoordinatorState before, SpecificRecord event) {
             JobState job = before.job(JOB).orElse(null);
             if (event instanceof dev.cairn.events.ParticipantsTriggered t) {
                 assertThat(t.getCheckpointId()).as("ids strictly increase").isGreaterThan(lastTriggeredId);

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -94,12 +94,12 @@ class EventKindTest {
     @Test
     void shouldThrowWhenEvolvingAnEventOfNoKind() {
         CheckpointEvolver evolver = new CheckpointEvolver(CoordinatorSettings.DEFAULTS);
-        InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+        CoordinatorState state = CoordinatorState.inMemory();
 
         assertThatThrownBy(() -> evolver.evolve(state, new JobState()))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("not a journal event").hasMessageContaining("JobState");
-        assertThat(state).isEqualTo(new InMemoryCoordinatorState());
+        assertThat(state).isEqualTo(CoordinatorState.inMemory());
     }
 
     @Test

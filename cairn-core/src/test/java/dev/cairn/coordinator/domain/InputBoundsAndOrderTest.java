@@ -115,7 +115,7 @@ class InputBoundsAndOrderTest {
 
         assertThat(then.single(CommandRejected.class).getReason())
                 .isEqualTo("invalid job spec: tasks[0].parallelism must be in [1, 32768] but is 32769");
-        assertThat(then.state().jobIds()).isEmpty();
+        assertThat(then.state().jobs()).isEmpty();
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.domain;
 
+import dev.cairn.events.TaskVertex;
+import dev.cairn.core.state.StateTable;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SINK;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
@@ -104,7 +106,7 @@ class JobLifecycleTest {
         assertThat(rejected.getCommandType()).isEqualTo("RegisterJob");
         assertThat(rejected.getReason()).startsWith("invalid job spec");
         assertThat(rejected.getTimestampMs()).isEqualTo(7);
-        assertThat(then.state().jobIds()).isEmpty();
+        assertThat(then.state().jobs()).isEmpty();
     }
 
     @Test
@@ -141,7 +143,7 @@ class JobLifecycleTest {
         Then then = scenario.when(new Command.RegisterJob(replaced, 0.0), 1003);
 
         assertThat(then.state().spec(JOB)).contains(replaced);
-        assertThat(then.state().vertexIds(JOB)).containsExactly("new-task", SOURCE);
+        assertThat(then.state().values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted()).containsExactly("new-task", SOURCE);
         assertThat(then.state().vertex(JOB, SOURCE)).contains(replaced.getTasks().get(0));
         assertThat(then.state().vertex(JOB, SINK)).isEmpty();
         then.scenario().when(Fixtures.start(SINK, 0, 2), 1004).thenTypes(TaskStarted.class);

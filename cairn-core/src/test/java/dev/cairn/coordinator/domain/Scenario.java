@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.CheckpointProgress;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +19,7 @@ import org.apache.avro.specific.SpecificRecord;
 final class Scenario {
 
     private final CheckpointDecider decider;
-    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final CoordinatorState state = CoordinatorState.inMemory();
     private final List<SpecificRecord> journal = new ArrayList<>();
 
     private Scenario(CoordinatorSettings settings) {
@@ -70,11 +70,11 @@ final class Scenario {
     }
 
     Then when(Command command, long now) {
-        InMemoryCoordinatorState before = state.copy();
+        CoordinatorState before = state.copy();
         Decided decided = decider.decide(command, state, now);
         assertThat(state).as("decide must not mutate the state it is given").isEqualTo(before);
         apply(decided);
-        InMemoryCoordinatorState replayed = new InMemoryCoordinatorState();
+        CoordinatorState replayed = CoordinatorState.inMemory();
         decider.evolver().fold(replayed, journal);
         assertThat(replayed).as("the decided changes equal fold(evolve, journal)").isEqualTo(state);
         return new Then(decided.events(), state, this);
@@ -91,7 +91,7 @@ final class Scenario {
         return this;
     }
 
-    InMemoryCoordinatorState state() {
+    CoordinatorState state() {
         return state;
     }
 

@@ -2,8 +2,7 @@ package dev.cairn.coordinator.domain;
 
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateTable;
-import dev.cairn.core.state.InMemoryCoordinatorState;
-import dev.cairn.core.state.OverlayState;
+import dev.cairn.core.state.OverlayStorage;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
 import static dev.cairn.coordinator.domain.Fixtures.ack;
@@ -24,12 +23,13 @@ class StateAndStatsTest {
 
     @Test
     void shouldBufferOverlayWritesWithoutTouchingTheBase() {
-        InMemoryCoordinatorState base = new InMemoryCoordinatorState();
+        CoordinatorState base = CoordinatorState.inMemory();
         base.putAck(ack(JOB, 1, SOURCE, 0, "a", 1));
         base.putAck(ack(JOB, 1, SOURCE, 1, "b", 1));
         base.putAck(ack(JOB, 2, SOURCE, 0, "c", 1));
-        InMemoryCoordinatorState snapshot = base.copy();
-        OverlayState overlay = new OverlayState(base);
+        CoordinatorState snapshot = base.copy();
+        OverlayStorage changes = new OverlayStorage(base.storage());
+        CoordinatorState overlay = CoordinatorState.layered(base, changes);
 
         overlay.putAttempt(JOB, SOURCE, 0, "new", 5);
         overlay.removeAcks(JOB, 1);
@@ -48,8 +48,10 @@ class StateAndStatsTest {
     void shouldReadThroughToTheBaseAndKeepItsOwnWritesUntilApplied() {
         Scenario scenario = Scenario.runningJob(spec(), 1000).and(tick(), 1000)
                 .and(Fixtures.acknowledge(1, SOURCE, 0), 1100);
-        CountingState base = new CountingState(scenario.state());
-        OverlayState overlay = new OverlayState(base);
+        CountingStorage counted = new CountingStorage(scenario.state().storage());
+        CoordinatorState base = CoordinatorState.over(counted);
+        OverlayStorage changes = new OverlayStorage(base.storage());
+        CoordinatorState overlay = CoordinatorState.layered(base, changes);
 
         assertThat(overlay.vertex(JOB, SOURCE)).isPresent();
         assertThat(overlay.ack(JOB, 1, SOURCE, 0)).isPresent();
@@ -59,28 +61,29 @@ class StateAndStatsTest {
         assertThat(overlay.vertex(JOB, SOURCE)).isEmpty();
         assertThat(overlay.ack(JOB, 1, SOURCE, 0)).isEmpty();
         assertThat(overlay.acks(JOB, 1)).isEmpty();
-        assertThat(base.reads(StateTable.VERTICES)).as("the second read is answered by the overlay's write").isEqualTo(1);
-        assertThat(base.writes()).as("nothing reaches the base before applyTo").isZero();
+        assertThat(counted.reads(StateTable.VERTICES)).as("the second read is answered by the overlay's write").isEqualTo(1);
+        assertThat(counted.writes()).as("nothing reaches the base before applyTo").isZero();
         assertThat(scenario.state().vertex(JOB, SOURCE)).as("the base keeps it").isPresent();
 
-        overlay.applyTo(base);
+        changes.applyTo(base);
 
         assertThat(scenario.state().vertex(JOB, SOURCE)).isEmpty();
         assertThat(scenario.state().acks(JOB, 1)).isEmpty();
-        assertThat(base.removals(StateTable.VERTICES)).isEqualTo(1);
+        assertThat(counted.removals(StateTable.VERTICES)).isEqualTo(1);
     }
 
     @Test
     void shouldRefuseTheRemovalWhenATableNeverRemovesEntries() {
-        InMemoryCoordinatorState state = new InMemoryCoordinatorState();
-        OverlayState overlay = new OverlayState(state);
+        CoordinatorState state = CoordinatorState.inMemory();
+        OverlayStorage changes = new OverlayStorage(state.storage());
+        CoordinatorState overlay = CoordinatorState.layered(state, changes);
 
         for (CoordinatorState target : List.of(state, overlay)) {
             assertThatThrownBy(() -> target.remove(StateTable.JOBS, JOB))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("jobs table never removes");
         }
-        overlay.applyTo(state);
-        assertThat(state).isEqualTo(new InMemoryCoordinatorState());
+        changes.applyTo(state);
+        assertThat(state).isEqualTo(CoordinatorState.inMemory());
     }
 
     @Test

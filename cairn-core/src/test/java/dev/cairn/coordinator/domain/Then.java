@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.CheckpointProgress;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,10 +12,10 @@ import org.apache.avro.specific.SpecificRecord;
 final class Then {
 
     private final List<SpecificRecord> events;
-    private final InMemoryCoordinatorState state;
+    private final CoordinatorState state;
     private final Scenario scenario;
 
-    Then(List<SpecificRecord> events, InMemoryCoordinatorState state, Scenario scenario) {
+    Then(List<SpecificRecord> events, CoordinatorState state, Scenario scenario) {
         this.events = events;
         this.state = state;
         this.scenario = scenario;
@@ -71,7 +71,7 @@ final class Then {
         return state.progress(jobId, checkpointId);
     }
 
-    InMemoryCoordinatorState state() {
+    CoordinatorState state() {
         return state;
     }
 

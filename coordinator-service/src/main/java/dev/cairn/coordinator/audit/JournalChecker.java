@@ -5,7 +5,7 @@ import dev.cairn.coordinator.domain.EventKind;
 import dev.cairn.coordinator.audit.Violation.Rule;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.domain.JobSpecs;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.JobState;
@@ -61,7 +61,7 @@ public final class JournalChecker {
     }
 
     private final CheckpointEvolver evolver;
-    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final CoordinatorState state = CoordinatorState.inMemory();
     private final Map<String, JobTrack> jobs = new HashMap<>();
     private final List<Violation> violations = new ArrayList<>();
     private long records;
@@ -262,7 +262,7 @@ public final class JournalChecker {
     }
 
     /** The state the records so far fold into. */
-    public InMemoryCoordinatorState state() {
+    public CoordinatorState state() {
         return state;
     }
 

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.audit;
 
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -18,7 +18,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 public final class JournalReplay {
 
     /** What a replay rebuilt. */
-    public record Result(InMemoryCoordinatorState state, long events) {}
+    public record Result(CoordinatorState state, long events) {}
 
     private final Map<String, Object> clientConfig;
     private final CoordinatorSettings settings;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.query.Json;
 import java.io.IOException;
 import java.net.URLEncoder;
@@ -62,7 +62,7 @@ public final class JournalVerifier {
     }
 
     /** Every difference of every job of the replay, jobs in id order. */
-    public static List<Difference> verify(InMemoryCoordinatorState replayed, LiveSource live) {
+    public static List<Difference> verify(CoordinatorState replayed, LiveSource live) {
         List<Difference> differences = new ArrayList<>();
         for (String jobId : replayed.jobIds()) {
             String base = "/jobs/" + URLEncoder.encode(jobId, StandardCharsets.UTF_8).replace("+", "%20");
@@ -80,7 +80,7 @@ public final class JournalVerifier {
      * The jobs {@code GET /jobs} lists that the journal never registered, and the instances that listing could
      * not reach (their jobs went unchecked).
      */
-    private static void liveOnly(InMemoryCoordinatorState replayed, LiveSource.Answer jobs, List<Difference> out) {
+    private static void liveOnly(CoordinatorState replayed, LiveSource.Answer jobs, List<Difference> out) {
         if (jobs.status() != 200) {
             out.add(new Difference(ALL_JOBS, "jobs", "", "(list)", "HTTP " + jobs.status() + " " + jobs.body()));
             return;

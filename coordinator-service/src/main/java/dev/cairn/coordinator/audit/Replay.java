@@ -3,7 +3,7 @@ package dev.cairn.coordinator.audit;
 import dev.cairn.coordinator.domain.EventFields;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 
 /**
  * Folds journal records into the coordinator's state with its own {@link CheckpointEvolver} (pure): every job's,
@@ -14,7 +14,7 @@ public final class Replay {
 
     private final CheckpointEvolver evolver;
     private final String onlyJob;
-    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final CoordinatorState state = CoordinatorState.inMemory();
     private long applied;
     private long skipped;
     private JournalEntry last;
@@ -42,7 +42,7 @@ public final class Replay {
         last = entry;
     }
 
-    public InMemoryCoordinatorState state() {
+    public CoordinatorState state() {
         return state;
     }
 

@@ -1,17 +1,13 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.coordinator.query.ApiViews;
 import dev.cairn.coordinator.query.JobViews;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskVertex;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,16 +21,16 @@ public final class ReplayedViews {
     private ReplayedViews() {
     }
 
-    public static Optional<ApiViews.Job> job(InMemoryCoordinatorState state, String jobId) {
+    public static Optional<ApiViews.Job> job(CoordinatorState state, String jobId) {
         return state.job(jobId).flatMap(job -> state.spec(jobId).map(spec -> JobViews.job(job, spec)));
     }
 
-    public static Optional<ApiViews.CheckpointStats> checkpoints(InMemoryCoordinatorState state, String jobId) {
+    public static Optional<ApiViews.CheckpointStats> checkpoints(CoordinatorState state, String jobId) {
         return state.job(jobId).map(job -> JobViews.checkpoints(job, state.history(job),
                 id -> state.progress(jobId, id)));
     }
 
-    public static Optional<ApiViews.Restore> latestCompleted(InMemoryCoordinatorState state, String jobId) {
+    public static Optional<ApiViews.Restore> latestCompleted(CoordinatorState state, String jobId) {
         Optional<JobState> job = state.job(jobId);
         Optional<RetainedCheckpoints> retained = state.retained(jobId);
         if (job.isEmpty() || retained.isEmpty()) {
@@ -44,27 +40,12 @@ public final class ReplayedViews {
     }
 
     /** As the live API: the checkpoint's acks and the final states of the subtasks it counts as finished. */
-    private static List<CheckpointAcknowledged> subtaskStates(InMemoryCoordinatorState state,
+    private static List<CheckpointAcknowledged> subtaskStates(CoordinatorState state,
             RetainedCheckpoints retained, String jobId, long checkpointId) {
         List<CheckpointAcknowledged> acks = state.acks(jobId, checkpointId);
         Optional<CheckpointCompleted> completed = retained.getCheckpoints().stream()
                 .filter(c -> c.getCheckpointId() == checkpointId).findFirst();
-        return completed.map(c -> RestoreParts.statesOf(c, acks, () -> finished(state, jobId),
+        return completed.map(c -> RestoreParts.statesOf(c, acks, () -> state.finished(jobId),
                 taskId -> state.vertex(jobId, taskId))).orElse(acks);
-    }
-
-    /** The finished subtasks of the job's current spec: one lookup per subtask, read only when a checkpoint counts some. */
-    private static List<TaskFinished> finished(InMemoryCoordinatorState state, String jobId) {
-        List<TaskFinished> finished = new ArrayList<>();
-        JobSpec spec = state.spec(jobId).orElse(null);
-        if (spec == null) {
-            return finished;
-        }
-        for (TaskVertex vertex : spec.getTasks()) {
-            for (int index = 0; index < vertex.getParallelism(); index++) {
-                state.finished(jobId, vertex.getTaskId(), index).ifPresent(finished::add);
-            }
-        }
-        return finished;
     }
 }

@@ -4,7 +4,7 @@ import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.Optional;
@@ -32,7 +32,7 @@ record JobFigures(long triggered, long completed, long failed, int inProgress, i
         double lastDurationSeconds, double lastSizeBytes, double lastCompletionSeconds) {
 
     /** The job's figures: its state, and one point read of its latest completed checkpoint's summary. */
-    static JobFigures of(JobState job, StoreReader reader) {
+    static JobFigures of(JobState job, CoordinatorState reader) {
         CompletedTotals totals = job.getTotals();
         Optional<Last> last = last(job, reader);
         return new JobFigures(job.getCounts().getTriggered(), job.getCounts().getCompleted(),
@@ -47,7 +47,7 @@ record JobFigures(long triggered, long completed, long failed, int inProgress, i
      * the history, or, when failures have pushed it out of the bounded history, from the retained checkpoints
      * (which keep the latest completed checkpoint, not savepoints).
      */
-    private static Optional<Last> last(JobState job, StoreReader reader) {
+    private static Optional<Last> last(JobState job, CoordinatorState reader) {
         long id = job.getLastSucceededId();
         if (id < 0) {
             return Optional.empty();

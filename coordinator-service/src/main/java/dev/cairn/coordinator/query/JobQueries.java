@@ -5,7 +5,7 @@ import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
@@ -23,16 +23,16 @@ final class JobQueries {
     private JobQueries() {
     }
 
-    static ApiViews.Job job(StoreReader stores, String jobId) {
+    static ApiViews.Job job(CoordinatorState stores, String jobId) {
         return JobViews.job(existing(stores, jobId), spec(stores, jobId));
     }
 
-    static ApiViews.CheckpointStats checkpoints(StoreReader stores, String jobId) {
+    static ApiViews.CheckpointStats checkpoints(CoordinatorState stores, String jobId) {
         JobState job = existing(stores, jobId);
         return JobViews.checkpoints(job, stores.history(job), id -> stores.progress(jobId, id));
     }
 
-    static ApiViews.CheckpointDetail checkpoint(StoreReader stores, String jobId, long checkpointId) {
+    static ApiViews.CheckpointDetail checkpoint(CoordinatorState stores, String jobId, long checkpointId) {
         JobState job = existing(stores, jobId);
         Optional<PendingCheckpoint> pending = job.getPending().stream()
                 .filter(p -> p.getCheckpointId() == checkpointId).findFirst();
@@ -57,7 +57,7 @@ final class JobQueries {
     }
 
     /** A retained checkpoint's subtask states: its acks and the final states of the subtasks it counts as finished. */
-    private static List<CheckpointAcknowledged> subtaskStates(StoreReader stores, RetainedCheckpoints retained,
+    private static List<CheckpointAcknowledged> subtaskStates(CoordinatorState stores, RetainedCheckpoints retained,
             String jobId, long checkpointId) {
         List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
         return retained.getCheckpoints().stream().filter(c -> c.getCheckpointId() == checkpointId).findFirst()
@@ -66,7 +66,7 @@ final class JobQueries {
                 .orElse(acks);
     }
 
-    static ApiViews.Restore latestCompleted(StoreReader stores, String jobId) {
+    static ApiViews.Restore latestCompleted(CoordinatorState stores, String jobId) {
         existing(stores, jobId);
         return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained,
                         (job, id) -> subtaskStates(stores, retained, job, id)))
@@ -74,7 +74,7 @@ final class JobQueries {
     }
 
     /** {@code GET /jobs/{jobId}/checkpoints/config}: one point read of the job. */
-    static ApiViews.Config config(StoreReader stores, String jobId) {
+    static ApiViews.Config config(CoordinatorState stores, String jobId) {
         return JobViews.config(existing(stores, jobId).getConfig());
     }
 
@@ -82,7 +82,7 @@ final class JobQueries {
      * The status of one trigger request of the job: one point read of the job, one of the request's record, and
      * for an unknown request one of the job's request index (to say how many it keeps).
      */
-    static ApiViews.Operation request(StoreReader stores, String jobId, String requestId, boolean savepointPath) {
+    static ApiViews.Operation request(CoordinatorState stores, String jobId, String requestId, boolean savepointPath) {
         JobState job = existing(stores, jobId);
         return RequestViews.status(job, requestId, stores.request(jobId, requestId), savepointPath)
                 .orElseThrow(() -> ApiException.notFound("request '" + requestId + "' of job '" + jobId
@@ -91,13 +91,13 @@ final class JobQueries {
                         + stores.requestIndex(jobId).map(i -> i.getRequestIds().size()).orElse(0) + " kept now)"));
     }
 
-    private static JobState existing(StoreReader stores, String jobId) {
+    private static JobState existing(CoordinatorState stores, String jobId) {
         return stores.job(jobId)
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' does not exist (never registered)"));
     }
 
     /** The spec of a job that exists: registered together with its state. */
-    private static JobSpec spec(StoreReader stores, String jobId) {
+    private static JobSpec spec(CoordinatorState stores, String jobId) {
         return stores.spec(jobId)
                 .orElseThrow(() -> new IllegalStateException("job '" + jobId + "' has a state but no spec"));
     }

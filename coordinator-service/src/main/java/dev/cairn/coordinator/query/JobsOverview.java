@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -93,7 +93,7 @@ final class JobsOverview {
                 "the stores of partition " + partition + " are not queryable right now: " + reason)));
     }
 
-    private static JobSummary summary(StoreReader stores, JobState job) {
+    private static JobSummary summary(CoordinatorState stores, JobState job) {
         List<Long> history = job.getHistoryIds();
         ApiViews.Checkpoint last = history.isEmpty() ? null
                 : stores.summary(job.getJobId(), history.get(history.size() - 1)).map(JobViews::ended).orElse(null);

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.domain.TriggerRequests;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TriggerRequest;
 import java.net.URLDecoder;
@@ -203,7 +203,7 @@ final class QueryApi {
     }
 
     /** Answers a GET from the job's stores here, or from its owner when another instance has it. */
-    private HttpAnswer read(JobCall call, Function<StoreReader, Object> query) {
+    private HttpAnswer read(JobCall call, Function<CoordinatorState, Object> query) {
         String jobId = call.jobId();
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -22,7 +22,7 @@ public interface StateSource {
      *
      * @throws ApiException 503 when the stores are not queryable (rebalancing, restoring, migrated)
      */
-    StoreReader reader(int partition);
+    CoordinatorState reader(int partition);
 
     /**
      * The partitions whose stores this instance holds as the active owner right now (empty while it starts or
@@ -35,11 +35,11 @@ public interface StateSource {
      * partition (one scan of the jobs store per partition). A partition whose stores cannot be read now is handed to
      * {@code unreadable} with the reason, and its jobs are left out.
      */
-    default <T> List<T> localJobs(BiFunction<StoreReader, JobState, T> each, ObjIntConsumer<String> unreadable) {
+    default <T> List<T> localJobs(BiFunction<CoordinatorState, JobState, T> each, ObjIntConsumer<String> unreadable) {
         List<T> found = new ArrayList<>();
         for (int partition : localPartitions()) {
             try {
-                StoreReader stores = reader(partition);
+                CoordinatorState stores = reader(partition);
                 for (JobState job : stores.jobs()) {
                     found.add(each.apply(stores, job));
                 }

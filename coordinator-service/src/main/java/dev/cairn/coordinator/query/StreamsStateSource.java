@@ -1,7 +1,8 @@
 package dev.cairn.coordinator.query;
 
 import dev.cairn.coordinator.streams.CoordinatorStores;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.coordinator.streams.StreamsStorage;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serializer;
@@ -60,18 +61,15 @@ public final class StreamsStateSource implements StateSource {
     }
 
     @Override
-    public StoreReader reader(int partition) {
-        try {
-            return new StoreReader(new StoreReader.Stores() {
-                @Override
-                public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-                    return StreamsStateSource.this.store(name, partition);
-                }
-            });
-        } catch (InvalidStateStoreException e) {
-            throw ApiException.unavailable("the stores of partition " + partition + " are not queryable right now ("
-                    + e.getMessage() + ")");
-        }
+    public CoordinatorState reader(int partition) {
+        return CoordinatorState.over(StreamsStorage.forQueries(name -> {
+            try {
+                return store(name, partition);
+            } catch (InvalidStateStoreException e) {
+                throw ApiException.unavailable("the stores of partition " + partition
+                        + " are not queryable right now (" + e.getMessage() + ")");
+            }
+        }));
     }
 
     @Override

@@ -73,7 +73,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     /** Inputs at or below these offsets (by topic, in this task's partition) the journal already reflects. */
     private Map<String, Long> reflectedInputs;
     private UnsendableInputs unsendable;
-    private StoreBackedCoordinatorState state;
+    private CoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
 
     /** How the processor decides: {@link CheckpointDecider#decide} (tests wrap it to make it fail). */
@@ -102,7 +102,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         StoreLayout.rebuildReason(timers).ifPresent(reason -> rebuild.rebuild(context.appConfigs(), journalTopic,
                 context.taskId().partition(), reason, context::getStateStore, context.currentSystemTimeMs()));
         this.reflectedInputs = StoreLayout.inputPositions(timers);
-        this.state = new StoreBackedCoordinatorState(name -> context.getStateStore(name));
+        this.state = CoordinatorState.over(StreamsStorage.forTask(context::getStateStore));
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
     }
 
@@ -136,11 +136,11 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         try (KeyValueIterator<Bytes, Bytes> it = timers.all()) {
             while (it.hasNext()) {
                 KeyValue<Bytes, Bytes> entry = it.next();
-                if (StoreKeys.timerDueAt(entry.key) > now) {
+                if (TimerKeys.timerDueAt(entry.key) > now) {
                     break;
                 }
                 fired.add(entry.key);
-                dueJobs.add(StoreKeys.timerJob(entry.key));
+                dueJobs.add(TimerKeys.timerJob(entry.key));
             }
         }
         fired.forEach(timers::delete);
@@ -151,7 +151,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                 decided = decide(tick, now);
             } catch (CommandFailedException e) {
                 LOG.error("Timer of job {} failed; retrying in {} ms: {}", jobId, TICK_RETRY_MS, e.getMessage(), e);
-                timers.put(StoreKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
+                timers.put(TimerKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
                 continue;
             }
             apply(tick, decided, now, null);
@@ -213,7 +213,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         decided.applyTo(state);
         for (OutputSizeGuard.Encoded output : encoded) {
             SpecificRecord event = output.event();
-            TimerIndex.timer(event).ifPresent(t -> timers.put(StoreKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
+            TimerIndex.timer(event).ifPresent(t -> timers.put(TimerKeys.timer(t.dueAtMs(), t.jobId()), NO_VALUE));
             EventDescriptions.describe(event).ifPresent(LOG::info);
             context.forward(new Record<>(jobId, output.journal(), now, inputHeaders),
                     CoordinatorTopology.JOURNAL_SINK);

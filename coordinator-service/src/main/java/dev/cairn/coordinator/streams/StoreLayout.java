@@ -54,7 +54,7 @@ public final class StoreLayout {
 
     /** The layout the task's stores record, if any. */
     static Optional<Long> recorded(KeyValueStore<Bytes, Bytes> timers) {
-        return Optional.ofNullable(timers.get(StoreKeys.timer(NEVER, LAYOUT_KEY))).map(StoreLayout::decode);
+        return Optional.ofNullable(timers.get(TimerKeys.timer(NEVER, LAYOUT_KEY))).map(StoreLayout::decode);
     }
 
     /** Why the stores must be rebuilt from the journal, or empty when they are of this release's layout. */
@@ -73,24 +73,24 @@ public final class StoreLayout {
 
     /** Records this release's layout and the input positions a rebuild found. */
     static void record(KeyValueStore<Bytes, Bytes> timers, Map<String, Long> inputPositions) {
-        inputPositions.forEach((topic, offset) -> timers.put(StoreKeys.timer(NEVER, INPUT_PREFIX + topic),
+        inputPositions.forEach((topic, offset) -> timers.put(TimerKeys.timer(NEVER, INPUT_PREFIX + topic),
                 encode(offset)));
-        timers.put(StoreKeys.timer(NEVER, LAYOUT_KEY), encode(CURRENT));
+        timers.put(TimerKeys.timer(NEVER, LAYOUT_KEY), encode(CURRENT));
     }
 
     /** Records {@code layout} as the stores' layout (tests: stores of another release). */
     static void recordLayout(KeyValueStore<Bytes, Bytes> timers, long layout) {
-        timers.put(StoreKeys.timer(NEVER, LAYOUT_KEY), encode(layout));
+        timers.put(TimerKeys.timer(NEVER, LAYOUT_KEY), encode(layout));
     }
 
     /** The input positions the last rebuild recorded, by input topic. */
     static Map<String, Long> inputPositions(KeyValueStore<Bytes, Bytes> timers) {
         Map<String, Long> positions = new HashMap<>();
-        try (KeyValueIterator<Bytes, Bytes> it = timers.range(StoreKeys.timer(NEVER, INPUT_PREFIX), null)) {
+        try (KeyValueIterator<Bytes, Bytes> it = timers.range(TimerKeys.timer(NEVER, INPUT_PREFIX), null)) {
             while (it.hasNext()) {
                 KeyValue<Bytes, Bytes> entry = it.next();
-                String name = StoreKeys.timerJob(entry.key);
-                if (StoreKeys.timerDueAt(entry.key) == NEVER && name.startsWith(INPUT_PREFIX)) {
+                String name = TimerKeys.timerJob(entry.key);
+                if (TimerKeys.timerDueAt(entry.key) == NEVER && name.startsWith(INPUT_PREFIX)) {
                     positions.put(name.substring(INPUT_PREFIX.length()), decode(entry.value));
                 }
             }

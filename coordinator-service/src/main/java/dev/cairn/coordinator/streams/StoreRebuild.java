@@ -3,7 +3,7 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.coordinator.audit.JournalDecoder;
 import dev.cairn.coordinator.domain.CheckpointEvolver;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.domain.TimerIndex;
 import dev.cairn.events.serde.EventDecodingException;
 import java.util.ArrayList;
@@ -70,10 +70,10 @@ final class StoreRebuild {
         Fold fold = new Fold(partition, nowMs);
         journal.read(appConfigs, journalTopic, partition, fold);
         CoordinatorStores.REBUILT.forEach(name -> clear(stores.apply(name)));
-        StoreBackedCoordinatorState target = new StoreBackedCoordinatorState(stores);
+        CoordinatorState target = CoordinatorState.over(StreamsStorage.forTask(name -> cast(stores.apply(name))));
         long entries = fold.state.copyTo(target);
         KeyValueStore<Bytes, Bytes> timers = cast(stores.apply(CoordinatorStores.TIMERS));
-        fold.timers.forEach(timer -> timers.put(StoreKeys.timer(timer.dueAtMs(), timer.jobId()),
+        fold.timers.forEach(timer -> timers.put(TimerKeys.timer(timer.dueAtMs(), timer.jobId()),
                 CoordinatorProcessor.NO_VALUE));
         StoreLayout.record(timers, fold.inputPositions);
         long millis = (System.nanoTime() - started) / 1_000_000;
@@ -103,7 +103,7 @@ final class StoreRebuild {
         private final int partition;
         private final long nowMs;
         private final CheckpointEvolver evolver = new CheckpointEvolver(settings);
-        private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+        private final CoordinatorState state = CoordinatorState.inMemory();
         private final JournalDecoder decoder = new JournalDecoder(journal.schemas());
         private final Set<TimerIndex.Timer> timers = new HashSet<>();
         private final Map<String, Long> inputPositions = new HashMap<>();

@@ -1,17 +1,17 @@
 package dev.cairn.coordinator.app;
 
+import dev.cairn.coordinator.streams.StreamsStorage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.query.HealthSource.Health;
 import dev.cairn.coordinator.query.JobLocation;
 import dev.cairn.coordinator.query.StateSource;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.streams.KafkaStreams.State;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
 
 class StreamsHealthTest {
@@ -88,13 +88,10 @@ class StreamsHealthTest {
         }
 
         @Override
-        public StoreReader reader(int p) {
-            return new StoreReader(new StoreReader.Stores() {
-                @Override
-                public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-                    throw new InvalidStateStoreException("the stores of partition " + p + " are restoring");
-                }
-            });
+        public CoordinatorState reader(int p) {
+            return CoordinatorState.over(StreamsStorage.forQueries(name -> {
+                throw new InvalidStateStoreException("the stores of partition " + p + " are restoring");
+            }));
         }
 
         @Override

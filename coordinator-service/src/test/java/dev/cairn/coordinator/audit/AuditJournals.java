@@ -5,7 +5,7 @@ import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.Command;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.Decided;
-import dev.cairn.core.state.InMemoryCoordinatorState;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
@@ -30,7 +30,7 @@ final class AuditJournals {
     static final String BILLING = "billing";
 
     private final CheckpointDecider decider = new CheckpointDecider(CoordinatorSettings.DEFAULTS);
-    private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
+    private final CoordinatorState state = CoordinatorState.inMemory();
     private final List<SpecificRecord> events = new ArrayList<>();
 
     private AuditJournals() {

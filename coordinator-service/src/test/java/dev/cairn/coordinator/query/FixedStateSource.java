@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.query;
 
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
 /** A state source with no stores: every job is where the test says, and local stores are never queryable. */
@@ -18,7 +18,7 @@ final class FixedStateSource implements StateSource {
     }
 
     @Override
-    public StoreReader reader(int partition) {
+    public CoordinatorState reader(int partition) {
         throw new InvalidStateStoreException("no stores in this test");
     }
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointTriggered;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -249,7 +249,7 @@ class JobsOverviewTest {
         }
 
         @Override
-        public StoreReader reader(int partition) {
+        public CoordinatorState reader(int partition) {
             if (brokenStores) {
                 throw new InvalidStateStoreException("rebalancing");
             }

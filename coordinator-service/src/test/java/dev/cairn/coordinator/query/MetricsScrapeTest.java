@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.metrics.Scrapes;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -140,7 +140,7 @@ class MetricsScrapeTest {
         }
 
         @Override
-        public StoreReader reader(int partition) {
+        public CoordinatorState reader(int partition) {
             if (!readable) {
                 throw ApiException.unavailable("the stores of partition " + partition + " are restoring");
             }

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
@@ -329,7 +329,7 @@ class QueryApiTest {
         }
 
         @Override
-        public StoreReader reader(int partition) {
+        public CoordinatorState reader(int partition) {
             if (brokenStores) {
                 throw new InvalidStateStoreException("the store migrated to another instance");
             }

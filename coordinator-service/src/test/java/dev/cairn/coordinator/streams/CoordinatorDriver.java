@@ -6,6 +6,7 @@ import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.query.JobLocation;
 import dev.cairn.coordinator.query.StateSource;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointTriggered;
@@ -35,13 +36,12 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The coordinator topology on a TopologyTestDriver, the one every topology test uses: built by
  * {@link CoordinatorTopology#build} with the production Streams properties ({@link CoordinatorApp#streamsProperties}),
  * a mocked wall clock starting at {@link #START}, no jitter, and the default topics. It plays users and sidecars,
- * hands out the input and output topics, and exposes its stores as a {@link StoreReader} and a {@link StateSource}.
+ * hands out the input and output topics, and exposes its stores as a {@link CoordinatorState} and a {@link StateSource}.
  */
 public final class CoordinatorDriver implements AutoCloseable {
 
@@ -303,7 +303,7 @@ public final class CoordinatorDriver implements AutoCloseable {
             }
 
             @Override
-            public StoreReader reader(int partition) {
+            public CoordinatorState reader(int partition) {
                 return CoordinatorDriver.this.reader();
             }
 
@@ -320,13 +320,8 @@ public final class CoordinatorDriver implements AutoCloseable {
     }
 
     /** The stores of the topology's only task. */
-    public StoreReader reader() {
-        return new StoreReader(new StoreReader.Stores() {
-            @Override
-            public <K, V> ReadOnlyKeyValueStore<K, V> store(String name) {
-                return driver.getKeyValueStore(name);
-            }
-        });
+    public CoordinatorState reader() {
+        return CoordinatorState.over(StreamsStorage.forQueries(driver::getKeyValueStore));
     }
 
     @Override

@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.core.state.CoordinatorState;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;
@@ -18,7 +18,6 @@ import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
-import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.charset.StandardCharsets;
@@ -27,11 +26,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,26 +104,23 @@ class CoordinatorTopologyTest {
         CheckpointTriggered next = (CheckpointTriggered) control.readValue().getEvent();
         assertThat(next.getCheckpointId()).isEqualTo(2L);
 
-        KeyValueStore<String, JobState> jobs = driver.getKeyValueStore(CoordinatorStores.JOBS);
-        assertThat(jobs.get("job-1").getLatestCompletedId()).isEqualTo(1L);
+        assertThat(stores().job("job-1").orElseThrow().getLatestCompletedId()).isEqualTo(1L);
     }
 
     @Test
     void shouldStoreTheSpecAndOneKeyPerVertexAndRemoveTheKeysOfDroppedTasks() {
         registerJobWithTwoRunningTasks("job-5", 1_000, 10_000);
-        KeyValueStore<String, JobSpec> specs = driver.getKeyValueStore(CoordinatorStores.SPECS);
-        KeyValueStore<Bytes, TaskVertex> vertices = driver.getKeyValueStore(CoordinatorStores.VERTICES);
-        assertThat(vertices.get(StoreKeys.vertex("job-5", "sink")).getParallelism()).isEqualTo(1);
+        assertThat(stores().vertex("job-5", "sink").orElseThrow().getParallelism()).isEqualTo(1);
 
         JobSpec sourceOnly = Events.jobSpec("job-5", Map.of("source", 2)).setConfig(Events.config(2_000, 10_000)
                 .setStorageBaseLocation("file:///cp").build()).setTimestampMs(START.toEpochMilli()).build();
         requests.pipeInput("job-5", new RequestEnvelope(sourceOnly));
 
-        assertThat(specs.get("job-5")).isEqualTo(sourceOnly);
-        assertThat(vertices.get(StoreKeys.vertex("job-5", "sink"))).isNull();
-        assertThat(vertices.get(StoreKeys.vertex("job-5", "source"))).isEqualTo(sourceOnly.getTasks().get(0));
-        KeyValueStore<String, JobState> jobs = driver.getKeyValueStore(CoordinatorStores.JOBS);
-        assertThat(jobs.get("job-5").getConfig()).isEqualTo(sourceOnly.getConfig());
+        CoordinatorState stores = stores();
+        assertThat(stores.spec("job-5")).contains(sourceOnly);
+        assertThat(stores.vertex("job-5", "sink")).isEmpty();
+        assertThat(stores.vertex("job-5", "source")).contains(sourceOnly.getTasks().get(0));
+        assertThat(stores.job("job-5").orElseThrow().getConfig()).isEqualTo(sourceOnly.getConfig());
     }
 
     @Test
@@ -205,5 +199,10 @@ class CoordinatorTopologyTest {
     private static String header(TestRecord<byte[], byte[]> record, String name) {
         Header header = record.headers().lastHeader(name);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /** The state in the topology's stores, read as the interactive queries read it. */
+    private CoordinatorState stores() {
+        return CoordinatorState.over(StreamsStorage.forQueries(driver::getKeyValueStore));
     }
 }

@@ -134,7 +134,7 @@ class StoreRebuildTopologyTest {
             StoreLayout.recordLayout(timers, StoreLayout.CURRENT + 1);
             assertThat(StoreLayout.rebuildReason(timers)).hasValueSatisfying(reason -> assertThat(reason)
                     .contains("layout " + (StoreLayout.CURRENT + 1)));
-            timers.delete(StoreKeys.timer(StoreLayout.NEVER, StoreLayout.LAYOUT_KEY));
+            timers.delete(TimerKeys.timer(StoreLayout.NEVER, StoreLayout.LAYOUT_KEY));
             assertThat(StoreLayout.rebuildReason(timers)).hasValueSatisfying(reason -> assertThat(reason)
                     .contains("record no layout"));
         }

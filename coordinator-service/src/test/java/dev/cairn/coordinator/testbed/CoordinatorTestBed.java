@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.testbed;
 
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.coordinator.streams.StreamsStorage;
 import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
@@ -8,7 +10,6 @@ import dev.cairn.coordinator.query.AccessPolicy;
 import dev.cairn.coordinator.query.BearerTokens;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.streams.CoordinatorStores;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -289,9 +290,9 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     /** The job's state as the coordinator's store holds it now (an interactive query). */
     public JobState liveJob(String jobId) {
-        return coordinator.streams().<org.apache.kafka.streams.state.ReadOnlyKeyValueStore<String, JobState>>store(
-                StoreQueryParameters.fromNameAndType(CoordinatorStores.JOBS, QueryableStoreTypes.keyValueStore()))
-                .get(jobId);
+        return CoordinatorState.over(StreamsStorage.forQueries(name -> coordinator.streams().store(
+                StoreQueryParameters.fromNameAndType(name, QueryableStoreTypes.keyValueStore()))))
+                .job(jobId).orElse(null);
     }
 
     /** Produces the job spec to the requests topic. */

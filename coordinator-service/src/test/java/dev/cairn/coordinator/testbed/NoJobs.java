@@ -2,7 +2,7 @@ package dev.cairn.coordinator.testbed;
 
 import dev.cairn.coordinator.query.JobLocation;
 import dev.cairn.coordinator.query.StateSource;
-import dev.cairn.coordinator.streams.StoreReader;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 
 /** The state of an instance that owns no partition: every job is unavailable, and no store can be read. */
@@ -14,7 +14,7 @@ public final class NoJobs implements StateSource {
     }
 
     @Override
-    public StoreReader reader(int partition) {
+    public CoordinatorState reader(int partition) {
         throw new IllegalStateException("no partition is owned here");
     }
 

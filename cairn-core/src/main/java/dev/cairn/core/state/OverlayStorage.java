@@ -1,0 +1,122 @@
+package dev.cairn.core.state;
+
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Copy-on-write {@link Storage}: reads fall through to a base that is never written, writes are kept here. The
+ * decider works on a state over one, so that later steps of a decision see the effects of earlier ones while the
+ * real state stays untouched; once the decision has succeeded, {@link #applyTo} writes what changed to the real
+ * state: all of it, each key once, with its final value. So every event is applied once, and a decision that
+ * fails leaves nothing behind.
+ *
+ * <p>Reads of what was not written here go to the base each time: the base is a map in memory, or the store
+ * backing's decoded values, so a read is a lookup, and a decision allocates only for what it writes.
+ */
+public final class OverlayStorage implements Storage {
+
+    private final Storage base;
+    /** What was written here, by {@link StateTable#index()}; a table's slots are made on its first write. */
+    private final Slots<?, ?>[] written = new Slots<?, ?>[StateTable.ALL.size()];
+    /** Groups removed here, by table index, in order; made on first use. */
+    private final Set<?>[] removedGroups = new Set<?>[StateTable.ALL.size()];
+
+    public OverlayStorage(Storage base) {
+        this.base = Objects.requireNonNull(base, "base");
+    }
+
+    /** Writes every change made here to {@code target}: removed groups first, then each written key once. */
+    public void applyTo(CoordinatorState target) {
+        for (StateTable<?, ?> table : StateTable.ALL) {
+            applyTo(target, table);
+        }
+    }
+
+    private <K, V extends SpecificRecord> void applyTo(CoordinatorState target, StateTable<K, V> table) {
+        Set<?> groups = removedGroups[table.index()];
+        if (groups != null) {
+            groups.forEach(group -> target.removeGroup(table, group));
+        }
+        Slots<K, V> slots = slots(table, false);
+        if (slots != null) {
+            slots.applyTo((key, value) -> target.put(table, key, value), key -> target.remove(table, key));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <K, V> Slots<K, V> slots(StateTable<K, ?> table, boolean make) {
+        Slots<?, ?> slots = written[table.index()];
+        if (slots == null && make) {
+            slots = new Slots<K, V>();
+            written[table.index()] = slots;
+        }
+        return (Slots<K, V>) slots;
+    }
+
+    private boolean removedGroupOf(StateTable<?, ?> table, Object group) {
+        Set<?> groups = removedGroups[table.index()];
+        return groups != null && groups.contains(group);
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> V get(StateTable<K, V> table, K key) {
+        Slots<K, V> slots = slots(table, false);
+        Optional<V> value = slots == null ? null : slots.written(key);
+        if (value != null) {
+            return value.orElse(null);
+        }
+        if (removedGroups[table.index()] != null && removedGroupOf(table, table.keys().group(key))) {
+            return null;
+        }
+        return base.get(table, key);
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> void put(StateTable<K, V> table, K key, V value) {
+        this.<K, V>slots(table, true).put(key, Objects.requireNonNull(value));
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> void delete(StateTable<K, V> table, K key) {
+        this.<K, V>slots(table, true).remove(key);
+    }
+
+    /** The base's entries of the group (none when removed here) with the writes made here applied over them. */
+    @Override
+    public <K, V extends SpecificRecord> Map<K, V> scan(StateTable<K, V> table, Object group) {
+        Map<K, V> entries = group != null && removedGroupOf(table, group) ? new HashMap<>()
+                : base.scan(table, group);
+        if (group == null && removedGroups[table.index()] != null) {
+            entries.keySet().removeIf(key -> removedGroupOf(table, table.keys().group(key)));
+        }
+        Slots<K, V> slots = slots(table, false);
+        if (slots != null) {
+            slots.applyTo((key, value) -> {
+                if (group == null || group.equals(table.keys().group(key))) {
+                    entries.put(key, value);
+                }
+            }, key -> entries.remove(key));
+        }
+        return entries;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {
+        Slots<K, V> slots = slots(table, false);
+        if (slots != null) {
+            slots.forget(key -> group.equals(table.keys().group(key)));
+        }
+        Set<Object> groups = (Set<Object>) removedGroups[table.index()];
+        if (groups == null) {
+            groups = new LinkedHashSet<>();
+            removedGroups[table.index()] = groups;
+        }
+        groups.add(group);
+    }
+}

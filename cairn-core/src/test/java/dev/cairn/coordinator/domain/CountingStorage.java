@@ -1,0 +1,103 @@
+package dev.cairn.coordinator.domain;
+
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.state.Storage;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * Delegating storage that counts every read, write, removal and group scan per table, and the encoded bytes of
+ * the values read and written: what a store backing would decode and encode.
+ */
+final class CountingStorage implements Storage {
+
+    private final Storage delegate;
+    private final Map<StateTable<?, ?>, Integer> reads = new HashMap<>();
+    private final Map<StateTable<?, ?>, Integer> writes = new HashMap<>();
+    private final Map<StateTable<?, ?>, Integer> removals = new HashMap<>();
+    /** Reads and removals of a group: one checkpoint's acks, one job's finished subtasks. */
+    int scans;
+    long bytesRead;
+    long bytesWritten;
+
+    CountingStorage(Storage delegate) {
+        this.delegate = delegate;
+    }
+
+    /** Forgets every count so far. */
+    void reset() {
+        reads.clear();
+        writes.clear();
+        removals.clear();
+        scans = 0;
+        bytesRead = 0;
+        bytesWritten = 0;
+    }
+
+    /** Point reads of one table. */
+    int reads(StateTable<?, ?> table) {
+        return reads.getOrDefault(table, 0);
+    }
+
+    /** Writes to one table. */
+    int writes(StateTable<?, ?> table) {
+        return writes.getOrDefault(table, 0);
+    }
+
+    /** Removals from one table. */
+    int removals(StateTable<?, ?> table) {
+        return removals.getOrDefault(table, 0);
+    }
+
+    /** Point reads of every table. */
+    int reads() {
+        return sum(reads);
+    }
+
+    /** Writes and removals of every table. */
+    int writes() {
+        return sum(writes) + sum(removals);
+    }
+
+    private static int sum(Map<StateTable<?, ?>, Integer> counts) {
+        return counts.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> V get(StateTable<K, V> table, K key) {
+        reads.merge(table, 1, Integer::sum);
+        V value = delegate.get(table, key);
+        if (value != null) {
+            bytesRead += table.encode(value).length;
+        }
+        return value;
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> void put(StateTable<K, V> table, K key, V value) {
+        writes.merge(table, 1, Integer::sum);
+        bytesWritten += table.encode(value).length;
+        delegate.put(table, key, value);
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> void delete(StateTable<K, V> table, K key) {
+        removals.merge(table, 1, Integer::sum);
+        delegate.delete(table, key);
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> Map<K, V> scan(StateTable<K, V> table, Object group) {
+        scans++;
+        Map<K, V> entries = delegate.scan(table, group);
+        entries.values().forEach(value -> bytesRead += table.encode(value).length);
+        return entries;
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {
+        scans++;
+        delegate.deleteGroup(table, group);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.cairn.coordinator.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.cairn.coordinator.state.CurrentAttempt;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateKeys;
+import dev.cairn.core.state.StateKeys.AckKey;
+import dev.cairn.core.state.StateKeys.AttemptKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateKeys.VertexKey;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.testing.Events;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.serde.AvroEventSerde;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.internals.InMemoryKeyValueStore;
+import org.junit.jupiter.api.Test;
+
+class StreamsStorageTest {
+
+    @Test
+    void shouldEncodeKeysAsTheStoresOfTheFirstReleaseDid() {
+        HexFormat hex = HexFormat.of();
+        assertThat(hex.formatHex(StateKeys.JOB.encode("j"))).isEqualTo("6a");
+        assertThat(hex.formatHex(StateKeys.VERTEX.encode(new VertexKey("j", "t"))))
+                .isEqualTo("000000016a0000000174");
+        assertThat(hex.formatHex(StateKeys.SUBTASK.encode(new AttemptKey("j", "t", 2))))
+                .isEqualTo("000000016a000000017480000002");
+        assertThat(hex.formatHex(StateKeys.CHECKPOINT.encode(new CheckpointKey("j", 3))))
+                .isEqualTo("000000016a8000000000000003");
+        assertThat(hex.formatHex(StateKeys.ACK.encode(new AckKey("j", 3, "t", 2))))
+                .isEqualTo("000000016a8000000000000003000000017480000002");
+    }
+
+    @Test
+    void shouldDecodeEveryKeyItEncodes() {
+        AckKey ack = new AckKey("job-é", -4, "task", 7);
+        assertThat(StateKeys.ACK.decode(StateKeys.ACK.encode(ack))).isEqualTo(ack);
+        AttemptKey attempt = new AttemptKey("job", "task", Integer.MAX_VALUE);
+        assertThat(StateKeys.SUBTASK.decode(StateKeys.SUBTASK.encode(attempt))).isEqualTo(attempt);
+    }
+
+    @Test
+    void shouldEncodeValuesAsTheSingleObjectEncodingOfTheirCurrentSchema() {
+        CurrentAttempt attempt = new CurrentAttempt("attempt-1", 5L);
+        byte[] expected = AvroEventSerde.currentOnly(CurrentAttempt.class).serialize("any", attempt);
+
+        assertThat(StateTable.ATTEMPTS.encode(attempt)).isEqualTo(expected);
+        assertThat(StateTable.ATTEMPTS.decode(expected)).isEqualTo(attempt);
+    }
+
+    @Test
+    void shouldOpenOnlyTheStoresAQueryReads() {
+        List<String> opened = new ArrayList<>();
+        CoordinatorState state = CoordinatorState.over(StreamsStorage.forQueries(name -> {
+            opened.add(name);
+            return store(name);
+        }));
+
+        assertThat(state.job("j")).isEmpty();
+        assertThat(state.acks("j", 1)).isEmpty();
+
+        assertThat(opened).containsExactly(StateTable.JOBS.store(), StateTable.ACKS.store());
+    }
+
+    @Test
+    void shouldReadGroupsByPrefixAndRefuseWritesFromQueries() {
+        KeyValueStore<Bytes, byte[]> acks = store(StateTable.ACKS.store());
+        CoordinatorState writer = CoordinatorState.over(StreamsStorage.forTask(name -> acks));
+        writer.putAck(ack("j", 1, "b", 0));
+        writer.putAck(ack("j", 1, "a", 1));
+        writer.putAck(ack("j", 2, "a", 0));
+        CoordinatorState reader = CoordinatorState.over(StreamsStorage.forQueries(name -> acks));
+
+        assertThat(reader.acks("j", 1)).extracting(CheckpointAcknowledged::getTaskId).containsExactly("a", "b");
+        assertThat(reader.progress("j", 1).acksReceived()).isEqualTo(2);
+        assertThatThrownBy(() -> reader.removeAcks("j", 1)).isInstanceOf(UnsupportedOperationException.class);
+
+        writer.removeAcks("j", 1);
+
+        assertThat(reader.acks("j", 1)).isEmpty();
+        assertThat(reader.acks("j", 2)).hasSize(1);
+    }
+
+    private static KeyValueStore<Bytes, byte[]> store(String name) {
+        return new InMemoryKeyValueStore(name);
+    }
+
+    private static CheckpointAcknowledged ack(String job, long checkpointId, String task, int subtask) {
+        return Events.ack(job, checkpointId, task, subtask, "attempt-" + subtask)
+                .setStateHandle(Events.state("mem://" + task + "/" + subtask, 10)).setTimestampMs(0).build();
+    }
+}
