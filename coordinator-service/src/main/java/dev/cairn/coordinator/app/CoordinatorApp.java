@@ -13,6 +13,7 @@ import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
+import dev.cairn.coordinator.streams.TopologyOptions;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.events.config.Release;
 import dev.cairn.events.serde.SchemaCatalog;
@@ -125,10 +126,10 @@ public final class CoordinatorApp implements AutoCloseable {
     private static Topology topology(CoordinatorConfig config, DecisionListener listener) {
         CoordinatorSettings settings = CoordinatorSettings.DEFAULTS.withLimits(config.inputLimits());
         SchemaCatalog schemas = CoordinatorSchemas.catalog(config);
-        return CoordinatorTopology.build(config.topics(), settings, () -> ThreadLocalRandom.current().nextDouble(),
-                config.tickInterval(), CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
-                new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(), schemas),
-                listener, new KafkaJournalSource(schemas));
+        return CoordinatorTopology.build(TopologyOptions.of(config.topics(), settings,
+                        () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval())
+                .withAuth(new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(), schemas))
+                .withListener(listener).withJournal(new KafkaJournalSource(schemas)));
     }
 
     private static void ensureTopics(CoordinatorConfig config) {

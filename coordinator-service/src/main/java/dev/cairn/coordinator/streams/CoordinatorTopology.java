@@ -4,9 +4,6 @@ import dev.cairn.coordinator.domain.CheckpointDecider;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
 import dev.cairn.coordinator.domain.RestoreParts;
 import dev.cairn.events.topics.CairnTopics;
-import java.time.Duration;
-import java.util.function.DoubleSupplier;
-import java.util.function.UnaryOperator;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -21,8 +18,9 @@ import org.apache.kafka.streams.Topology;
  *   cairn.acks ------+     stores: jobs, specs,        +--> cairn.completed (retained checkpoints per job)
  *                          vertices, attempts, finished,
  *                          acks, summaries, retained,
- *                          requests, request index,
- *                          timers (and the layout)
+ *                          requests, request index (the
+ *                          tables of StateTable), timers
+ *                          (and the layout), instance
  *        cairn.journal ---> (read once per task when its stores must be rebuilt: StoreRebuild)
  * </pre>
  *
@@ -42,73 +40,21 @@ public final class CoordinatorTopology {
 
     private CoordinatorTopology() {}
 
-    /**
-     * @param topics the topic names
-     * @param settings the decider's bounds (queue capacity, history size)
-     * @param random draws the random fraction of the first periodic trigger's delay
-     * @param tickInterval how often due timers are looked for
-     */
-    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval) {
-        return build(topics, settings, random, tickInterval, DEFAULT_MAX_RECORD_BYTES, InputAuthentication.NONE);
-    }
-
-    /**
-     * @param maxRecordBytes the largest record value the coordinator sends; a decision that would send a
-     *     larger one is refused and its input dead-lettered (see {@link OutputSizeGuard})
-     * @param auth which input records must be signed ({@link InputAuthentication}): with a master key, every
-     *     record of the acks topic with its job's key and every request with the requests key (unless unsigned
-     *     requests are allowed); unsigned or mis-signed records are dead-lettered
-     */
-    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, InputAuthentication auth) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, auth, DecisionListener.NONE);
-    }
-
-    /** As above, handing every applied decision's events to {@code listener} (the coordinator's metrics). */
-    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
-            DecisionListener listener) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, auth, listener, JournalSource.EMPTY);
-    }
-
-    /**
-     * As above, rebuilding stores that are not of this release's layout from the journal read from {@code journal}
-     * ({@link KafkaJournalSource} in a coordinator; see {@link StoreRebuild}).
-     */
-    public static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
-            DecisionListener listener, JournalSource journal) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, auth,
-                new Wiring(UnaryOperator.identity(), listener, journal));
-    }
-
-    /** As above, with the decider wrapped by {@code wrapDecide} (tests make it fail). */
-    static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, InputAuthentication auth,
-            UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
-        return build(topics, settings, random, tickInterval, maxRecordBytes, auth,
-                new Wiring(wrapDecide, DecisionListener.NONE, JournalSource.EMPTY));
-    }
-
-    /** What the processor is wired to besides its settings: the decider's wrapper, the listener, the journal. */
-    private record Wiring(UnaryOperator<CoordinatorProcessor.Decide> wrapDecide, DecisionListener listener,
-            JournalSource journal) {
-    }
-
-    private static Topology build(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
-            Duration tickInterval, int maxRecordBytes, InputAuthentication auth, Wiring wiring) {
-        OutputSizeGuard.requireValidLimit(maxRecordBytes);
+    /** The topology over {@code options}' topics, with its stores and its one processor. */
+    public static Topology build(TopologyOptions options) {
+        OutputSizeGuard.requireValidLimit(options.maxRecordBytes());
+        CairnTopics topics = options.topics();
+        CoordinatorSettings settings = options.settings();
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
-        topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), auth.requests(), topics.requests());
-        topology.addSource(ACKS_SOURCE, new StringDeserializer(), auth.acks(), topics.acks());
+        topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), options.auth().requests(), topics.requests());
+        topology.addSource(ACKS_SOURCE, new StringDeserializer(), options.auth().acks(), topics.acks());
         topology.addProcessor(PROCESSOR,
-                () -> new CoordinatorProcessor(wiring.wrapDecide().apply(decider::decide),
-                        new CommandMapper(random, settings.limits().maxIdLength()),
-                        RestoreParts.statesPerPart(settings.limits(), maxRecordBytes), tickInterval,
-                        new OutputSizeGuard(maxRecordBytes), wiring.listener(),
-                        new StoreRebuild(settings, wiring.journal(), wiring.listener()), topics.journal()),
+                () -> new CoordinatorProcessor(options.wrapDecide().apply(decider::decide),
+                        new CommandMapper(options.random(), settings.limits().maxIdLength()),
+                        RestoreParts.statesPerPart(settings.limits(), options.maxRecordBytes()),
+                        options.tickInterval(), new OutputSizeGuard(options.maxRecordBytes()), options.listener(),
+                        new StoreRebuild(settings, options.journal(), options.listener()), topics.journal()),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), new ByteArraySerializer(), PROCESSOR);

@@ -75,13 +75,13 @@ public final class CoordinatorDriver implements AutoCloseable {
     }
 
     private static Topology topology(Builder options) {
+        TopologyOptions topology = TopologyOptions.of(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK)
+                .withMaxRecordBytes(options.maxRecordBytes).withAuth(options.auth()).withJournal(options.journal);
         if (options.wrapDecide != null) {
-            return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
-                    options.maxRecordBytes, options.auth(), options.wrapDecide);
+            topology = topology.withWrapDecide(options.wrapDecide);
         }
-        return CoordinatorTopology.build(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
-                options.maxRecordBytes, options.auth(),
-                options.metrics == null ? DecisionListener.NONE : options.metrics.decisions(), options.journal);
+        return CoordinatorTopology.build(options.metrics == null ? topology
+                : topology.withListener(options.metrics.decisions()));
     }
 
     /** A driver whose stores live in {@code stateDir}; see {@link Builder}. */
