@@ -19,7 +19,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param topics the topic names (by prefix)
  * @param partitions partitions of every Cairn topic (created if missing)
  * @param replicationFactor replication factor of topics the coordinator creates
- * @param stateDir where Kafka Streams keeps its RocksDB stores
+ * @param stateDir Kafka Streams' state directory: the process id and the always empty instance store (the tables
+ *     live in memory, restored from their changelogs)
  * @param tickInterval how often the wall-clock punctuator looks for due timers
  * @param commitInterval Kafka Streams' commit interval (bounds the latency of every decision under EOS)
  * @param kafkaProperties passed through to the Kafka clients (security settings and the like)
