@@ -1,5 +1,7 @@
 package dev.cairn.faults;
 
+import java.util.regex.Pattern;
+import java.util.regex.Matcher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,13 +23,13 @@ import java.util.stream.Stream;
  * built, so a second run, or a second test, reuses the jars.
  *
  * <p>Which commit: the tag {@value #TAG} once it exists; until then the commit named in
- * {@code fault-tests/previous-release}. That file exists because 0.1.0 was never tagged: the release is the last
- * commit before the 0.2.0 work (the in-place upgrade) began, and a commit hash is the only name it has. Once the tag
- * is pushed the file is no longer read, and can go.
+ * {@code fault-tests/previous-release}. That file exists because no release was tagged: 0.2.0 is the commit that
+ * closed its work (CHANGELOG.md names it), and a commit hash is the only name it has. Once the tag is pushed the
+ * file is no longer read, and can go.
  */
 final class PreviousRelease {
 
-    static final String TAG = "v0.1.0";
+    static final String TAG = "v0.2.0";
     private static final String COMMIT_FILE = "fault-tests/previous-release";
     private static final String MARKER = ".cairn-built-commit";
     private static final String NEEDS_HISTORY = "the upgrade test needs the git history: clone without --depth";
@@ -71,6 +73,29 @@ final class PreviousRelease {
             }
         }
         throw new IllegalStateException("no .git at or above " + from + ": " + NEEDS_HISTORY);
+    }
+
+    /**
+     * The store layout the previous release records ({@code StoreLayout.CURRENT} in its source tree), or 0 for a
+     * release from before layouts were recorded: a coordinator of another layout rebuilds its stores from the
+     * journal, one of the same layout takes them over as they are.
+     */
+    static synchronized long storeLayout() {
+        Path source = repositoryRoot(Path.of(System.getProperty("user.dir")).toAbsolutePath())
+                .resolve("fault-tests/target/previous-release/coordinator-service/src/main/java/dev/cairn/coordinator"
+                        + "/streams/StoreLayout.java");
+        if (!Files.exists(source)) {
+            return 0;
+        }
+        try {
+            Matcher current = Pattern.compile("long CURRENT = (\\d+);").matcher(Files.readString(source));
+            if (!current.find()) {
+                throw new IllegalStateException("no CURRENT layout in " + source);
+            }
+            return Long.parseLong(current.group(1));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + source, e);
+        }
     }
 
     /** The tag's commit when the tag exists, else the commit {@code fault-tests/previous-release} names. */
