@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.cli.CliKeys;
-import dev.cairn.events.config.ConfigReference;
+import dev.cairn.config.ConfigReference;
 import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.sample.SampleWorkerKeys;
 import java.io.IOException;

@@ -6,7 +6,7 @@ import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.coordinator.app.CoordinatorMain;
 import dev.cairn.cli.CairnCli;
 import dev.cairn.cli.CliKeys;
-import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.config.ConfigSchema;
 import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.sample.SampleWorkerKeys;
 import dev.cairn.sidecar.sample.SampleWorkerMain;

@@ -17,7 +17,7 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
-import dev.cairn.events.auth.RecordSignatures;
+import dev.cairn.auth.RecordSignatures;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.test.TopicTail;
 import dev.cairn.sidecar.sample.CounterWorker;

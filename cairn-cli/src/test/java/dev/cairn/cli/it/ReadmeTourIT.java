@@ -12,7 +12,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
 import java.net.ServerSocket;

@@ -1,6 +1,6 @@
 package dev.cairn.sidecar.sample;
 
-import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.config.ConfigSchema;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;

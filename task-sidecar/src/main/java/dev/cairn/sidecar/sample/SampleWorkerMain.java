@@ -1,8 +1,8 @@
 package dev.cairn.sidecar.sample;
 
-import dev.cairn.events.config.ConfigOptions;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.config.ConfigOptions;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.LayeredConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -3,9 +3,9 @@ package dev.cairn.sidecar.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;

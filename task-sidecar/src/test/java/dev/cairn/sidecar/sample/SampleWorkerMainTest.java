@@ -3,7 +3,7 @@ package dev.cairn.sidecar.sample;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
-import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.config.LayeredConfig;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import dev.cairn.sidecar.hook.http.HttpSnapshotHook;
 import java.io.PrintWriter;
