@@ -6,7 +6,7 @@ import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.cli.CliKeys;
 import dev.cairn.config.ConfigReference;
 import dev.cairn.sidecar.app.SidecarKeys;
-import dev.cairn.sidecar.sample.SampleWorkerKeys;
+import dev.cairn.sample.worker.SampleWorkerKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -20,7 +20,7 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.auth.RecordSignatures;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.test.TopicTail;
-import dev.cairn.sidecar.sample.CounterWorker;
+import dev.cairn.sample.worker.CounterWorker;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

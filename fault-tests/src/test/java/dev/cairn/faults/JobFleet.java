@@ -8,7 +8,7 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
-import dev.cairn.sidecar.sample.CounterWorker;
+import dev.cairn.sample.worker.CounterWorker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

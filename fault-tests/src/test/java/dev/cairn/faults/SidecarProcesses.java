@@ -1,8 +1,8 @@
 package dev.cairn.faults;
 
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.sidecar.sample.CounterWorker;
-import dev.cairn.sidecar.sample.HookServer;
+import dev.cairn.sample.worker.CounterWorker;
+import dev.cairn.sample.worker.HookServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package dev.cairn.sidecar.sample;
+package dev.cairn.sample.worker;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

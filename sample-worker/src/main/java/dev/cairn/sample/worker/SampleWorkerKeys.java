@@ -1,4 +1,4 @@
-package dev.cairn.sidecar.sample;
+package dev.cairn.sample.worker;
 
 import dev.cairn.config.ConfigSchema;
 import org.apache.kafka.common.config.ConfigDef;

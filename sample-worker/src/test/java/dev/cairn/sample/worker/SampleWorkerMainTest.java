@@ -1,4 +1,4 @@
-package dev.cairn.sidecar.sample;
+package dev.cairn.sample.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
