@@ -10,9 +10,6 @@ import java.io.UncheckedIOException;
  * registry, in the format the request's {@code Accept} header asks for. OpenMetrics 1.0.0 when it names
  * {@code application/openmetrics-text}, Prometheus' text format 0.0.4 otherwise.
  *
- * <p>Needs {@code micrometer-registry-prometheus}, an optional dependency of this module: every program that
- * serves metrics has it.
- *
  * @param contentType the media type of the body, to send as {@code Content-Type}
  * @param body the metrics, UTF-8 text
  */

@@ -70,7 +70,6 @@ public final class CounterWorker implements SnapshotHook {
     private final AtomicReference<SnapshotResult> finalState = new AtomicReference<>();
     private final ScheduledExecutorService scheduler;
     private final AtomicLong counter = new AtomicLong();
-    private final AtomicLong lastCompleted = new AtomicLong(-1);
     private final Set<Path> directories = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<SnapshotResult>> pending = ConcurrentHashMap.newKeySet();
 
@@ -125,11 +124,6 @@ public final class CounterWorker implements SnapshotHook {
         return finishAfter > 0 && counter.get() >= finishAfter;
     }
 
-    /** The id of the latest checkpoint this worker was told completed, -1 before any. */
-    public long lastCompletedCheckpointId() {
-        return lastCompleted.get();
-    }
-
     @Override
     public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
         SnapshotResult exhausted = finalState.get();
@@ -172,7 +166,6 @@ public final class CounterWorker implements SnapshotHook {
 
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException {
-        lastCompleted.accumulateAndGet(checkpointId, Math::max);
         SnapshotResult kept = finalState.get();
         for (Path directory : directories) {
             for (Path file : checkpointFiles(directory)) {

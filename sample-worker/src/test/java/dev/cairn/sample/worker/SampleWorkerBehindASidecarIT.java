@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sample worker behind a real task sidecar, reached over the HTTP hook, against hand-written control records:
- * its snapshots are files the acknowledgements point at, it learns of completed checkpoints, and a bounded input
- * ends its subtask.
+ * its snapshots are files the acknowledgements point at, it deletes those a completed checkpoint subsumes, and a
+ * bounded input ends its subtask.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class SampleWorkerBehindASidecarIT {
@@ -62,26 +62,26 @@ class SampleWorkerBehindASidecarIT {
     }
 
     @Test
-    void shouldAcknowledgeTheFileItWroteAndLearnOfTheCompletionWhenReachedOverHttp(@TempDir Path workerDir)
+    void shouldAcknowledgeTheFileItWroteAndDeleteItWhenALaterCheckpointSubsumesIt(@TempDir Path workerDir)
             throws Exception {
-        // given the sample worker, reached over HTTP
+        // given the sample worker, reached over HTTP, that acknowledged checkpoint 1 with the file it wrote
         String job = uniqueJobId("http");
-        CounterWorker worker = new CounterWorker(workerDir);
-        try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
+        try (HookServer server = HookServer.start(new CounterWorker(workerDir), new InetSocketAddress("127.0.0.1", 0))) {
             bed.start(bed.taskConfig(job, "counter", 0).withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
-
-            // when checkpoint 1 is triggered and completes
             bed.control(job, trigger(job, 1, CheckpointType.CHECKPOINT, plain()));
-            CheckpointAcknowledged ack = bed.awaitAck(CheckpointAcknowledged.class,
-                    a -> a.getJobId().equals(job) && a.getCheckpointId() == 1);
-            bed.control(job, completed(job, 1, -1, plain()));
-
-            // then the acknowledgement names the file it wrote, and the worker learns the checkpoint completed
-            StateHandle state = ack.getStateHandle();
+            StateHandle state = bed.awaitAck(CheckpointAcknowledged.class,
+                    a -> a.getJobId().equals(job) && a.getCheckpointId() == 1).getStateHandle();
             Path file = Path.of(URI.create(state.getLocation()));
             assertThat(file).exists();
             assertThat(state.getSizeBytes()).isEqualTo(Files.size(file));
-            await().atMost(WAIT).until(() -> worker.lastCompletedCheckpointId() == 1);
+
+            // when checkpoint 2 is acknowledged and completes, subsuming 1
+            bed.control(job, trigger(job, 2, CheckpointType.CHECKPOINT, plain()));
+            bed.awaitAck(CheckpointAcknowledged.class, a -> a.getJobId().equals(job) && a.getCheckpointId() == 2);
+            bed.control(job, completed(job, 2, 1, plain()));
+
+            // then the worker, told of the completion, deletes the subsumed file
+            await().atMost(WAIT).until(() -> !Files.exists(file));
         }
     }
 
