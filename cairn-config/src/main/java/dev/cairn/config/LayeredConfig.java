@@ -1,8 +1,6 @@
 package dev.cairn.config;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * configuration file, the defaults of its {@link ConfigSchema}. Every value is parsed and validated by the
  * schema's {@link ConfigDef} before it is accepted, and a wrong one is a {@link ConfigProblem} naming the key
  * and where the value came from. Keys a file names but the schema does not define are ignored with a warning,
- * as Kafka's own clients do ({@link #unknownKeys()}); environment variables the schema does not define are not
- * looked at (other programs share the {@code CAIRN_} prefix).
+ * as Kafka's own clients do; environment variables the schema does not define are not looked at (other programs
+ * share the {@code CAIRN_} prefix).
  *
  * <p>The typed values are read with {@link AbstractConfig}'s getters ({@code getInt}, {@code getString}, ...).
  */
@@ -26,18 +24,14 @@ public final class LayeredConfig extends AbstractConfig {
 
     private static final Logger LOG = LoggerFactory.getLogger(LayeredConfig.class);
 
-    private final ConfigSchema schema;
     private final Map<String, String> sources;
     private final Map<String, String> passThrough;
-    private final List<String> unknownKeys;
 
     private LayeredConfig(ConfigSchema schema, Map<String, Object> values, Map<String, String> sources,
-            Map<String, String> passThrough, List<String> unknownKeys) {
+            Map<String, String> passThrough) {
         super(schema.def(), values, false);
-        this.schema = schema;
         this.sources = Map.copyOf(sources);
         this.passThrough = Map.copyOf(passThrough);
-        this.unknownKeys = List.copyOf(unknownKeys);
     }
 
     /**
@@ -65,7 +59,6 @@ public final class LayeredConfig extends AbstractConfig {
         Map<String, String> values = new TreeMap<>();
         Map<String, String> sources = new TreeMap<>();
         Map<String, String> passThrough = new TreeMap<>();
-        List<String> unknown = new ArrayList<>();
         entries.forEach((rawKey, rawValue) -> {
             String key = rawKey.trim();
             String value = rawValue.trim();
@@ -75,7 +68,6 @@ public final class LayeredConfig extends AbstractConfig {
                 values.put(key, value);
                 sources.put(key, origin);
             } else {
-                unknown.add(key);
                 LOG.warn("{}: the configuration '{}' in {} isn't a known config; it is ignored", schema.program(),
                         key, origin);
             }
@@ -86,7 +78,7 @@ public final class LayeredConfig extends AbstractConfig {
             sources.put(key, "flag " + ConfigSchema.flagName(key));
         });
         Map<String, Object> checked = check(schema, values, sources);
-        return new LayeredConfig(schema, checked, sources, passThrough, unknown);
+        return new LayeredConfig(schema, checked, sources, passThrough);
     }
 
     private static void readEnvironment(ConfigSchema schema, Map<String, String> environment,
@@ -172,11 +164,6 @@ public final class LayeredConfig extends AbstractConfig {
         return passThrough;
     }
 
-    /** Keys of the file that the schema does not define: ignored, with a warning in the log. */
-    public List<String> unknownKeys() {
-        return unknownKeys;
-    }
-
     /** A problem about {@code key}: "{@code <key> (<where its value came from>): <message>}". */
     public ConfigProblem problem(String key, String message) {
         return new ConfigProblem(key, describe(key) + ": " + message);
@@ -185,10 +172,5 @@ public final class LayeredConfig extends AbstractConfig {
     /** A problem about two keys that may not be given together. */
     public ConfigProblem contradiction(String key, String other) {
         return new ConfigProblem(key, describe(key) + " and " + describe(other) + " are both set: give one, not both");
-    }
-
-    /** The schema these values were read with. */
-    public ConfigSchema schema() {
-        return schema;
     }
 }

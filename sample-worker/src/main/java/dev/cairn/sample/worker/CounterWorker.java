@@ -73,20 +73,6 @@ public final class CounterWorker implements SnapshotHook {
     private final Set<Path> directories = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<SnapshotResult>> pending = ConcurrentHashMap.newKeySet();
 
-    /** A prompt worker that never declines. */
-    public CounterWorker(Path stateDir) {
-        this(stateDir, Duration.ZERO, 0);
-    }
-
-    /**
-     * @param stateDir where the snapshot files go
-     * @param slowness how long after a request the snapshot completes (zero: at once)
-     * @param declineEvery declines the checkpoints whose id is a multiple of this; 0 never declines
-     */
-    public CounterWorker(Path stateDir, Duration slowness, int declineEvery) {
-        this(stateDir, slowness, declineEvery, 0);
-    }
-
     /**
      * @param stateDir where the snapshot files go
      * @param slowness how long after a request the snapshot completes (zero: at once)

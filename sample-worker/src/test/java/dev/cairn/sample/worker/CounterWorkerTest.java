@@ -32,7 +32,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldWriteTheAdvancedCounterToAFilePerCheckpointWhenSnapshotting() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             SnapshotResult first = snapshot(worker, request(1));
             SnapshotResult second = snapshot(worker, request(2));
 
@@ -48,12 +48,12 @@ class CounterWorkerTest {
     @Test
     void shouldContinueCountingFromTheRestoredValueWhenRestored() throws Exception {
         SnapshotResult third;
-        try (CounterWorker before = new CounterWorker(stateDir)) {
+        try (CounterWorker before = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             snapshot(before, request(1));
             snapshot(before, request(2));
             third = snapshot(before, request(3));
         }
-        try (CounterWorker after = new CounterWorker(stateDir)) {
+        try (CounterWorker after = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             after.restore(Optional.of(new RestorePoint(3, third.location(), third.sizeBytes())));
 
             assertThat(after.value()).isEqualTo(3);
@@ -64,7 +64,7 @@ class CounterWorkerTest {
     @Test
     void shouldAcceptAPlainPathWhenRestoringAndCountFromZeroWhenFresh() throws Exception {
         Path file = Files.writeString(stateDir.resolve("state"), "41\n");
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             worker.restore(Optional.of(new RestorePoint(9, file.toString(), 3)));
             assertThat(worker.value()).isEqualTo(41);
 
@@ -76,7 +76,7 @@ class CounterWorkerTest {
     @Test
     void shouldFailNamingTheLocationWhenTheRestoredFileIsMissingOrCorrupt() throws Exception {
         Path corrupt = Files.writeString(stateDir.resolve("corrupt"), "forty-two");
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             assertThatThrownBy(() -> worker.restore(Optional.of(new RestorePoint(5, corrupt.toUri().toString(), 9))))
                     .isInstanceOf(IOException.class).hasMessageContaining("is not a counter value: \"forty-two\"");
             String missing = stateDir.resolve("missing").toUri().toString();
@@ -87,7 +87,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeleteSubsumedCheckpointsButKeepSavepointsWhenACheckpointCompletes() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             for (long id = 1; id <= 4; id++) {
                 snapshot(worker, request(id));
             }
@@ -107,7 +107,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeleteTheCheckpointsFileWhenItIsAborted() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             Path first = Path.of(URI.create(snapshot(worker, request(1)).location()));
             Path second = Path.of(URI.create(snapshot(worker, request(2)).location()));
 
@@ -120,7 +120,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeclineACheckpointWhenItsIdIsAMultipleOfN() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 3)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 3, 0)) {
             for (long id = 1; id <= 7; id++) {
                 CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(id)).toCompletableFuture();
                 if (id % 3 == 0) {
@@ -138,7 +138,7 @@ class CounterWorkerTest {
     @Test
     void shouldCompleteAfterTheDelayWithoutHoldingUpNotificationsWhenTheWorkerIsSlow() throws Exception {
         Duration slowness = Duration.ofMillis(1500);
-        try (CounterWorker worker = new CounterWorker(stateDir, slowness, 0)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, slowness, 0, 0)) {
             long start = System.nanoTime();
             CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(1)).toCompletableFuture();
             worker.notifyAborted(0, -1);
@@ -152,7 +152,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeclineWhenTheIdIsNotADirectoryName() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             SnapshotDeclinedException declined = declineOf(worker.snapshot(
                     new SnapshotRequest(1, 0, CheckpointType.CHECKPOINT, "s", "../escape", "map", 0)).toCompletableFuture());
 
@@ -163,7 +163,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeclineTheSnapshotsStillBeingWrittenWhenClosing() throws Exception {
-        CounterWorker worker = new CounterWorker(stateDir, Duration.ofMinutes(5), 0);
+        CounterWorker worker = new CounterWorker(stateDir, Duration.ofMinutes(5), 0, 0);
         CompletableFuture<SnapshotResult> snapshot = worker.snapshot(request(1)).toCompletableFuture();
 
         worker.close();
@@ -175,7 +175,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeclineAsClosingWhenTheWorkerIsClosed() throws Exception {
-        CounterWorker worker = new CounterWorker(stateDir);
+        CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0);
         worker.close();
 
         assertThat(declineOf(worker.snapshot(request(1)).toCompletableFuture()).reason())
@@ -184,9 +184,9 @@ class CounterWorkerTest {
 
     @Test
     void shouldRejectOptionsWhenTheyAreNegative() {
-        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ofMillis(-1), 0))
+        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ofMillis(-1), 0, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("slowness");
-        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ZERO, -1))
+        assertThatThrownBy(() -> new CounterWorker(stateDir, Duration.ZERO, -1, 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("declineEvery");
     }
 
@@ -239,7 +239,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldDeleteADiscardedStateWhenItLiesInTheStateDirectory() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             Path late = Path.of(URI.create(snapshot(worker, request(1)).location()));
             Path elsewhere = Files.writeString(Files.createTempFile("not-mine", ".txt"), "keep");
             try {
@@ -256,7 +256,7 @@ class CounterWorkerTest {
 
     @Test
     void shouldKeepItsFilesInADirectoryOfItsOwnWhenItServesAParticipant() throws Exception {
-        try (CounterWorker worker = new CounterWorker(stateDir)) {
+        try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             SnapshotResult result = snapshot(worker, SnapshotRequest.forParticipant(1, 0, CheckpointType.CHECKPOINT,
                     "file:///cp/chk-1", "job-a", "offsets", CheckpointOptions.DEFAULTS));
 

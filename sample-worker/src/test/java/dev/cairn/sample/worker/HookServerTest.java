@@ -61,7 +61,7 @@ class HookServerTest {
 
     @Test
     void shouldSnapshotCompleteAndRestoreTheWorkerWhenDrivenEndToEnd() throws Exception {
-        CounterWorker worker = serve(new CounterWorker(stateDir));
+        CounterWorker worker = serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
         hook.restore(Optional.empty());
         SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture().get(10, TimeUnit.SECONDS);
         hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -73,14 +73,14 @@ class HookServerTest {
         assertThat(third.sizeBytes()).isEqualTo(2);
         stop();
 
-        CounterWorker restarted = serve(new CounterWorker(stateDir));
+        CounterWorker restarted = serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
         hook.restore(Optional.of(new RestorePoint(3, third.location(), third.sizeBytes())));
         assertThat(restarted.value()).isEqualTo(3);
     }
 
     @Test
     void shouldDeclineWithTheWorkersReasonWhenTheWorkerDeclines() throws Exception {
-        serve(new CounterWorker(stateDir, Duration.ZERO, 2));
+        serve(new CounterWorker(stateDir, Duration.ZERO, 2, 0));
 
         SnapshotDeclinedException declined = CounterWorkerTest.declineOf(
                 hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture());
@@ -91,7 +91,7 @@ class HookServerTest {
 
     @Test
     void shouldFailNamingTheCauseWhenTheRestoreFails() throws Exception {
-        serve(new CounterWorker(stateDir));
+        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
         String missing = stateDir.resolve("nothing-here").toUri().toString();
 
         assertThatThrownBy(() -> hook.restore(Optional.of(new RestorePoint(4, missing, 1))))
@@ -111,7 +111,7 @@ class HookServerTest {
         "/elsewhere | '{}'                                                        | 404 | no such endpoint: /elsewhere",
     })
     void malformedRequestIsRejectedWithAMessage(String path, String body, int status, String message) throws Exception {
-        serve(new CounterWorker(stateDir));
+        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve(path))
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
@@ -123,7 +123,7 @@ class HookServerTest {
 
     @Test
     void shouldRejectNamingTheAllowedMethodWhenTheMethodIsWrong() throws Exception {
-        serve(new CounterWorker(stateDir));
+        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve("/snapshot")).GET());
 
@@ -190,7 +190,7 @@ class HookServerTest {
 
     @Test
     void shouldAnswerUpWhenAskedForHealth() throws Exception {
-        serve(new CounterWorker(stateDir));
+        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve("/health")).GET());
 

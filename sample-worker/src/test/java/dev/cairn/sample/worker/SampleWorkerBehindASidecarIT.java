@@ -66,7 +66,8 @@ class SampleWorkerBehindASidecarIT {
             throws Exception {
         // given the sample worker, reached over HTTP, that acknowledged checkpoint 1 with the file it wrote
         String job = uniqueJobId("http");
-        try (HookServer server = HookServer.start(new CounterWorker(workerDir), new InetSocketAddress("127.0.0.1", 0))) {
+        CounterWorker worker = new CounterWorker(workerDir, Duration.ZERO, 0, 0);
+        try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
             bed.start(bed.taskConfig(job, "counter", 0).withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
             bed.control(job, trigger(job, 1, CheckpointType.CHECKPOINT, plain()));
             StateHandle state = bed.awaitAck(CheckpointAcknowledged.class,
