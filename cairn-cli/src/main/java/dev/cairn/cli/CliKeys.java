@@ -1,10 +1,10 @@
 package dev.cairn.cli;
 
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.ConfigSchema;
-import dev.cairn.events.config.LayeredConfig;
-import dev.cairn.events.config.PropertiesFile;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.ConfigSchema;
+import dev.cairn.config.LayeredConfig;
+import dev.cairn.config.PropertiesFile;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.cairn.cli;
 
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

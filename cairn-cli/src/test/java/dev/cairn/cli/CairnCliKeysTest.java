@@ -2,7 +2,7 @@ package dev.cairn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

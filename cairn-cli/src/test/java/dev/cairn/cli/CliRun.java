@@ -2,7 +2,7 @@ package dev.cairn.cli;
 
 import dev.cairn.coordinator.requests.RequestSender;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

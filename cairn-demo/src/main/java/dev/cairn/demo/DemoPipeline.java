@@ -1,7 +1,7 @@
 package dev.cairn.demo;
 
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.pipeline.ExactlyOnceCheck;
 import dev.cairn.pipeline.InputEvents;

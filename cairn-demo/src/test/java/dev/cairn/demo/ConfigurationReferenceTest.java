@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.cli.CliKeys;
-import dev.cairn.events.config.ConfigReference;
+import dev.cairn.config.ConfigReference;
 import dev.cairn.sidecar.app.SidecarKeys;
-import dev.cairn.sidecar.sample.SampleWorkerKeys;
+import dev.cairn.sample.worker.SampleWorkerKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

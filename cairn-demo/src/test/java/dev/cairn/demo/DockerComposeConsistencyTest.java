@@ -6,10 +6,9 @@ import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.coordinator.app.CoordinatorMain;
 import dev.cairn.cli.CairnCli;
 import dev.cairn.cli.CliKeys;
-import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.config.ConfigSchema;
 import dev.cairn.sidecar.app.SidecarKeys;
-import dev.cairn.sidecar.sample.SampleWorkerKeys;
-import dev.cairn.sidecar.sample.SampleWorkerMain;
+import dev.cairn.sample.worker.SampleWorkerKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +53,7 @@ class DockerComposeConsistencyTest {
         Set<String> dockerfiles = services().values().stream().map(Service::dockerfile)
                 .filter(d -> d != null).collect(Collectors.toSet());
         assertThat(dockerfiles).containsExactlyInAnyOrder("coordinator-service/Dockerfile", "task-sidecar/Dockerfile",
-                "cairn-cli/Dockerfile");
+                "sample-worker/Dockerfile", "cairn-cli/Dockerfile");
         for (String dockerfile : dockerfiles) {
             String module = dockerfile.substring(0, dockerfile.indexOf('/'));
             Matcher finalName = Pattern.compile("<finalName>(.+)</finalName>")
@@ -123,8 +122,7 @@ class DockerComposeConsistencyTest {
         List<KeysCall> calls = keysCalls(keys);
         String masterKeyVolume = keys.volumeFile(masterKeyFile(calls).toString()).volume();
         List<Service> sidecars = services.values().stream()
-                .filter(s -> "task-sidecar/Dockerfile".equals(s.dockerfile())
-                        && !s.entrypoint().contains(SampleWorkerMain.class.getName())).toList();
+                .filter(s -> "task-sidecar/Dockerfile".equals(s.dockerfile())).toList();
 
         assertThat(sidecars).extracting(Service::name).containsExactlyInAnyOrder("sidecar-source", "sidecar-sink");
         for (Service sidecar : sidecars) {
@@ -158,7 +156,7 @@ class DockerComposeConsistencyTest {
     }
 
     private static Set<String> variablesRead(Service service) {
-        if (service.entrypoint().contains(SampleWorkerMain.class.getName())) {
+        if ("sample-worker/Dockerfile".equals(service.dockerfile())) {
             return envNames(SampleWorkerKeys.SCHEMA);
         }
         if ("cairn-cli/Dockerfile".equals(service.dockerfile())) {
@@ -232,7 +230,7 @@ class DockerComposeConsistencyTest {
     /** A file on a named volume, as every service that mounts the volume sees the same file. */
     private record VolumeFile(String volume, String path) {}
 
-    private record Service(String name, String dockerfile, String entrypoint, String block) {
+    private record Service(String name, String dockerfile, String block) {
 
         Set<String> variables() {
             return environment().keySet();
@@ -298,8 +296,6 @@ class DockerComposeConsistencyTest {
 
     private static Service parse(String name, String block) {
         Matcher dockerfile = Pattern.compile("dockerfile:\\s*(\\S+)").matcher(block);
-        Matcher entrypoint = Pattern.compile("entrypoint:\\s*(.+)").matcher(block);
-        return new Service(name, dockerfile.find() ? dockerfile.group(1) : null,
-                entrypoint.find() ? entrypoint.group(1) : "", block);
+        return new Service(name, dockerfile.find() ? dockerfile.group(1) : null, block);
     }
 }

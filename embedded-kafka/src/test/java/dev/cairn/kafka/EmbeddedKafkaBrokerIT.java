@@ -26,8 +26,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import dev.cairn.events.topics.TopicNotReadyException;
-import dev.cairn.events.topics.TopicReadiness;
+import dev.cairn.topics.TopicNotReadyException;
+import dev.cairn.topics.TopicReadiness;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kafka.test.KafkaClusterKind;

@@ -11,7 +11,7 @@ import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.SchemaSamples;
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.events.topics.TopicInitializer;
+import dev.cairn.topics.TopicInitializer;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.time.Duration;

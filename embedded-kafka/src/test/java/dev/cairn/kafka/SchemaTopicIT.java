@@ -20,7 +20,7 @@ import dev.cairn.events.serde.SchemaCatalog;
 import dev.cairn.events.serde.SchemaPublisher;
 import dev.cairn.events.serde.SchemaSamples;
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.events.topics.TopicInitializer;
+import dev.cairn.topics.TopicInitializer;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.auth.SigningSerializer;
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.pipeline.InputEvents;
 import dev.cairn.pipeline.PipelineProcesses;

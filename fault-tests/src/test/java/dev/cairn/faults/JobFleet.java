@@ -8,7 +8,7 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
-import dev.cairn.sidecar.sample.CounterWorker;
+import dev.cairn.sample.worker.CounterWorker;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -71,7 +71,7 @@ final class JobFleet implements AutoCloseable {
 
     /** Starts the worker of subtask 0 of {@code task} with its sidecar, which restores it from the restore point. */
     private CounterWorker startSubtask(String jobId, String task) {
-        CounterWorker worker = new CounterWorker(workDir.resolve("workers"));
+        CounterWorker worker = new CounterWorker(workDir.resolve("workers"), Duration.ZERO, 0, 0);
         workers.put(jobId + "/" + task, worker);
         sidecars.put(jobId + "/" + task, Sidecar.start(SidecarConfig.forTask(bootstrapServers, jobId, task, 0)
                 .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10))

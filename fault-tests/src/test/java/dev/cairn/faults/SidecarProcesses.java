@@ -1,8 +1,8 @@
 package dev.cairn.faults;
 
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.sidecar.sample.CounterWorker;
-import dev.cairn.sidecar.sample.HookServer;
+import dev.cairn.sample.worker.CounterWorker;
+import dev.cairn.sample.worker.HookServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -95,7 +95,7 @@ final class SidecarProcesses implements AutoCloseable {
     /** The job's sample worker, started on a free loopback port on first use, its snapshots under its own directory. */
     private HookServer worker(String jobId) {
         return workers.computeIfAbsent(jobId, job -> {
-            CounterWorker worker = new CounterWorker(dir.resolve("worker-state").resolve(job));
+            CounterWorker worker = new CounterWorker(dir.resolve("worker-state").resolve(job), Duration.ZERO, 0, 0);
             try {
                 return HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0));
             } catch (IOException e) {

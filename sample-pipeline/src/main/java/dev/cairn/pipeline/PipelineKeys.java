@@ -1,6 +1,6 @@
 package dev.cairn.pipeline;
 
-import dev.cairn.events.config.ConfigSchema;
+import dev.cairn.config.ConfigSchema;
 import dev.cairn.events.topics.CairnTopics;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.CaseInsensitiveValidString;

@@ -1,9 +1,9 @@
 package dev.cairn.pipeline;
 
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.config.ConfigOptions;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.config.ConfigOptions;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;

@@ -2,7 +2,7 @@ package dev.cairn.bench.e2e;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.bench.e2e.Workload.Job;
-import dev.cairn.events.auth.RecordSignatures;
+import dev.cairn.auth.RecordSignatures;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import java.time.Duration;

@@ -54,7 +54,7 @@ final class DocumentedCommands {
             "bin/cairn register --job tour", TOUR,
             "bin/cairn keys job --job tour", TOUR,
             "bin/cairn keys requests", TOUR,
-            "java -cp task-sidecar/", TOUR,
+            "java -jar sample-worker/", TOUR,
             "java -jar task-sidecar/target/cairn-task-sidecar.jar --bootstrap-servers", TOUR,
             "bin/cairn trigger --job tour", TOUR,
             "curl localhost:8081/jobs/tour/", TOUR,

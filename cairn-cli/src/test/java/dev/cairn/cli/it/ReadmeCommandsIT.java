@@ -18,7 +18,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TaskStarted;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;

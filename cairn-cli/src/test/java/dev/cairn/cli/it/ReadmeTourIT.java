@@ -12,7 +12,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -77,7 +77,7 @@ class ReadmeTourIT {
     @Test
     void shouldCheckpointStopAndAuditTheTourJobWhenTheTourRunsAsWritten() throws Exception {
         List<Command> ran = new ArrayList<>();
-        Path dir = ShellRunner.repositoryView(scratch, "bin", "cairn-cli", "task-sidecar");
+        Path dir = ShellRunner.repositoryView(scratch, "bin", "cairn-cli", "task-sidecar", "sample-worker");
         Files.writeString(dir.resolve("master.key"), MASTER.toBase64());
         Map<String, String> workerState = Map.of("CAIRN_WORKER_STATE_DIR", dir.resolve("worker").toString());
 
@@ -86,7 +86,7 @@ class ReadmeTourIT {
                 .isEqualTo(MASTER.requestsKey().toBase64());
         SHELL.run(ran, one("bin/cairn register --job tour"), dir, Map.of());
         assertThat(cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals("tour")).getTasks()).hasSize(1);
-        Process worker = SHELL.start(ran, one("java -cp task-sidecar/"), dir, workerState, dir.resolve("worker.log"));
+        Process worker = SHELL.start(ran, one("java -jar sample-worker/"), dir, workerState, dir.resolve("worker.log"));
         Process sidecar = null;
         try {
             SHELL.run(ran, one("bin/cairn keys job --job tour"), dir, Map.of());

@@ -1,11 +1,11 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.domain.InputLimits;
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.ConfigSchema;
-import dev.cairn.events.config.LayeredConfig;
-import dev.cairn.events.config.PropertiesFile;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.ConfigSchema;
+import dev.cairn.config.LayeredConfig;
+import dev.cairn.config.PropertiesFile;
 import dev.cairn.events.topics.CairnTopics;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.events.config.ConfigOptions;
+import dev.cairn.config.ConfigOptions;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -5,7 +5,7 @@ import dev.cairn.coordinator.query.BearerTokens;
 import dev.cairn.coordinator.query.ClientLimits;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.query.TlsConfig;
-import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.config.LayeredConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

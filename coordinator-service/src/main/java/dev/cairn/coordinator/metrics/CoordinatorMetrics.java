@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.streams.StoreLayout;
-import dev.cairn.events.config.Release;
+import dev.cairn.config.Release;
 import io.micrometer.core.instrument.Gauge;
 import dev.cairn.coordinator.query.StateSource;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import dev.cairn.events.metrics.PrometheusScrape;
+import dev.cairn.metrics.PrometheusScrape;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.kafka.streams.KafkaStreams;

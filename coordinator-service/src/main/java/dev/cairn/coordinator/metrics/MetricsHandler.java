@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.query.Json;
-import dev.cairn.events.metrics.PrometheusScrape;
+import dev.cairn.metrics.PrometheusScrape;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import org.eclipse.jetty.http.HttpHeader;

@@ -6,7 +6,7 @@ import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.requests;
 
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

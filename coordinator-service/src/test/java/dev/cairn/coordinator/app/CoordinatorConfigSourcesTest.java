@@ -2,7 +2,7 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

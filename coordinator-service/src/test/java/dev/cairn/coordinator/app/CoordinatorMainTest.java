@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.coordinator.query.ClientLimits;
 import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.coordinator.query.SelfSignedKeystore;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

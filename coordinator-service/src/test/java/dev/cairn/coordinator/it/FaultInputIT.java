@@ -10,7 +10,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import dev.cairn.core.testing.Events;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.SchemaPublisher;
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.events.topics.TopicInitializer;
+import dev.cairn.topics.TopicInitializer;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.nio.charset.StandardCharsets;

@@ -9,7 +9,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.events.auth.RecordSignatures;
+import dev.cairn.auth.RecordSignatures;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;

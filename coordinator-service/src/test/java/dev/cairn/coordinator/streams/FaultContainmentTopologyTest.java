@@ -13,8 +13,8 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.events.auth.RecordSignatures;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.RecordSignatures;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.charset.StandardCharsets;
@@ -196,7 +196,7 @@ class FaultContainmentTopologyTest {
 
     private TestInputTopic<String, AckEnvelope> signedAcks(SigningKey jobKey) {
         return driver.driver().createInputTopic(TOPICS.acks(), new StringSerializer(),
-                new dev.cairn.events.auth.SigningSerializer<>(CairnSerdes.acks().serializer(), jobKey));
+                new dev.cairn.auth.SigningSerializer<>(CairnSerdes.acks().serializer(), jobKey));
     }
 
     private TestOutputTopic<String, ControlEnvelope> control() {

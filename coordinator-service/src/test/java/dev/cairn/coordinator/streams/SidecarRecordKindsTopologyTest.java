@@ -15,7 +15,7 @@ import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -13,7 +13,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-import dev.cairn.events.topics.TopicReadiness;
+import dev.cairn.topics.TopicReadiness;
 
 /**
  * A running Kafka cluster handed to tests by {@link KafkaClusterExtension}. It is shared by all test classes
@@ -65,7 +65,7 @@ public interface KafkaCluster {
      * @param partitions the number of partitions of each topic
      * @param topics     the topic names
      * @throws IllegalStateException if a topic could not be created
-     * @throws dev.cairn.events.topics.TopicNotReadyException if a topic did not become ready within a minute
+     * @throws dev.cairn.topics.TopicNotReadyException if a topic did not become ready within a minute
      */
     default void createTopics(int partitions, String... topics) {
         List<NewTopic> newTopics = Arrays.stream(topics)

@@ -2,7 +2,6 @@ package dev.cairn.kafka.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,37 +31,24 @@ public final class TopicTail<V> implements AutoCloseable {
     private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
     private int cursor;
 
-    private TopicTail(String bootstrapServers, String topic, Deserializer<V> values, Function<V, Object> unwrap,
-            boolean fromBeginning, Map<String, Object> overrides) {
+    private TopicTail(String bootstrapServers, String topic, Deserializer<V> values, Function<V, Object> unwrap) {
         this.topic = topic;
         this.unwrap = unwrap;
-        Map<String, Object> config = new HashMap<>(Map.of(
+        Map<String, Object> config = Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10));
-        config.putAll(overrides);
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), values);
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
         consumer.assign(partitions);
-        if (fromBeginning) {
-            consumer.seekToBeginning(partitions);
-        } else {
-            consumer.seekToEnd(partitions);
-            partitions.forEach(consumer::position); // fix the end now, before anything new is produced
-        }
+        consumer.seekToBeginning(partitions);
     }
 
     /** Follows the topic from its beginning. */
     public static <V> TopicTail<V> fromBeginning(String bootstrapServers, String topic, Deserializer<V> values,
             Function<V, Object> unwrap) {
-        return new TopicTail<>(bootstrapServers, topic, values, unwrap, true, Map.of());
-    }
-
-    /** Follows the topic from its end at the time of the call, with extra consumer settings. */
-    public static <V> TopicTail<V> fromEnd(String bootstrapServers, String topic, Deserializer<V> values,
-            Function<V, Object> unwrap, Map<String, Object> consumerOverrides) {
-        return new TopicTail<>(bootstrapServers, topic, values, unwrap, false, consumerOverrides);
+        return new TopicTail<>(bootstrapServers, topic, values, unwrap);
     }
 
     /** The first event of {@code type} that matches among everything read; waits up to {@code timeout}. */

@@ -1,6 +1,6 @@
 package dev.cairn.sidecar.app;
 
-import dev.cairn.events.config.ConfigProblem;
+import dev.cairn.config.ConfigProblem;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.command.CommandSnapshotHook;
 import dev.cairn.sidecar.hook.http.HttpSnapshotHook;

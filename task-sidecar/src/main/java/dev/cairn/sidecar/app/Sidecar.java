@@ -114,7 +114,7 @@ public final class Sidecar implements AutoCloseable {
      * Starts a sidecar with the hook its configuration names (see {@link HookFactory}); the hook is closed with
      * the sidecar.
      *
-     * @throws dev.cairn.events.config.ConfigProblem when the hook cannot be created
+     * @throws dev.cairn.config.ConfigProblem when the hook cannot be created
      */
     public static Sidecar start(SidecarConfig config) {
         SnapshotHook hook = HookFactory.create(config);

@@ -1,8 +1,8 @@
 package dev.cairn.sidecar.app;
 
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.LayeredConfig;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.sidecar.kafka.RuntimeSettings;
 import java.net.URI;

@@ -1,10 +1,10 @@
 package dev.cairn.sidecar.app;
 
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.ConfigSchema;
-import dev.cairn.events.config.LayeredConfig;
-import dev.cairn.events.config.OptionalValue;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.ConfigSchema;
+import dev.cairn.config.LayeredConfig;
+import dev.cairn.config.OptionalValue;
 import dev.cairn.events.topics.CairnTopics;
 import java.net.URI;
 import java.net.URISyntaxException;

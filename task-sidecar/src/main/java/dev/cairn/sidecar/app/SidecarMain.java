@@ -1,8 +1,8 @@
 package dev.cairn.sidecar.app;
 
-import dev.cairn.events.config.ConfigOptions;
-import dev.cairn.events.config.ConfigProblem;
-import dev.cairn.events.config.Release;
+import dev.cairn.config.ConfigOptions;
+import dev.cairn.config.ConfigProblem;
+import dev.cairn.config.Release;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;

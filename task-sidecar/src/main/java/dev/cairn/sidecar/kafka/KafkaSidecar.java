@@ -4,7 +4,7 @@ import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.serde.AvroEventSerde;
-import dev.cairn.events.auth.SigningSerializer;
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.sidecar.core.Participant;

@@ -1,6 +1,6 @@
 package dev.cairn.sidecar.kafka;
 
-import dev.cairn.events.auth.SigningKey;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.Map;

@@ -3,7 +3,7 @@ package dev.cairn.sidecar.metrics;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.cairn.events.metrics.PrometheusScrape;
+import dev.cairn.metrics.PrometheusScrape;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

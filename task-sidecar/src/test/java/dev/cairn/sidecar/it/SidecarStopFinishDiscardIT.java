@@ -22,13 +22,8 @@ import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.SnapshotRequest;
-import dev.cairn.sidecar.sample.CounterWorker;
-import dev.cairn.sidecar.sample.HookServer;
-import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A task sidecar against hand-written control records: stop-with-savepoint (stopping, or the stop failing), a
@@ -115,31 +110,6 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
         assertThat(hook.completionNotices()).containsExactly(new CheckpointCompletion(5, 4, false, false));
         await().during(QUIET).atMost(QUIET.multipliedBy(4)).until(() -> hook.snapshots().isEmpty());
         assertThat(bed.acks(TaskFinished.class, f -> f.getJobId().equals(job))).hasSize(1);
-    }
-
-    @Test
-    void shouldPublishTaskFinishedWhenAnHttpWorkersBoundedInputIsExhausted(@TempDir Path workerDir) throws Exception {
-        // given the sample worker with an input of 2 records, reached over HTTP
-        String job = CoordinatorTestBed.uniqueJobId("finish-http");
-        CounterWorker worker = new CounterWorker(workerDir, Duration.ZERO, 0, 2);
-        try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
-            Sidecar sidecar = bed.start(bed.taskConfig(job, "counter", 0)
-                    .withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
-
-            // when checkpoints 1 and 2 are triggered
-            bed.control(job, trigger(job, 1, CheckpointType.CHECKPOINT, plain()));
-            bed.awaitAck(CheckpointAcknowledged.class, a -> a.getJobId().equals(job) && a.getCheckpointId() == 1);
-            bed.control(job, trigger(job, 2, CheckpointType.CHECKPOINT, plain()));
-
-            // then the second is answered with the end of the subtask and its final state
-            TaskFinished finished = bed.awaitAck(TaskFinished.class, f -> f.getJobId().equals(job));
-            assertThat(finished.getAttemptId()).isEqualTo(sidecar.attemptId());
-            assertThat(finished.getFinalState().getLocation())
-                    .isEqualTo(workerDir.resolve(job).resolve("counter-0").resolve("chk-2").toUri().toString());
-            assertThat(bed.acks(CheckpointAcknowledged.class, a -> a.getJobId().equals(job)))
-                    .extracting(CheckpointAcknowledged::getCheckpointId).containsExactly(1L);
-            await().atMost(WAIT).until(sidecar::isFinished);
-        }
     }
 
     @Test

@@ -1,0 +1,107 @@
+package dev.cairn.topics;
+
+import dev.cairn.events.topics.CairnTopics;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.CreateTopicsResult;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates Cairn's topics idempotently at start-up and waits until they can take writes.
+ *
+ * <p>Topics that exist already are kept as they are, but a partition count that differs from the one
+ * asked for is an error: one job's events must land in the same partition number on every topic.
+ * After creation it waits until every partition has a leader and answers a ListOffsets request, since
+ * producing to a topic right after its creation can lose the first batch (KAFKA-15591).
+ */
+public final class TopicInitializer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicInitializer.class);
+
+    private final Admin admin;
+    private final Duration timeout;
+
+    public TopicInitializer(Admin admin, Duration timeout) {
+        this.admin = admin;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Makes sure every topic of {@code topics} exists with {@code partitions} partitions and is ready.
+     *
+     * @return the names of the topics this call created
+     * @throws IllegalStateException when a topic exists with another partition count, or is not ready in time
+     */
+    public List<String> ensure(CairnTopics topics, int partitions, short replicationFactor) {
+        if (partitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
+        }
+        if (replicationFactor < 1) {
+            throw new IllegalArgumentException("replication factor must be at least 1, was " + replicationFactor);
+        }
+        List<NewTopic> wanted = new ArrayList<>();
+        topics.withConfigs().forEach((name, config) ->
+                wanted.add(new NewTopic(name, partitions, replicationFactor).configs(config)));
+        CreateTopicsResult result = admin.createTopics(wanted);
+        List<String> created = new ArrayList<>();
+        for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> entry : result.values().entrySet()) {
+            try {
+                entry.getValue().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                created.add(entry.getKey());
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + entry.getKey() + ": "
+                            + e.getCause().getMessage(), e.getCause());
+                }
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("creating topic " + entry.getKey() + " took longer than " + timeout, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while creating topics", e);
+            }
+        }
+        TopicReadiness.awaitReady(admin, topics.all(), timeout);
+        checkPartitionCounts(topics.all(), partitions);
+        if (!created.isEmpty()) {
+            LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions, replicationFactor);
+        }
+        return created;
+    }
+
+    private void checkPartitionCounts(List<String> names, int partitions) {
+        Map<String, TopicDescription> descriptions = describe(names);
+        List<String> mismatched = descriptions.values().stream()
+                .filter(d -> d.partitions().size() != partitions)
+                .map(d -> d.name() + " has " + d.partitions().size())
+                .toList();
+        if (!mismatched.isEmpty()) {
+            throw new IllegalStateException("every Cairn topic must have " + partitions
+                    + " partitions so that a job's events share one partition number, but " + mismatched);
+        }
+    }
+
+    private Map<String, TopicDescription> describe(List<String> names) {
+        try {
+            return admin.describeTopics(Set.copyOf(names)).allTopicNames()
+                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe topics " + names.stream().collect(Collectors.joining(", "))
+                    + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing topics", e);
+        }
+    }
+}
