@@ -5,7 +5,7 @@ import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.Replay;
 import dev.cairn.coordinator.audit.ReplayedViews;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.query.ApiViews;
+import dev.cairn.coordinator.rest.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

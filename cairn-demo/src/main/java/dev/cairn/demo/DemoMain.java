@@ -1,12 +1,10 @@
 package dev.cairn.demo;
 
+import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.events.auth.SigningKey;
-import dev.cairn.events.auth.SigningSerializer;
-import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.domain.CheckpointStatsSummary;
+import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;
@@ -17,10 +15,12 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
+import dev.cairn.events.auth.SigningKey;
+import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import dev.cairn.pipeline.ExactlyOnceCheck;
@@ -28,8 +28,8 @@ import dev.cairn.pipeline.InputEvents;
 import dev.cairn.pipeline.PipelineTopology;
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,9 +46,9 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once), and the

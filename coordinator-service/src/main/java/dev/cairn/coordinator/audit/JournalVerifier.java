@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.rest.Json;
 import dev.cairn.core.state.InMemoryCoordinatorState;
-import dev.cairn.coordinator.query.Json;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

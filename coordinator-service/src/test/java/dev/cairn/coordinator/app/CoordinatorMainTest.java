@@ -2,9 +2,9 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.query.ClientLimits;
-import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.coordinator.query.SelfSignedKeystore;
+import dev.cairn.coordinator.http.ClientLimits;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.http.SelfSignedKeystore;
 import dev.cairn.events.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;

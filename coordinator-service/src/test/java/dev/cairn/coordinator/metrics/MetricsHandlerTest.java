@@ -2,10 +2,10 @@ package dev.cairn.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.query.HealthSource;
-import dev.cairn.coordinator.query.Json;
-import dev.cairn.coordinator.query.QueryServer;
-import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.http.QueryServer;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.HealthSource;
+import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.testbed.NoJobs;
 import java.net.URI;
 import java.net.http.HttpClient;

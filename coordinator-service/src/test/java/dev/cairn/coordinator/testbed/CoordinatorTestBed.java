@@ -1,14 +1,14 @@
 package dev.cairn.coordinator.testbed;
 
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.domain.InputLimits;
-import dev.cairn.coordinator.query.AccessPolicy;
-import dev.cairn.coordinator.query.BearerTokens;
-import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.AccessPolicy;
+import dev.cairn.coordinator.rest.BearerTokens;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -31,8 +31,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
