@@ -160,7 +160,7 @@ public final class QueryServer implements AutoCloseable {
     /**
      * As above, serving {@code front.apply(api)}: handlers of other paths put in front of the web page and the API
      * ({@code /metrics}); on the probes port, {@code front} is applied to the API alone, and only
-     * {@link ProbePaths#PATHS} are served.
+     * the probe routes are served ({@link ProbePaths}).
      */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher,
             UnaryOperator<Handler> front) {

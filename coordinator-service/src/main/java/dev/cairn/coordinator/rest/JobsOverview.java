@@ -65,9 +65,6 @@ final class JobsOverview {
 
     /** The answer to {@code GET /jobs[?scope=all|local]}. */
     HttpAnswer answer(ApiRequest request) {
-        if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed(request.method(), "GET");
-        }
         boolean localOnly = localOnly(request.rawQuery());
         JobScope scope = access.readScope(request.headers("Authorization"));
         Map<String, JsonNode> jobs = new LinkedHashMap<>();

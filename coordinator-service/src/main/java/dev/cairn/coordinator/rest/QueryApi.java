@@ -11,48 +11,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
-import java.util.function.Predicate;
-import java.util.regex.Pattern;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The REST API's routes:
- * <pre>
- *   GET  /jobs[?scope=all|local]                        every job of every instance (see {@link JobsOverview})
- *   GET  /jobs/{jobId}                                  spec, status, schedule
- *   PUT  /jobs/{jobId}                                  register a job or replace its spec (202)
- *   GET  /jobs/{jobId}/checkpoints                      counts, summary, latest, pending, history
- *   POST /jobs/{jobId}/checkpoints                      trigger a checkpoint or savepoint (202)
- *   POST /jobs/{jobId}/savepoints                       trigger a savepoint, Flink's body (202)
- *   POST /jobs/{jobId}/stop                             stop the job with a savepoint (202)
- *   GET  /jobs/{jobId}/checkpoints/{checkpointId}       one checkpoint with per-subtask stats
- *   GET  /jobs/{jobId}/checkpoints/details/{id}         the same, at Flink's path
- *   GET  /jobs/{jobId}/checkpoints/latest-completed     what to restore from
- *   GET  /jobs/{jobId}/checkpoints/config               the checkpoint configuration, Flink's names
- *   GET  /jobs/{jobId}/checkpoints/{requestId}          status of a trigger request, Flink's CheckpointInfo
- *   GET  /jobs/{jobId}/savepoints/{requestId}           status of a trigger request, Flink's SavepointInfo
- *   GET  /health                                        liveness of this instance (200 UP, 503 DOWN)
- *   GET  /ready                                         readiness of this instance (200 UP, 503 DOWN)
- * </pre>
+ * The REST API: answers the {@link Route}s it serves, checking who may call them by their {@link Route.Access}.
  * Beside it, {@code dev.cairn.coordinator.http.QueryServer} serves the web page at {@code /} and Prometheus'
- * {@code /metrics} ({@code dev.cairn.coordinator.metrics.MetricsHandler}).
- * After {@code /checkpoints/}, a number (digits, optionally after a '-') is a checkpoint id and anything else a
- * request id; a request whose id is a number is found at {@code /savepoints/{requestId}} (any request is, whatever
- * its type). The bodies are bound by {@link JobSpecBody}, {@link CheckpointBody}, {@link SavepointBody} and
+ * {@code /metrics}. The bodies are bound by {@link JobSpecBody}, {@link CheckpointBody}, {@link SavepointBody} and
  * {@link StopBody} and checked by the coordinator's own rules. A method a path does not serve is answered 405 with
- * an {@code Allow} header; a path the API does not serve 404 naming {@link #ENDPOINTS}.
- * A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every answer names
- * the instance that served it in {@value Forwarder#SERVED_BY}. A PUT or POST is produced to the requests topic
- * by whichever instance receives it: the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no
- * request, however broken, stops the server. PUT and POST need a bearer token whose scope covers the job,
- * GETs only when the {@link AccessPolicy} says so (see there). It knows nothing of the HTTP server:
+ * an {@code Allow} header; a path the API does not serve 404 naming every route; below {@code /jobs/{jobId}} the
+ * caller's token is checked first (every method but GET and HEAD as a mutation), so that no mutation added later
+ * can skip the check. A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every
+ * answer names the instance that served it in {@value Forwarder#SERVED_BY}. A PUT or POST is produced to the
+ * requests topic by whichever instance receives it: the topic routes it to the owner. Errors are JSON
+ * {@code {"error": "..."}}; no request, however broken, stops the server. It knows nothing of the HTTP server:
  * {@link JettyApiHandler} turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
  */
 public final class QueryApi {
@@ -60,18 +36,6 @@ public final class QueryApi {
     private static final Logger LOG = LoggerFactory.getLogger(QueryApi.class);
     public static final int MAX_BODY_BYTES = 64 * 1024;
     private static final String AUTHORIZATION = "Authorization";
-    /** A checkpoint id after {@code /checkpoints/}; anything else there is a request id. */
-    private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
-    /** In a route's path, any one segment. */
-    private static final String ANY = "{}";
-    /** The routes in the table above, named in the answer to a path the API does not serve. */
-    static final String ENDPOINTS = "GET /jobs, GET|PUT /jobs/{jobId}, GET|POST /jobs/{jobId}/checkpoints, "
-            + "POST /jobs/{jobId}/savepoints, POST /jobs/{jobId}/stop, "
-            + "GET /jobs/{jobId}/checkpoints/{checkpointId}, GET /jobs/{jobId}/checkpoints/details/{checkpointId}, "
-            + "GET /jobs/{jobId}/checkpoints/latest-completed, "
-            + "GET /jobs/{jobId}/checkpoints/config, GET /jobs/{jobId}/checkpoints/{requestId}, "
-            + "GET /jobs/{jobId}/savepoints/{requestId}, GET /health, GET /ready; and beside the API "
-            + "GET /metrics (Prometheus) and GET / (the web page)";
 
     private final StateSource source;
     private final HealthSource health;
@@ -82,7 +46,6 @@ public final class QueryApi {
     private final LongSupplier clock;
     private final InputLimits limits;
     private final JobsOverview jobs;
-    private final List<JobRoute> jobRoutes;
 
     /**
      * @param access who may read and change jobs
@@ -102,7 +65,6 @@ public final class QueryApi {
         this.self = self;
         this.clock = clock;
         this.jobs = new JobsOverview(source, access, forwarder, self);
-        this.jobRoutes = jobRoutes();
     }
 
     /** The answer to {@code request}: never throws, every failure becomes an error answer. */
@@ -122,88 +84,46 @@ public final class QueryApi {
         return answer.servedBy(self);
     }
 
+    /** Checks the caller's token (below a job, before anything else), then hands the call to its route. */
     private HttpAnswer route(ApiRequest request) {
         List<String> path = segments(request.rawPath());
-        String first = path.isEmpty() ? "" : path.get(0);
-        if (path.size() == 1 && first.equals("health")) {
-            return health(request, health.liveness());
-        }
-        if (path.size() == 1 && first.equals("ready")) {
-            return health(request, health.readiness());
-        }
-        if (path.size() == 1 && first.equals("jobs")) {
-            return jobs.answer(request);
-        }
-        if (path.size() >= 2 && first.equals("jobs")) {
-            return routeJob(request, path.get(1), path.subList(2, path.size()));
-        }
-        throw notFound(request);
-    }
-
-    /** Checks the caller's token, then hands the call to the first route of {@link #jobRoutes} its path matches. */
-    private HttpAnswer routeJob(ApiRequest request, String jobId, List<String> rest) {
-        JobCall call = new JobCall(request, jobId, authorize(request, jobId), rest);
-        for (JobRoute route : jobRoutes) {
-            if (route.matches().test(rest)) {
-                return route.dispatch(call);
+        Route found = Route.find(path);
+        Route route = found == null ? null : found.forMethod(request.method());
+        if (route == null) {
+            if (path.size() >= 2 && path.get(0).equals("jobs")) {
+                authorize(Route.Access.ofUnrouted(request.method()), request, path.get(1));
             }
+            if (found == null) {
+                throw notFound(request);
+            }
+            throw ApiException.methodNotAllowed(request.method(), found.allowed());
         }
-        throw notFound(request);
-    }
-
-    /** The routes below {@code /jobs/{jobId}}, matched in this order against the segments after the job id. */
-    private List<JobRoute> jobRoutes() {
-        return List.of(
-                JobRoute.of(path(), "GET", c -> read(c, stores -> JobQueries.job(stores, c.jobId())),
-                        "PUT", this::register),
-                JobRoute.of(path("stop"), "POST", c -> trigger(c, StopBody.class)),
-                JobRoute.of(path("savepoints"), "POST", c -> trigger(c, SavepointBody.class)),
-                JobRoute.of(path("savepoints", ANY), "GET", c -> requestStatus(c, true)),
-                JobRoute.of(path("checkpoints"),
-                        "GET", c -> read(c, stores -> JobQueries.checkpoints(stores, c.jobId())),
-                        "POST", c -> trigger(c, CheckpointBody.class)),
-                JobRoute.of(path("checkpoints", "latest-completed"), "GET",
-                        c -> read(c, stores -> JobQueries.latestCompleted(stores, c.jobId()))),
-                JobRoute.of(path("checkpoints", "config"), "GET",
-                        c -> read(c, stores -> JobQueries.config(stores, c.jobId()))),
-                JobRoute.of(path("checkpoints", ANY).and(rest -> !NUMBER.matcher(rest.get(1)).matches()), "GET",
-                        c -> requestStatus(c, false)),
-                JobRoute.of(path("checkpoints", ANY), "GET", c -> checkpoint(c, c.rest().get(1))),
-                JobRoute.of(path("checkpoints", "details", ANY), "GET", c -> checkpoint(c, c.rest().get(2))));
-    }
-
-    /** Matches exactly these segments; {@link #ANY} matches any one segment. */
-    private static Predicate<List<String>> path(String... pattern) {
-        return rest -> {
-            if (rest.size() != pattern.length) {
-                return false;
-            }
-            for (int i = 0; i < pattern.length; i++) {
-                if (!pattern[i].equals(ANY) && !pattern[i].equals(rest.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        };
+        Map<String, String> values = route.values(path);
+        String principal = authorize(route.access(), request, values.get("jobId"));
+        return route.handler().answer(this, new Route.Call(request, values, principal));
     }
 
     private static ApiException notFound(ApiRequest request) {
         return ApiException.notFound("no endpoint " + request.method() + " " + request.rawPath()
-                + "; the API serves " + ENDPOINTS);
+                + "; the API serves " + Route.listing());
     }
 
-    private HttpAnswer requestStatus(JobCall call, boolean savepointPath) {
-        String requestId = requestId(call.rest().get(1));
+    HttpAnswer jobs(ApiRequest request) {
+        return jobs.answer(request);
+    }
+
+    HttpAnswer requestStatus(Route.Call call, boolean savepointPath) {
+        String requestId = requestId(call.values().get("requestId"));
         return read(call, stores -> JobQueries.request(stores, call.jobId(), requestId, savepointPath));
     }
 
-    private HttpAnswer checkpoint(JobCall call, String segment) {
-        long checkpointId = checkpointId(segment);
+    HttpAnswer checkpoint(Route.Call call) {
+        long checkpointId = checkpointId(call.values().get("checkpointId"));
         return read(call, stores -> JobQueries.checkpoint(stores, call.jobId(), checkpointId));
     }
 
     /** Answers a GET from the job's stores here, or from its owner when another instance has it. */
-    private HttpAnswer read(JobCall call, Function<StoreReader, Object> query) {
+    HttpAnswer read(Route.Call call, Function<StoreReader, Object> query) {
         String jobId = call.jobId();
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
@@ -227,10 +147,8 @@ public final class QueryApi {
     }
 
     /** 200 {@code {"status":"UP"}} or 503 {@code {"status":"DOWN","reason":...}}; answered here, never forwarded. */
-    private static HttpAnswer health(ApiRequest request, HealthSource.Health check) {
-        if (!request.method().equals("GET")) {
-            throw ApiException.methodNotAllowed(request.method(), "GET");
-        }
+    HttpAnswer health(boolean readiness) {
+        HealthSource.Health check = readiness ? health.readiness() : health.liveness();
         return check.ok() ? HttpAnswer.json(200, new ApiViews.Health("UP", null))
                 : HttpAnswer.json(503, new ApiViews.Health("DOWN", check.reason()));
     }
@@ -239,7 +157,7 @@ public final class QueryApi {
      * Reads the body as the coordinator would check it, checks that the job exists (asking its owner if need be),
      * then produces the request it asks for: a checkpoint, a savepoint or a stop-with-savepoint.
      */
-    private HttpAnswer trigger(JobCall call, Class<? extends TriggerBody> type) {
+    HttpAnswer trigger(Route.Call call, Class<? extends TriggerBody> type) {
         ApiRequest request = call.request();
         String jobId = call.jobId();
         TriggerRequest trigger = TriggerBody.read(request.bodyText(), type, jobId, clock.getAsLong(),
@@ -266,7 +184,7 @@ public final class QueryApi {
      * Validates the body as the coordinator would, then produces the job spec. Registering the same spec
      * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
      */
-    private HttpAnswer register(JobCall call) {
+    HttpAnswer register(Route.Call call) {
         String jobId = call.jobId();
         JobSpec spec = JobSpecBody.read(call.request().bodyText(), jobId, clock.getAsLong(), limits);
         publisher.publish(spec);
@@ -274,16 +192,13 @@ public final class QueryApi {
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));
     }
 
-    /**
-     * Checks the caller's token before any route of a job is looked at: every method but GET and HEAD is
-     * a mutation, so that no mutation added later can skip the check.
-     *
-     * @return the principal, or {@code null} for a read when reads are open
-     */
-    private String authorize(ApiRequest request, String jobId) {
-        boolean read = request.method().equals("GET") || request.method().equals("HEAD");
-        return read ? access.authorizeRead(request.headers(AUTHORIZATION), jobId)
-                : access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
+    /** @return the principal, or {@code null} when the route is open to anyone */
+    private String authorize(Route.Access route, ApiRequest request, String jobId) {
+        return switch (route) {
+            case JOB_READ -> access.authorizeRead(request.headers(AUTHORIZATION), jobId);
+            case JOB_CHANGE -> access.authorizeMutation(request.headers(AUTHORIZATION), jobId);
+            case PROBE, ANYONE, LISTING -> null;
+        };
     }
 
     /** The caller's Authorization header, passed on to the owner of the job when reads need a token. */
@@ -331,39 +246,5 @@ public final class QueryApi {
 
     static String encode(String segment) {
         return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    /** A request below {@code /jobs/{jobId}}: the caller's principal ({@code null} for an open read), the rest. */
-    private record JobCall(ApiRequest request, String jobId, String principal, List<String> rest) {
-    }
-
-    /** What one method does on a route. */
-    @FunctionalInterface
-    private interface JobHandler {
-        HttpAnswer handle(JobCall call);
-    }
-
-    /**
-     * One route below {@code /jobs/{jobId}}: the paths it matches and the methods it serves; any other method is
-     * answered 405 with an {@code Allow} header naming the served ones.
-     */
-    private record JobRoute(Predicate<List<String>> matches, SortedMap<String, JobHandler> methods) {
-
-        static JobRoute of(Predicate<List<String>> matches, String method, JobHandler handler) {
-            return new JobRoute(matches, new TreeMap<>(Map.of(method, handler)));
-        }
-
-        static JobRoute of(Predicate<List<String>> matches, String method, JobHandler handler,
-                String otherMethod, JobHandler otherHandler) {
-            return new JobRoute(matches, new TreeMap<>(Map.of(method, handler, otherMethod, otherHandler)));
-        }
-
-        HttpAnswer dispatch(JobCall call) {
-            JobHandler handler = methods.get(call.request().method());
-            if (handler == null) {
-                throw ApiException.methodNotAllowed(call.request().method(), String.join(", ", methods.keySet()));
-            }
-            return handler.handle(call);
-        }
     }
 }
