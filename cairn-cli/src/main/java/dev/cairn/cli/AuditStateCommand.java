@@ -80,10 +80,11 @@ final class AuditStateCommand extends AuditSubcommand {
         out.println("  counts: triggered " + stats.counts().triggered() + ", in progress " + stats.counts().inProgress()
                 + ", completed " + stats.counts().completed() + ", failed " + stats.counts().failed());
         out.println("  pending: " + (stats.pending().isEmpty() ? "none" : String.join(", ", stats.pending().stream()
-                .map(c -> c.id() + " (" + c.numAcknowledgedSubtasks() + "/" + c.numSubtasks() + " acks)").toList())));
+                .map(c -> c.identity().id() + " (" + c.acks().numAcknowledgedSubtasks() + "/"
+                        + c.acks().numSubtasks() + " acks)").toList())));
         out.println("  history (newest first): " + (stats.history().isEmpty() ? "none" : String.join(", ",
-                stats.history().stream().map(c -> c.id() + " " + c.status()
-                        + (c.failureReason() == null ? "" : " (" + c.failureReason() + ")")).toList())));
+                stats.history().stream().map(c -> c.identity().id() + " " + c.identity().status()
+                        + (c.outcome().failureReason() == null ? "" : " (" + c.outcome().failureReason() + ")")).toList())));
         out.println("  queued requests: " + job.queuedRequests().size() + ", next periodic trigger "
                 + AuditOutput.time(job.nextPeriodicTrigger()));
         out.flush();

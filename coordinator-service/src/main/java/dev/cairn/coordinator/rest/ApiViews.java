@@ -110,11 +110,33 @@ public final class ApiViews {
      * {@code finished_state_size} bytes of final state) had finished when the tasks were triggered and count as
      * acknowledged; these four are {@code null} for an ended one.
      */
-    public record Checkpoint(long id, String status, String checkpointType, boolean periodic, long triggerTimestamp,
-            Long latestAckTimestamp, Long endTimestamp, Long endToEndDuration, long stateSize, int numSubtasks,
-            int numAcknowledgedSubtasks, String externalPath, String requestId, Long expiresAt, String failureReason,
-            String failureMessage, Options options, Boolean tasksTriggered, List<Participant> participants,
-            Integer finishedSubtasks, Long finishedStateSize) {
+    public record Checkpoint(@JsonUnwrapped Identity identity, @JsonUnwrapped Timing timing,
+            @JsonUnwrapped Acknowledgements acks, @JsonUnwrapped Outcome outcome, Options options,
+            @JsonUnwrapped Progress progress) {
+    }
+
+    /** Which checkpoint: its id, its status, its type and whether the schedule triggered it. */
+    public record Identity(long id, String status, String checkpointType, boolean periodic) {
+    }
+
+    /** When a checkpoint was triggered, last acknowledged and ended, and how long it took to its end (or last ack). */
+    public record Timing(long triggerTimestamp, Long latestAckTimestamp, Long endTimestamp, Long endToEndDuration) {
+    }
+
+    /** The state a checkpoint's subtasks acknowledged, and how many of how many did. */
+    public record Acknowledgements(long stateSize, int numSubtasks, int numAcknowledgedSubtasks) {
+    }
+
+    /** Where a checkpoint's state is, the request that asked for it, its timeout and why it failed. */
+    public record Outcome(String externalPath, String requestId, Long expiresAt, String failureReason,
+            String failureMessage) {
+    }
+
+    /** How far a pending checkpoint got before its tasks acknowledge; {@link #ENDED} (all null) once it ended. */
+    public record Progress(Boolean tasksTriggered, List<Participant> participants, Integer finishedSubtasks,
+            Long finishedStateSize) {
+
+        public static final Progress ENDED = new Progress(null, null, null, null);
     }
 
     /**

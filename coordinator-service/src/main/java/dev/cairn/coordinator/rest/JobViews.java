@@ -102,22 +102,28 @@ public final class JobViews {
         Long latestAck = progress.latestAckTimestampMs();
         Long duration = latestAck == null ? null : Math.max(0, latestAck - p.getTriggerTimestampMs());
         int finished = p.getFinishedSubtasks();
-        return new ApiViews.Checkpoint(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic(),
-                p.getTriggerTimestampMs(), latestAck, null, duration, progress.stateSizeBytes(),
-                p.getAcksExpected() + finished, progress.acksReceived() + finished, p.getStorageLocation(), p.getRequestId(),
-                p.getTimeoutAtMs(), null, null, options(p.getType(), p.getOptions()), Participants.tasksTriggered(p),
-                participants(p.getParticipants(), p.getParticipantStates()), p.getFinishedSubtasks(),
-                p.getFinishedStateBytes());
+        return new ApiViews.Checkpoint(
+                new ApiViews.Identity(p.getCheckpointId(), "IN_PROGRESS", p.getType().name(), p.getPeriodic()),
+                new ApiViews.Timing(p.getTriggerTimestampMs(), latestAck, null, duration),
+                new ApiViews.Acknowledgements(progress.stateSizeBytes(), p.getAcksExpected() + finished,
+                        progress.acksReceived() + finished),
+                new ApiViews.Outcome(p.getStorageLocation(), p.getRequestId(), p.getTimeoutAtMs(), null, null),
+                options(p.getType(), p.getOptions()),
+                new ApiViews.Progress(Participants.tasksTriggered(p),
+                        participants(p.getParticipants(), p.getParticipantStates()), finished,
+                        p.getFinishedStateBytes()));
     }
 
     /** An ended checkpoint of the history, status COMPLETED or FAILED. */
     public static ApiViews.Checkpoint ended(CheckpointSummary s) {
-        return new ApiViews.Checkpoint(s.getCheckpointId(), s.getStatus().name(), s.getType().name(), s.getPeriodic(),
-                s.getTriggerTimestampMs(), s.getLatestAckTimestampMs(), s.getEndTimestampMs(),
-                s.getEndToEndDurationMs(), s.getStateSizeBytes(), s.getAcksExpected(), s.getAcksReceived(),
-                s.getStorageLocation(), s.getRequestId(), null,
-                s.getFailureReason() == null ? null : s.getFailureReason().name(), s.getFailureMessage(),
-                options(s.getType(), s.getOptions()), null, null, null, null);
+        return new ApiViews.Checkpoint(
+                new ApiViews.Identity(s.getCheckpointId(), s.getStatus().name(), s.getType().name(), s.getPeriodic()),
+                new ApiViews.Timing(s.getTriggerTimestampMs(), s.getLatestAckTimestampMs(), s.getEndTimestampMs(),
+                        s.getEndToEndDurationMs()),
+                new ApiViews.Acknowledgements(s.getStateSizeBytes(), s.getAcksExpected(), s.getAcksReceived()),
+                new ApiViews.Outcome(s.getStorageLocation(), s.getRequestId(), null,
+                        s.getFailureReason() == null ? null : s.getFailureReason().name(), s.getFailureMessage()),
+                options(s.getType(), s.getOptions()), ApiViews.Progress.ENDED);
     }
 
     /**
@@ -168,7 +174,7 @@ public final class JobViews {
         }
         acks.forEach(ack -> byTask.computeIfAbsent(ack.getTaskId(), id -> new ArrayList<>()).add(ack));
         List<ApiViews.TaskStats> tasks = new ArrayList<>();
-        byTask.forEach((taskId, taskAcks) -> tasks.add(taskStats(checkpoint.triggerTimestamp(), taskId,
+        byTask.forEach((taskId, taskAcks) -> tasks.add(taskStats(checkpoint.timing().triggerTimestamp(), taskId,
                 parallelism.getOrDefault(taskId, taskAcks.size()), taskAcks)));
         return new ApiViews.CheckpointDetail(checkpoint, tasks, missing);
     }

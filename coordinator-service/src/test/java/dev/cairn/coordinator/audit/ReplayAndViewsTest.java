@@ -32,8 +32,8 @@ class ReplayAndViewsTest {
         ApiViews.CheckpointStats stats = ReplayedViews.checkpoints(then.state(), ORDERS).orElseThrow();
 
         assertThat(then.last().offset()).isEqualTo(third);
-        assertThat(stats.pending()).extracting(ApiViews.Checkpoint::id).containsExactly(3L);
-        assertThat(stats.history()).extracting(ApiViews.Checkpoint::id, ApiViews.Checkpoint::status).containsExactly(
+        assertThat(stats.pending()).extracting(c -> c.identity().id()).containsExactly(3L);
+        assertThat(stats.history()).extracting(c -> c.identity().id(), c -> c.identity().status()).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2L, "FAILED"), org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
         assertThat(stats.counts().completed()).isEqualTo(1);
         assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().nextCheckpointId()).isEqualTo(4);

@@ -55,11 +55,11 @@ class JobQueriesTest {
     void shouldShowAPendingCheckpointWithItsAcksAndTheSubtasksStillMissing() {
         ApiViews.CheckpointDetail detail = JobQueries.checkpoint(cairn.reader(), JOB, second.getCheckpointId());
 
-        assertThat(detail.checkpoint().status()).isEqualTo("IN_PROGRESS");
-        assertThat(detail.checkpoint().numSubtasks()).isEqualTo(3);
-        assertThat(detail.checkpoint().numAcknowledgedSubtasks()).isEqualTo(1);
-        assertThat(detail.checkpoint().stateSize()).isEqualTo(400);
-        assertThat(detail.checkpoint().endToEndDuration()).isEqualTo(20L);
+        assertThat(detail.checkpoint().identity().status()).isEqualTo("IN_PROGRESS");
+        assertThat(detail.checkpoint().acks().numSubtasks()).isEqualTo(3);
+        assertThat(detail.checkpoint().acks().numAcknowledgedSubtasks()).isEqualTo(1);
+        assertThat(detail.checkpoint().acks().stateSize()).isEqualTo(400);
+        assertThat(detail.checkpoint().timing().endToEndDuration()).isEqualTo(20L);
         assertThat(detail.missingSubtasks()).containsExactly(
                 new ApiViews.SubtaskRef("source", 1, CoordinatorDriver.attempt("source", 1)),
                 new ApiViews.SubtaskRef("sink", 0, CoordinatorDriver.attempt("sink", 0)));
@@ -76,9 +76,9 @@ class JobQueriesTest {
     void shouldShowACompletedCheckpointWithEverySubtaskAndNoneMissing() {
         ApiViews.CheckpointDetail detail = JobQueries.checkpoint(cairn.reader(), JOB, first.getCheckpointId());
 
-        assertThat(detail.checkpoint().status()).isEqualTo("COMPLETED");
-        assertThat(detail.checkpoint().stateSize()).isEqualTo(600);
-        assertThat(detail.checkpoint().endToEndDuration()).isEqualTo(50L);
+        assertThat(detail.checkpoint().identity().status()).isEqualTo("COMPLETED");
+        assertThat(detail.checkpoint().acks().stateSize()).isEqualTo(600);
+        assertThat(detail.checkpoint().timing().endToEndDuration()).isEqualTo(50L);
         assertThat(detail.missingSubtasks()).isEmpty();
         assertThat(detail.tasks()).extracting(ApiViews.TaskStats::taskId).containsExactly("source", "sink");
         assertThat(detail.tasks()).extracting(ApiViews.TaskStats::numAcknowledgedSubtasks).containsExactly(2, 1);
@@ -90,9 +90,9 @@ class JobQueriesTest {
         ApiViews.CheckpointStats stats = JobQueries.checkpoints(cairn.reader(), JOB);
 
         assertThat(stats.counts()).isEqualTo(new ApiViews.Counts(2, 1, 1, 0));
-        assertThat(stats.pending()).extracting(ApiViews.Checkpoint::id).containsExactly(second.getCheckpointId());
-        assertThat(stats.history()).extracting(ApiViews.Checkpoint::id).containsExactly(first.getCheckpointId());
-        assertThat(stats.latest().completed().id()).isEqualTo(first.getCheckpointId());
+        assertThat(stats.pending()).extracting(c -> c.identity().id()).containsExactly(second.getCheckpointId());
+        assertThat(stats.history()).extracting(c -> c.identity().id()).containsExactly(first.getCheckpointId());
+        assertThat(stats.latest().completed().identity().id()).isEqualTo(first.getCheckpointId());
         assertThat(stats.summary().endToEndDuration().p50()).isEqualTo(50);
         assertThat(stats.summary().stateSize().max()).isEqualTo(600);
     }
