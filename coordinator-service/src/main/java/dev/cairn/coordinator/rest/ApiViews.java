@@ -21,8 +21,16 @@ public final class ApiViews {
      * its coordinator-side participants asked first (Flink: operator coordinators), {@code master_hooks} those
      * asked after them (Flink: master hooks), each in spec order.
      */
-    public record Job(String jid, String state, long registeredAt, List<Task> tasks, Config config,
-            List<String> participants, List<String> masterHooks, long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
+    public record Job(String jid, String state, long registeredAt, @JsonUnwrapped Spec spec,
+            @JsonUnwrapped Schedule schedule) {
+    }
+
+    /** What a job's spec asks for: its tasks, its checkpoint configuration and its participants. */
+    public record Spec(List<Task> tasks, Config config, List<String> participants, List<String> masterHooks) {
+    }
+
+    /** Where a job's checkpoints stand: the next id, the latest completed one, the next periodic trigger, the queue. */
+    public record Schedule(long nextCheckpointId, Long latestCompletedId, Long nextPeriodicTrigger, Long lastCompletion,
             int pendingCheckpoints, int consecutiveFailures, List<QueuedRequest> queuedRequests) {
     }
 
@@ -41,10 +49,18 @@ public final class ApiViews {
      * by default) and {@code savepoint_format} (CANONICAL or NATIVE). Flink's {@code externalization},
      * {@code state_backend}, {@code checkpoint_storage} and changelog fields have no counterpart and are left out.
      */
-    public record Config(String mode, long interval, long timeout, long minPause, int maxConcurrent,
-            int tolerableFailedCheckpoints, int retained, String storageBaseLocation, boolean unalignedCheckpoints,
-            long alignedCheckpointTimeout, String backupType, String savepointFormat,
-            boolean checkpointsAfterTasksFinish) {
+    public record Config(@JsonUnwrapped Pacing pacing, int retained, String storageBaseLocation,
+            @JsonUnwrapped SnapshotSettings snapshots) {
+    }
+
+    /** How often checkpoints run and how many may fail: the first six fields of {@link Config}. */
+    public record Pacing(String mode, long interval, long timeout, long minPause, int maxConcurrent,
+            int tolerableFailedCheckpoints) {
+    }
+
+    /** How snapshots are taken: the last five fields of {@link Config}. */
+    public record SnapshotSettings(boolean unalignedCheckpoints, long alignedCheckpointTimeout, String backupType,
+            String savepointFormat, boolean checkpointsAfterTasksFinish) {
     }
 
     /** A trigger request waiting in the job's queue, head first, with the options resolved when it was queued. */
@@ -154,7 +170,11 @@ public final class ApiViews {
 
     /** What one subtask reported in its acknowledgement (Flink: SubtaskCheckpointStatistics). */
     public record SubtaskStats(int index, String attemptId, String status, long ackTimestamp,
-            long endToEndDuration, long stateSize, String stateLocation, SyncAsync checkpoint, Alignment alignment,
+            long endToEndDuration, @JsonUnwrapped SubtaskSnapshot snapshot) {
+    }
+
+    /** What a subtask's snapshot wrote and how long its parts took. */
+    public record SubtaskSnapshot(long stateSize, String stateLocation, SyncAsync checkpoint, Alignment alignment,
             long startDelay, long persistedData) {
     }
 
@@ -175,9 +195,13 @@ public final class ApiViews {
      * what a restarted job restores from, with the states of its coordinator-side participants (spec order)
      * and the options it was triggered with.
      */
-    public record Restore(long id, String checkpointType, long triggerTimestamp, long completionTimestamp,
-            long stateSize, String externalPath, Long lastSubsumedId, int retainedCheckpoints,
+    public record Restore(@JsonUnwrapped Completed checkpoint, Long lastSubsumedId, int retainedCheckpoints,
             List<SubtaskState> subtaskStates, List<Participant> participantStates, Options options) {
+    }
+
+    /** A completed checkpoint: its id and type, when it was triggered and completed, its size and location. */
+    public record Completed(long id, String checkpointType, long triggerTimestamp, long completionTimestamp,
+            long stateSize, String externalPath) {
     }
 
     /** The state handle one subtask acknowledged in a completed checkpoint. */
@@ -199,8 +223,12 @@ public final class ApiViews {
      * {@code failure_reason} and {@code failure_message}, and {@code timestamp}, when it entered its stage.
      */
     public record Operation(QueueStatus status, @JsonInclude(JsonInclude.Include.NON_NULL) Object operation,
-            String requestId, String stage, String checkpointType, Long checkpointId, String location,
-            String failureReason, String failureMessage, long timestamp) {
+            @JsonUnwrapped RequestStage request) {
+    }
+
+    /** Cairn's view of a request in an {@link Operation}: its stage, what it runs as, where, why it failed, since. */
+    public record RequestStage(String requestId, String stage, String checkpointType, Long checkpointId,
+            String location, String failureReason, String failureMessage, long timestamp) {
     }
 
     /** Flink's {@code QueueStatus}: {@code {"id": "IN_PROGRESS"}} or {@code {"id": "COMPLETED"}}. */

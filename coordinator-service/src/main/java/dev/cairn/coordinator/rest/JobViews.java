@@ -49,9 +49,11 @@ public final class JobViews {
                 .toList();
         ApiViews.Config config = config(spec.getConfig());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(q -> queued(q, job.getConfig())).toList();
-        return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(), tasks, config,
-                List.copyOf(spec.getParticipants()), List.copyOf(spec.getMasterHooks()), job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()), job.getNextPeriodicDueMs(),
-                job.getLastCompletionMs(), job.getPending().size(), job.getConsecutiveFailures(), queue);
+        return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(),
+                new ApiViews.Spec(tasks, config, List.copyOf(spec.getParticipants()), List.copyOf(spec.getMasterHooks())),
+                new ApiViews.Schedule(job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()),
+                        job.getNextPeriodicDueMs(), job.getLastCompletionMs(), job.getPending().size(),
+                        job.getConsecutiveFailures(), queue));
     }
 
     /**
@@ -59,10 +61,11 @@ public final class JobViews {
      * it. Cairn checkpoints after tasks finish, always (FLIP-147, Flink's default).
      */
     public static ApiViews.Config config(CheckpointConfig c) {
-        return new ApiViews.Config(c.getExactlyOnce() ? "exactly_once" : "at_least_once",
-                c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures(),
-                c.getRetained(), c.getStorageBaseLocation(), c.getUnalignedEnabled(), c.getAlignedTimeoutMs(),
-                SnapshotOptionsRules.backupType(c).name(), SnapshotOptionsRules.savepointFormat(c).name(), true);
+        return new ApiViews.Config(new ApiViews.Pacing(c.getExactlyOnce() ? "exactly_once" : "at_least_once",
+                c.getIntervalMs(), c.getTimeoutMs(), c.getMinPauseMs(), c.getMaxConcurrent(), c.getTolerableFailures()),
+                c.getRetained(), c.getStorageBaseLocation(), new ApiViews.SnapshotSettings(c.getUnalignedEnabled(),
+                        c.getAlignedTimeoutMs(), SnapshotOptionsRules.backupType(c).name(),
+                        SnapshotOptionsRules.savepointFormat(c).name(), true));
     }
 
     /** {@code GET /jobs/{jobId}/checkpoints}: pending and history newest first, like Flink's history. */
@@ -220,8 +223,8 @@ public final class JobViews {
                         .map(a -> new ApiViews.SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(),
                                 a.getStateHandle().getLocation(), a.getStateHandle().getSizeBytes()))
                         .toList();
-        return Optional.of(new ApiViews.Restore(c.getCheckpointId(), c.getType().name(), c.getTriggerTimestampMs(),
-                c.getCompletionTimestampMs(), c.getTotalSizeBytes(), c.getStorageLocation(),
+        return Optional.of(new ApiViews.Restore(new ApiViews.Completed(c.getCheckpointId(), c.getType().name(),
+                c.getTriggerTimestampMs(), c.getCompletionTimestampMs(), c.getTotalSizeBytes(), c.getStorageLocation()),
                 idOrNull(c.getLastSubsumedId()), checkpoints.size(), states,
                 participants(List.of(), c.getParticipantStates()), options(c.getType(), c.getOptions())));
     }
@@ -237,10 +240,10 @@ public final class JobViews {
     private static ApiViews.SubtaskStats subtask(long triggerTimestamp, CheckpointAcknowledged ack) {
         SubtaskMetrics m = ack.getMetrics();
         return new ApiViews.SubtaskStats(ack.getSubtaskIndex(), ack.getAttemptId(), "COMPLETED", ack.getTimestampMs(),
-                Math.max(0, ack.getTimestampMs() - triggerTimestamp), ack.getStateHandle().getSizeBytes(),
-                ack.getStateHandle().getLocation(),
-                new ApiViews.SyncAsync(m.getSyncDurationMs(), m.getAsyncDurationMs()),
-                new ApiViews.Alignment(m.getAlignmentDurationMs()), m.getStartDelayMs(), m.getBytesPersisted());
+                Math.max(0, ack.getTimestampMs() - triggerTimestamp), new ApiViews.SubtaskSnapshot(
+                        ack.getStateHandle().getSizeBytes(), ack.getStateHandle().getLocation(),
+                        new ApiViews.SyncAsync(m.getSyncDurationMs(), m.getAsyncDurationMs()),
+                        new ApiViews.Alignment(m.getAlignmentDurationMs()), m.getStartDelayMs(), m.getBytesPersisted()));
     }
 
     /** A queued request, with the options it would run with under the job's config as it is now. */

@@ -53,8 +53,8 @@ final class RequestViews {
 
     private static ApiViews.Operation inProgress(String requestId, String stage, CheckpointType type, Long id,
             String location, long since) {
-        return new ApiViews.Operation(new ApiViews.QueueStatus(IN_PROGRESS), null, requestId, stage, name(type), id,
-                location, null, null, since);
+        return new ApiViews.Operation(new ApiViews.QueueStatus(IN_PROGRESS), null,
+                new ApiViews.RequestStage(requestId, stage, name(type), id, location, null, null, since));
     }
 
     private static ApiViews.Operation ended(RequestRecord r, boolean savepointPath) {
@@ -66,9 +66,9 @@ final class RequestViews {
         } else {
             operation = new ApiViews.CheckpointOperation(completed ? r.getCheckpointId() : null, cause);
         }
-        return new ApiViews.Operation(new ApiViews.QueueStatus(COMPLETED), operation, r.getRequestId(),
-                r.getStatus().name(), name(r.getType()), r.getCheckpointId(), r.getLocation(),
-                name(r.getReason()), r.getMessage(), r.getTimestampMs());
+        return new ApiViews.Operation(new ApiViews.QueueStatus(COMPLETED), operation,
+                new ApiViews.RequestStage(r.getRequestId(), r.getStatus().name(), name(r.getType()),
+                        r.getCheckpointId(), r.getLocation(), name(r.getReason()), r.getMessage(), r.getTimestampMs()));
     }
 
     private static ApiViews.FailureCause cause(CheckpointFailureReason reason, String message) {

@@ -36,7 +36,7 @@ class ReplayAndViewsTest {
         assertThat(stats.history()).extracting(c -> c.identity().id(), c -> c.identity().status()).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2L, "FAILED"), org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
         assertThat(stats.counts().completed()).isEqualTo(1);
-        assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().nextCheckpointId()).isEqualTo(4);
+        assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().schedule().nextCheckpointId()).isEqualTo(4);
     }
 
     @Test
@@ -47,7 +47,7 @@ class ReplayAndViewsTest {
 
         assertThat(replay.state().jobIds()).containsExactly(ORDERS);
         assertThat(replay.skipped()).isEqualTo(1);
-        assertThat(ReplayedViews.latestCompleted(replay.state(), ORDERS).orElseThrow().id()).isEqualTo(3);
+        assertThat(ReplayedViews.latestCompleted(replay.state(), ORDERS).orElseThrow().checkpoint().id()).isEqualTo(3);
         assertThat(ReplayedViews.job(replay.state(), "nobody")).isEmpty();
     }
 

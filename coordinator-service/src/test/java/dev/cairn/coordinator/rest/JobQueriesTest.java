@@ -66,10 +66,10 @@ class JobQueriesTest {
         ApiViews.SubtaskStats acked = detail.tasks().get(0).subtasks().get(0);
         assertThat(acked.index()).isZero();
         assertThat(acked.attemptId()).isEqualTo(CoordinatorDriver.attempt("source", 0));
-        assertThat(acked.stateSize()).isEqualTo(400);
+        assertThat(acked.snapshot().stateSize()).isEqualTo(400);
         assertThat(acked.endToEndDuration()).isEqualTo(20);
-        assertThat(acked.checkpoint()).isEqualTo(new ApiViews.SyncAsync(1, 2));
-        assertThat(acked.startDelay()).isEqualTo(4);
+        assertThat(acked.snapshot().checkpoint()).isEqualTo(new ApiViews.SyncAsync(1, 2));
+        assertThat(acked.snapshot().startDelay()).isEqualTo(4);
     }
 
     @Test
@@ -101,9 +101,9 @@ class JobQueriesTest {
     void shouldOfferTheNewestRetainedCheckpointToRestoreFrom() {
         ApiViews.Restore restore = JobQueries.latestCompleted(cairn.reader(), JOB);
 
-        assertThat(restore.id()).isEqualTo(first.getCheckpointId());
-        assertThat(restore.externalPath()).isEqualTo("file:///cp/job-1/chk-1");
-        assertThat(restore.stateSize()).isEqualTo(600);
+        assertThat(restore.checkpoint().id()).isEqualTo(first.getCheckpointId());
+        assertThat(restore.checkpoint().externalPath()).isEqualTo("file:///cp/job-1/chk-1");
+        assertThat(restore.checkpoint().stateSize()).isEqualTo(600);
         assertThat(restore.retainedCheckpoints()).isEqualTo(1);
         assertThat(restore.subtaskStates()).extracting(ApiViews.SubtaskState::location).containsExactlyInAnyOrder(
                 "file:///cp/job-1/chk-1/source-0", "file:///cp/job-1/chk-1/source-1", "file:///cp/job-1/chk-1/sink-0");
@@ -114,9 +114,9 @@ class JobQueriesTest {
         ApiViews.Job job = JobQueries.job(cairn.reader(), JOB);
 
         assertThat(job.state()).isEqualTo("RUNNING");
-        assertThat(job.tasks()).extracting(ApiViews.Task::taskId).containsExactly("source", "sink");
-        assertThat(job.latestCompletedId()).isEqualTo(first.getCheckpointId());
-        assertThat(job.nextCheckpointId()).isEqualTo(second.getCheckpointId() + 1);
+        assertThat(job.spec().tasks()).extracting(ApiViews.Task::taskId).containsExactly("source", "sink");
+        assertThat(job.schedule().latestCompletedId()).isEqualTo(first.getCheckpointId());
+        assertThat(job.schedule().nextCheckpointId()).isEqualTo(second.getCheckpointId() + 1);
     }
 
     @Test
