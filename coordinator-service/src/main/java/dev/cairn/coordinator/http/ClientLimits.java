@@ -58,24 +58,6 @@ public record ClientLimits(Duration idleTimeout, int maxConnections, int maxConn
         }
     }
 
-    /** The same limits with another idle timeout and connection limit. */
-    public ClientLimits withConnections(Duration newIdleTimeout, int newMaxConnections) {
-        return new ClientLimits(newIdleTimeout, newMaxConnections, maxConnectionsPerClient, minRequestDataRate,
-                headerTimeout);
-    }
-
-    /** The same limits with another cap per client (0: none). */
-    public ClientLimits withMaxConnectionsPerClient(int newMaxConnectionsPerClient) {
-        return new ClientLimits(idleTimeout, maxConnections, newMaxConnectionsPerClient, minRequestDataRate,
-                headerTimeout);
-    }
-
-    /** The same limits with another minimum body rate (0: none) and header timeout. */
-    public ClientLimits withSlowClientLimits(long newMinRequestDataRate, Duration newHeaderTimeout) {
-        return new ClientLimits(idleTimeout, maxConnections, maxConnectionsPerClient, newMinRequestDataRate,
-                newHeaderTimeout);
-    }
-
     @Override
     public String toString() {
         return "idle timeout " + idleTimeout.toMillis() + " ms, at most " + maxConnections + " connections"

@@ -59,11 +59,6 @@ final class ConnectionsPerClient implements Connection.Listener {
         }
     }
 
-    /** How many connections {@code client} holds open now (closed ones over the cap may count until closed). */
-    int openConnections(InetAddress client) {
-        return open.getOrDefault(client, 0);
-    }
-
     /** The remote address of a network connection; {@code null} for a connection inside another one. */
     private static InetAddress client(Connection connection) {
         if (!(connection.getEndPoint() instanceof SocketChannelEndPoint endPoint)) {

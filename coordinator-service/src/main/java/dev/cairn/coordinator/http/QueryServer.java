@@ -12,7 +12,6 @@ import dev.cairn.coordinator.web.WebPageHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.state.HostInfo;
 import org.eclipse.jetty.server.AbstractConnectionFactory;
@@ -147,27 +146,15 @@ public final class QueryServer implements AutoCloseable {
     }
 
     /**
-     * Serves the API from now on.
+     * Serves the API from now on, behind {@code front.apply(api)}: handlers of other paths put in front of the web
+     * page and the API ({@code /metrics}); on the probes port, {@code front} is applied to the API alone, and only
+     * the probe routes are served ({@link ProbePaths}).
      *
      * @param source the jobs' state
      * @param health what {@code /health} and {@code /ready} answer
      * @param publisher where PUT and POST send their requests
+     * @param limits what the coordinator accepts of a request
      */
-    public void start(StateSource source, HealthSource health, RequestPublisher publisher) {
-        start(source, health, publisher, InputLimits.DEFAULTS, UnaryOperator.identity());
-    }
-
-    /**
-     * As above, serving {@code front.apply(api)}: handlers of other paths put in front of the web page and the API
-     * ({@code /metrics}); on the probes port, {@code front} is applied to the API alone, and only
-     * the probe routes are served ({@link ProbePaths}).
-     */
-    public void start(StateSource source, HealthSource health, RequestPublisher publisher,
-            UnaryOperator<Handler> front) {
-        start(source, health, publisher, InputLimits.DEFAULTS, front);
-    }
-
-    /** As above, checking requests under the coordinator's {@code limits}. */
     public void start(StateSource source, HealthSource health, RequestPublisher publisher, InputLimits limits,
             UnaryOperator<Handler> front) {
         QueryApi queryApi = new QueryApi(source, health, publisher, config.access(), forwarder(), applicationServer(),
@@ -226,16 +213,7 @@ public final class QueryServer implements AutoCloseable {
 
     /** The API's base address, e.g. {@code http://127.0.0.1:8081} (or {@code https://...} with TLS). */
     public URI uri() {
-        return uri(port());
-    }
-
-    /** The probes' base address, e.g. {@code http://127.0.0.1:9081}; empty without a probes port. */
-    public Optional<URI> probesUri() {
-        return probes == null ? Optional.empty() : Optional.of(uri(probesPort()));
-    }
-
-    private URI uri(int boundPort) {
-        String authority = new JobLocation.Remote(config.advertisedHost(), boundPort).authority();
+        String authority = new JobLocation.Remote(config.advertisedHost(), port()).authority();
         return URI.create(config.scheme() + "://" + authority);
     }
 

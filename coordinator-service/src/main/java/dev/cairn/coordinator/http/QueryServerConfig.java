@@ -3,7 +3,6 @@ package dev.cairn.coordinator.http;
 import dev.cairn.coordinator.rest.AccessPolicy;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.time.Duration;
 import java.util.Objects;
 
 /**
@@ -76,11 +75,6 @@ public record QueryServerConfig(String bindAddress, int port, String advertisedH
         }
         boolean wildcard = bindAddress.equals("0.0.0.0") || bindAddress.equals("::") || bindAddress.equals("[::]");
         return new QueryServerConfig(bindAddress, port, wildcard ? localHostName() : bindAddress);
-    }
-
-    /** The same settings with another idle timeout and connection limit, the other limits unchanged. */
-    public QueryServerConfig withLimits(Duration newIdleTimeout, int newMaxConnections) {
-        return withLimits(limits.withConnections(newIdleTimeout, newMaxConnections));
     }
 
     /** The same settings with other limits. */

@@ -39,11 +39,6 @@ public final class AccessPolicy {
         return readsNeedToken;
     }
 
-    /** Whether any mutation can be allowed at all. */
-    public boolean allowsMutations() {
-        return tokens != null;
-    }
-
     /**
      * Checks a mutation of {@code jobId}.
      *

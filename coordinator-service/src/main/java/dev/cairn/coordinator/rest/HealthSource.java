@@ -12,21 +12,6 @@ public interface HealthSource {
     /** Whether this instance serves its jobs now; down while it starts, rebalances or restores. */
     Health readiness();
 
-    /** Always up: for servers without a coordinator behind them (tests, tools). */
-    static HealthSource alwaysUp() {
-        return new HealthSource() {
-            @Override
-            public Health liveness() {
-                return Health.up();
-            }
-
-            @Override
-            public Health readiness() {
-                return Health.up();
-            }
-        };
-    }
-
     /**
      * One health check's result.
      *

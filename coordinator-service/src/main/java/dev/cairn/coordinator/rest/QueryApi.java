@@ -100,7 +100,7 @@ public final class QueryApi {
         }
         Map<String, String> values = route.values(path);
         String principal = authorize(route.access(), request, values.get("jobId"));
-        return route.handler().answer(this, new Route.Call(request, values, principal));
+        return route.handler.answer(this, new Route.Call(request, values, principal));
     }
 
     private static ApiException notFound(ApiRequest request) {

@@ -100,17 +100,19 @@ public enum Route {
     private final String method;
     private final String path;
     private final Access access;
-    private final Handler handler;
-    private final String summary;
-    private final String flink;
-    private final String section;
+    final Handler handler;
+    /** What it answers, in Markdown; {@code null} for a second path of another route. */
+    final String summary;
+    /** Flink's REST path of the same, in Markdown, or what Flink has instead. */
+    final String flink;
+    /** The heading of docs/rest.md that describes it; {@code null} when none does. */
+    final String section;
     private final List<String> segments;
 
     Route(String method, String path, Access access, Handler handler, String summary, String flink) {
         this(method, path, access, handler, summary, flink, method + " " + path);
     }
 
-    /** @param section the heading of docs/rest.md its row links to; {@code null}: none */
     Route(String method, String path, Access access, Handler handler, String summary, String flink, String section) {
         this.method = method;
         this.path = path;
@@ -133,25 +135,6 @@ public enum Route {
 
     public Access access() {
         return access;
-    }
-
-    /** What it answers, in Markdown; {@code null} for a second path of another route. */
-    public String summary() {
-        return summary;
-    }
-
-    /** Flink's REST path of the same, in Markdown, or what Flink has instead. */
-    public String flink() {
-        return flink;
-    }
-
-    /** The heading of docs/rest.md that describes it; {@code null} when none does. */
-    public String section() {
-        return section;
-    }
-
-    Handler handler() {
-        return handler;
     }
 
     /** The route the API serves whose path fits {@code segments} best, whatever its method; {@code null}: none. */

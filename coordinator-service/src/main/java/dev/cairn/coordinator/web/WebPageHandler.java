@@ -24,35 +24,29 @@ public final class WebPageHandler extends Handler.Abstract {
     private static final String FOLDER = "cairn-ui/";
     private static final String SECURITY_POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; "
             + "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-    private static final Map<String, String> PATHS = Map.of(
-            "/", "index.html",
-            "/index.html", "index.html",
-            "/ui/app.js", "app.js",
-            "/ui/charts.js", "charts.js",
-            "/ui/style.css", "style.css",
-            "/ui/favicon.svg", "favicon.svg");
+    private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8",
+            "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8", "svg", "image/svg+xml");
 
     private record Asset(byte[] bytes, String contentType) {
     }
 
+    /** The page and its assets, by the path they are served at. */
     private final Map<String, Asset> assets;
 
     /** @throws IllegalStateException when an asset is missing from the class path (a broken build) */
     public WebPageHandler() {
-        this.assets = Map.of(
-                "index.html", load("index.html", "text/html; charset=utf-8"),
-                "app.js", load("app.js", "text/javascript; charset=utf-8"),
-                "charts.js", load("charts.js", "text/javascript; charset=utf-8"),
-                "style.css", load("style.css", "text/css; charset=utf-8"),
-                "favicon.svg", load("favicon.svg", "image/svg+xml"));
+        Asset page = load("index.html");
+        this.assets = Map.of("/", page, "/index.html", page, "/ui/app.js", load("app.js"),
+                "/ui/charts.js", load("charts.js"), "/ui/style.css", load("style.css"),
+                "/ui/favicon.svg", load("favicon.svg"));
     }
 
-    private static Asset load(String name, String contentType) {
+    private static Asset load(String name) {
         try (InputStream in = WebPageHandler.class.getClassLoader().getResourceAsStream(FOLDER + name)) {
             if (in == null) {
                 throw new IllegalStateException("the web page's " + FOLDER + name + " is missing from the class path");
             }
-            return new Asset(in.readAllBytes(), contentType);
+            return new Asset(in.readAllBytes(), TYPES.get(name.substring(name.lastIndexOf('.') + 1)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the web page's " + FOLDER + name, e);
         }
@@ -60,8 +54,8 @@ public final class WebPageHandler extends Handler.Abstract {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
-        String name = PATHS.get(request.getHttpURI().getPath());
-        if (name == null) {
+        Asset asset = assets.get(request.getHttpURI().getPath());
+        if (asset == null) {
             return false;
         }
         String method = request.getMethod();
@@ -74,7 +68,6 @@ public final class WebPageHandler extends Handler.Abstract {
                     + "page; allowed: GET, HEAD"))), callback);
             return true;
         }
-        Asset asset = assets.get(name);
         response.setStatus(200);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, asset.contentType());
         response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache");

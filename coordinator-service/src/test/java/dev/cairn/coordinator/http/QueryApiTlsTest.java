@@ -5,8 +5,9 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.rest.JobLocation;
 import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.rest.StateSource;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import javax.net.ssl.SSLHandshakeException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -102,7 +104,7 @@ class QueryApiTlsTest {
                 SelfSignedKeystore.PASSWORD.toCharArray());
         QueryServer server = QueryServer.bind(QueryServerConfig.loopback().withTls(tls));
         closing.add(server);
-        server.start(source, HealthSource.alwaysUp(), (jobId, request) -> { });
+        server.start(source, new AlwaysUp(), (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
         return server;
     }
 

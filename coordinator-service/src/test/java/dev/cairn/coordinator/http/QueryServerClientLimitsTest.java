@@ -2,8 +2,9 @@ package dev.cairn.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.rest.JobLocation;
 import dev.cairn.coordinator.rest.TestTokens;
 import dev.cairn.coordinator.testbed.RawClient;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +38,7 @@ class QueryServerClientLimitsTest {
 
     @Test
     void shouldCloseTheConnectionOverTheCapOfOneAddressAndLeaveItsOthersAndOtherAddressesServed() throws Exception {
-        start(ClientLimits.DEFAULTS.withMaxConnectionsPerClient(3));
+        start(TestLimits.perClient(3));
         List<RawClient> allowed = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             RawClient client = connect("127.0.0.2");
@@ -66,7 +68,7 @@ class QueryServerClientLimitsTest {
 
     @Test
     void shouldNotCapConnectionsPerClientOnTheProbesPort() throws Exception {
-        start(ClientLimits.DEFAULTS.withMaxConnectionsPerClient(1));
+        start(TestLimits.perClient(1));
         List<RawClient> probes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             probes.add(connect("127.0.0.4", server.probesPort()));
@@ -80,7 +82,7 @@ class QueryServerClientLimitsTest {
 
     @Test
     void shouldCloseAConnectionThatDribblesItsHeadersPastTheHeaderTimeout() throws Exception {
-        start(ClientLimits.DEFAULTS.withSlowClientLimits(ClientLimits.DEFAULT_MIN_REQUEST_DATA_RATE,
+        start(TestLimits.slowClients(ClientLimits.DEFAULT_MIN_REQUEST_DATA_RATE,
                 Duration.ofSeconds(1)));
         RawClient dribbler = connect("127.0.0.5");
         dribbler.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
@@ -97,7 +99,7 @@ class QueryServerClientLimitsTest {
 
     @Test
     void shouldLeaveAnIdleKeptAliveConnectionToTheIdleTimeoutAndServeItsNextRequest() throws Exception {
-        start(ClientLimits.DEFAULTS.withSlowClientLimits(ClientLimits.DEFAULT_MIN_REQUEST_DATA_RATE,
+        start(TestLimits.slowClients(ClientLimits.DEFAULT_MIN_REQUEST_DATA_RATE,
                 Duration.ofMillis(500)));
         RawClient client = connect("127.0.0.6");
         client.send(GET_HEALTH);
@@ -115,7 +117,7 @@ class QueryServerClientLimitsTest {
     /** 600 bytes in pieces of 30 every 150 ms: 200 bytes/s for 3 seconds, twice the minimum. */
     @Test
     void shouldAcceptABodyThatArrivesSlowlyButAboveTheMinimumRate() throws Exception {
-        start(ClientLimits.DEFAULTS.withSlowClientLimits(100, ClientLimits.DEFAULT_HEADER_TIMEOUT));
+        start(TestLimits.slowClients(100, ClientLimits.DEFAULT_HEADER_TIMEOUT));
         RawClient client = connect("127.0.0.7");
         String body = "{\"type\":\"CHECKPOINT\"}" + " ".repeat(579);
         client.send(RawClient.postHead(body.length(), TestTokens.OPS));
@@ -151,7 +153,7 @@ class QueryServerClientLimitsTest {
         server = QueryServer.bind(QueryServerConfig.loopback().withProbesPort(0).withLimits(limits)
                 .withAccess(TestTokens.mutations()));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")),
-                HealthSource.alwaysUp(), (jobId, request) -> { });
+                new AlwaysUp(), (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     /**

@@ -66,13 +66,13 @@ class QueryServerConfigTest {
 
     @Test
     void shouldRefuseClientLimitsOutOfRangeNamingTheSetting() {
-        assertThatThrownBy(() -> ClientLimits.DEFAULTS.withMaxConnectionsPerClient(-1))
+        assertThatThrownBy(() -> TestLimits.perClient(-1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("http-max-connections-per-client must be 0 (no cap) or positive, was -1");
-        assertThatThrownBy(() -> ClientLimits.DEFAULTS.withSlowClientLimits(-5, Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> TestLimits.slowClients(-5, Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("http-min-request-data-rate must be 0 (no minimum) or positive, was -5");
-        assertThatThrownBy(() -> ClientLimits.DEFAULTS.withSlowClientLimits(0, Duration.ZERO))
+        assertThatThrownBy(() -> TestLimits.slowClients(0, Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("http-header-timeout-ms must be positive, was 0");
     }

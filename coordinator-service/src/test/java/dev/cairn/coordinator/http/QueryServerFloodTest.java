@@ -3,8 +3,9 @@ package dev.cairn.coordinator.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.rest.JobLocation;
 import dev.cairn.coordinator.rest.TestTokens;
 import dev.cairn.coordinator.testbed.RawClient;
@@ -20,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,10 +48,10 @@ class QueryServerFloodTest {
     @BeforeEach
     void startServer() {
         server = QueryServer.bind(QueryServerConfig.loopback().withProbesPort(0).withAccess(TestTokens.mutations())
-                .withLimits(ClientLimits.DEFAULTS.withSlowClientLimits(MIN_RATE,
+                .withLimits(TestLimits.slowClients(MIN_RATE,
                         ClientLimits.DEFAULT_HEADER_TIMEOUT)));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")),
-                HealthSource.alwaysUp(), (jobId, request) -> { });
+                new AlwaysUp(), (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach
@@ -76,7 +78,7 @@ class QueryServerFloodTest {
         assertThatThrownBy(() -> get(server.uri(), Duration.ofSeconds(1)))
                 .as("the API while the flood holds every connection").isInstanceOf(IOException.class);
         AtomicInteger probes = new AtomicInteger();
-        URI probesUri = server.probesUri().orElseThrow();
+        URI probesUri = URI.create("http://127.0.0.1:" + server.probesPort());
         Awaitility.await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> get(probesUri, Duration.ofSeconds(1)).statusCode() == 200 && probes.incrementAndGet() > 0);

@@ -2,8 +2,9 @@ package dev.cairn.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.rest.JobLocation;
 import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.rest.QueryApi;
@@ -21,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -41,10 +43,9 @@ class QueryServerStallTest {
 
     @BeforeEach
     void startServer() {
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(ClientLimits.DEFAULTS
-                .withConnections(IDLE_TIMEOUT, 50).withMaxConnectionsPerClient(0)).withAccess(TestTokens.mutations()));
-        server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), HealthSource.alwaysUp(),
-                (jobId, request) -> { });
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(TestLimits.connections(IDLE_TIMEOUT, 50, 0)).withAccess(TestTokens.mutations()));
+        server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), new AlwaysUp(),
+                (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach
@@ -78,10 +79,9 @@ class QueryServerStallTest {
     @Test
     void shouldMakeNewConnectionsWaitWhileTheConnectionLimitIsReached() throws Exception {
         server.close();
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(ClientLimits.DEFAULTS
-                .withConnections(IDLE_TIMEOUT, 3).withMaxConnectionsPerClient(0)).withAccess(TestTokens.mutations()));
-        server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), HealthSource.alwaysUp(),
-                (jobId, request) -> { });
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(TestLimits.connections(IDLE_TIMEOUT, 3, 0)).withAccess(TestTokens.mutations()));
+        server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), new AlwaysUp(),
+                (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
         for (int i = 0; i < 3; i++) {
             stalled.add(stallInBody());
         }

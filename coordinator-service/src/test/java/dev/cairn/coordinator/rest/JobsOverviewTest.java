@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -63,8 +65,8 @@ class JobsOverviewTest {
         closing.add(b);
         sourceA = new Source(cairnA, remote(b));
         sourceB = new Source(cairnB, remote(a));
-        a.start(sourceA, HealthSource.alwaysUp(), (jobId, request) -> { });
-        b.start(sourceB, HealthSource.alwaysUp(), (jobId, request) -> { });
+        a.start(sourceA, new AlwaysUp(), (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
+        b.start(sourceB, new AlwaysUp(), (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     private CoordinatorDriver driver(Path dir, List<String> jobs) {

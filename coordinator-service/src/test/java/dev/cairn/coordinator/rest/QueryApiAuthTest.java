@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.events.RequestEnvelope;
@@ -16,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -201,7 +203,8 @@ class QueryApiAuthTest {
     private QueryServer start(AccessPolicy access, JobLocation location) {
         QueryServer server = QueryServer.bind(QueryServerConfig.loopback().withAccess(access));
         servers.add(server);
-        server.start(new FixedStateSource(location), HealthSource.alwaysUp(), this::publish);
+        server.start(new FixedStateSource(location), new AlwaysUp(), this::publish,
+                InputLimits.DEFAULTS, UnaryOperator.identity());
         return server;
     }
 

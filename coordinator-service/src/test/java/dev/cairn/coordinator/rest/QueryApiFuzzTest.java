@@ -5,8 +5,9 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.domain.JobSpecs;
-import dev.cairn.coordinator.http.ClientLimits;
+import dev.cairn.coordinator.http.TestLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
@@ -28,6 +29,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,8 +69,9 @@ class QueryApiFuzzTest {
         // its own (QueryServerClientLimitsTest), and 500 connections opened one after another from 127.0.0.1 can
         // briefly outnumber it while the server is still closing the earlier ones on a busy machine
         server = QueryServer.bind(QueryServerConfig.loopback()
-                .withLimits(ClientLimits.DEFAULTS.withMaxConnectionsPerClient(0)).withAccess(TestTokens.mutations()));
-        server.start(cairn.localSource(), HealthSource.alwaysUp(), (jobId, request) -> published.add(request));
+                .withLimits(TestLimits.perClient(0)).withAccess(TestTokens.mutations()));
+        server.start(cairn.localSource(), new AlwaysUp(), (jobId, request) -> published.add(request),
+                InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach

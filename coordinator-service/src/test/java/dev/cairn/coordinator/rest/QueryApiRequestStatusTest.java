@@ -7,6 +7,7 @@ import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
@@ -14,6 +15,7 @@ import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.events.CheckpointTriggered;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,7 +43,7 @@ class QueryApiRequestStatusTest {
         cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 1)));
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        server.start(cairn.localSource(), HealthSource.alwaysUp(), cairn::send);
+        server.start(cairn.localSource(), new AlwaysUp(), cairn::send, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
@@ -24,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -65,8 +67,8 @@ class QueryApiTest {
         b = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         sourceA = new Source(new JobLocation.Local(0));
         sourceB = new Source(new JobLocation.Local(0));
-        a.start(sourceA, HealthSource.alwaysUp(), this::publish);
-        b.start(sourceB, HealthSource.alwaysUp(), this::publish);
+        a.start(sourceA, new AlwaysUp(), this::publish, InputLimits.DEFAULTS, UnaryOperator.identity());
+        b.start(sourceB, new AlwaysUp(), this::publish, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach
@@ -258,9 +260,9 @@ class QueryApiTest {
     @Test
     void shouldAnswer503WhenTheJobSpecCannotBeSent() throws Exception {
         QueryServer failing = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        failing.start(sourceA, HealthSource.alwaysUp(), (jobId, request) -> {
+        failing.start(sourceA, new AlwaysUp(), (jobId, request) -> {
             throw ApiException.unavailable("cannot send the request to cairn.requests: broker down");
-        });
+        }, InputLimits.DEFAULTS, UnaryOperator.identity());
         try {
             HttpResponse<String> response = put(failing, "/jobs/" + JOB, "{\"tasks\":[{\"taskId\":\"s\","
                     + "\"parallelism\":1}],\"config\":{\"intervalMs\":1,\"timeoutMs\":1,"

@@ -7,6 +7,7 @@ import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
@@ -25,6 +26,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,10 +54,10 @@ class QueryApiTriggerEndpointsTest {
         cairn = CoordinatorDriver.start(stateDir);
         cairn.register(spec(JOB, task("source", 1)));
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        server.start(cairn.localSource(), HealthSource.alwaysUp(), (jobId, request) -> {
+        server.start(cairn.localSource(), new AlwaysUp(), (jobId, request) -> {
             assertThat(jobId).isEqualTo(keyOf(request));
             published.add(request);
-        });
+        }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach

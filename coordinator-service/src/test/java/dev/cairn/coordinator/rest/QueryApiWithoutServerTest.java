@@ -19,7 +19,7 @@ class QueryApiWithoutServerTest {
 
     private final List<RequestEnvelope> published = new CopyOnWriteArrayList<>();
     private final QueryApi api = new QueryApi(new FixedStateSource(new JobLocation.Unavailable("restoring")),
-            HealthSource.alwaysUp(), (jobId, request) -> published.add(request), TestTokens.mutations(),
+            new AlwaysUp(), (jobId, request) -> published.add(request), TestTokens.mutations(),
             new Forwarder("self:1"), "self:1", () -> 42L, InputLimits.DEFAULTS);
 
     @Test
@@ -54,7 +54,7 @@ class QueryApiWithoutServerTest {
     @Test
     void shouldRefuseASpecWhoseStorageBaseHasASchemeTheCoordinatorDoesNotAllow() {
         QueryApi onlyS3 = new QueryApi(new FixedStateSource(new JobLocation.Unavailable("restoring")),
-                HealthSource.alwaysUp(), (jobId, request) -> published.add(request), TestTokens.mutations(),
+                new AlwaysUp(), (jobId, request) -> published.add(request), TestTokens.mutations(),
                 new Forwarder("self:1"), "self:1", () -> 42L, InputLimits.DEFAULTS.withLocationSchemes(List.of("s3")));
 
         HttpAnswer answer = onlyS3.answer(request("PUT", Map.of("AUTHORIZATION", List.of("Bearer " + TestTokens.OPS))));

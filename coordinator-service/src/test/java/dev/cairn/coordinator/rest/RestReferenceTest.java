@@ -39,13 +39,13 @@ class RestReferenceTest {
     private static String table() {
         StringBuilder table = new StringBuilder("| route | what | Flink's REST path |\n| --- | --- | --- |\n");
         for (Route route : Route.values()) {
-            if (route.summary() == null) {
+            if (route.summary == null) {
                 continue;
             }
             String name = "`" + route.method() + " " + route.path() + "`";
-            String linked = route.section() == null ? name : "[" + name + "](#" + anchor(route.section()) + ")";
-            table.append("| ").append(linked).append(" | ").append(route.summary()).append(" | ")
-                    .append(route.flink()).append(" |\n");
+            String linked = route.section == null ? name : "[" + name + "](#" + anchor(route.section) + ")";
+            table.append("| ").append(linked).append(" | ").append(route.summary).append(" | ")
+                    .append(route.flink).append(" |\n");
         }
         return table.toString();
     }

@@ -2,10 +2,11 @@ package dev.cairn.coordinator.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.rest.JobLocation;
 import dev.cairn.coordinator.rest.TestTokens;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,8 +29,8 @@ class WebPageHandlerTest {
     @BeforeEach
     void startServerWhoseReadsNeedATokenAndThatOwnsNoJob() {
         server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.readsToo()));
-        server.start(new FixedStateSource(new JobLocation.Remote("127.0.0.1", 1)), HealthSource.alwaysUp(),
-                (jobId, request) -> { });
+        server.start(new FixedStateSource(new JobLocation.Remote("127.0.0.1", 1)), new AlwaysUp(),
+                (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
 
     @AfterEach
