@@ -60,16 +60,12 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
     }
 
     /**
-     * The job spec a body asks for, stamped {@code nowMs}.
+     * The job spec a body asks for, stamped {@code nowMs}, checked under {@code limits} (the coordinator's, e.g.
+     * the location schemes it allows).
      *
      * @throws ApiException 400 naming everything that is malformed, missing, unknown, of the wrong type, or that
      *     the coordinator would reject (see {@link JobSpecs#problems})
      */
-    public static JobSpec read(String text, String jobId, long nowMs) {
-        return read(text, jobId, nowMs, InputLimits.DEFAULTS);
-    }
-
-    /** As above, checked under {@code limits} (the coordinator's, e.g. the location schemes it allows). */
     public static JobSpec read(String text, String jobId, long nowMs, InputLimits limits) {
         if (text == null || text.isBlank()) {
             throw ApiException.badRequest("the body must be a job spec like " + EXAMPLE + "; it is empty");

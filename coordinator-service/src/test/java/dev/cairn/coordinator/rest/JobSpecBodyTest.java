@@ -3,6 +3,7 @@ package dev.cairn.coordinator.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.domain.InputLimits;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
@@ -34,7 +35,8 @@ class JobSpecBodyTest {
                 + "\"timeoutMs\":10000,\"minPauseMs\":500,\"maxConcurrent\":2,\"tolerableFailures\":3,\"retained\":4,"
                 + "\"storageBaseLocation\":\"s3://bucket/cairn\",\"exactlyOnce\":false,\"unalignedEnabled\":true,"
                 + "\"alignedTimeoutMs\":300,\"backupType\":\"INCREMENTAL\",\"savepointFormat\":\"NATIVE\"},"
-                + "\"participants\":[\"enumerator\",\"reader\"],\"masterHooks\":[\"offsets-hook\"]}", "job-1", 42L);
+                + "\"participants\":[\"enumerator\",\"reader\"],\"masterHooks\":[\"offsets-hook\"]}", "job-1", 42L,
+                InputLimits.DEFAULTS);
 
         assertThat(spec.getJobId()).isEqualTo("job-1");
         assertThat(spec.getTimestampMs()).isEqualTo(42L);
@@ -52,7 +54,7 @@ class JobSpecBodyTest {
     @Test
     void shouldTakeTheSchemasDefaultsWhenOptionalFieldsAreLeftOutOrNull() {
         JobSpec spec = JobSpecBody.read("{\"tasks\":[{\"taskId\":\"source\",\"parallelism\":1,\"notified\":null}],"
-                + CONFIG + ",\"participants\":null}", "job-1", 1L);
+                + CONFIG + ",\"participants\":null}", "job-1", 1L, InputLimits.DEFAULTS);
 
         assertThat(spec.getTasks()).containsExactly(vertex("source", 1, true, true, true));
         assertThat(spec.getConfig()).isEqualTo(CheckpointConfig.newBuilder().setIntervalMs(2000)
@@ -121,7 +123,7 @@ class JobSpecBodyTest {
 
     @Test
     void shouldNameTheJobIdInThePathWhenTheCoordinatorWouldRejectIt() {
-        assertThatThrownBy(() -> JobSpecBody.read(SOURCE + CONFIG + "}", " ", 1L))
+        assertThatThrownBy(() -> JobSpecBody.read(SOURCE + CONFIG + "}", " ", 1L, InputLimits.DEFAULTS))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400))
                 .hasMessage("the job id in the path is empty");
     }
@@ -155,7 +157,7 @@ class JobSpecBodyTest {
     }
 
     private static AbstractThrowableAssert<?, ? extends Throwable> assertRejected(String text) {
-        return assertThatThrownBy(() -> JobSpecBody.read(text, "job-1", 1L))
+        return assertThatThrownBy(() -> JobSpecBody.read(text, "job-1", 1L, InputLimits.DEFAULTS))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400));
     }
 }
