@@ -5,7 +5,7 @@ import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.Replay;
 import dev.cairn.coordinator.audit.ReplayedViews;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.query.ApiViews;
+import dev.cairn.coordinator.rest.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -70,22 +70,25 @@ final class AuditStateCommand extends AuditSubcommand {
 
     private static void text(PrintWriter out, Report r, AsOf point) {
         ApiViews.Job job = r.job();
+        ApiViews.Schedule schedule = job.schedule();
         ApiViews.CheckpointStats stats = r.checkpoints();
         out.println("Job " + r.jobId() + (point == null ? " now" : " as of " + point.describe()) + ": "
                 + r.eventsApplied() + " events applied, the last at " + r.partition() + "/" + r.lastOffset() + " ("
                 + AuditOutput.time(r.lastRecordTime()) + ")");
-        out.println("  status " + job.state() + ", next checkpoint id " + job.nextCheckpointId()
-                + ", latest completed " + (job.latestCompletedId() == null ? "none" : job.latestCompletedId())
-                + ", consecutive failures " + job.consecutiveFailures());
+        out.println("  status " + job.state() + ", next checkpoint id " + schedule.nextCheckpointId()
+                + ", latest completed " + (schedule.latestCompletedId() == null ? "none" : schedule.latestCompletedId())
+                + ", consecutive failures " + schedule.consecutiveFailures());
         out.println("  counts: triggered " + stats.counts().triggered() + ", in progress " + stats.counts().inProgress()
                 + ", completed " + stats.counts().completed() + ", failed " + stats.counts().failed());
         out.println("  pending: " + (stats.pending().isEmpty() ? "none" : String.join(", ", stats.pending().stream()
-                .map(c -> c.id() + " (" + c.numAcknowledgedSubtasks() + "/" + c.numSubtasks() + " acks)").toList())));
+                .map(c -> c.identity().id() + " (" + c.acks().numAcknowledgedSubtasks() + "/"
+                        + c.acks().numSubtasks() + " acks)").toList())));
         out.println("  history (newest first): " + (stats.history().isEmpty() ? "none" : String.join(", ",
-                stats.history().stream().map(c -> c.id() + " " + c.status()
-                        + (c.failureReason() == null ? "" : " (" + c.failureReason() + ")")).toList())));
-        out.println("  queued requests: " + job.queuedRequests().size() + ", next periodic trigger "
-                + AuditOutput.time(job.nextPeriodicTrigger()));
+                stats.history().stream().map(c -> c.identity().id() + " " + c.identity().status()
+                        + (c.outcome().failureReason() == null ? "" : " (" + c.outcome().failureReason() + ")"))
+                        .toList())));
+        out.println("  queued requests: " + schedule.queuedRequests().size() + ", next periodic trigger "
+                + AuditOutput.time(schedule.nextPeriodicTrigger()));
         out.flush();
     }
 }

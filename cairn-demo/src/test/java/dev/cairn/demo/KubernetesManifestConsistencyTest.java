@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cairn.coordinator.app.CoordinatorKeys;
-import dev.cairn.coordinator.query.HealthSource;
-import dev.cairn.coordinator.query.QueryServer;
-import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.http.QueryServer;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.testbed.NoJobs;
 import java.io.IOException;
 import java.net.URI;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -75,8 +77,8 @@ class KubernetesManifestConsistencyTest {
                 .withProbesPort(0))) {
             server.start(new NoJobs(), new AliveButNotReady(), (jobId, request) -> {
                 throw new UnsupportedOperationException("no requests in this test");
-            });
-            URI probes = server.probesUri().orElseThrow();
+            }, InputLimits.DEFAULTS, UnaryOperator.identity());
+            URI probes = URI.create("http://127.0.0.1:" + server.probesPort());
             assertThat(get(probes, container.at("/startupProbe/httpGet/path").asText()).statusCode()).isEqualTo(200);
             HttpResponse<String> liveness = get(probes, container.at("/livenessProbe/httpGet/path").asText());
             assertThat(liveness.statusCode()).as("liveness while alive but not ready").isEqualTo(200);

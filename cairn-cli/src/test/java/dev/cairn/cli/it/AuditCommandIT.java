@@ -3,9 +3,9 @@ package dev.cairn.cli.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.audit.AuditJournalsAccess;
 import dev.cairn.cli.CairnCli;
-import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.audit.AuditJournalsAccess;
+import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;

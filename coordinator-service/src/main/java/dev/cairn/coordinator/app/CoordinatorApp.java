@@ -1,21 +1,21 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.coordinator.http.QueryServer;
+import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.metrics.MetricsHandler;
-import dev.cairn.coordinator.query.QueryServer;
-import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.coordinator.query.StreamsStateSource;
-import dev.cairn.coordinator.query.RequestPublisher;
+import dev.cairn.coordinator.rest.RequestPublisher;
+import dev.cairn.coordinator.rest.StreamsStateSource;
 import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
-import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
 import dev.cairn.coordinator.streams.TopologyOptions;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.config.Release;
+import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.events.serde.SchemaCatalog;
 import dev.cairn.topics.TopicInitializer;
 import java.time.Duration;

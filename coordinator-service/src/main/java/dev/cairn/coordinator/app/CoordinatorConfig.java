@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.coordinator.domain.InputLimits;
-import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.coordinator.query.HealthSource;
-import dev.cairn.coordinator.query.StateSource;
+import dev.cairn.coordinator.rest.HealthSource;
+import dev.cairn.coordinator.rest.StateSource;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.LongSupplier;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.rest.Json;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -2,8 +2,8 @@ package dev.cairn.coordinator.audit;
 
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.domain.RestoreParts;
-import dev.cairn.coordinator.query.ApiViews;
-import dev.cairn.coordinator.query.JobViews;
+import dev.cairn.coordinator.rest.ApiViews;
+import dev.cairn.coordinator.rest.JobViews;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;

@@ -1,9 +1,10 @@
 package dev.cairn.coordinator.metrics;
 
+import dev.cairn.coordinator.rest.StateSource;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.config.Release;
+import dev.cairn.metrics.PrometheusScrape;
 import io.micrometer.core.instrument.Gauge;
-import dev.cairn.coordinator.query.StateSource;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -11,7 +12,6 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import dev.cairn.metrics.PrometheusScrape;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.apache.kafka.streams.KafkaStreams;

@@ -2,9 +2,9 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.query.ClientLimits;
-import dev.cairn.coordinator.query.QueryServerConfig;
-import dev.cairn.coordinator.query.SelfSignedKeystore;
+import dev.cairn.coordinator.http.ClientLimits;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.http.SelfSignedKeystore;
 import dev.cairn.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -260,7 +260,7 @@ class CoordinatorMainTest {
                 "--http-require-token-for-reads",
                 "--http-idle-timeout-ms", "3000", "--http-max-connections", "64").config();
 
-        assertThat(config.queryServer().access().allowsMutations()).isTrue();
+        assertThat(config.queryServer().access()).hasToString("mutations for ops; reads need a token");
         assertThat(config.queryServer().access().readsNeedToken()).isTrue();
         assertThat(config.queryServer().limits().idleTimeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(config.queryServer().limits().maxConnections()).isEqualTo(64);
@@ -273,7 +273,7 @@ class CoordinatorMainTest {
 
         assertThat(config.queryServer().bindAddress()).isEqualTo("127.0.0.1");
         assertThat(config.queryServer().advertisedHost()).isEqualTo("127.0.0.1");
-        assertThat(config.queryServer().access().allowsMutations()).isFalse();
+        assertThat(config.queryServer().access()).hasToString("read-only: no tokens file");
         assertThat(config.queryServer().access().readsNeedToken()).isFalse();
     }
 

@@ -44,7 +44,7 @@ class OldSchemaJournalTest {
         journal.forEach(replay::accept);
 
         assertThat(ReplayedViews.checkpoints(replay.state(), OldSchemaJournal.JOB).orElseThrow().history())
-                .extracting(c -> c.id() + " " + c.status()).containsExactly("4 COMPLETED", "3 COMPLETED", "2 FAILED",
+                .extracting(c -> c.identity().id() + " " + c.identity().status()).containsExactly("4 COMPLETED", "3 COMPLETED", "2 FAILED",
                         "1 COMPLETED");
         assertThat(ReplayedViews.latestCompleted(replay.state(), OldSchemaJournal.JOB).orElseThrow().subtaskStates())
                 .hasSize(3);

@@ -8,8 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.query.ApiViews;
-import dev.cairn.coordinator.query.Json;
+import dev.cairn.coordinator.rest.ApiViews;
+import dev.cairn.coordinator.rest.Json;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -32,11 +32,11 @@ class ReplayAndViewsTest {
         ApiViews.CheckpointStats stats = ReplayedViews.checkpoints(then.state(), ORDERS).orElseThrow();
 
         assertThat(then.last().offset()).isEqualTo(third);
-        assertThat(stats.pending()).extracting(ApiViews.Checkpoint::id).containsExactly(3L);
-        assertThat(stats.history()).extracting(ApiViews.Checkpoint::id, ApiViews.Checkpoint::status).containsExactly(
+        assertThat(stats.pending()).extracting(c -> c.identity().id()).containsExactly(3L);
+        assertThat(stats.history()).extracting(c -> c.identity().id(), c -> c.identity().status()).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2L, "FAILED"), org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
         assertThat(stats.counts().completed()).isEqualTo(1);
-        assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().nextCheckpointId()).isEqualTo(4);
+        assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().schedule().nextCheckpointId()).isEqualTo(4);
     }
 
     @Test
@@ -47,7 +47,7 @@ class ReplayAndViewsTest {
 
         assertThat(replay.state().jobIds()).containsExactly(ORDERS);
         assertThat(replay.skipped()).isEqualTo(1);
-        assertThat(ReplayedViews.latestCompleted(replay.state(), ORDERS).orElseThrow().id()).isEqualTo(3);
+        assertThat(ReplayedViews.latestCompleted(replay.state(), ORDERS).orElseThrow().checkpoint().id()).isEqualTo(3);
         assertThat(ReplayedViews.job(replay.state(), "nobody")).isEmpty();
     }
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.app.CoordinatorApp;
-import dev.cairn.coordinator.query.Json;
-import dev.cairn.coordinator.query.QueryServer;
+import dev.cairn.coordinator.http.QueryServer;
+import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.RestClient;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;

@@ -2,10 +2,11 @@ package dev.cairn.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.query.HealthSource;
-import dev.cairn.coordinator.query.Json;
-import dev.cairn.coordinator.query.QueryServer;
-import dev.cairn.coordinator.query.QueryServerConfig;
+import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.coordinator.http.QueryServer;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.AlwaysUp;
+import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.testbed.NoJobs;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +32,7 @@ class MetricsHandlerTest {
     void startServerWithMetricsAndNoJobs() {
         metrics.decisions().decided("orders", List.of(DecisionMetricsTest.ack("orders", 0)), 1_000);
         server = QueryServer.bind(QueryServerConfig.loopback().withProbesPort(0));
-        server.start(new NoJobs(), HealthSource.alwaysUp(), (jobId, request) -> { },
+        server.start(new NoJobs(), new AlwaysUp(), (jobId, request) -> { }, InputLimits.DEFAULTS,
                 api -> new MetricsHandler(metrics, api));
     }
 
@@ -86,7 +87,7 @@ class MetricsHandlerTest {
 
     @Test
     void shouldServeTheMetricsAndHealthButNotTheApiOnTheProbesPort() throws Exception {
-        URI probes = server.probesUri().orElseThrow();
+        URI probes = URI.create("http://127.0.0.1:" + server.probesPort());
 
         HttpResponse<String> scrape = send(HttpRequest.newBuilder(URI.create(probes + "/metrics")).GET().build());
         HttpResponse<String> health = send(HttpRequest.newBuilder(URI.create(probes + "/health")).GET().build());
