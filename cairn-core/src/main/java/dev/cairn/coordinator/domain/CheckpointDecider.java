@@ -78,7 +78,7 @@ public final class CheckpointDecider {
             case TASK_STARTED -> (d, c) -> TaskAttempts.started(d, (TaskStarted) c.event());
             case CHECKPOINT_ACKNOWLEDGED -> (d, c) -> TaskMessages.acknowledge(d, c, (CheckpointAcknowledged) c.event());
             case CHECKPOINT_DECLINED -> (d, c) -> TaskMessages.decline(d, c, (CheckpointDeclined) c.event());
-            case TASK_FINISHED -> (d, c) -> FinishedTasks.finish(d, c, (TaskFinished) c.event());
+            case TASK_FINISHED -> (d, c) -> TaskAttempts.finished(d, c, (TaskFinished) c.event());
             case PARTICIPANT_ACKNOWLEDGED -> (d, c) -> Participants.acknowledge(d, c,
                     (ParticipantAcknowledged) c.event());
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());

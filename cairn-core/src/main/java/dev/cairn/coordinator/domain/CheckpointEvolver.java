@@ -44,7 +44,7 @@ import org.apache.avro.specific.SpecificRecord;
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
  * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}, a task's
- * start by {@link TaskAttempts} and its end by {@link FinishedTasks}. An
+ * start and its end by {@link SubtaskRecorder}. An
  * accepted ack changes only its own key (its checkpoint's progress follows from the acks). Events
  * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
  * are accepted and ignored.
@@ -88,8 +88,8 @@ public final class CheckpointEvolver {
         return switch (kind) {
             case JOB_SPEC -> (self, s, e) -> onJobSpec(s, (JobSpec) e);
             case JOB_STATUS_CHANGE -> (self, s, e) -> onStatus(s, (JobStatusChange) e);
-            case TASK_STARTED -> (self, s, e) -> TaskAttempts.evolve(s, (TaskStarted) e);
-            case TASK_FINISHED -> (self, s, e) -> FinishedTasks.evolve(s, (TaskFinished) e);
+            case TASK_STARTED -> (self, s, e) -> SubtaskRecorder.started(s, (TaskStarted) e);
+            case TASK_FINISHED -> (self, s, e) -> SubtaskRecorder.finished(s, (TaskFinished) e);
             case PARTICIPANTS_TRIGGERED -> (self, s, e) -> onParticipantsTriggered(s, (ParticipantsTriggered) e);
             case PARTICIPANT_ACKNOWLEDGED -> (self, s, e) -> onParticipantAck(s, (ParticipantAcknowledged) e);
             case CHECKPOINT_ACKNOWLEDGED -> (self, s, e) -> s.putAck((CheckpointAcknowledged) e);
@@ -204,7 +204,7 @@ public final class CheckpointEvolver {
      * hooks, after the participants); its tasks are triggered once every participant asked has answered.
      */
     private static void onParticipantsTriggered(CoordinatorState state, ParticipantsTriggered e) {
-        if (state.job(e.getJobId()).flatMap(j -> pending(j, e.getCheckpointId())).isPresent()) {
+        if (state.job(e.getJobId()).flatMap(j -> PendingCheckpoints.find(j, e.getCheckpointId())).isPresent()) {
             update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(),
                     p -> p.setParticipants(withAll(p.getParticipants(), e.getParticipants())))));
             return;
@@ -239,7 +239,7 @@ public final class CheckpointEvolver {
     /** Creates the pending checkpoint, or, after its participants answered, records that its tasks are triggered. */
     private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
         int acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
-        Optional<PendingCheckpoint> started = state.job(e.getJobId()).flatMap(j -> pending(j, e.getCheckpointId()));
+        Optional<PendingCheckpoint> started = state.job(e.getJobId()).flatMap(j -> PendingCheckpoints.find(j, e.getCheckpointId()));
         if (started.isPresent()) {
             update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(), p -> {
                 p.setAcksExpected(acksExpected);
@@ -299,7 +299,7 @@ public final class CheckpointEvolver {
         if (job.isEmpty()) {
             return;
         }
-        Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job.get(), e.getCheckpointId());
         CheckpointProgress progress = state.progress(e.getJobId(), e.getCheckpointId());
         JobState next = Values.copy(job.get(), JobState::new);
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
@@ -328,7 +328,7 @@ public final class CheckpointEvolver {
         if (job.isEmpty()) {
             return;
         }
-        Optional<PendingCheckpoint> pending = pending(job.get(), e.getCheckpointId());
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job.get(), e.getCheckpointId());
         CheckpointProgress progress = state.progress(e.getJobId(), e.getCheckpointId());
         JobState next = Values.copy(job.get(), JobState::new);
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
@@ -339,7 +339,17 @@ public final class CheckpointEvolver {
     }
 
     private static void onQueued(CoordinatorState state, RequestQueued e) {
-        QueuedRequest request = Values.convert(e, QueuedRequest::new);
+        QueuedRequest request = QueuedRequest.newBuilder()
+                .setSequence(e.getSequence())
+                .setRequestId(e.getRequestId())
+                .setType(e.getType())
+                .setForce(e.getForce())
+                .setPeriodic(e.getPeriodic())
+                .setTargetLocation(e.getTargetLocation())
+                .setTimestampMs(e.getTimestampMs())
+                .setRequestedOptions(e.getRequestedOptions())
+                .setPostCheckpointAction(e.getPostCheckpointAction())
+                .build();
         update(state, e.getJobId(), j -> {
             List<QueuedRequest> queue = new ArrayList<>(j.getQueue());
             queue.add(request);
@@ -356,15 +366,6 @@ public final class CheckpointEvolver {
             change.accept(next);
             state.putJob(next);
         });
-    }
-
-    static Optional<PendingCheckpoint> pending(JobState job, long checkpointId) {
-        for (PendingCheckpoint pending : job.getPending()) {
-            if (pending.getCheckpointId() == checkpointId) {
-                return Optional.of(pending);
-            }
-        }
-        return Optional.empty();
     }
 
     private static List<PendingCheckpoint> without(List<PendingCheckpoint> pendings, long checkpointId) {

@@ -19,7 +19,8 @@ public record CoordinatorSettings(int maxQueuedRequests, int historySize, int re
     public static final int DEFAULT_REQUESTS_KEPT = 100;
 
     /** Flink's defaults. */
-    public static final CoordinatorSettings DEFAULTS = new CoordinatorSettings(1000, 10, 16, InputLimits.DEFAULTS);
+    public static final CoordinatorSettings DEFAULTS = new CoordinatorSettings(1000, 10, 16, InputLimits.DEFAULTS,
+            DEFAULT_REQUESTS_KEPT);
 
     public CoordinatorSettings {
         if (maxQueuedRequests < 1 || historySize < 1 || recentlyEndedSize < 1 || requestsKept < 1) {
@@ -29,23 +30,8 @@ public record CoordinatorSettings(int maxQueuedRequests, int historySize, int re
         java.util.Objects.requireNonNull(limits, "limits");
     }
 
-    /** The given bounds, keeping the default number of requests' outcomes. */
-    public CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize, InputLimits limits) {
-        this(maxQueuedRequests, historySize, recentlyEndedSize, limits, DEFAULT_REQUESTS_KEPT);
-    }
-
-    /** The given bounds with the default {@link InputLimits}. */
-    public CoordinatorSettings(int maxQueuedRequests, int historySize, int recentlyEndedSize) {
-        this(maxQueuedRequests, historySize, recentlyEndedSize, InputLimits.DEFAULTS);
-    }
-
     /** These settings with other limits on what clients send. */
     public CoordinatorSettings withLimits(InputLimits newLimits) {
         return new CoordinatorSettings(maxQueuedRequests, historySize, recentlyEndedSize, newLimits, requestsKept);
-    }
-
-    /** These settings, keeping the outcomes of the newest {@code kept} requests per job. */
-    public CoordinatorSettings withRequestsKept(int kept) {
-        return new CoordinatorSettings(maxQueuedRequests, historySize, recentlyEndedSize, limits, kept);
     }
 }

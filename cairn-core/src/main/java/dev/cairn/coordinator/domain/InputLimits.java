@@ -94,11 +94,6 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
         return named(field, idProblem(value));
     }
 
-    /** A problem with an optional id ({@code null} is fine), or {@code null}. */
-    String checkOptionalId(String field, CharSequence value) {
-        return named(field, optionalIdProblem(value));
-    }
-
     /** A problem with a location ({@code null} is fine), or {@code null}. */
     String checkLocation(String field, CharSequence value) {
         return named(field, locationProblem(value));

@@ -68,12 +68,12 @@ public final class Participants {
             }
             return;
         }
-        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(d.job(jobId), ack.getCheckpointId());
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(d.job(jobId), ack.getCheckpointId());
         if (answered(pending.get(), ack.getParticipant())) {
             return;
         }
         d.emit(ack);
-        PendingCheckpoint now = CheckpointEvolver.pending(d.job(jobId), ack.getCheckpointId()).orElseThrow();
+        PendingCheckpoint now = PendingCheckpoints.find(d.job(jobId), ack.getCheckpointId()).orElseThrow();
         if (tasksTriggered(now)) {
             Triggers.participantsAnswered(d, jobId, now);
             // triggering the tasks may end the checkpoint at once (nothing to wait for, or a task not running)
@@ -119,12 +119,12 @@ public final class Participants {
             d.reject(jobId, command, notWaiting.get());
             return Optional.empty();
         }
-        return CheckpointEvolver.pending(d.job(jobId), checkpointId);
+        return PendingCheckpoints.find(d.job(jobId), checkpointId);
     }
 
     /** Why the checkpoint does not wait for this participant's answer, or empty when it does. */
     private static Optional<String> whyNotWaiting(JobState job, long checkpointId, String participant) {
-        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, checkpointId);
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, checkpointId);
         if (pending.isEmpty() || tasksTriggered(pending.get())) {
             return Optional.of("checkpoint " + checkpointId + " of job " + job.getJobId()
                     + " is not waiting for its participants");
@@ -145,7 +145,7 @@ public final class Participants {
         JobState job = d.job(ack.getJobId());
         long id = ack.getCheckpointId();
         AckDiscardStatus status = job.getRecentlyEndedIds().contains(id) ? AckDiscardStatus.LATE
-                : CheckpointEvolver.pending(job, id).isPresent() ? AckDiscardStatus.UNKNOWN
+                : PendingCheckpoints.find(job, id).isPresent() ? AckDiscardStatus.UNKNOWN
                 : AckDiscardStatus.DISCARDED;
         Optional<String> kept = KeptStates.whyKept(d.state, job, ack.getParticipant(), ack.getState());
         d.emit(AckDiscarded.newBuilder()

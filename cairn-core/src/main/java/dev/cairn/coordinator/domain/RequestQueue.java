@@ -145,9 +145,18 @@ final class RequestQueue {
                     CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS, tooMany, null);
             return;
         }
-        RequestQueued queued = Values.convert(request, RequestQueued::new);
-        queued.setJobId(jobId);
-        d.emit(queued);
+        d.emit(RequestQueued.newBuilder()
+                .setJobId(jobId)
+                .setRequestId(request.getRequestId())
+                .setType(request.getType())
+                .setForce(request.getForce())
+                .setPeriodic(request.getPeriodic())
+                .setTargetLocation(request.getTargetLocation())
+                .setSequence(request.getSequence())
+                .setTimestampMs(request.getTimestampMs())
+                .setRequestedOptions(request.getRequestedOptions())
+                .setPostCheckpointAction(request.getPostCheckpointAction())
+                .build());
         List<QueuedRequest> after = d.job(jobId).getQueue();
         if (after.size() > d.settings.maxQueuedRequests()) {
             Aborts.drop(d, jobId, after.get(after.size() - 1), CheckpointFailureReason.TOO_MANY_CHECKPOINT_REQUESTS,

@@ -54,7 +54,7 @@ final class RequestRecorder {
     /** The type and location of the checkpoint the request ran as: pending, in the history, or as recorded before. */
     private static void ranAs(CoordinatorState state, JobState job, long checkpointId,
             Optional<RequestRecord> previous, RequestRecord.Builder record) {
-        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, checkpointId);
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, checkpointId);
         if (pending.isPresent()) {
             record.setType(pending.get().getType()).setLocation(pending.get().getStorageLocation());
             return;

@@ -43,11 +43,6 @@ public final class SnapshotOptionsRules {
     private SnapshotOptionsRules() {
     }
 
-    /** The options themselves, or the defaults for a record written before options existed. */
-    public static SnapshotOptions orDefaults(SnapshotOptions options) {
-        return options == null ? DEFAULTS : options;
-    }
-
     /** Whether the options make a synchronous savepoint: a stop-with-savepoint, which ends the job on success. */
     public static boolean isSynchronous(SnapshotOptions options) {
         return options != null && options.getPostCheckpointAction() != PostCheckpointAction.NONE;

@@ -1,9 +1,13 @@
 package dev.cairn.coordinator.domain;
 
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.CurrentAttempt;
+import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.SubtaskMetrics;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
@@ -22,6 +26,11 @@ import java.util.Optional;
  * reason and the current attempt's start otherwise. The rejection also goes to {@code cairn.control}, where a
  * live sidecar of the rejected attempt (a restart on a host whose clock is behind) announces itself again with a
  * start after the current one; a replayed record has no live sidecar behind it.
+ *
+ * <p>In: a {@link TaskFinished} of the running attempt. Out: the same event, once; a {@link CheckpointAcknowledged}
+ * with its final state for every pending checkpoint whose tasks were triggered and still wait for it (see
+ * {@link FinishedTasks}); the job's FINISHED status when it was the last required subtask; a rejection when the
+ * subtask or its attempt is not the running one.
  */
 final class TaskAttempts {
 
@@ -76,12 +85,56 @@ final class TaskAttempts {
         return byStart > 0 || byStart == 0 && started.getAttemptId().compareTo(current.getAttemptId()) > 0;
     }
 
-    /** The new attempt replaces the current one; a finished subtask that starts again is no longer finished. */
-    static void evolve(CoordinatorState state, TaskStarted e) {
-        state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(), e.getTimestampMs());
-        if (state.finished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()).isPresent()) {
-            state.removeFinished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex());
-            FinishedTasks.count(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), -1);
+    static void finished(Decision d, Command command, TaskFinished finished) {
+        String jobId = finished.getJobId();
+        Optional<TaskVertex> vertex = d.state.vertex(jobId, finished.getTaskId());
+        if (!JobSpecs.hasSubtask(vertex, finished.getSubtaskIndex())) {
+            d.reject(jobId, command, "unknown task " + finished.getTaskId() + " subtask " + finished.getSubtaskIndex());
+            return;
+        }
+        Optional<String> current = d.state.attempt(jobId, finished.getTaskId(), finished.getSubtaskIndex());
+        if (current.isEmpty() || !current.get().equals(finished.getAttemptId())) {
+            d.reject(jobId, command, "attempt " + finished.getAttemptId() + " of task " + finished.getTaskId()
+                    + " subtask " + finished.getSubtaskIndex() + " is not the running one ("
+                    + current.orElse("none started") + ")");
+            return;
+        }
+        if (d.state.finished(jobId, finished.getTaskId(), finished.getSubtaskIndex()).isPresent()) {
+            return;
+        }
+        d.emit(finished);
+        if (vertex.get().getAcknowledges()) {
+            acknowledgePending(d, finished);
+        }
+        JobState job = d.job(jobId);
+        boolean ended = job.getStatus() == JobStatus.FINISHED || job.getStatus() == JobStatus.CANCELED
+                || job.getStatus() == JobStatus.FAILED;
+        if (!ended && job.getFinishedSubtasks() >= job.getRequiredSubtasks()) {
+            JobStatuses.change(d, jobId, JobStatus.FINISHED, 0, "every task of job " + jobId + " finished");
+        }
+        RequestQueue.run(d, jobId);
+    }
+
+    /** The final state answers every pending checkpoint whose tasks were triggered and that still waits for it. */
+    private static void acknowledgePending(Decision d, TaskFinished finished) {
+        String jobId = finished.getJobId();
+        for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
+            boolean stillPending = PendingCheckpoints.find(d.job(jobId), pending.getCheckpointId()).isPresent();
+            if (!stillPending || !Participants.tasksTriggered(pending) || d.state.ack(jobId, pending.getCheckpointId(),
+                    finished.getTaskId(), finished.getSubtaskIndex()).isPresent()) {
+                continue;
+            }
+            CheckpointAcknowledged ack = CheckpointAcknowledged.newBuilder()
+                    .setJobId(jobId)
+                    .setCheckpointId(pending.getCheckpointId())
+                    .setTaskId(finished.getTaskId())
+                    .setSubtaskIndex(finished.getSubtaskIndex())
+                    .setAttemptId(finished.getAttemptId())
+                    .setStateHandle(FinishedTasks.finalState(finished))
+                    .setMetrics(SubtaskMetrics.newBuilder().build())
+                    .setTimestampMs(d.now)
+                    .build();
+            TaskMessages.accept(d, jobId, pending, ack);
         }
     }
 

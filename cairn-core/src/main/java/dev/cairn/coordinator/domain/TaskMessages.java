@@ -42,7 +42,7 @@ final class TaskMessages {
                     + ": the job has no such task or subtask; discarding its state handle");
             return;
         }
-        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, id);
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, id);
         if (pending.isEmpty()) {
             boolean late = job.getRecentlyEndedIds().contains(id);
             discard(d, ack, late ? AckDiscardStatus.LATE : AckDiscardStatus.DISCARDED, late
@@ -103,7 +103,7 @@ final class TaskMessages {
             d.reject(jobId, command, "unknown task " + decline.getTaskId() + " subtask " + decline.getSubtaskIndex());
             return;
         }
-        Optional<PendingCheckpoint> pending = CheckpointEvolver.pending(job, decline.getCheckpointId());
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, decline.getCheckpointId());
         if (pending.isEmpty()) {
             d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
                     + " is not pending");

@@ -134,7 +134,7 @@ final class Triggers {
 
     /** A checkpoint whose running subtasks do not acknowledge (they all finished) completes when triggered. */
     private static void completeIfNothingToWaitFor(Decision d, String jobId, long id) {
-        CheckpointEvolver.pending(d.job(jobId), id).ifPresent(pending -> {
+        PendingCheckpoints.find(d.job(jobId), id).ifPresent(pending -> {
             CheckpointProgress progress = d.state.progress(jobId, id);
             if (progress.acksReceived() >= pending.getAcksExpected()) {
                 Completions.complete(d, jobId, pending, progress);

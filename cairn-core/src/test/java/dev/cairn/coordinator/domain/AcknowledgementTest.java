@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import static dev.cairn.coordinator.domain.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import dev.cairn.core.state.StateTable;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SINK;
@@ -219,7 +220,7 @@ class AcknowledgementTest {
 
     @Test
     void shouldDiscardAckForCheckpointThatEndedLongAgo() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 10, 1))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 10, 1, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(), 1000)
                 .and(tick(), 1000)
                 .and(tick(), 1600)

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import static dev.cairn.coordinator.domain.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import dev.cairn.core.state.InMemoryCoordinatorState;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -137,7 +138,7 @@ class CoordinatorPropertyTest {
 
     @Property(tries = 300)
     void shouldKeepCheckpointInvariantsAndReplayToTheLiveState(@ForAll("runs") Run run) {
-        CheckpointDecider decider = new CheckpointDecider(new CoordinatorSettings(4, 3, 4));
+        CheckpointDecider decider = new CheckpointDecider(new CoordinatorSettings(4, 3, 4, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT));
         InMemoryCoordinatorState live = new InMemoryCoordinatorState();
         Invariants invariants = new Invariants();
         List<SpecificRecord> journal = new ArrayList<>();

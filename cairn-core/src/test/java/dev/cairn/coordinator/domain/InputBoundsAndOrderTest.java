@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import static dev.cairn.coordinator.domain.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SINK;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
@@ -137,7 +138,7 @@ class InputBoundsAndOrderTest {
     @Test
     void shouldHonourTighterLimitsGivenInTheSettings() {
         InputLimits tight = new InputLimits(4, 2, 6, 8, 64, 32, 2, 60_000);
-        CoordinatorSettings settings = new CoordinatorSettings(1000, 10, 16, tight);
+        CoordinatorSettings settings = new CoordinatorSettings(1000, 10, 16, tight, DEFAULT_REQUESTS_KEPT);
 
         Then then = Scenario.withSettings(settings).when(new Command.RegisterJob(
                 spec(JOB, config(), vertex(SOURCE, 4, true, true), vertex(SINK, 3, false, true)), 0.0), 1);

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import static dev.cairn.coordinator.domain.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import static dev.cairn.coordinator.domain.Fixtures.JOB;
 import static dev.cairn.coordinator.domain.Fixtures.SINK;
 import static dev.cairn.coordinator.domain.Fixtures.SOURCE;
@@ -24,6 +25,8 @@ import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
+import java.util.List;
+import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,6 +48,19 @@ class RequestQueueTest {
                 .setPeriodic(kind.equals("periodic"))
                 .setTimestampMs(timestamp)
                 .build();
+    }
+
+    /**
+     * The decider copies a queued request into its {@link RequestQueued} and the evolver back, naming each field:
+     * a field added to one record and not to the other would be left behind, so their fields must stay the same.
+     */
+    @Test
+    void shouldNameTheSameFieldsWhenARequestIsJournalledAndQueued() {
+        List<String> journalled = RequestQueued.getClassSchema().getFields().stream().map(Schema.Field::name)
+                .filter(name -> !name.equals("jobId")).sorted().toList();
+        List<String> queued = QueuedRequest.getClassSchema().getFields().stream().map(Schema.Field::name)
+                .sorted().toList();
+        assertThat(queued).isEqualTo(journalled);
     }
 
     @ParameterizedTest(name = "{0}@{1}#{2} runs before {3}@{4}#{5}")
@@ -180,7 +196,7 @@ class RequestQueueTest {
 
     @Test
     void shouldRejectNewManualRequestWhenQueueIsFullOfManualRequests() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(config().setTimeoutMs(10_000)), 1000)
                 .and(tick(), 1000)
                 .and(checkpointRequest("m1"), 1001)
@@ -197,7 +213,7 @@ class RequestQueueTest {
 
     @Test
     void shouldEvictLowestPeriodicRequestWhenQueueIsFull() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(config().setTimeoutMs(10_000)), 1000)
                 .and(tick(), 1000)
                 .and(tick(), 2000)
@@ -214,7 +230,7 @@ class RequestQueueTest {
 
     @Test
     void shouldEvictNewPeriodicRequestWhenQueueIsFullOfOlderOrManualRequests() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(config().setTimeoutMs(10_000)), 1000)
                 .and(tick(), 1000)
                 .and(checkpointRequest("m1"), 1001)

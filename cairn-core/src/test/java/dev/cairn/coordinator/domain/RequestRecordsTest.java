@@ -110,7 +110,7 @@ class RequestRecordsTest {
 
     @Test
     void shouldRemoveTheOldestRecordWhenMoreRequestsThanTheBoundHaveOutcomes() {
-        Scenario scenario = Scenario.withSettings(CoordinatorSettings.DEFAULTS.withRequestsKept(2))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 10, 16, InputLimits.DEFAULTS, 2))
                 .runningJobOf(spec(), 1000).and(Fixtures.status(JobStatus.SUSPENDED), 5)
                 .and(checkpointRequest("r1"), 10).and(checkpointRequest("r2"), 11);
 

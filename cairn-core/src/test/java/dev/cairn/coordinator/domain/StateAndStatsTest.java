@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.domain;
 
+import static dev.cairn.coordinator.domain.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.core.state.InMemoryCoordinatorState;
@@ -85,7 +86,7 @@ class StateAndStatsTest {
 
     @Test
     void shouldKeepBoundedHistoryAndDropAcksOfCheckpointsThatLeaveIt() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 2, 16)).runningJobOf(spec(), 1000);
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 2, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT)).runningJobOf(spec(), 1000);
         for (int id = 1; id <= 3; id++) {
             long t = id * 1000L;
             scenario.and(tick(), t).ackAll(JOB, id, t + 100L * id);
