@@ -4,7 +4,7 @@ import dev.cairn.coordinator.audit.JournalEntry;
 import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.Replay;
 import dev.cairn.coordinator.audit.ReplayedViews;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.coordinator.query.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;

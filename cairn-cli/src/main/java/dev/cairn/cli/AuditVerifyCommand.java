@@ -4,7 +4,7 @@ import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.JournalVerifier;
 import dev.cairn.coordinator.audit.JournalVerifier.Difference;
 import dev.cairn.coordinator.audit.Replay;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;

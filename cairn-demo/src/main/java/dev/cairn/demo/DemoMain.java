@@ -6,7 +6,7 @@ import dev.cairn.coordinator.query.QueryServerConfig;
 import dev.cairn.events.auth.SigningKey;
 import dev.cairn.events.auth.SigningSerializer;
 import dev.cairn.cli.CairnCli;
-import dev.cairn.coordinator.domain.CheckpointStatsSummary;
+import dev.cairn.core.rules.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.CoordinatorStores;

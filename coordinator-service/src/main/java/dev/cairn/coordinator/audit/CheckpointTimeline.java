@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.EventFields;
-import dev.cairn.coordinator.domain.EventKind;
-import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.core.events.EventFields;
+import dev.cairn.core.events.EventKind;
+import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;

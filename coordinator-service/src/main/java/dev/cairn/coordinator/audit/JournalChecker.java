@@ -1,12 +1,12 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.EventFields;
-import dev.cairn.coordinator.domain.EventKind;
+import dev.cairn.core.events.EventFields;
+import dev.cairn.core.events.EventKind;
 import dev.cairn.coordinator.audit.Violation.Rule;
-import dev.cairn.coordinator.domain.CheckpointEvolver;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.InMemoryCoordinatorState;
-import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.CheckpointEvolver;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.InMemoryCoordinatorState;
 import java.time.Duration;
 import java.util.HashMap;

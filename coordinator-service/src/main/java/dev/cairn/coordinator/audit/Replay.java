@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.EventFields;
-import dev.cairn.coordinator.domain.CheckpointEvolver;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.events.EventFields;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.InMemoryCoordinatorState;
 
 /**

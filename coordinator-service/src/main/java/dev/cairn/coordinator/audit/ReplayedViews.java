@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.audit;
 
 import dev.cairn.core.state.InMemoryCoordinatorState;
-import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.coordinator.query.ApiViews;
 import dev.cairn.coordinator.query.JobViews;
 import dev.cairn.coordinator.state.JobState;

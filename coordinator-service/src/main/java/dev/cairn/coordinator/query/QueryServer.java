@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.query;
 
-import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.core.rules.InputLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,10 +1,10 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.EventFields;
-import dev.cairn.coordinator.domain.CheckpointDecider;
-import dev.cairn.coordinator.domain.Command;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.domain.Decided;
+import dev.cairn.core.events.EventFields;
+import dev.cairn.core.decide.CheckpointDecider;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.decide.Decided;
 import dev.cairn.core.state.InMemoryCoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;

@@ -8,7 +8,7 @@ import static dev.cairn.coordinator.audit.AuditJournals.indexOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.audit.Violation.Rule;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;

@@ -5,7 +5,7 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.domain.JobSpecs;
+import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;

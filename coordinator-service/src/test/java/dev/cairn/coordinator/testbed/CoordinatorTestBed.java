@@ -3,7 +3,7 @@ package dev.cairn.coordinator.testbed;
 import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.core.rules.InputLimits;
 import dev.cairn.coordinator.query.AccessPolicy;
 import dev.cairn.coordinator.query.BearerTokens;
 import dev.cairn.coordinator.query.QueryServerConfig;
