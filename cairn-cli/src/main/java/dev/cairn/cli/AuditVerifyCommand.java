@@ -3,7 +3,7 @@ package dev.cairn.cli;
 import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.JournalVerifier;
 import dev.cairn.coordinator.audit.JournalVerifier.Difference;
-import dev.cairn.coordinator.audit.Replay;
+import dev.cairn.core.audit.Replay;
 import dev.cairn.core.rules.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.net.URI;

@@ -1,8 +1,8 @@
 package dev.cairn.bench.audit;
 
-import dev.cairn.coordinator.audit.JournalChecker;
+import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.coordinator.audit.JournalReader;
-import dev.cairn.coordinator.audit.Replay;
+import dev.cairn.core.audit.Replay;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.Replay;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.InMemoryCoordinatorState;

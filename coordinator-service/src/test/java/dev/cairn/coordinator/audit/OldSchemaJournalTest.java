@@ -1,5 +1,9 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.CheckpointTimeline;
+import dev.cairn.core.audit.JournalChecker;
+import dev.cairn.core.audit.JournalEntry;
+import dev.cairn.core.audit.Replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.rules.CoordinatorSettings;

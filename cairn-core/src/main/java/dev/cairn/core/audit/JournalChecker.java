@@ -1,8 +1,8 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.events.EventKind;
-import dev.cairn.coordinator.audit.Violation.Rule;
+import dev.cairn.core.audit.Violation.Rule;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.InMemoryCoordinatorState;

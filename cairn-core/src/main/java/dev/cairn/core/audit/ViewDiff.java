@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
@@ -25,7 +25,7 @@ public final class ViewDiff {
      */
     public record Difference(String path, String journal, String live) {}
 
-    static final String ABSENT = "(absent)";
+    public static final String ABSENT = "(absent)";
 
     private ViewDiff() {
     }

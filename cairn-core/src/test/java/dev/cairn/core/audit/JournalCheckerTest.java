@@ -1,13 +1,13 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
-import static dev.cairn.coordinator.audit.AuditJournals.BILLING;
-import static dev.cairn.coordinator.audit.AuditJournals.ORDERS;
-import static dev.cairn.coordinator.audit.AuditJournals.changed;
-import static dev.cairn.coordinator.audit.AuditJournals.entries;
-import static dev.cairn.coordinator.audit.AuditJournals.indexOf;
+import static dev.cairn.core.audit.AuditJournals.BILLING;
+import static dev.cairn.core.audit.AuditJournals.ORDERS;
+import static dev.cairn.core.audit.AuditJournals.changed;
+import static dev.cairn.core.audit.AuditJournals.entries;
+import static dev.cairn.core.audit.AuditJournals.indexOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.audit.Violation.Rule;
+import dev.cairn.core.audit.Violation.Rule;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;

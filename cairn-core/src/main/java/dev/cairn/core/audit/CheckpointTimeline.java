@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.events.EventKind;

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
 import org.apache.avro.specific.SpecificRecord;
 

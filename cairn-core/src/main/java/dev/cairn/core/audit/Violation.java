@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
 /**
  * One broken journal invariant, found by {@link JournalChecker}.

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.decide.CheckpointDecider;
@@ -24,10 +24,10 @@ import org.apache.avro.specific.SpecificRecord;
  * parallelism 2, sink of 1) completes checkpoint 1, aborts checkpoint 2 on a decline of source/1 and completes
  * checkpoint 3; job {@code billing} (one task) completes checkpoint 1 in between.
  */
-final class AuditJournals {
+public final class AuditJournals {
 
-    static final String ORDERS = "orders";
-    static final String BILLING = "billing";
+    public static final String ORDERS = "orders";
+    public static final String BILLING = "billing";
 
     private final CheckpointDecider decider = new CheckpointDecider(CoordinatorSettings.DEFAULTS);
     private final InMemoryCoordinatorState state = new InMemoryCoordinatorState();
@@ -37,7 +37,7 @@ final class AuditJournals {
     }
 
     /** The events of both jobs, in the order the decider wrote them. */
-    static List<SpecificRecord> twoJobs() {
+    public static List<SpecificRecord> twoJobs() {
         AuditJournals j = new AuditJournals();
         j.decide(new Command.RegisterJob(spec(ORDERS, vertex("source", 2), vertex("sink", 1)), 0.0), 1_000);
         j.decide(new Command.RegisterJob(spec(BILLING, vertex("ledger", 1)), 0.0), 1_000);
@@ -63,7 +63,7 @@ final class AuditJournals {
     }
 
     /** The records of {@code events} on partition 0, from offset 0, each keyed by its job. */
-    static List<JournalEntry> entries(List<SpecificRecord> events) {
+    public static List<JournalEntry> entries(List<SpecificRecord> events) {
         List<JournalEntry> entries = new ArrayList<>();
         for (SpecificRecord event : events) {
             entries.add(JournalEntry.of(0, entries.size(), 5_000 + entries.size(), EventFields.jobId(event), event));
@@ -72,7 +72,7 @@ final class AuditJournals {
     }
 
     /** The index of the first event that matches. */
-    static int indexOf(List<SpecificRecord> events, Class<?> type, String jobId, long checkpointId) {
+    public static int indexOf(List<SpecificRecord> events, Class<?> type, String jobId, long checkpointId) {
         for (int i = 0; i < events.size(); i++) {
             SpecificRecord e = events.get(i);
             if (type.isInstance(e) && EventFields.jobId(e).equals(jobId) && EventFields.checkpointId(e) == checkpointId) {
@@ -84,7 +84,7 @@ final class AuditJournals {
 
     /** A copy with the event at {@code index} replaced by what {@code change} makes of a copy of it. */
     @SuppressWarnings("unchecked")
-    static <T extends SpecificRecord> List<SpecificRecord> changed(List<SpecificRecord> events, int index,
+    public static <T extends SpecificRecord> List<SpecificRecord> changed(List<SpecificRecord> events, int index,
             UnaryOperator<T> change) {
         List<SpecificRecord> copy = new ArrayList<>(events);
         T original = (T) events.get(index);
@@ -103,23 +103,23 @@ final class AuditJournals {
         decide(new Command.Acknowledge(ack(jobId, checkpointId, taskId, subtask, now, size, attempt(taskId, subtask))), now);
     }
 
-    static CheckpointAcknowledged ack(String jobId, long checkpointId, String taskId, int subtask, long at, long size,
-            String attemptId) {
+    public static CheckpointAcknowledged ack(String jobId, long checkpointId, String taskId, int subtask, long at,
+            long size, String attemptId) {
         return Events.ack(jobId, checkpointId, taskId, subtask, attemptId)
                 .setStateHandle(Events.state("mem://" + jobId + "/" + checkpointId + "/" + taskId + "/" + subtask, size))
                 .setTimestampMs(at).build();
     }
 
-    static String attempt(String taskId, int subtask) {
+    public static String attempt(String taskId, int subtask) {
         return taskId + "-" + subtask + "-a1";
     }
 
-    static JobSpec spec(String jobId, TaskVertex... vertices) {
+    public static JobSpec spec(String jobId, TaskVertex... vertices) {
         return Events.jobSpec(jobId).setTasks(List.of(vertices)).setConfig(Events.config(60_000, 50_000)
                 .setTolerableFailures(5).setStorageBaseLocation("file:///checkpoints").build()).setTimestampMs(1_000).build();
     }
 
-    static TaskVertex vertex(String taskId, int parallelism) {
+    public static TaskVertex vertex(String taskId, int parallelism) {
         return TaskVertex.newBuilder().setTaskId(taskId).setParallelism(parallelism).setTriggered(true)
                 .setAcknowledges(true).setNotified(true).build();
     }

@@ -1,13 +1,13 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.core.audit;
 
-import static dev.cairn.coordinator.audit.AuditJournals.ORDERS;
-import static dev.cairn.coordinator.audit.AuditJournals.entries;
+import static dev.cairn.core.audit.AuditJournals.ORDERS;
+import static dev.cairn.core.audit.AuditJournals.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.audit.CheckpointTimeline.Entry;
-import dev.cairn.coordinator.audit.CheckpointTimeline.Kind;
-import dev.cairn.coordinator.audit.CheckpointTimeline.Outcome;
-import dev.cairn.coordinator.audit.CheckpointTimeline.Timeline;
+import dev.cairn.core.audit.CheckpointTimeline.Entry;
+import dev.cairn.core.audit.CheckpointTimeline.Kind;
+import dev.cairn.core.audit.CheckpointTimeline.Outcome;
+import dev.cairn.core.audit.CheckpointTimeline.Timeline;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
