@@ -1,6 +1,5 @@
 package dev.cairn.core.events;
 
-import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.JobSpec;
@@ -17,7 +16,7 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * An input of the decider: a record from {@code cairn.requests} or {@code cairn.acks} ({@link Input}, made by
  * {@link #of}), or a timer tick. Random values are drawn by the shell and passed in, so that
- * {@link CheckpointDecider#decide} stays a pure function.
+ * {@code CheckpointDecider.decide} stays a pure function.
  */
 public sealed interface Command {
 

@@ -1,6 +1,5 @@
 package dev.cairn.core.events;
 
-import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.rules.SidecarNotifications;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
@@ -69,7 +68,7 @@ public enum EventKind {
         REQUESTS,
         /** A record of {@code cairn.acks}: it becomes a {@link Command}. */
         ACKS,
-        /** Emitted by the {@link CheckpointDecider} only. */
+        /** Emitted by the {@code CheckpointDecider} only. */
         DECIDED
     }
 

@@ -1,6 +1,5 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.events.EventKind;
 import dev.cairn.core.rules.FinishedTasks;
@@ -50,7 +49,7 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Applies one journal event to the state: the only place where state changes. It takes no
- * decision; every choice was made by {@link CheckpointDecider} and recorded in the event, so the
+ * decision; every choice was made by {@code CheckpointDecider} and recorded in the event, so the
  * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}, a task's
  * start and its end by {@link SubtaskRecorder}. An
  * accepted ack changes only its own key (its checkpoint's progress follows from the acks). Events

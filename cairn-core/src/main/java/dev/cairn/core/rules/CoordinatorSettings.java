@@ -1,10 +1,9 @@
 package dev.cairn.core.rules;
 
-import dev.cairn.core.evolve.CheckpointEvolver;
 
 /**
  * Coordinator-wide bounds that are not part of a job's spec. The same settings must be used by the
- * live decider and by an audit replay, since they bound what {@link CheckpointEvolver} keeps.
+ * live decider and by an audit replay, since they bound what {@code CheckpointEvolver} keeps.
  *
  * @param maxQueuedRequests capacity of a job's request queue (Flink: 1000)
  * @param historySize ended checkpoints kept per job in the stats history (Flink: 10)
