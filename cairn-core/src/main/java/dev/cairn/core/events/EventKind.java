@@ -1,6 +1,5 @@
 package dev.cairn.core.events;
 
-import dev.cairn.core.rules.SidecarNotifications;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -116,7 +115,7 @@ public enum EventKind {
         return origin;
     }
 
-    /** Whether events of this kind may go to sidecars ({@link SidecarNotifications} decides per event). */
+    /** Whether events of this kind may go to sidecars ({@code SidecarNotifications} decides per event). */
     public boolean mayGoToSidecars() {
         return control;
     }

@@ -55,13 +55,6 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
         locationSchemes = Set.copyOf(schemes(locationSchemes));
     }
 
-    /** These limits with the default location schemes. */
-    public InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPerJob, int maxIdLength,
-            int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs) {
-        this(maxParallelism, maxVertices, maxSubtasksPerJob, maxIdLength, maxLocationLength, maxMessageLength,
-                maxRetained, maxDurationMs, DEFAULT_LOCATION_SCHEMES);
-    }
-
     /** These limits, allowing locations of {@code schemes} only. */
     public InputLimits withLocationSchemes(Collection<String> schemes) {
         return new InputLimits(maxParallelism, maxVertices, maxSubtasksPerJob, maxIdLength, maxLocationLength,
@@ -74,7 +67,7 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
      *
      * @throws IllegalArgumentException when the collection is empty or a scheme is not a scheme
      */
-    public static Set<String> schemes(Collection<String> schemes) {
+    private static Set<String> schemes(Collection<String> schemes) {
         if (schemes == null || schemes.isEmpty()) {
             throw new IllegalArgumentException("at least one location scheme must be allowed");
         }

@@ -143,7 +143,8 @@ class InputBoundsAndOrderTest {
 
     @Test
     void shouldHonourTighterLimitsGivenInTheSettings() {
-        InputLimits tight = new InputLimits(4, 2, 6, 8, 64, 32, 2, 60_000);
+        InputLimits tight = new InputLimits(4, 2, 6, 8, 64, 32, 2, 60_000,
+                InputLimits.DEFAULT_LOCATION_SCHEMES);
         CoordinatorSettings settings = new CoordinatorSettings(1000, 10, 16, tight, DEFAULT_REQUESTS_KEPT);
 
         Then then = Scenario.withSettings(settings).when(new Command.RegisterJob(

@@ -102,7 +102,8 @@ class SpecRulesTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "1s3", "s3:", "s 3", "ftp/x"})
     void shouldRefuseAnAllowedSchemeThatIsNoUriScheme(String scheme) {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> InputLimits.schemes(List.of("file", scheme)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> InputLimits.DEFAULTS.withLocationSchemes(List.of("file", scheme)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("is not a URI scheme");
     }
 
