@@ -84,7 +84,7 @@ final class TaskAttempts {
      * Whether the announced attempt comes after the current one: a later start, or the same start and a greater
      * attempt id (a tie of two distinct attempts is broken the same way wherever it is decided).
      */
-    static boolean startsAfter(TaskStarted started, CurrentAttempt current) {
+    private static boolean startsAfter(TaskStarted started, CurrentAttempt current) {
         int byStart = Long.compare(started.getTimestampMs(), current.getStartedAtMs());
         return byStart > 0 || byStart == 0 && started.getAttemptId().compareTo(current.getAttemptId()) > 0;
     }

@@ -367,7 +367,7 @@ public final class CheckpointEvolver {
     }
 
     /** Puts a changed copy of the job, if it exists. */
-    private static void update(CoordinatorState state, String jobId, Consumer<JobState> change) {
+    static void update(CoordinatorState state, String jobId, Consumer<JobState> change) {
         state.job(jobId).ifPresent(job -> {
             JobState next = Values.copy(job, JobState::new);
             change.accept(next);
@@ -400,11 +400,7 @@ public final class CheckpointEvolver {
 
     private static CheckpointCounts counts(JobState job, long triggered, long inProgress, long completed,
             long failed) {
-        return counts(job.getCounts(), triggered, inProgress, completed, failed);
-    }
-
-    private static CheckpointCounts counts(CheckpointCounts c, long triggered, long inProgress, long completed,
-            long failed) {
+        CheckpointCounts c = job.getCounts();
         return CheckpointCounts.newBuilder()
                 .setTriggered(c.getTriggered() + triggered)
                 .setInProgress(c.getInProgress() + inProgress)

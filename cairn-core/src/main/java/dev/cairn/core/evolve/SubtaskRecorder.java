@@ -3,7 +3,6 @@ package dev.cairn.core.evolve;
 import dev.cairn.core.rules.FinishedTasks;
 import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
@@ -38,11 +37,7 @@ final class SubtaskRecorder {
     private static void count(CoordinatorState state, String jobId, String taskId, int subtaskIndex, int delta) {
         Optional<TaskVertex> vertex = state.vertex(jobId, taskId);
         if (JobSpecs.hasSubtask(vertex, subtaskIndex) && JobSpecs.isRequired(vertex.get())) {
-            state.job(jobId).ifPresent(job -> {
-                JobState next = Values.copy(job, JobState::new);
-                next.setFinishedSubtasks(job.getFinishedSubtasks() + delta);
-                state.putJob(next);
-            });
+            CheckpointEvolver.update(state, jobId, job -> job.setFinishedSubtasks(job.getFinishedSubtasks() + delta));
         }
     }
 }
