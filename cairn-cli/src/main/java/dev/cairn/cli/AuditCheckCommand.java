@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.audit.JournalChecker;
+import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.coordinator.audit.JournalReader;
-import dev.cairn.coordinator.audit.Violation;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.audit.Violation;
+import dev.cairn.core.rules.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.cairn.cli;
 
 import dev.cairn.coordinator.audit.AuditException;
 import dev.cairn.coordinator.audit.HttpLiveSource;
-import dev.cairn.coordinator.audit.JournalEntry;
+import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.JournalVerifier;
 import java.io.PrintWriter;

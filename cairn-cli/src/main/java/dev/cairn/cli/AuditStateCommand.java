@@ -1,10 +1,10 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.audit.JournalEntry;
+import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.coordinator.audit.JournalReader;
-import dev.cairn.coordinator.audit.Replay;
+import dev.cairn.core.audit.Replay;
 import dev.cairn.coordinator.audit.ReplayedViews;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.coordinator.rest.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;

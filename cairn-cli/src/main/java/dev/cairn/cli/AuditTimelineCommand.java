@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.audit.CheckpointTimeline;
-import dev.cairn.coordinator.audit.CheckpointTimeline.Entry;
-import dev.cairn.coordinator.audit.CheckpointTimeline.Timeline;
+import dev.cairn.core.audit.CheckpointTimeline;
+import dev.cairn.core.audit.CheckpointTimeline.Entry;
+import dev.cairn.core.audit.CheckpointTimeline.Timeline;
 import dev.cairn.coordinator.audit.JournalReader;
 import java.io.PrintWriter;
 import java.util.ArrayList;

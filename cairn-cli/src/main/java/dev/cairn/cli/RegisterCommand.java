@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.domain.SnapshotOptionsRules;
-import dev.cairn.coordinator.domain.JobSpecs;
-import dev.cairn.coordinator.domain.SpecProblem;
+import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.rules.SpecProblem;
 import dev.cairn.coordinator.requests.RequestSender.Delivery;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;

@@ -1,7 +1,7 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.domain.SpecProblem;
-import dev.cairn.coordinator.domain.TriggerRequests;
+import dev.cairn.core.rules.SpecProblem;
+import dev.cairn.core.rules.TriggerRequests;
 import dev.cairn.coordinator.requests.RequestSender.Delivery;
 import dev.cairn.coordinator.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;

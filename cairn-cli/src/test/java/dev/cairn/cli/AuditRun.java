@@ -1,7 +1,7 @@
 package dev.cairn.cli;
 
 import dev.cairn.coordinator.audit.AuditException;
-import dev.cairn.coordinator.audit.JournalEntry;
+import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.coordinator.audit.JournalReader;
 import dev.cairn.coordinator.audit.JournalVerifier;
 import java.time.Clock;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.audit.AuditJournalsAccess;
-import dev.cairn.coordinator.audit.JournalEntry;
+import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.coordinator.rest.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;

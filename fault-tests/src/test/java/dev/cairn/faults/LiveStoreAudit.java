@@ -2,7 +2,7 @@ package dev.cairn.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.audit.JournalReplay;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.coordinator.rest.JobViews;
 import dev.cairn.coordinator.rest.Json;
 import dev.cairn.coordinator.state.JobState;

@@ -1,9 +1,9 @@
 package dev.cairn.bench.audit;
 
-import dev.cairn.coordinator.audit.JournalChecker;
+import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.coordinator.audit.JournalReader;
-import dev.cairn.coordinator.audit.Replay;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.audit.Replay;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
@@ -156,7 +156,7 @@ public final class ReplayBenchmark {
             written = new JournalWorkload(jobs, subtasks).write(events, event -> {
                 byte[] value = serde.serialize(topic, new JournalEnvelope(event));
                 bytes[0] += value.length;
-                producer.send(new ProducerRecord<>(topic, dev.cairn.coordinator.domain.EventFields.jobId(event), value));
+                producer.send(new ProducerRecord<>(topic, dev.cairn.core.events.EventFields.jobId(event), value));
             });
             producer.flush();
         }

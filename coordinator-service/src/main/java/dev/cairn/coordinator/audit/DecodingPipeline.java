@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.JournalEntry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;

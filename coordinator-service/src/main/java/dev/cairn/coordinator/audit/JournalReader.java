@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.events.serde.SchemaCatalog;

@@ -1,8 +1,9 @@
 package dev.cairn.coordinator.audit;
 
-import dev.cairn.coordinator.domain.CheckpointEvolver;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.audit.Replay;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.ViewDiff;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.rest.Json;

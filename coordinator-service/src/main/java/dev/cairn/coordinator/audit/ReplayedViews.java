@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.audit;
 
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.coordinator.rest.ApiViews;
 import dev.cairn.coordinator.rest.JobViews;
 import dev.cairn.coordinator.state.JobState;

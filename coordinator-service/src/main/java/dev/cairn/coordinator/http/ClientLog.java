@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.coordinator.domain.BoundedText;
+import dev.cairn.core.events.BoundedText;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.metrics;
 
-import dev.cairn.coordinator.domain.EventKind;
+import dev.cairn.core.events.EventKind;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;

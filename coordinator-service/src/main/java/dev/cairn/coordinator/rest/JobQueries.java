@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;

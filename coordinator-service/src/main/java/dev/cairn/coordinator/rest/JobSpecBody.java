@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.coordinator.domain.InputLimits;
-import dev.cairn.coordinator.domain.JobSpecs;
-import dev.cairn.coordinator.domain.SpecProblem;
+import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.rules.SpecProblem;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

@@ -1,14 +1,14 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.coordinator.domain.CheckpointStatsSummary;
-import dev.cairn.coordinator.domain.Participants;
-import dev.cairn.coordinator.domain.SnapshotOptionsRules;
+import dev.cairn.core.rules.CheckpointStatsSummary;
+import dev.cairn.core.decide.Participants;
+import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
-import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.coordinator.domain.InputLimits;
-import dev.cairn.coordinator.domain.TriggerRequests;
+import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.rules.TriggerRequests;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TriggerRequest;

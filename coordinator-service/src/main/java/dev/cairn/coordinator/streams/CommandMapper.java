@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.BoundedText;
-import dev.cairn.coordinator.domain.Command;
+import dev.cairn.core.events.BoundedText;
+import dev.cairn.core.events.Command;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import java.util.function.DoubleSupplier;

@@ -1,12 +1,12 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.CheckpointDecider;
+import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.coordinator.domain.Command;
-import dev.cairn.coordinator.domain.Decided;
-import dev.cairn.coordinator.domain.EventDescriptions;
-import dev.cairn.coordinator.domain.RestoreParts;
-import dev.cairn.coordinator.domain.TimerIndex;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.decide.Decided;
+import dev.cairn.core.events.EventDescriptions;
+import dev.cairn.core.rules.RestoreParts;
+import dev.cairn.core.events.TimerIndex;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;

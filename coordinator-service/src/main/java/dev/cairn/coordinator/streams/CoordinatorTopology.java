@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.CheckpointDecider;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
-import dev.cairn.coordinator.domain.RestoreParts;
+import dev.cairn.core.decide.CheckpointDecider;
+import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.events.topics.CairnTopics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.BoundedText;
+import dev.cairn.core.events.BoundedText;
 import dev.cairn.events.serde.EventDecodingException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

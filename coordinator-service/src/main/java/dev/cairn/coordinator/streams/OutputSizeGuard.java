@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.domain.SidecarNotifications;
+import dev.cairn.core.rules.SidecarNotifications;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.JournalEntry;
+import dev.cairn.core.audit.AuditJournals;
 import java.util.List;
 
 /** {@link AuditJournals} for tests of other packages. */

@@ -1,7 +1,8 @@
 package dev.cairn.coordinator.audit;
 
-import static dev.cairn.coordinator.audit.AuditJournals.ack;
-import static dev.cairn.coordinator.audit.AuditJournals.attempt;
+import dev.cairn.core.audit.AuditJournals;
+import static dev.cairn.core.audit.AuditJournals.ack;
+import static dev.cairn.core.audit.AuditJournals.attempt;
 
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;

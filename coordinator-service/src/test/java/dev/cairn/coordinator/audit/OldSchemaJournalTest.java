@@ -1,8 +1,12 @@
 package dev.cairn.coordinator.audit;
 
+import dev.cairn.core.audit.CheckpointTimeline;
+import dev.cairn.core.audit.JournalChecker;
+import dev.cairn.core.audit.JournalEntry;
+import dev.cairn.core.audit.Replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;

@@ -1,13 +1,17 @@
 package dev.cairn.coordinator.audit;
 
-import static dev.cairn.coordinator.audit.AuditJournals.ORDERS;
-import static dev.cairn.coordinator.audit.AuditJournals.entries;
-import static dev.cairn.coordinator.audit.AuditJournals.indexOf;
+import dev.cairn.core.audit.JournalEntry;
+import dev.cairn.core.audit.Replay;
+import dev.cairn.core.audit.ViewDiff;
+import dev.cairn.core.audit.AuditJournals;
+import static dev.cairn.core.audit.AuditJournals.ORDERS;
+import static dev.cairn.core.audit.AuditJournals.entries;
+import static dev.cairn.core.audit.AuditJournals.indexOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.coordinator.domain.CoordinatorSettings;
+import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.coordinator.rest.ApiViews;
 import dev.cairn.coordinator.rest.Json;
 import dev.cairn.events.CheckpointTriggered;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.core.rules.InputLimits;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;

@@ -3,7 +3,7 @@ package dev.cairn.coordinator.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.domain.InputLimits;
+import dev.cairn.core.rules.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import java.net.URI;

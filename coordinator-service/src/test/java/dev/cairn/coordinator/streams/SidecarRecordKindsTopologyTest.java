@@ -2,7 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.domain.EventKind;
+import dev.cairn.core.events.EventKind;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;

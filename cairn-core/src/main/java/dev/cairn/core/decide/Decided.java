@@ -1,0 +1,35 @@
+package dev.cairn.core.decide;
+
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.OverlayStorage;
+import java.util.List;
+import java.util.Objects;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What one command decided: the events, in order, for the journal and the sidecars, and the state changes
+ * they make, already evolved (like a Kafka group coordinator's result: records, and the state they replay
+ * to). The shell sends the events and calls {@link #applyTo} once the decision has succeeded: every change or
+ * none. Applying the changes equals folding the events with {@link CheckpointEvolver}.
+ */
+public final class Decided {
+
+    private final List<SpecificRecord> events;
+    private final OverlayStorage changes;
+
+    Decided(List<SpecificRecord> events, OverlayStorage changes) {
+        this.events = List.copyOf(events);
+        this.changes = Objects.requireNonNull(changes, "changes");
+    }
+
+    /** The decided events, in order; empty when the command changed nothing. */
+    public List<SpecificRecord> events() {
+        return events;
+    }
+
+    /** Writes the decision's state changes to {@code state}, which must be the state it was decided on. */
+    public void applyTo(CoordinatorState state) {
+        changes.applyTo(state);
+    }
+}

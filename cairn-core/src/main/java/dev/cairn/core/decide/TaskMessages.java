@@ -1,0 +1,172 @@
+package dev.cairn.core.decide;
+
+import dev.cairn.core.events.Command;
+import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.rules.KeptStates;
+import dev.cairn.core.rules.PendingCheckpoints;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskVertex;
+import java.util.Optional;
+
+/**
+ * What the sidecars report: acknowledgements and declines (task attempts: {@link TaskAttempts}) (Flink: the
+ * receiveAcknowledgeMessage / receiveDeclineMessage / failUnacknowledgedPendingCheckpointsFor paths
+ * of CheckpointCoordinator, and PendingCheckpoint.acknowledgeTask).
+ */
+final class TaskMessages {
+
+    private TaskMessages() {
+    }
+
+    /**
+     * An ack that cannot be accepted is discarded and its state handle reported for clean-up, whatever the reason
+     * (Flink discards the subtask state of every ack it does not accept): a checkpoint never triggered or already
+     * ended, a task the spec does not have, an attempt that is not the running one.
+     */
+    static void acknowledge(Decision d, Command command, CheckpointAcknowledged ack) {
+        String jobId = ack.getJobId();
+        JobState job = d.job(jobId);
+        long id = ack.getCheckpointId();
+        if (id < 0 || id >= job.getNextCheckpointId()) {
+            discard(d, ack, AckDiscardStatus.DISCARDED, "Received message for checkpoint " + id + who(ack)
+                    + ", which was never triggered (next id " + job.getNextCheckpointId() + ")");
+            return;
+        }
+        Optional<TaskVertex> vertex = d.state.vertex(jobId, ack.getTaskId());
+        if (!JobSpecs.hasSubtask(vertex, ack.getSubtaskIndex())) {
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+                    + ": the job has no such task or subtask; discarding its state handle");
+            return;
+        }
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, id);
+        if (pending.isEmpty()) {
+            boolean late = job.getRecentlyEndedIds().contains(id);
+            discard(d, ack, late ? AckDiscardStatus.LATE : AckDiscardStatus.DISCARDED, late
+                    ? "Received late message for now expired checkpoint attempt " + id + who(ack)
+                    : "Received message for an unknown or ended checkpoint " + id + who(ack));
+            return;
+        }
+        acknowledgePending(d, job, vertex.orElseThrow(), pending.get(), ack);
+    }
+
+    /** An ack of a pending checkpoint: accepted once, from the running attempt of a subtask the plan waits for. */
+    private static void acknowledgePending(Decision d, JobState job, TaskVertex vertex, PendingCheckpoint pending,
+            CheckpointAcknowledged ack) {
+        String jobId = ack.getJobId();
+        long id = ack.getCheckpointId();
+        Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
+        Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
+        if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
+            discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
+        } else if (!vertex.getAcknowledges() || !Participants.tasksTriggered(pending)
+                || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+                    + ": the attempt is not in the plan; discarding its state handle");
+        } else if (job.getFinishedSubtasks() > 0
+                && d.state.finished(jobId, ack.getTaskId(), ack.getSubtaskIndex()).isPresent()) {
+            // a checkpoint that waited for the subtask took its final state when it finished (an ack then exists):
+            // this one was triggered after it finished and counts its final state instead of waiting for it
+            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+                    + ": the subtask had finished, its final state counts instead; discarding its state handle");
+        } else {
+            accept(d, jobId, pending, ack);
+        }
+    }
+
+    /** Accepts an ack of a subtask that had none accepted; completes the checkpoint when it was the last one. */
+    static void accept(Decision d, String jobId, PendingCheckpoint pending, CheckpointAcknowledged ack) {
+        d.emit(ack);
+        CheckpointProgress progress = d.state.progress(jobId, pending.getCheckpointId());
+        if (progress.acksReceived() >= pending.getAcksExpected()) {
+            Completions.complete(d, jobId, pending, progress);
+            RequestQueue.run(d, jobId);
+        }
+    }
+
+    /** Who sent an ack, for the message of a discarded one: built only when an ack is discarded. */
+    private static String who(CheckpointAcknowledged ack) {
+        return " from task " + ack.getTaskId() + " subtask " + ack.getSubtaskIndex() + " (attempt "
+                + ack.getAttemptId() + ") of job " + ack.getJobId();
+    }
+
+    static void decline(Decision d, Command command, CheckpointDeclined decline) {
+        String jobId = decline.getJobId();
+        JobState job = d.job(jobId);
+        if (!validCheckpointId(d, command, job, decline.getCheckpointId())) {
+            return;
+        }
+        if (!JobSpecs.hasSubtask(d.state.vertex(jobId, decline.getTaskId()), decline.getSubtaskIndex())) {
+            d.reject(jobId, command, "unknown task " + decline.getTaskId() + " subtask " + decline.getSubtaskIndex());
+            return;
+        }
+        Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, decline.getCheckpointId());
+        if (pending.isEmpty()) {
+            d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
+                    + " is not pending");
+            return;
+        }
+        if (!Participants.tasksTriggered(pending.get())) {
+            // no task was told of it yet (its participants are snapshotting), as for an ack at that point
+            d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
+                    + " has not triggered its tasks yet");
+            return;
+        }
+        d.emit(decline);
+        CheckpointFailureReason reason = decline.getReason() != null ? decline.getReason()
+                : CheckpointFailureReason.CHECKPOINT_DECLINED;
+        String message = "Decline checkpoint " + decline.getCheckpointId() + " by task " + decline.getTaskId()
+                + " of job " + jobId + ": " + decline.getMessage();
+        Aborts.abortByTask(d, jobId, pending.get(), reason, message);
+        RequestQueue.run(d, jobId);
+    }
+
+    private static boolean validCheckpointId(Decision d, Command command, JobState job, long checkpointId) {
+        if (checkpointId < 0 || checkpointId >= job.getNextCheckpointId()) {
+            d.reject(job.getJobId(), command, "checkpoint id " + checkpointId + " of job " + job.getJobId()
+                    + " was never triggered (next id " + job.getNextCheckpointId() + ")");
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Discards an ack, handing its state handle out for clean-up unless a kept checkpoint refers to it
+     * ({@link KeptStates}): an ack equal to an accepted one is a duplicate whenever it arrives, also after its
+     * checkpoint ended, and is never answered with its handle.
+     */
+    private static void discard(Decision d, CheckpointAcknowledged ack, AckDiscardStatus status, String message) {
+        AckDiscardStatus decided = status;
+        String why = message;
+        StateHandle handle = ack.getStateHandle();
+        if (status != AckDiscardStatus.DUPLICATE && KeptStates.repeatsAccepted(d.state, ack)) {
+            decided = AckDiscardStatus.DUPLICATE;
+            why = "Duplicate acknowledgement of checkpoint " + ack.getCheckpointId() + who(ack)
+                    + ", accepted before; its state is kept";
+        } else if (status != AckDiscardStatus.DUPLICATE) {
+            Optional<String> kept = KeptStates.whyKept(d.state, d.job(ack.getJobId()), ack);
+            if (kept.isPresent()) {
+                why = message + "; its state handle is kept: " + kept.get();
+                handle = null;
+            }
+        }
+        d.emit(AckDiscarded.newBuilder()
+                .setJobId(ack.getJobId())
+                .setCheckpointId(ack.getCheckpointId())
+                .setTaskId(ack.getTaskId())
+                .setSubtaskIndex(ack.getSubtaskIndex())
+                .setAttemptId(ack.getAttemptId())
+                .setStatus(decided)
+                .setStateHandle(decided == AckDiscardStatus.DUPLICATE ? null : handle)
+                .setMessage(why)
+                .setTimestampMs(d.now)
+                .build());
+    }
+}

@@ -1,0 +1,160 @@
+package dev.cairn.core.events;
+
+import dev.cairn.events.AckDiscarded;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.CheckpointFailureCounted;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.CommandRejected;
+import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.RequestDequeued;
+import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RequestStatus;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskStartRejected;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TriggerFailed;
+import java.util.Optional;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The operator log line of a journal event, in Flink's wording so that the usual greps work:
+ * {@code Triggering checkpoint N}, {@code Completed checkpoint N}, {@code Checkpoint N of job J
+ * expired before completing}, {@code Decline checkpoint N by task T of job J}. Routine events (acks,
+ * queueing, scheduling) have no line.
+ */
+public final class EventDescriptions {
+
+    private EventDescriptions() {
+    }
+
+    /**
+     * The event's line, if it has one.
+     *
+     * @throws IllegalArgumentException when the event is no journal event
+     */
+    public static Optional<String> describe(SpecificRecord event) {
+        return Optional.ofNullable(line(event));
+    }
+
+    private static String line(SpecificRecord event) {
+        return switch (EventKind.of(event)) {
+            case CHECKPOINT_TRIGGERED -> triggered((CheckpointTriggered) event);
+            case CHECKPOINT_COMPLETED -> completed((CheckpointCompleted) event);
+            case CHECKPOINT_ABORTED -> aborted((CheckpointAborted) event);
+            case CHECKPOINT_DECLINED -> declined((CheckpointDeclined) event);
+            case ACK_DISCARDED -> discarded((AckDiscarded) event);
+            case COMMAND_REJECTED -> rejected((CommandRejected) event);
+            case TASK_START_REJECTED -> "Rejected the start of " + ((TaskStartRejected) event).getReason();
+            case TRIGGER_FAILED -> triggerFailed((TriggerFailed) event);
+            case REQUEST_DEQUEUED -> dropped((RequestDequeued) event);
+            case REQUEST_OUTCOME -> requestFailed((RequestOutcome) event);
+            case CHECKPOINT_FAILURE_COUNTED -> failureCounted((CheckpointFailureCounted) event);
+            case JOB_FAILED -> jobFailed((JobFailed) event);
+            case JOB_SPEC -> registered((JobSpec) event);
+            case JOB_STATUS_CHANGE -> "Job " + ((JobStatusChange) event).getJobId() + " switched to "
+                    + ((JobStatusChange) event).getStatus();
+            case TASK_FINISHED -> taskFinished((TaskFinished) event);
+            case TASK_STARTED -> taskStarted((TaskStarted) event);
+            case PARTICIPANTS_TRIGGERED -> participantsTriggered((ParticipantsTriggered) event);
+            case PARTICIPANT_DECLINED -> participantDeclined((ParticipantDeclined) event);
+            case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
+                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED -> null;
+        };
+    }
+
+    private static String triggered(CheckpointTriggered e) {
+        return "Triggering checkpoint " + e.getCheckpointId() + " (" + e.getType() + ") @ " + e.getTimestampMs()
+                + " for job " + e.getJobId() + (e.getPeriodic() ? "" : ", request " + e.getRequestId())
+                + ", location " + e.getStorageLocation();
+    }
+
+    private static String completed(CheckpointCompleted e) {
+        return "Completed checkpoint " + e.getCheckpointId() + " for job " + e.getJobId() + " ("
+                + e.getTotalSizeBytes() + " bytes, " + (e.getCompletionTimestampMs() - e.getTriggerTimestampMs())
+                + " ms)" + (e.getType() == CheckpointType.SAVEPOINT ? ", savepoint" : "");
+    }
+
+    private static String aborted(CheckpointAborted e) {
+        if (e.getReason() == CheckpointFailureReason.CHECKPOINT_EXPIRED) {
+            return "Checkpoint " + e.getCheckpointId() + " of job " + e.getJobId() + " expired before completing";
+        }
+        return "Aborted checkpoint " + e.getCheckpointId() + " of job " + e.getJobId() + ": " + e.getReason()
+                + " (" + e.getMessage() + ")";
+    }
+
+    private static String declined(CheckpointDeclined e) {
+        return "Decline checkpoint " + e.getCheckpointId() + " by task " + e.getTaskId() + " of job "
+                + e.getJobId() + " (subtask " + e.getSubtaskIndex() + ", attempt " + e.getAttemptId() + "): "
+                + e.getReason() + " " + e.getMessage();
+    }
+
+    private static String discarded(AckDiscarded e) {
+        return "Discarded acknowledgement (" + e.getStatus() + ") of checkpoint " + e.getCheckpointId()
+                + " by task " + e.getTaskId() + " subtask " + e.getSubtaskIndex() + " of job " + e.getJobId()
+                + ": " + e.getMessage();
+    }
+
+    private static String rejected(CommandRejected e) {
+        return "Rejected " + e.getCommandType() + " for job " + e.getJobId() + ": " + e.getReason();
+    }
+
+    private static String triggerFailed(TriggerFailed e) {
+        return "Failed to trigger " + (e.getPeriodic() ? "periodic " : "") + e.getType() + " for job "
+                + e.getJobId() + ": " + e.getReason() + " (" + e.getMessage() + ")";
+    }
+
+    /** Only a request dropped without running has a line. */
+    private static String dropped(RequestDequeued e) {
+        return e.getReason() == null ? null
+                : "Dropped " + (e.getPeriodic() ? "periodic request" : "request " + e.getRequestId()) + " of job "
+                        + e.getJobId() + ": " + e.getReason() + " (" + e.getMessage() + ")";
+    }
+
+    /** Only a failed request has a line. */
+    private static String requestFailed(RequestOutcome e) {
+        return e.getStatus() != RequestStatus.FAILED ? null
+                : "Request " + e.getRequestId() + " of job " + e.getJobId() + " failed: " + e.getReason();
+    }
+
+    private static String failureCounted(CheckpointFailureCounted e) {
+        return "Checkpoint " + e.getCheckpointId() + " of job " + e.getJobId() + " failed (" + e.getReason()
+                + "): " + e.getConsecutiveFailures() + " consecutive checkpoint failures";
+    }
+
+    private static String jobFailed(JobFailed e) {
+        return "Failing job " + e.getJobId() + ": " + e.getCause() + " (tolerable " + e.getTolerableFailures() + ")";
+    }
+
+    private static String registered(JobSpec e) {
+        return "Registered job " + e.getJobId() + " with " + e.getTasks().size() + " tasks, checkpoint interval "
+                + e.getConfig().getIntervalMs() + " ms, timeout " + e.getConfig().getTimeoutMs() + " ms";
+    }
+
+    private static String taskFinished(TaskFinished e) {
+        return "Task " + e.getTaskId() + " subtask " + e.getSubtaskIndex() + " of job " + e.getJobId()
+                + " finished (attempt " + e.getAttemptId() + ")";
+    }
+
+    private static String taskStarted(TaskStarted e) {
+        return "Task " + e.getTaskId() + " subtask " + e.getSubtaskIndex() + " of job " + e.getJobId()
+                + " started attempt " + e.getAttemptId();
+    }
+
+    private static String participantsTriggered(ParticipantsTriggered e) {
+        return "Triggering checkpoint " + e.getCheckpointId() + " (" + e.getType() + ") @ " + e.getTimestampMs()
+                + " for job " + e.getJobId() + ": asking participants " + e.getParticipants() + " first";
+    }
+
+    private static String participantDeclined(ParticipantDeclined e) {
+        return "Decline checkpoint " + e.getCheckpointId() + " by participant " + e.getParticipant() + " of job "
+                + e.getJobId() + ": " + e.getReason() + " " + e.getMessage();
+    }
+}

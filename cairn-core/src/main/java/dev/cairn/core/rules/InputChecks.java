@@ -1,0 +1,125 @@
+package dev.cairn.core.rules;
+
+import dev.cairn.core.events.Command;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TriggerRequest;
+import java.util.Optional;
+
+/**
+ * Checks a command's client-controlled fields against {@link InputLimits} before the decider looks at
+ * it: ids, locations and messages within their lengths, subtask indexes within the max parallelism, sizes
+ * not negative. Trigger requests are checked by {@link TriggerRequests#boundsProblems}, job specs by
+ * {@link JobSpecs#validate(dev.cairn.events.JobSpec, InputLimits)},
+ * which the decider calls with the registration.
+ */
+public final class InputChecks {
+
+    private InputChecks() {
+    }
+
+    /** The first problem of {@code command}, or empty when every field is within its bounds. */
+    public static Optional<String> problem(Command command, InputLimits limits) {
+        String[] problems;
+        if (command instanceof Command.RequestTrigger c) {
+            problems = trigger(c.event(), limits);
+        } else if (command instanceof Command.StartTask c) {
+            problems = started(c.event(), limits);
+        } else if (command instanceof Command.Acknowledge c) {
+            problems = ack(c.event(), limits);
+        } else if (command instanceof Command.Decline c) {
+            problems = decline(c.event(), limits);
+        } else if (command instanceof Command.ChangeJobStatus c) {
+            problems = status(c.event(), limits);
+        } else if (command instanceof Command.FinishTask c) {
+            problems = finished(c.event(), limits);
+        } else if (command instanceof Command.AcknowledgeParticipant c) {
+            problems = of(limits.checkId("job id", c.event().getJobId()),
+                    limits.checkId("participant", c.event().getParticipant()),
+                    handle(c.event().getState(), limits));
+        } else if (command instanceof Command.DeclineParticipant c) {
+            problems = of(limits.checkId("job id", c.event().getJobId()),
+                    limits.checkId("participant", c.event().getParticipant()),
+                    limits.checkMessage("decline message", c.event().getMessage()));
+        } else if (command instanceof Command.RegisterJob) {
+            return Optional.empty();
+        } else {
+            problems = of(limits.checkId("job id", command.jobId()));
+        }
+        for (String problem : problems) {
+            if (problem != null) {
+                return Optional.of(problem);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The checks of one command, each a problem or {@code null}. */
+    private static String[] of(String... problems) {
+        return problems;
+    }
+
+    private static String[] trigger(TriggerRequest request, InputLimits limits) {
+        return TriggerRequests.boundsProblems(request, limits).stream().map(SpecProblem::toString)
+                .toArray(String[]::new);
+    }
+
+    private static String[] status(JobStatusChange change, InputLimits limits) {
+        return of(
+                limits.checkId("job id", change.getJobId()),
+                change.getStatus() == null ? "job status is missing" : null);
+    }
+
+    private static String[] started(TaskStarted started, InputLimits limits) {
+        return of(
+                limits.checkId("job id", started.getJobId()),
+                limits.checkId("task id", started.getTaskId()),
+                limits.checkSubtaskIndex(started.getSubtaskIndex()),
+                limits.checkId("attempt id", started.getAttemptId()));
+    }
+
+    private static String[] ack(CheckpointAcknowledged ack, InputLimits limits) {
+        StateHandle handle = ack.getStateHandle();
+        return of(
+                limits.checkId("job id", ack.getJobId()),
+                limits.checkId("task id", ack.getTaskId()),
+                limits.checkSubtaskIndex(ack.getSubtaskIndex()),
+                limits.checkId("attempt id", ack.getAttemptId()),
+                handle == null ? "state handle is missing" : limits.checkLocation("state handle location",
+                        handle.getLocation()),
+                handle != null && handle.getSizeBytes() < 0
+                        ? "state size must be >= 0 but is " + handle.getSizeBytes() : null);
+    }
+
+    private static String[] finished(TaskFinished finished, InputLimits limits) {
+        return of(
+                limits.checkId("job id", finished.getJobId()),
+                limits.checkId("task id", finished.getTaskId()),
+                limits.checkSubtaskIndex(finished.getSubtaskIndex()),
+                limits.checkId("attempt id", finished.getAttemptId()),
+                handle(finished.getFinalState(), limits));
+    }
+
+    /** An optional state handle: its location within bounds and its size not negative. */
+    private static String handle(StateHandle handle, InputLimits limits) {
+        if (handle == null) {
+            return null;
+        }
+        String location = limits.checkLocation("state handle location", handle.getLocation());
+        return location != null ? location
+                : handle.getSizeBytes() < 0 ? "state size must be >= 0 but is " + handle.getSizeBytes() : null;
+    }
+
+    private static String[] decline(CheckpointDeclined decline, InputLimits limits) {
+        return of(
+                limits.checkId("job id", decline.getJobId()),
+                limits.checkId("task id", decline.getTaskId()),
+                limits.checkSubtaskIndex(decline.getSubtaskIndex()),
+                limits.checkId("attempt id", decline.getAttemptId()),
+                limits.checkMessage("decline message", decline.getMessage()));
+    }
+}
