@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -45,22 +44,22 @@ public final class CoordinatorState {
             .comparing(TaskFinished::getTaskId).thenComparingInt(TaskFinished::getSubtaskIndex);
 
     private final Storage storage;
-    /** The progress of a checkpoint not yet known here; for a state over an overlay, the base state's. */
-    private final Function<CheckpointKey, CheckpointProgress> unknownProgress;
-    private final boolean layered;
-    private final Map<CheckpointKey, CheckpointProgress> progress = new HashMap<>();
+    /** For a state over an overlay: the state it lies over, whose progress it adds its own acks to. */
+    private final CoordinatorState base;
+    private final OverlayStorage changes;
+    /** Each checkpoint's progress once read (a state over an overlay keeps none: it adds to its base's). */
+    private final Map<CheckpointKey, CheckpointProgress> progress;
 
-    private CoordinatorState(Storage storage, Function<CheckpointKey, CheckpointProgress> unknownProgress,
-            boolean layered) {
+    private CoordinatorState(Storage storage, CoordinatorState base, OverlayStorage changes) {
         this.storage = Objects.requireNonNull(storage, "storage");
-        this.unknownProgress = unknownProgress != null ? unknownProgress
-                : k -> CheckpointProgress.of(storage.scan(StateTable.ACKS, k).values());
-        this.layered = layered;
+        this.base = base;
+        this.changes = changes;
+        this.progress = base == null ? new HashMap<>() : null;
     }
 
     /** A state over {@code storage}. */
     public static CoordinatorState over(Storage storage) {
-        return new CoordinatorState(storage, null, false);
+        return new CoordinatorState(storage, null, null);
     }
 
     /** An empty state in hash maps ({@link MapStorage}). */
@@ -73,7 +72,7 @@ public final class CoordinatorState {
      * {@code base}'s storage) until {@link OverlayStorage#applyTo} writes them to {@code base}.
      */
     public static CoordinatorState layered(CoordinatorState base, OverlayStorage changes) {
-        return new CoordinatorState(changes, base::progress, true);
+        return new CoordinatorState(changes, Objects.requireNonNull(base, "base"), changes);
     }
 
     /**
@@ -102,7 +101,7 @@ public final class CoordinatorState {
      * so adding it to its checkpoint's progress is exact.
      */
     public <K, V extends SpecificRecord> void put(StateTable<K, V> table, K key, V value) {
-        if (table == StateTable.ACKS) {
+        if (table == StateTable.ACKS && base == null) {
             CheckpointKey checkpoint = ((AckKey) key).checkpoint();
             CheckpointProgress before = progress(checkpoint);
             storage.put(table, key, value);
@@ -120,12 +119,8 @@ public final class CoordinatorState {
     /** Removes every value of one group of keys ({@link KeyCodec#group}) of a table removed by group. */
     public <K, V extends SpecificRecord> void removeGroup(StateTable<K, V> table, Object group) {
         storage.deleteGroup(table, table.removableGroup(group));
-        if (table == StateTable.ACKS) {
-            if (layered) {
-                progress.put((CheckpointKey) group, CheckpointProgress.NONE);
-            } else {
-                progress.remove(group);
-            }
+        if (table == StateTable.ACKS && base == null) {
+            progress.remove(group);
         }
     }
 
@@ -176,10 +171,13 @@ public final class CoordinatorState {
         return progress(new CheckpointKey(jobId, checkpointId));
     }
 
-    private CheckpointProgress progress(CheckpointKey checkpoint) {
+    CheckpointProgress progress(CheckpointKey checkpoint) {
+        if (base != null) {
+            return changes.progressOver(checkpoint, base);
+        }
         CheckpointProgress known = progress.get(checkpoint);
         if (known == null) {
-            known = unknownProgress.apply(checkpoint);
+            known = CheckpointProgress.of(storage.scan(StateTable.ACKS, checkpoint).values());
             progress.put(checkpoint, known);
         }
         return known;

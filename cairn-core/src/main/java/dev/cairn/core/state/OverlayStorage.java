@@ -1,5 +1,8 @@
 package dev.cairn.core.state;
 
+import dev.cairn.core.state.StateKeys.AckKey;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.events.CheckpointAcknowledged;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -23,8 +26,8 @@ public final class OverlayStorage implements Storage {
     private final Storage base;
     /** What was written here, by {@link StateTable#index()}; a table's slots are made on its first write. */
     private final Slots<?, ?>[] written = new Slots<?, ?>[StateTable.ALL.size()];
-    /** Groups removed here, by table index, in order; made on first use. */
-    private final Set<?>[] removedGroups = new Set<?>[StateTable.ALL.size()];
+    /** Groups removed here, by table index, in order; made on the first removal. */
+    private Set<?>[] removedGroups;
 
     public OverlayStorage(Storage base) {
         this.base = Objects.requireNonNull(base, "base");
@@ -38,7 +41,7 @@ public final class OverlayStorage implements Storage {
     }
 
     private <K, V extends SpecificRecord> void applyTo(CoordinatorState target, StateTable<K, V> table) {
-        Set<?> groups = removedGroups[table.index()];
+        Set<?> groups = removedGroups == null ? null : removedGroups[table.index()];
         if (groups != null) {
             groups.forEach(group -> target.removeGroup(table, group));
         }
@@ -59,8 +62,23 @@ public final class OverlayStorage implements Storage {
     }
 
     private boolean removedGroupOf(StateTable<?, ?> table, Object group) {
-        Set<?> groups = removedGroups[table.index()];
+        Set<?> groups = removedGroups == null ? null : removedGroups[table.index()];
         return groups != null && groups.contains(group);
+    }
+
+    private boolean removesGroupsOf(StateTable<?, ?> table) {
+        return removedGroups != null && removedGroups[table.index()] != null;
+    }
+
+    /**
+     * A checkpoint's progress seen through this overlay: {@code base}'s (none when its acks were removed here) plus
+     * the acks put here. The decider puts an ack only for a subtask that has none accepted, so none counts twice.
+     */
+    CheckpointProgress progressOver(CheckpointKey checkpoint, CoordinatorState base) {
+        CheckpointProgress progress = removedGroupOf(StateTable.ACKS, checkpoint) ? CheckpointProgress.NONE
+                : base.progress(checkpoint);
+        Slots<AckKey, CheckpointAcknowledged> acks = slots(StateTable.ACKS, false);
+        return acks == null ? progress : acks.fold(progress, checkpoint, AckKey::isOf, CheckpointProgress::plus);
     }
 
     @Override
@@ -70,7 +88,7 @@ public final class OverlayStorage implements Storage {
         if (value != null) {
             return value.orElse(null);
         }
-        if (removedGroups[table.index()] != null && removedGroupOf(table, table.keys().group(key))) {
+        if (removesGroupsOf(table) && removedGroupOf(table, table.keys().group(key))) {
             return null;
         }
         return base.get(table, key);
@@ -91,7 +109,7 @@ public final class OverlayStorage implements Storage {
     public <K, V extends SpecificRecord> Map<K, V> scan(StateTable<K, V> table, Object group) {
         Map<K, V> entries = group != null && removedGroupOf(table, group) ? new HashMap<>()
                 : base.scan(table, group);
-        if (group == null && removedGroups[table.index()] != null) {
+        if (group == null && removesGroupsOf(table)) {
             entries.keySet().removeIf(key -> removedGroupOf(table, table.keys().group(key)));
         }
         Slots<K, V> slots = slots(table, false);
@@ -111,6 +129,9 @@ public final class OverlayStorage implements Storage {
         Slots<K, V> slots = slots(table, false);
         if (slots != null) {
             slots.forget(key -> group.equals(table.keys().group(key)));
+        }
+        if (removedGroups == null) {
+            removedGroups = new Set<?>[StateTable.ALL.size()];
         }
         Set<Object> groups = (Set<Object>) removedGroups[table.index()];
         if (groups == null) {

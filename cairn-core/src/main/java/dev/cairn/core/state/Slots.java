@@ -40,6 +40,21 @@ final class Slots<K, V> {
         });
     }
 
+    /**
+     * Folds the values present under the keys of {@code group} into {@code start}: the values written here of one
+     * group (no lambda captures the group, so a fold allocates nothing but what {@code add} makes).
+     */
+    <C, R> R fold(R start, C group, java.util.function.BiPredicate<K, C> inGroup,
+            java.util.function.BiFunction<R, V, R> add) {
+        R result = start;
+        for (Map.Entry<K, Optional<V>> entry : written.entrySet()) {
+            if (entry.getValue().isPresent() && inGroup.test(entry.getKey(), group)) {
+                result = add.apply(result, entry.getValue().get());
+            }
+        }
+        return result;
+    }
+
     /** Forgets what was written for the keys that match, as if they had never been written here. */
     void forget(java.util.function.Predicate<K> keys) {
         written.keySet().removeIf(keys);

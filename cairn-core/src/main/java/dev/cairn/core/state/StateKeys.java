@@ -151,6 +151,11 @@ public final class StateKeys {
         CheckpointKey checkpoint() {
             return new CheckpointKey(jobId, checkpointId);
         }
+
+        /** Whether this ack is of {@code checkpoint} (without making its key). */
+        boolean isOf(CheckpointKey checkpoint) {
+            return checkpointId == checkpoint.checkpointId() && jobId.equals(checkpoint.jobId());
+        }
     }
 
     /** (jobId, requestId): one trigger request's record. */
