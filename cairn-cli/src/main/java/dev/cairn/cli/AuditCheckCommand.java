@@ -1,7 +1,7 @@
 package dev.cairn.cli;
 
 import dev.cairn.core.audit.JournalChecker;
-import dev.cairn.coordinator.audit.JournalReader;
+import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.Violation;
 import dev.cairn.core.rules.CoordinatorSettings;
 import java.io.PrintWriter;

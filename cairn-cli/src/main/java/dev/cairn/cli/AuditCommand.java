@@ -1,10 +1,10 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.audit.AuditException;
-import dev.cairn.coordinator.audit.HttpLiveSource;
+import dev.cairn.client.audit.AuditException;
+import dev.cairn.client.audit.HttpLiveSource;
 import dev.cairn.core.audit.JournalEntry;
-import dev.cairn.coordinator.audit.JournalReader;
-import dev.cairn.coordinator.audit.JournalVerifier;
+import dev.cairn.client.audit.JournalReader;
+import dev.cairn.client.audit.JournalVerifier;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;

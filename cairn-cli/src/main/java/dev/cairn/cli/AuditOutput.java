@@ -2,7 +2,7 @@ package dev.cairn.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;

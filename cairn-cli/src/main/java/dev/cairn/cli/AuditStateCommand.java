@@ -1,11 +1,11 @@
 package dev.cairn.cli;
 
 import dev.cairn.core.audit.JournalEntry;
-import dev.cairn.coordinator.audit.JournalReader;
+import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.Replay;
-import dev.cairn.coordinator.audit.ReplayedViews;
+import dev.cairn.core.views.StateViews;
 import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.coordinator.rest.ApiViews;
+import dev.cairn.core.views.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -46,15 +46,15 @@ final class AuditStateCommand extends AuditSubcommand {
             JournalReader.Bounds bounds = new JournalReader.Bounds(jobId, point == null ? null : point.offset(),
                     point == null ? null : point.timeMs());
             audit.read(spec, bounds, replay::accept, false);
-            if (ReplayedViews.job(replay.state(), jobId).isEmpty()) {
+            if (StateViews.job(replay.state(), jobId).isEmpty()) {
                 return AuditCommand.notFound(spec, "job '" + jobId + "' "
                         + (replay.applied() == 0 ? "has no record in the journal" : "was not registered")
                         + (point == null ? "" : " as of " + point.describe()));
             }
             JournalEntry last = replay.last();
             Report report = new Report(jobId, last.partition(), last.offset(), last.timestampMs(), replay.applied(),
-                    ReplayedViews.job(replay.state(), jobId).orElseThrow(),
-                    ReplayedViews.checkpoints(replay.state(), jobId).orElseThrow());
+                    StateViews.job(replay.state(), jobId).orElseThrow(),
+                    StateViews.checkpoints(replay.state(), jobId).orElseThrow());
             write(spec.commandLine().getOut(), report, point);
             return 0;
         });

@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.audit.JournalReader;
-import dev.cairn.coordinator.audit.JournalVerifier;
-import dev.cairn.coordinator.audit.JournalVerifier.Difference;
+import dev.cairn.client.audit.JournalReader;
+import dev.cairn.client.audit.JournalVerifier;
+import dev.cairn.client.audit.JournalVerifier.Difference;
 import dev.cairn.core.audit.Replay;
 import dev.cairn.core.rules.CoordinatorSettings;
 import java.io.PrintWriter;

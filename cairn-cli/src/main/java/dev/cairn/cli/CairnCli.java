@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.requests.KafkaRequestSender;
-import dev.cairn.coordinator.requests.RequestSender;
-import dev.cairn.coordinator.requests.RequestSender.Delivery;
-import dev.cairn.coordinator.requests.SendFailedException;
+import dev.cairn.client.requests.KafkaRequestSender;
+import dev.cairn.client.requests.RequestSender;
+import dev.cairn.client.requests.RequestSender.Delivery;
+import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.config.ConfigOptions;

@@ -1,6 +1,6 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.audit.JournalReader;
+import dev.cairn.client.audit.JournalReader;
 import java.io.PrintWriter;
 
 /** A one-line progress bar ({@code reading cairn.journal [#####     ] 45% 450000/1000000}), redrawn at most 4 times a second. */

@@ -3,7 +3,7 @@ package dev.cairn.cli;
 import dev.cairn.core.rules.SnapshotOptionsRules;
 import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.core.rules.SpecProblem;
-import dev.cairn.coordinator.requests.RequestSender.Delivery;
+import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

@@ -2,8 +2,8 @@ package dev.cairn.cli;
 
 import dev.cairn.core.rules.SpecProblem;
 import dev.cairn.core.rules.TriggerRequests;
-import dev.cairn.coordinator.requests.RequestSender.Delivery;
-import dev.cairn.coordinator.requests.SendFailedException;
+import dev.cairn.client.requests.RequestSender.Delivery;
+import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TriggerRequest;

@@ -1,6 +1,6 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.requests.RequestSender.Delivery;
+import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestEnvelope;

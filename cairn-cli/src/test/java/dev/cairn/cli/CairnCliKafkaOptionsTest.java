@@ -1,6 +1,6 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.requests.SendFailedException;
+import dev.cairn.client.requests.SendFailedException;
 import static dev.cairn.cli.CairnCliRegisterTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 

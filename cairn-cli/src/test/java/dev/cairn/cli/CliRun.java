@@ -1,6 +1,6 @@
 package dev.cairn.cli;
 
-import dev.cairn.coordinator.requests.RequestSender;
+import dev.cairn.client.requests.RequestSender;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SigningKey;
 import java.io.IOException;

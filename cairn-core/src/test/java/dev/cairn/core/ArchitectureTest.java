@@ -22,13 +22,15 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps the core's structure true by reading its sources: each subpackage of {@code dev.cairn.core} names the
  * others it uses (by import or by qualified name), nothing in it uses Kafka, evolve never uses decide, rules and
- * events use neither, and no two subpackages use each other, however indirectly.
+ * events use neither, only views build the REST API's views (with Jackson's annotations, not its databind), and no
+ * two subpackages use each other, however indirectly.
  */
 class ArchitectureTest {
 
     private static final Path SOURCES = Path.of("src/main/java/dev/cairn/core");
     private static final Pattern CORE_USE = Pattern.compile("\\bdev\\.cairn\\.core\\.(\\w+)\\.");
     private static final Pattern KAFKA_USE = Pattern.compile("\\borg\\.apache\\.kafka\\.");
+    private static final Pattern DATABIND_USE = Pattern.compile("\\bcom\\.fasterxml\\.jackson\\.databind\\.");
 
     /** Each subpackage's source files, by subpackage name. */
     private static Map<String, List<Path>> packages;
@@ -56,7 +58,7 @@ class ArchitectureTest {
 
     @Test
     void shouldFindEverySubpackageWhenReadingTheSources() {
-        assertThat(packages).containsKeys("events", "rules", "evolve", "decide", "state", "audit");
+        assertThat(packages).containsKeys("events", "rules", "evolve", "decide", "state", "audit", "views");
         assertThat(uses.get("decide")).as("the scan sees what decide uses").contains("evolve", "rules", "events");
     }
 
@@ -69,6 +71,18 @@ class ArchitectureTest {
     void shouldUseNeitherEvolveNorDecideWhenStatingRulesOrEvents() {
         assertThat(uses.get("rules")).doesNotContain("evolve", "decide", "audit");
         assertThat(uses.get("events")).doesNotContain("rules", "evolve", "decide", "audit");
+    }
+
+    @Test
+    void shouldUseViewsOnlyWhenBuildingViews() {
+        uses.forEach((name, used) -> assertThat(used).as("subpackages %s uses", name).doesNotContain("views"));
+    }
+
+    @Test
+    void shouldUseOnlyJacksonsAnnotationsWhenBuildingViews() {
+        List<Path> usingDatabind = packages.get("views").stream()
+                .filter(file -> DATABIND_USE.matcher(read(file)).find()).toList();
+        assertThat(usingDatabind).as("views that use jackson-databind").isEmpty();
     }
 
     @Test

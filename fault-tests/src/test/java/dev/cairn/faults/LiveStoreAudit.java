@@ -1,10 +1,10 @@
 package dev.cairn.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.audit.JournalReplay;
+import dev.cairn.client.audit.JournalReplay;
 import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.coordinator.rest.JobViews;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.core.views.JobViews;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.state.JobState;
 import java.time.Duration;
 import java.util.ArrayList;

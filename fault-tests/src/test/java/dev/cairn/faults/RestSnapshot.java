@@ -3,7 +3,7 @@ package dev.cairn.faults;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.cli.it.ReadmeCommands.Command;
 import dev.cairn.cli.it.ShellRunner.Run;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;

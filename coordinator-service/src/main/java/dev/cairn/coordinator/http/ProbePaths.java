@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.Route;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.metrics;
 
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.metrics.PrometheusScrape;
 import java.nio.ByteBuffer;
 import java.util.Map;

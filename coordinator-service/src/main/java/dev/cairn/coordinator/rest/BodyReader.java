@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.rest;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException.Reference;
@@ -16,6 +18,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import dev.cairn.client.Json;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collection;
@@ -75,10 +78,10 @@ final class BodyReader {
      * @throws ApiException 400 for malformed JSON, a body that is not an object, or one that cannot be bound
      */
     static <T> Bound<T> read(String text, Class<T> type, String example) {
-        JsonNode root = Json.readTree(text);
+        JsonNode root = tree(text);
         if (!root.isObject()) {
             throw ApiException.badRequest("the body must be a JSON object like " + example + ", not "
-                    + Json.describe(root));
+                    + shown(root));
         }
         ObjectNode body = root.deepCopy();
         Map<String, String> problems = new LinkedHashMap<>();
@@ -128,7 +131,7 @@ final class BodyReader {
                     + known + ")";
         }
         JsonNode value = at(body, e.getPath());
-        String shown = value == null ? "" : ", not " + Json.describe(value);
+        String shown = value == null ? "" : ", not " + shown(value);
         return (path.isEmpty() ? "the body" : path) + " must be " + expected(e) + shown;
     }
 
@@ -181,5 +184,34 @@ final class BodyReader {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Reads a request body strictly.
+     *
+     * @throws ApiException 400 naming the line and column of malformed JSON
+     */
+    private static JsonNode tree(String text) {
+        try {
+            return Json.MAPPER.readTree(text);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw ApiException.badRequest("malformed JSON" + where + ": " + e.getOriginalMessage());
+        }
+    }
+
+    /** A value as an error message shows it: its kind and (up to 60 characters of) its JSON. */
+    private static String shown(JsonNode node) {
+        String json = node.toString();
+        String shown = json.length() > 60 ? json.substring(0, 57) + "..." : json;
+        return switch (node.getNodeType()) {
+            case STRING -> "the string " + shown;
+            case NUMBER -> "the number " + shown;
+            case BOOLEAN -> "the boolean " + shown;
+            case ARRAY -> "an array " + shown;
+            case OBJECT -> "an object " + shown;
+            default -> shown;
+        };
     }
 }

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.client.Json;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,6 +1,9 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.core.rules.RestoreParts;
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.JobViews;
+import dev.cairn.core.views.RequestViews;
+import dev.cairn.core.views.StateViews;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
@@ -8,7 +11,6 @@ import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.RetainedCheckpoints;
 import java.util.List;
 import java.util.Optional;
 
@@ -56,20 +58,9 @@ final class JobQueries {
         return JobViews.detail(checkpoint, spec, acks, missing);
     }
 
-    /** A retained checkpoint's subtask states: its acks and the final states of the subtasks it counts as finished. */
-    private static List<CheckpointAcknowledged> subtaskStates(CoordinatorState stores, RetainedCheckpoints retained,
-            String jobId, long checkpointId) {
-        List<CheckpointAcknowledged> acks = stores.acks(jobId, checkpointId);
-        return retained.getCheckpoints().stream().filter(c -> c.getCheckpointId() == checkpointId).findFirst()
-                .map(completed -> RestoreParts.statesOf(completed, acks, () -> stores.finished(jobId),
-                        taskId -> stores.vertex(jobId, taskId)))
-                .orElse(acks);
-    }
-
     static ApiViews.Restore latestCompleted(CoordinatorState stores, String jobId) {
         existing(stores, jobId);
-        return stores.retained(jobId).flatMap(retained -> JobViews.latestCompleted(retained,
-                        (job, id) -> subtaskStates(stores, retained, job, id)))
+        return StateViews.latestCompleted(stores, jobId)
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
     }
 

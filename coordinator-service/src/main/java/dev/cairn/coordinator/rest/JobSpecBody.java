@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.core.events.CairnRecords;
 import dev.cairn.core.rules.InputLimits;
 import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.core.rules.SpecProblem;

@@ -1,5 +1,8 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.JobViews;
+import dev.cairn.client.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.core.views.ApiViews;
 import dev.cairn.core.rules.InputLimits;
 import dev.cairn.core.rules.TriggerRequests;
 import dev.cairn.core.state.CoordinatorState;

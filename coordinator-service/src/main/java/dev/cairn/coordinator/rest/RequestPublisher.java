@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.coordinator.requests.KafkaRequestSender;
-import dev.cairn.coordinator.requests.RequestSender;
-import dev.cairn.coordinator.requests.SendFailedException;
+import dev.cairn.client.requests.KafkaRequestSender;
+import dev.cairn.client.requests.RequestSender;
+import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;

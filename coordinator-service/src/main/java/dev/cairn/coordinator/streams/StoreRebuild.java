@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.coordinator.audit.JournalDecoder;
+import dev.cairn.client.audit.JournalDecoder;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;

@@ -9,7 +9,7 @@ import dev.cairn.core.rules.InputLimits;
 import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
 import dev.cairn.coordinator.rest.JobLocation;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.StateSource;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import java.net.URI;

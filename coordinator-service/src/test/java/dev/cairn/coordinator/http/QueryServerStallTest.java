@@ -6,7 +6,7 @@ import dev.cairn.core.rules.InputLimits;
 import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
 import dev.cairn.coordinator.rest.JobLocation;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.QueryApi;
 import dev.cairn.coordinator.rest.TestTokens;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.audit.JournalReplay;
+import dev.cairn.client.audit.JournalReplay;
 import dev.cairn.core.rules.CoordinatorSettings;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;

@@ -3,7 +3,7 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.core.testing.Events;

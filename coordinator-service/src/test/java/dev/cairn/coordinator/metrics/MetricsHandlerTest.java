@@ -6,7 +6,7 @@ import dev.cairn.core.rules.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.AlwaysUp;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.testbed.NoJobs;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.core.events.CairnRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

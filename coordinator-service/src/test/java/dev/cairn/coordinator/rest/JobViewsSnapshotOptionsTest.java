@@ -1,5 +1,8 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.core.events.CairnRecords;
+import dev.cairn.core.views.JobViews;
+import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

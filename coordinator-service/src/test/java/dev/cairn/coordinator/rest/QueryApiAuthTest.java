@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;

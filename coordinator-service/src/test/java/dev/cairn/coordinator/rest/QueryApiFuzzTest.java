@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.client.Json;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;

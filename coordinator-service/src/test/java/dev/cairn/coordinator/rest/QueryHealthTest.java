@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest;
 
+import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

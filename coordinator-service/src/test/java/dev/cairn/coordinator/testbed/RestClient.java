@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.testbed;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,8 +1,7 @@
-package dev.cairn.coordinator.it;
+package dev.cairn.client.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.requests.KafkaRequestSender;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.SchemaPublisher;

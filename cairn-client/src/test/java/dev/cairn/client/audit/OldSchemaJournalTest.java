@@ -1,5 +1,6 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
+import dev.cairn.core.views.StateViews;
 import dev.cairn.core.audit.CheckpointTimeline;
 import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.core.audit.JournalEntry;
@@ -47,10 +48,10 @@ class OldSchemaJournalTest {
         Replay replay = new Replay(CoordinatorSettings.DEFAULTS, OldSchemaJournal.JOB);
         journal.forEach(replay::accept);
 
-        assertThat(ReplayedViews.checkpoints(replay.state(), OldSchemaJournal.JOB).orElseThrow().history())
+        assertThat(StateViews.checkpoints(replay.state(), OldSchemaJournal.JOB).orElseThrow().history())
                 .extracting(c -> c.identity().id() + " " + c.identity().status()).containsExactly("4 COMPLETED", "3 COMPLETED", "2 FAILED",
                         "1 COMPLETED");
-        assertThat(ReplayedViews.latestCompleted(replay.state(), OldSchemaJournal.JOB).orElseThrow().subtaskStates())
+        assertThat(StateViews.latestCompleted(replay.state(), OldSchemaJournal.JOB).orElseThrow().subtaskStates())
                 .hasSize(3);
     }
 

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.rules.CoordinatorSettings;

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.requests;
+package dev.cairn.client.requests;
 
 /** A request the broker did not acknowledge in time; the message says what was not sent, where, and why. */
 public final class SendFailedException extends RuntimeException {

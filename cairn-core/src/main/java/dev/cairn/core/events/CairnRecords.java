@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.rest;
+package dev.cairn.core.events;
 
 import dev.cairn.events.serde.CairnSerdes;
 
@@ -8,7 +8,7 @@ import dev.cairn.events.serde.CairnSerdes;
  * is made (see {@code AvroEventSerde}); the REST API's bodies and views build records with such defaults, so
  * they make sure of it first, whatever the process made before.
  */
-final class CairnRecords {
+public final class CairnRecords {
 
     private static volatile boolean trusted;
 
@@ -16,7 +16,7 @@ final class CairnRecords {
     }
 
     /** Trusts Cairn's generated classes (once; making a serde does it). */
-    static void trustGeneratedClasses() {
+    public static void trustGeneratedClasses() {
         if (!trusted) {
             CairnSerdes.requests();
             trusted = true;

@@ -1,5 +1,6 @@
-package dev.cairn.coordinator.rest;
+package dev.cairn.core.views;
 
+import dev.cairn.core.events.CairnRecords;
 import dev.cairn.core.rules.CheckpointStatsSummary;
 import dev.cairn.core.decide.Participants;
 import dev.cairn.core.rules.SnapshotOptionsRules;

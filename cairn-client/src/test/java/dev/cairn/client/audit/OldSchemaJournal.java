@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
 import dev.cairn.core.audit.AuditJournals;
 import static dev.cairn.core.audit.AuditJournals.ack;

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.rest;
+package dev.cairn.core.views;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
@@ -15,7 +15,7 @@ import java.util.Optional;
  * once the coordinator recorded its outcome ({@link RequestRecord}). A request in the queue or pending is shown as
  * such even when an earlier request with the same id has a record. Pure: the caller reads the stores.
  */
-final class RequestViews {
+public final class RequestViews {
 
     static final String IN_PROGRESS = "IN_PROGRESS";
     static final String COMPLETED = "COMPLETED";
@@ -31,7 +31,7 @@ final class RequestViews {
      * @param savepointPath whether it was asked at {@code /savepoints/{requestId}} (Flink's {@code SavepointInfo})
      *     or at {@code /checkpoints/{requestId}} (Flink's {@code CheckpointInfo})
      */
-    static Optional<ApiViews.Operation> status(JobState job, String requestId, Optional<RequestRecord> record,
+    public static Optional<ApiViews.Operation> status(JobState job, String requestId, Optional<RequestRecord> record,
             boolean savepointPath) {
         for (QueuedRequest queued : job.getQueue()) {
             if (requestId.equals(queued.getRequestId())) {

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.requests;
+package dev.cairn.client.requests;
 
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SigningKey;

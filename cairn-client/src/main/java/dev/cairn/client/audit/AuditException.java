@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
 /** The audit could not do what it was asked: Kafka or the REST API unreachable, a topic or offset that is not there. */
 public final class AuditException extends RuntimeException {

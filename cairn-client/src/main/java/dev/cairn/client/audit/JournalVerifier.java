@@ -1,9 +1,10 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
+import dev.cairn.core.views.StateViews;
 import dev.cairn.core.audit.ViewDiff;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.client.Json;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -17,13 +18,10 @@ import java.util.Set;
  * Compares a replayed journal with the live stores, as the REST API shows them (pure but for the {@link LiveSource}
  * it is given): per job of the replay, {@code GET /jobs/{id}}, {@code GET /jobs/{id}/checkpoints} and
  * {@code GET /jobs/{id}/checkpoints/latest-completed} against the same views rendered from the replay
- * ({@link ReplayedViews}), naming every difference ({@link ViewDiff}); then {@code GET /jobs}, naming every live job
+ * ({@link StateViews}), naming every difference ({@link ViewDiff}); then {@code GET /jobs}, naming every live job
  * the journal never registered and every instance that listing could not reach.
  */
 public final class JournalVerifier {
-
-    /** The views compared, by the name a difference carries. */
-    public static final List<String> VIEWS = List.of("job", "checkpoints", "latest-completed");
 
     /**
      * One difference.
@@ -57,7 +55,7 @@ public final class JournalVerifier {
     }
 
     /** The job id of a difference about the listing of every job. */
-    public static final String ALL_JOBS = "*";
+    private static final String ALL_JOBS = "*";
 
     private JournalVerifier() {
     }
@@ -67,10 +65,10 @@ public final class JournalVerifier {
         List<Difference> differences = new ArrayList<>();
         for (String jobId : replayed.jobIds()) {
             String base = "/jobs/" + URLEncoder.encode(jobId, StandardCharsets.UTF_8).replace("+", "%20");
-            compare(jobId, "job", ReplayedViews.job(replayed, jobId), live.get(base), differences);
-            compare(jobId, "checkpoints", ReplayedViews.checkpoints(replayed, jobId),
+            compare(jobId, "job", StateViews.job(replayed, jobId), live.get(base), differences);
+            compare(jobId, "checkpoints", StateViews.checkpoints(replayed, jobId),
                     live.get(base + "/checkpoints"), differences);
-            compare(jobId, "latest-completed", ReplayedViews.latestCompleted(replayed, jobId),
+            compare(jobId, "latest-completed", StateViews.latestCompleted(replayed, jobId),
                     live.get(base + "/checkpoints/latest-completed"), differences);
         }
         liveOnly(replayed, live.get("/jobs"), differences);

@@ -1,4 +1,4 @@
-package dev.cairn.coordinator.rest;
+package dev.cairn.core.views;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -6,8 +6,9 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import java.util.List;
 
 /**
- * The JSON documents of the REST API, as records; {@link Json} writes their components in snake_case, the
- * way Flink's REST API names them ({@code num_acknowledged_subtasks}, {@code end_to_end_duration}, ...).
+ * The JSON documents of the REST API, as records; the API's mapper (cairn-client's {@code Json}) writes their
+ * components in snake_case, the way Flink's REST API names them ({@code num_acknowledged_subtasks},
+ * {@code end_to_end_duration}, ...).
  * Durations are milliseconds, sizes bytes, timestamps epoch milliseconds; {@code null} means "not known
  * (yet)". {@link JobViews} builds them from the stores' values.
  */

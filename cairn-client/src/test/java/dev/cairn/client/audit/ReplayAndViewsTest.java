@@ -1,5 +1,6 @@
-package dev.cairn.coordinator.audit;
+package dev.cairn.client.audit;
 
+import dev.cairn.core.views.StateViews;
 import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.core.audit.Replay;
 import dev.cairn.core.audit.ViewDiff;
@@ -12,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.coordinator.rest.ApiViews;
-import dev.cairn.coordinator.rest.Json;
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.client.Json;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -33,14 +34,14 @@ class ReplayAndViewsTest {
         int third = indexOf(events, CheckpointTriggered.class, ORDERS, 3);
         Replay then = replay(ORDERS, journal.subList(0, third + 1));
 
-        ApiViews.CheckpointStats stats = ReplayedViews.checkpoints(then.state(), ORDERS).orElseThrow();
+        ApiViews.CheckpointStats stats = StateViews.checkpoints(then.state(), ORDERS).orElseThrow();
 
         assertThat(then.last().offset()).isEqualTo(third);
         assertThat(stats.pending()).extracting(c -> c.identity().id()).containsExactly(3L);
         assertThat(stats.history()).extracting(c -> c.identity().id(), c -> c.identity().status()).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(2L, "FAILED"), org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
         assertThat(stats.counts().completed()).isEqualTo(1);
-        assertThat(ReplayedViews.job(then.state(), ORDERS).orElseThrow().schedule().nextCheckpointId()).isEqualTo(4);
+        assertThat(StateViews.job(then.state(), ORDERS).orElseThrow().schedule().nextCheckpointId()).isEqualTo(4);
     }
 
     @Test
@@ -51,8 +52,8 @@ class ReplayAndViewsTest {
 
         assertThat(replay.state().jobIds()).containsExactly(ORDERS);
         assertThat(replay.skipped()).isEqualTo(1);
-        assertThat(ReplayedViews.latestCompleted(replay.state(), ORDERS).orElseThrow().checkpoint().id()).isEqualTo(3);
-        assertThat(ReplayedViews.job(replay.state(), "nobody")).isEmpty();
+        assertThat(StateViews.latestCompleted(replay.state(), ORDERS).orElseThrow().checkpoint().id()).isEqualTo(3);
+        assertThat(StateViews.job(replay.state(), "nobody")).isEmpty();
     }
 
     @Test
@@ -65,7 +66,7 @@ class ReplayAndViewsTest {
     @Test
     void shouldNameEachDifferenceOfTheLiveViews() throws Exception {
         Replay replay = replay(null, journal);
-        ObjectNode checkpoints = (ObjectNode) tree(ReplayedViews.checkpoints(replay.state(), ORDERS).orElseThrow());
+        ObjectNode checkpoints = (ObjectNode) tree(StateViews.checkpoints(replay.state(), ORDERS).orElseThrow());
         ((ObjectNode) checkpoints.get("counts")).put("completed", 4);
         ((ObjectNode) checkpoints.get("history").get(1)).put("status", "COMPLETED");
 
@@ -126,10 +127,10 @@ class ReplayAndViewsTest {
     private static JournalVerifier.LiveSource live(Replay replay, Map<String, JournalVerifier.LiveSource.Answer> overrides) {
         Map<String, JournalVerifier.LiveSource.Answer> answers = new HashMap<>();
         for (String jobId : replay.state().jobIds()) {
-            answers.put("/jobs/" + jobId, answer(ReplayedViews.job(replay.state(), jobId).orElseThrow()));
+            answers.put("/jobs/" + jobId, answer(StateViews.job(replay.state(), jobId).orElseThrow()));
             answers.put("/jobs/" + jobId + "/checkpoints",
-                    answer(ReplayedViews.checkpoints(replay.state(), jobId).orElseThrow()));
-            answers.put("/jobs/" + jobId + "/checkpoints/latest-completed", ReplayedViews
+                    answer(StateViews.checkpoints(replay.state(), jobId).orElseThrow()));
+            answers.put("/jobs/" + jobId + "/checkpoints/latest-completed", StateViews
                     .latestCompleted(replay.state(), jobId).map(ReplayAndViewsTest::answer)
                     .orElse(new JournalVerifier.LiveSource.Answer(404, "{}")));
         }
