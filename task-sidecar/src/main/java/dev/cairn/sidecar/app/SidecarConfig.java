@@ -155,11 +155,6 @@ public record SidecarConfig(
                 hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
-    public SidecarConfig withStartupTimeout(Duration newTimeout) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, newTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
     /** Reaches the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
     public SidecarConfig withHttpHook(URI url, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.HTTP, null, url,
@@ -170,19 +165,6 @@ public record SidecarConfig(
     public SidecarConfig withCommandHook(List<String> command, Duration timeout) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.COMMAND, null, null,
                 command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
-    /** Instantiates {@code className} as the hook (hook.kind=java); {@code null} looks one up with ServiceLoader. */
-    public SidecarConfig withJavaHook(String className) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.JAVA, className, null,
-                List.of(), hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
-    /** Serves {@code GET /metrics} on {@code bindAddress}:{@code port} (0: any free port). */
-    public SidecarConfig withMetrics(int port, String bindAddress) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, port,
-                bindAddress);
     }
 
     /** What the Kafka side of the sidecar needs. */

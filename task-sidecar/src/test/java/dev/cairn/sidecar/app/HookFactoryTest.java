@@ -65,33 +65,33 @@ class HookFactoryTest {
 
     @Test
     void shouldInstantiateTheJavaHookClassWhenItHasANoArgumentConstructor() throws Exception {
-        try (SnapshotHook hook = HookFactory.create(BASE.withJavaHook(NoOpHook.class.getName()))) {
+        try (SnapshotHook hook = HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, NoOpHook.class.getName()))) {
             assertThat(hook).isInstanceOf(NoOpHook.class);
         }
     }
 
     @Test
     void shouldNameTheJavaHookClassWhenItDoesNotExist() {
-        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook("com.example.Missing")))
+        assertThatThrownBy(() -> HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, "com.example.Missing")))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("hook.class")
                 .hasMessageContaining("com.example.Missing").hasMessageContaining("class path");
     }
 
     @Test
     void shouldNameTheJavaHookClassWhenItIsNoHook() {
-        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(NotAHook.class.getName())))
+        assertThatThrownBy(() -> HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, NotAHook.class.getName())))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("does not implement");
     }
 
     @Test
     void shouldNameTheJavaHookClassWhenItHasNoNoArgumentConstructor() {
-        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookWithArguments.class.getName())))
+        assertThatThrownBy(() -> HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, HookWithArguments.class.getName())))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("no-argument constructor");
     }
 
     @Test
     void shouldNameTheJavaHookClassWhenItsConstructorFails() {
-        assertThatThrownBy(() -> HookFactory.create(BASE.withJavaHook(HookFactoryTestHooks.Failing.class.getName())))
+        assertThatThrownBy(() -> HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, HookFactoryTestHooks.Failing.class.getName())))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("constructor")
                 .hasMessageContaining("no license");
     }

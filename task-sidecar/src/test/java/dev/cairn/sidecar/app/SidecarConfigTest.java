@@ -425,7 +425,8 @@ class SidecarConfigTest {
         spaced.put("metrics.bind.address", "local host");
         rejecting(spaced, NO_ENV, "metrics.bind.address")
                 .hasMessage("metrics.bind.address must be a host name or IP address, was 'local host' (the properties)");
-        assertThatThrownBy(() -> SidecarConfig.forTask("k:9092", "orders", "sink", 0).withMetrics(70_000, "127.0.0.1"))
+        assertThatThrownBy(() -> SidecarConfigCopies.withMetrics(
+                SidecarConfig.forTask("k:9092", "orders", "sink", 0), 70_000, "127.0.0.1"))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("was '70000'");
     }
 }

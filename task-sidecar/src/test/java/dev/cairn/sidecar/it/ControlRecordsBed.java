@@ -23,6 +23,7 @@ import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.TopicTail;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import dev.cairn.sidecar.core.TaskAttempt;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import java.time.Duration;
@@ -78,14 +79,16 @@ public final class ControlRecordsBed implements AutoCloseable {
 
     /** A task sidecar's config on this bed's topics (snapshot timeout 30 s). */
     public SidecarConfig taskConfig(String jobId, String taskId, int subtaskIndex) {
-        return SidecarConfig.forTask(kafka.bootstrapServers(), jobId, taskId, subtaskIndex).withTopics(topics)
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(WAIT).withAuthKey(master.jobKey(jobId));
+        return SidecarConfigCopies.withStartupTimeout(SidecarConfig.forTask(kafka.bootstrapServers(), jobId, taskId,
+                subtaskIndex).withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(30)), WAIT)
+                .withAuthKey(master.jobKey(jobId));
     }
 
     /** A participant sidecar's config on this bed's topics (snapshot timeout 30 s). */
     public SidecarConfig participantConfig(String jobId, String participant) {
-        return SidecarConfig.forParticipant(kafka.bootstrapServers(), jobId, participant).withTopics(topics)
-                .withSnapshotTimeout(Duration.ofSeconds(30)).withStartupTimeout(WAIT).withAuthKey(master.jobKey(jobId));
+        return SidecarConfigCopies.withStartupTimeout(SidecarConfig.forParticipant(kafka.bootstrapServers(), jobId,
+                participant).withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(30)), WAIT)
+                .withAuthKey(master.jobKey(jobId));
     }
 
     /** Starts a sidecar; it is closed after the test. */

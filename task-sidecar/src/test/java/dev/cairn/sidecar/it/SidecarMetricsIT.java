@@ -8,6 +8,7 @@ import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,9 +26,9 @@ class SidecarMetricsIT extends SidecarTestBase {
     void shouldCountTakenAndDeclinedSnapshotsNotificationsAndTheRestoreOfEachSidecar() throws Exception {
         String job = CoordinatorTestBed.uniqueJobId("metrics");
         bed.register(Events.job(job, 150, 60_000, "source", "sink"));
-        Sidecar source = sidecars.start(sidecars.config(job, "source", 0).withMetrics(0, "127.0.0.1"),
+        Sidecar source = sidecars.start(SidecarConfigCopies.withMetrics(sidecars.config(job, "source", 0), 0, "127.0.0.1"),
                 RecordingHook.acking());
-        Sidecar sink = sidecars.start(sidecars.config(job, "sink", 0).withMetrics(0, "127.0.0.1"),
+        Sidecar sink = sidecars.start(SidecarConfigCopies.withMetrics(sidecars.config(job, "sink", 0), 0, "127.0.0.1"),
                 RecordingHook.declining(id -> id == 2, "not now"));
         CheckpointCompleted completed = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
         bed.awaitJournal(CheckpointDeclined.class, d -> d.getJobId().equals(job) && d.getCheckpointId() == 2);

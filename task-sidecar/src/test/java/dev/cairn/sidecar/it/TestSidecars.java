@@ -3,6 +3,7 @@ package dev.cairn.sidecar.it;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import java.time.Duration;
 import java.util.List;
@@ -35,8 +36,8 @@ final class TestSidecars implements AutoCloseable {
     }
 
     private SidecarConfig secured(String jobId, SidecarConfig config) {
-        SidecarConfig forBed = config.withTopics(bed.topics()).withSnapshotTimeout(Duration.ofSeconds(30))
-                .withStartupTimeout(CoordinatorTestBed.WAIT);
+        SidecarConfig forBed = SidecarConfigCopies.withStartupTimeout(
+                config.withTopics(bed.topics()).withSnapshotTimeout(Duration.ofSeconds(30)), CoordinatorTestBed.WAIT);
         return bed.jobKey(jobId).map(forBed::withAuthKey).orElse(forBed);
     }
 

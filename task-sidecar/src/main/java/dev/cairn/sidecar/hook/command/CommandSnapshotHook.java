@@ -5,9 +5,9 @@ import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
+import dev.cairn.sidecar.hook.RecordNotifiedHook;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
-import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import dev.cairn.sidecar.hook.http.HookJson;
@@ -64,7 +64,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * destroyed) and on an exit 0 whose stdout is not a valid result. Other calls throw an {@link IOException} in
  * the same cases, bar the result.
  */
-public final class CommandSnapshotHook implements SnapshotHook {
+public final class CommandSnapshotHook extends RecordNotifiedHook {
 
     /** Every variable this protocol sets; inherited values of these never leak into a call. */
     static final List<String> PROTOCOL_VARIABLES = List.of("CAIRN_HOOK_ACTION", "CAIRN_CHECKPOINT_ID",
@@ -159,16 +159,6 @@ public final class CommandSnapshotHook implements SnapshotHook {
             }
         });
         return result;
-    }
-
-    @Override
-    public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException, InterruptedException {
-        notifyComplete(CheckpointCompletion.of(checkpointId, lastSubsumedId));
-    }
-
-    @Override
-    public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException, InterruptedException {
-        notifyAborted(CheckpointAbort.of(checkpointId, latestCompletedId));
     }
 
     @Override

@@ -4,9 +4,9 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
+import dev.cairn.sidecar.hook.RecordNotifiedHook;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
-import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  *       {@code /discard} means the worker does not delete discarded states (optional): it is logged once.</li>
  * </ul>
  */
-public final class HttpSnapshotHook implements SnapshotHook {
+public final class HttpSnapshotHook extends RecordNotifiedHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpSnapshotHook.class);
 
@@ -112,16 +112,6 @@ public final class HttpSnapshotHook implements SnapshotHook {
             }
         });
         return outcome;
-    }
-
-    @Override
-    public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException, InterruptedException {
-        notifyComplete(CheckpointCompletion.of(checkpointId, lastSubsumedId));
-    }
-
-    @Override
-    public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException, InterruptedException {
-        notifyAborted(CheckpointAbort.of(checkpointId, latestCompletedId));
     }
 
     @Override
