@@ -12,125 +12,32 @@ import java.nio.charset.StandardCharsets;
 public final class StateKeys {
 
     /** A job id, UTF-8 encoded: the key of the tables that hold one value per job. */
-    public static final KeyCodec<String> JOB = new KeyCodec<>() {
-        @Override
-        public byte[] encode(String jobId) {
-            return utf8(jobId);
-        }
-
-        @Override
-        public String decode(byte[] bytes) {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-    };
+    public static final KeyCodec<String> JOB = KeyCodec.of(StateKeys::utf8,
+            buffer -> new String(buffer.array(), StandardCharsets.UTF_8));
 
     /** (jobId, taskId), grouped by job. */
-    public static final KeyCodec<VertexKey> VERTEX = new JobGrouped<>() {
-        @Override
-        public byte[] encode(VertexKey key) {
-            return twoStrings(key.jobId(), key.taskId());
-        }
-
-        @Override
-        public VertexKey decode(byte[] bytes) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            return new VertexKey(string(buffer), string(buffer));
-        }
-
-        @Override
-        public Object group(VertexKey key) {
-            return key.jobId();
-        }
-    };
+    public static final KeyCodec<VertexKey> VERTEX = KeyCodec.grouped(key -> twoStrings(key.jobId(), key.taskId()),
+            buffer -> new VertexKey(string(buffer), string(buffer)), VertexKey::jobId, StateKeys::jobPrefix);
 
     /** (jobId, taskId, subtaskIndex), grouped by job. */
-    public static final KeyCodec<AttemptKey> SUBTASK = new JobGrouped<>() {
-        @Override
-        public byte[] encode(AttemptKey key) {
-            byte[] job = utf8(key.jobId());
-            byte[] task = utf8(key.taskId());
-            return ByteBuffer.allocate(4 + job.length + 4 + task.length + 4).putInt(job.length).put(job)
-                    .putInt(task.length).put(task).putInt(key.subtaskIndex() ^ Integer.MIN_VALUE).array();
-        }
-
-        @Override
-        public AttemptKey decode(byte[] bytes) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            return new AttemptKey(string(buffer), string(buffer), buffer.getInt() ^ Integer.MIN_VALUE);
-        }
-
-        @Override
-        public Object group(AttemptKey key) {
-            return key.jobId();
-        }
-    };
+    public static final KeyCodec<AttemptKey> SUBTASK = KeyCodec.grouped(StateKeys::subtask,
+            buffer -> new AttemptKey(string(buffer), string(buffer), buffer.getInt() ^ Integer.MIN_VALUE),
+            AttemptKey::jobId, StateKeys::jobPrefix);
 
     /** (jobId, checkpointId). */
-    public static final KeyCodec<CheckpointKey> CHECKPOINT = new KeyCodec<>() {
-        @Override
-        public byte[] encode(CheckpointKey key) {
-            return checkpoint(key);
-        }
-
-        @Override
-        public CheckpointKey decode(byte[] bytes) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            return new CheckpointKey(string(buffer), buffer.getLong() ^ Long.MIN_VALUE);
-        }
-    };
+    public static final KeyCodec<CheckpointKey> CHECKPOINT = KeyCodec.of(StateKeys::checkpoint,
+            buffer -> new CheckpointKey(string(buffer), buffer.getLong() ^ Long.MIN_VALUE));
 
     /** (jobId, checkpointId, taskId, subtaskIndex), grouped by checkpoint. */
-    public static final KeyCodec<AckKey> ACK = new KeyCodec<>() {
-        @Override
-        public byte[] encode(AckKey key) {
-            byte[] job = utf8(key.jobId());
-            byte[] task = utf8(key.taskId());
-            return ByteBuffer.allocate(4 + job.length + 8 + 4 + task.length + 4).putInt(job.length).put(job)
-                    .putLong(key.checkpointId() ^ Long.MIN_VALUE).putInt(task.length).put(task)
-                    .putInt(key.subtaskIndex() ^ Integer.MIN_VALUE).array();
-        }
-
-        @Override
-        public AckKey decode(byte[] bytes) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            return new AckKey(string(buffer), buffer.getLong() ^ Long.MIN_VALUE, string(buffer),
-                    buffer.getInt() ^ Integer.MIN_VALUE);
-        }
-
-        @Override
-        public boolean grouped() {
-            return true;
-        }
-
-        @Override
-        public Object group(AckKey key) {
-            return key.checkpoint();
-        }
-
-        @Override
-        public byte[] encodeGroup(Object group) {
-            return checkpoint((CheckpointKey) group);
-        }
-    };
+    public static final KeyCodec<AckKey> ACK = KeyCodec.grouped(StateKeys::ack,
+            buffer -> new AckKey(string(buffer), buffer.getLong() ^ Long.MIN_VALUE, string(buffer),
+                    buffer.getInt() ^ Integer.MIN_VALUE),
+            AckKey::checkpoint, group -> checkpoint((CheckpointKey) group));
 
     /** (jobId, requestId), grouped by job: encoded as a vertex key is. */
-    public static final KeyCodec<RequestKey> REQUEST = new JobGrouped<>() {
-        @Override
-        public byte[] encode(RequestKey key) {
-            return twoStrings(key.jobId(), key.requestId());
-        }
-
-        @Override
-        public RequestKey decode(byte[] bytes) {
-            ByteBuffer buffer = ByteBuffer.wrap(bytes);
-            return new RequestKey(string(buffer), string(buffer));
-        }
-
-        @Override
-        public Object group(RequestKey key) {
-            return key.jobId();
-        }
-    };
+    public static final KeyCodec<RequestKey> REQUEST = KeyCodec.grouped(key -> twoStrings(key.jobId(),
+            key.requestId()), buffer -> new RequestKey(string(buffer), string(buffer)), RequestKey::jobId,
+            StateKeys::jobPrefix);
 
     private StateKeys() {
     }
@@ -163,18 +70,24 @@ public final class StateKeys {
     public record RequestKey(String jobId, String requestId) {
     }
 
-    /** Keys whose group is their job id, encoded as their own length-prefixed first part. */
-    private abstract static class JobGrouped<K> implements KeyCodec<K> {
-        @Override
-        public boolean grouped() {
-            return true;
-        }
+    private static byte[] jobPrefix(Object jobId) {
+        byte[] job = utf8((String) jobId);
+        return ByteBuffer.allocate(4 + job.length).putInt(job.length).put(job).array();
+    }
 
-        @Override
-        public byte[] encodeGroup(Object jobId) {
-            byte[] job = utf8((String) jobId);
-            return ByteBuffer.allocate(4 + job.length).putInt(job.length).put(job).array();
-        }
+    private static byte[] subtask(AttemptKey key) {
+        byte[] job = utf8(key.jobId());
+        byte[] task = utf8(key.taskId());
+        return ByteBuffer.allocate(4 + job.length + 4 + task.length + 4).putInt(job.length).put(job)
+                .putInt(task.length).put(task).putInt(key.subtaskIndex() ^ Integer.MIN_VALUE).array();
+    }
+
+    private static byte[] ack(AckKey key) {
+        byte[] job = utf8(key.jobId());
+        byte[] task = utf8(key.taskId());
+        return ByteBuffer.allocate(4 + job.length + 8 + 4 + task.length + 4).putInt(job.length).put(job)
+                .putLong(key.checkpointId() ^ Long.MIN_VALUE).putInt(task.length).put(task)
+                .putInt(key.subtaskIndex() ^ Integer.MIN_VALUE).array();
     }
 
     private static byte[] twoStrings(String first, String second) {

@@ -106,11 +106,6 @@ public record CoordinatorConfig(
             }
         }
 
-        /** The same settings with static membership under {@code newInstanceId} ({@code null}: dynamic). */
-        public Failover withInstanceId(String newInstanceId) {
-            return new Failover(newInstanceId, sessionTimeout, heartbeatInterval, standbyReplicas,
-                    acceptableRecoveryLag, probingRebalanceInterval, transactionTimeout);
-        }
     }
 
     public CoordinatorConfig {
@@ -193,30 +188,9 @@ public record CoordinatorConfig(
                 masterKey, allowUnsignedRequests, inputLimits);
     }
 
-    /** The same settings, accepting unsigned requests too ({@code allow.unsigned.requests}) when {@code allow}. */
-    public CoordinatorConfig withAllowUnsignedRequests(boolean allow) {
-        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allow, inputLimits);
-    }
-
-    /** The same settings with other limits on what clients send (e.g. the location schemes allowed). */
-    public CoordinatorConfig withInputLimits(InputLimits newLimits) {
-        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, newLimits);
-    }
-
     /** The key requests are signed with, derived from the master key; empty without one. */
     public Optional<SigningKey> requestsKey() {
         return Optional.ofNullable(sidecarMasterKey).map(SigningKey::requestsKey);
-    }
-
-    /** The same settings with other failover settings. */
-    public CoordinatorConfig withFailover(Failover newFailover) {
-        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, newFailover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits);
     }
 
     private static void requirePositive(String name, long value) {

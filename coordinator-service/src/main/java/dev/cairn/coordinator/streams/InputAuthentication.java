@@ -38,11 +38,6 @@ public record InputAuthentication(SigningKey masterKey, boolean allowUnsignedReq
         this(masterKey, allowUnsignedRequests, null);
     }
 
-    /** The same checks, a fingerprint of no shipped version looked up in {@code store}. */
-    public InputAuthentication withSchemas(SchemaStore store) {
-        return new InputAuthentication(masterKey, allowUnsignedRequests, store);
-    }
-
     /** The configuration key an operator sets to take unsigned requests, named in the dead letters' messages. */
     static final String ALLOW_UNSIGNED_REQUESTS_KEY = "allow.unsigned.requests";
 

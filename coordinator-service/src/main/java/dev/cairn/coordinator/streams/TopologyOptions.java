@@ -34,10 +34,6 @@ public record TopologyOptions(CairnTopics topics, CoordinatorSettings settings, 
                 InputAuthentication.NONE, DecisionListener.NONE, JournalSource.EMPTY, UnaryOperator.identity());
     }
 
-    public TopologyOptions withMaxRecordBytes(int bytes) {
-        return new TopologyOptions(topics, settings, random, tickInterval, bytes, auth, listener, journal, wrapDecide);
-    }
-
     public TopologyOptions withAuth(InputAuthentication inputs) {
         return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, inputs, listener, journal,
                 wrapDecide);
@@ -51,10 +47,5 @@ public record TopologyOptions(CairnTopics topics, CoordinatorSettings settings, 
     public TopologyOptions withJournal(JournalSource source) {
         return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, auth, listener, source,
                 wrapDecide);
-    }
-
-    TopologyOptions withWrapDecide(UnaryOperator<CoordinatorProcessor.Decide> wrapper) {
-        return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, auth, listener, journal,
-                wrapper);
     }
 }

@@ -12,11 +12,16 @@ class CoordinatorAppTest {
 
     private static final CoordinatorConfig LOCAL =
             CoordinatorConfig.forLocalBroker("127.0.0.1:9092", "cairn-test", Path.of("/tmp/cairn-test"));
+    /** The default failover settings with static membership as instance {@code host-a}. */
+    private static final CoordinatorConfig.Failover HOST_A =
+            CoordinatorKeys.failover(CoordinatorKeys.SCHEMA.def().parse(Map.of()), "host-a");
 
     @Test
     void shouldPassTheFailoverSettingsToKafkaStreams() {
-        Properties props = CoordinatorApp.streamsProperties(
-                LOCAL.withFailover(CoordinatorConfig.Failover.DEFAULTS.withInstanceId("host-a")));
+        Properties props = CoordinatorApp.streamsProperties(new CoordinatorConfig(LOCAL.bootstrapServers(),
+                LOCAL.applicationId(), LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(),
+                LOCAL.tickInterval(), LOCAL.commitInterval(), Map.of(), null, HOST_A, null, false,
+                InputLimits.DEFAULTS));
 
         assertThat(props).containsEntry("main.consumer.group.instance.id", "host-a")
                 .containsEntry("session.timeout.ms", "6000")
@@ -39,7 +44,7 @@ class CoordinatorAppTest {
                 LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(), LOCAL.tickInterval(),
                 LOCAL.commitInterval(), Map.of("session.timeout.ms", "45000", "consumer.group.instance.id", "mine",
                         "num.standby.replicas", "0"), null,
-                CoordinatorConfig.Failover.DEFAULTS.withInstanceId("host-a"), null, false, InputLimits.DEFAULTS);
+                HOST_A, null, false, InputLimits.DEFAULTS);
 
         Properties props = CoordinatorApp.streamsProperties(config);
 

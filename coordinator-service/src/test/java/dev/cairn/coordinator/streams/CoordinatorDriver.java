@@ -75,13 +75,10 @@ public final class CoordinatorDriver implements AutoCloseable {
     }
 
     private static Topology topology(Builder options) {
-        TopologyOptions topology = TopologyOptions.of(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK)
-                .withMaxRecordBytes(options.maxRecordBytes).withAuth(options.auth()).withJournal(options.journal);
-        if (options.wrapDecide != null) {
-            topology = topology.withWrapDecide(options.wrapDecide);
-        }
-        return CoordinatorTopology.build(options.metrics == null ? topology
-                : topology.withListener(options.metrics.decisions()));
+        return CoordinatorTopology.build(new TopologyOptions(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
+                options.maxRecordBytes, options.auth(),
+                options.metrics == null ? DecisionListener.NONE : options.metrics.decisions(), options.journal,
+                options.wrapDecide == null ? UnaryOperator.identity() : options.wrapDecide));
     }
 
     /** A driver whose stores live in {@code stateDir}; see {@link Builder}. */
