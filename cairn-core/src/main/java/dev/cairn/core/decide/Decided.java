@@ -3,6 +3,7 @@ package dev.cairn.core.decide;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.OverlayStorage;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
@@ -18,8 +19,9 @@ public final class Decided {
     private final List<SpecificRecord> events;
     private final OverlayStorage changes;
 
+    /** Takes {@code events}, which its decision no longer changes. */
     Decided(List<SpecificRecord> events, OverlayStorage changes) {
-        this.events = List.copyOf(events);
+        this.events = Collections.unmodifiableList(events);
         this.changes = Objects.requireNonNull(changes, "changes");
     }
 

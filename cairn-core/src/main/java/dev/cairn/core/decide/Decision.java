@@ -26,7 +26,8 @@ final class Decision {
     final long now;
     final CoordinatorSettings settings;
     private final CheckpointEvolver evolver;
-    private final List<SpecificRecord> events = new ArrayList<>();
+    /** Most decisions emit one or two events (an accepted ack: one). */
+    private final List<SpecificRecord> events = new ArrayList<>(2);
 
     Decision(CoordinatorState base, CheckpointEvolver evolver, CoordinatorSettings settings, long now) {
         this.changes = new OverlayStorage(base.storage());

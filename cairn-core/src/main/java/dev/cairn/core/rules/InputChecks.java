@@ -30,7 +30,7 @@ public final class InputChecks {
         } else if (command instanceof Command.StartTask c) {
             problems = started(c.event(), limits);
         } else if (command instanceof Command.Acknowledge c) {
-            problems = ack(c.event(), limits);
+            return Optional.ofNullable(ack(c.event(), limits));
         } else if (command instanceof Command.Decline c) {
             problems = decline(c.event(), limits);
         } else if (command instanceof Command.ChangeJobStatus c) {
@@ -82,17 +82,19 @@ public final class InputChecks {
                 limits.checkId("attempt id", started.getAttemptId()));
     }
 
-    private static String[] ack(CheckpointAcknowledged ack, InputLimits limits) {
+    /** The first problem of an ack, or {@code null}: checked one field after the other, with no array per ack. */
+    private static String ack(CheckpointAcknowledged ack, InputLimits limits) {
+        String problem = limits.checkId("job id", ack.getJobId());
+        problem = problem != null ? problem : limits.checkId("task id", ack.getTaskId());
+        problem = problem != null ? problem : limits.checkSubtaskIndex(ack.getSubtaskIndex());
+        problem = problem != null ? problem : limits.checkId("attempt id", ack.getAttemptId());
         StateHandle handle = ack.getStateHandle();
-        return of(
-                limits.checkId("job id", ack.getJobId()),
-                limits.checkId("task id", ack.getTaskId()),
-                limits.checkSubtaskIndex(ack.getSubtaskIndex()),
-                limits.checkId("attempt id", ack.getAttemptId()),
-                handle == null ? "state handle is missing" : limits.checkLocation("state handle location",
-                        handle.getLocation()),
-                handle != null && handle.getSizeBytes() < 0
-                        ? "state size must be >= 0 but is " + handle.getSizeBytes() : null);
+        if (problem != null || handle == null) {
+            return problem != null ? problem : "state handle is missing";
+        }
+        problem = limits.checkLocation("state handle location", handle.getLocation());
+        return problem != null || handle.getSizeBytes() >= 0 ? problem
+                : "state size must be >= 0 but is " + handle.getSizeBytes();
     }
 
     private static String[] finished(TaskFinished finished, InputLimits limits) {

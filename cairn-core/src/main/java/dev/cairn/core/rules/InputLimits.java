@@ -108,13 +108,17 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
 
     /** What is wrong with {@code value} as an id ({@code "is empty"}, ...), or {@code null} when it is valid. */
     String idProblem(CharSequence value) {
-        if (value == null || value.toString().isBlank()) {
+        boolean blank = true;
+        boolean control = false;
+        for (int i = 0; value != null && i < value.length(); i++) {
+            char c = value.charAt(i);
+            blank &= Character.isWhitespace(c);
+            control |= Character.isISOControl(c);
+        }
+        if (blank) {
             return "is empty";
         }
-        if (value.chars().anyMatch(Character::isISOControl)) {
-            return "contains a control character";
-        }
-        return lengthProblem(value, maxIdLength);
+        return control ? "contains a control character" : lengthProblem(value, maxIdLength);
     }
 
     /** What is wrong with an optional id ({@code null} is fine), or {@code null}. */

@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -43,11 +42,13 @@ public final class OverlayStorage implements Storage {
     private <K, V extends SpecificRecord> void applyTo(CoordinatorState target, StateTable<K, V> table) {
         Set<?> groups = removedGroups == null ? null : removedGroups[table.index()];
         if (groups != null) {
-            groups.forEach(group -> target.removeGroup(table, group));
+            for (Object group : groups) {
+                target.removeGroup(table, group);
+            }
         }
         Slots<K, V> slots = slots(table, false);
         if (slots != null) {
-            slots.applyTo((key, value) -> target.put(table, key, value), key -> target.remove(table, key));
+            slots.applyTo(target, table);
         }
     }
 
@@ -82,11 +83,12 @@ public final class OverlayStorage implements Storage {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <K, V extends SpecificRecord> V get(StateTable<K, V> table, K key) {
         Slots<K, V> slots = slots(table, false);
-        Optional<V> value = slots == null ? null : slots.written(key);
+        Object value = slots == null ? null : slots.written(key);
         if (value != null) {
-            return value.orElse(null);
+            return value == Slots.REMOVED ? null : (V) value;
         }
         if (removesGroupsOf(table) && removedGroupOf(table, table.keys().group(key))) {
             return null;

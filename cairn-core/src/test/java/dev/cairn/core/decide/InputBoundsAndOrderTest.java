@@ -75,6 +75,10 @@ class InputBoundsAndOrderTest {
         CheckpointAcknowledged longHandle = Fixtures.ack(JOB, 1, SOURCE, 0, Fixtures.attempt(SOURCE, 0, 1), 10);
         longHandle.setStateHandle(new StateHandle("file:///" + "z".repeat(1_100), 10L));
         CheckpointAcknowledged negativeSize = Fixtures.ack(JOB, 1, SOURCE, 0, Fixtures.attempt(SOURCE, 0, 1), -1);
+        CheckpointAcknowledged blankTask = Fixtures.ack(JOB, 1, "\t ", 0, Fixtures.attempt(SOURCE, 0, 1), 10);
+        CheckpointAcknowledged controlAttempt = Fixtures.ack(JOB, 1, SOURCE, 0, "a\u0007b", 10);
+        CheckpointAcknowledged noHandle = Fixtures.ack(JOB, 1, SOURCE, 0, Fixtures.attempt(SOURCE, 0, 1), 10);
+        noHandle.setStateHandle(null);
         CheckpointDeclined longMessage = Fixtures.declined(1, SOURCE, 0, null);
         longMessage.setMessage("m".repeat(16_385));
         return Stream.of(
@@ -88,6 +92,10 @@ class InputBoundsAndOrderTest {
                         "subtask index must be in [0, 32768) but is 40000"),
                 Arguments.of("handle location", new Command.Acknowledge(longHandle), "state handle location is 1108"),
                 Arguments.of("state size", new Command.Acknowledge(negativeSize), "state size must be >= 0"),
+                Arguments.of("blank task id", new Command.Acknowledge(blankTask), "task id is empty"),
+                Arguments.of("ack's attempt id", new Command.Acknowledge(controlAttempt),
+                        "attempt id contains a control character"),
+                Arguments.of("missing state handle", new Command.Acknowledge(noHandle), "state handle is missing"),
                 Arguments.of("decline message", new Command.Decline(longMessage), "decline message is 16385"));
     }
 
