@@ -14,6 +14,8 @@ import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.state.StateKeys.VertexKey;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -175,11 +177,11 @@ public final class CheckpointEvolver {
         state.spec(jobId).ifPresent(p -> p.getTasks().forEach(v -> previous.put(v.getTaskId(), v)));
         for (TaskVertex vertex : spec.getTasks()) {
             if (!vertex.equals(previous.remove(vertex.getTaskId()))) {
-                state.putVertex(jobId, vertex);
+                state.put(StateTable.VERTICES, new VertexKey(jobId, vertex.getTaskId()), vertex);
             }
         }
-        previous.keySet().forEach(dropped -> state.removeVertex(jobId, dropped));
-        state.putSpec(spec);
+        previous.keySet().forEach(dropped -> state.remove(StateTable.VERTICES, new VertexKey(jobId, dropped)));
+        state.put(StateTable.SPECS, jobId, spec);
         Optional<JobState> existing = state.job(jobId);
         if (existing.isPresent()) {
             JobState next = Values.copy(existing.get(), JobState::new);
@@ -318,7 +320,7 @@ public final class CheckpointEvolver {
         next.setCounts(counts(job.get(), 0, pending.isPresent() ? -1 : 0, 1, 0));
         if (e.getType() != CheckpointType.SAVEPOINT) {
             next.setLatestCompletedId(Math.max(job.get().getLatestCompletedId(), e.getCheckpointId()));
-            state.putRetained(Retention.retain(state.retained(e.getJobId()), e,
+            state.put(StateTable.RETAINED, e.getJobId(), Retention.retain(state.retained(e.getJobId()), e,
                     job.get().getConfig().getRetained()));
         }
         history.completed(state, next, pending, progress, e);

@@ -8,6 +8,8 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import java.util.ArrayList;
@@ -90,11 +92,11 @@ final class HistoryRecorder {
         if (summary.getRequestId() != null) {
             requestIds.add(summary.getRequestId());
         }
-        state.putSummary(jobId, summary);
+        state.put(StateTable.SUMMARIES, new CheckpointKey(jobId, summary.getCheckpointId()), summary);
         while (ids.size() > settings.historySize()) {
             long evicted = ids.remove(0);
             state.summary(jobId, evicted).map(CheckpointSummary::getRequestId).ifPresent(requestIds::remove);
-            state.removeSummary(jobId, evicted);
+            state.remove(StateTable.SUMMARIES, new CheckpointKey(jobId, evicted));
             if (evicted != job.getLatestCompletedId()) {
                 state.removeAcks(jobId, evicted);
             }

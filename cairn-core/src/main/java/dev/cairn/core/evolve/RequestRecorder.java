@@ -8,6 +8,8 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.events.RequestOutcome;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +52,8 @@ final class RequestRecorder {
         if (previous.isEmpty()) {
             index(state, jobId, e.getRequestId());
         }
-        state.putRequest(jobId, record.build());
+        RequestRecord request = record.build();
+        state.put(StateTable.REQUESTS, new RequestKey(jobId, request.getRequestId()), request);
     }
 
     /** The type and location of the checkpoint the request ran as: pending, in the history, or as recorded before. */
@@ -77,8 +80,9 @@ final class RequestRecorder {
                 .orElse(List.of()));
         ids.add(requestId);
         while (ids.size() > settings.requestsKept()) {
-            state.removeRequest(jobId, ids.remove(0));
+            state.remove(StateTable.REQUESTS, new RequestKey(jobId, ids.remove(0)));
         }
-        state.putRequestIndex(RequestIndex.newBuilder().setJobId(jobId).setRequestIds(ids).build());
+        state.put(StateTable.REQUEST_INDEXES, jobId,
+                RequestIndex.newBuilder().setJobId(jobId).setRequestIds(ids).build());
     }
 }

@@ -3,6 +3,8 @@ package dev.cairn.core.evolve;
 import dev.cairn.core.rules.FinishedTasks;
 import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateKeys.AttemptKey;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
@@ -22,14 +24,14 @@ final class SubtaskRecorder {
     static void started(CoordinatorState state, TaskStarted e) {
         state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(), e.getTimestampMs());
         if (state.finished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()).isPresent()) {
-            state.removeFinished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex());
+            state.remove(StateTable.FINISHED, new AttemptKey(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()));
             count(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), -1);
         }
     }
 
     /** Records that the subtask finished for good, with its final state. */
     static void finished(CoordinatorState state, TaskFinished e) {
-        state.putFinished(e);
+        state.put(StateTable.FINISHED, new AttemptKey(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()), e);
         count(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), 1);
     }
 

@@ -27,8 +27,9 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * The coordinator's state: the tables of {@link StateTable} over a {@link Storage}, read and written by the
  * decider, the evolver, the REST views and the audit alike. Values are immutable: writers put new values. The
- * named methods say which table and key; the tables, their keys and what each holds are described in
- * {@link StateTable}.
+ * named readers say which table and key, and so do the writers with more than one caller; the evolvers write the
+ * other tables with {@link #put} and {@link #remove}. The tables, their keys and what each holds are described
+ * in {@link StateTable}.
  *
  * <p>An ordinary ack reads the job, one vertex, one attempt, one ack key and its checkpoint's progress, and writes
  * one ack: nothing it touches grows with the job. A checkpoint's {@link #progress} is derived from its acks: found
@@ -208,21 +209,9 @@ public final class CoordinatorState {
         return get(StateTable.SPECS, jobId);
     }
 
-    public void putSpec(JobSpec spec) {
-        put(StateTable.SPECS, spec.getJobId(), spec);
-    }
-
     /** One task vertex of the job's current spec, empty when the spec has no such task. */
     public Optional<TaskVertex> vertex(String jobId, String taskId) {
         return get(StateTable.VERTICES, new VertexKey(jobId, taskId));
-    }
-
-    public void putVertex(String jobId, TaskVertex vertex) {
-        put(StateTable.VERTICES, new VertexKey(jobId, vertex.getTaskId()), vertex);
-    }
-
-    public void removeVertex(String jobId, String taskId) {
-        remove(StateTable.VERTICES, new VertexKey(jobId, taskId));
     }
 
     /** The id of the subtask's current attempt, empty when none started. */
@@ -253,25 +242,8 @@ public final class CoordinatorState {
         return finished;
     }
 
-    public void putFinished(TaskFinished finished) {
-        put(StateTable.FINISHED, new AttemptKey(finished.getJobId(), finished.getTaskId(),
-                finished.getSubtaskIndex()), finished);
-    }
-
-    public void removeFinished(String jobId, String taskId, int subtaskIndex) {
-        remove(StateTable.FINISHED, new AttemptKey(jobId, taskId, subtaskIndex));
-    }
-
     public Optional<CheckpointSummary> summary(String jobId, long checkpointId) {
         return get(StateTable.SUMMARIES, new CheckpointKey(jobId, checkpointId));
-    }
-
-    public void putSummary(String jobId, CheckpointSummary summary) {
-        put(StateTable.SUMMARIES, new CheckpointKey(jobId, summary.getCheckpointId()), summary);
-    }
-
-    public void removeSummary(String jobId, long checkpointId) {
-        remove(StateTable.SUMMARIES, new CheckpointKey(jobId, checkpointId));
     }
 
     /** The job's ended checkpoints in its history, oldest first (one summary per id the job lists). */
@@ -286,30 +258,14 @@ public final class CoordinatorState {
         return get(StateTable.RETAINED, jobId);
     }
 
-    public void putRetained(RetainedCheckpoints retained) {
-        put(StateTable.RETAINED, retained.getJobId(), retained);
-    }
-
     /** What became of one trigger request of the job, empty when it had no outcome or is no longer kept. */
     public Optional<RequestRecord> request(String jobId, String requestId) {
         return get(StateTable.REQUESTS, new RequestKey(jobId, requestId));
     }
 
-    public void putRequest(String jobId, RequestRecord request) {
-        put(StateTable.REQUESTS, new RequestKey(jobId, request.getRequestId()), request);
-    }
-
-    public void removeRequest(String jobId, String requestId) {
-        remove(StateTable.REQUESTS, new RequestKey(jobId, requestId));
-    }
-
     /** The job's requests whose records are kept, oldest first; empty before the first outcome. */
     public Optional<RequestIndex> requestIndex(String jobId) {
         return get(StateTable.REQUEST_INDEXES, jobId);
-    }
-
-    public void putRequestIndex(RequestIndex index) {
-        put(StateTable.REQUEST_INDEXES, index.getJobId(), index);
     }
 
     /** Two states are equal when their storages are (for {@link MapStorage}: equal values under equal keys). */

@@ -11,6 +11,7 @@ import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.core.events.TimerIndex;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateKeys;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.core.state.OverlayStorage;
 import static dev.cairn.core.testing.Fixtures.JOB;
@@ -65,7 +66,7 @@ class StateAndStatsTest {
 
         assertThat(overlay.vertex(JOB, SOURCE)).isPresent();
         assertThat(overlay.ack(JOB, 1, SOURCE, 0)).isPresent();
-        overlay.removeVertex(JOB, SOURCE);
+        overlay.remove(StateTable.VERTICES, new StateKeys.VertexKey(JOB, SOURCE));
         overlay.removeAcks(JOB, 1);
 
         assertThat(overlay.vertex(JOB, SOURCE)).isEmpty();
