@@ -108,17 +108,20 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
 
     /** What is wrong with {@code value} as an id ({@code "is empty"}, ...), or {@code null} when it is valid. */
     String idProblem(CharSequence value) {
-        boolean blank = true;
-        boolean control = false;
-        for (int i = 0; value != null && i < value.length(); i++) {
-            char c = value.charAt(i);
-            blank &= Character.isWhitespace(c);
-            control |= Character.isISOControl(c);
+        int length = value == null ? 0 : value.length();
+        int firstVisible = 0;
+        while (firstVisible < length && Character.isWhitespace(value.charAt(firstVisible))) {
+            firstVisible++;
         }
-        if (blank) {
+        if (firstVisible == length) {
             return "is empty";
         }
-        return control ? "contains a control character" : lengthProblem(value, maxIdLength);
+        for (int i = 0; i < length; i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                return "contains a control character";
+            }
+        }
+        return lengthProblem(value, maxIdLength);
     }
 
     /** What is wrong with an optional id ({@code null} is fine), or {@code null}. */
