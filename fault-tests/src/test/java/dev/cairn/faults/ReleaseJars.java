@@ -12,10 +12,10 @@ import java.util.stream.Stream;
 
 /**
  * The runnable jars of one release of Cairn, each beside its {@code lib/} directory as {@code mvn package} leaves
- * it: the coordinator ({@code java -jar}), the task sidecar (whose jar also holds the sample worker) and the
+ * it: the coordinator ({@code java -jar}), the task sidecar and the
  * command line. {@link #current()} is this build; {@link PreviousRelease#get()} builds the one before it.
  *
- * @param name what the reports call it ({@code this build (0.2.0)}, {@code 0.1.0 (c1c884f)})
+ * @param name what the reports call it ({@code this build (0.3.0)}, {@code the previous release (e5773bc)})
  * @param coordinatorJar {@code coordinator-service/target/cairn-coordinator-service.jar}
  * @param sidecarJar {@code task-sidecar/target/cairn-task-sidecar.jar}
  * @param cliJar {@code cairn-cli/target/cairn-cli.jar}

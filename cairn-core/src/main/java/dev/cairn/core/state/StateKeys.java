@@ -83,9 +83,10 @@ public final class StateKeys {
     public static final KeyCodec<AckKey> ACK = new KeyCodec<>() {
         @Override
         public byte[] encode(AckKey key) {
-            byte[] prefix = checkpoint(key.checkpoint());
+            byte[] job = utf8(key.jobId());
             byte[] task = utf8(key.taskId());
-            return ByteBuffer.allocate(prefix.length + 4 + task.length + 4).put(prefix).putInt(task.length).put(task)
+            return ByteBuffer.allocate(4 + job.length + 8 + 4 + task.length + 4).putInt(job.length).put(job)
+                    .putLong(key.checkpointId() ^ Long.MIN_VALUE).putInt(task.length).put(task)
                     .putInt(key.subtaskIndex() ^ Integer.MIN_VALUE).array();
         }
 

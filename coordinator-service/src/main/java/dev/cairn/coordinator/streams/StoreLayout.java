@@ -36,7 +36,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 public final class StoreLayout {
 
-    /** The layout this release writes: that of 0.1.0, the first release, and of 0.2.0, which first records it. */
+    /**
+     * The layout this release writes: that of 0.1.0, the first release, of 0.2.0, which first records it, and of 0.3.0,
+     * whose stores are 0.2.0's byte for byte.
+     */
     public static final long CURRENT = 1;
     /** The due time of the bookkeeping entries in the timer index: never due. */
     static final long NEVER = Long.MAX_VALUE;
