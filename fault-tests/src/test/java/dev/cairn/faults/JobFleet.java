@@ -6,6 +6,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.sidecar.app.HookKind;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
 import dev.cairn.sample.worker.CounterWorker;
@@ -73,9 +74,9 @@ final class JobFleet implements AutoCloseable {
     private CounterWorker startSubtask(String jobId, String task) {
         CounterWorker worker = new CounterWorker(workDir.resolve("workers"), Duration.ZERO, 0, 0);
         workers.put(jobId + "/" + task, worker);
-        sidecars.put(jobId + "/" + task, Sidecar.start(SidecarConfig.forTask(bootstrapServers, jobId, task, 0)
-                .withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(10))
-                .withAuthKey(masterKey.jobKey(jobId)), worker));
+        sidecars.put(jobId + "/" + task, Sidecar.start(new SidecarConfig(bootstrapServers, topics, jobId, task, 0,
+                HookKind.JAVA, null, null, List.of(), SidecarConfig.DEFAULT_SNAPSHOT_TIMEOUT, Duration.ofSeconds(10),
+                SidecarConfig.DEFAULT_STARTUP_TIMEOUT, Map.of(), masterKey.jobKey(jobId), null, null, null), worker));
         return worker;
     }
 

@@ -106,21 +106,11 @@ public final class PipelineProcesses implements AutoCloseable {
         return processes;
     }
 
-    /** The worker names, {@code <role>-<subtask>}, in start order. */
-    public List<String> workerNames() {
-        return List.copyOf(workers.keySet());
-    }
-
     /** SIGKILLs the process of {@code role}'s subtask {@code subtask}; the supervisor starts it again. */
     public synchronized void kill(String role, int subtask) {
         Worker worker = worker(role + "-" + subtask);
         events.add(new Event(Instant.now(), worker.name(), Kind.KILLED, 0));
         worker.process.destroyForcibly();
-    }
-
-    /** How many processes {@link #kill} killed. */
-    public long kills() {
-        return events.stream().filter(e -> e.kind() == Kind.KILLED).count();
     }
 
     /** How many processes the supervisor started again after a non-zero exit. */

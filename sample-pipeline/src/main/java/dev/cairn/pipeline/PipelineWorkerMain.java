@@ -5,6 +5,7 @@ import dev.cairn.config.ConfigOptions;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.sidecar.app.ShutdownHandshake;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
 import java.io.IOException;
@@ -15,8 +16,6 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,10 +48,8 @@ public final class PipelineWorkerMain implements Callable<Integer> {
     CommandSpec spec;
 
     private final Map<String, String> environment;
-    private final CountDownLatch stop = new CountDownLatch(1);
-    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final ShutdownHandshake handshake = new ShutdownHandshake();
     private ConfigOptions options;
-    private volatile boolean serving;
 
     private PipelineWorkerMain(Map<String, String> environment) {
         this.environment = environment;
@@ -60,7 +57,7 @@ public final class PipelineWorkerMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         PipelineWorkerMain main = new PipelineWorkerMain(System.getenv());
-        Runtime.getRuntime().addShutdownHook(new Thread(main::stopAndWait, "cairn-pipeline-worker-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(main.handshake::stop, "cairn-pipeline-worker-shutdown"));
         exitWithParent();
         System.exit(commandLine(main).execute(args));
     }
@@ -87,12 +84,8 @@ public final class PipelineWorkerMain implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
-        try {
-            return run();
-        } finally {
-            stopped.countDown();
-        }
+    public Integer call() throws Exception {
+        return handshake.run(this::run);
     }
 
     private int run() throws InterruptedException {
@@ -113,9 +106,8 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         } catch (RuntimeException e) {
             return fail(err, task, "the sidecar could not start: " + e.getMessage());
         }
-        serving = true;
         try (sidecar) {
-            while (!stop.await(WATCH_MS, TimeUnit.MILLISECONDS)) {
+            while (!handshake.awaitStop(WATCH_MS)) {
                 var failure = task.failure(sidecar);
                 if (failure.isPresent()) {
                     return fail(err, task, failure.get());
@@ -145,22 +137,6 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         } catch (Exception e) {
             err.println(task.role() + ": closing the task failed: " + e);
             err.flush();
-        }
-    }
-
-    /**
-     * Ends {@link #call()} and waits (up to 30 s) until it has closed the sidecar and the task; a worker still
-     * starting its sidecar has nothing to close and exits at once.
-     */
-    private void stopAndWait() {
-        stop.countDown();
-        if (!serving) {
-            return;
-        }
-        try {
-            stopped.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

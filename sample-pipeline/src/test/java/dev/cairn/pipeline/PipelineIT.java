@@ -20,11 +20,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -91,7 +93,7 @@ class PipelineIT {
 
             printFigures(job, workers, elapsed, report);
             assertThat(report.passed()).as(report.toString()).isTrue();
-            assertThat(workers.kills()).isEqualTo(KILLS);
+            assertThat(kills(workers)).isEqualTo(KILLS);
             assertThat(workers.restarts()).isGreaterThanOrEqualTo(KILLS);
 
             stopWithSavepoint(job);
@@ -171,10 +173,12 @@ class PipelineIT {
     }
 
     private static List<Integer> exitStatuses(PipelineProcesses workers) {
-        return workers.workerNames().stream().map(name -> {
-            int dash = name.lastIndexOf('-');
-            return workers.finished(name.substring(0, dash), Integer.parseInt(name.substring(dash + 1)));
-        }).flatMap(java.util.Optional::stream).toList();
+        return PipelineTopology.tasks().stream().flatMap(role -> IntStream.range(0, PipelineTopology.PARALLELISM)
+                .mapToObj(subtask -> workers.finished(role, subtask))).flatMap(Optional::stream).toList();
+    }
+
+    private static long kills(PipelineProcesses workers) {
+        return workers.events().stream().filter(e -> e.kind() == PipelineProcesses.Kind.KILLED).count();
     }
 
     private static void printFigures(String job, PipelineProcesses workers, Duration elapsed,
@@ -186,7 +190,7 @@ class PipelineIT {
         StringBuilder out = new StringBuilder("PipelineIT figures for ").append(job).append('\n');
         out.append(String.format("  %d events in %d ms after the first checkpoint: %.0f events/s end to end%n",
                 EVENTS, elapsed.toMillis(), EVENTS * 1000.0 / Math.max(1, elapsed.toMillis())));
-        out.append("  kills ").append(workers.kills()).append(", restarts ").append(workers.restarts()).append('\n');
+        out.append("  kills ").append(kills(workers)).append(", restarts ").append(workers.restarts()).append('\n');
         out.append("  checkpoints completed ").append(completed.size()).append(", aborted ").append(aborted.size())
                 .append(' ').append(abortReasons).append('\n');
         PipelineFigures.recoveries(workers.events(), completed).forEach(r -> out.append("  ").append(r).append('\n'));

@@ -14,6 +14,7 @@ import dev.cairn.events.TaskFinished;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import dev.cairn.sidecar.it.ControlRecordsBed;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -68,7 +69,8 @@ class SampleWorkerBehindASidecarIT {
         String job = uniqueJobId("http");
         CounterWorker worker = new CounterWorker(workerDir, Duration.ZERO, 0, 0);
         try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
-            bed.start(bed.taskConfig(job, "counter", 0).withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
+            bed.start(SidecarConfigCopies.withHttpHook(bed.taskConfig(job, "counter", 0), server.baseUrl(),
+                    Duration.ofSeconds(5)));
             bed.control(job, trigger(job, 1, CheckpointType.CHECKPOINT, plain()));
             StateHandle state = bed.awaitAck(CheckpointAcknowledged.class,
                     a -> a.getJobId().equals(job) && a.getCheckpointId() == 1).getStateHandle();
@@ -92,8 +94,8 @@ class SampleWorkerBehindASidecarIT {
         String job = uniqueJobId("finish-http");
         CounterWorker worker = new CounterWorker(workerDir, Duration.ZERO, 0, 2);
         try (HookServer server = HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0))) {
-            Sidecar sidecar = bed.start(bed.taskConfig(job, "counter", 0)
-                    .withHttpHook(server.baseUrl(), Duration.ofSeconds(5)));
+            Sidecar sidecar = bed.start(SidecarConfigCopies.withHttpHook(bed.taskConfig(job, "counter", 0),
+                    server.baseUrl(), Duration.ofSeconds(5)));
 
             // when checkpoints 1 and 2 are triggered
             bed.control(job, trigger(job, 1, CheckpointType.CHECKPOINT, plain()));

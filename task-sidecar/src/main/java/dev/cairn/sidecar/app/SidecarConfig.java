@@ -150,23 +150,6 @@ public record SidecarConfig(
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
     }
 
-    public SidecarConfig withSnapshotTimeout(Duration newTimeout) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, newTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
-    /** Reaches the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
-    public SidecarConfig withHttpHook(URI url, Duration timeout) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.HTTP, null, url,
-                List.of(), timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
-    /** Runs {@code command} for each call (hook.kind=command), each run limited to {@code timeout}. */
-    public SidecarConfig withCommandHook(List<String> command, Duration timeout) {
-        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, HookKind.COMMAND, null, null,
-                command, timeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
-    }
-
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,

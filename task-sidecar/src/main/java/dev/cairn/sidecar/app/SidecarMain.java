@@ -6,8 +6,6 @@ import dev.cairn.config.Release;
 import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -49,9 +47,7 @@ public final class SidecarMain implements Callable<Integer> {
     private final Map<String, String> environment;
     private final Function<SidecarConfig, Sidecar> starter;
     private ConfigOptions options;
-    private final CountDownLatch stop = new CountDownLatch(1);
-    private final CountDownLatch stopped = new CountDownLatch(1);
-    private volatile boolean serving;
+    final ShutdownHandshake handshake = new ShutdownHandshake();
 
     SidecarMain(Map<String, String> environment, Function<SidecarConfig, Sidecar> starter) {
         this.environment = environment;
@@ -60,7 +56,7 @@ public final class SidecarMain implements Callable<Integer> {
 
     public static void main(String[] args) {
         SidecarMain main = new SidecarMain(System.getenv(), Sidecar::start);
-        Runtime.getRuntime().addShutdownHook(new Thread(main::stop, "cairn-sidecar-shutdown"));
+        Runtime.getRuntime().addShutdownHook(new Thread(main.handshake::stop, "cairn-sidecar-shutdown"));
         System.exit(commandLine(main).execute(args));
     }
 
@@ -77,12 +73,8 @@ public final class SidecarMain implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws InterruptedException {
-        try {
-            return run();
-        } finally {
-            stopped.countDown();
-        }
+    public Integer call() throws Exception {
+        return handshake.run(this::run);
     }
 
     private int run() throws InterruptedException {
@@ -99,9 +91,8 @@ public final class SidecarMain implements Callable<Integer> {
             err.println("The sidecar could not start: " + e.getMessage());
             return START_FAILED;
         }
-        serving = true;
         try (sidecar) {
-            while (!stop.await(1, TimeUnit.SECONDS)) {
+            while (!handshake.awaitStop(1_000)) {
                 if (!sidecar.isRunning()) {
                     err.println("The sidecar stopped consuming control events");
                     return START_FAILED;
@@ -109,18 +100,5 @@ public final class SidecarMain implements Callable<Integer> {
             }
         }
         return 0;
-    }
-
-    /** Ends {@link #call()} and waits (up to 30 s) until it has closed the sidecar. */
-    void stop() {
-        stop.countDown();
-        if (!serving) {
-            return;
-        }
-        try {
-            stopped.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

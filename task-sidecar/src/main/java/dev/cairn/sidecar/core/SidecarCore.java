@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * The rules of one sidecar (one task attempt, or one coordinator-side participant), without Kafka, threads or
@@ -308,16 +307,6 @@ public final class SidecarCore {
         }
         actions.add(new CancelSnapshot(checkpointId));
         return actions;
-    }
-
-    /** The checkpoint whose snapshot the hook is running, if any. */
-    public OptionalLong runningSnapshot() {
-        return running == null ? OptionalLong.empty() : OptionalLong.of(running);
-    }
-
-    /** The checkpoints waiting for their snapshot, in trigger order. */
-    public List<Long> queuedSnapshots() {
-        return List.copyOf(queue);
     }
 
     /** Whether the subtask finished ({@code TaskFinished} was published). */

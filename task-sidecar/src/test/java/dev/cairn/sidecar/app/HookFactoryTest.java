@@ -142,9 +142,10 @@ class HookFactoryTest {
 
     @Test
     void shouldCreateHttpAndCommandHooksWhenTheirKindIsConfigured() throws Exception {
-        try (SnapshotHook http = HookFactory.create(BASE.withHttpHook(URI.create("http://127.0.0.1:9/w"),
-                Duration.ofSeconds(1)));
-             SnapshotHook command = HookFactory.create(BASE.withCommandHook(List.of("true"), Duration.ofSeconds(1)))) {
+        try (SnapshotHook http = HookFactory.create(SidecarConfigCopies.withHttpHook(BASE,
+                URI.create("http://127.0.0.1:9/w"), Duration.ofSeconds(1)));
+             SnapshotHook command = HookFactory.create(SidecarConfigCopies.withCommandHook(BASE, List.of("true"),
+                     Duration.ofSeconds(1)))) {
             assertThat(http).isInstanceOf(HttpSnapshotHook.class);
             assertThat(command).isInstanceOf(CommandSnapshotHook.class);
         }

@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.app;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 
@@ -18,6 +19,31 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), c.snapshotTimeout(),
                 timeout, c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress());
+    }
+
+    /** {@code config} declining a snapshot that takes longer than {@code timeout}. */
+    public static SidecarConfig withSnapshotTimeout(SidecarConfig config, Duration timeout) {
+        SidecarConfig c = config;
+        return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
+                c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), timeout,
+                c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(),
+                c.metricsBindAddress());
+    }
+
+    /** {@code config} reaching the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
+    public static SidecarConfig withHttpHook(SidecarConfig config, URI url, Duration timeout) {
+        SidecarConfig c = config;
+        return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
+                HookKind.HTTP, null, url, List.of(), timeout, c.snapshotTimeout(), c.startupTimeout(),
+                c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress());
+    }
+
+    /** {@code config} running {@code command} for each call (hook.kind=command), each limited to {@code timeout}. */
+    public static SidecarConfig withCommandHook(SidecarConfig config, List<String> command, Duration timeout) {
+        SidecarConfig c = config;
+        return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
+                HookKind.COMMAND, null, null, command, timeout, c.snapshotTimeout(), c.startupTimeout(),
+                c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress());
     }
 
     /** {@code config} instantiating {@code className} as the hook (hook.kind=java). */

@@ -251,14 +251,14 @@ class SidecarConfigTest {
     void shouldCheckTheConfigWhenItIsBuiltInCode() {
         SidecarConfig config = SidecarConfig.forTask("k:9092", "orders", "sink", 0);
 
-        assertThatThrownBy(() -> config.withCommandHook(List.of(), Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> SidecarConfigCopies.withCommandHook(config, List.of(), Duration.ofSeconds(1)))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("hook.command");
-        assertThatThrownBy(() -> config.withSnapshotTimeout(Duration.ZERO))
+        assertThatThrownBy(() -> SidecarConfigCopies.withSnapshotTimeout(config, Duration.ZERO))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("snapshot.timeout.ms");
         assertThatThrownBy(() -> SidecarConfig.forTask("k:9092", "orders", "sink", -1))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("subtask.index");
-        assertThat(config.withHttpHook(URI.create("http://localhost:1/x"), Duration.ofSeconds(1)).hookKind())
-                .isEqualTo(HookKind.HTTP);
+        assertThat(SidecarConfigCopies.withHttpHook(config, URI.create("http://localhost:1/x"), Duration.ofSeconds(1))
+                .hookKind()).isEqualTo(HookKind.HTTP);
     }
 
     @Test
@@ -354,7 +354,8 @@ class SidecarConfigTest {
         SidecarConfig config = SidecarConfig.forParticipant("k:9092", "orders", "offsets");
 
         assertThat(config.isParticipant()).isTrue();
-        assertThat(config.withSnapshotTimeout(Duration.ofSeconds(3)).participant()).isEqualTo("offsets");
+        assertThat(SidecarConfigCopies.withSnapshotTimeout(config, Duration.ofSeconds(3)).participant())
+                .isEqualTo("offsets");
         assertThatThrownBy(() -> SidecarConfig.forParticipant("k:9092", "orders", " "))
                 .isInstanceOfSatisfying(ConfigProblem.class,
                         e -> assertThat(e.key()).isEqualTo("participant"));

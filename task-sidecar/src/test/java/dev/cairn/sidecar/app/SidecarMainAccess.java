@@ -18,8 +18,8 @@ public final class SidecarMainAccess {
         return SidecarMain.commandLine(main).execute(args);
     }
 
-    /** What the process's shutdown hook does. */
+    /** What the process's shutdown hook does: ends the run and waits (up to 30 s) until it closed the sidecar. */
     public static void stop(SidecarMain main) {
-        main.stop();
+        main.handshake.stop();
     }
 }

@@ -87,9 +87,8 @@ class SidecarCoreAnswerTest {
         core.onTrigger(trigger(2, 2_000), 2_000);
         core.onSnapshotTimedOut(1, 6_000);
 
-        // then the hook is still busy with checkpoint 1: checkpoint 2 has not started
-        assertThat(core.runningSnapshot()).hasValue(1);
-        assertThat(core.queuedSnapshots()).containsExactly(2L);
+        // then the hook is still busy with checkpoint 1: checkpoint 2 has not started (and no answer of it counts)
+        assertThat(core.onSnapshotSucceeded(2, RESULT, 6_500)).isEmpty();
 
         // when the hook finally returns a result for checkpoint 1
         List<SidecarAction> actions = core.onSnapshotSucceeded(1, RESULT, 7_000);
@@ -121,9 +120,8 @@ class SidecarCoreAnswerTest {
         assertThat(onAbort).hasSize(2);
         assertThat(onAbort.get(0)).isInstanceOf(SnapshotSkipped.class);
         assertThat(onAbort.get(1)).isEqualTo(new NotifyAborted(2, 0));
-        assertThat(core.queuedSnapshots()).isEmpty();
         assertThat(core.onSnapshotSucceeded(1, RESULT, 3_000)).singleElement().isInstanceOf(PublishAck.class);
-        assertThat(core.runningSnapshot()).isEmpty();
+        assertThat(core.onSnapshotSucceeded(2, RESULT, 3_100)).as("2 never runs").isEmpty();
     }
 
     @Test
@@ -150,7 +148,8 @@ class SidecarCoreAnswerTest {
 
         // then
         assertThat(actions).containsExactly(new NotifyComplete(1, -1));
-        assertThat(core.runningSnapshot()).hasValue(2);
+        assertThat(core.onSnapshotSucceeded(2, RESULT, 2_100)).as("2 still runs")
+                .singleElement().isInstanceOf(PublishAck.class);
     }
 
     @Test
@@ -209,8 +208,10 @@ class SidecarCoreAnswerTest {
         assertThat(core.onSnapshotSucceeded(2, RESULT, 2_100)).isEmpty();
         assertThat(core.onSnapshotFailed(7, new IOException("?"), 2_100)).isEmpty();
         assertThat(core.onSnapshotTimedOut(2, 2_100)).isEmpty();
-        assertThat(core.runningSnapshot()).hasValue(1);
-        assertThat(core.queuedSnapshots()).containsExactly(2L);
+        List<SidecarAction> afterFirst = core.onSnapshotSucceeded(1, RESULT, 2_200);
+        assertThat(afterFirst).as("1 still runs, 2 still waits").hasSize(2);
+        assertThat(afterFirst.get(0)).isInstanceOf(PublishAck.class);
+        assertThat(((StartSnapshot) afterFirst.get(1)).request().checkpointId()).isEqualTo(2);
     }
 
     @Test

@@ -79,8 +79,8 @@ class SidecarCoreFinishTest {
 
         // then
         assertThat(actions).isEmpty();
-        assertThat(core.runningSnapshot()).isEmpty();
-        assertThat(core.queuedSnapshots()).isEmpty();
+        assertThat(core.onSnapshotSucceeded(4, SnapshotResult.of("file:///s/4", 1), 4_100)).as("4 never runs")
+                .isEmpty();
     }
 
     @Test
@@ -121,7 +121,8 @@ class SidecarCoreFinishTest {
         assertThat(actions.get(0)).isInstanceOf(PublishFinished.class);
         assertThat(actions.get(1)).isInstanceOfSatisfying(SnapshotSkipped.class,
                 skipped -> assertThat(skipped.checkpointId()).isEqualTo(2));
-        assertThat(core.queuedSnapshots()).isEmpty();
+        assertThat(core.onSnapshotSucceeded(1, SnapshotResult.of("file:///s/1", 1), 1_300)).as("2 does not start")
+                .singleElement().isInstanceOf(PublishAck.class);
     }
 
     @Test
@@ -154,7 +155,8 @@ class SidecarCoreFinishTest {
         assertThat(finished.getTimestampMs()).isEqualTo(1_200);
         assertThat(actions.get(1)).isInstanceOf(SnapshotSkipped.class);
         assertThat(core.isFinished()).isTrue();
-        assertThat(core.runningSnapshot()).isEmpty();
+        assertThat(core.onSnapshotSucceeded(2, SnapshotResult.of("file:///s/2", 1), 1_300)).as("2 never runs")
+                .isEmpty();
         assertThat(core.onCompleted(completed(1, -1))).containsExactly(new NotifyComplete(1, -1));
     }
 

@@ -36,7 +36,7 @@ class SidecarCoreTriggerTest {
         // then
         assertThat(actions).containsExactly(new StartSnapshot(new SnapshotRequest(7, 1_000, CheckpointType.CHECKPOINT,
                 "file:///cp/orders/chk-7", JOB, TASK, 1), 1_010 + 5_000));
-        assertThat(core.runningSnapshot()).hasValue(7);
+        assertThat(core.onTrigger(trigger(8, 1_100), 1_100)).as("7 runs: 8 waits").isEmpty();
     }
 
     @Test
@@ -45,7 +45,8 @@ class SidecarCoreTriggerTest {
         other.setJobId("payments");
 
         assertThat(core.onTrigger(other, 1_010)).isEmpty();
-        assertThat(core.runningSnapshot()).isEmpty();
+        assertThat(core.onTrigger(trigger(8, 1_100), 1_100)).as("no snapshot runs: 8 starts")
+                .singleElement().isInstanceOf(StartSnapshot.class);
     }
 
     @Test
@@ -142,7 +143,6 @@ class SidecarCoreTriggerTest {
         assertThat(first).singleElement().isInstanceOf(StartSnapshot.class);
         assertThat(second).isEmpty();
         assertThat(third).isEmpty();
-        assertThat(core.queuedSnapshots()).containsExactly(2L, 3L);
 
         // when the first finishes, it is acked and the second starts
         List<SidecarAction> afterFirst = core.onSnapshotSucceeded(1, SnapshotResult.of("file:///s/1", 1), 1_300);
@@ -153,7 +153,8 @@ class SidecarCoreTriggerTest {
         // and after the second, the third
         List<SidecarAction> afterSecond = core.onSnapshotSucceeded(2, SnapshotResult.of("file:///s/2", 1), 1_400);
         assertThat(((StartSnapshot) afterSecond.get(1)).request().checkpointId()).isEqualTo(3);
-        assertThat(core.queuedSnapshots()).isEmpty();
+        assertThat(core.onSnapshotSucceeded(3, SnapshotResult.of("file:///s/3", 1), 1_500)).as("none waits")
+                .singleElement().isInstanceOf(PublishAck.class);
     }
 
     @Test
@@ -210,7 +211,8 @@ class SidecarCoreTriggerTest {
         core.onTrigger(trigger(1, 1_000), 1_000);
 
         assertThat(core.onTrigger(trigger(1, 1_000), 1_050)).isEmpty();
-        assertThat(core.queuedSnapshots()).isEmpty();
+        assertThat(core.onSnapshotSucceeded(1, SnapshotResult.of("file:///s/1", 1), 1_100)).as("1 is not queued again")
+                .singleElement().isInstanceOf(PublishAck.class);
     }
 
     @Test
@@ -220,7 +222,8 @@ class SidecarCoreTriggerTest {
 
         // then
         assertThat(core.onTrigger(trigger(4, 1_000), 1_000)).isEmpty();
-        assertThat(core.runningSnapshot()).isEmpty();
+        assertThat(core.onTrigger(trigger(5, 1_100), 1_100)).as("no snapshot runs: 5 starts")
+                .singleElement().isInstanceOf(StartSnapshot.class);
     }
 
     @Test

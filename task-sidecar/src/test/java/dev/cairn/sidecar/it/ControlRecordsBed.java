@@ -79,16 +79,17 @@ public final class ControlRecordsBed implements AutoCloseable {
 
     /** A task sidecar's config on this bed's topics (snapshot timeout 30 s). */
     public SidecarConfig taskConfig(String jobId, String taskId, int subtaskIndex) {
-        return SidecarConfigCopies.withStartupTimeout(SidecarConfig.forTask(kafka.bootstrapServers(), jobId, taskId,
-                subtaskIndex).withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(30)), WAIT)
-                .withAuthKey(master.jobKey(jobId));
+        return onThisBed(SidecarConfig.forTask(kafka.bootstrapServers(), jobId, taskId, subtaskIndex), jobId);
     }
 
     /** A participant sidecar's config on this bed's topics (snapshot timeout 30 s). */
     public SidecarConfig participantConfig(String jobId, String participant) {
-        return SidecarConfigCopies.withStartupTimeout(SidecarConfig.forParticipant(kafka.bootstrapServers(), jobId,
-                participant).withTopics(topics).withSnapshotTimeout(Duration.ofSeconds(30)), WAIT)
-                .withAuthKey(master.jobKey(jobId));
+        return onThisBed(SidecarConfig.forParticipant(kafka.bootstrapServers(), jobId, participant), jobId);
+    }
+
+    private SidecarConfig onThisBed(SidecarConfig config, String jobId) {
+        return SidecarConfigCopies.withStartupTimeout(SidecarConfigCopies.withSnapshotTimeout(
+                config.withTopics(topics), Duration.ofSeconds(30)), WAIT).withAuthKey(master.jobKey(jobId));
     }
 
     /** Starts a sidecar; it is closed after the test. */

@@ -19,6 +19,7 @@ import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import dev.cairn.sidecar.core.Participant;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.time.Duration;
@@ -106,8 +107,8 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
     void shouldAcknowledgeWithoutStateWhenACommandWorkerAnswersNothing() {
         // given a participant reached through a command that keeps no state
         String job = CoordinatorTestBed.uniqueJobId("participant-command");
-        bed.start(bed.participantConfig(job, "enumerator")
-                .withCommandHook(List.of("sh", "-c", "echo '{}'"), Duration.ofSeconds(10)));
+        bed.start(SidecarConfigCopies.withCommandHook(bed.participantConfig(job, "enumerator"),
+                List.of("sh", "-c", "echo '{}'"), Duration.ofSeconds(10)));
 
         // when
         bed.control(job, participantsTriggered(job, 2, "enumerator"));

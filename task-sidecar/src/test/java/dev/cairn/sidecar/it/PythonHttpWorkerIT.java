@@ -7,6 +7,7 @@ import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.OptionalTool;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.StateHandle;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +32,8 @@ class PythonHttpWorkerIT extends SidecarTestBase {
         PythonWorker worker = PythonWorker.start(python, dir);
         try {
             bed.register(Events.job(job, 300, 10_000, "py"));
-            sidecars.start(sidecars.config(job, "py", 0).withHttpHook(worker.url(), Duration.ofSeconds(5)));
+            sidecars.start(SidecarConfigCopies.withHttpHook(sidecars.config(job, "py", 0), worker.url(),
+                    Duration.ofSeconds(5)));
 
             CheckpointCompleted third = bed.awaitJournal(CheckpointCompleted.class,
                     c -> c.getJobId().equals(job) && c.getCheckpointId() == 3);
@@ -58,11 +60,13 @@ class PythonHttpWorkerIT extends SidecarTestBase {
         PythonWorker worker = PythonWorker.start(python, dir);
         try {
             bed.register(Events.job(job, 300, 10_000, "py"));
-            sidecars.start(sidecars.config(job, "py", 0).withHttpHook(worker.url(), Duration.ofSeconds(5)));
+            sidecars.start(SidecarConfigCopies.withHttpHook(sidecars.config(job, "py", 0), worker.url(),
+                    Duration.ofSeconds(5)));
             bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);
 
             sidecars.stopAll();
-            sidecars.start(sidecars.config(job, "py", 0).withHttpHook(worker.url(), Duration.ofSeconds(5)));
+            sidecars.start(SidecarConfigCopies.withHttpHook(sidecars.config(job, "py", 0), worker.url(),
+                    Duration.ofSeconds(5)));
 
             PythonWorker.Restore restore = Awaitility.await().atMost(CoordinatorTestBed.WAIT)
                     .until(() -> worker.restores().stream().skip(1).findFirst(), found -> found.isPresent())

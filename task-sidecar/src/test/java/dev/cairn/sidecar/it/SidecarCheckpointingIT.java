@@ -15,6 +15,7 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import dev.cairn.sidecar.it.RecordingHook.Notification;
 import java.time.Duration;
 import java.util.List;
@@ -133,7 +134,8 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         bed.register(Events.job(job, 150, 30_000, "source", "sink"));
         RecordingHook sink = RecordingHook.stuck(id -> id == 1);
         sidecars.start(job, "source", 0, RecordingHook.acking());
-        sidecars.start(sidecars.config(job, "sink", 0).withSnapshotTimeout(Duration.ofMillis(500)), sink);
+        sidecars.start(SidecarConfigCopies.withSnapshotTimeout(sidecars.config(job, "sink", 0), Duration.ofMillis(500)),
+                sink);
 
         // when
         CheckpointAborted aborted = bed.awaitJournal(CheckpointAborted.class,

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.sidecar.app.SidecarConfigCopies;
 import java.nio.charset.StandardCharsets;
 import java.net.URI;
 import java.nio.file.Files;
@@ -32,8 +33,8 @@ class SidecarHooksIT extends SidecarTestBase {
         String job = CoordinatorTestBed.uniqueJobId("command");
         Path script = Path.of("src/test/resources/it/worker-hook.sh").toAbsolutePath();
         bed.register(Events.job(job, 300, 10_000, "shell"));
-        sidecars.start(sidecars.config(job, "shell", 0)
-                .withCommandHook(List.of("sh", script.toString(), workerDir.toString()), Duration.ofSeconds(10)));
+        sidecars.start(SidecarConfigCopies.withCommandHook(sidecars.config(job, "shell", 0),
+                List.of("sh", script.toString(), workerDir.toString()), Duration.ofSeconds(10)));
 
         CheckpointCompleted second = bed.awaitJournal(CheckpointCompleted.class,
                 c -> c.getJobId().equals(job) && c.getCheckpointId() == 2);

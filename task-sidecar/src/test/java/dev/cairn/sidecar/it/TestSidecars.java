@@ -36,8 +36,8 @@ final class TestSidecars implements AutoCloseable {
     }
 
     private SidecarConfig secured(String jobId, SidecarConfig config) {
-        SidecarConfig forBed = SidecarConfigCopies.withStartupTimeout(
-                config.withTopics(bed.topics()).withSnapshotTimeout(Duration.ofSeconds(30)), CoordinatorTestBed.WAIT);
+        SidecarConfig forBed = SidecarConfigCopies.withStartupTimeout(SidecarConfigCopies.withSnapshotTimeout(
+                config.withTopics(bed.topics()), Duration.ofSeconds(30)), CoordinatorTestBed.WAIT);
         return bed.jobKey(jobId).map(forBed::withAuthKey).orElse(forBed);
     }
 

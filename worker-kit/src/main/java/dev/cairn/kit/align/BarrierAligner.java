@@ -107,15 +107,6 @@ public final class BarrierAligner<R> {
         return new BarrierAligner<>(channels, positions, checkpointId, minimumGenerations);
     }
 
-    /**
-     * A task restored from {@code checkpointId}, its upstream incarnations as they were: replaying from the
-     * positions yields the records that were held back at the snapshot and everything after them, each once.
-     */
-    public static <R> BarrierAligner<R> restoredAlone(Collection<Channel> channels, InputPositions positions,
-            long checkpointId) {
-        return restored(channels, positions, checkpointId, Map.of());
-    }
-
     /** A data record of upstream generation {@code generation} at {@code offset} on {@code channel}. */
     public List<Step<R>> onData(Channel channel, long offset, long generation, R record) {
         return run(new Input.Data<>(channel, offset, generation, record));

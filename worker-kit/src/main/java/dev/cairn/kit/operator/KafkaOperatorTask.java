@@ -163,11 +163,6 @@ public final class KafkaOperatorTask implements SnapshotHook {
         return rollbacks;
     }
 
-    /** How many input records went to the dead-letter topic. */
-    public long deadLettered() {
-        return deadLetters == null ? 0 : deadLetters.sent();
-    }
-
     /** Why the loop stopped, when it failed; empty while it runs, after a stop-with-savepoint or a plain close. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());

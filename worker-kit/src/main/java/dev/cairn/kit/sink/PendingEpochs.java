@@ -2,7 +2,6 @@ package dev.cairn.kit.sink;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableMap;
 import java.util.TreeMap;
 
@@ -85,24 +84,5 @@ public final class PendingEpochs {
     /** The sealed, uncommitted epochs, oldest first. */
     public List<Epoch> uncommitted() {
         return List.copyOf(sealed.values());
-    }
-
-    /** The number of records in the open epoch. */
-    public int openRecords() {
-        return open.size();
-    }
-
-    /** The number of records in sealed, uncommitted epochs. */
-    public long sealedRecords() {
-        long count = 0;
-        for (Map.Entry<Long, Epoch> entry : sealed.entrySet()) {
-            count += entry.getValue().records().size();
-        }
-        return count;
-    }
-
-    /** The newest committed (or restored) checkpoint, -1 before any. */
-    public long lastCommitted() {
-        return lastCommitted;
     }
 }

@@ -181,20 +181,6 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
                 config.transactionalId(), checkpointId);
     }
 
-    /** The newest checkpoint this incarnation committed or restored, -1 before any. */
-    public long lastCommittedCheckpoint() {
-        synchronized (pending) {
-            return pending.lastCommitted();
-        }
-    }
-
-    /** The records buffered and not yet committed (open and sealed epochs). */
-    public long bufferedRecords() {
-        synchronized (pending) {
-            return pending.openRecords() + pending.sealedRecords();
-        }
-    }
-
     /** Stops the sink; records not committed stay in the snapshots (those of the open epoch are dropped). */
     @Override
     public void close() {

@@ -57,12 +57,6 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
                 Duration.ofMillis(100));
     }
 
-    /** The same settings, bounded or not. */
-    public SourceTaskConfig withBounded(boolean isBounded) {
-        return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom,
-                isBounded, pollTimeout);
-    }
-
     /** The consumer's settings: the client settings, no offset commits, read_committed unless set. */
     public Map<String, Object> consumerSettings() {
         Map<String, Object> settings = new HashMap<>(clientConfig);

@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -41,7 +40,6 @@ public final class DeadLetters implements AutoCloseable {
     private final String who;
     private final Map<String, Object> settings;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final AtomicLong sent = new AtomicLong();
     private KafkaProducer<byte[], byte[]> producer;
 
     /**
@@ -75,12 +73,6 @@ public final class DeadLetters implements AutoCloseable {
                 LOG.error("Task {}: a dead letter could not be written to {}", who, topic, error);
             }
         });
-        sent.incrementAndGet();
-    }
-
-    /** How many records were sent to the dead-letter topic. */
-    public long sent() {
-        return sent.get();
     }
 
     /** Why a dead letter could not be written, when one could not. */

@@ -3,6 +3,7 @@ package dev.cairn.kit.align;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Given-when-then fixture for {@link BarrierAligner}: the {@code given} methods feed setup inputs through a
@@ -71,14 +72,17 @@ final class AlignerScenario {
         return this;
     }
 
-    /** Restores a new aligner as {@code restore} makes it, with the positions of the last snapshot. */
-    AlignerScenario restored(Restore restore) {
-        return restored(restore, lastSnapshot());
+    /** Restores a new aligner from the last snapshot, its upstream incarnations as they were. */
+    AlignerScenario restored() {
+        return restored(lastSnapshot());
     }
 
-    /** Restores a new aligner as {@code restore} makes it, with the positions of {@code snapshot}. */
-    AlignerScenario restored(Restore restore, Step.Snapshot<String> snapshot) {
-        aligner = restore.make(channels, snapshot.positions(), snapshot.checkpointId());
+    /**
+     * Restores a new aligner from {@code snapshot}, its upstream incarnations as they were (no minimum generation):
+     * replaying from the positions yields the records held back at the snapshot and everything after them.
+     */
+    AlignerScenario restored(Step.Snapshot<String> snapshot) {
+        aligner = BarrierAligner.restored(channels, snapshot.positions(), snapshot.checkpointId(), Map.of());
         return this;
     }
 
@@ -144,10 +148,5 @@ final class AlignerScenario {
 
     BarrierAligner<String> aligner() {
         return aligner;
-    }
-
-    /** How a task is restored. */
-    interface Restore {
-        BarrierAligner<String> make(List<Channel> channels, InputPositions positions, long checkpointId);
     }
 }

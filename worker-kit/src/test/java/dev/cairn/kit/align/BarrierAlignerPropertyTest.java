@@ -66,7 +66,7 @@ class BarrierAlignerPropertyTest {
                 .forEach(step -> snapshots.add((Step.Snapshot<String>) step)));
         Step.Snapshot<String> snapshot = snapshots.get(restored - 1);
 
-        BarrierAligner<String> aligner = BarrierAligner.restoredAlone(channels, snapshot.positions(), restored);
+        BarrierAligner<String> aligner = BarrierAligner.restored(channels, snapshot.positions(), restored, Map.of());
         List<Step<String>> steps = log.replay(aligner, snapshot.positions());
 
         assertThat(snapshot.checkpointId()).isEqualTo(restored);

@@ -147,7 +147,7 @@ class BarrierAlignerRestoreTest {
 
     @Test
     void shouldAdoptARestartedUpstreamOfItsOwnCheckpointWhenItTookNothingOfItsPredecessor() {
-        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored(BarrierAligner::restoredAlone);
+        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored();
 
         assertThat(task.whenResume(A, 9, 3)).containsExactly(new Resumed<>(A, 9));
         assertThat(task.generation(9).whenData(A, "a")).containsExactly(new Deliver<>(A, 3, "a"));
@@ -155,7 +155,7 @@ class BarrierAlignerRestoreTest {
 
     @Test
     void shouldSkipAnUpstreamRestoredFromAnOlderCheckpointUntilItRestartsAgain() {
-        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored(BarrierAligner::restoredAlone);
+        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored();
 
         assertThat(task.whenResume(A, 9, 2)).containsExactly(new Drop<>(A, 2, DropReason.UPSTREAM_BEHIND));
         assertThat(task.generation(9).whenData(A, "behind")).containsExactly(
@@ -166,7 +166,7 @@ class BarrierAlignerRestoreTest {
 
     @Test
     void shouldRollBackToItsOwnCheckpointWhenAnUpstreamItTookRecordsFromRestartsBehind() {
-        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored(BarrierAligner::restoredAlone)
+        AlignerScenario task = given(A, B).barrier(A, 3).barrier(B, 3).restored()
                 .data(A, "a");
 
         assertThat(task.whenResume(A, 9, 2)).singleElement().isInstanceOfSatisfying(Rollback.class, rollback -> {
@@ -178,7 +178,7 @@ class BarrierAlignerRestoreTest {
 
     @Test
     void shouldDropBarriersUpToTheRestoredCheckpoint() {
-        AlignerScenario task = given(A).barrier(A, 3).restored(BarrierAligner::restoredAlone);
+        AlignerScenario task = given(A).barrier(A, 3).restored();
 
         assertThat(task.whenBarrier(A, 2)).containsExactly(new Drop<>(A, 1, DropReason.STALE_BARRIER));
     }
@@ -191,7 +191,7 @@ class BarrierAlignerRestoreTest {
         Snapshot<String> snapshot = (Snapshot<String>) aligned.get(0);
         task.data(A, "a3").data(B, "b3").data(C, "c3");
 
-        List<Step<String>> replayed = task.restored(BarrierAligner::restoredAlone, snapshot)
+        List<Step<String>> replayed = task.restored(snapshot)
                 .whenReplayed(snapshot.positions());
 
         assertThat(delivered(aligned)).containsExactly("a2", "c2");

@@ -27,7 +27,7 @@ class PendingEpochsTest {
 
         // then
         assertThat(snapshot).containsExactly(epoch(1, "a", "b"));
-        assertThat(pending.openRecords()).isZero();
+        assertThat(pending.seal(2)).as("the open epoch is empty again").containsExactly(epoch(1, "a", "b"));
     }
 
     @Test
@@ -78,7 +78,7 @@ class PendingEpochsTest {
 
         // then
         assertThat(committable).containsExactly(epoch(1, "a"));
-        assertThat(pending.openRecords()).isEqualTo(1);
+        assertThat(pending.uncommitted()).isEmpty();
         assertThat(pending.seal(2)).containsExactly(epoch(2, "b"));
     }
 
@@ -110,7 +110,7 @@ class PendingEpochsTest {
 
         // then
         assertThat(snapshot).containsExactly(epoch(1, "a"), epoch(3, "c"));
-        assertThat(pending.sealedRecords()).isEqualTo(2);
+        assertThat(pending.uncommitted()).containsExactly(epoch(1, "a"), epoch(3, "c"));
     }
 
     @Test
@@ -136,8 +136,8 @@ class PendingEpochsTest {
 
         // then
         assertThat(pending.uncommitted()).isEmpty();
-        assertThat(pending.openRecords()).isZero();
-        assertThat(pending.lastCommitted()).isEqualTo(7);
+        assertThat(pending.isCommitted(7)).isTrue();
+        assertThat(pending.isCommitted(8)).isFalse();
         assertThatThrownBy(() -> pending.seal(7)).isInstanceOf(IllegalArgumentException.class);
         assertThat(pending.seal(8)).isEmpty();
     }

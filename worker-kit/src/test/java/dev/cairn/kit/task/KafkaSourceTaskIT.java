@@ -34,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -180,7 +181,9 @@ class KafkaSourceTaskIT {
     void shouldAnswerFinishedOnceABoundedInputIsExhausted() throws Exception {
         // given a bounded subtask over 20 input records
         produce(0, 20);
-        KafkaSourceTask bounded = new KafkaSourceTask(config(0).withBounded(true), ORIGIN);
+        KafkaSourceTask bounded = new KafkaSourceTask(new SourceTaskConfig("orders-src", 0, 2, input, output,
+                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                SourceTaskConfig.StartFrom.EARLIEST, true, Duration.ofMillis(100)), ORIGIN);
         tasks.add(bounded);
         bounded.restore(Optional.empty());
 
