@@ -4,6 +4,7 @@ import dev.cairn.core.state.StateKeys.AckKey;
 import dev.cairn.core.state.StateKeys.CheckpointKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Objects;
@@ -18,13 +19,18 @@ import org.apache.avro.specific.SpecificRecord;
  * fails leaves nothing behind.
  *
  * <p>Reads of what was not written here go to the base each time: the base is a map in memory, or the store
- * backing's decoded values, so a read is a lookup, and a decision allocates only for what it writes.
+ * backing's decoded values, so a read is a lookup, and a decision allocates only for what it writes: one small
+ * map per table it writes, in write order, whose values are the values put or {@link #REMOVED}.
  */
 public final class OverlayStorage implements Storage {
 
+    /** The value written for a key removed here. */
+    private static final Object REMOVED = new Object();
+
     private final Storage base;
-    /** What was written here, by {@link StateTable#index()}; a table's slots are made on its first write. */
-    private final Slots<?, ?>[] written = new Slots<?, ?>[StateTable.ALL.size()];
+    /** What was written here, by {@link StateTable#index()}; a table's map is made on its first write. */
+    @SuppressWarnings("unchecked")
+    private final Map<Object, Object>[] written = new Map[StateTable.ALL.size()];
     /** Groups removed here, by table index, in order; made on the first removal. */
     private Set<?>[] removedGroups;
 
@@ -39,6 +45,7 @@ public final class OverlayStorage implements Storage {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private <K, V extends SpecificRecord> void applyTo(CoordinatorState target, StateTable<K, V> table) {
         Set<?> groups = removedGroups == null ? null : removedGroups[table.index()];
         if (groups != null) {
@@ -46,20 +53,25 @@ public final class OverlayStorage implements Storage {
                 target.removeGroup(table, group);
             }
         }
-        Slots<K, V> slots = slots(table, false);
-        if (slots != null) {
-            slots.applyTo(target, table);
+        Map<Object, Object> writes = written[table.index()];
+        if (writes != null) {
+            for (Map.Entry<Object, Object> write : writes.entrySet()) {
+                if (write.getValue() == REMOVED) {
+                    target.remove(table, (K) write.getKey());
+                } else {
+                    target.put(table, (K) write.getKey(), (V) write.getValue());
+                }
+            }
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private <K, V> Slots<K, V> slots(StateTable<K, ?> table, boolean make) {
-        Slots<?, ?> slots = written[table.index()];
-        if (slots == null && make) {
-            slots = new Slots<K, V>();
-            written[table.index()] = slots;
+    private Map<Object, Object> writes(StateTable<?, ?> table) {
+        Map<Object, Object> writes = written[table.index()];
+        if (writes == null) {
+            writes = new LinkedHashMap<>(4);
+            written[table.index()] = writes;
         }
-        return (Slots<K, V>) slots;
+        return writes;
     }
 
     private boolean removedGroupOf(StateTable<?, ?> table, Object group) {
@@ -78,17 +90,24 @@ public final class OverlayStorage implements Storage {
     CheckpointProgress progressOver(CheckpointKey checkpoint, CoordinatorState base) {
         CheckpointProgress progress = removedGroupOf(StateTable.ACKS, checkpoint) ? CheckpointProgress.NONE
                 : base.progress(checkpoint);
-        Slots<AckKey, CheckpointAcknowledged> acks = slots(StateTable.ACKS, false);
-        return acks == null ? progress : acks.fold(progress, checkpoint, AckKey::isOf, CheckpointProgress::plus);
+        Map<Object, Object> acks = written[StateTable.ACKS.index()];
+        if (acks != null) {
+            for (Map.Entry<Object, Object> write : acks.entrySet()) {
+                if (write.getValue() != REMOVED && ((AckKey) write.getKey()).isOf(checkpoint)) {
+                    progress = progress.plus((CheckpointAcknowledged) write.getValue());
+                }
+            }
+        }
+        return progress;
     }
 
     @Override
     @SuppressWarnings("unchecked")
     public <K, V extends SpecificRecord> V get(StateTable<K, V> table, K key) {
-        Slots<K, V> slots = slots(table, false);
-        Object value = slots == null ? null : slots.written(key);
+        Map<Object, Object> writes = written[table.index()];
+        Object value = writes == null ? null : writes.get(key);
         if (value != null) {
-            return value == Slots.REMOVED ? null : (V) value;
+            return value == REMOVED ? null : (V) value;
         }
         if (removesGroupsOf(table) && removedGroupOf(table, table.keys().group(key))) {
             return null;
@@ -98,29 +117,33 @@ public final class OverlayStorage implements Storage {
 
     @Override
     public <K, V extends SpecificRecord> void put(StateTable<K, V> table, K key, V value) {
-        this.<K, V>slots(table, true).put(key, Objects.requireNonNull(value));
+        writes(table).put(key, Objects.requireNonNull(value));
     }
 
     @Override
     public <K, V extends SpecificRecord> void delete(StateTable<K, V> table, K key) {
-        this.<K, V>slots(table, true).remove(key);
+        writes(table).put(key, REMOVED);
     }
 
     /** The base's entries of the group (none when removed here) with the writes made here applied over them. */
     @Override
+    @SuppressWarnings("unchecked")
     public <K, V extends SpecificRecord> Map<K, V> scan(StateTable<K, V> table, Object group) {
         Map<K, V> entries = group != null && removedGroupOf(table, group) ? new HashMap<>()
                 : base.scan(table, group);
         if (group == null && removesGroupsOf(table)) {
             entries.keySet().removeIf(key -> removedGroupOf(table, table.keys().group(key)));
         }
-        Slots<K, V> slots = slots(table, false);
-        if (slots != null) {
-            slots.applyTo((key, value) -> {
-                if (group == null || group.equals(table.keys().group(key))) {
-                    entries.put(key, value);
+        Map<Object, Object> writes = written[table.index()];
+        if (writes != null) {
+            for (Map.Entry<Object, Object> write : writes.entrySet()) {
+                K key = (K) write.getKey();
+                if (write.getValue() == REMOVED) {
+                    entries.remove(key);
+                } else if (group == null || group.equals(table.keys().group(key))) {
+                    entries.put(key, (V) write.getValue());
                 }
-            }, key -> entries.remove(key));
+            }
         }
         return entries;
     }
@@ -128,9 +151,9 @@ public final class OverlayStorage implements Storage {
     @Override
     @SuppressWarnings("unchecked")
     public <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {
-        Slots<K, V> slots = slots(table, false);
-        if (slots != null) {
-            slots.forget(key -> group.equals(table.keys().group(key)));
+        Map<Object, Object> writes = written[table.index()];
+        if (writes != null) {
+            writes.keySet().removeIf(key -> group.equals(table.keys().group((K) key)));
         }
         if (removedGroups == null) {
             removedGroups = new Set<?>[StateTable.ALL.size()];
