@@ -1,7 +1,6 @@
 package dev.cairn.bench.core;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -37,9 +36,9 @@ import org.openjdk.jmh.annotations.TearDown;
  *   <li>{@link #cycle}: a trigger and N acks, building their messages, as a throughput in cycles per second.
  * </ul>
  *
- * Every benchmark has per-invocation helpers (the cycle's only read the {@link CpuClock}); they add two
- * timestamps (some tens of ns) to each measured invocation, and the shortest invocation here (N = 10) takes
- * microseconds.
+ * Every benchmark has per-invocation helpers (the cycle's only read the {@link InvocationMeter}); they add
+ * two CPU-time readings (some tens of ns) to each invocation's CPU time, and the shortest invocation here
+ * (N = 10) takes microseconds.
  */
 public class CoreBenchmarks {
 
@@ -65,8 +64,8 @@ public class CoreBenchmarks {
 
         CoordinatorDriver driver;
 
-        /** The clock of the current invocation, set by the per-invocation setup. */
-        CpuClock clock;
+        /** The meter of the current invocation, set by the per-invocation setup. */
+        InvocationMeter meter;
 
         /** The pending checkpoint, or -1 when nothing is pending. */
         long pending = -1;
@@ -114,10 +113,10 @@ public class CoreBenchmarks {
         }
 
         /** Starts measuring an invocation: from here on the driver must build no message. */
-        void startMeasuring(CpuClock invocationClock) {
+        void startMeasuring(InvocationMeter invocationMeter) {
             builtBeforeMeasuring = driver.messagesBuilt();
-            clock = invocationClock;
-            clock.start();
+            meter = invocationMeter;
+            meter.start();
         }
 
         /**
@@ -126,7 +125,7 @@ public class CoreBenchmarks {
          * @throws IllegalStateException when the driver built a message during the invocation, which fails the run
          */
         void stopMeasuring(int operations) {
-            clock.stop(operations);
+            meter.stop(operations);
             long built = driver.messagesBuilt() - builtBeforeMeasuring;
             if (built != 0) {
                 throw new IllegalStateException(impl + " built " + built + " message(s) inside the measured call; "
@@ -141,18 +140,18 @@ public class CoreBenchmarks {
         Object[] acks;
 
         @Setup(Level.Invocation)
-        public void freshCheckpoint(CpuClock invocationClock) {
+        public void freshCheckpoint(InvocationMeter invocationMeter) {
             completePending();
             trigger();
             acks = new Object[subtasks - 1];
             for (int subtask = 0; subtask < acks.length; subtask++) {
                 acks[subtask] = driver.ackMessage(pending, subtask);
             }
-            startMeasuring(invocationClock);
+            startMeasuring(invocationMeter);
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
+        public void endInvocation() {
             stopMeasuring(subtasks - 1);
         }
     }
@@ -163,17 +162,17 @@ public class CoreBenchmarks {
         Object lastAck;
 
         @Setup(Level.Invocation)
-        public void allButLastAcked(CpuClock invocationClock) {
+        public void allButLastAcked(InvocationMeter invocationMeter) {
             trigger();
             for (; acked < subtasks - 1; acked++) {
                 driver.ack(pending, acked);
             }
             lastAck = driver.ackMessage(pending, subtasks - 1);
-            startMeasuring(invocationClock);
+            startMeasuring(invocationMeter);
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
+        public void endInvocation() {
             stopMeasuring(1);
         }
     }
@@ -184,58 +183,68 @@ public class CoreBenchmarks {
         Object triggerMessage;
 
         @Setup(Level.Invocation)
-        public void nothingPending(CpuClock invocationClock) {
+        public void nothingPending(InvocationMeter invocationMeter) {
             completePending();
             triggerMessage = driver.triggerMessage();
-            startMeasuring(invocationClock);
+            startMeasuring(invocationMeter);
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
+        public void endInvocation() {
             stopMeasuring(1);
         }
     }
 
-    /** The steady state between two full cycles; a cycle builds its messages, so the clock alone is read. */
+    /** The steady state between two full cycles; a cycle builds its messages, so the meter alone is read. */
     @State(Scope.Thread)
     public static class Idle extends Coordinator {
         @Setup(Level.Invocation)
-        public void idle(CpuClock invocationClock) {
-            clock = invocationClock;
-            clock.start();
+        public void idle(InvocationMeter invocationMeter) {
+            meter = invocationMeter;
+            meter.start();
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
-            clock.stop(1);
+        public void endInvocation() {
+            meter.stop(1);
         }
     }
 
     /**
-     * The CPU time of the benchmark thread in the measured invocations, read right after each invocation's
-     * setup and right before its teardown. JMH resets and reports the two counters per iteration, so that the
-     * report can give CPU ns per operation next to the wall-clock score, which other processes inflate.
+     * The CPU time of the benchmark thread and the bytes it allocated in the measured invocations, read right
+     * after each invocation's setup and right before its teardown, so that neither counts the setup (JMH's GC
+     * profiler does: its bytes per operation would include building the messages). JMH resets and reports the
+     * counters per iteration; the report divides them by {@link #operations}. CPU time is not inflated by other
+     * processes, as the wall-clock score is.
      */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
-    public static class CpuClock {
-        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    public static class InvocationMeter {
+        private static final com.sun.management.ThreadMXBean THREADS =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
         /** CPU time of the measured invocations of this iteration. */
         public long cpuNanos;
 
+        /** Bytes those invocations allocated. */
+        public long allocatedBytes;
+
         /** Operations those invocations performed. */
-        public long cpuOps;
+        public long operations;
 
         private long startedAt;
+        private long allocatedAt;
 
         void start() {
+            allocatedAt = THREADS.getCurrentThreadAllocatedBytes();
             startedAt = THREADS.getCurrentThreadCpuTime();
         }
 
-        void stop(int operations) {
-            cpuNanos += THREADS.getCurrentThreadCpuTime() - startedAt;
-            cpuOps += operations;
+        void stop(int performed) {
+            long stoppedAt = THREADS.getCurrentThreadCpuTime();
+            allocatedBytes += THREADS.getCurrentThreadAllocatedBytes() - allocatedAt;
+            cpuNanos += stoppedAt - startedAt;
+            operations += performed;
         }
     }
 

@@ -11,10 +11,10 @@ import org.openjdk.jmh.results.RunResult;
 /**
  * The Markdown tables of a core benchmark run, one row per operation and N, with Cairn's score, Flink's score
  * with a state handle per ack and their ratio Cairn/Flink, then Flink's score without state and Cairn's ratio
- * to it: first JMH's wall-clock scores (with their 99.9% error margins and, with JMH's GC profiler, the bytes
- * allocated per operation), then the same rows in CPU time of the benchmark thread
- * ({@link CoreBenchmarks.CpuClock}), which other processes on the machine do not inflate. A paragraph before
- * the tables says how the messages are built.
+ * to it: first JMH's wall-clock scores (with their 99.9% error margins), then the same rows in CPU time of the
+ * benchmark thread, which other processes on the machine do not inflate, with the bytes it allocated per
+ * operation ({@link CoreBenchmarks.InvocationMeter}). A paragraph before the tables says how the messages are
+ * built.
  */
 public final class CoreReport {
 
@@ -41,7 +41,6 @@ public final class CoreReport {
         }
     }
 
-    private static final String ALLOCATION = "gc.alloc.rate.norm";
     private static final String HEADER = "| Operation | N | Cairn | Flink | Cairn/Flink | Flink stateless "
             + "| Cairn/Flink stateless |";
     private static final String ALIGNMENT = "|---|---:|---:|---:|---:|---:|---:|";
@@ -58,11 +57,8 @@ public final class CoreReport {
     private CoreReport() {
     }
 
-    /**
-     * The tables of {@code results} for every operation and every N of {@code subtasks}, with bytes allocated
-     * per operation when {@code allocation}; a missing result shows as "n/a".
-     */
-    public static String markdown(Collection<RunResult> results, List<Integer> subtasks, boolean allocation) {
+    /** The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result shows as "n/a". */
+    public static String markdown(Collection<RunResult> results, List<Integer> subtasks) {
         Map<String, RunResult> byKey = new HashMap<>();
         for (RunResult result : results) {
             String benchmark = result.getParams().getBenchmark();
@@ -71,8 +67,7 @@ public final class CoreReport {
                     result.getParams().getParam("impl")), result);
         }
         StringBuilder out = new StringBuilder(METHOD).append("\n\n## Wall-clock time (JMH score)\n\n");
-        out.append(HEADER).append(allocation ? " Cairn B/op | Flink B/op | Flink stateless B/op |\n" : "\n");
-        out.append(ALIGNMENT).append(allocation ? "---:|---:|---:|\n" : "\n");
+        out.append(HEADER).append('\n').append(ALIGNMENT).append('\n');
         for (Operation operation : Operation.values()) {
             for (int n : subtasks) {
                 List<RunResult> row = CoreDrivers.IMPLEMENTATIONS.stream()
@@ -80,24 +75,27 @@ public final class CoreReport {
                 int per = operation.perInvocation(n);
                 row(out, operation, n, row.stream().map(result -> scored(result, per)).toList(),
                         row.stream().map(CoreReport::primary).toList());
-                if (allocation) {
-                    row.forEach(result -> out.append(' ').append(allocated(result, per)).append(" |"));
-                }
                 out.append('\n');
             }
         }
         out.append('\n').append(LEGEND).append(" Scores are JMH means ± their 99.9% error.\n\n");
-        out.append("## CPU time of the benchmark thread\n\n").append(HEADER).append('\n').append(ALIGNMENT)
-                .append('\n');
+        out.append("## CPU time and allocation of the benchmark thread\n\n").append(HEADER)
+                .append(" Cairn B/op | Flink B/op | Flink stateless B/op |\n").append(ALIGNMENT)
+                .append("---:|---:|---:|\n");
         for (Operation operation : Operation.values()) {
             for (int n : subtasks) {
-                List<Double> cpu = CoreDrivers.IMPLEMENTATIONS.stream()
-                        .map(impl -> cpu(byKey.get(key(operation.method, n, impl)), operation)).toList();
+                List<RunResult> row = CoreDrivers.IMPLEMENTATIONS.stream()
+                        .map(impl -> byKey.get(key(operation.method, n, impl))).toList();
+                List<Double> cpu = row.stream().map(result -> cpu(result, operation)).toList();
                 row(out, operation, n, cpu.stream().map(CoreReport::number).toList(), cpu);
+                row.forEach(result -> out.append(' ').append(number(perOperation(result, "allocatedBytes")))
+                        .append(" |"));
                 out.append('\n');
             }
         }
-        out.append('\n').append(LEGEND).append(" CPU time is read before and after every measured invocation.\n");
+        out.append('\n').append(LEGEND).append(" CPU time and allocated bytes are read right after the setup and "
+                + "right before the teardown of every measured invocation, so they count neither (JMH's GC profiler, "
+                + "--prof-gc, counts the setup's allocations too).\n");
         return out.toString();
     }
 
@@ -131,25 +129,22 @@ public final class CoreReport {
 
     /** CPU ns per operation, or cycles per CPU second for the cycle; NaN when not measured. */
     private static double cpu(RunResult result, Operation operation) {
-        if (result == null) {
+        double nanos = perOperation(result, "cpuNanos");
+        return operation == Operation.CYCLE ? 1e9 / nanos : nanos;
+    }
+
+    /** One of {@link CoreBenchmarks.InvocationMeter}'s counters per operation; NaN when not measured. */
+    private static double perOperation(RunResult result, String counter) {
+        Result<?> total = result == null ? null : result.getSecondaryResults().get(counter);
+        Result<?> operations = result == null ? null : result.getSecondaryResults().get("operations");
+        if (total == null || operations == null || operations.getScore() == 0) {
             return Double.NaN;
         }
-        Result<?> nanos = result.getSecondaryResults().get("cpuNanos");
-        Result<?> ops = result.getSecondaryResults().get("cpuOps");
-        if (nanos == null || ops == null || ops.getScore() == 0) {
-            return Double.NaN;
-        }
-        double perOperation = nanos.getScore() / ops.getScore();
-        return operation == Operation.CYCLE ? 1e9 / perOperation : perOperation;
+        return total.getScore() / operations.getScore();
     }
 
     private static String ratio(double cairn, double flink) {
         return Double.isNaN(cairn) || Double.isNaN(flink) ? "n/a" : String.format(Locale.ROOT, "%.2f", cairn / flink);
-    }
-
-    private static String allocated(RunResult result, int per) {
-        Result<?> bytes = result == null ? null : result.getSecondaryResults().get(ALLOCATION);
-        return bytes == null ? "n/a" : number(bytes.getScore() / per);
     }
 
     private static String number(double value) {

@@ -83,7 +83,8 @@ class CoreBenchmarkSmokeTest {
 
         assertThat(out).content().isEqualTo(table);
         assertThat(table).contains("Messages are built before the measured call on both sides")
-                .contains("| Flink stateless | Cairn/Flink stateless |");
+                .contains("| Flink stateless | Cairn/Flink stateless |")
+                .contains("| Cairn B/op | Flink B/op | Flink stateless B/op |");
         for (CoreReport.Operation operation : CoreReport.Operation.values()) {
             assertThat(table.lines().filter(line -> line.startsWith("| " + operation.label + " (")))
                     .as("rows of %s: wall clock and CPU", operation.label)

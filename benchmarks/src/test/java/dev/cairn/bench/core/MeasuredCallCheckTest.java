@@ -16,17 +16,17 @@ class MeasuredCallCheckTest {
     private static final int SUBTASKS = 4;
 
     private final CoreBenchmarks benchmarks = new CoreBenchmarks();
-    private final CoreBenchmarks.CpuClock clock = new CoreBenchmarks.CpuClock();
+    private final CoreBenchmarks.InvocationMeter meter = new CoreBenchmarks.InvocationMeter();
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"cairn", "flink", "flink-stateless"})
     void shouldFailTheInvocationWhenTheMeasuredCallBuildsAnAck(String impl) {
         CoreBenchmarks.FreshCheckpoint state = started(new CoreBenchmarks.FreshCheckpoint(), impl);
         try {
-            state.freshCheckpoint(clock);
+            state.freshCheckpoint(meter);
             state.driver.ack(state.pending, 0);
 
-            assertThatThrownBy(state::stopClock).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(state::endInvocation).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining(impl + " built 1 message(s) inside the measured call");
         } finally {
             state.stop();
@@ -37,10 +37,10 @@ class MeasuredCallCheckTest {
     void shouldFailTheInvocationWhenTheMeasuredCallBuildsCairnsTriggerRequest() {
         CoreBenchmarks.NothingPending state = started(new CoreBenchmarks.NothingPending(), "cairn");
         try {
-            state.nothingPending(clock);
+            state.nothingPending(meter);
             state.pending = state.driver.trigger();
 
-            assertThatThrownBy(state::stopClock).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(state::endInvocation).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("cairn built 1 message(s) inside the measured call");
         } finally {
             state.stop();
@@ -56,21 +56,21 @@ class MeasuredCallCheckTest {
         try {
             long lastTriggered = -1;
             for (int invocation = 0; invocation < 3; invocation++) {
-                fresh.freshCheckpoint(clock);
+                fresh.freshCheckpoint(meter);
                 assertThat(benchmarks.nonFinalAcks(fresh)).as("acks that completed the checkpoint").isZero();
-                fresh.stopClock();
+                fresh.endInvocation();
 
-                allButLast.allButLastAcked(clock);
+                allButLast.allButLastAcked(meter);
                 assertThat(benchmarks.completingAck(allButLast)).as("the last ack completed").isTrue();
-                allButLast.stopClock();
+                allButLast.endInvocation();
 
-                nothingPending.nothingPending(clock);
+                nothingPending.nothingPending(meter);
                 long triggered = benchmarks.trigger(nothingPending);
-                nothingPending.stopClock();
+                nothingPending.endInvocation();
                 assertThat(triggered).isGreaterThan(lastTriggered);
                 lastTriggered = triggered;
             }
-            assertThat(clock.cpuOps).isEqualTo(3L * (SUBTASKS - 1 + 1 + 1));
+            assertThat(meter.operations).isEqualTo(3L * (SUBTASKS - 1 + 1 + 1));
         } finally {
             fresh.stop();
             allButLast.stop();
