@@ -104,7 +104,7 @@ public final class CairnCoreDriver implements CoordinatorDriver {
         throw new IllegalStateException("Cairn did not trigger a checkpoint (is one still pending?)");
     }
 
-    /** A {@link Command.Acknowledge} of a {@link CheckpointAcknowledged} encoded and decoded, as the processor has it. */
+    /** A {@link Command.Acknowledge} of a {@link CheckpointAcknowledged} encoded and decoded, as the processor has. */
     @Override
     public Command.Acknowledge ackMessage(long checkpointId, int subtask) {
         built++;

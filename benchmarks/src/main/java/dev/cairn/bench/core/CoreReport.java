@@ -57,7 +57,7 @@ public final class CoreReport {
     private CoreReport() {
     }
 
-    /** The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result shows as "n/a". */
+    /** The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result is "n/a". */
     public static String markdown(Collection<RunResult> results, List<Integer> subtasks) {
         Map<String, RunResult> byKey = new HashMap<>();
         for (RunResult result : results) {
