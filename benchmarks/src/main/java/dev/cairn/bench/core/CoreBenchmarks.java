@@ -134,7 +134,7 @@ public class CoreBenchmarks {
         }
     }
 
-    /** A freshly triggered checkpoint that no subtask has acknowledged, and the acks of all subtasks but the last. */
+    /** A freshly triggered checkpoint that no subtask has acknowledged, and the built acks of all but the last. */
     @State(Scope.Thread)
     public static class FreshCheckpoint extends Coordinator {
         Object[] acks;
@@ -156,7 +156,7 @@ public class CoreBenchmarks {
         }
     }
 
-    /** A checkpoint acknowledged by every subtask but the last, and the last one's ack. */
+    /** A checkpoint acknowledged by every subtask but the last, and the last one's built ack. */
     @State(Scope.Thread)
     public static class AllButLastAcked extends Coordinator {
         Object lastAck;
