@@ -16,6 +16,8 @@ import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -24,8 +26,8 @@ import org.apache.avro.specific.SpecificRecord;
  * the {@link CoordinatorDriver} operations. The constructor registers one job of one vertex of parallelism
  * {@code subtasks} (retain 1 checkpoint, at most 1 concurrent, periodic interval and timeout of a year, so
  * nothing periodic or timed fires) and starts every subtask with a 36-character attempt id. Time is logical:
- * one millisecond per command. Every call into the core goes through {@link #apply(Command)}: decide, then
- * apply the decided changes, as the coordinator's processor does.
+ * one millisecond per command. A message is the {@link Command} the processor hands the decider; delivering
+ * it goes through {@link #apply(Command)}: decide, then apply the decided changes, as the processor does.
  */
 public final class CairnCoreDriver implements CoordinatorDriver {
 
@@ -40,6 +42,7 @@ public final class CairnCoreDriver implements CoordinatorDriver {
     private final String[] attempts;
     private long now = 1_000_000;
     private long requests;
+    private long built;
 
     /** A registered, running job of one vertex with {@code subtasks} started subtasks and nothing pending. */
     public CairnCoreDriver(int subtasks) {
@@ -69,8 +72,13 @@ public final class CairnCoreDriver implements CoordinatorDriver {
         return subtasks;
     }
 
+    /**
+     * A {@link Command.RequestTrigger} of a manual checkpoint, its request encoded and decoded (fresh strings, as
+     * the processor's decoder makes them), as the processor hands it to the decider.
+     */
     @Override
-    public long trigger() {
+    public Command.RequestTrigger triggerMessage() {
+        built++;
         TriggerRequest request = TriggerRequest.newBuilder()
                 .setJobId(JOB)
                 .setRequestId("bench-request-" + requests++)
@@ -79,7 +87,16 @@ public final class CairnCoreDriver implements CoordinatorDriver {
                 .setRequester("bench")
                 .setTimestampMs(now)
                 .build();
-        for (SpecificRecord event : apply(new Command.RequestTrigger(request))) {
+        try {
+            return new Command.RequestTrigger(TriggerRequest.fromByteBuffer(request.toByteBuffer()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public long deliverTrigger(Object message) {
+        for (SpecificRecord event : apply((Command.RequestTrigger) message)) {
             if (event instanceof CheckpointTriggered triggered) {
                 return triggered.getCheckpointId();
             }
@@ -87,8 +104,10 @@ public final class CairnCoreDriver implements CoordinatorDriver {
         throw new IllegalStateException("Cairn did not trigger a checkpoint (is one still pending?)");
     }
 
+    /** A {@link Command.Acknowledge} of a {@link CheckpointAcknowledged} encoded and decoded, as the processor has. */
     @Override
-    public boolean ack(long checkpointId, int subtask) {
+    public Command.Acknowledge ackMessage(long checkpointId, int subtask) {
+        built++;
         String attempt = attempts[subtask];
         CheckpointAcknowledged ack = CheckpointAcknowledged.newBuilder()
                 .setJobId(JOB)
@@ -103,12 +122,26 @@ public final class CairnCoreDriver implements CoordinatorDriver {
                 .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2).build())
                 .setTimestampMs(now)
                 .build();
-        for (SpecificRecord event : apply(new Command.Acknowledge(ack))) {
+        try {
+            return new Command.Acknowledge(CheckpointAcknowledged.fromByteBuffer(ack.toByteBuffer()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public boolean deliverAck(Object message) {
+        for (SpecificRecord event : apply((Command.Acknowledge) message)) {
             if (event instanceof CheckpointCompleted) {
                 return true;
             }
         }
         return false;
+    }
+
+    @Override
+    public long messagesBuilt() {
+        return built;
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.cairn.bench.core;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,7 +13,6 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * JMH benchmarks of one coordinator core, Cairn's or Flink's ({@code impl}), over one job of one vertex of
@@ -22,20 +20,25 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@link #WARM_CYCLES} and at least {@code warmAcks} acks, so the measured state is the steady state (history,
  * recently-ended ids and retained checkpoints are full and every completion evicts) and the JIT is done.
  *
+ * <p>The first three benchmarks deliver messages (a decoded record for Cairn, the RPC payload for Flink) built in
+ * their per-invocation setup, outside the measurement, as a coordinator receives them built; their
+ * per-invocation teardown fails the run when the driver built a message during the invocation
+ * ({@link CoordinatorDriver#messagesBuilt()}).
+ *
  * <ul>
  *   <li>{@link #nonFinalAcks}: the N-1 acks of one checkpoint that do not complete it, as one invocation
- *       (divide the score by N-1 for one ack); the last ack of the previous checkpoint and the trigger of the
- *       next run in a per-invocation setup, outside the measurement.
+ *       (divide the score by N-1 for one ack); the last ack of the previous checkpoint, the trigger of the
+ *       next and building the N-1 messages run in a per-invocation setup.
  *   <li>{@link #completingAck}: the last ack of a checkpoint (completion, retention, subsumption, history
- *       eviction, notifications); the trigger and the N-1 other acks run in the per-invocation setup.
- *   <li>{@link #trigger}: one manual trigger; completing the previous checkpoint runs in the per-invocation
- *       setup.
- *   <li>{@link #cycle}: a trigger and N acks, as a throughput in cycles per second.
+ *       eviction, notifications); the trigger, the N-1 other acks and building the last one run in the setup.
+ *   <li>{@link #trigger}: one manual trigger; completing the previous checkpoint and building the trigger
+ *       message run in the setup.
+ *   <li>{@link #cycle}: a trigger and N acks, building their messages, as a throughput in cycles per second.
  * </ul>
  *
- * Every benchmark has per-invocation helpers (the cycle's only read the {@link CpuClock}); they add two
- * timestamps (some tens of ns) to each measured invocation, and the shortest invocation here (N = 10) takes
- * microseconds.
+ * Every benchmark has per-invocation helpers (the cycle's only read the {@link InvocationMeter}); they add
+ * two CPU-time readings (some tens of ns) to each invocation's CPU time, and the shortest invocation here
+ * (N = 10) takes microseconds.
  */
 public class CoreBenchmarks {
 
@@ -49,7 +52,7 @@ public class CoreBenchmarks {
         @Param({"10", "1000", "10000"})
         public int subtasks;
 
-        @Param({"cairn", "flink"})
+        @Param({"cairn", "flink", "flink-stateless"})
         public String impl;
 
         /**
@@ -61,14 +64,17 @@ public class CoreBenchmarks {
 
         CoordinatorDriver driver;
 
-        /** The clock of the current invocation, set by the per-invocation setup. */
-        CpuClock clock;
+        /** The meter of the current invocation, set by the per-invocation setup. */
+        InvocationMeter meter;
 
         /** The pending checkpoint, or -1 when nothing is pending. */
         long pending = -1;
 
         /** How many subtasks, from subtask 0 on, have acknowledged the pending checkpoint. */
         int acked;
+
+        /** The driver's count of built messages when the current invocation's measurement started. */
+        long builtBeforeMeasuring;
 
         @Setup(Level.Trial)
         public void start() {
@@ -106,130 +112,176 @@ public class CoreBenchmarks {
             pending = -1;
         }
 
-        void startClock(CpuClock invocationClock) {
-            clock = invocationClock;
-            clock.start();
+        /** Starts measuring an invocation: from here on the driver must build no message. */
+        void startMeasuring(InvocationMeter invocationMeter) {
+            builtBeforeMeasuring = driver.messagesBuilt();
+            meter = invocationMeter;
+            meter.start();
+        }
+
+        /**
+         * Stops measuring an invocation of {@code operations} operations.
+         *
+         * @throws IllegalStateException when the driver built a message during the invocation, which fails the run
+         */
+        void stopMeasuring(int operations) {
+            meter.stop(operations);
+            long built = driver.messagesBuilt() - builtBeforeMeasuring;
+            if (built != 0) {
+                throw new IllegalStateException(impl + " built " + built + " message(s) inside the measured call; "
+                        + "messages must be built in the setup");
+            }
         }
     }
 
-    /** A freshly triggered checkpoint that no subtask has acknowledged. */
+    /** A freshly triggered checkpoint that no subtask has acknowledged, and the built acks of all but the last. */
     @State(Scope.Thread)
     public static class FreshCheckpoint extends Coordinator {
+        Object[] acks;
+
         @Setup(Level.Invocation)
-        public void freshCheckpoint(CpuClock invocationClock) {
+        public void freshCheckpoint(InvocationMeter invocationMeter) {
             completePending();
             trigger();
-            startClock(invocationClock);
+            acks = new Object[subtasks - 1];
+            for (int subtask = 0; subtask < acks.length; subtask++) {
+                acks[subtask] = driver.ackMessage(pending, subtask);
+            }
+            startMeasuring(invocationMeter);
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
-            clock.stop(subtasks - 1);
+        public void endInvocation() {
+            stopMeasuring(subtasks - 1);
         }
     }
 
-    /** A checkpoint acknowledged by every subtask but the last. */
+    /** A checkpoint acknowledged by every subtask but the last, and the last one's built ack. */
     @State(Scope.Thread)
     public static class AllButLastAcked extends Coordinator {
+        Object lastAck;
+
         @Setup(Level.Invocation)
-        public void allButLastAcked(CpuClock invocationClock) {
+        public void allButLastAcked(InvocationMeter invocationMeter) {
             trigger();
             for (; acked < subtasks - 1; acked++) {
                 driver.ack(pending, acked);
             }
-            startClock(invocationClock);
+            lastAck = driver.ackMessage(pending, subtasks - 1);
+            startMeasuring(invocationMeter);
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
-            clock.stop(1);
+        public void endInvocation() {
+            stopMeasuring(1);
         }
     }
 
-    /** Nothing pending: the previous checkpoint, if any, is completed. */
+    /** Nothing pending (the previous checkpoint, if any, is completed), and the next trigger's message. */
     @State(Scope.Thread)
     public static class NothingPending extends Coordinator {
+        Object triggerMessage;
+
         @Setup(Level.Invocation)
-        public void nothingPending(CpuClock invocationClock) {
+        public void nothingPending(InvocationMeter invocationMeter) {
             completePending();
-            startClock(invocationClock);
+            triggerMessage = driver.triggerMessage();
+            startMeasuring(invocationMeter);
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
-            clock.stop(1);
+        public void endInvocation() {
+            stopMeasuring(1);
         }
     }
 
-    /** The steady state between two full cycles. */
+    /** The steady state between two full cycles; a cycle builds its messages, so the meter alone is read. */
     @State(Scope.Thread)
     public static class Idle extends Coordinator {
         @Setup(Level.Invocation)
-        public void idle(CpuClock invocationClock) {
-            startClock(invocationClock);
+        public void idle(InvocationMeter invocationMeter) {
+            meter = invocationMeter;
+            meter.start();
         }
 
         @TearDown(Level.Invocation)
-        public void stopClock() {
-            clock.stop(1);
+        public void endInvocation() {
+            meter.stop(1);
         }
     }
 
     /**
-     * The CPU time of the benchmark thread in the measured invocations, read right after each invocation's
-     * setup and right before its teardown. JMH resets and reports the two counters per iteration, so that the
-     * report can give CPU ns per operation next to the wall-clock score, which other processes inflate.
+     * The CPU time of the benchmark thread and the bytes it allocated in the measured invocations, read right
+     * after each invocation's setup and right before its teardown, so that neither counts the setup (JMH's GC
+     * profiler does: its bytes per operation would include building the messages). JMH resets and reports the
+     * counters per iteration; the report divides them by {@link #operations}. CPU time is not inflated by other
+     * processes, as the wall-clock score is.
      */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
-    public static class CpuClock {
-        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    public static class InvocationMeter {
+        private static final com.sun.management.ThreadMXBean THREADS =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
         /** CPU time of the measured invocations of this iteration. */
         public long cpuNanos;
 
+        /** Bytes those invocations allocated. */
+        public long allocatedBytes;
+
         /** Operations those invocations performed. */
-        public long cpuOps;
+        public long operations;
 
         private long startedAt;
+        private long allocatedAt;
 
         void start() {
+            allocatedAt = THREADS.getCurrentThreadAllocatedBytes();
             startedAt = THREADS.getCurrentThreadCpuTime();
         }
 
-        void stop(int operations) {
-            cpuNanos += THREADS.getCurrentThreadCpuTime() - startedAt;
-            cpuOps += operations;
+        void stop(int performed) {
+            long stoppedAt = THREADS.getCurrentThreadCpuTime();
+            allocatedBytes += THREADS.getCurrentThreadAllocatedBytes() - allocatedAt;
+            cpuNanos += stoppedAt - startedAt;
+            operations += performed;
         }
     }
 
+    /** Delivers the N-1 acks built in the setup; returns how many completed the checkpoint (none should). */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
-    public void nonFinalAcks(FreshCheckpoint state, Blackhole blackhole) {
-        for (int subtask = 0; subtask < state.subtasks - 1; subtask++) {
-            blackhole.consume(state.driver.ack(state.pending, subtask));
+    public int nonFinalAcks(FreshCheckpoint state) {
+        int completed = 0;
+        for (Object ack : state.acks) {
+            completed += state.driver.deliverAck(ack) ? 1 : 0;
         }
         state.acked = state.subtasks - 1;
+        return completed;
     }
 
+    /** Delivers the last ack, built in the setup; returns whether it completed the checkpoint. */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     public boolean completingAck(AllButLastAcked state) {
-        boolean completed = state.driver.ack(state.pending, state.subtasks - 1);
+        boolean completed = state.driver.deliverAck(state.lastAck);
         state.pending = -1;
         return completed;
     }
 
+    /** Delivers the trigger message built in the setup; returns the triggered checkpoint's id. */
     @Benchmark
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     public long trigger(NothingPending state) {
-        state.trigger();
+        state.pending = state.driver.deliverTrigger(state.triggerMessage);
+        state.acked = 0;
         return state.pending;
     }
 
+    /** A whole cycle, building its trigger and its N ack messages inside the measured call. */
     @Benchmark
     @BenchmarkMode(Mode.Throughput)
     @OutputTimeUnit(TimeUnit.SECONDS)

@@ -10,9 +10,11 @@ import org.openjdk.jmh.results.RunResult;
 
 /**
  * The Markdown tables of a core benchmark run, one row per operation and N, with Cairn's score, Flink's score
- * and their ratio Cairn/Flink: first JMH's wall-clock scores (with their 99.9% error margins and, with JMH's
- * GC profiler, the bytes allocated per operation), then the same rows in CPU time of the benchmark thread
- * ({@link CoreBenchmarks.CpuClock}), which other processes on the machine do not inflate.
+ * with a state handle per ack and their ratio Cairn/Flink, then Flink's score without state and Cairn's ratio
+ * to it: first JMH's wall-clock scores (with their 99.9% error margins), then the same rows in CPU time of the
+ * benchmark thread, which other processes on the machine do not inflate, with the bytes it allocated per
+ * operation ({@link CoreBenchmarks.InvocationMeter}). A paragraph before the tables says how the messages are
+ * built.
  */
 public final class CoreReport {
 
@@ -39,18 +41,24 @@ public final class CoreReport {
         }
     }
 
-    private static final String ALLOCATION = "gc.alloc.rate.norm";
+    private static final String HEADER = "| Operation | N | Cairn | Flink | Cairn/Flink | Flink stateless "
+            + "| Cairn/Flink stateless |";
+    private static final String ALIGNMENT = "|---|---:|---:|---:|---:|---:|---:|";
+    private static final String METHOD = "Messages are built before the measured call on both sides, in JMH's "
+            + "per-invocation setup (a decoded `CheckpointAcknowledged` or `TriggerRequest` for Cairn, an "
+            + "`AcknowledgeCheckpoint` for Flink, whose trigger is a call without a message), and the run fails "
+            + "if a measured call builds one; only the full cycle builds its trigger and N acks inside. The "
+            + "headline column Flink acks with a state handle (a `TaskStateSnapshot` of one operator state "
+            + "named by a ~100-character location, as Cairn's acks carry one); Flink stateless acks with metrics "
+            + "and no `TaskStateSnapshot`. Both ratios are Cairn's over that Flink column.";
     private static final String LEGEND = "Times in ns per operation (lower is better), cycles per second (higher is "
             + "better); a non-final ack is one of the N-1 acks of a checkpoint timed together.";
 
     private CoreReport() {
     }
 
-    /**
-     * The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result
-     * shows as "n/a".
-     */
-    public static String markdown(Collection<RunResult> results, List<Integer> subtasks, boolean allocation) {
+    /** The tables of {@code results} for every operation and every N of {@code subtasks}; a missing result is "n/a". */
+    public static String markdown(Collection<RunResult> results, List<Integer> subtasks) {
         Map<String, RunResult> byKey = new HashMap<>();
         for (RunResult result : results) {
             String benchmark = result.getParams().getBenchmark();
@@ -58,44 +66,47 @@ public final class CoreReport {
             byKey.put(key(method, Integer.parseInt(result.getParams().getParam("subtasks")),
                     result.getParams().getParam("impl")), result);
         }
-        StringBuilder out = new StringBuilder("## Wall-clock time (JMH score)\n\n");
-        out.append("| Operation | N | Cairn | Flink | Cairn/Flink |").append(allocation ? " Cairn B/op | Flink B/op |\n"
-                : "\n");
-        out.append("|---|---:|---:|---:|---:|").append(allocation ? "---:|---:|\n" : "\n");
+        StringBuilder out = new StringBuilder(METHOD).append("\n\n## Wall-clock time (JMH score)\n\n");
+        out.append(HEADER).append('\n').append(ALIGNMENT).append('\n');
         for (Operation operation : Operation.values()) {
             for (int n : subtasks) {
-                RunResult cairn = byKey.get(key(operation.method, n, "cairn"));
-                RunResult flink = byKey.get(key(operation.method, n, "flink"));
+                List<RunResult> row = CoreDrivers.IMPLEMENTATIONS.stream()
+                        .map(impl -> byKey.get(key(operation.method, n, impl))).toList();
                 int per = operation.perInvocation(n);
-                row(out, operation, n, scored(cairn, per), scored(flink, per),
-                        ratio(primary(cairn), primary(flink)));
-                if (allocation) {
-                    out.append(' ').append(allocated(cairn, per)).append(" | ").append(allocated(flink, per))
-                            .append(" |");
-                }
+                row(out, operation, n, row.stream().map(result -> scored(result, per)).toList(),
+                        row.stream().map(CoreReport::primary).toList());
                 out.append('\n');
             }
         }
         out.append('\n').append(LEGEND).append(" Scores are JMH means ± their 99.9% error.\n\n");
-        out.append("## CPU time of the benchmark thread\n\n");
-        out.append("| Operation | N | Cairn | Flink | Cairn/Flink |\n|---|---:|---:|---:|---:|\n");
+        out.append("## CPU time and allocation of the benchmark thread\n\n").append(HEADER)
+                .append(" Cairn B/op | Flink B/op | Flink stateless B/op |\n").append(ALIGNMENT)
+                .append("---:|---:|---:|\n");
         for (Operation operation : Operation.values()) {
             for (int n : subtasks) {
-                double cairn = cpu(byKey.get(key(operation.method, n, "cairn")), operation);
-                double flink = cpu(byKey.get(key(operation.method, n, "flink")), operation);
-                row(out, operation, n, number(cairn), number(flink), ratio(cairn, flink));
+                List<RunResult> row = CoreDrivers.IMPLEMENTATIONS.stream()
+                        .map(impl -> byKey.get(key(operation.method, n, impl))).toList();
+                List<Double> cpu = row.stream().map(result -> cpu(result, operation)).toList();
+                row(out, operation, n, cpu.stream().map(CoreReport::number).toList(), cpu);
+                row.forEach(result -> out.append(' ').append(number(perOperation(result, "allocatedBytes")))
+                        .append(" |"));
                 out.append('\n');
             }
         }
-        out.append('\n').append(LEGEND).append(" CPU time is read before and after every measured invocation.\n");
+        out.append('\n').append(LEGEND).append(" CPU time and allocated bytes are read right after the setup and "
+                + "right before the teardown of every measured invocation, so they count neither (JMH's GC profiler, "
+                + "--prof-gc, counts the setup's allocations too).\n");
         return out.toString();
     }
 
-    private static void row(StringBuilder out, Operation operation, int n, String cairn, String flink,
-            String ratio) {
+    /** A row: the shown figures of Cairn, Flink and Flink stateless, each Flink one followed by Cairn's ratio. */
+    private static void row(StringBuilder out, Operation operation, int n, List<String> shown, List<Double> values) {
         out.append("| ").append(operation.label).append(" (").append(operation.unit).append(") | ")
-                .append(String.format(Locale.ROOT, "%,d", n)).append(" | ")
-                .append(cairn).append(" | ").append(flink).append(" | ").append(ratio).append(" |");
+                .append(String.format(Locale.ROOT, "%,d", n)).append(" | ").append(shown.get(0)).append(" |");
+        for (int flink = 1; flink < shown.size(); flink++) {
+            out.append(' ').append(shown.get(flink)).append(" | ").append(ratio(values.get(0), values.get(flink)))
+                    .append(" |");
+        }
     }
 
     private static String key(String method, int subtasks, String impl) {
@@ -118,25 +129,22 @@ public final class CoreReport {
 
     /** CPU ns per operation, or cycles per CPU second for the cycle; NaN when not measured. */
     private static double cpu(RunResult result, Operation operation) {
-        if (result == null) {
+        double nanos = perOperation(result, "cpuNanos");
+        return operation == Operation.CYCLE ? 1e9 / nanos : nanos;
+    }
+
+    /** One of {@link CoreBenchmarks.InvocationMeter}'s counters per operation; NaN when not measured. */
+    private static double perOperation(RunResult result, String counter) {
+        Result<?> total = result == null ? null : result.getSecondaryResults().get(counter);
+        Result<?> operations = result == null ? null : result.getSecondaryResults().get("operations");
+        if (total == null || operations == null || operations.getScore() == 0) {
             return Double.NaN;
         }
-        Result<?> nanos = result.getSecondaryResults().get("cpuNanos");
-        Result<?> ops = result.getSecondaryResults().get("cpuOps");
-        if (nanos == null || ops == null || ops.getScore() == 0) {
-            return Double.NaN;
-        }
-        double perOperation = nanos.getScore() / ops.getScore();
-        return operation == Operation.CYCLE ? 1e9 / perOperation : perOperation;
+        return total.getScore() / operations.getScore();
     }
 
     private static String ratio(double cairn, double flink) {
         return Double.isNaN(cairn) || Double.isNaN(flink) ? "n/a" : String.format(Locale.ROOT, "%.2f", cairn / flink);
-    }
-
-    private static String allocated(RunResult result, int per) {
-        Result<?> bytes = result == null ? null : result.getSecondaryResults().get(ALLOCATION);
-        return bytes == null ? "n/a" : number(bytes.getScore() / per);
     }
 
     private static String number(double value) {

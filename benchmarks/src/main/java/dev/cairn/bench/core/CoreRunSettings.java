@@ -14,7 +14,8 @@ import java.util.List;
  *   --forks K, --warmups K, --iterations K, --warmup-ms MS, --iteration-ms MS   override the preset
  *   --warm-acks K       acks run in full cycles before JMH's warm-up (default 500,000; 0 in --quick)
  *   --subtasks 10,1000  the values of N (default 10,1000,10000)
- *   --prof-gc           adds JMH's GC profiler: allocated bytes per operation in the table
+ *   --prof-gc           adds JMH's GC profiler (GC counts and times in JMH's output; the table's bytes per
+ *                       operation are measured without it, around the measured call only)
  *   --out FILE          where the Markdown table goes (default target/benchmark/core.md)
  * </pre>
  *

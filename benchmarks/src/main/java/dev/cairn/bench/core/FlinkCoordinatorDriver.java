@@ -35,14 +35,17 @@ import org.apache.flink.util.concurrent.ScheduledExecutor;
  * ({@link FlinkTestGraph}), retain 1 checkpoint in a standalone store, at most 1 concurrent, interval and
  * timeout of a year, 0 tolerable failures, a stats history of 10 checkpoints, in-memory checkpoint storage.
  * The timer, main-thread and I/O executors run every task at once in the calling thread, so a trigger and a
- * completion (metadata, store, subsumption, cleaning, notifications) finish inside the call. Each ack carries
- * a {@link TaskStateSnapshot} with one operator state handle named by a ~100-character location.
+ * completion (metadata, store, subsumption, cleaning, notifications) finish inside the call. An ack is the
+ * {@link AcknowledgeCheckpoint} a TaskManager sends, with a {@link TaskStateSnapshot} of one operator state
+ * handle named by a ~100-character location, or, measured without state, with none. Its job and attempt ids
+ * are the graph's own objects, where a JobManager would have deserialized copies.
  */
 public final class FlinkCoordinatorDriver implements CoordinatorDriver {
 
     private static final long YEAR_MS = 365L * 24 * 3600 * 1000;
     private static final byte[] NO_BYTES = new byte[0];
     private static final int STATS_HISTORY = 10;
+    private static final Object TRIGGER = "trigger";
 
     private final FlinkTestGraph graph;
     private final int subtasks;
@@ -52,12 +55,18 @@ public final class FlinkCoordinatorDriver implements CoordinatorDriver {
     private final String[] attemptNames;
     private final StandaloneCheckpointIDCounter ids = new StandaloneCheckpointIDCounter();
     private final CheckpointCoordinator coordinator;
+    private final boolean withState;
     private long pendingId = -1;
+    private long built;
     private CompletableFuture<CompletedCheckpoint> pendingCompletion;
 
-    /** A coordinator over a running graph of one vertex with {@code subtasks} running subtasks. */
-    public FlinkCoordinatorDriver(int subtasks) {
+    /**
+     * A coordinator over a running graph of one vertex with {@code subtasks} running subtasks whose acks carry a
+     * state handle when {@code withState}, and no {@link TaskStateSnapshot} otherwise.
+     */
+    public FlinkCoordinatorDriver(int subtasks, boolean withState) {
         this.subtasks = subtasks;
+        this.withState = withState;
         this.graph = FlinkTestGraph.running(subtasks);
         ExecutionGraph executionGraph = graph.graph();
         this.job = executionGraph.getJobID();
@@ -108,8 +117,17 @@ public final class FlinkCoordinatorDriver implements CoordinatorDriver {
         return subtasks;
     }
 
+    /** Nothing: Flink's trigger is a method call, not a message; this marker is what {@link #deliverTrigger} takes. */
     @Override
-    public long trigger() {
+    public Object triggerMessage() {
+        return TRIGGER;
+    }
+
+    @Override
+    public long deliverTrigger(Object message) {
+        if (message != TRIGGER) {
+            throw new IllegalArgumentException("not a trigger of this driver: " + message);
+        }
         CompletableFuture<CompletedCheckpoint> completion = coordinator.triggerCheckpoint(false);
         long id = ids.get() - 1;
         if (completion.isCompletedExceptionally() || id == pendingId) {
@@ -120,18 +138,32 @@ public final class FlinkCoordinatorDriver implements CoordinatorDriver {
         return id;
     }
 
+    /**
+     * The {@link AcknowledgeCheckpoint} the JobManager receives from a TaskManager: with metrics and, when this
+     * driver measures with state, a {@link TaskStateSnapshot} of one operator state handle.
+     */
     @Override
-    public boolean ack(long checkpointId, int subtask) {
+    public AcknowledgeCheckpoint ackMessage(long checkpointId, int subtask) {
+        built++;
+        CheckpointMetrics metrics = new CheckpointMetrics(0, 0, 0, 1, 2, 0, false, 1024, 1024);
+        if (!withState) {
+            return new AcknowledgeCheckpoint(job, attempts[subtask], checkpointId, metrics, null);
+        }
         String location = StateLocations.of(checkpointId, subtask, attemptNames[subtask]);
         TaskStateSnapshot snapshot = new TaskStateSnapshot(1, false);
         snapshot.putSubtaskStateByOperatorID(operator, OperatorSubtaskState.builder()
                 .setManagedOperatorState(new OperatorStreamStateHandle(Map.of(),
                         new ByteStreamStateHandle(location, NO_BYTES)))
                 .build());
-        CheckpointMetrics metrics = new CheckpointMetrics(0, 0, 0, 1, 2, 0, false, 1024, 1024);
+        return new AcknowledgeCheckpoint(job, attempts[subtask], checkpointId, metrics, snapshot);
+    }
+
+    @Override
+    public boolean deliverAck(Object message) {
+        AcknowledgeCheckpoint ack = (AcknowledgeCheckpoint) message;
+        long checkpointId = ack.getCheckpointId();
         try {
-            coordinator.receiveAcknowledgeMessage(
-                    new AcknowledgeCheckpoint(job, attempts[subtask], checkpointId, metrics, snapshot), "bench");
+            coordinator.receiveAcknowledgeMessage(ack, "bench");
         } catch (CheckpointException e) {
             throw new IllegalStateException("Flink refused the ack of checkpoint " + checkpointId, e);
         }
@@ -144,6 +176,11 @@ public final class FlinkCoordinatorDriver implements CoordinatorDriver {
         pendingCompletion = null;
         pendingId = -1;
         return true;
+    }
+
+    @Override
+    public long messagesBuilt() {
+        return built;
     }
 
     @Override

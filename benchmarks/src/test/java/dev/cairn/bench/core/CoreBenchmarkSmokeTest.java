@@ -20,12 +20,14 @@ class CoreBenchmarkSmokeTest {
     static Stream<Arguments> drivers() {
         return Stream.of(
                 Arguments.of("cairn", (IntFunction<CoordinatorDriver>) CairnCoreDriver::new),
-                Arguments.of("flink", (IntFunction<CoordinatorDriver>) FlinkCoordinatorDriver::new));
+                Arguments.of("flink", (IntFunction<CoordinatorDriver>) n -> new FlinkCoordinatorDriver(n, true)),
+                Arguments.of("flink-stateless",
+                        (IntFunction<CoordinatorDriver>) n -> new FlinkCoordinatorDriver(n, false)));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("drivers")
-    void shouldCompleteOnTheLastAckInBothCoordinators(String name, IntFunction<CoordinatorDriver> factory) {
+    void shouldCompleteOnTheLastAckInEveryCoordinator(String name, IntFunction<CoordinatorDriver> factory) {
         try (CoordinatorDriver driver = factory.apply(SUBTASKS)) {
             List<Long> ids = new ArrayList<>();
             for (int cycle = 0; cycle < CoreBenchmarks.WARM_CYCLES; cycle++) {
@@ -43,7 +45,7 @@ class CoreBenchmarkSmokeTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("drivers")
-    void shouldNotCountADuplicateAckInEitherCoordinator(String name, IntFunction<CoordinatorDriver> factory) {
+    void shouldNotCountADuplicateAckInAnyCoordinator(String name, IntFunction<CoordinatorDriver> factory) {
         try (CoordinatorDriver driver = factory.apply(SUBTASKS)) {
             long first = driver.cycle();
             long second = driver.trigger();
@@ -80,6 +82,9 @@ class CoreBenchmarkSmokeTest {
         String table = CoreBenchmarkMain.run(settings);
 
         assertThat(out).content().isEqualTo(table);
+        assertThat(table).contains("Messages are built before the measured call on both sides")
+                .contains("| Flink stateless | Cairn/Flink stateless |")
+                .contains("| Cairn B/op | Flink B/op | Flink stateless B/op |");
         for (CoreReport.Operation operation : CoreReport.Operation.values()) {
             assertThat(table.lines().filter(line -> line.startsWith("| " + operation.label + " (")))
                     .as("rows of %s: wall clock and CPU", operation.label)
