@@ -49,6 +49,9 @@ public final class CheckpointDecider {
 
     /** What {@code command} leads to at {@code nowMs}: no events and no changes when it changes nothing. */
     public Decided decide(Command command, CoordinatorState state, long nowMs) {
+        if (command instanceof Command.Acknowledge ack && acceptedShortOfCompletion(state, ack)) {
+            return Decided.of(ack.event(), evolver);
+        }
         Decision d = new Decision(state, evolver, settings, nowMs);
         Optional<String> outOfBounds = InputChecks.problem(command, settings.limits());
         if (outOfBounds.isPresent()) {
@@ -61,6 +64,17 @@ public final class CheckpointDecider {
             tick(d, command.jobId());
         }
         return d.decided();
+    }
+
+    /**
+     * Whether an ack is accepted and leaves its checkpoint pending: then the ack is all it decides, and it is decided
+     * on the state as it is, without an overlay (the same rules, {@link TaskMessages#acceptedShortOfCompletion}).
+     */
+    private boolean acceptedShortOfCompletion(CoordinatorState state, Command.Acknowledge command) {
+        CheckpointAcknowledged ack = command.event();
+        Optional<JobState> job = state.job(ack.getJobId());
+        return job.isPresent() && InputChecks.problem(command, settings.limits()).isEmpty()
+                && TaskMessages.acceptedShortOfCompletion(state, job.get(), ack);
     }
 
     /** Registrations and task starts may come before the job; every other input needs it. */

@@ -17,12 +17,26 @@ import org.apache.avro.specific.SpecificRecord;
 public final class Decided {
 
     private final List<SpecificRecord> events;
+    /** The changes, evolved as the decision went; {@code null}: fold the events when applying them. */
     private final OverlayStorage changes;
+    private final CheckpointEvolver evolver;
 
     /** Takes {@code events}, which its decision no longer changes. */
     Decided(List<SpecificRecord> events, OverlayStorage changes) {
         this.events = Collections.unmodifiableList(events);
         this.changes = Objects.requireNonNull(changes, "changes");
+        this.evolver = null;
+    }
+
+    private Decided(SpecificRecord event, CheckpointEvolver evolver) {
+        this.events = List.of(event);
+        this.changes = null;
+        this.evolver = evolver;
+    }
+
+    /** A decision of one event, whose changes are that event folded with {@code evolver} when applied. */
+    static Decided of(SpecificRecord event, CheckpointEvolver evolver) {
+        return new Decided(event, Objects.requireNonNull(evolver, "evolver"));
     }
 
     /** The decided events, in order; empty when the command changed nothing. */
@@ -32,6 +46,12 @@ public final class Decided {
 
     /** Writes the decision's state changes to {@code state}, which must be the state it was decided on. */
     public void applyTo(CoordinatorState state) {
-        changes.applyTo(state);
+        if (changes != null) {
+            changes.applyTo(state);
+        } else {
+            for (SpecificRecord event : events) {
+                evolver.evolve(state, event);
+            }
+        }
     }
 }

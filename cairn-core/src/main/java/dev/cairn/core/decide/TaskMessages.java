@@ -5,6 +5,7 @@ import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.core.rules.KeptStates;
 import dev.cairn.core.rules.PendingCheckpoints;
 import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.AckDiscardStatus;
@@ -32,53 +33,74 @@ final class TaskMessages {
      * ended, a task the spec does not have, an attempt that is not the running one.
      */
     static void acknowledge(Decision d, Command command, CheckpointAcknowledged ack) {
-        String jobId = ack.getJobId();
-        JobState job = d.job(jobId);
+        JobState job = d.job(ack.getJobId());
+        Discard discard = discardOf(d.state, job, ack);
+        if (discard != null) {
+            discard(d, ack, discard.status(), discard.message());
+        } else {
+            accept(d, ack.getJobId(), PendingCheckpoints.find(job, ack.getCheckpointId()).orElseThrow(), ack);
+        }
+    }
+
+    /**
+     * Whether {@code ack} is accepted and leaves its checkpoint pending, so that all it decides is itself: read on
+     * {@code state} alone, with no decision made (the decider's way for the commonest message).
+     */
+    static boolean acceptedShortOfCompletion(CoordinatorState state, JobState job, CheckpointAcknowledged ack) {
+        if (discardOf(state, job, ack) != null) {
+            return false;
+        }
+        PendingCheckpoint pending = PendingCheckpoints.find(job, ack.getCheckpointId()).orElseThrow();
+        return state.progress(job.getJobId(), ack.getCheckpointId()).acksReceived() + 1 < pending.getAcksExpected();
+    }
+
+    /** Why an ack is discarded, and what its discard says; made only for an ack that is. */
+    private record Discard(AckDiscardStatus status, String message) {
+    }
+
+    /** Why {@code ack} of {@code job} cannot be accepted, or {@code null} when it is accepted. */
+    private static Discard discardOf(CoordinatorState state, JobState job, CheckpointAcknowledged ack) {
         long id = ack.getCheckpointId();
         if (id < 0 || id >= job.getNextCheckpointId()) {
-            discard(d, ack, AckDiscardStatus.DISCARDED, "Received message for checkpoint " + id + who(ack)
+            return new Discard(AckDiscardStatus.DISCARDED, "Received message for checkpoint " + id + who(ack)
                     + ", which was never triggered (next id " + job.getNextCheckpointId() + ")");
-            return;
         }
-        Optional<TaskVertex> vertex = d.state.vertex(jobId, ack.getTaskId());
+        Optional<TaskVertex> vertex = state.vertex(job.getJobId(), ack.getTaskId());
         if (!JobSpecs.hasSubtask(vertex, ack.getSubtaskIndex())) {
-            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+            return new Discard(AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the job has no such task or subtask; discarding its state handle");
-            return;
         }
         Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, id);
         if (pending.isEmpty()) {
             boolean late = job.getRecentlyEndedIds().contains(id);
-            discard(d, ack, late ? AckDiscardStatus.LATE : AckDiscardStatus.DISCARDED, late
+            return new Discard(late ? AckDiscardStatus.LATE : AckDiscardStatus.DISCARDED, late
                     ? "Received late message for now expired checkpoint attempt " + id + who(ack)
                     : "Received message for an unknown or ended checkpoint " + id + who(ack));
-            return;
         }
-        acknowledgePending(d, job, vertex.orElseThrow(), pending.get(), ack);
+        return discardOfPending(state, job, vertex.orElseThrow(), pending.get(), ack);
     }
 
     /** An ack of a pending checkpoint: accepted once, from the running attempt of a subtask the plan waits for. */
-    private static void acknowledgePending(Decision d, JobState job, TaskVertex vertex, PendingCheckpoint pending,
-            CheckpointAcknowledged ack) {
+    private static Discard discardOfPending(CoordinatorState state, JobState job, TaskVertex vertex,
+            PendingCheckpoint pending, CheckpointAcknowledged ack) {
         String jobId = ack.getJobId();
         long id = ack.getCheckpointId();
-        Optional<CheckpointAcknowledged> existing = d.state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
-        Optional<String> current = d.state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
+        Optional<CheckpointAcknowledged> existing = state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
+        Optional<String> current = state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
-            discard(d, ack, AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
+            return new Discard(AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
         } else if (!vertex.getAcknowledges() || !Participants.tasksTriggered(pending)
                 || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
-            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+            return new Discard(AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
         } else if (job.getFinishedSubtasks() > 0
-                && d.state.finished(jobId, ack.getTaskId(), ack.getSubtaskIndex()).isPresent()) {
+                && state.finished(jobId, ack.getTaskId(), ack.getSubtaskIndex()).isPresent()) {
             // a checkpoint that waited for the subtask took its final state when it finished (an ack then exists):
             // this one was triggered after it finished and counts its final state instead of waiting for it
-            discard(d, ack, AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
+            return new Discard(AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the subtask had finished, its final state counts instead; discarding its state handle");
-        } else {
-            accept(d, jobId, pending, ack);
         }
+        return null;
     }
 
     /** Accepts an ack of a subtask that had none accepted; completes the checkpoint when it was the last one. */
