@@ -8,17 +8,21 @@ import dev.cairn.events.CheckpointAcknowledged;
  *
  * @param acksReceived accepted acks
  * @param stateSizeBytes the sum of their state sizes
- * @param latestAckTimestampMs the latest of their timestamps, {@code null} when there is none
+ * @param latestAckMs the latest of their timestamps, 0 when there is none (see {@link #latestAckTimestampMs})
  */
-public record CheckpointProgress(int acksReceived, long stateSizeBytes, Long latestAckTimestampMs) {
+public record CheckpointProgress(int acksReceived, long stateSizeBytes, long latestAckMs) {
 
     /** No ack yet. */
-    public static final CheckpointProgress NONE = new CheckpointProgress(0, 0, null);
+    public static final CheckpointProgress NONE = new CheckpointProgress(0, 0, 0);
+
+    /** The latest of the acks' timestamps, {@code null} when there is no ack. */
+    public Long latestAckTimestampMs() {
+        return acksReceived == 0 ? null : latestAckMs;
+    }
 
     /** This progress with one more accepted ack. */
     public CheckpointProgress plus(CheckpointAcknowledged ack) {
-        long latest = latestAckTimestampMs == null ? ack.getTimestampMs()
-                : Math.max(latestAckTimestampMs, ack.getTimestampMs());
+        long latest = acksReceived == 0 ? ack.getTimestampMs() : Math.max(latestAckMs, ack.getTimestampMs());
         return new CheckpointProgress(acksReceived + 1, stateSizeBytes + ack.getStateHandle().getSizeBytes(), latest);
     }
 

@@ -93,7 +93,7 @@ public final class OverlayStorage implements Storage {
         Map<Object, Object> acks = written[StateTable.ACKS.index()];
         if (acks != null) {
             for (Map.Entry<Object, Object> write : acks.entrySet()) {
-                if (write.getValue() != REMOVED && ((AckKey) write.getKey()).isOf(checkpoint)) {
+                if (write.getValue() != REMOVED && ((AckKey) write.getKey()).checkpoint().equals(checkpoint)) {
                     progress = progress.plus((CheckpointAcknowledged) write.getValue());
                 }
             }

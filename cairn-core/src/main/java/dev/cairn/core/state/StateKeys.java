@@ -54,15 +54,21 @@ public final class StateKeys {
     public record CheckpointKey(String jobId, long checkpointId) {
     }
 
-    /** (jobId, checkpointId, taskId, subtaskIndex): one accepted ack. */
-    public record AckKey(String jobId, long checkpointId, String taskId, int subtaskIndex) {
-        CheckpointKey checkpoint() {
-            return new CheckpointKey(jobId, checkpointId);
+    /**
+     * (jobId, checkpointId, taskId, subtaskIndex): one accepted ack. It holds its checkpoint's key, its group, so
+     * that finding an ack's group makes no key.
+     */
+    public record AckKey(CheckpointKey checkpoint, String taskId, int subtaskIndex) {
+        public AckKey(String jobId, long checkpointId, String taskId, int subtaskIndex) {
+            this(new CheckpointKey(jobId, checkpointId), taskId, subtaskIndex);
         }
 
-        /** Whether this ack is of {@code checkpoint} (without making its key). */
-        boolean isOf(CheckpointKey checkpoint) {
-            return checkpointId == checkpoint.checkpointId() && jobId.equals(checkpoint.jobId());
+        public String jobId() {
+            return checkpoint.jobId();
+        }
+
+        public long checkpointId() {
+            return checkpoint.checkpointId();
         }
     }
 
