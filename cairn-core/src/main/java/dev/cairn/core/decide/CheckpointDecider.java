@@ -30,7 +30,8 @@ import java.util.function.BiConsumer;
  * with Flink 1.15+ CheckpointCoordinator semantics. It never mutates the given state: it decides on an
  * overlay ({@link dev.cairn.core.state.OverlayStorage}), applying each event it emits with {@link CheckpointEvolver} as it goes, and returns
  * the events with the changes; the caller sends the events and applies the changes ({@link Decided#applyTo}).
- * Replaying the events with {@link #evolver()} yields the same state (the audit replay does that).
+ * An ack that is accepted and leaves its checkpoint pending, which decides only itself, is found on the state as
+ * it is, without an overlay. Replaying the events with {@link #evolver()} yields the same state (the audit replay does that).
  */
 public final class CheckpointDecider {
 

@@ -12,7 +12,8 @@ import org.apache.avro.specific.SpecificRecord;
  * What one command decided: the events, in order, for the journal and the sidecars, and the state changes
  * they make, already evolved (like a Kafka group coordinator's result: records, and the state they replay
  * to). The shell sends the events and calls {@link #applyTo} once the decision has succeeded: every change or
- * none. Applying the changes equals folding the events with {@link CheckpointEvolver}.
+ * none. Applying the changes equals folding the events with {@link CheckpointEvolver}; a decision of one event
+ * decided without an overlay ({@link #of}) is applied just so.
  */
 public final class Decided {
 
