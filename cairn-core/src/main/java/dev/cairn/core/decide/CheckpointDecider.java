@@ -31,7 +31,8 @@ import java.util.function.BiConsumer;
  * overlay ({@link dev.cairn.core.state.OverlayStorage}), applying each event it emits with {@link CheckpointEvolver} as it goes, and returns
  * the events with the changes; the caller sends the events and applies the changes ({@link Decided#applyTo}).
  * An ack that is accepted and leaves its checkpoint pending, which decides only itself, is found on the state as
- * it is, without an overlay. Replaying the events with {@link #evolver()} yields the same state (the audit replay does that).
+ * it is, without an overlay. Replaying the events with {@link #evolver()} yields the same state (the audit replay
+ * does that).
  */
 public final class CheckpointDecider {
 
