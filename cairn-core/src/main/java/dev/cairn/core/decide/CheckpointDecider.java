@@ -51,11 +51,12 @@ public final class CheckpointDecider {
 
     /** What {@code command} leads to at {@code nowMs}: no events and no changes when it changes nothing. */
     public Decided decide(Command command, CoordinatorState state, long nowMs) {
-        if (command instanceof Command.Acknowledge ack && acceptedShortOfCompletion(state, ack)) {
+        Optional<String> outOfBounds = InputChecks.problem(command, settings.limits());
+        if (outOfBounds.isEmpty() && command instanceof Command.Acknowledge ack
+                && TaskMessages.acceptedShortOfCompletion(state, ack.event())) {
             return Decided.of(ack.event(), evolver);
         }
         Decision d = new Decision(state, evolver, settings, nowMs);
-        Optional<String> outOfBounds = InputChecks.problem(command, settings.limits());
         if (outOfBounds.isPresent()) {
             d.reject(command.jobId(), command, outOfBounds.get());
             return d.decided();
@@ -66,17 +67,6 @@ public final class CheckpointDecider {
             tick(d, command.jobId());
         }
         return d.decided();
-    }
-
-    /**
-     * Whether an ack is accepted and leaves its checkpoint pending: then the ack is all it decides, and it is decided
-     * on the state as it is, without an overlay (the same rules, {@link TaskMessages#acceptedShortOfCompletion}).
-     */
-    private boolean acceptedShortOfCompletion(CoordinatorState state, Command.Acknowledge command) {
-        CheckpointAcknowledged ack = command.event();
-        Optional<JobState> job = state.job(ack.getJobId());
-        return job.isPresent() && InputChecks.problem(command, settings.limits()).isEmpty()
-                && TaskMessages.acceptedShortOfCompletion(state, job.get(), ack);
     }
 
     /** Registrations and task starts may come before the job; every other input needs it. */

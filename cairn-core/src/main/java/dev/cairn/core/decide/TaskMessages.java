@@ -43,11 +43,13 @@ final class TaskMessages {
     }
 
     /**
-     * Whether {@code ack} is accepted and leaves its checkpoint pending, so that all it decides is itself: read on
-     * {@code state} alone, with no decision made (the decider's way for the commonest message).
+     * Whether {@code ack}, within its bounds, is of a known job, accepted and leaves its checkpoint pending, so that
+     * all it decides is itself: read on {@code state} alone, with no decision made (the decider's way for the
+     * commonest message, with the rules of {@link #acknowledge}).
      */
-    static boolean acceptedShortOfCompletion(CoordinatorState state, JobState job, CheckpointAcknowledged ack) {
-        if (discardOf(state, job, ack) != null) {
+    static boolean acceptedShortOfCompletion(CoordinatorState state, CheckpointAcknowledged ack) {
+        JobState job = state.job(ack.getJobId()).orElse(null);
+        if (job == null || discardOf(state, job, ack) != null) {
             return false;
         }
         PendingCheckpoint pending = PendingCheckpoints.find(job, ack.getCheckpointId()).orElseThrow();
