@@ -16,8 +16,7 @@ import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.cairn.events.serde.AvroEventSerde;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -35,6 +34,11 @@ public final class CairnCoreDriver implements CoordinatorDriver {
     static final String TASK = "source";
     private static final long YEAR_MS = 365L * 24 * 3600 * 1000;
     private static final long STATE_SIZE_BYTES = 1024;
+    /** The serdes that encode and decode the messages as the sidecars and the processor do (topic: unused). */
+    private static final AvroEventSerde<TriggerRequest> TRIGGERS = AvroEventSerde.currentOnly(TriggerRequest.class);
+    private static final AvroEventSerde<CheckpointAcknowledged> ACKS =
+            AvroEventSerde.currentOnly(CheckpointAcknowledged.class);
+    private static final String TOPIC = "bench";
 
     private final CheckpointDecider decider = new CheckpointDecider(CoordinatorSettings.DEFAULTS);
     private final CoordinatorState state = CoordinatorState.inMemory();
@@ -87,11 +91,7 @@ public final class CairnCoreDriver implements CoordinatorDriver {
                 .setRequester("bench")
                 .setTimestampMs(now)
                 .build();
-        try {
-            return new Command.RequestTrigger(TriggerRequest.fromByteBuffer(request.toByteBuffer()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new Command.RequestTrigger(TRIGGERS.deserialize(TOPIC, TRIGGERS.serialize(TOPIC, request)));
     }
 
     @Override
@@ -122,11 +122,7 @@ public final class CairnCoreDriver implements CoordinatorDriver {
                 .setMetrics(SubtaskMetrics.newBuilder().setSyncDurationMs(1).setAsyncDurationMs(2).build())
                 .setTimestampMs(now)
                 .build();
-        try {
-            return new Command.Acknowledge(CheckpointAcknowledged.fromByteBuffer(ack.toByteBuffer()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new Command.Acknowledge(ACKS.deserialize(TOPIC, ACKS.serialize(TOPIC, ack)));
     }
 
     @Override
