@@ -2,6 +2,7 @@ package dev.cairn.client.requests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.SchemaPublisher;
@@ -41,7 +42,8 @@ class RequestSenderSchemaIT {
         }
 
         try (KafkaRequestSender sender = new KafkaRequestSender(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers()), topics.requests(), Duration.ofSeconds(30), Optional.empty())) {
+                kafka.bootstrapServers()), topics.requests(), Duration.ofSeconds(30),
+                Optional.of(SigningKey.generate().requestsKey()))) {
             sender.send("job-1", new RequestEnvelope(Events.job("job-1", 1_000, 10_000, "source")));
             sender.send("job-2", new RequestEnvelope(Events.job("job-2", 1_000, 10_000, "source")));
         }
