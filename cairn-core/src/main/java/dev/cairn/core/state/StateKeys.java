@@ -2,6 +2,7 @@ package dev.cairn.core.state;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 /**
  * Keys of the {@link StateTable}s, and how each is encoded to the bytes of its store. Strings are length-prefixed,
@@ -44,14 +45,26 @@ public final class StateKeys {
 
     /** (jobId, taskId). */
     public record VertexKey(String jobId, String taskId) {
+        @Override
+        public int hashCode() {
+            return mix(Objects.hashCode(jobId), Objects.hashCode(taskId));
+        }
     }
 
     /** (jobId, taskId, subtaskIndex). */
     public record AttemptKey(String jobId, String taskId, int subtaskIndex) {
+        @Override
+        public int hashCode() {
+            return mix(mix(Objects.hashCode(jobId), Objects.hashCode(taskId)), subtaskIndex);
+        }
     }
 
     /** (jobId, checkpointId): one checkpoint's acks, progress or summary. */
     public record CheckpointKey(String jobId, long checkpointId) {
+        @Override
+        public int hashCode() {
+            return mix(Objects.hashCode(jobId), Long.hashCode(checkpointId));
+        }
     }
 
     /**
@@ -70,10 +83,29 @@ public final class StateKeys {
         public long checkpointId() {
             return checkpoint.checkpointId();
         }
+
+        @Override
+        public int hashCode() {
+            return mix(mix(Objects.hashCode(checkpoint), Objects.hashCode(taskId)), subtaskIndex);
+        }
     }
 
     /** (jobId, requestId): one trigger request's record. */
     public record RequestKey(String jobId, String requestId) {
+        @Override
+        public int hashCode() {
+            return mix(Objects.hashCode(jobId), Objects.hashCode(requestId));
+        }
+    }
+
+    /**
+     * Combines the hash of a key's fields so far with the next field's. A record's own hash ({@code 31 * h + next})
+     * makes neighbours collide: job {@code "job-2"}'s checkpoint 1 and job {@code "job-1"}'s checkpoint 32, task
+     * {@code "t2"}'s subtask 0 and {@code "t1"}'s subtask 31. Multiplying by the golden ratio's odd 32-bit constant
+     * moves such neighbours far apart, and a hash map's bins stay short.
+     */
+    static int mix(int hash, int next) {
+        return hash * 0x9E3779B1 + next;
     }
 
     private static byte[] jobPrefix(Object jobId) {
