@@ -129,11 +129,14 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         }
     }
 
-    /** Sends a tick to every job with a timer due by {@code now}; costs what is due, not the number of jobs. */
+    /**
+     * Sends a tick to every job with a timer due by {@code now}; costs what is due, not the number of jobs: the scan
+     * reads only the timers due by then (the in-memory store copies the keys of the range it iterates).
+     */
     private void fireDueTimers(long now) {
         Set<String> dueJobs = new LinkedHashSet<>();
         List<Bytes> fired = new ArrayList<>();
-        try (KeyValueIterator<Bytes, Bytes> it = timers.all()) {
+        try (KeyValueIterator<Bytes, Bytes> it = timers.range(null, TimerKeys.dueBy(now))) {
             while (it.hasNext()) {
                 KeyValue<Bytes, Bytes> entry = it.next();
                 if (TimerKeys.timerDueAt(entry.key) > now) {

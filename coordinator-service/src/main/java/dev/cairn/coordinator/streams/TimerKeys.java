@@ -18,6 +18,11 @@ public final class TimerKeys {
         return Bytes.wrap(ByteBuffer.allocate(8 + job.length).putLong(dueAtMs ^ Long.MIN_VALUE).put(job).array());
     }
 
+    /** The upper bound of a range scan over the timers due by {@code nowMs}: it sorts after every one of them. */
+    static Bytes dueBy(long nowMs) {
+        return Bytes.wrap(ByteBuffer.allocate(8).putLong((nowMs + 1) ^ Long.MIN_VALUE).array());
+    }
+
     static long timerDueAt(Bytes key) {
         return ByteBuffer.wrap(key.get()).getLong() ^ Long.MIN_VALUE;
     }
