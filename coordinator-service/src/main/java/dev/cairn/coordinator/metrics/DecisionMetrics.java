@@ -60,6 +60,11 @@ public final class DecisionMetrics implements DecisionListener {
 
     private final MeterRegistry registry;
     private final Map<Integer, AtomicLong> rebuildRemaining = new ConcurrentHashMap<>();
+    /**
+     * Each job's ack counter, found by its job id alone: an ack is the commonest event, and the registry's own lookup
+     * builds and compares an id of name and tags.
+     */
+    private final Map<String, Counter> acksByJob = new ConcurrentHashMap<>();
 
     /** Registers its meters in {@code registry} as the jobs' events arrive. */
     public DecisionMetrics(MeterRegistry registry) {
@@ -118,10 +123,11 @@ public final class DecisionMetrics implements DecisionListener {
     }
 
     private Counter acks(String jobId) {
-        return Counter.builder("cairn.checkpoint.acks")
+        Counter known = acksByJob.get(jobId);
+        return known != null ? known : acksByJob.computeIfAbsent(jobId, id -> Counter.builder("cairn.checkpoint.acks")
                 .description("Subtask acknowledgements accepted (per instance, since it started)")
-                .tag("job", jobId)
-                .register(registry);
+                .tag("job", id)
+                .register(registry));
     }
 
     private Counter discardedAcks(String jobId, String status) {
