@@ -22,9 +22,10 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The catalogue of the coordinator's state: every table, declared once, with the name of the store that holds
- * it, how its keys and values are encoded, whether its entries are ever removed, and how often the decider reads
- * it (a store backing keeps the values of the tables read on every message decoded). {@link CoordinatorState} reads and writes any table; a
- * backing ({@link Storage}) keeps every table of {@link #ALL}. Adding a table is one line here and its codec.
+ * it, how its keys and values are encoded, whether its entries are ever removed, and how the decider reads it (a
+ * store backing keeps the values of the tables read on every message decoded, and the keys of those read mostly
+ * for keys they do not hold). {@link CoordinatorState} reads and writes any table; a backing ({@link Storage})
+ * keeps every table of {@link #ALL}. Adding a table is one line here and its codec.
  *
  * @param <K> the key: a job id or one of {@link StateKeys}
  * @param <V> the value, an Avro record (immutable by convention: writers put new values)
@@ -51,7 +52,7 @@ public final class StateTable<K, V extends SpecificRecord> {
      * pending or in the job's history. A checkpoint's progress is derived from them ({@link CoordinatorState}).
      */
     public static final StateTable<AckKey, CheckpointAcknowledged> ACKS = new StateTable<>("cairn-acks",
-            StateKeys.ACK, CheckpointAcknowledged.class, Removal.BY_GROUP, Reads.WHEN_NEEDED);
+            StateKeys.ACK, CheckpointAcknowledged.class, Removal.BY_GROUP, Reads.MOSTLY_ABSENT);
     /** One ended checkpoint of the job's history. */
     public static final StateTable<CheckpointKey, CheckpointSummary> SUMMARIES = new StateTable<>("cairn-summaries",
             StateKeys.CHECKPOINT, CheckpointSummary.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
@@ -87,7 +88,13 @@ public final class StateTable<K, V extends SpecificRecord> {
          */
         OFTEN,
         /** Once per checkpoint, request or subtask's end: decoded each time it is read. */
-        WHEN_NEEDED
+        WHEN_NEEDED,
+        /**
+         * On every message, for a key that is almost never there (an ack looks for an earlier one of its subtask):
+         * a store backing keeps the table's keys in memory, so that a key it does not hold reads no store; values
+         * are decoded each time they are read.
+         */
+        MOSTLY_ABSENT
     }
 
     private static int tables;
@@ -137,6 +144,11 @@ public final class StateTable<K, V extends SpecificRecord> {
     /** Whether a store backing keeps the values it has read or written decoded. */
     public boolean keptDecoded() {
         return reads == Reads.OFTEN;
+    }
+
+    /** Whether a store backing keeps every key of this table in memory, to answer a read of an absent key. */
+    public boolean keysKept() {
+        return reads == Reads.MOSTLY_ABSENT;
     }
 
     /** Whether this table is read and removed a group of keys at a time. */

@@ -88,6 +88,37 @@ class StreamsStorageTest {
         assertThat(reader.acks("j", 2)).hasSize(1);
     }
 
+    @Test
+    void shouldAnswerAnAbsentAckFromItsKeptKeysWithoutReadingTheStore() {
+        List<Bytes> reads = new ArrayList<>();
+        KeyValueStore<Bytes, byte[]> acks = new InMemoryKeyValueStore(StateTable.ACKS.store()) {
+            @Override
+            public synchronized byte[] get(Bytes key) {
+                reads.add(key);
+                return super.get(key);
+            }
+        };
+        CheckpointAcknowledged restored = ack("j", 1, "a", 0);
+        acks.put(Bytes.wrap(StateKeys.ACK.encode(new AckKey("j", 1, "a", 0))), StateTable.ACKS.encode(restored));
+        CoordinatorState state = CoordinatorState.over(StreamsStorage.forTask(name -> acks));
+
+        assertThat(state.ack("j", 1, "a", 1)).isEmpty();
+        assertThat(state.ack("j", 2, "a", 0)).isEmpty();
+        assertThat(reads).isEmpty();
+        assertThat(state.ack("j", 1, "a", 0)).contains(restored);
+        assertThat(reads).hasSize(1);
+
+        state.putAck(ack("j", 1, "a", 1));
+        assertThat(state.ack("j", 1, "a", 1)).isPresent();
+        state.removeAcks("j", 1);
+        reads.clear();
+
+        assertThat(state.ack("j", 1, "a", 0)).isEmpty();
+        assertThat(state.ack("j", 1, "a", 1)).isEmpty();
+        assertThat(reads).isEmpty();
+        assertThat(acks.approximateNumEntries()).isZero();
+    }
+
     private static KeyValueStore<Bytes, byte[]> store(String name) {
         return new InMemoryKeyValueStore(name);
     }
