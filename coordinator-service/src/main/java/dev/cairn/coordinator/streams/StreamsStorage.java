@@ -4,10 +4,8 @@ import dev.cairn.core.state.StateTable;
 import dev.cairn.core.state.Storage;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.BytesSerializer;
@@ -22,13 +20,13 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * a group is one prefix scan.
  *
  * <p>Two uses: the processor's ({@link #forTask}), the only writer, which keeps the values of the tables read on
- * every message decoded, so that an ack decodes none of them once they are known, and the hashes of every key of
- * the tables read mostly for keys they do not hold ({@link StateTable#keysKept}: the duplicate-ack check), so that
- * such a read is a hash lookup, not a search of the store's sorted bytes (both live as long as this object, which
- * the processor makes anew whenever Kafka Streams (re)initialises the task); and the interactive queries'
- * ({@link #forQueries}), read-only, which opens a store only when a read needs it and caches nothing. Reads may
- * throw Kafka Streams' {@code InvalidStateStoreException} when the task moves away meanwhile; the API answers 503
- * then.
+ * every message decoded, so that an ack decodes none of them once they are known, and what {@link KeptGroups} keeps
+ * of the tables read mostly for keys they do not hold ({@link StateTable#keysKept}: the acks), so that the
+ * duplicate-ack check is a hash lookup, not a search of the store's sorted bytes, and a completion reads its acks
+ * without decoding them (all of it lives as long as this object, which the processor makes anew whenever Kafka
+ * Streams (re)initialises the task); and the interactive queries' ({@link #forQueries}), read-only, which opens a
+ * store only when a read needs it and caches nothing. Reads may throw Kafka Streams'
+ * {@code InvalidStateStoreException} when the task moves away meanwhile; the API answers 503 then.
  */
 public final class StreamsStorage implements Storage {
 
@@ -38,13 +36,8 @@ public final class StreamsStorage implements Storage {
     private final ReadOnlyKeyValueStore<?, ?>[] stores = new ReadOnlyKeyValueStore<?, ?>[StateTable.ALL.size()];
     /** Decoded values of the tables kept decoded, by table index; {@code null} when nothing is cached. */
     private final Map<?, ?>[] decoded = new Map<?, ?>[StateTable.ALL.size()];
-    /**
-     * The hashes of every key of the tables whose keys are kept, by group, by table index; {@code null} until first
-     * used. A key whose hash is not there is not in the store. Hashes, not keys: a 100,000-subtask job's history
-     * holds a million acks, and a boxed hash costs a third of an ack key with its own task id. A removed key's hash
-     * stays until its group goes (another key may share it): a hash that is there only costs a store read.
-     */
-    private final Map<?, ?>[] keptKeys = new Map<?, ?>[StateTable.ALL.size()];
+    /** What is kept in memory of the tables whose keys are kept, by table index; {@code null} until first used. */
+    private final KeptGroups<?, ?>[] kept = new KeptGroups<?, ?>[StateTable.ALL.size()];
 
     private StreamsStorage(Function<String, ReadOnlyKeyValueStore<Bytes, byte[]>> open, boolean writable) {
         this.open = open;
@@ -88,26 +81,26 @@ public final class StreamsStorage implements Storage {
     }
 
     /**
-     * The kept keys of {@code table} by group, read from its store on first use; {@code null} for a table whose keys
+     * What is kept of {@code table}, its keys read from the store on first use; {@code null} for a table whose keys
      * are not kept, or in the queries' storage, which sees the writes of a task it does not own.
      */
     @SuppressWarnings("unchecked")
-    private <K> Map<Object, Set<Integer>> keptKeys(StateTable<K, ?> table) {
+    private <K, V extends SpecificRecord> KeptGroups<K, V> kept(StateTable<K, V> table) {
         if (!writable || !table.keysKept()) {
             return null;
         }
-        Map<Object, Set<Integer>> keys = (Map<Object, Set<Integer>>) keptKeys[table.index()];
-        if (keys == null) {
-            keys = new HashMap<>();
+        KeptGroups<K, V> groups = (KeptGroups<K, V>) kept[table.index()];
+        if (groups == null) {
+            groups = new KeptGroups<>();
             try (KeyValueIterator<Bytes, byte[]> it = store(table).all()) {
                 while (it.hasNext()) {
                     K key = table.keys().decode(it.next().key.get());
-                    keys.computeIfAbsent(groupOf(table, key), group -> new HashSet<>()).add(key.hashCode());
+                    groups.stored(groupOf(table, key), key);
                 }
             }
-            keptKeys[table.index()] = keys;
+            kept[table.index()] = groups;
         }
-        return keys;
+        return groups;
     }
 
     private static <K> Object groupOf(StateTable<K, ?> table, K key) {
@@ -116,12 +109,9 @@ public final class StreamsStorage implements Storage {
 
     @Override
     public <K, V extends SpecificRecord> V get(StateTable<K, V> table, K key) {
-        Map<Object, Set<Integer>> keys = keptKeys(table);
-        if (keys != null) {
-            Set<Integer> group = keys.get(groupOf(table, key));
-            if (group == null || !group.contains(key.hashCode())) {
-                return null;
-            }
+        KeptGroups<K, V> groups = kept(table);
+        if (groups != null && !groups.mayHold(groupOf(table, key), key)) {
+            return null;
         }
         Map<K, V> known = decoded(table);
         V value = known == null ? null : known.get(key);
@@ -142,9 +132,9 @@ public final class StreamsStorage implements Storage {
     @Override
     public <K, V extends SpecificRecord> void put(StateTable<K, V> table, K key, V value) {
         writable(table).put(Bytes.wrap(table.keys().encode(key)), table.encode(value));
-        Map<Object, Set<Integer>> keys = keptKeys(table);
-        if (keys != null) {
-            keys.computeIfAbsent(groupOf(table, key), group -> new HashSet<>()).add(key.hashCode());
+        KeptGroups<K, V> groups = kept(table);
+        if (groups != null) {
+            groups.put(groupOf(table, key), key, value);
         }
         Map<K, V> known = decoded(table);
         if (known != null) {
@@ -155,6 +145,10 @@ public final class StreamsStorage implements Storage {
     @Override
     public <K, V extends SpecificRecord> void delete(StateTable<K, V> table, K key) {
         writable(table).delete(Bytes.wrap(table.keys().encode(key)));
+        KeptGroups<K, V> groups = kept(table);
+        if (groups != null) {
+            groups.removed(groupOf(table, key));
+        }
         Map<K, V> known = decoded(table);
         if (known != null) {
             known.remove(key);
@@ -163,6 +157,14 @@ public final class StreamsStorage implements Storage {
 
     @Override
     public <K, V extends SpecificRecord> Map<K, V> scan(StateTable<K, V> table, Object group) {
+        KeptGroups<K, V> groups = group == null ? null : kept(table);
+        if (groups != null && groups.holdsNone(group)) {
+            return new HashMap<>();
+        }
+        Map<K, V> whole = groups == null ? null : groups.takeWhole(group);
+        if (whole != null) {
+            return whole;
+        }
         Map<K, V> entries = new HashMap<>();
         try (KeyValueIterator<Bytes, byte[]> it = iterate(table, group)) {
             it.forEachRemaining(entry -> entries.put(table.keys().decode(entry.key.get()), table.decode(entry.value)));
@@ -174,6 +176,10 @@ public final class StreamsStorage implements Storage {
     @Override
     public <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {
         KeyValueStore<Bytes, byte[]> store = writable(table);
+        KeptGroups<K, V> groups = kept(table);
+        if (groups != null && groups.holdsNone(group)) {
+            return;
+        }
         List<Bytes> keys = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = iterate(table, group)) {
             while (it.hasNext()) {
@@ -182,13 +188,8 @@ public final class StreamsStorage implements Storage {
             }
         }
         keys.forEach(store::delete);
-        Map<Object, Set<Integer>> kept = keptKeys(table);
-        if (kept != null) {
-            if (group == null) {
-                kept.clear();
-            } else {
-                kept.remove(group);
-            }
+        if (groups != null) {
+            groups.removeGroup(group);
         }
         Map<K, V> known = decoded(table);
         if (known != null) {

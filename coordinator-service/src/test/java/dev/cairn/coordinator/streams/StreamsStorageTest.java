@@ -17,7 +17,9 @@ import dev.cairn.events.serde.AvroEventSerde;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.internals.InMemoryKeyValueStore;
 import org.junit.jupiter.api.Test;
@@ -90,14 +92,8 @@ class StreamsStorageTest {
 
     @Test
     void shouldAnswerAnAbsentAckFromItsKeptKeysWithoutReadingTheStore() {
-        List<Bytes> reads = new ArrayList<>();
-        KeyValueStore<Bytes, byte[]> acks = new InMemoryKeyValueStore(StateTable.ACKS.store()) {
-            @Override
-            public synchronized byte[] get(Bytes key) {
-                reads.add(key);
-                return super.get(key);
-            }
-        };
+        CountingStore acks = new CountingStore();
+        List<Bytes> reads = acks.reads;
         CheckpointAcknowledged restored = ack("j", 1, "a", 0);
         acks.put(Bytes.wrap(StateKeys.ACK.encode(new AckKey("j", 1, "a", 0))), StateTable.ACKS.encode(restored));
         CoordinatorState state = CoordinatorState.over(StreamsStorage.forTask(name -> acks));
@@ -117,6 +113,60 @@ class StreamsStorageTest {
         assertThat(state.ack("j", 1, "a", 1)).isEmpty();
         assertThat(reads).isEmpty();
         assertThat(acks.approximateNumEntries()).isZero();
+    }
+
+    @Test
+    void shouldHandACheckpointItWroteWholeToItsFirstReadWithoutDecodingTheStore() {
+        CountingStore acks = new CountingStore();
+        CoordinatorState state = CoordinatorState.over(StreamsStorage.forTask(name -> acks));
+
+        assertThat(state.progress("j", 1).acksReceived()).isZero();
+        state.putAck(ack("j", 1, "b", 0));
+        state.putAck(ack("j", 1, "a", 1));
+
+        assertThat(state.acks("j", 1)).extracting(CheckpointAcknowledged::getTaskId).containsExactly("a", "b");
+        assertThat(acks.scans).isZero();
+        assertThat(state.acks("j", 1)).extracting(CheckpointAcknowledged::getTaskId).containsExactly("a", "b");
+        assertThat(acks.scans).isOne();
+        state.removeAcks("j", 2);
+        assertThat(acks.scans).isOne();
+    }
+
+    @Test
+    void shouldReadTheStoreForACheckpointThatHadAcksBeforeTheStorageStarted() {
+        CountingStore acks = new CountingStore();
+        acks.put(Bytes.wrap(StateKeys.ACK.encode(new AckKey("j", 1, "a", 0))),
+                StateTable.ACKS.encode(ack("j", 1, "a", 0)));
+        CoordinatorState state = CoordinatorState.over(StreamsStorage.forTask(name -> acks));
+
+        state.putAck(ack("j", 1, "a", 1));
+        int scansBefore = acks.scans;
+
+        assertThat(state.acks("j", 1)).extracting(CheckpointAcknowledged::getSubtaskIndex).containsExactly(0, 1);
+        assertThat(acks.scans).isEqualTo(scansBefore + 1);
+    }
+
+    /** An in-memory store that counts its single-key reads and its prefix scans. */
+    private static final class CountingStore extends InMemoryKeyValueStore {
+        final List<Bytes> reads = new ArrayList<>();
+        int scans;
+
+        CountingStore() {
+            super(StateTable.ACKS.store());
+        }
+
+        @Override
+        public synchronized byte[] get(Bytes key) {
+            reads.add(key);
+            return super.get(key);
+        }
+
+        @Override
+        public synchronized <S extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix,
+                S prefixKeySerializer) {
+            scans++;
+            return super.prefixScan(prefix, prefixKeySerializer);
+        }
     }
 
     private static KeyValueStore<Bytes, byte[]> store(String name) {

@@ -1,0 +1,88 @@
+package dev.cairn.coordinator.streams;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the processor's {@link StreamsStorage} keeps in memory of a grouped table read mostly for keys it does not
+ * hold (the acks, by checkpoint), so that the commonest reads touch no sorted store:
+ * <ul>
+ *   <li>the hash of every key, by group: a key whose hash is not there is not in the store (a duplicate-ack check
+ *       that finds none), and a group with none has no key at all. Hashes, not keys: a 100,000-subtask job's
+ *       history holds a million acks, and a boxed hash costs a third of an ack key with its own task id. A hash
+ *       stays until its group goes (another key may share it); one that is there only costs a store read.</li>
+ *   <li>the values of each group this storage wrote whole, that is, one that had no key when its first value was
+ *       put (a checkpoint whose first ack came after the task started), until the group is first read whole (its
+ *       completion) or removed, so that reading it decodes nothing. These are the acks of the checkpoints in
+ *       progress, which Flink's coordinator holds in memory too. A group is not kept once about
+ *       {@value #MAX_VALUES} values are, so a burst of checkpoints that never complete cannot fill the heap.</li>
+ * </ul>
+ *
+ * @param <K> the table's key
+ * @param <V> the table's value
+ */
+final class KeptGroups<K, V> {
+
+    /** About the most values kept at once: a group is kept only while fewer are. */
+    static final int MAX_VALUES = 100_000;
+
+    private final Map<Object, Set<Integer>> hashes = new HashMap<>();
+    private final Map<Object, Map<K, V>> wholeGroups = new HashMap<>();
+    private int values;
+
+    /** Starts with the keys the store holds, as (group, key) pairs. */
+    void stored(Object group, K key) {
+        hashes.computeIfAbsent(group, g -> new HashSet<>()).add(key.hashCode());
+    }
+
+    /** {@code false} when {@code key} is surely not in the store; {@code true} when it may be. */
+    boolean mayHold(Object group, K key) {
+        Set<Integer> ofGroup = hashes.get(group);
+        return ofGroup != null && ofGroup.contains(key.hashCode());
+    }
+
+    /** Whether the store surely holds no key of {@code group}. */
+    boolean holdsNone(Object group) {
+        return !hashes.containsKey(group);
+    }
+
+    void put(Object group, K key, V value) {
+        Set<Integer> ofGroup = hashes.get(group);
+        if (ofGroup == null) {
+            ofGroup = new HashSet<>();
+            hashes.put(group, ofGroup);
+            if (values < MAX_VALUES) {
+                wholeGroups.put(group, new HashMap<>());
+            }
+        }
+        ofGroup.add(key.hashCode());
+        Map<K, V> whole = wholeGroups.get(group);
+        if (whole != null && whole.put(key, value) == null) {
+            values++;
+        }
+    }
+
+    /** A key was removed: its group's values are no longer whole here (its hash stays, see the class). */
+    void removed(Object group) {
+        takeWhole(group);
+    }
+
+    /**
+     * Every value of {@code group} when this storage wrote them all, and forgets them (the group is being read
+     * whole: its checkpoint ended); {@code null} when it did not, and the store must be read.
+     */
+    Map<K, V> takeWhole(Object group) {
+        Map<K, V> whole = wholeGroups.remove(group);
+        if (whole != null) {
+            values -= whole.size();
+        }
+        return whole;
+    }
+
+    void removeGroup(Object group) {
+        hashes.remove(group);
+        takeWhole(group);
+    }
+}
