@@ -211,7 +211,7 @@ public final class EndToEndBenchmark {
                         RawConsume.endOffsets(bootstrap, TrivialApp.INPUT));
         System.out.printf(Locale.ROOT, "  %s: raw consume %.0f records/s%n", shape, raw);
         return new ShapeRow(shape, cairn.rate(), cairn.failure(), reference, raw, cairn.triggered(),
-                cairn.completed());
+                cairn.completed(), cairn.steadyWrites());
     }
 
     /** The header line: cores, JVM, date and commit. */

@@ -9,6 +9,7 @@ import dev.cairn.bench.e2e.Results.ShapeRow;
 import dev.cairn.bench.e2e.Results.SizeRow;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.Function;
 
 /** Renders {@link Results} as the Markdown of {@code e2e.md}: a header line and one table per part. */
@@ -23,6 +24,7 @@ final class MarkdownReport {
         md.append("One in-JVM KRaft broker; coordinator and reference apps with exactly_once_v2, 3 partitions; ")
                 .append(results.settings()).append(".\n\n");
         throughput(md, results);
+        writes(md, results);
         latency(md, results.latency());
         sizes(md, results);
         review(md, results);
@@ -44,6 +46,37 @@ final class MarkdownReport {
                         number(row.rawPerSecond()), ratio(row.ratio()),
                         row.cairn() == null ? "-" : number(row.cairn().medianRoundMs()), row.triggered(),
                         row.completed()));
+    }
+
+    /** What the coordinator wrote per checkpoint and per ack over the steady-state rounds, by topic. */
+    private static void writes(StringBuilder md, Results results) {
+        List<ShapeRow> rows = results.shapes().stream().filter(row -> row.steadyWrites() != null).toList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("## Records written per checkpoint\n\nWhat the coordinator wrote over the steady-state rounds of "
+                + "each shape, divided by the checkpoints (and acks) of those rounds: end offsets of its output topics "
+                + "and of its stores' changelogs (transaction markers included, a few per commit interval).\n\n");
+        md.append("| shape | journal | control | completed | store changelogs | all | all per ack "
+                + "| changelogs by store |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
+        for (ShapeRow row : rows) {
+            Map<String, Long> written = row.steadyWrites();
+            double checkpoints = (double) row.shape().jobs() * row.cairn().steadyMs().size();
+            double acks = (double) row.cairn().perRound() * row.cairn().steadyMs().size();
+            long stores = written.entrySet().stream().filter(e -> !CoordinatorWrites.OUTPUTS.contains(e.getKey()))
+                    .mapToLong(Map.Entry::getValue).sum();
+            long all = written.values().stream().mapToLong(Long::longValue).sum();
+            String byStore = written.entrySet().stream()
+                    .filter(e -> !CoordinatorWrites.OUTPUTS.contains(e.getKey()))
+                    .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), e.getValue() / checkpoints))
+                    .collect(java.util.stream.Collectors.joining(", "));
+            md.append(String.format(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.2f | %s |%n",
+                    row.shape(), written.getOrDefault("journal", 0L) / checkpoints,
+                    written.getOrDefault("control", 0L) / checkpoints,
+                    written.getOrDefault("completed", 0L) / checkpoints, stores / checkpoints, all / checkpoints,
+                    all / acks, byStore));
+        }
+        md.append('\n');
     }
 
     private static void latency(StringBuilder md, LatencyRow row) {

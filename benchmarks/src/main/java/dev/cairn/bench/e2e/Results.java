@@ -1,6 +1,7 @@
 package dev.cairn.bench.e2e;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything one run of {@link EndToEndBenchmark} measured, row by row, the machine it ran on, and whether the
@@ -42,8 +43,12 @@ record Results(String machine, String settings, boolean signed, List<ShapeRow> s
      * @param triggered checkpoints triggered (one per job and round)
      * @param completed completions read from {@code control}
      */
+    /**
+     * @param steadyWrites what the coordinator wrote over the steady-state rounds, by output topic or store
+     *     changelog ({@link CoordinatorWrites}); {@code null} when the run failed
+     */
     record ShapeRow(Shape shape, Rate cairn, String failure, Rate trivial, double rawPerSecond, long triggered,
-            long completed) {
+            long completed, Map<String, Long> steadyWrites) {
         double ratio() {
             return cairn == null ? Double.NaN : cairn.perSecond() / trivial.perSecond();
         }

@@ -18,7 +18,7 @@ final class ThroughputRun {
     /** What a run measured, or how far it got before it failed. */
     record Outcome(List<Job> jobs, Rate rate, String failure, long triggered, long completed,
             Map<org.apache.kafka.common.TopicPartition, Long> steadyAcksFrom,
-            Map<org.apache.kafka.common.TopicPartition, Long> steadyAcksTo) {
+            Map<org.apache.kafka.common.TopicPartition, Long> steadyAcksTo, Map<String, Long> steadyWrites) {
     }
 
     private ThroughputRun() {}
@@ -39,6 +39,8 @@ final class ThroughputRun {
         long completed = 0;
         Map<org.apache.kafka.common.TopicPartition, Long> from = null;
         Map<org.apache.kafka.common.TopicPartition, Long> to = null;
+        Map<String, Long> writesFrom = null;
+        Map<String, Long> writes = null;
         String failure = null;
         long t0 = System.nanoTime();
         try {
@@ -48,6 +50,7 @@ final class ThroughputRun {
             for (int round = 0; round < checkpoints; round++) {
                 if (round == steadyAfter) {
                     from = RawConsume.endOffsets(bootstrap, driver.topics().acks());
+                    writesFrom = CoordinatorWrites.endOffsets(bootstrap, driver.topics());
                 }
                 Map<String, Long> ids = driver.triggerAll(jobs);
                 triggered += ids.size();
@@ -58,6 +61,7 @@ final class ThroughputRun {
                 completed += ids.size();
             }
             to = RawConsume.endOffsets(bootstrap, driver.topics().acks());
+            writes = CoordinatorWrites.between(writesFrom, CoordinatorWrites.endOffsets(bootstrap, driver.topics()));
         } catch (RowFailedException e) {
             failure = "did not complete: " + e.getMessage();
             System.out.printf("  %s: %s%n", shape, failure);
@@ -68,7 +72,7 @@ final class ThroughputRun {
                     + " round ms %s%n", shape, rate.perSecond(), steadyAfter + 1,
                     checkpoints, rate.allRoundsPerSecond(), format(roundMs));
         }
-        return new Outcome(jobs, rate, failure, triggered, completed, from, to);
+        return new Outcome(jobs, rate, failure, triggered, completed, from, to, writes);
     }
 
     /** The unmeasured rounds: {@code steadyAfter}, or none when there are no more rounds than that. */
