@@ -24,6 +24,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -75,6 +76,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private UnsendableInputs unsendable;
     private CoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
+    /** Kafka Streams' commit interval, and when this processor last asked for a commit sooner. */
+    private long commitIntervalMs;
+    private long commitRequestedAtMs = Long.MIN_VALUE;
 
     /** How the processor decides: {@link CheckpointDecider#decide} (tests wrap it to make it fail). */
     @FunctionalInterface
@@ -99,6 +103,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         this.context = context;
         this.unsendable = UnsendableInputs.from(context.appConfigs());
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
+        Object commitInterval = context.appConfigs().get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+        this.commitIntervalMs = commitInterval == null ? 0 : Long.parseLong(commitInterval.toString());
         StoreLayout.rebuildReason(timers).ifPresent(reason -> rebuild.rebuild(context.appConfigs(), journalTopic,
                 context.taskId().partition(), reason, context::getStateStore, context.currentSystemTimeMs()));
         this.reflectedInputs = StoreLayout.inputPositions(timers);
@@ -226,9 +232,22 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         }
         if (completed != null) {
             publishRestorePoint(completed, before, now);
+            commitSoon(now);
         }
         if (!decided.events().isEmpty()) {
             tell(jobId, decided, now);
+        }
+    }
+
+    /**
+     * Asks Kafka Streams to commit once this record is processed rather than when the commit interval ends, so that
+     * a restore point reaches the sidecars (read_committed) without waiting out the interval: at most once per
+     * interval, so a burst of completions adds at most one commit per interval to the regular ones.
+     */
+    private void commitSoon(long now) {
+        if (commitRequestedAtMs == Long.MIN_VALUE || now - commitRequestedAtMs >= commitIntervalMs) {
+            commitRequestedAtMs = now;
+            context.commit();
         }
     }
 
