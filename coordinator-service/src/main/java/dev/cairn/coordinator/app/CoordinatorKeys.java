@@ -72,7 +72,8 @@ public final class CoordinatorKeys {
                         "How often due timers are looked for.")
                 .define(COMMIT_INTERVAL_MS, Type.LONG, 20L, Range.atLeast(1), Importance.MEDIUM,
                         "Kafka Streams commit interval: under exactly-once every decision becomes visible at the next "
-                                + "commit.")
+                                + "commit; a completed checkpoint asks for a commit at once (at most once per "
+                                + "interval).")
                 .define(KAFKA_CONFIG, Type.STRING, null, Importance.MEDIUM,
                         "Properties file passed to the Kafka clients as it is (security settings, Kafka Streams "
                                 + "settings); it may not set application.id or processing.guarantee.")
