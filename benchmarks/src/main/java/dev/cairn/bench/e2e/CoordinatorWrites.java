@@ -19,6 +19,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 final class CoordinatorWrites {
 
+    /** The labels of the output topics; every other label is a store's. */
+    static final Set<String> OUTPUTS = Set.of("journal", "control", "completed", "dlq");
+
     private CoordinatorWrites() {}
 
     /** End offsets by label: the output topic's kind ({@code journal}, ...) or the changelog's store name. */
@@ -60,7 +63,4 @@ final class CoordinatorWrites {
         return topic.endsWith("-changelog") && store >= 0 && !topic.startsWith("bench-")
                 ? topic.substring(store + 1, topic.length() - "-changelog".length()) : null;
     }
-
-    /** The labels of the output topics, in report order. */
-    static final Set<String> OUTPUTS = Set.of("journal", "control", "completed", "dlq");
 }
