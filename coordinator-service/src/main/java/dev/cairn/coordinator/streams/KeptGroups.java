@@ -28,38 +28,40 @@ final class KeptGroups<K, V> {
     /** About the most values kept at once: a group is kept only while fewer are. */
     static final int MAX_VALUES = 100_000;
 
-    private final Map<Object, Set<Integer>> hashes = new HashMap<>();
-    private final Map<Object, Map<K, V>> wholeGroups = new HashMap<>();
+    /** One group: the hashes of its keys, and its values while this storage wrote them all ({@code null} after). */
+    private static final class Group<K, V> {
+        final Set<Integer> hashes = new HashSet<>();
+        Map<K, V> whole;
+    }
+
+    private final Map<Object, Group<K, V>> groups = new HashMap<>();
     private int values;
 
     /** Starts with the keys the store holds, as (group, key) pairs. */
     void stored(Object group, K key) {
-        hashes.computeIfAbsent(group, g -> new HashSet<>()).add(key.hashCode());
+        groups.computeIfAbsent(group, g -> new Group<>()).hashes.add(key.hashCode());
     }
 
     /** {@code false} when {@code key} is surely not in the store; {@code true} when it may be. */
     boolean mayHold(Object group, K key) {
-        Set<Integer> ofGroup = hashes.get(group);
-        return ofGroup != null && ofGroup.contains(key.hashCode());
+        Group<K, V> ofGroup = groups.get(group);
+        return ofGroup != null && ofGroup.hashes.contains(key.hashCode());
     }
 
     /** Whether the store surely holds no key of {@code group}. */
     boolean holdsNone(Object group) {
-        return !hashes.containsKey(group);
+        return !groups.containsKey(group);
     }
 
     void put(Object group, K key, V value) {
-        Set<Integer> ofGroup = hashes.get(group);
+        Group<K, V> ofGroup = groups.get(group);
         if (ofGroup == null) {
-            ofGroup = new HashSet<>();
-            hashes.put(group, ofGroup);
-            if (values < MAX_VALUES) {
-                wholeGroups.put(group, new HashMap<>());
-            }
+            ofGroup = new Group<>();
+            ofGroup.whole = values < MAX_VALUES ? new HashMap<>() : null;
+            groups.put(group, ofGroup);
         }
-        ofGroup.add(key.hashCode());
-        Map<K, V> whole = wholeGroups.get(group);
-        if (whole != null && whole.put(key, value) == null) {
+        ofGroup.hashes.add(key.hashCode());
+        if (ofGroup.whole != null && ofGroup.whole.put(key, value) == null) {
             values++;
         }
     }
@@ -74,15 +76,19 @@ final class KeptGroups<K, V> {
      * whole: its checkpoint ended); {@code null} when it did not, and the store must be read.
      */
     Map<K, V> takeWhole(Object group) {
-        Map<K, V> whole = wholeGroups.remove(group);
+        Group<K, V> ofGroup = groups.get(group);
+        Map<K, V> whole = ofGroup == null ? null : ofGroup.whole;
         if (whole != null) {
+            ofGroup.whole = null;
             values -= whole.size();
         }
         return whole;
     }
 
     void removeGroup(Object group) {
-        hashes.remove(group);
-        takeWhole(group);
+        Group<K, V> removed = groups.remove(group);
+        if (removed != null && removed.whole != null) {
+            values -= removed.whole.size();
+        }
     }
 }
