@@ -119,7 +119,8 @@ public final class CheckpointTimeline {
             case REQUEST_OUTCOME -> requestOutcome(p, o, (RequestOutcome) event);
             case JOB_SPEC, JOB_STATUS_CHANGE, TRIGGER_REQUEST, TASK_STARTED, TASK_FINISHED, REQUEST_QUEUED,
                     REQUEST_DEQUEUED, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, TRIGGER_FAILED,
-                    COMMAND_REJECTED, TASK_START_REJECTED -> null;
+                    COMMAND_REJECTED, TASK_START_REJECTED, RESTORE_JOB, DISPOSE_SAVEPOINT, JOB_RESTORED,
+                    SAVEPOINT_DISPOSED -> null;
         };
     }
 

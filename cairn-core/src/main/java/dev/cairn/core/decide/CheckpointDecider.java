@@ -1,14 +1,14 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.core.rules.InputChecks;
-import dev.cairn.core.events.EventKind;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.events.EventKind;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.rules.InputChecks;
+import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
@@ -93,7 +93,9 @@ public final class CheckpointDecider {
             case PARTICIPANT_ACKNOWLEDGED -> (d, c) -> Participants.acknowledge(d, c,
                     (ParticipantAcknowledged) c.event());
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
-            case PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
+            case RESTORE_JOB -> (d, c) -> Restores.restore(d, (Command.Restore) c);
+            case DISPOSE_SAVEPOINT -> (d, c) -> Restores.dispose(d, (Command.Dispose) c);
+            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
                     ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
                     REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED,
                     TASK_START_REJECTED ->

@@ -1,5 +1,7 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.core.rules.Retention;
+import dev.cairn.events.BackupType;
 import dev.cairn.core.rules.JobSpecs;
 import dev.cairn.core.rules.PendingCheckpoints;
 import dev.cairn.core.rules.SnapshotOptionsRules;
@@ -48,8 +50,7 @@ final class Triggers {
                 ? JobSpecs.savepointLocation(jobId, job.getConfig(), id, request.getTargetLocation())
                 : JobSpecs.checkpointLocation(jobId, job.getConfig(), id);
         Snapshot snapshot = new Snapshot(id, request.getType(), request.getPeriodic(), request.getForce(), location,
-                d.now + job.getConfig().getTimeoutMs(), request.getRequestId(),
-                SnapshotOptionsRules.of(job.getConfig(), request));
+                d.now + job.getConfig().getTimeoutMs(), request.getRequestId(), options(d, jobId, job, request));
         List<String> firstAsked = Participants.askedFirst(spec);
         if (firstAsked.isEmpty()) {
             emitTriggered(d, jobId, snapshot, plan);
@@ -62,6 +63,19 @@ final class Triggers {
         if (firstAsked.isEmpty()) {
             completeIfNothingToWaitFor(d, jobId, id);
         }
+    }
+
+    /**
+     * The request's options; a checkpoint is FULL while the job's restore point is one restored in NO_CLAIM mode, so
+     * that the first checkpoint after such a restore shares nothing with it (Flink: RestoreMode.NO_CLAIM).
+     */
+    private static SnapshotOptions options(Decision d, String jobId, JobState job, QueuedRequest request) {
+        SnapshotOptions options = SnapshotOptionsRules.of(job.getConfig(), request);
+        if (request.getType() == CheckpointType.CHECKPOINT && options.getBackupType() != BackupType.FULL
+                && Retention.fullCheckpointNext(d.state.retained(jobId))) {
+            return SnapshotOptions.newBuilder(options).setBackupType(BackupType.FULL).build();
+        }
+        return options;
     }
 
     /**

@@ -2,10 +2,12 @@ package dev.cairn.core.events;
 
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
@@ -41,7 +43,9 @@ public sealed interface Command {
             case TASK_FINISHED -> new FinishTask((TaskFinished) event);
             case PARTICIPANT_ACKNOWLEDGED -> new AcknowledgeParticipant((ParticipantAcknowledged) event);
             case PARTICIPANT_DECLINED -> new DeclineParticipant((ParticipantDeclined) event);
-            case PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
+            case RESTORE_JOB -> new Restore((RestoreJob) event, random.getAsDouble());
+            case DISPOSE_SAVEPOINT -> new Dispose((DisposeSavepoint) event);
+            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
                     ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
                     REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED,
                     TASK_START_REJECTED ->
@@ -110,6 +114,18 @@ public sealed interface Command {
 
     /** A coordinator-side participant could not snapshot its state for a checkpoint. */
     record DeclineParticipant(ParticipantDeclined event) implements Input {
+    }
+
+    /**
+     * Resumes a job that is not running from a point it keeps.
+     *
+     * @param initialDelayFraction as for {@link RegisterJob}: used when the job enters RUNNING
+     */
+    record Restore(RestoreJob event, double initialDelayFraction) implements Input {
+    }
+
+    /** Disposes of one of a job's savepoints. */
+    record Dispose(DisposeSavepoint event) implements Input {
     }
 
     /** Something of the job may be due (a checkpoint timeout or the periodic trigger). */

@@ -10,6 +10,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantDeclined;
@@ -17,6 +18,7 @@ import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
+import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
@@ -65,8 +67,12 @@ public final class EventDescriptions {
             case TASK_STARTED -> taskStarted((TaskStarted) event);
             case PARTICIPANTS_TRIGGERED -> participantsTriggered((ParticipantsTriggered) event);
             case PARTICIPANT_DECLINED -> participantDeclined((ParticipantDeclined) event);
+            case JOB_RESTORED -> restored((JobRestored) event);
+            case SAVEPOINT_DISPOSED -> "Disposed of savepoint " + ((SavepointDisposed) event).getCheckpointId()
+                    + " of job " + ((SavepointDisposed) event).getJobId() + " ("
+                    + ((SavepointDisposed) event).getLocation() + "): it is no point to restore from any more";
             case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
-                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED -> null;
+                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT -> null;
         };
     }
 
@@ -156,5 +162,12 @@ public final class EventDescriptions {
     private static String participantDeclined(ParticipantDeclined e) {
         return "Decline checkpoint " + e.getCheckpointId() + " by participant " + e.getParticipant() + " of job "
                 + e.getJobId() + ": " + e.getReason() + " " + e.getMessage();
+    }
+
+    private static String restored(JobRestored e) {
+        CheckpointCompleted point = e.getRestorePoint();
+        return "Restoring job " + e.getJobId() + " from " + (point.getType() == CheckpointType.SAVEPOINT
+                ? "savepoint " : "checkpoint ") + point.getCheckpointId() + " (" + point.getStorageLocation()
+                + ") in " + e.getRestoreMode() + " mode";
     }
 }

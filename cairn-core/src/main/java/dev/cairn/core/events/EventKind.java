@@ -8,7 +8,9 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
@@ -19,6 +21,8 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.RestoreJob;
+import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
@@ -59,7 +63,11 @@ public enum EventKind {
     TRIGGER_FAILED(TriggerFailed.class, Origin.DECIDED, false, null),
     CHECKPOINT_FAILURE_COUNTED(CheckpointFailureCounted.class, Origin.DECIDED, false, null),
     COMMAND_REJECTED(CommandRejected.class, Origin.DECIDED, false, null),
-    TASK_START_REJECTED(TaskStartRejected.class, Origin.DECIDED, true, null);
+    TASK_START_REJECTED(TaskStartRejected.class, Origin.DECIDED, true, null),
+    RESTORE_JOB(RestoreJob.class, Origin.REQUESTS, false, null),
+    DISPOSE_SAVEPOINT(DisposeSavepoint.class, Origin.REQUESTS, false, null),
+    JOB_RESTORED(JobRestored.class, Origin.DECIDED, false, null),
+    SAVEPOINT_DISPOSED(SavepointDisposed.class, Origin.DECIDED, false, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

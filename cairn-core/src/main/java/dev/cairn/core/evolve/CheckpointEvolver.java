@@ -1,19 +1,18 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.core.events.EventKind;
-import dev.cairn.core.rules.FinishedTasks;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.rules.PendingCheckpoints;
-import dev.cairn.core.rules.RequestOrder;
-import dev.cairn.core.rules.Retention;
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.events.EventKind;
+import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.rules.FinishedTasks;
+import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.rules.PendingCheckpoints;
+import dev.cairn.core.rules.RequestOrder;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointAborted;
@@ -23,6 +22,7 @@ import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
@@ -34,6 +34,7 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
@@ -114,7 +115,9 @@ public final class CheckpointEvolver {
                     j -> j.setCounts(counts(j, 0, 0, 0, 1)));
             case CHECKPOINT_FAILURE_COUNTED -> (self, s, e) -> self.onFailureCounted(s, (CheckpointFailureCounted) e);
             case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
-            case TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED,
+            case JOB_RESTORED -> (self, s, e) -> RestorePointRecorder.restored(s, (JobRestored) e);
+            case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
+            case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED,
                     TASK_START_REJECTED -> NOTHING;
         };
     }
@@ -320,15 +323,9 @@ public final class CheckpointEvolver {
         next.setCounts(counts(job.get(), 0, pending.isPresent() ? -1 : 0, 1, 0));
         if (e.getType() != CheckpointType.SAVEPOINT) {
             next.setLatestCompletedId(Math.max(job.get().getLatestCompletedId(), e.getCheckpointId()));
-            state.put(StateTable.RETAINED, e.getJobId(), Retention.retain(state.retained(e.getJobId()), e,
-                    job.get().getConfig().getRetained()));
         }
         history.completed(state, next, pending, progress, e);
-        long previous = job.get().getLatestCompletedId();
-        if (e.getType() != CheckpointType.SAVEPOINT && previous >= 0 && previous < e.getCheckpointId()
-                && !next.getHistoryIds().contains(previous)) {
-            state.removeAcks(e.getJobId(), previous);
-        }
+        RestorePointRecorder.completed(state, next, e);
         state.putJob(next);
     }
 

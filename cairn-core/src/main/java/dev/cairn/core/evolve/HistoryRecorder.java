@@ -1,13 +1,14 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.rules.RestorePoints;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateKeys.CheckpointKey;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointAborted;
@@ -20,8 +21,8 @@ import java.util.Optional;
  * Keeps a job's bounded history of ended checkpoints and its all-time totals. Each ended checkpoint's summary
  * has its own key; the job lists the ids (and the request ids) in the history. When a checkpoint leaves the
  * history, its summary and its per-subtask acks (its per-subtask stats) are removed: one checkpoint's keys,
- * never a scan of the store. The acks of the latest completed checkpoint stay while it is the latest: they are
- * its subtask states, which the REST API hands out for restore. Subtasks that had finished when a checkpoint's
+ * never a scan of the store. The acks of a checkpoint that is still a point to restore from (retained, or a kept
+ * savepoint) stay: they are its subtask states, which the REST API and the completed topic hand out for restore. Subtasks that had finished when a checkpoint's
  * tasks were triggered count as acknowledged, with their final states, on both sides of its figures (as in Flink's
  * checkpoint statistics), as they do in its completion.
  */
@@ -93,16 +94,20 @@ final class HistoryRecorder {
             requestIds.add(summary.getRequestId());
         }
         state.put(StateTable.SUMMARIES, new CheckpointKey(jobId, summary.getCheckpointId()), summary);
+        List<Long> evicted = new ArrayList<>();
         while (ids.size() > settings.historySize()) {
-            long evicted = ids.remove(0);
-            state.summary(jobId, evicted).map(CheckpointSummary::getRequestId).ifPresent(requestIds::remove);
-            state.remove(StateTable.SUMMARIES, new CheckpointKey(jobId, evicted));
-            if (evicted != job.getLatestCompletedId()) {
-                state.removeAcks(jobId, evicted);
-            }
+            long id = ids.remove(0);
+            evicted.add(id);
+            state.summary(jobId, id).map(CheckpointSummary::getRequestId).ifPresent(requestIds::remove);
+            state.remove(StateTable.SUMMARIES, new CheckpointKey(jobId, id));
         }
         job.setHistoryIds(ids);
         job.setHistoryRequestIds(requestIds);
+        for (long id : evicted) {
+            if (!RestorePoints.keepsAcks(state, job, id)) {
+                state.removeAcks(jobId, id);
+            }
+        }
     }
 
     private static CompletedTotals totals(CompletedTotals t, long duration, long size) {

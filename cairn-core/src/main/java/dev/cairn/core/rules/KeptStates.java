@@ -81,11 +81,12 @@ public final class KeptStates {
                 .isPresent();
     }
 
-    /** The ids of the job's pending and retained checkpoints. */
+    /** The ids of the job's pending and retained checkpoints and of its kept savepoints. */
     private static List<Long> keptIds(CoordinatorState state, JobState job) {
         List<Long> ids = new ArrayList<>();
         job.getPending().forEach(p -> ids.add(p.getCheckpointId()));
         retained(state, job.getJobId()).forEach(c -> ids.add(c.getCheckpointId()));
+        state.savepoints(job.getJobId()).forEach(s -> ids.add(s.getCheckpointId()));
         return ids;
     }
 

@@ -3,6 +3,7 @@ package dev.cairn.core.state;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.KeptSavepoints;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.core.state.StateKeys.AckKey;
@@ -11,6 +12,7 @@ import dev.cairn.core.state.StateKeys.CheckpointKey;
 import dev.cairn.core.state.StateKeys.RequestKey;
 import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskFinished;
@@ -266,6 +268,11 @@ public final class CoordinatorState {
     /** The job's requests whose records are kept, oldest first; empty before the first outcome. */
     public Optional<RequestIndex> requestIndex(String jobId) {
         return get(StateTable.REQUEST_INDEXES, jobId);
+    }
+
+    /** The job's savepoints that are points to restore from, oldest first; empty when it has none. */
+    public List<CheckpointCompleted> savepoints(String jobId) {
+        return get(StateTable.SAVEPOINTS, jobId).map(KeptSavepoints::getSavepoints).orElse(List.of());
     }
 
     /** Two states are equal when their storages are (for {@link MapStorage}: equal values under equal keys). */

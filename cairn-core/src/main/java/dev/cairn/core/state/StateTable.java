@@ -3,6 +3,7 @@ package dev.cairn.core.state;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.KeptSavepoints;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.core.state.StateKeys.AckKey;
@@ -66,9 +67,13 @@ public final class StateTable<K, V extends SpecificRecord> {
     public static final StateTable<String, RequestIndex> REQUEST_INDEXES = new StateTable<>("cairn-request-index",
             StateKeys.JOB, RequestIndex.class, Removal.NEVER, Reads.WHEN_NEEDED);
 
+    /** The job's savepoints that are points to restore from, oldest first, until a user disposes of one. */
+    public static final StateTable<String, KeptSavepoints> SAVEPOINTS = new StateTable<>("cairn-savepoints",
+            StateKeys.JOB, KeptSavepoints.class, Removal.NEVER, Reads.WHEN_NEEDED);
+
     /** Every table, in the order a state lists them. */
     public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, ACKS,
-            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES);
+            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS);
 
     /** Which entries of a table are ever removed. */
     public enum Removal {

@@ -6,10 +6,12 @@ import dev.cairn.core.events.Command;
 import dev.cairn.core.decide.Decided;
 import dev.cairn.core.events.EventDescriptions;
 import dev.cairn.core.rules.RestoreParts;
+import dev.cairn.core.rules.SnapshotOptionsRules;
 import dev.cairn.core.events.TimerIndex;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobRestored;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.topics.CairnTopics;
@@ -40,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * The thin shell around {@link CheckpointDecider}: turns each request or ack record, and each due timer,
  * into a command; runs the decider; writes the state changes the decision made (the same evolve that replay
  * uses made them, once) to the stores; and forwards the events: every event to the journal, notifications to
- * the control topic, and after a completion the retained checkpoints and the newest one's subtask states, in
- * {@link RestoreParts}, to the completed topic; then it hands the events to its {@link DecisionListener}
+ * the control topic, and when the job has a new restore point (a completed checkpoint, the savepoint of a
+ * stop-with-savepoint, a point a user restored the job from) the retained checkpoints and the newest one's subtask
+ * states, in {@link RestoreParts}, to the completed topic; then it hands the events to its {@link DecisionListener}
  * (metrics). It makes no decision of its own.
  *
  * <p>When Kafka Streams initialises the task and its stores are not of this release's layout (or there are none),
@@ -212,12 +215,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         Decided decided = ready.decided();
         List<OutputSizeGuard.Encoded> encoded = ready.encoded();
         String jobId = command.jobId();
-        CheckpointCompleted completed = null;
-        for (SpecificRecord event : decided.events()) {
-            if (event instanceof CheckpointCompleted c && c.getType() == CheckpointType.CHECKPOINT) {
-                completed = c;
-            }
-        }
+        CheckpointCompleted completed = newRestorePoint(decided.events());
         Optional<RetainedCheckpoints> before = completed != null ? state.retained(jobId) : Optional.empty();
         decided.applyTo(state);
         for (OutputSizeGuard.Encoded output : encoded) {
@@ -237,6 +235,23 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         if (!decided.events().isEmpty()) {
             tell(jobId, decided, now);
         }
+    }
+
+    /**
+     * The job's new restore point, if the decision made one: a completed checkpoint, the savepoint of a
+     * stop-with-savepoint, or a point a user restored the job from; the last of them when it made several.
+     */
+    private static CheckpointCompleted newRestorePoint(List<SpecificRecord> events) {
+        CheckpointCompleted point = null;
+        for (SpecificRecord event : events) {
+            if (event instanceof CheckpointCompleted c && (c.getType() == CheckpointType.CHECKPOINT
+                    || SnapshotOptionsRules.isSynchronous(c.getOptions()))) {
+                point = c;
+            } else if (event instanceof JobRestored r) {
+                point = r.getRestorePoint();
+            }
+        }
+        return point;
     }
 
     /**

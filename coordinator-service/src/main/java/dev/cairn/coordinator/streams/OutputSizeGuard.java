@@ -90,15 +90,19 @@ final class OutputSizeGuard {
         List<CheckpointCompleted> checkpoints = retained.getCheckpoints();
         int from = 0;
         while (from < checkpoints.size() - 1 && this.retained.serialize("size-check",
-                new RetainedCheckpoints(retained.getJobId(), checkpoints.subList(from, checkpoints.size()))).length
+                withCheckpoints(retained, checkpoints.subList(from, checkpoints.size()))).length
                 > maxRecordBytes) {
             from++;
         }
         if (from > 0) {
             LOG.warn("The {} retained checkpoints of job {} exceed {} bytes together; sending the newest {} only",
                     checkpoints.size(), retained.getJobId(), maxRecordBytes, checkpoints.size() - from);
-            return new RetainedCheckpoints(retained.getJobId(), List.copyOf(checkpoints.subList(from, checkpoints.size())));
+            return withCheckpoints(retained, List.copyOf(checkpoints.subList(from, checkpoints.size())));
         }
         return retained;
+    }
+
+    private static RetainedCheckpoints withCheckpoints(RetainedCheckpoints retained, List<CheckpointCompleted> kept) {
+        return RetainedCheckpoints.newBuilder(retained).setCheckpoints(kept).build();
     }
 }

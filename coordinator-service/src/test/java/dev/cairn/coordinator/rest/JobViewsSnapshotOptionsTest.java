@@ -178,7 +178,7 @@ class JobViewsSnapshotOptionsTest {
                 .setOptions(SnapshotOptions.newBuilder().setBackupType(BackupType.INCREMENTAL).build())
                 .build();
 
-        JsonNode restore = json(JobViews.latestCompleted(new RetainedCheckpoints("job-1", List.of(completed)),
+        JsonNode restore = json(JobViews.latestCompleted(new RetainedCheckpoints("job-1", List.of(completed), -1L, null),
                 (job, id) -> List.of()).orElseThrow());
 
         JsonNode states = restore.get("participant_states");

@@ -1,0 +1,127 @@
+package dev.cairn.core.decide;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.rules.RestorePoints;
+import dev.cairn.core.rules.Retention;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DisposeSavepoint;
+import dev.cairn.events.JobRestored;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.RequestStatus;
+import dev.cairn.events.RestoreJob;
+import dev.cairn.events.SavepointDisposed;
+import java.util.Optional;
+
+/**
+ * A user's restore of a job from a point it keeps (Flink: {@code flink run -s <path> --restoreMode}) and the
+ * disposal of a savepoint (Flink: {@code flink savepoint -d}). A restore runs only while the job is not RUNNING
+ * (after a stop, a suspension, a cancellation or a failure): the chosen savepoint or retained checkpoint becomes the
+ * job's restore point, which every starting sidecar restores, and the job is RUNNING again; checkpoint ids go on
+ * from the job's counter, above every id it has used. The requester is always told, by a {@code RequestOutcome}
+ * under its request id; a request id already known changes nothing.
+ */
+final class Restores {
+
+    private Restores() {
+    }
+
+    static void restore(Decision d, Command.Restore command) {
+        RestoreJob request = command.event();
+        String jobId = request.getJobId();
+        if (!acceptable(d, command, jobId, request.getRequestId())) {
+            return;
+        }
+        d.emit(request);
+        JobState job = d.job(jobId);
+        if (job.getStatus() == JobStatus.RUNNING) {
+            fail(d, jobId, request.getRequestId(), "job " + jobId + " is RUNNING: stop it with a savepoint (or"
+                    + " suspend it) before restoring it from another point");
+            return;
+        }
+        Optional<CheckpointCompleted> point = RestorePoints.find(d.state, jobId, request.getCheckpointId(),
+                request.getSavepointPath());
+        if (point.isEmpty()) {
+            fail(d, jobId, request.getRequestId(), "job " + jobId + " keeps no "
+                    + named(request.getCheckpointId(), request.getSavepointPath(), "restore point")
+                    + " (its savepoints and retained checkpoints are listed by GET /jobs/" + jobId + "/savepoints"
+                    + " and /jobs/" + jobId + "/checkpoints)");
+            return;
+        }
+        CheckpointCompleted chosen = point.get();
+        if (chosen.getSubtaskCount() > 0 && d.state.acks(jobId, chosen.getCheckpointId()).isEmpty()
+                && d.state.finished(jobId).isEmpty()) {
+            fail(d, jobId, request.getRequestId(), "the subtask states of " + describe(chosen)
+                    + " are no longer kept");
+            return;
+        }
+        d.emit(JobRestored.newBuilder()
+                .setJobId(jobId)
+                .setRequestId(request.getRequestId())
+                .setRestorePoint(chosen)
+                .setRestoreMode(request.getRestoreMode())
+                .setTimestampMs(d.now)
+                .build());
+        d.outcome(jobId, request.getRequestId(), RequestStatus.COMPLETED, null, null, chosen.getCheckpointId());
+        JobStatuses.change(d, jobId, JobStatus.RUNNING, command.initialDelayFraction(), null);
+    }
+
+    static void dispose(Decision d, Command.Dispose command) {
+        DisposeSavepoint request = command.event();
+        String jobId = request.getJobId();
+        if (!acceptable(d, command, jobId, request.getRequestId())) {
+            return;
+        }
+        d.emit(request);
+        Optional<CheckpointCompleted> savepoint = RestorePoints.savepoint(d.state, jobId, request.getCheckpointId(),
+                request.getSavepointPath());
+        if (savepoint.isEmpty()) {
+            fail(d, jobId, request.getRequestId(), "job " + jobId + " keeps no "
+                    + named(request.getCheckpointId(), request.getSavepointPath(), "savepoint"));
+            return;
+        }
+        CheckpointCompleted disposed = savepoint.get();
+        if (Retention.newest(d.state.retained(jobId)).filter(n -> n.getCheckpointId() == disposed.getCheckpointId())
+                .isPresent()) {
+            fail(d, jobId, request.getRequestId(), describe(disposed) + " is the restore point of job " + jobId
+                    + ": its workers would restore it; restore the job from another point, or let a checkpoint"
+                    + " complete, before disposing of it");
+            return;
+        }
+        d.emit(SavepointDisposed.newBuilder()
+                .setJobId(jobId)
+                .setRequestId(request.getRequestId())
+                .setCheckpointId(disposed.getCheckpointId())
+                .setLocation(disposed.getStorageLocation())
+                .setTimestampMs(d.now)
+                .build());
+        d.outcome(jobId, request.getRequestId(), RequestStatus.COMPLETED, null, null, disposed.getCheckpointId());
+    }
+
+    /** A request needs an id; one whose id the job knows already was decided before. */
+    private static boolean acceptable(Decision d, Command command, String jobId, String requestId) {
+        if (requestId == null || requestId.isBlank()) {
+            d.reject(jobId, command, "request id is empty");
+            return false;
+        }
+        return d.state.request(jobId, requestId).isEmpty();
+    }
+
+    private static void fail(Decision d, String jobId, String requestId, String message) {
+        d.outcome(jobId, requestId, RequestStatus.FAILED, CheckpointFailureReason.INVALID_REQUEST, message, null);
+    }
+
+    private static String named(Long checkpointId, String location, String what) {
+        if (checkpointId != null) {
+            return what + " with id " + checkpointId;
+        }
+        return location != null ? what + " at " + location : what;
+    }
+
+    private static String describe(CheckpointCompleted point) {
+        return (point.getType() == CheckpointType.SAVEPOINT ? "savepoint " : "checkpoint ") + point.getCheckpointId()
+                + " (" + point.getStorageLocation() + ")";
+    }
+}

@@ -1,0 +1,103 @@
+package dev.cairn.core.evolve;
+
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.KeptSavepoints;
+import dev.cairn.core.rules.RestorePoints;
+import dev.cairn.core.rules.Retention;
+import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobRestored;
+import dev.cairn.events.RestoreMode;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SavepointDisposed;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Keeps a job's points to restore from: the retained checkpoints ({@link Retention}), whose newest is the job's
+ * restore point, and its savepoints. A completed checkpoint is retained; a completed savepoint is kept until a user
+ * disposes of it, and the savepoint of a stop-with-savepoint is also retained, as the job's restore point, so that a
+ * worker that dies after the stop restores it and commits what the stop's savepoint holds (as Flink keeps a
+ * stop-with-savepoint's savepoint for recovery). A point a user restores from becomes the newest retained
+ * entry. The acks of a point that leaves them are removed once nothing else keeps them
+ * ({@link RestorePoints#keepsAcks}).
+ */
+final class RestorePointRecorder {
+
+    private RestorePointRecorder() {
+    }
+
+    /**
+     * Records a completion: {@code job} is the job as it will be put, with the completion's history entry already
+     * appended.
+     */
+    static void completed(CoordinatorState state, JobState job, CheckpointCompleted e) {
+        String jobId = e.getJobId();
+        if (e.getType() == CheckpointType.SAVEPOINT) {
+            List<CheckpointCompleted> savepoints = new ArrayList<>(state.savepoints(jobId));
+            savepoints.add(e);
+            putSavepoints(state, jobId, savepoints);
+        }
+        if (e.getType() == CheckpointType.CHECKPOINT || SnapshotOptionsRules.isSynchronous(e.getOptions())) {
+            Optional<RetainedCheckpoints> before = state.retained(jobId);
+            RetainedCheckpoints after = Retention.retain(before, e, job.getConfig().getRetained());
+            state.put(StateTable.RETAINED, jobId, after);
+            removeAcksOfDropped(state, job, before, after);
+        }
+    }
+
+    /** The chosen point is the newest retained entry; in CLAIM mode a savepoint becomes the coordinator's own. */
+    static void restored(CoordinatorState state, JobRestored e) {
+        String jobId = e.getJobId();
+        Optional<JobState> job = state.job(jobId);
+        if (job.isEmpty()) {
+            return;
+        }
+        CheckpointCompleted point = e.getRestorePoint();
+        Optional<RetainedCheckpoints> before = state.retained(jobId);
+        RetainedCheckpoints after = Retention.restoreFrom(before, point, e.getRestoreMode(),
+                job.get().getConfig().getRetained());
+        state.put(StateTable.RETAINED, jobId, after);
+        if (e.getRestoreMode() == RestoreMode.CLAIM) {
+            forgetSavepoint(state, jobId, point.getCheckpointId());
+        }
+        removeAcksOfDropped(state, job.get(), before, after);
+    }
+
+    /** The savepoint is no point to restore from any more; its acks go unless something else keeps them. */
+    static void disposed(CoordinatorState state, SavepointDisposed e) {
+        Optional<JobState> job = state.job(e.getJobId());
+        if (job.isEmpty()) {
+            return;
+        }
+        forgetSavepoint(state, e.getJobId(), e.getCheckpointId());
+        if (!RestorePoints.keepsAcks(state, job.get(), e.getCheckpointId())) {
+            state.removeAcks(e.getJobId(), e.getCheckpointId());
+        }
+    }
+
+    private static void forgetSavepoint(CoordinatorState state, String jobId, long checkpointId) {
+        List<CheckpointCompleted> savepoints = new ArrayList<>(state.savepoints(jobId));
+        if (savepoints.removeIf(s -> s.getCheckpointId() == checkpointId)) {
+            putSavepoints(state, jobId, savepoints);
+        }
+    }
+
+    private static void putSavepoints(CoordinatorState state, String jobId, List<CheckpointCompleted> savepoints) {
+        state.put(StateTable.SAVEPOINTS, jobId, KeptSavepoints.newBuilder().setJobId(jobId)
+                .setSavepoints(savepoints).build());
+    }
+
+    private static void removeAcksOfDropped(CoordinatorState state, JobState job, Optional<RetainedCheckpoints> before,
+            RetainedCheckpoints after) {
+        for (long dropped : Retention.dropped(before, after)) {
+            if (!RestorePoints.keepsAcks(state, job, dropped)) {
+                state.removeAcks(job.getJobId(), dropped);
+            }
+        }
+    }
+}
