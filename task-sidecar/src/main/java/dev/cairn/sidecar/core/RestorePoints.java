@@ -12,7 +12,7 @@ import java.util.Optional;
 
 /**
  * Picks what a starting worker restores from: its subtask's (or its participant's) state in the newest retained
- * checkpoint. Pure.
+ * checkpoint, the job's restore point, which says whether a user chose it ({@link RestorePoint#chosen}). Pure.
  */
 public final class RestorePoints {
 
@@ -35,12 +35,14 @@ public final class RestorePoints {
             return Optional.empty();
         }
         CheckpointCompleted newest = checkpoints.get(checkpoints.size() - 1);
+        boolean chosen = newest.getCheckpointId() == retained.get().getChosenRestoreId();
         if (newest.getSubtaskCount() < 0) {
-            return find(newest.getSubtaskStates(), newest.getCheckpointId(), taskId, subtaskIndex);
+            return find(newest.getSubtaskStates(), newest.getCheckpointId(), taskId, subtaskIndex, chosen);
         }
         for (RestorePart part : parts) {
             if (part.getCheckpointId() == newest.getCheckpointId()) {
-                Optional<RestorePoint> found = find(part.getStates(), newest.getCheckpointId(), taskId, subtaskIndex);
+                Optional<RestorePoint> found = find(part.getStates(), newest.getCheckpointId(), taskId, subtaskIndex,
+                        chosen);
                 if (found.isPresent()) {
                     return found;
                 }
@@ -72,11 +74,11 @@ public final class RestorePoints {
     }
 
     private static Optional<RestorePoint> find(List<SubtaskState> states, long checkpointId, String taskId,
-            int subtaskIndex) {
+            int subtaskIndex, boolean chosen) {
         for (SubtaskState state : states) {
             if (state.getTaskId().equals(taskId) && state.getSubtaskIndex() == subtaskIndex) {
                 return Optional.of(new RestorePoint(checkpointId, state.getHandle().getLocation(),
-                        state.getHandle().getSizeBytes()));
+                        state.getHandle().getSizeBytes(), chosen));
             }
         }
         return Optional.empty();

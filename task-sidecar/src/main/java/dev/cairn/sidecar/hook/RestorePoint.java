@@ -1,10 +1,20 @@
 package dev.cairn.sidecar.hook;
 
 /**
- * The latest completed checkpoint's state for this sidecar's subtask, read from {@code cairn.completed}.
+ * The job's restore point's state for this sidecar's subtask, read from {@code cairn.completed}: the job's latest
+ * completed checkpoint, the savepoint that stopped it, or a point a user chose to restore the job from.
  *
- * @param checkpointId the completed checkpoint
+ * @param checkpointId the completed checkpoint (or savepoint)
  * @param location the subtask's state handle location
  * @param sizeBytes the state's size
+ * @param chosen whether a user chose this point on purpose (a restore from a savepoint or an older checkpoint):
+ *     a worker whose output is ahead of it goes back to it, saying what it drops; a worker whose output is ahead
+ *     of a point nobody chose refuses to restore, since restoring would repeat or lose results
  */
-public record RestorePoint(long checkpointId, String location, long sizeBytes) {}
+public record RestorePoint(long checkpointId, String location, long sizeBytes, boolean chosen) {
+
+    /** A restore point nobody chose: the job's own latest completion. */
+    public RestorePoint(long checkpointId, String location, long sizeBytes) {
+        this(checkpointId, location, sizeBytes, false);
+    }
+}

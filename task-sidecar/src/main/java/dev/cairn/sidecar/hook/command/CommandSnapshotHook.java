@@ -49,7 +49,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none),
  *       {@code CAIRN_STOP_FAILED} ({@code true}: a stop-with-savepoint failed, resume);</li>
  *   <li>restore: {@code CAIRN_RESTORE_CHECKPOINT_ID}, {@code CAIRN_RESTORE_LOCATION},
- *       {@code CAIRN_RESTORE_SIZE_BYTES}, all three unset when there is nothing to restore;</li>
+ *       {@code CAIRN_RESTORE_SIZE_BYTES} and {@code CAIRN_RESTORE_CHOSEN} ({@code true} when a user chose the
+ *       point), all unset when there is nothing to restore;</li>
  *   <li>discard (optional: a command that ignores it and exits 0 deletes nothing): {@code CAIRN_CHECKPOINT_ID},
  *       {@code CAIRN_DISCARD_LOCATION}, {@code CAIRN_DISCARD_SIZE_BYTES}, {@code CAIRN_DISCARD_STATUS}
  *       ({@code UNKNOWN}, {@code DISCARDED} or {@code LATE}).</li>
@@ -73,7 +74,7 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
             "CAIRN_POST_CHECKPOINT_ACTION", "CAIRN_ALIGNMENT", "CAIRN_ALIGNED_TIMEOUT_MS", "CAIRN_SYNCHRONOUS",
             "CAIRN_DRAIN", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_STOPPING", "CAIRN_LATEST_COMPLETED_ID",
             "CAIRN_STOP_FAILED", "CAIRN_RESTORE_LOCATION", "CAIRN_RESTORE_CHECKPOINT_ID", "CAIRN_RESTORE_SIZE_BYTES",
-            "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES", "CAIRN_DISCARD_STATUS");
+            "CAIRN_RESTORE_CHOSEN", "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES", "CAIRN_DISCARD_STATUS");
 
     private static final AtomicInteger HOOKS = new AtomicInteger();
 
@@ -202,6 +203,7 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
             variables.put("CAIRN_RESTORE_CHECKPOINT_ID", Long.toString(point.checkpointId()));
             variables.put("CAIRN_RESTORE_LOCATION", point.location());
             variables.put("CAIRN_RESTORE_SIZE_BYTES", Long.toString(point.sizeBytes()));
+            variables.put("CAIRN_RESTORE_CHOSEN", Boolean.toString(point.chosen()));
         });
         await("restore", variables);
     }

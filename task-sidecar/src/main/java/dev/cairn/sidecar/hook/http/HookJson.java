@@ -177,18 +177,19 @@ public final class HookJson {
 
     /** The body of a restore call: the point to restore from, or {@code {}}. */
     public static String restore(Optional<RestorePoint> from) {
-        return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes()))
-                .orElse(new RestoreBody(null, null, null)));
+        return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes(),
+                        p.chosen() ? Boolean.TRUE : null))
+                .orElse(new RestoreBody(null, null, null, null)));
     }
 
     /** Reads a restore body: {@code {}} (no field of a restore point) is a fresh start. */
     public static Optional<RestorePoint> parseRestore(String body) throws MalformedHookMessageException {
         RestoreBody r = read(body, "restore request", RestoreBody.class);
-        if (r.equals(new RestoreBody(null, null, null))) {
+        if (r.equals(new RestoreBody(null, null, null, null))) {
             return Optional.empty();
         }
         return Optional.of(new RestorePoint(integer(r.checkpointId(), "checkpointId", 0),
-                text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0)));
+                text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0), Boolean.TRUE.equals(r.chosen())));
     }
 
     /** An error body: {@code {"error": message}}. */

@@ -46,7 +46,7 @@ final class HookMessages {
     }
 
     /** The point to restore from; every field absent for a fresh start. */
-    record RestoreBody(Long checkpointId, String location, Long sizeBytes) {
+    record RestoreBody(Long checkpointId, String location, Long sizeBytes, Boolean chosen) {
     }
 
     /** An error, with the checkpoint failure reason when a worker declines. */
