@@ -45,6 +45,12 @@ public final class InputChecks {
             problems = of(limits.checkId("job id", c.event().getJobId()),
                     limits.checkId("participant", c.event().getParticipant()),
                     limits.checkMessage("decline message", c.event().getMessage()));
+        } else if (command instanceof Command.Restore c) {
+            problems = restore(c.event().getJobId(), c.event().getRequestId(), c.event().getRequester(),
+                    c.event().getSavepointPath(), c.event().getCheckpointId(), limits);
+        } else if (command instanceof Command.Dispose c) {
+            problems = restore(c.event().getJobId(), c.event().getRequestId(), c.event().getRequester(),
+                    c.event().getSavepointPath(), c.event().getCheckpointId(), limits);
         } else if (command instanceof Command.RegisterJob) {
             return Optional.empty();
         } else {
@@ -66,6 +72,18 @@ public final class InputChecks {
     private static String[] trigger(TriggerRequest request, InputLimits limits) {
         return TriggerRequests.boundsProblems(request, limits).stream().map(SpecProblem::toString)
                 .toArray(String[]::new);
+    }
+
+    /** A restore or a disposal: ids and the path within bounds, an id not negative. */
+    private static String[] restore(String jobId, String requestId, String requester, String path, Long checkpointId,
+            InputLimits limits) {
+        return of(
+                limits.checkId("job id", jobId),
+                limits.checkId("request id", requestId),
+                limits.checkId("requester", requester),
+                path == null ? null : limits.checkLocation("savepoint path", path),
+                checkpointId == null || checkpointId >= 0 ? null
+                        : "checkpoint id must be >= 0 but is " + checkpointId);
     }
 
     private static String[] status(JobStatusChange change, InputLimits limits) {
