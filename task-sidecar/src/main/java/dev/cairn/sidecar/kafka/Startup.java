@@ -60,6 +60,9 @@ final class Startup {
                     settings.topics().completed(), describe(RestoreCheck.newestRetained(records.retained())));
         }
         while (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
+            if (!deadline.passed()) {
+                StartupReads.pause(REREAD);
+            }
             if (deadline.passed()) {
                 throw new IllegalStateException(settings.topics().control() + " shows checkpoint "
                         + awaited.checkpointId() + " of job " + settings.jobId() + " completed, but "
@@ -67,7 +70,6 @@ final class Startup {
                         + describe(RestoreCheck.newestRetained(records.retained())) + " as its restore point after "
                         + deadline.total().toMillis() + " ms; not restoring the worker behind a completed checkpoint");
             }
-            StartupReads.pause(REREAD);
             records = source.restoreRecords();
             verdict = RestoreCheck.check(settings.jobId(), RestoreCheck.newestRetained(records.retained()), onControl);
         }
