@@ -84,8 +84,9 @@ import java.util.Optional;
  *   <li>Latest completed checkpoint: every snapshot request carries the newest checkpoint of the job the
  *       sidecar knows to be completed ({@link SnapshotRequest#latestCompletedId}): the restore point's to begin
  *       with (-1 without one), raised by every completion of the job read on control, whether or not this
- *       sidecar had a part in that checkpoint (stop-with-savepoints included), and never lowered by an older
- *       one read later. The shell takes its control position before it reads the restore point, and a job's
+ *       sidecar had a part in that checkpoint (stop-with-savepoints included), and by the newest completion the
+ *       shell saw on control before its position at start-up ({@link #completedBeforeStart}), and never lowered
+ *       by an older one read later. The shell takes its control position before it reads the restore point, and a job's
  *       completions and triggers travel in order, so a request counts every completion before its trigger: a
  *       worker restored from an older checkpoint than that learns it is behind, and declines.</li>
  *   <li>Start delay = trigger timestamp to hook start.</li>
@@ -209,7 +210,7 @@ public final class SidecarCore {
             return List.of();
         }
         long id = completed.getCheckpointId();
-        latestCompletedId = Math.max(latestCompletedId, id);
+        raiseLatestCompleted(id);
         CheckpointOptions options = CheckpointOptions.from(completed.getOptions());
         List<SidecarAction> actions = end(id, new NotifyComplete(id, completed.getLastSubsumedId(),
                 options.synchronous(), options.drain()), "completed");
@@ -218,6 +219,17 @@ public final class SidecarCore {
             skipQueued("the job is stopping: stop-with-savepoint " + id + " completed", actions);
         }
         return actions;
+    }
+
+    /**
+     * A completion of the job was seen on control before this sidecar's position, at start-up (the newest one,
+     * {@link RestoreCheck.Verdict#latestCompletedOnControl}): it counts towards {@link #latestCompletedId} as a
+     * completion read on control does (never lowering it; {@link SnapshotRequest#NO_COMPLETED_CHECKPOINT} changes
+     * nothing), and nothing else: it ended before this attempt, so the worker is not notified of it and a
+     * stop-with-savepoint among them does not stop this attempt (the job was restarted since).
+     */
+    public void completedBeforeStart(long checkpointId) {
+        raiseLatestCompleted(checkpointId);
     }
 
     /** A checkpoint was aborted: tell the worker (if notified) and drop its snapshot if it has not started. */
@@ -325,6 +337,11 @@ public final class SidecarCore {
      */
     public long latestCompletedId() {
         return latestCompletedId;
+    }
+
+    /** Counts a completion of the job: the newest one known only ever rises. */
+    private void raiseLatestCompleted(long checkpointId) {
+        latestCompletedId = Math.max(latestCompletedId, checkpointId);
     }
 
     private List<SidecarAction> accept(Optional<Planned> plan, long nowMs) {

@@ -8,7 +8,6 @@ import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.sidecar.core.Participant;
-import dev.cairn.sidecar.core.RestorePoints;
 import dev.cairn.sidecar.core.SidecarAction;
 import dev.cairn.sidecar.core.SidecarCore;
 import dev.cairn.sidecar.core.SidecarIdentity;
@@ -49,14 +48,24 @@ import org.slf4j.LoggerFactory;
  * The running sidecar: the thin Kafka shell around {@link SidecarCore}.
  *
  * <p>Start-up, in this order: assign the job's partition of {@code cairn.control} and take its end as the
- * starting position; read the job's partition of {@code cairn.completed} to its end and hand the worker its
- * restore point ({@link SnapshotHook#restore}); publish {@code TaskStarted} with a fresh attempt id (a UUID) to
- * {@code cairn.acks}. Taking the position before registering means no trigger that plans the new attempt can
- * be missed; older triggers belong to earlier attempts. Taking it before reading the restore point means no
- * completion after the restore point can be missed either: the core starts from the restore point's checkpoint
- * and raises it with every completion it reads, and each snapshot request carries that newest completed
- * checkpoint ({@link dev.cairn.sidecar.hook.SnapshotRequest#latestCompletedId}), so that a worker restored
- * from an older one declines.
+ * starting position; look back on that partition over the last few minutes before the position
+ * ({@link StartupReads#CONTROL_LOOKBACK}) for the job's completions; read the job's partition of
+ * {@code cairn.completed} to its end and hand the worker its restore point ({@link SnapshotHook#restore}); publish
+ * {@code TaskStarted} with a fresh attempt id (a UUID) to {@code cairn.acks}. Taking the position before registering
+ * means no trigger that plans the new attempt can be missed; older triggers belong to earlier attempts. Taking it
+ * before reading the restore point means no completion after the restore point can be missed either: the core
+ * starts from the restore point's checkpoint and raises it with every completion it reads, and each snapshot
+ * request carries that newest completed checkpoint ({@link dev.cairn.sidecar.hook.SnapshotRequest#latestCompletedId}),
+ * so that a worker restored from an older one declines.
+ *
+ * <p>The look-back covers the one gap left: the coordinator writes a completion to {@code cairn.control} and its
+ * restore point to {@code cairn.completed} in one transaction, but Kafka makes it visible partition by partition, so
+ * during a leader change a completion can be visible before the sidecar's position while {@code cairn.completed}
+ * still shows the restore point before it. The sidecar never restores a point older than such a completion
+ * ({@link dev.cairn.sidecar.core.RestoreCheck}): when control shows a newer checkpoint (or stop-with-savepoint)
+ * completed, it reads {@code cairn.completed} again until it shows that one, and fails the start-up with a message
+ * naming both if it does not by the start-up timeout. Either way the core counts the newest completion seen on
+ * control ({@link SidecarCore#completedBeforeStart}), so the first snapshot request knows it.
  *
  * <p>A participant sidecar (a coordinator-side participant of the job, see {@link Participant}) starts the same
  * way, but restores from its entry in the newest retained checkpoint's participant states and registers
@@ -149,24 +158,21 @@ public final class KafkaSidecar implements AutoCloseable {
             long from = control.position(partition, deadline.remaining());
             CompletableFuture<Void> published = SidecarSchemas.publish(settings);
             SchemaStore schemas = SidecarSchemas.catalog(settings);
-            StartupReads.RestoreRecords records = StartupReads.restoreRecords(settings, deadline, schemas);
             SidecarIdentity identity = settings.isParticipant()
                     ? new Participant(settings.jobId(), settings.participant())
                     : new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
                             UUID.randomUUID().toString());
-            Optional<RestorePoint> restorePoint = settings.isParticipant()
-                    ? RestorePoints.participant(records.retained(), settings.participant())
-                    : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
-                            settings.subtaskIndex());
-            Startup.restore(hook, settings, restorePoint);
+            Startup.Restored restored = Startup.restore(hook, settings,
+                    StartupReads.source(settings, control, partition, from, deadline, schemas, clock), deadline);
             published.join();
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     settings.authKey() == null ? CairnSerdes.acks().serializer()
                             : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
             long startedAtMs = identity instanceof TaskAttempt attempt
                     ? Startup.register(producer, settings, attempt, clock, deadline) : 0;
-            KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer, restorePoint,
-                    schemas);
+            KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer,
+                    restored.point(), schemas);
+            sidecar.core.completedBeforeStart(restored.latestCompletedOnControl());
             sidecar.core.announced(startedAtMs);
             sidecar.loop.start();
             LOG.info("Sidecar of {} started: consuming {} from offset {}", identity, partition, from);

@@ -1,12 +1,19 @@
 package dev.cairn.sidecar.kafka;
 
 import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.sidecar.core.AckEvents;
+import dev.cairn.sidecar.core.RestoreCheck;
+import dev.cairn.sidecar.core.RestorePoints;
 import dev.cairn.sidecar.core.TaskAttempt;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.kafka.StartupReads.Deadline;
+import dev.cairn.sidecar.kafka.StartupReads.RestoreRecords;
 import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,7 +28,62 @@ final class Startup {
 
     private static final Logger LOG = LoggerFactory.getLogger(Startup.class);
 
+    /** How long start-up waits between two reads of the completed topic while it waits for a restore point. */
+    static final Duration REREAD = Duration.ofMillis(200);
+
     private Startup() {
+    }
+
+    /**
+     * What the worker was handed, and the newest completion of the job seen on control before the sidecar's
+     * position ({@link SnapshotRequest#NO_COMPLETED_CHECKPOINT}: none), which the core must count as completed.
+     */
+    record Restored(Optional<RestorePoint> point, long latestCompletedOnControl) {
+    }
+
+    /**
+     * Restores the worker from the newest restore point on the completed topic, never from one older than a
+     * completion already visible on control ({@link RestoreCheck}): when control shows a newer restore point
+     * completed, reads the completed topic again until it shows it too.
+     *
+     * @throws IllegalStateException when the completed topic does not catch up by the deadline (the message names
+     *         both checkpoints), or the worker's restore fails
+     */
+    static Restored restore(SnapshotHook hook, RuntimeSettings settings, StartupSource source, Deadline deadline) {
+        List<CheckpointCompleted> onControl = source.completionsOnControl();
+        RestoreRecords records = source.restoreRecords();
+        RestoreCheck.Verdict verdict = RestoreCheck.check(settings.jobId(),
+                RestoreCheck.newestRetained(records.retained()), onControl);
+        if (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
+            LOG.info("{} shows checkpoint {} of job {} completed, {} shows {}: waiting for it to catch up before"
+                    + " restoring", settings.topics().control(), awaited.checkpointId(), settings.jobId(),
+                    settings.topics().completed(), describe(RestoreCheck.newestRetained(records.retained())));
+        }
+        while (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
+            if (!deadline.passed()) {
+                StartupReads.pause(REREAD);
+            }
+            if (deadline.passed()) {
+                throw new IllegalStateException(settings.topics().control() + " shows checkpoint "
+                        + awaited.checkpointId() + " of job " + settings.jobId() + " completed, but "
+                        + settings.topics().completed() + " still shows "
+                        + describe(RestoreCheck.newestRetained(records.retained())) + " as its restore point after "
+                        + deadline.total().toMillis() + " ms; not restoring the worker behind a completed checkpoint");
+            }
+            records = source.restoreRecords();
+            verdict = RestoreCheck.check(settings.jobId(), RestoreCheck.newestRetained(records.retained()), onControl);
+        }
+        Optional<RestorePoint> point = settings.isParticipant()
+                ? RestorePoints.participant(records.retained(), settings.participant())
+                : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
+                        settings.subtaskIndex());
+        restore(hook, settings, point);
+        return new Restored(point, verdict.latestCompletedOnControl());
+    }
+
+    private static String describe(long restorePointId) {
+        return restorePointId == SnapshotRequest.NO_COMPLETED_CHECKPOINT ? "no checkpoint"
+                : "checkpoint " + restorePointId;
     }
 
     /** Calls the worker's restore hook; its failure fails the start-up. */

@@ -1,5 +1,7 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.serde.AvroEventSerde;
@@ -7,7 +9,9 @@ import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.events.topics.JobPartitions;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +20,7 @@ import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.RetriableException;
@@ -25,16 +30,94 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a sidecar reads before it registers: the partition of its job on a topic, and the job's latest
+ * What a sidecar reads before it registers: the partition of its job on a topic, the job's latest
  * retained checkpoints on {@code cairn.completed} (read from the beginning of the job's partition to its end,
- * committed records only; the last value for the job's key wins, as compaction would keep it).
+ * committed records only; the last value for the job's key wins, as compaction would keep it), and the job's
+ * completions on {@code cairn.control} shortly before its position ({@link #completionsBefore}).
  */
 final class StartupReads {
 
     private static final Logger LOG = LoggerFactory.getLogger(StartupReads.class);
     private static final Duration POLL = Duration.ofMillis(100);
 
+    /**
+     * How far back before its position a starting sidecar looks on the control topic for completions its restore
+     * point may not show yet. A completion can be visible on control while the completed topic still shows the
+     * restore point before it only until the transaction that wrote both has its commit marker on the completed
+     * topic's partition as well: once its leader is back after a leader change, seconds. The completion's record
+     * carries the time it was written, inside that transaction, at most the coordinator's transaction timeout (5 s
+     * by default) before the commit. Five minutes covers both many times over and stays a cheap read (the
+     * partition's records of a few minutes) whatever the control topic's retention; a completion written earlier has
+     * long been visible on the completed topic too, so the restore point read there shows it already. A fixed value,
+     * not a setting: the sidecar cannot know the coordinator's transaction timeout, and nothing is gained by reading
+     * less.
+     */
+    static final Duration CONTROL_LOOKBACK = Duration.ofMinutes(5);
+
     private StartupReads() {
+    }
+
+    /**
+     * The reads of a starting sidecar whose control consumer is assigned {@code partition}, its position
+     * {@code end}: the look-back on control ({@link #completionsBefore}, which leaves the consumer at {@code end}),
+     * and the completed topic ({@link #restoreRecords}).
+     */
+    static StartupSource source(RuntimeSettings settings, Consumer<String, byte[]> control, TopicPartition partition,
+            long end, Deadline deadline, SchemaStore schemas, Clock clock) {
+        return new StartupSource() {
+            @Override
+            public List<CheckpointCompleted> completionsOnControl() {
+                return completionsBefore(control, partition, end, settings.jobId(),
+                        clock.millis() - CONTROL_LOOKBACK.toMillis(), deadline, schemas);
+            }
+
+            @Override
+            public RestoreRecords restoreRecords() {
+                return StartupReads.restoreRecords(settings, deadline, schemas);
+            }
+        };
+    }
+
+    /**
+     * The completions of {@code jobId} on the control partition {@code partition} (committed records only, as the
+     * consumer reads) from the first record written at or after {@code sinceMs} up to, not including, {@code end};
+     * then seeks the consumer back to {@code end}. Other jobs' records and unreadable ones are skipped (the latter
+     * logged); nothing is read when no record is that recent.
+     */
+    static List<CheckpointCompleted> completionsBefore(Consumer<String, byte[]> control, TopicPartition partition,
+            long end, String jobId, long sinceMs, Deadline deadline, SchemaStore schemas) {
+        AvroEventSerde<ControlEnvelope> serde = CairnSerdes.forEnvelope(ControlEnvelope.class, schemas);
+        OffsetAndTimestamp since = control.offsetsForTimes(Map.of(partition, Math.max(0, sinceMs)),
+                deadline.remaining()).get(partition);
+        List<CheckpointCompleted> found = new ArrayList<>();
+        if (since == null || since.offset() >= end) {
+            return found;
+        }
+        control.seek(partition, since.offset());
+        while (control.position(partition, deadline.remaining()) < end) {
+            if (deadline.passed()) {
+                throw new IllegalStateException("could not read " + partition + " from offset " + since.offset()
+                        + " to " + end + " within " + deadline.total().toMillis() + " ms");
+            }
+            for (ConsumerRecord<String, byte[]> record : control.poll(POLL)) {
+                if (record.offset() >= end || !jobId.equals(record.key()) || record.value() == null) {
+                    continue;
+                }
+                try {
+                    if (serde.deserialize(partition.topic(), record.value()).getEvent()
+                            instanceof CheckpointCompleted completed) {
+                        found.add(completed);
+                    }
+                } catch (EventDecodingException e) {
+                    LOG.warn("Skipping an unreadable control record of job {} at {}@{} (looking back for"
+                            + " completions): {}", jobId, partition, record.offset(), e.getMessage());
+                }
+            }
+        }
+        control.seek(partition, end);
+        LOG.debug("Looked back on {} from offset {} to {}: {} completion(s) of job {}", partition, since.offset(), end,
+                found.size(), jobId);
+        return found;
     }
 
     /** A point in time start-up must finish by. */
@@ -129,8 +212,13 @@ final class StartupReads {
     }
 
     private static void pause() {
+        pause(POLL);
+    }
+
+    /** Waits {@code time} (start-up's pace while it waits for a topic to show something). */
+    static void pause(Duration time) {
         try {
-            Thread.sleep(POLL.toMillis());
+            Thread.sleep(time.toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for Cairn's topics", e);

@@ -179,4 +179,44 @@ class SidecarCoreLatestCompletedTest {
         assertThat(request.participant()).isEqualTo(PARTICIPANT);
         assertThat(request.latestCompletedId()).isEqualTo(5);
     }
+
+    @Test
+    void shouldStampTheCompletionSeenBeforeStartWhenItIsNewerThanTheRestorePoint() {
+        // given a worker restored from 4 while control already showed 5 completed, before the sidecar's position
+        SidecarCore core = restoredFrom(ME, 4);
+        core.completedBeforeStart(5);
+
+        // when
+        SnapshotRequest request = started(core.onControl(trigger(6, 1_100), 1_110));
+
+        // then
+        assertThat(request.latestCompletedId()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldNeverLowerTheRestorePointsCheckpointWhenNoCompletionWasSeenBeforeStart() {
+        // given
+        SidecarCore core = restoredFrom(ME, 4);
+
+        // when
+        core.completedBeforeStart(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
+        core.completedBeforeStart(3);
+
+        // then
+        assertThat(core.latestCompletedId()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldNeitherNotifyNorStopWhenAStopWithSavepointWasSeenBeforeStart() {
+        // given a stop-with-savepoint 5 completed before this attempt started (the job was restarted since)
+        SidecarCore core = restoredFrom(ME, 5);
+        core.completedBeforeStart(5);
+
+        // when
+        List<SidecarAction> actions = core.onControl(trigger(6, 1_100), 1_110);
+
+        // then
+        assertThat(core.isStopping()).isFalse();
+        assertThat(started(actions).latestCompletedId()).isEqualTo(5);
+    }
 }

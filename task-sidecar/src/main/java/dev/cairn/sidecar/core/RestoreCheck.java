@@ -1,0 +1,97 @@
+package dev.cairn.sidecar.core;
+
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Whether a starting sidecar may restore from what {@code cairn.completed} shows, given the completions of its job
+ * it saw on {@code cairn.control} before its position. Pure.
+ *
+ * <p>The coordinator writes a completion to {@code cairn.control} and the new restore point to
+ * {@code cairn.completed} in one Kafka transaction, but Kafka makes a transaction visible partition by partition:
+ * during a leader change a completion can be visible on control while the completed topic still shows the restore
+ * point before it. A sidecar that restored from that older point and then consumed control from its position would
+ * never read the newer completion (it is before the position): its worker would not learn that it is behind. So:
+ * <ul>
+ *   <li>a completion seen on control that becomes a restore point (a checkpoint, or a stop-with-savepoint: a
+ *       savepoint whose post-checkpoint action is not NONE) and is newer than the restore point shown means the
+ *       completed topic has not caught up: wait for it ({@link AwaitCompleted}), never restore behind;</li>
+ *   <li>otherwise restore from what is shown ({@link Restore});</li>
+ *   <li>either way, the newest completion seen on control, of any kind (a plain savepoint too, as
+ *       {@link SidecarCore} counts every completion it reads), is what the sidecar knows to be completed
+ *       ({@link Verdict#latestCompletedOnControl}), at least, when it asks its first snapshot.</li>
+ * </ul>
+ * Other jobs' completions are ignored.
+ */
+public final class RestoreCheck {
+
+    /** What start-up must do with the restore point it read. */
+    public sealed interface Verdict {
+        /** The newest completion of the job seen on control; {@link SnapshotRequest#NO_COMPLETED_CHECKPOINT}: none. */
+        long latestCompletedOnControl();
+    }
+
+    /** Restore from the restore point shown: no newer restore point is visible on control. */
+    public record Restore(long latestCompletedOnControl) implements Verdict {
+    }
+
+    /**
+     * Do not restore yet: control shows {@code checkpointId} completed, a restore point newer than the one the
+     * completed topic shows; read the completed topic again until it shows it.
+     */
+    public record AwaitCompleted(long checkpointId, long latestCompletedOnControl) implements Verdict {
+    }
+
+    private RestoreCheck() {
+    }
+
+    /**
+     * @param jobId the sidecar's job
+     * @param restorePointId the newest retained checkpoint the completed topic shows ({@link #newestRetained});
+     *     {@link SnapshotRequest#NO_COMPLETED_CHECKPOINT} when none
+     * @param seenOnControl completions read on control before the sidecar's position, any job, any order
+     */
+    public static Verdict check(String jobId, long restorePointId, Collection<CheckpointCompleted> seenOnControl) {
+        Objects.requireNonNull(jobId, "jobId");
+        long latest = SnapshotRequest.NO_COMPLETED_CHECKPOINT;
+        long newestRestorePoint = SnapshotRequest.NO_COMPLETED_CHECKPOINT;
+        for (CheckpointCompleted completed : seenOnControl) {
+            if (!jobId.equals(completed.getJobId())) {
+                continue;
+            }
+            long id = completed.getCheckpointId();
+            latest = Math.max(latest, id);
+            if (becomesRestorePoint(completed)) {
+                newestRestorePoint = Math.max(newestRestorePoint, id);
+            }
+        }
+        return newestRestorePoint > restorePointId ? new AwaitCompleted(newestRestorePoint, latest)
+                : new Restore(latest);
+    }
+
+    /**
+     * Whether the coordinator makes this completion the job's restore point: a checkpoint, or a stop-with-savepoint
+     * (a savepoint whose post-checkpoint action is not NONE). A plain savepoint belongs to the user and is not.
+     */
+    public static boolean becomesRestorePoint(CheckpointCompleted completed) {
+        return completed.getType() == CheckpointType.CHECKPOINT
+                || CheckpointOptions.from(completed.getOptions()).synchronous();
+    }
+
+    /**
+     * The newest (last) checkpoint of the job's retained checkpoints, which a worker restores from;
+     * {@link SnapshotRequest#NO_COMPLETED_CHECKPOINT} when nothing is retained.
+     */
+    public static long newestRetained(Optional<RetainedCheckpoints> retained) {
+        List<CheckpointCompleted> checkpoints = retained.map(RetainedCheckpoints::getCheckpoints).orElse(List.of());
+        return checkpoints.isEmpty() ? SnapshotRequest.NO_COMPLETED_CHECKPOINT
+                : checkpoints.get(checkpoints.size() - 1).getCheckpointId();
+    }
+}

@@ -1,0 +1,137 @@
+package dev.cairn.sidecar.core;
+
+import static dev.cairn.sidecar.core.ControlEvents.JOB;
+import static dev.cairn.sidecar.core.ControlEvents.completed;
+import static dev.cairn.sidecar.core.ControlEvents.savepointCompleted;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.sidecar.core.RestoreCheck.AwaitCompleted;
+import dev.cairn.sidecar.core.RestoreCheck.Restore;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A starting sidecar never restores a point older than a completion already visible on the control topic (Kafka
+ * shows one transaction's completion on control and its restore point on the completed topic partition by
+ * partition), and knows the newest completion it saw there.
+ */
+class RestoreCheckTest {
+
+    @Test
+    void shouldWaitForTheCompletedTopicWhenControlShowsANewerCompletion() {
+        // given the completed topic shows 4, control already shows 5 completed
+        List<CheckpointCompleted> onControl = List.of(completed(4, 3), completed(5, 4));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+
+        // then
+        assertThat(verdict).isEqualTo(new AwaitCompleted(5, 5));
+    }
+
+    @Test
+    void shouldRestoreWhenTheCompletedTopicShowsTheNewestCompletionOnControl() {
+        // given
+        List<CheckpointCompleted> onControl = List.of(completed(4, 3), completed(5, 4));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 5, onControl);
+
+        // then
+        assertThat(verdict).isEqualTo(new Restore(5));
+    }
+
+    @Test
+    void shouldRestoreKnowingNothingNewerWhenControlShowsNoCompletion() {
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, List.of());
+
+        // then
+        assertThat(verdict).isEqualTo(new Restore(SnapshotRequest.NO_COMPLETED_CHECKPOINT));
+    }
+
+    @Test
+    void shouldWaitWhenNothingIsRetainedYetButControlShowsACompletedCheckpoint() {
+        // when a first checkpoint's completion is visible on control only
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, SnapshotRequest.NO_COMPLETED_CHECKPOINT,
+                List.of(completed(1, -1)));
+
+        // then
+        assertThat(verdict).isEqualTo(new AwaitCompleted(1, 1));
+    }
+
+    @Test
+    void shouldRestoreButKnowTheSavepointWhenControlShowsANewerPlainSavepoint() {
+        // given a plain savepoint (the user's, not a restore point) completed after the restore point 4
+        List<CheckpointCompleted> onControl = List.of(completed(4, 3), savepointCompleted(5, PostCheckpointAction.NONE));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+
+        // then the worker restores from 4, and its first request knows that 5 completed
+        assertThat(verdict).isEqualTo(new Restore(5));
+    }
+
+    @Test
+    void shouldWaitForTheCompletedTopicWhenControlShowsANewerStopWithSavepoint() {
+        // given a stop-with-savepoint, which becomes the job's restore point
+        List<CheckpointCompleted> onControl = List.of(savepointCompleted(5, PostCheckpointAction.SUSPEND));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+
+        // then
+        assertThat(verdict).isEqualTo(new AwaitCompleted(5, 5));
+    }
+
+    @Test
+    void shouldAwaitTheNewestRestorePointButKnowANewerSavepointWhenBothAreOnControl() {
+        // given
+        List<CheckpointCompleted> onControl = List.of(completed(5, 4), savepointCompleted(6,
+                PostCheckpointAction.NONE));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+
+        // then
+        assertThat(verdict).isEqualTo(new AwaitCompleted(5, 6));
+    }
+
+    @Test
+    void shouldIgnoreACompletionWhenItIsOfAnotherJob() {
+        // given
+        CheckpointCompleted otherJob = completed(9, 8);
+        otherJob.setJobId("payments");
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, List.of(otherJob));
+
+        // then
+        assertThat(verdict).isEqualTo(new Restore(SnapshotRequest.NO_COMPLETED_CHECKPOINT));
+    }
+
+    @Test
+    void shouldRestoreWhenControlShowsOnlyOlderCompletions() {
+        // when the completed topic is ahead of what the look-back saw (or equal to it)
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 7, List.of(completed(6, 5), completed(5, 4)));
+
+        // then
+        assertThat(verdict).isEqualTo(new Restore(6));
+    }
+
+    @Test
+    void shouldTakeTheLastRetainedCheckpointWhenTheNewestRetainedIsAsked() {
+        // given
+        RetainedCheckpoints retained = RetainedCheckpoints.newBuilder().setJobId(JOB)
+                .setCheckpoints(List.of(completed(3, 2), completed(4, 3))).build();
+
+        // then
+        assertThat(RestoreCheck.newestRetained(Optional.of(retained))).isEqualTo(4);
+        assertThat(RestoreCheck.newestRetained(Optional.empty())).isEqualTo(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
+    }
+}
