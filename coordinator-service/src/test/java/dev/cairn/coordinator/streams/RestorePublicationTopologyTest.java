@@ -6,7 +6,12 @@ import dev.cairn.core.rules.InputLimits;
 import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreJob;
+import dev.cairn.events.RestoreMode;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.StateHandle;
@@ -96,6 +101,68 @@ class RestorePublicationTopologyTest {
         assertThat(retained.getCheckpoints().get(0).getTotalSizeBytes()).isEqualTo(17L);
         assertThat(part(records.get(1)).getStates()).extracting(s -> s.getHandle().getLocation())
                 .containsExactly("file:///cp/job/chk-1/map-0", "file:///final/map-1");
+    }
+
+    @Test
+    void shouldPublishTheStopsSavepointAsTheJobsRestorePoint() {
+        checkpoint(1, 2);
+        completed.readRecordsToList();
+        savepoint(2, "stop", PostCheckpointAction.SUSPEND);
+
+        List<TestRecord<String, byte[]>> records = completed.readRecordsToList();
+
+        assertThat(records).extracting(TestRecord::key).containsExactly("job", partKey(0));
+        RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), records.get(0).value());
+        CheckpointCompleted newest = retained.getCheckpoints().get(retained.getCheckpoints().size() - 1);
+        assertThat(newest.getCheckpointId()).isEqualTo(2);
+        assertThat(newest.getType()).isEqualTo(CheckpointType.SAVEPOINT);
+        assertThat(retained.getChosenRestoreId()).as("the job's own restore point, chosen by nobody").isEqualTo(-1);
+        assertThat(part(records.get(1)).getCheckpointId()).isEqualTo(2);
+        assertThat(part(records.get(1)).getStates()).extracting(st -> st.getHandle().getLocation())
+                .containsExactly("file:///cp/job/chk-2/map-0", "file:///cp/job/chk-2/map-1");
+    }
+
+    @Test
+    void shouldPublishAPlainSavepointAsNoRestorePoint() {
+        checkpoint(1, 2);
+        completed.readRecordsToList();
+
+        savepoint(2, "sp", PostCheckpointAction.NONE);
+
+        assertThat(completed.readRecordsToList()).as("a savepoint commits nothing: no worker restores it unasked")
+                .isEmpty();
+    }
+
+    @Test
+    void shouldPublishThePointAUserRestoresTheStoppedJobFrom() {
+        checkpoint(1, 2);
+        savepoint(2, "sp", PostCheckpointAction.NONE);
+        trigger(3);
+        ack(3, 0);
+        ack(3, 1);
+        savepoint(4, "stop", PostCheckpointAction.SUSPEND);
+        completed.readRecordsToList();
+
+        requests.pipeInput("job", new RequestEnvelope(RestoreJob.newBuilder().setJobId("job").setRequestId("restore")
+                .setCheckpointId(2L).setRestoreMode(RestoreMode.NO_CLAIM).setRequester("test").setTimestampMs(0)
+                .build()));
+
+        List<TestRecord<String, byte[]>> records = completed.readRecordsToList();
+        assertThat(records).extracting(TestRecord::key).containsExactly("job", partKey(0));
+        RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), records.get(0).value());
+        assertThat(retained.getCheckpoints().get(retained.getCheckpoints().size() - 1).getCheckpointId()).isEqualTo(2);
+        assertThat(retained.getChosenRestoreId()).isEqualTo(2);
+        assertThat(retained.getRestoreMode()).isEqualTo(RestoreMode.NO_CLAIM);
+        assertThat(part(records.get(1)).getStates()).extracting(st -> st.getHandle().getLocation())
+                .containsExactly("file:///cp/job/chk-2/map-0", "file:///cp/job/chk-2/map-1");
+    }
+
+    /** A savepoint of the job's two subtasks, acked by both; a stop when {@code action} is not NONE. */
+    private void savepoint(long id, String requestId, PostCheckpointAction action) {
+        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", requestId)
+                .setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(action).setTimestampMs(0).build()));
+        ack(id, 0);
+        ack(id, 1);
     }
 
     /** Registers the job with {@code parallelism} subtasks, triggers checkpoint {@code id} and acks every subtask. */
