@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #restore} reads the value back from the handed location (a {@code file:} URI or a path) and
  *       continues counting from it; a fresh start counts from 0.</li>
  *   <li>{@link #notifyComplete} deletes the checkpoint files up to the last subsumed id (never savepoints, nor
- *       its final state); {@link #notifyAborted} deletes the aborted checkpoint's file; {@link #discardState}
+ *       its final state, nor a checkpoint a user chose to restore from: that one is not the coordinator's); {@link #notifyAborted} deletes the aborted checkpoint's file; {@link #discardState}
  *       deletes a file the coordinator discarded, if it lies in the state directory.</li>
  *   <li>Bounded input: with {@code finishAfter} N, the snapshot that brings the counter to N writes the final
  *       state and answers {@link SnapshotResult#finishedWith} (the sidecar then publishes {@code TaskFinished});
@@ -68,6 +68,8 @@ public final class CounterWorker implements SnapshotHook {
     private final long finishAfter;
     /** The final state once the input is exhausted. */
     private final AtomicReference<SnapshotResult> finalState = new AtomicReference<>();
+    /** The file of a restore point a user chose: never deleted as subsumed (Flink: a NO_CLAIM restore). */
+    private final AtomicReference<Path> chosenRestore = new AtomicReference<>();
     private final ScheduledExecutorService scheduler;
     private final AtomicLong counter = new AtomicLong();
     private final Set<Path> directories = ConcurrentHashMap.newKeySet();
@@ -156,7 +158,7 @@ public final class CounterWorker implements SnapshotHook {
         for (Path directory : directories) {
             for (Path file : checkpointFiles(directory)) {
                 boolean isFinal = kept != null && file.toUri().toString().equals(kept.location());
-                if (checkpointId(file) <= lastSubsumedId && !isFinal) {
+                if (checkpointId(file) <= lastSubsumedId && !isFinal && !file.equals(chosenRestore.get())) {
                     Files.deleteIfExists(file);
                 }
             }
@@ -231,6 +233,9 @@ public final class CounterWorker implements SnapshotHook {
         }
         if (file.getParent() != null) {
             directories.add(file.getParent());
+        }
+        if (point.chosen()) {
+            chosenRestore.set(file);
         }
         if (isFinished()) {
             finalState.set(SnapshotResult.finishedWith(point.location(), point.sizeBytes()));

@@ -106,6 +106,27 @@ class CounterWorkerTest {
     }
 
     @Test
+    void shouldKeepTheCheckpointAUserChoseToRestoreFromWhenLaterCompletionsSubsumeIt() throws Exception {
+        SnapshotResult second;
+        try (CounterWorker before = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
+            snapshot(before, request(1));
+            second = snapshot(before, request(2));
+            snapshot(before, request(3));
+        }
+        try (CounterWorker after = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
+            after.restore(Optional.of(new RestorePoint(2, second.location(), second.sizeBytes(), true)));
+            snapshot(after, request(4));
+
+            after.notifyComplete(5, 4);
+
+            Path directory = stateDir.resolve("job-a").resolve("map-1");
+            assertThat(directory.resolve("chk-2")).as("restored in NO_CLAIM mode: the user's").exists();
+            assertThat(directory.resolve("chk-1")).doesNotExist();
+            assertThat(directory.resolve("chk-3")).doesNotExist();
+        }
+    }
+
+    @Test
     void shouldDeleteTheCheckpointsFileWhenItIsAborted() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             Path first = Path.of(URI.create(snapshot(worker, request(1)).location()));
