@@ -60,7 +60,7 @@ final class RestorePointRecorder {
         CheckpointCompleted point = e.getRestorePoint();
         Optional<RetainedCheckpoints> before = state.retained(jobId);
         RetainedCheckpoints after = Retention.restoreFrom(before, point, e.getRestoreMode(),
-                job.get().getConfig().getRetained());
+                job.get().getConfig().getRetained(), job.get().getNextCheckpointId() - 1);
         state.put(StateTable.RETAINED, jobId, after);
         if (e.getRestoreMode() == RestoreMode.CLAIM) {
             forgetSavepoint(state, jobId, point.getCheckpointId());

@@ -28,16 +28,21 @@ public final class Retention {
         checkpoints.removeIf(c -> c.getCheckpointId() == completed.getCheckpointId());
         checkpoints.add(completed);
         return bounded(completed.getJobId(), checkpoints, retained, current.map(RetainedCheckpoints::getChosenRestoreId)
-                .orElse(-1L), current.map(RetainedCheckpoints::getRestoreMode).orElse(null));
+                .orElse(-1L), current.map(RetainedCheckpoints::getRestoreMode).orElse(null),
+                current.map(RetainedCheckpoints::getChosenAfterId).orElse(-1L));
     }
 
-    /** The retained list once a user restored the job from {@code point}: the point is the newest entry. */
+    /**
+     * The retained list once a user restored the job from {@code point}: the point is the newest entry.
+     *
+     * @param lastUsedId the newest checkpoint id the job had used by then
+     */
     public static RetainedCheckpoints restoreFrom(Optional<RetainedCheckpoints> current, CheckpointCompleted point,
-            RestoreMode mode, int retained) {
+            RestoreMode mode, int retained, long lastUsedId) {
         List<CheckpointCompleted> checkpoints = new ArrayList<>(entries(current));
         checkpoints.removeIf(c -> c.getCheckpointId() == point.getCheckpointId());
         checkpoints.add(point);
-        return bounded(point.getJobId(), checkpoints, retained, point.getCheckpointId(), mode);
+        return bounded(point.getJobId(), checkpoints, retained, point.getCheckpointId(), mode, lastUsedId);
     }
 
     /** The newest owned checkpoint id that adding one more checkpoint would subsume, -1 when none. */
@@ -102,7 +107,7 @@ public final class Retention {
     }
 
     private static RetainedCheckpoints bounded(String jobId, List<CheckpointCompleted> checkpoints, int retained,
-            long chosenId, RestoreMode mode) {
+            long chosenId, RestoreMode mode, long chosenAfterId) {
         while (checkpoints.size() > Math.max(1, retained)) {
             checkpoints.remove(0);
         }
@@ -112,6 +117,7 @@ public final class Retention {
                 .setCheckpoints(checkpoints)
                 .setChosenRestoreId(chosenKept ? chosenId : -1)
                 .setRestoreMode(chosenKept ? mode : null)
+                .setChosenAfterId(chosenKept ? chosenAfterId : -1)
                 .build();
     }
 

@@ -178,7 +178,7 @@ class JobViewsSnapshotOptionsTest {
                 .setOptions(SnapshotOptions.newBuilder().setBackupType(BackupType.INCREMENTAL).build())
                 .build();
 
-        JsonNode restore = json(JobViews.latestCompleted(new RetainedCheckpoints("job-1", List.of(completed), -1L, null),
+        JsonNode restore = json(JobViews.latestCompleted(RetainedCheckpoints.newBuilder().setJobId("job-1").setCheckpoints(List.of(completed)).build(),
                 (job, id) -> List.of()).orElseThrow());
 
         JsonNode states = restore.get("participant_states");

@@ -28,7 +28,8 @@ import java.util.Optional;
  *       {@link SidecarCore} counts every completion it reads), is what the sidecar knows to be completed
  *       ({@link Verdict#latestCompletedOnControl}), at least, when it asks its first snapshot.</li>
  * </ul>
- * Other jobs' completions are ignored.
+ * Other jobs' completions are ignored, and so are those that came before a user chose the restore point (a restore
+ * from an older savepoint is behind them on purpose).
  */
 public final class RestoreCheck {
 
@@ -53,17 +54,29 @@ public final class RestoreCheck {
     }
 
     /**
+     * As {@link #check(String, long, long, Collection)}, with what the completed topic shows: its newest retained
+     * checkpoint, and, when a user chose that point, the ids used before the restore.
+     */
+    public static Verdict check(String jobId, Optional<RetainedCheckpoints> retained,
+            Collection<CheckpointCompleted> seenOnControl) {
+        return check(jobId, newestRetained(retained), beforeChosenPoint(retained), seenOnControl);
+    }
+
+    /**
      * @param jobId the sidecar's job
      * @param restorePointId the newest retained checkpoint the completed topic shows ({@link #newestRetained});
      *     {@link SnapshotRequest#NO_COMPLETED_CHECKPOINT} when none
+     * @param ignoredUpTo completions up to this id are ignored: they came before a user chose the restore point
+     *     (-1: none are)
      * @param seenOnControl completions read on control before the sidecar's position, any job, any order
      */
-    public static Verdict check(String jobId, long restorePointId, Collection<CheckpointCompleted> seenOnControl) {
+    public static Verdict check(String jobId, long restorePointId, long ignoredUpTo,
+            Collection<CheckpointCompleted> seenOnControl) {
         Objects.requireNonNull(jobId, "jobId");
         long latest = SnapshotRequest.NO_COMPLETED_CHECKPOINT;
         long newestRestorePoint = SnapshotRequest.NO_COMPLETED_CHECKPOINT;
         for (CheckpointCompleted completed : seenOnControl) {
-            if (!jobId.equals(completed.getJobId())) {
+            if (!jobId.equals(completed.getJobId()) || completed.getCheckpointId() <= ignoredUpTo) {
                 continue;
             }
             long id = completed.getCheckpointId();
@@ -83,6 +96,16 @@ public final class RestoreCheck {
     public static boolean becomesRestorePoint(CheckpointCompleted completed) {
         return completed.getType() == CheckpointType.CHECKPOINT
                 || CheckpointOptions.from(completed.getOptions()).synchronous();
+    }
+
+    /**
+     * When the newest retained checkpoint is a point a user chose to restore from: the newest id the job had used
+     * then (completions up to it are older than the restore, whatever their ids); else -1.
+     */
+    public static long beforeChosenPoint(Optional<RetainedCheckpoints> retained) {
+        return retained.filter(r -> r.getChosenRestoreId() >= 0
+                && r.getChosenRestoreId() == newestRetained(retained)).map(RetainedCheckpoints::getChosenAfterId)
+                .orElse(-1L);
     }
 
     /**

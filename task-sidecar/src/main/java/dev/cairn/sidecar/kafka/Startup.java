@@ -52,8 +52,7 @@ final class Startup {
     static Restored restore(SnapshotHook hook, RuntimeSettings settings, StartupSource source, Deadline deadline) {
         List<CheckpointCompleted> onControl = source.completionsOnControl();
         RestoreRecords records = source.restoreRecords();
-        RestoreCheck.Verdict verdict = RestoreCheck.check(settings.jobId(),
-                RestoreCheck.newestRetained(records.retained()), onControl);
+        RestoreCheck.Verdict verdict = RestoreCheck.check(settings.jobId(), records.retained(), onControl);
         if (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
             LOG.info("{} shows checkpoint {} of job {} completed, {} shows {}: waiting for it to catch up before"
                     + " restoring", settings.topics().control(), awaited.checkpointId(), settings.jobId(),
@@ -71,7 +70,7 @@ final class Startup {
                         + deadline.total().toMillis() + " ms; not restoring the worker behind a completed checkpoint");
             }
             records = source.restoreRecords();
-            verdict = RestoreCheck.check(settings.jobId(), RestoreCheck.newestRetained(records.retained()), onControl);
+            verdict = RestoreCheck.check(settings.jobId(), records.retained(), onControl);
         }
         Optional<RestorePoint> point = settings.isParticipant()
                 ? RestorePoints.participant(records.retained(), settings.participant())

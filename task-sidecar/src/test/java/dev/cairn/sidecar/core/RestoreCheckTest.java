@@ -28,7 +28,7 @@ class RestoreCheckTest {
         List<CheckpointCompleted> onControl = List.of(completed(4, 3), completed(5, 4));
 
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, onControl);
 
         // then
         assertThat(verdict).isEqualTo(new AwaitCompleted(5, 5));
@@ -40,7 +40,7 @@ class RestoreCheckTest {
         List<CheckpointCompleted> onControl = List.of(completed(4, 3), completed(5, 4));
 
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 5, onControl);
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 5, -1, onControl);
 
         // then
         assertThat(verdict).isEqualTo(new Restore(5));
@@ -49,7 +49,7 @@ class RestoreCheckTest {
     @Test
     void shouldRestoreKnowingNothingNewerWhenControlShowsNoCompletion() {
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, List.of());
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, List.of());
 
         // then
         assertThat(verdict).isEqualTo(new Restore(SnapshotRequest.NO_COMPLETED_CHECKPOINT));
@@ -58,7 +58,7 @@ class RestoreCheckTest {
     @Test
     void shouldWaitWhenNothingIsRetainedYetButControlShowsACompletedCheckpoint() {
         // when a first checkpoint's completion is visible on control only
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, SnapshotRequest.NO_COMPLETED_CHECKPOINT,
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, SnapshotRequest.NO_COMPLETED_CHECKPOINT, -1,
                 List.of(completed(1, -1)));
 
         // then
@@ -71,7 +71,7 @@ class RestoreCheckTest {
         List<CheckpointCompleted> onControl = List.of(completed(4, 3), savepointCompleted(5, PostCheckpointAction.NONE));
 
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, onControl);
 
         // then the worker restores from 4, and its first request knows that 5 completed
         assertThat(verdict).isEqualTo(new Restore(5));
@@ -83,7 +83,7 @@ class RestoreCheckTest {
         List<CheckpointCompleted> onControl = List.of(savepointCompleted(5, PostCheckpointAction.SUSPEND));
 
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, onControl);
 
         // then
         assertThat(verdict).isEqualTo(new AwaitCompleted(5, 5));
@@ -96,7 +96,7 @@ class RestoreCheckTest {
                 PostCheckpointAction.NONE));
 
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, onControl);
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, onControl);
 
         // then
         assertThat(verdict).isEqualTo(new AwaitCompleted(5, 6));
@@ -109,7 +109,7 @@ class RestoreCheckTest {
         otherJob.setJobId("payments");
 
         // when
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, List.of(otherJob));
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, List.of(otherJob));
 
         // then
         assertThat(verdict).isEqualTo(new Restore(SnapshotRequest.NO_COMPLETED_CHECKPOINT));
@@ -118,7 +118,7 @@ class RestoreCheckTest {
     @Test
     void shouldRestoreWhenControlShowsOnlyOlderCompletions() {
         // when the completed topic is ahead of what the look-back saw (or equal to it)
-        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 7, List.of(completed(6, 5), completed(5, 4)));
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 7, -1, List.of(completed(6, 5), completed(5, 4)));
 
         // then
         assertThat(verdict).isEqualTo(new Restore(6));
@@ -133,5 +133,35 @@ class RestoreCheckTest {
         // then
         assertThat(RestoreCheck.newestRetained(Optional.of(retained))).isEqualTo(4);
         assertThat(RestoreCheck.newestRetained(Optional.empty())).isEqualTo(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
+    }
+
+    @Test
+    void shouldRestoreAChosenOlderPointIgnoringTheCompletionsThatCameBeforeTheRestore() {
+        // given a user restored the job from savepoint 2 after checkpoint 6 completed; control still shows 5 and 6
+        RetainedCheckpoints retained = RetainedCheckpoints.newBuilder().setJobId(JOB)
+                .setCheckpoints(List.of(savepointCompleted(2, PostCheckpointAction.NONE))).setChosenRestoreId(2)
+                .setChosenAfterId(6).build();
+        List<CheckpointCompleted> onControl = List.of(completed(5, 4), completed(6, 5));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, Optional.of(retained), onControl);
+
+        // then the chosen point is restored, and the worker is not told of completions older than the restore
+        assertThat(verdict).isEqualTo(new Restore(SnapshotRequest.NO_COMPLETED_CHECKPOINT));
+    }
+
+    @Test
+    void shouldStillWaitForACompletionThatCameAfterTheRestoreOfAChosenPoint() {
+        // given the restore from savepoint 2 came after checkpoint 6, and checkpoint 7 already completed since
+        RetainedCheckpoints retained = RetainedCheckpoints.newBuilder().setJobId(JOB)
+                .setCheckpoints(List.of(savepointCompleted(2, PostCheckpointAction.NONE))).setChosenRestoreId(2)
+                .setChosenAfterId(6).build();
+        List<CheckpointCompleted> onControl = List.of(completed(6, 5), completed(7, -1));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, Optional.of(retained), onControl);
+
+        // then
+        assertThat(verdict).isEqualTo(new AwaitCompleted(7, 7));
     }
 }
