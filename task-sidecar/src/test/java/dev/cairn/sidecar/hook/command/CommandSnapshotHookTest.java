@@ -93,8 +93,11 @@ class CommandSnapshotHookTest {
 
             hook.restore(Optional.of(new RestorePoint(12, "file:///state/12", 77)));
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a",
-                    "CAIRN_RESTORE_CHECKPOINT_ID=12", "CAIRN_RESTORE_LOCATION=file:///state/12",
-                    "CAIRN_RESTORE_SIZE_BYTES=77");
+                    "CAIRN_RESTORE_CHECKPOINT_ID=12", "CAIRN_RESTORE_CHOSEN=false",
+                    "CAIRN_RESTORE_LOCATION=file:///state/12", "CAIRN_RESTORE_SIZE_BYTES=77");
+
+            hook.restore(Optional.of(new RestorePoint(12, "file:///state/12", 77, true)));
+            assertThat(Files.readAllLines(seen)).contains("CAIRN_RESTORE_CHOSEN=true");
 
             hook.restore(Optional.empty());
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a");
