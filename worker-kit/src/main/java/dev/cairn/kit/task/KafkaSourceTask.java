@@ -6,6 +6,7 @@ import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.wire.KitRecords;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -54,6 +55,13 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #notifyComplete} / {@link #notifyAborted}: nothing to commit. The data records are not transactional:
  *       a downstream task rolls back to its own snapshot of the checkpoint this task restored, drops records of
  *       older generations, and the records after the restored barrier are replayed by this task.</li>
+ *   <li>Stop-with-savepoint (a {@link CheckpointOptions#synchronous() synchronous} savepoint, as Flink's): after its
+ *       barrier the task reads and emits nothing more until the savepoint ends. Its completion stops the loop
+ *       ({@link #isStopped()}); its abort (the stop failed) resumes reading where the barrier was. With
+ *       {@link CheckpointOptions#drain() drain} the task's input ends at the barrier: the snapshot records it
+ *       ({@link SourceState#ended()}), and an incarnation restored from that state reads nothing (it still writes
+ *       its resume records, and barriers with every snapshot, so that the job's checkpoints go on), so a job
+ *       resumed from a drained savepoint produces nothing new.</li>
  *   <li>Behind ({@link Lineage}): a checkpoint that completed without a snapshot of this incarnation and newer
  *       than its state (named by a request's {@link SnapshotRequest#latestCompletedId()} or by a completion) stops
  *       the loop with that failure; restarted, the subtask restores that checkpoint.</li>
@@ -84,6 +92,10 @@ public final class KafkaSourceTask implements SnapshotHook {
     private final Lineage lineage = new Lineage();
     private volatile boolean running;
     private volatile long generation = -1;
+    private volatile long pausedAt = -1;
+    private volatile long lastAborted = -1;
+    private volatile boolean inputEnded;
+    private volatile boolean stopped;
     private KafkaConsumer<byte[], byte[]> consumer;
     private KafkaProducer<byte[], byte[]> producer;
     private int outputPartitions;
@@ -114,6 +126,7 @@ public final class KafkaSourceTask implements SnapshotHook {
             throw new IllegalStateException("source " + name() + " was restored already");
         }
         Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
+        inputEnded = state.map(SourceState::ended).orElse(false);
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
         long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
         lineage.rebase(restoredFrom, from.map(RestorePoint::location));
@@ -134,6 +147,11 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
         LOG.info("Source {}: {} at {} as generation {}", name(), state.map(s -> "restored checkpoint "
                 + s.checkpointId()).orElse("fresh start"), positions, generation);
+        if (inputEnded) {
+            LOG.warn("Source {}: checkpoint {} was taken by a stop with drain: the input ended there, so this "
+                    + "subtask reads nothing more (restore a point taken without drain to read on)", name(),
+                    restoredFrom);
+        }
         running = true;
         loop = new Thread(this::run, "cairn-kit-source-" + name());
         loop.setDaemon(true);
@@ -163,14 +181,29 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
     }
 
+    /** An aborted stop-with-savepoint this task paused at resumes reading; otherwise nothing to roll back. */
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) {
-        LOG.debug("Source {}: checkpoint {} aborted; a source has nothing to roll back", name(), checkpointId);
+        lastAborted = Math.max(lastAborted, checkpointId);
+        if (pausedAt == checkpointId) {
+            pausedAt = -1;
+            LOG.info("Source {}: the stop with savepoint {} failed; reading on from its barrier", name(),
+                    checkpointId);
+        } else {
+            LOG.debug("Source {}: checkpoint {} aborted; a source has nothing to roll back", name(), checkpointId);
+        }
     }
 
+    /** As {@link #notifyComplete(long, long)}; a stop-with-savepoint's completion then stops the loop. */
     @Override
     public void notifyComplete(CheckpointCompletion completion) {
         notifyComplete(completion.checkpointId(), completion.lastSubsumedId());
+        if (completion.stopping() && running) {
+            LOG.info("Source {}: stopped with savepoint {}{}", name(), completion.checkpointId(),
+                    completion.drain() ? " (drained: its input ended at the savepoint's barrier)" : "");
+            stopped = true;
+            running = false;
+        }
     }
 
     @Override
@@ -201,6 +234,16 @@ public final class KafkaSourceTask implements SnapshotHook {
         return running;
     }
 
+    /** Whether the subtask stopped with a stop-with-savepoint that completed. */
+    public boolean isStopped() {
+        return stopped;
+    }
+
+    /** Whether the input ended: restored from a drained savepoint's state. */
+    public boolean inputEnded() {
+        return inputEnded;
+    }
+
     /** Stops the loop, declines queued snapshots, closes the consumer and producer. */
     @Override
     public synchronized void close() throws InterruptedException {
@@ -218,7 +261,7 @@ public final class KafkaSourceTask implements SnapshotHook {
             while (running) {
                 throwIfFailed();
                 serve();
-                if (config.bounded() && exhausted()) {
+                if (idle()) {
                     PendingSnapshot next = requests.poll(config.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
                     if (next != null) {
                         take(next);
@@ -245,6 +288,10 @@ public final class KafkaSourceTask implements SnapshotHook {
     private void process(ConsumerRecords<byte[], byte[]> records) {
         for (ConsumerRecord<byte[], byte[]> record : records) {
             serve();
+            if (idle()) {
+                positions.forEach(consumer::seek);
+                return;
+            }
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
             if (config.bounded() && record.offset() >= ends.get(partition)) {
                 continue;
@@ -260,6 +307,11 @@ public final class KafkaSourceTask implements SnapshotHook {
             long position = consumer.position(partition);
             positions.put(partition, config.bounded() ? Math.min(position, ends.get(partition)) : position);
         }
+    }
+
+    /** Whether the loop reads nothing now: paused at a stop, the input ended, or a bounded input exhausted. */
+    private boolean idle() {
+        return pausedAt >= 0 || inputEnded || config.bounded() && exhausted();
     }
 
     private void serve() {
@@ -288,9 +340,15 @@ public final class KafkaSourceTask implements SnapshotHook {
             pending.result().completeExceptionally(e);
             throw e;
         }
+        CheckpointOptions options = request.options();
+        if (options.synchronous() && request.checkpointId() > lastAborted) {
+            pausedAt = request.checkpointId();
+            LOG.info("Source {}: stop with savepoint {}{}: reads nothing more unless the stop fails", name(),
+                    request.checkpointId(), options.drain() ? " and drain: the input ends at its barrier" : "");
+        }
         try {
             Path file = StateFile.localPath(request.storageLocation()).resolve(config.stateFileName());
-            long size = SourceStateCodec.write(state(request.checkpointId()), file);
+            long size = SourceStateCodec.write(state(request.checkpointId(), inputEnded || options.drain()), file);
             String location = file.toUri().toString();
             lineage.taken(request.checkpointId(), location);
             boolean finished = config.bounded() && exhausted();
@@ -304,11 +362,11 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
     }
 
-    private SourceState state(long checkpointId) {
+    private SourceState state(long checkpointId, boolean ended) {
         Map<Integer, Long> byPartition = new HashMap<>();
         positions.forEach((partition, offset) -> byPartition.put(partition.partition(), offset));
         return new SourceState(config.taskId(), config.subtask(), checkpointId, generation, config.inputTopic(),
-                byPartition);
+                byPartition, ended);
     }
 
     private void position(Optional<SourceState> state) {
