@@ -15,9 +15,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -87,15 +84,11 @@ public final class KafkaSourceTask implements SnapshotHook {
     private final Clock clock;
     private final BlockingQueue<PendingSnapshot> requests = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Map<TopicPartition, Long> positions = new HashMap<>();
-    private final Map<TopicPartition, Long> ends = new HashMap<>();
     private final Lineage lineage = new Lineage();
+    private final SourceInput input;
     private volatile boolean running;
     private volatile long generation = -1;
-    private volatile long pausedAt = -1;
-    private volatile long lastAborted = -1;
-    private volatile boolean inputEnded;
-    private volatile boolean stopped;
+    private volatile SourceStop stop = new SourceStop(false);
     private KafkaConsumer<byte[], byte[]> consumer;
     private KafkaProducer<byte[], byte[]> producer;
     private int outputPartitions;
@@ -111,6 +104,7 @@ public final class KafkaSourceTask implements SnapshotHook {
         this.config = Objects.requireNonNull(config, "config");
         this.function = Objects.requireNonNull(function, "function");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.input = new SourceInput(config, name());
     }
 
     /**
@@ -125,15 +119,15 @@ public final class KafkaSourceTask implements SnapshotHook {
         if (consumer != null) {
             throw new IllegalStateException("source " + name() + " was restored already");
         }
-        Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
-        inputEnded = state.map(SourceState::ended).orElse(false);
+        Optional<SourceState> state = from.isPresent() ? Optional.of(input.read(from.get())) : Optional.empty();
+        stop = new SourceStop(state.map(SourceState::ended).orElse(false));
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
         long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
         lineage.rebase(restoredFrom, from.map(RestorePoint::location));
         consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            position(state);
+            input.assign(consumer, state);
             outputPartitions = producer.partitionsFor(config.outputTopic()).size();
             KitRecords.resumes(config.outputTopic(), outputPartitions, restoredFrom, generation, config.subtask())
                     .forEach(this::send);
@@ -146,8 +140,8 @@ public final class KafkaSourceTask implements SnapshotHook {
             throw e;
         }
         LOG.info("Source {}: {} at {} as generation {}", name(), state.map(s -> "restored checkpoint "
-                + s.checkpointId()).orElse("fresh start"), positions, generation);
-        if (inputEnded) {
+                + s.checkpointId()).orElse("fresh start"), input, generation);
+        if (stop.inputEnded()) {
             LOG.warn("Source {}: checkpoint {} was taken by a stop with drain: the input ended there, so this "
                     + "subtask reads nothing more (restore a point taken without drain to read on)", name(),
                     restoredFrom);
@@ -184,9 +178,7 @@ public final class KafkaSourceTask implements SnapshotHook {
     /** An aborted stop-with-savepoint this task paused at resumes reading; otherwise nothing to roll back. */
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) {
-        lastAborted = Math.max(lastAborted, checkpointId);
-        if (pausedAt == checkpointId) {
-            pausedAt = -1;
+        if (stop.aborted(checkpointId)) {
             LOG.info("Source {}: the stop with savepoint {} failed; reading on from its barrier", name(),
                     checkpointId);
         } else {
@@ -201,7 +193,7 @@ public final class KafkaSourceTask implements SnapshotHook {
         if (completion.stopping() && running) {
             LOG.info("Source {}: stopped with savepoint {}{}", name(), completion.checkpointId(),
                     completion.drain() ? " (drained: its input ended at the savepoint's barrier)" : "");
-            stopped = true;
+            stop.stopped(completion.drain());
             running = false;
         }
     }
@@ -236,12 +228,12 @@ public final class KafkaSourceTask implements SnapshotHook {
 
     /** Whether the subtask stopped with a stop-with-savepoint that completed. */
     public boolean isStopped() {
-        return stopped;
+        return stop.isStopped();
     }
 
     /** Whether the input ended: restored from a drained savepoint's state. */
     public boolean inputEnded() {
-        return inputEnded;
+        return stop.inputEnded();
     }
 
     /** Stops the loop, declines queued snapshots, closes the consumer and producer. */
@@ -289,11 +281,11 @@ public final class KafkaSourceTask implements SnapshotHook {
         for (ConsumerRecord<byte[], byte[]> record : records) {
             serve();
             if (idle()) {
-                positions.forEach(consumer::seek);
+                input.rewind(consumer);
                 return;
             }
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            if (config.bounded() && record.offset() >= ends.get(partition)) {
+            if (input.pastEnd(partition, record.offset())) {
                 continue;
             }
             for (SourceFunction.Output output : function.apply(record)) {
@@ -301,17 +293,14 @@ public final class KafkaSourceTask implements SnapshotHook {
                 send(KitRecords.data(config.outputTopic(), target, output.key(), output.value(), config.subtask(),
                         generation));
             }
-            positions.put(partition, record.offset() + 1);
+            input.processed(partition, record.offset());
         }
-        for (TopicPartition partition : positions.keySet()) {
-            long position = consumer.position(partition);
-            positions.put(partition, config.bounded() ? Math.min(position, ends.get(partition)) : position);
-        }
+        input.batchDone(consumer);
     }
 
     /** Whether the loop reads nothing now: paused at a stop, the input ended, or a bounded input exhausted. */
     private boolean idle() {
-        return pausedAt >= 0 || inputEnded || config.bounded() && exhausted();
+        return stop.idle() || input.exhausted();
     }
 
     private void serve() {
@@ -341,19 +330,19 @@ public final class KafkaSourceTask implements SnapshotHook {
             throw e;
         }
         CheckpointOptions options = request.options();
-        if (options.synchronous() && request.checkpointId() > lastAborted) {
-            pausedAt = request.checkpointId();
+        boolean ended = stop.snapshot(request.checkpointId(), options);
+        if (options.synchronous()) {
             LOG.info("Source {}: stop with savepoint {}{}: reads nothing more unless the stop fails", name(),
                     request.checkpointId(), options.drain() ? " and drain: the input ends at its barrier" : "");
         }
         try {
             Path file = StateFile.localPath(request.storageLocation()).resolve(config.stateFileName());
-            long size = SourceStateCodec.write(state(request.checkpointId(), inputEnded || options.drain()), file);
+            long size = SourceStateCodec.write(state(request.checkpointId(), ended), file);
             String location = file.toUri().toString();
             lineage.taken(request.checkpointId(), location);
-            boolean finished = config.bounded() && exhausted();
+            boolean finished = input.exhausted();
             LOG.debug("Source {}: snapshot of checkpoint {} at {} in {}{}", name(), request.checkpointId(),
-                    positions, location, finished ? " (input exhausted: finished)" : "");
+                    input, location, finished ? " (input exhausted: finished)" : "");
             pending.result().complete(finished ? SnapshotResult.finishedWith(location, size)
                     : SnapshotResult.of(location, size));
         } catch (IOException | RuntimeException e) {
@@ -363,61 +352,8 @@ public final class KafkaSourceTask implements SnapshotHook {
     }
 
     private SourceState state(long checkpointId, boolean ended) {
-        Map<Integer, Long> byPartition = new HashMap<>();
-        positions.forEach((partition, offset) -> byPartition.put(partition.partition(), offset));
         return new SourceState(config.taskId(), config.subtask(), checkpointId, generation, config.inputTopic(),
-                byPartition, ended);
-    }
-
-    private void position(Optional<SourceState> state) {
-        int inputPartitions = consumer.partitionsFor(config.inputTopic()).size();
-        if (inputPartitions == 0) {
-            throw new IllegalStateException("source " + name() + ": the input topic " + config.inputTopic()
-                    + " does not exist");
-        }
-        List<Integer> assigned = Partitioning.assigned(inputPartitions, config.parallelism(), config.subtask());
-        state.ifPresent(s -> {
-            if (!assigned.containsAll(s.positions().keySet())) {
-                throw new IllegalStateException("source " + name() + ": the restored state holds positions of the "
-                        + "partitions " + s.positions().keySet() + ", and this subtask reads " + assigned
-                        + " (the parallelism changed?); rescaling a kit source is not supported");
-            }
-        });
-        List<TopicPartition> mine = assigned.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
-        consumer.assign(mine);
-        for (TopicPartition partition : mine) {
-            Long offset = state.map(s -> s.positions().get(partition.partition())).orElse(null);
-            if (offset != null) {
-                consumer.seek(partition, offset);
-            } else if (state.isPresent() || config.startFrom() == SourceTaskConfig.StartFrom.EARLIEST) {
-                if (state.isPresent()) {
-                    LOG.warn("Source {}: the restored state has no position for {}: reading it from the beginning",
-                            name(), partition);
-                }
-                consumer.seekToBeginning(List.of(partition));
-            } else {
-                consumer.seekToEnd(List.of(partition));
-            }
-            positions.put(partition, consumer.position(partition));
-        }
-        if (config.bounded()) {
-            ends.putAll(consumer.endOffsets(mine));
-        }
-    }
-
-    private SourceState readState(RestorePoint point) throws IOException {
-        SourceState state = SourceStateCodec.read(StateFile.localPath(point.location()));
-        if (!state.taskId().equals(config.taskId()) || state.subtask() != config.subtask()
-                || !state.inputTopic().equals(config.inputTopic())) {
-            throw new IOException("the snapshot " + point.location() + " belongs to source " + state.taskId()
-                    + " subtask " + state.subtask() + " reading " + state.inputTopic() + ", not to source " + name()
-                    + " reading " + config.inputTopic() + " (a source restores only its own subtask's snapshot)");
-        }
-        return state;
-    }
-
-    private boolean exhausted() {
-        return ends.entrySet().stream().allMatch(end -> positions.get(end.getKey()) >= end.getValue());
+                input.byPartition(), ended);
     }
 
     private void send(ProducerRecord<byte[], byte[]> record) {
