@@ -102,10 +102,11 @@ public final class PipelineTask {
     }
 
     /**
-     * Whether a stop-with-savepoint completed and the task is done with it: a source once its sidecar knows, an
-     * operator once it has handled the completion (a sink committed the savepoint's records).
+     * Whether a stop-with-savepoint completed and the task is done with it: a source once it or its sidecar knows
+     * (it read nothing after the savepoint's barrier; with drain its input ended there), an operator once it has
+     * handled the completion (a sink committed the savepoint's records).
      */
     public boolean stopped(Sidecar sidecar) {
-        return source != null ? sidecar.isStopping() : operator.isStopped();
+        return source != null ? source.isStopped() || sidecar.isStopping() : operator.isStopped();
     }
 }

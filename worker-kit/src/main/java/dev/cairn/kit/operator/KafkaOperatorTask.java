@@ -111,7 +111,8 @@ public final class KafkaOperatorTask implements SnapshotHook {
         deadLetters = new DeadLetters(config.inputTopic() + ".dead-letters", config.name(), config.clientConfig());
         try {
             incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L),
-                    from.map(RestorePoint::location), Map.of(), "the subtask restarted");
+                    from.map(RestorePoint::location), from.map(RestorePoint::chosen).orElse(false), Map.of(),
+                    "the subtask restarted");
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
@@ -350,17 +351,18 @@ public final class KafkaOperatorTask implements SnapshotHook {
                 ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
         rollbacks++;
         LOG.info("Operator {}: rolls back to checkpoint {}: {}", config.name(), target, rollback.reason());
-        incarnate(restored, target, location, generations, "the subtask rolled back to checkpoint " + target);
+        incarnate(restored, target, location, false, generations,
+                "the subtask rolled back to checkpoint " + target);
         aligner.skipThrough(seen);
         book.skipThrough(seen);
     }
 
     private void incarnate(Optional<OperatorState> restored, long checkpointId, Optional<String> location,
-            Map<Channel, Long> generations, String why) throws IOException {
+            boolean chosen, Map<Channel, Long> generations, String why) throws IOException {
         long previous = Math.max(generation, restored.map(OperatorState::generation).orElse(-1L));
         generation = Math.max(previous + 1, clock.millis());
         state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
-        output.start(checkpointId, SnapshotFiles.directoryOf(location), generation);
+        output.start(checkpointId, SnapshotFiles.directoryOf(location), generation, chosen);
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
         input.seek(positions);

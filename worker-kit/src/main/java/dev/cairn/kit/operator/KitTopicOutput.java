@@ -48,7 +48,7 @@ public final class KitTopicOutput implements TaskOutput {
     }
 
     @Override
-    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long newGeneration) {
+    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long newGeneration, boolean chosen) {
         if (producer == null) {
             producer = new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer());
             partitions = producer.partitionsFor(topic).size();

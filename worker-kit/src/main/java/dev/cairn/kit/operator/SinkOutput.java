@@ -1,6 +1,7 @@
 package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Alignment;
+import dev.cairn.kit.sink.RestorePlan;
 import dev.cairn.kit.sink.SinkFailedException;
 import dev.cairn.kit.sink.SinkState;
 import dev.cairn.kit.sink.SinkStateCodec;
@@ -19,13 +20,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * next to the task's state file), and committed when the checkpoint completes. Every start (restore or rollback)
  * takes over the subtask's transactional id anew and restores the sink from its file of the checkpoint restored,
  * which commits what that snapshot holds and the output lacks; records buffered since are dropped (the task reads
- * their input again).
+ * their input again). A restore point nobody chose that the output is already ahead of is refused (see
+ * {@link RestorePlan}): the start fails and the task stops.
  */
 public final class SinkOutput implements TaskOutput {
 
     private final WriteAheadSinkConfig config;
     private WriteAheadSink<byte[], byte[]> sink;
     private SinkFailedException failure;
+    private volatile RestorePlan lastRestore;
 
     /** An output through a sink configured by {@code config}. */
     public SinkOutput(WriteAheadSinkConfig config) {
@@ -33,14 +36,20 @@ public final class SinkOutput implements TaskOutput {
     }
 
     @Override
-    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation) throws IOException {
+    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation, boolean chosen)
+            throws IOException {
         if (sink != null) {
             sink.close();
         }
         sink = new WriteAheadSink<>(config, new ByteArraySerializer(), new ByteArraySerializer());
         Optional<RestorePoint> point = snapshotDirectory.map(directory -> new RestorePoint(restoredFrom,
-                directory.resolve(config.snapshotFileName()).toUri().toString(), 0));
-        guardedIo(() -> sink.restore(point));
+                directory.resolve(config.snapshotFileName()).toUri().toString(), 0, chosen));
+        guardedIo(() -> lastRestore = sink.restore(point));
+    }
+
+    /** What the sink decided and wrote at the latest start (restore or rollback); empty before the first. */
+    public Optional<RestorePlan> lastRestore() {
+        return Optional.ofNullable(lastRestore);
     }
 
     @Override

@@ -17,9 +17,12 @@ public interface TaskOutput extends AutoCloseable {
      * @param restoredFrom the checkpoint the subtask's state comes from, -1 for the initial state
      * @param snapshotDirectory the directory of that checkpoint's snapshot files (empty for the initial state)
      * @param generation the incarnation's generation, announced downstream
+     * @param chosen whether a user chose the restored checkpoint on purpose ({@code RestorePoint.chosen()}; false
+     *     for a rollback and a fresh start): a sink whose output is ahead of a checkpoint nobody chose refuses it
      * @throws IOException when the output's part of the snapshot cannot be read
      */
-    void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation) throws IOException;
+    void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation, boolean chosen)
+            throws IOException;
 
     /** Writes one result. */
     void emit(byte[] key, byte[] value);

@@ -1,9 +1,10 @@
 package dev.cairn.kit.sink;
 
 /**
- * A write-ahead sink stopped: it was fenced by a newer incarnation of its subtask, or a commit failed. A stopped
- * sink refuses every further call with this exception; its uncommitted records are not lost, they are in the
- * snapshots, and the incarnation that restores from the latest completed checkpoint commits them.
+ * A write-ahead sink stopped: it was fenced by a newer incarnation of its subtask, a commit failed, or it refused
+ * to restore a point its output is already ahead of (see {@link RestorePlan.Verdict#REFUSED_OUTPUT_AHEAD}). A
+ * stopped sink refuses every further call with this exception; its uncommitted records are not lost, they are in
+ * the snapshots, and the incarnation that restores from the latest completed checkpoint commits them.
  */
 public final class SinkFailedException extends RuntimeException {
 

@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>{@link #restore} is called once, first: it fences earlier incarnations of the subtask and commits what
- *       the restored snapshot holds that the output lacks (see {@link RestorePlan});</li>
+ *       the restored snapshot holds that the output lacks (see {@link RestorePlan}). When the output is already
+ *       ahead of the restored checkpoint (its commit marker is newer), the sink goes back to that checkpoint only
+ *       if a user chose it ({@link RestorePoint#chosen()}), and says which epochs will be written again; otherwise
+ *       the restore point is stale and the sink refuses to restore, writing nothing;</li>
  *   <li>{@link #send} buffers a record in the open epoch (records are serialized at once, nothing is
  *       written to Kafka);</li>
  *   <li>{@link #snapshot} (when barrier N reached the sink) closes the epoch as epoch N and writes every uncommitted
@@ -80,7 +83,9 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
      * @param from the snapshot to restore ({@link SinkSnapshot#location()} as the location), empty for a fresh start
      * @return what was decided and written
      * @throws IOException when the snapshot file cannot be read, is corrupt, or belongs to another sink subtask
-     * @throws SinkFailedException when Kafka cannot be reached or the restore's commit fails
+     * @throws SinkFailedException when Kafka cannot be reached, the restore's commit fails, or the output is ahead
+     *     of a restore point nobody chose ({@link RestorePlan.Verdict#REFUSED_OUTPUT_AHEAD}: nothing is written,
+     *     and the sink stops)
      */
     public RestorePlan restore(Optional<RestorePoint> from) throws IOException {
         if (phase != Phase.NEW) {
@@ -88,8 +93,15 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
                     + "else; it is " + phase);
         }
         Optional<SinkState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
+        boolean chosen = from.map(RestorePoint::chosen).orElse(false);
         OptionalLong marker = guarded(committer::initialise);
-        RestorePlan plan = state.map(s -> RestorePlan.restore(s, marker)).orElseGet(() -> RestorePlan.fresh(marker));
+        RestorePlan plan = state.map(s -> RestorePlan.restore(s, marker, chosen))
+                .orElseGet(() -> RestorePlan.fresh(marker));
+        if (plan.refused()) {
+            guarded(() -> {
+                throw new SinkFailedException(refusal(plan), false, null);
+            });
+        }
         if (plan.writes()) {
             guarded(() -> {
                 committer.commit(plan.toCommit(), plan.markerAfter());
@@ -99,7 +111,7 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
         synchronized (pending) {
             state.ifPresent(s -> pending.restoredTo(s.checkpointId()));
         }
-        logRestore(plan, state);
+        logRestore(plan);
         phase = Phase.RUNNING;
         return plan;
     }
@@ -229,7 +241,17 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
         return state;
     }
 
-    private void logRestore(RestorePlan plan, Optional<SinkState> state) {
+    private String refusal(RestorePlan plan) {
+        return "sink " + config.transactionalId() + " refuses to restore checkpoint " + plan.restored()
+                + ": its output already holds the epochs up to checkpoint " + plan.markerBefore() + " (the commit "
+                + "marker on " + config.outputTopic() + ".commits), so restoring would write those after checkpoint "
+                + plan.restored() + " a second time. Nobody chose checkpoint " + plan.restored() + ", so the job's "
+                + "restore point is stale (read during a leader change, say): restart the sink later and it restores "
+                + "the job's latest point. To go back on purpose, restore the job from that checkpoint or savepoint "
+                + "(a RestoreJob request); the epochs after it are then written again. Nothing was written";
+    }
+
+    private void logRestore(RestorePlan plan) {
         long records = plan.toCommit().stream().mapToLong(epoch -> epoch.records().size()).sum();
         switch (plan.verdict()) {
             case FRESH -> LOG.info("Sink {}: fresh start{}", config.transactionalId(), plan.markerBefore() >= 0
@@ -239,10 +261,12 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
                     plan.markerAfter(), plan.markerBefore(), records, plan.toCommit().size());
             case ALREADY_COMMITTED -> LOG.info("Sink {}: restored checkpoint {}, already committed: nothing to write",
                     config.transactionalId(), plan.markerAfter());
-            default -> LOG.warn("Sink {}: restored checkpoint {}, but the output already holds checkpoints up to {}: "
-                    + "records of the checkpoints in between are replayed and appear twice (nothing can be taken "
-                    + "back from a topic); the marker is set back to {}", config.transactionalId(),
-                    state.map(SinkState::checkpointId).orElse(-1L), plan.markerBefore(), plan.markerAfter());
+            default -> LOG.warn("Sink {}: restored the chosen checkpoint {}, but the output already holds the epochs "
+                    + "up to checkpoint {} (commit marker {}): the epochs after checkpoint {} up to {} are replayed "
+                    + "and will be written again, so their records appear twice (nothing can be taken back from a "
+                    + "topic); the marker is set back to {}", config.transactionalId(), plan.restored(),
+                    plan.markerBefore(), plan.markerBefore(), plan.restored(), plan.markerBefore(),
+                    plan.markerAfter());
         }
     }
 }

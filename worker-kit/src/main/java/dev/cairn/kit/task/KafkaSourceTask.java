@@ -6,6 +6,7 @@ import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.wire.KitRecords;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -14,9 +15,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
@@ -54,6 +52,13 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #notifyComplete} / {@link #notifyAborted}: nothing to commit. The data records are not transactional:
  *       a downstream task rolls back to its own snapshot of the checkpoint this task restored, drops records of
  *       older generations, and the records after the restored barrier are replayed by this task.</li>
+ *   <li>Stop-with-savepoint (a {@link CheckpointOptions#synchronous() synchronous} savepoint, as Flink's): after its
+ *       barrier the task reads and emits nothing more until the savepoint ends. Its completion stops the loop
+ *       ({@link #isStopped()}); its abort (the stop failed) resumes reading where the barrier was. With
+ *       {@link CheckpointOptions#drain() drain} the task's input ends at the barrier: the snapshot records it
+ *       ({@link SourceState#ended()}), and an incarnation restored from that state reads nothing (it still writes
+ *       its resume records, and barriers with every snapshot, so that the job's checkpoints go on), so a job
+ *       resumed from a drained savepoint produces nothing new.</li>
  *   <li>Behind ({@link Lineage}): a checkpoint that completed without a snapshot of this incarnation and newer
  *       than its state (named by a request's {@link SnapshotRequest#latestCompletedId()} or by a completion) stops
  *       the loop with that failure; restarted, the subtask restores that checkpoint.</li>
@@ -79,11 +84,11 @@ public final class KafkaSourceTask implements SnapshotHook {
     private final Clock clock;
     private final BlockingQueue<PendingSnapshot> requests = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private final Map<TopicPartition, Long> positions = new HashMap<>();
-    private final Map<TopicPartition, Long> ends = new HashMap<>();
     private final Lineage lineage = new Lineage();
+    private final SourceInput input;
     private volatile boolean running;
     private volatile long generation = -1;
+    private volatile SourceStop stop = new SourceStop(false);
     private KafkaConsumer<byte[], byte[]> consumer;
     private KafkaProducer<byte[], byte[]> producer;
     private int outputPartitions;
@@ -99,6 +104,7 @@ public final class KafkaSourceTask implements SnapshotHook {
         this.config = Objects.requireNonNull(config, "config");
         this.function = Objects.requireNonNull(function, "function");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.input = new SourceInput(config, name());
     }
 
     /**
@@ -113,14 +119,15 @@ public final class KafkaSourceTask implements SnapshotHook {
         if (consumer != null) {
             throw new IllegalStateException("source " + name() + " was restored already");
         }
-        Optional<SourceState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
+        Optional<SourceState> state = from.isPresent() ? Optional.of(input.read(from.get())) : Optional.empty();
+        stop = new SourceStop(state.map(SourceState::ended).orElse(false));
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
         long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
         lineage.rebase(restoredFrom, from.map(RestorePoint::location));
         consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
         producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
-            position(state);
+            input.assign(consumer, state);
             outputPartitions = producer.partitionsFor(config.outputTopic()).size();
             KitRecords.resumes(config.outputTopic(), outputPartitions, restoredFrom, generation, config.subtask())
                     .forEach(this::send);
@@ -133,7 +140,12 @@ public final class KafkaSourceTask implements SnapshotHook {
             throw e;
         }
         LOG.info("Source {}: {} at {} as generation {}", name(), state.map(s -> "restored checkpoint "
-                + s.checkpointId()).orElse("fresh start"), positions, generation);
+                + s.checkpointId()).orElse("fresh start"), input, generation);
+        if (stop.inputEnded()) {
+            LOG.warn("Source {}: checkpoint {} was taken by a stop with drain: the input ended there, so this "
+                    + "subtask reads nothing more (restore a point taken without drain to read on)", name(),
+                    restoredFrom);
+        }
         running = true;
         loop = new Thread(this::run, "cairn-kit-source-" + name());
         loop.setDaemon(true);
@@ -163,14 +175,27 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
     }
 
+    /** An aborted stop-with-savepoint this task paused at resumes reading; otherwise nothing to roll back. */
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) {
-        LOG.debug("Source {}: checkpoint {} aborted; a source has nothing to roll back", name(), checkpointId);
+        if (stop.aborted(checkpointId)) {
+            LOG.info("Source {}: the stop with savepoint {} failed; reading on from its barrier", name(),
+                    checkpointId);
+        } else {
+            LOG.debug("Source {}: checkpoint {} aborted; a source has nothing to roll back", name(), checkpointId);
+        }
     }
 
+    /** As {@link #notifyComplete(long, long)}; a stop-with-savepoint's completion then stops the loop. */
     @Override
     public void notifyComplete(CheckpointCompletion completion) {
         notifyComplete(completion.checkpointId(), completion.lastSubsumedId());
+        if (completion.stopping() && running) {
+            LOG.info("Source {}: stopped with savepoint {}{}", name(), completion.checkpointId(),
+                    completion.drain() ? " (drained: its input ended at the savepoint's barrier)" : "");
+            stop.stopped(completion.drain());
+            running = false;
+        }
     }
 
     @Override
@@ -201,6 +226,16 @@ public final class KafkaSourceTask implements SnapshotHook {
         return running;
     }
 
+    /** Whether the subtask stopped with a stop-with-savepoint that completed. */
+    public boolean isStopped() {
+        return stop.isStopped();
+    }
+
+    /** Whether the input ended: restored from a drained savepoint's state. */
+    public boolean inputEnded() {
+        return stop.inputEnded();
+    }
+
     /** Stops the loop, declines queued snapshots, closes the consumer and producer. */
     @Override
     public synchronized void close() throws InterruptedException {
@@ -218,7 +253,7 @@ public final class KafkaSourceTask implements SnapshotHook {
             while (running) {
                 throwIfFailed();
                 serve();
-                if (config.bounded() && exhausted()) {
+                if (idle()) {
                     PendingSnapshot next = requests.poll(config.pollTimeout().toMillis(), TimeUnit.MILLISECONDS);
                     if (next != null) {
                         take(next);
@@ -245,8 +280,12 @@ public final class KafkaSourceTask implements SnapshotHook {
     private void process(ConsumerRecords<byte[], byte[]> records) {
         for (ConsumerRecord<byte[], byte[]> record : records) {
             serve();
+            if (idle()) {
+                input.rewind(consumer);
+                return;
+            }
             TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-            if (config.bounded() && record.offset() >= ends.get(partition)) {
+            if (input.pastEnd(partition, record.offset())) {
                 continue;
             }
             for (SourceFunction.Output output : function.apply(record)) {
@@ -254,12 +293,14 @@ public final class KafkaSourceTask implements SnapshotHook {
                 send(KitRecords.data(config.outputTopic(), target, output.key(), output.value(), config.subtask(),
                         generation));
             }
-            positions.put(partition, record.offset() + 1);
+            input.processed(partition, record.offset());
         }
-        for (TopicPartition partition : positions.keySet()) {
-            long position = consumer.position(partition);
-            positions.put(partition, config.bounded() ? Math.min(position, ends.get(partition)) : position);
-        }
+        input.batchDone(consumer);
+    }
+
+    /** Whether the loop reads nothing now: paused at a stop, the input ended, or a bounded input exhausted. */
+    private boolean idle() {
+        return stop.idle() || input.exhausted();
     }
 
     private void serve() {
@@ -288,14 +329,20 @@ public final class KafkaSourceTask implements SnapshotHook {
             pending.result().completeExceptionally(e);
             throw e;
         }
+        CheckpointOptions options = request.options();
+        boolean ended = stop.snapshot(request.checkpointId(), options);
+        if (options.synchronous()) {
+            LOG.info("Source {}: stop with savepoint {}{}: reads nothing more unless the stop fails", name(),
+                    request.checkpointId(), options.drain() ? " and drain: the input ends at its barrier" : "");
+        }
         try {
             Path file = StateFile.localPath(request.storageLocation()).resolve(config.stateFileName());
-            long size = SourceStateCodec.write(state(request.checkpointId()), file);
+            long size = SourceStateCodec.write(state(request.checkpointId(), ended), file);
             String location = file.toUri().toString();
             lineage.taken(request.checkpointId(), location);
-            boolean finished = config.bounded() && exhausted();
+            boolean finished = input.exhausted();
             LOG.debug("Source {}: snapshot of checkpoint {} at {} in {}{}", name(), request.checkpointId(),
-                    positions, location, finished ? " (input exhausted: finished)" : "");
+                    input, location, finished ? " (input exhausted: finished)" : "");
             pending.result().complete(finished ? SnapshotResult.finishedWith(location, size)
                     : SnapshotResult.of(location, size));
         } catch (IOException | RuntimeException e) {
@@ -304,62 +351,9 @@ public final class KafkaSourceTask implements SnapshotHook {
         }
     }
 
-    private SourceState state(long checkpointId) {
-        Map<Integer, Long> byPartition = new HashMap<>();
-        positions.forEach((partition, offset) -> byPartition.put(partition.partition(), offset));
+    private SourceState state(long checkpointId, boolean ended) {
         return new SourceState(config.taskId(), config.subtask(), checkpointId, generation, config.inputTopic(),
-                byPartition);
-    }
-
-    private void position(Optional<SourceState> state) {
-        int inputPartitions = consumer.partitionsFor(config.inputTopic()).size();
-        if (inputPartitions == 0) {
-            throw new IllegalStateException("source " + name() + ": the input topic " + config.inputTopic()
-                    + " does not exist");
-        }
-        List<Integer> assigned = Partitioning.assigned(inputPartitions, config.parallelism(), config.subtask());
-        state.ifPresent(s -> {
-            if (!assigned.containsAll(s.positions().keySet())) {
-                throw new IllegalStateException("source " + name() + ": the restored state holds positions of the "
-                        + "partitions " + s.positions().keySet() + ", and this subtask reads " + assigned
-                        + " (the parallelism changed?); rescaling a kit source is not supported");
-            }
-        });
-        List<TopicPartition> mine = assigned.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
-        consumer.assign(mine);
-        for (TopicPartition partition : mine) {
-            Long offset = state.map(s -> s.positions().get(partition.partition())).orElse(null);
-            if (offset != null) {
-                consumer.seek(partition, offset);
-            } else if (state.isPresent() || config.startFrom() == SourceTaskConfig.StartFrom.EARLIEST) {
-                if (state.isPresent()) {
-                    LOG.warn("Source {}: the restored state has no position for {}: reading it from the beginning",
-                            name(), partition);
-                }
-                consumer.seekToBeginning(List.of(partition));
-            } else {
-                consumer.seekToEnd(List.of(partition));
-            }
-            positions.put(partition, consumer.position(partition));
-        }
-        if (config.bounded()) {
-            ends.putAll(consumer.endOffsets(mine));
-        }
-    }
-
-    private SourceState readState(RestorePoint point) throws IOException {
-        SourceState state = SourceStateCodec.read(StateFile.localPath(point.location()));
-        if (!state.taskId().equals(config.taskId()) || state.subtask() != config.subtask()
-                || !state.inputTopic().equals(config.inputTopic())) {
-            throw new IOException("the snapshot " + point.location() + " belongs to source " + state.taskId()
-                    + " subtask " + state.subtask() + " reading " + state.inputTopic() + ", not to source " + name()
-                    + " reading " + config.inputTopic() + " (a source restores only its own subtask's snapshot)");
-        }
-        return state;
-    }
-
-    private boolean exhausted() {
-        return ends.entrySet().stream().allMatch(end -> positions.get(end.getKey()) >= end.getValue());
+                input.byPartition(), ended);
     }
 
     private void send(ProducerRecord<byte[], byte[]> record) {

@@ -14,9 +14,17 @@ import java.util.TreeMap;
  * @param inputTopic the topic read
  * @param positions per assigned input partition, the offset of the first record not reflected in the snapshot
  *     (an unmodifiable sorted copy)
+ * @param ended whether the subtask's input ended: it was drained by a stop-with-savepoint ({@code --drain}), and a
+ *     subtask restored from this state reads nothing more
  */
 public record SourceState(String taskId, int subtask, long checkpointId, long generation, String inputTopic,
-        Map<Integer, Long> positions) {
+        Map<Integer, Long> positions, boolean ended) {
+
+    /** The state of a subtask whose input has not ended. */
+    public SourceState(String taskId, int subtask, long checkpointId, long generation, String inputTopic,
+            Map<Integer, Long> positions) {
+        this(taskId, subtask, checkpointId, generation, inputTopic, positions, false);
+    }
 
     public SourceState {
         Objects.requireNonNull(taskId, "taskId");

@@ -13,12 +13,15 @@ import java.util.TreeMap;
  * The snapshot file of a source subtask: a {@link SourceState} in a small binary format.
  *
  * <pre>
- * int    magic 0x434b5353 ("CKSS")     short  format version (1)
+ * int    magic 0x434b5353 ("CKSS")     short  format version (2)
  * int    task id length, UTF-8 bytes   int    subtask    long checkpoint id    long generation
  * int    input topic length, UTF-8 bytes
  * int    number of partitions, then per partition (ascending): int partition, long offset
+ * byte   1 when the input ended (a drained stop-with-savepoint), else 0
  * long   CRC-32 of every byte before it
  * </pre>
+ *
+ * <p>Version 1, written before drained stops existed, has no ended byte; it is still read (as not ended).
  *
  * <p>A file that is truncated, altered, of another format or version, or followed by extra bytes is refused with an
  * {@link IOException} naming the file and what is wrong. Files are written to a temporary sibling and moved into
@@ -28,10 +31,13 @@ public final class SourceStateCodec {
 
     /** The first four bytes of a source state file: "CKSS". */
     public static final int MAGIC = 0x434b5353;
-    /** The format version this codec writes and reads. */
-    public static final short VERSION = 1;
+    /** The format version this codec writes (it reads version 1 too). */
+    public static final short VERSION = 2;
+    /** The version before the ended flag. */
+    static final short VERSION_WITHOUT_ENDED = 1;
 
     private static final StateFile FILE = new StateFile("source state", MAGIC, VERSION);
+    private static final StateFile FILE_WITHOUT_ENDED = new StateFile("source state", MAGIC, VERSION_WITHOUT_ENDED);
 
     private SourceStateCodec() {
     }
@@ -50,6 +56,7 @@ public final class SourceStateCodec {
                 out.writeInt(position.getKey());
                 out.writeLong(position.getValue());
             }
+            out.writeByte(state.ended() ? 1 : 0);
         });
     }
 
@@ -60,7 +67,10 @@ public final class SourceStateCodec {
      * @throws IOException when the bytes are not a whole, intact source state of this format
      */
     public static SourceState decode(byte[] bytes, String source) throws IOException {
-        return FILE.decode(bytes, source, in -> readBody(in, source));
+        boolean withoutEnded = bytes.length >= Integer.BYTES + Short.BYTES
+                && ByteBuffer.wrap(bytes).getShort(Integer.BYTES) == VERSION_WITHOUT_ENDED;
+        return withoutEnded ? FILE_WITHOUT_ENDED.decode(bytes, source, in -> readBody(in, source, false))
+                : FILE.decode(bytes, source, in -> readBody(in, source, true));
     }
 
     /** Writes {@code state} to {@code file} (through a temporary sibling); answers the file's size. */
@@ -73,7 +83,7 @@ public final class SourceStateCodec {
         return decode(FILE.read(file), file.toString());
     }
 
-    private static SourceState readBody(ByteBuffer in, String source) throws IOException {
+    private static SourceState readBody(ByteBuffer in, String source, boolean withEnded) throws IOException {
         String taskId = readText(in, source, "the task id");
         int subtask = in.getInt();
         long checkpointId = in.getLong();
@@ -91,11 +101,20 @@ public final class SourceStateCodec {
                 throw FILE.corrupt(source, "partition " + partition + " appears twice");
             }
         }
+        boolean ended = withEnded && readEnded(in, source);
         try {
-            return new SourceState(taskId, subtask, checkpointId, generation, inputTopic, positions);
+            return new SourceState(taskId, subtask, checkpointId, generation, inputTopic, positions, ended);
         } catch (IllegalArgumentException e) {
             throw new IOException("the source state " + source + " is inconsistent: " + e.getMessage(), e);
         }
+    }
+
+    private static boolean readEnded(ByteBuffer in, String source) throws IOException {
+        byte ended = in.get();
+        if (ended != 0 && ended != 1) {
+            throw FILE.corrupt(source, "its ended flag is " + ended + ", not 0 or 1");
+        }
+        return ended == 1;
     }
 
     private static String readText(ByteBuffer in, String source, String what) throws IOException {

@@ -1,17 +1,26 @@
 package dev.cairn.kit.operator;
 
+import dev.cairn.events.AlignmentType;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SavepointFormat;
+import dev.cairn.kit.sink.RestorePlan;
 import dev.cairn.kit.sink.WriteAheadSinkConfig;
 import dev.cairn.kit.task.KafkaSourceTask;
 import dev.cairn.kit.task.SourceFunction;
+import dev.cairn.kit.task.SourceState;
+import dev.cairn.kit.task.SourceStateCodec;
 import dev.cairn.kit.task.SourceTaskConfig;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +39,7 @@ import java.util.concurrent.TimeoutException;
  * {@code keyed} → count (2) → {@code counts} → sink (2) → {@code results}. {@link #checkpoint} asks every subtask for
  * a snapshot, as sidecars would after a trigger, and completes or aborts it; {@link #restart} replaces one subtask
  * by a new incarnation restored from its snapshot of the latest completed checkpoint, as a restarted process would.
+ * {@link #stop} stops the job with a savepoint, which becomes the restore point, as the coordinator does.
  */
 final class KitJob implements AutoCloseable {
 
@@ -52,6 +63,7 @@ final class KitJob implements AutoCloseable {
     private final Path checkpoints;
     private final Map<String, SnapshotHook> subtasks = new LinkedHashMap<>();
     private final Map<String, String> completedStates = new LinkedHashMap<>();
+    private final Map<String, SinkOutput> sinkOutputs = new LinkedHashMap<>();
     private long nextId = 1;
     private long latestCompleted = -1;
 
@@ -106,12 +118,84 @@ final class KitJob implements AutoCloseable {
      */
     boolean checkpoint() throws Exception {
         long id = nextId++;
+        Optional<Map<String, String>> states = snapshotAll(id, CheckpointType.CHECKPOINT, CheckpointOptions.DEFAULTS,
+                checkpoints.resolve("chk-" + id));
+        if (states.isEmpty()) {
+            return false;
+        }
+        completedStates.putAll(states.get());
+        latestCompleted = id;
+        for (SnapshotHook hook : subtasks.values()) {
+            hook.notifyComplete(CheckpointCompletion.of(id, -1));
+        }
+        return true;
+    }
+
+    /**
+     * Stops the job with a savepoint (drain: post-checkpoint action TERMINATE, else SUSPEND), as the coordinator
+     * would: every subtask snapshots into the savepoint's directory, the savepoint completes and becomes the
+     * restore point, and every subtask but those in {@code crashBeforeCommit} hears that the job is stopping.
+     * Those are closed without hearing of it, as if they crashed after the savepoint completed and before they
+     * committed; {@link #restart} brings them back. Answers the savepoint's id.
+     *
+     * @throws IllegalStateException when a subtask declined the savepoint
+     */
+    long stop(boolean drain, Set<String> crashBeforeCommit) throws Exception {
+        long id = nextId++;
+        CheckpointOptions options = new CheckpointOptions(BackupType.FULL, SavepointFormat.CANONICAL,
+                drain ? PostCheckpointAction.TERMINATE : PostCheckpointAction.SUSPEND, AlignmentType.ALIGNED, -1);
+        Map<String, String> states = snapshotAll(id, CheckpointType.SAVEPOINT, options,
+                checkpoints.resolve("savepoint-" + id)).orElseThrow(() -> new IllegalStateException(
+                        "the stop-with-savepoint " + id + " was declined"));
+        completedStates.putAll(states);
+        latestCompleted = id;
+        for (String crashed : crashBeforeCommit) {
+            subtasks.remove(crashed).close();
+        }
+        for (SnapshotHook hook : subtasks.values()) {
+            hook.notifyComplete(new CheckpointCompletion(id, -1, true, drain));
+        }
+        return id;
+    }
+
+    /** The job resumes (its status RUNNING again): every subtask restarts from the restore point. */
+    void resume() throws Exception {
+        for (String name : names()) {
+            restart(name);
+        }
+    }
+
+    /** How many input records the sources had read when they took their snapshots of checkpoint {@code id}. */
+    long inputRead(long id) throws Exception {
+        long read = 0;
+        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            read += sourceState(id, subtask).positions().values().stream().mapToLong(Long::longValue).sum();
+        }
+        return read;
+    }
+
+    /** Source subtask {@code subtask}'s state of checkpoint or savepoint {@code id}. */
+    SourceState sourceState(long id, int subtask) throws Exception {
+        Path directory = checkpoints.resolve("chk-" + id);
+        if (!Files.exists(directory)) {
+            directory = checkpoints.resolve("savepoint-" + id);
+        }
+        return SourceStateCodec.read(directory.resolve("source-" + prefix + "-source-" + subtask + ".state"));
+    }
+
+    /** What sink subtask {@code name} decided at its latest start. */
+    Optional<RestorePlan> restorePlan(String name) {
+        return sinkOutputs.get(name).lastRestore();
+    }
+
+    private Optional<Map<String, String>> snapshotAll(long id, CheckpointType type, CheckpointOptions options,
+            Path directory) throws Exception {
         Map<String, CompletableFuture<SnapshotResult>> answers = new LinkedHashMap<>();
-        String location = checkpoints.resolve("chk-" + id).toUri().toString();
+        String location = directory.toUri().toString();
         for (Map.Entry<String, SnapshotHook> subtask : subtasks.entrySet()) {
             String[] parts = subtask.getKey().split("-");
-            SnapshotRequest request = new SnapshotRequest(id, System.currentTimeMillis(), CheckpointType.CHECKPOINT,
-                    location, prefix, parts[0], Integer.parseInt(parts[1])).withLatestCompletedId(latestCompleted);
+            SnapshotRequest request = SnapshotRequest.forTask(id, System.currentTimeMillis(), type, location, prefix,
+                    parts[0], Integer.parseInt(parts[1]), options).withLatestCompletedId(latestCompleted);
             answers.put(subtask.getKey(), subtask.getValue().snapshot(request).toCompletableFuture());
         }
         Map<String, String> states = new LinkedHashMap<>();
@@ -122,21 +206,19 @@ final class KitJob implements AutoCloseable {
             }
         } catch (ExecutionException | TimeoutException declined) {
             for (SnapshotHook hook : subtasks.values()) {
-                hook.notifyAborted(new CheckpointAbort(id, latestCompleted, false));
+                hook.notifyAborted(new CheckpointAbort(id, latestCompleted, options.synchronous()));
             }
-            return false;
+            return Optional.empty();
         }
-        completedStates.putAll(states);
-        latestCompleted = id;
-        for (SnapshotHook hook : subtasks.values()) {
-            hook.notifyComplete(CheckpointCompletion.of(id, -1));
-        }
-        return true;
+        return Optional.of(states);
     }
 
     /** Replaces subtask {@code name} by a new incarnation restored from the latest completed checkpoint. */
     SnapshotHook restart(String name) throws Exception {
-        subtasks.remove(name).close();
+        SnapshotHook previous = subtasks.remove(name);
+        if (previous != null) {
+            previous.close();
+        }
         String location = completedStates.get(name);
         return start(name, location == null ? Optional.empty()
                 : Optional.of(new RestorePoint(latestCompleted, location, 0)));
@@ -152,9 +234,13 @@ final class KitJob implements AutoCloseable {
             case "count" -> new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-count", subtask, PARALLELISM,
                     PARALLELISM, prefix + ".keyed", bootstrap), COUNT, new KitTopicOutput(prefix + ".counts",
                     subtask, Map.of("bootstrap.servers", bootstrap)));
-            default -> new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-sink", subtask, PARALLELISM,
-                    PARALLELISM, prefix + ".counts", bootstrap), IDENTITY,
-                    new SinkOutput(WriteAheadSinkConfig.of(prefix + "-sink", subtask, results(), bootstrap)));
+            default -> {
+                SinkOutput output = new SinkOutput(WriteAheadSinkConfig.of(prefix + "-sink", subtask, results(),
+                        bootstrap));
+                sinkOutputs.put(name, output);
+                yield new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-sink", subtask, PARALLELISM,
+                        PARALLELISM, prefix + ".counts", bootstrap), IDENTITY, output);
+            }
         };
         hook.restore(point);
         subtasks.put(name, hook);

@@ -17,7 +17,7 @@ class RestorePlanTest {
     @Test
     void shouldCommitEveryPendingEpochWhenThereIsNoMarker() {
         // when
-        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.empty());
+        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.empty(), false);
 
         // then
         assertThat(plan.verdict()).isEqualTo(Verdict.COMMIT_PENDING);
@@ -31,7 +31,7 @@ class RestorePlanTest {
         // given checkpoint 3 completed and was committed after snapshot 5 was taken
 
         // when
-        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(3));
+        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(3), false);
 
         // then
         assertThat(plan.verdict()).isEqualTo(Verdict.COMMIT_PENDING);
@@ -43,8 +43,8 @@ class RestorePlanTest {
     @Test
     void shouldMoveTheMarkerEvenWhenNoPendingEpochIsLeft() {
         // when
-        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(4));
-        RestorePlan empty = RestorePlan.restore(new SinkState("orders", 0, 5, List.of()), OptionalLong.of(2));
+        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(4), false);
+        RestorePlan empty = RestorePlan.restore(new SinkState("orders", 0, 5, List.of()), OptionalLong.of(2), false);
 
         // then
         assertThat(plan.toCommit()).containsExactly(epoch(5, "e"));
@@ -56,7 +56,7 @@ class RestorePlanTest {
     @Test
     void shouldWriteNothingWhenTheMarkerIsTheRestoredCheckpoint() {
         // when
-        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(5));
+        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(5), false);
 
         // then
         assertThat(plan.verdict()).isEqualTo(Verdict.ALREADY_COMMITTED);
@@ -65,15 +65,52 @@ class RestorePlanTest {
     }
 
     @Test
-    void shouldCommitNothingAndSetTheMarkerBackWhenItIsNewerThanTheRestoredCheckpoint() {
+    void shouldRefuseToRestoreAndWriteNothingWhenTheOutputIsAheadOfAPointNobodyChose() {
+        // given the output committed up to checkpoint 8, and the job's restore point says 5 (a stale read)
+        OptionalLong marker = OptionalLong.of(8);
+
         // when
-        RestorePlan plan = RestorePlan.restore(snapshotOfFive, OptionalLong.of(8));
+        RestorePlan plan = RestorePlan.restore(snapshotOfFive, marker, false);
 
         // then
-        assertThat(plan.verdict()).isEqualTo(Verdict.MARKER_AHEAD);
+        assertThat(plan.verdict()).isEqualTo(Verdict.REFUSED_OUTPUT_AHEAD);
+        assertThat(plan.refused()).isTrue();
+        assertThat(plan.markerBefore()).isEqualTo(8);
+        assertThat(plan.restored()).isEqualTo(5);
+        assertThat(plan.toCommit()).isEmpty();
+        assertThat(plan.markerAfter()).isEqualTo(8);
+        assertThat(plan.writes()).isFalse();
+    }
+
+    @Test
+    void shouldSetTheMarkerBackToAChosenPointTheOutputIsAheadOf() {
+        // given the output committed up to checkpoint 8, and a user chose to restore checkpoint 5
+        OptionalLong marker = OptionalLong.of(8);
+
+        // when
+        RestorePlan plan = RestorePlan.restore(snapshotOfFive, marker, true);
+
+        // then the epochs after 5 are not committed again from the snapshot, and the marker goes back to 5
+        assertThat(plan.verdict()).isEqualTo(Verdict.OUTPUT_AHEAD_OF_CHOSEN_POINT);
+        assertThat(plan.refused()).isFalse();
+        assertThat(plan.markerBefore()).isEqualTo(8);
         assertThat(plan.toCommit()).isEmpty();
         assertThat(plan.markerAfter()).isEqualTo(5);
         assertThat(plan.writes()).isTrue();
+    }
+
+    @Test
+    void shouldDecideTheSameWhetherOrNotChosenWhenTheOutputIsNotAhead() {
+        // given markers behind and at the restored checkpoint
+        for (long marker : new long[] {-1, 3, 5}) {
+            // when
+            RestorePlan nobody = RestorePlan.restore(snapshotOfFive, OptionalLong.of(marker), false);
+            RestorePlan user = RestorePlan.restore(snapshotOfFive, OptionalLong.of(marker), true);
+
+            // then
+            assertThat(user).isEqualTo(nobody);
+            assertThat(user.refused()).isFalse();
+        }
     }
 
     @Test

@@ -138,6 +138,51 @@ class WriteAheadSinkTest {
     }
 
     @Test
+    void shouldRefuseToRestoreAPointNobodyChoseWhenTheOutputIsAheadOfIt() throws IOException {
+        // given the output committed checkpoint 2, and the job's restore point is checkpoint 1
+        var ahead = started();
+        send(ahead, "a");
+        SinkSnapshot one = ahead.snapshot(1, location(1));
+        send(ahead, "b");
+        ahead.snapshot(2, location(2));
+        ahead.notifyComplete(2);
+
+        // when a new incarnation restores checkpoint 1 that nobody chose
+        var restored = sink(0, kafka);
+
+        // then it refuses, naming the marker and the checkpoint, writes nothing, and stays stopped
+        assertThatThrownBy(() -> restored.restore(Optional.of(new RestorePoint(1, one.location(), one.sizeBytes()))))
+                .isInstanceOf(SinkFailedException.class)
+                .hasMessageContaining("refuses to restore checkpoint 1")
+                .hasMessageContaining("the epochs up to checkpoint 2")
+                .hasMessageContaining("restart the sink later")
+                .hasMessageContaining("restore the job from that checkpoint or savepoint");
+        assertThat(kafka.output).isEqualTo(records("a", "b"));
+        assertThat(kafka.markers).containsExactly(2L);
+        assertThatThrownBy(() -> restored.send("c", "c")).isInstanceOf(SinkFailedException.class);
+    }
+
+    @Test
+    void shouldGoBackToAChosenPointTheOutputIsAheadOf() throws IOException {
+        // given the output committed checkpoint 2
+        var ahead = started();
+        send(ahead, "a");
+        SinkSnapshot one = ahead.snapshot(1, location(1));
+        send(ahead, "b");
+        ahead.snapshot(2, location(2));
+        ahead.notifyComplete(2);
+
+        // when a user chose to restore checkpoint 1
+        var restored = sink(0, kafka);
+        RestorePlan plan = restored.restore(Optional.of(new RestorePoint(1, one.location(), one.sizeBytes(), true)));
+
+        // then the marker goes back to 1 and nothing else is written
+        assertThat(plan.verdict()).isEqualTo(Verdict.OUTPUT_AHEAD_OF_CHOSEN_POINT);
+        assertThat(kafka.output).isEqualTo(records("a", "b"));
+        assertThat(kafka.markers).containsExactly(2L, 1L);
+    }
+
+    @Test
     void shouldTakeTheNextSnapshotAfterTheRestoredCheckpointOnly() throws IOException {
         // given
         var first = started();

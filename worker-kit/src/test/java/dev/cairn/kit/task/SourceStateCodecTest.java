@@ -41,6 +41,63 @@ class SourceStateCodecTest {
     }
 
     @Test
+    void shouldRoundTripTheEndOfADrainedInput() throws IOException {
+        // given the state a stop with drain took
+        SourceState drained = new SourceState("orders-src", 1, 7, 3, "orders", Map.of(1, 42L), true);
+
+        // when
+        SourceState decoded = SourceStateCodec.decode(SourceStateCodec.encode(drained), "memory");
+
+        // then
+        assertThat(decoded.ended()).isTrue();
+        assertThat(decoded).isEqualTo(drained);
+    }
+
+    @Test
+    void shouldReadAStateOfTheVersionBeforeTheEndedFlagAsNotEnded() throws IOException {
+        // given a version 1 file: the same content without the ended byte
+        byte[] bytes = new StateFile("source state", SourceStateCodec.MAGIC, (short) 1).encode(out -> {
+            byte[] task = "orders-src".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            out.writeInt(task.length);
+            out.write(task);
+            out.writeInt(1);
+            out.writeLong(7);
+            out.writeLong(3);
+            byte[] topic = "orders".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            out.writeInt(topic.length);
+            out.write(topic);
+            out.writeInt(1);
+            out.writeInt(1);
+            out.writeLong(42);
+        });
+
+        // when
+        SourceState decoded = SourceStateCodec.decode(bytes, "version-1");
+
+        // then
+        assertThat(decoded).isEqualTo(new SourceState("orders-src", 1, 7, 3, "orders", Map.of(1, 42L)));
+        assertThat(decoded.ended()).isFalse();
+    }
+
+    @Test
+    void shouldRefuseAnEndedFlagThatIsNeitherZeroNorOne() {
+        // given a state whose ended byte (the last before the checksum) is 7, with a checksum that matches
+        byte[] flagged = SourceStateCodec.encode(state);
+        flagged[flagged.length - 9] = 7;
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.decode(withChecksum(flagged), "flagged"))
+                .isInstanceOf(IOException.class).hasMessageContaining("ended flag is 7");
+    }
+
+    private static byte[] withChecksum(byte[] bytes) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(bytes, 0, bytes.length - 8);
+        ByteBuffer.wrap(bytes).putLong(bytes.length - 8, crc.getValue());
+        return bytes;
+    }
+
+    @Test
     void shouldRoundTripThroughAFileLeavingNoTemporaryFile() throws IOException {
         // given
         Path file = dir.resolve("chk-7").resolve("source-orders-src-1.state");
@@ -85,11 +142,11 @@ class SourceStateCodecTest {
     void shouldRefuseAStateOfAnotherFormatVersion() {
         // given
         byte[] bytes = SourceStateCodec.encode(state);
-        ByteBuffer.wrap(bytes).putShort(4, (short) 2);
+        ByteBuffer.wrap(bytes).putShort(4, (short) 3);
 
         // when / then
         assertThatThrownBy(() -> SourceStateCodec.decode(bytes, "future"))
-                .isInstanceOf(IOException.class).hasMessageContaining("format version 2");
+                .isInstanceOf(IOException.class).hasMessageContaining("format version 3");
     }
 
     @Test
