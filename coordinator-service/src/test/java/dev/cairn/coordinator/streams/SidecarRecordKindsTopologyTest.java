@@ -8,11 +8,14 @@ import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreJob;
+import dev.cairn.events.RestoreMode;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.auth.SigningKey;
@@ -94,6 +97,12 @@ class SidecarRecordKindsTopologyTest {
             driver.register(spec());
             trigger("r-1");
             driver.send(JOB, new RequestEnvelope(Events.statusChange(JOB, JobStatus.SUSPENDED)));
+            driver.send(JOB, new RequestEnvelope(RestoreJob.newBuilder().setJobId(JOB).setRequestId("restore-1")
+                    .setCheckpointId(1L).setRestoreMode(RestoreMode.NO_CLAIM).setRequester("rest")
+                    .setTimestampMs(driver.now()).build()));
+            driver.send(JOB, new RequestEnvelope(DisposeSavepoint.newBuilder().setJobId(JOB)
+                    .setRequestId("dispose-1").setSavepointPath("file:///sp/1").setRequester("rest")
+                    .setTimestampMs(driver.now()).build()));
 
             assertThat(driver.deadLetters().isEmpty()).as("signing %s", master != null ? "on" : "off").isTrue();
             assertThat(kindsInJournal()).containsAll(requestKinds());
