@@ -13,6 +13,7 @@ import dev.cairn.events.topics.CairnTopics;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +40,8 @@ import picocli.CommandLine.Spec;
  *   <li>{@code cairn trigger}: a {@code TriggerRequest} for a checkpoint or savepoint now;</li>
  *   <li>{@code cairn stop}: the {@code TriggerRequest} of a stop-with-savepoint;</li>
  *   <li>{@code cairn status}: a {@code JobStatusChange};</li>
+ *   <li>{@code cairn resume}: a {@code RestoreJob}, whose outcome it waits for ({@link Outcomes});</li>
+ *   <li>{@code cairn savepoint}: lists a job's savepoints (from the journal) or disposes of one;</li>
  *   <li>{@code cairn keys}: makes the keys that sign sidecar records and requests (sends nothing);</li>
  *   <li>{@code cairn audit}: reads the journal directly (sends nothing): a checkpoint's timeline, the journal's
  *       invariants, a job's state as it was, the replay against the live coordinator ({@link AuditCommand}).</li>
@@ -49,10 +52,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
-                + "stop a job with a savepoint, change a job's status; audits the journal.",
-        subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, StatusCommand.class,
-                KeysCommand.class, AuditCommand.class},
-        synopsisSubcommandLabel = "(register | trigger | stop | status | keys | audit)",
+                + "stop a job with a savepoint and resume it from one, list and dispose of savepoints, change a job's "
+                + "status; audits the journal.",
+        subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, ResumeCommand.class,
+                SavepointCommand.class, StatusCommand.class, KeysCommand.class, AuditCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | stop | resume | savepoint | status | keys | audit)",
         footer = {"", "Examples:",
                 "  export CAIRN_REQUESTS_KEY_FILE=requests.key   # or --requests-key-file on every command",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
@@ -62,6 +66,9 @@ import picocli.CommandLine.Spec;
                 "  cairn trigger --job orders --force --request-id nightly-2024-06-01",
                 "  cairn trigger --job orders --checkpoint-type incremental --unaligned",
                 "  cairn stop --job orders --drain --target s3://bucket/savepoints/final --format native",
+                "  cairn savepoint list --job orders",
+                "  cairn resume --job orders --from-savepoint s3://bucket/savepoints/sp-1 --restore-mode no_claim",
+                "  cairn savepoint dispose --job orders --path s3://bucket/savepoints/sp-1",
                 "  cairn status --job orders --status SUSPENDED",
                 "  cairn keys generate --out master.key",
                 "  cairn keys job --job orders --master-key-file master.key",
@@ -69,7 +76,8 @@ import picocli.CommandLine.Spec;
                 "  cairn audit timeline --job orders --checkpoint 42",
                 "  cairn audit check",
                 "",
-                "Exit codes: 0 sent and acknowledged, 2 malformed flags (nothing sent), 1 not sent."})
+                "Exit codes: 0 sent and acknowledged (resume, savepoint dispose: and completed), 2 malformed flags "
+                        + "(nothing sent), 1 not sent (resume, savepoint dispose: or refused, or no outcome in time)."})
 public final class CairnCli implements Runnable {
 
     /** The requester recorded in every TriggerRequest the CLI produces. */
@@ -89,6 +97,7 @@ public final class CairnCli implements Runnable {
     CommandSpec spec;
 
     private final RequestSender.Factory senders;
+    private Outcomes outcomes = Outcomes::kafka;
     private final Clock clock;
     private final Map<String, String> environment;
     private ConfigOptions options;
@@ -158,7 +167,24 @@ public final class CairnCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Name what to send: register, trigger, stop or status.");
+        throw new ParameterException(spec.commandLine(), "Name what to send: register, trigger, stop, resume, savepoint or status.");
+    }
+
+    /** Waits for outcomes through {@code watches} instead of the journal (tests). */
+    CairnCli withOutcomes(Outcomes watches) {
+        this.outcomes = watches;
+        return this;
+    }
+
+    /**
+     * A watch of the journal from its end, for the outcome of a request about to be sent.
+     *
+     * @throws ParameterException when a common setting is malformed or the journal cannot be read (nothing is sent)
+     */
+    Outcomes.Watch watchOutcomes(CommandSpec command) {
+        CairnTopics topics = topics(command);
+        Map<String, Object> config = new HashMap<>(clientSettings(command).settings());
+        return checked(command, () -> outcomes.watch(config, topics.journal()));
     }
 
     /** The time stamped on the events. */

@@ -8,12 +8,15 @@ import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreJob;
 import dev.cairn.events.SavepointFormat;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,7 +25,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "register",
         description = "Registers a job (or replaces its tasks, checkpoint configuration and participants): "
-                + "produces a JobSpec.")
+                + "produces a JobSpec. With --from-savepoint or --from-checkpoint it then restores the job from that "
+                + "point (a RestoreJob, as cairn resume) and waits for the outcome: only a job that exists and is not "
+                + "RUNNING (a stopped one) is restored; a new job is RUNNING at once, and its restore is refused.")
 final class RegisterCommand extends RequestSubcommand {
 
     /** Flink's CheckpointingMode. */
@@ -105,9 +110,18 @@ final class RegisterCommand extends RequestSubcommand {
                     + "the tasks are triggered (Flink: a master hook); repeat for every hook, in order.")
     List<String> masterHooks = new ArrayList<>();
 
+    @Mixin
+    RestoreFlags restore;
+
+    @Option(names = "--wait-ms", defaultValue = "60000", paramLabel = "MS",
+            description = "With --from-savepoint or --from-checkpoint: how long to wait for the restore's outcome, "
+                    + ">= 0; 0 only sends (default ${DEFAULT-VALUE}).")
+    long waitMs;
+
     @Override
     public Integer call() {
         JobSpec job = jobSpec();
+        AwaitedRequest restoring = restoring(job);
         Delivery delivery = send(job.getJobId(), new RequestEnvelope(job));
         PrintWriter out = out();
         CheckpointConfig config = job.getConfig();
@@ -130,7 +144,25 @@ final class RegisterCommand extends RequestSubcommand {
         out.println("The coordinator triggers checkpoints once every required subtask has sent TaskStarted to "
                 + cli.topics(spec).acks() + ".");
         out.flush();
-        return 0;
+        return restoring == null ? 0 : restoring.send(cli, spec, waitMs);
+    }
+
+    /** The restore the flags ask for after the registration, {@code null} when they ask for none. */
+    private AwaitedRequest restoring(JobSpec job) {
+        if (!restore.given()) {
+            return null;
+        }
+        List<String> problems = new ArrayList<>();
+        if (!restore.namesPoint()) {
+            problems.add("--restore-mode needs --from-savepoint or --from-checkpoint (to resume a stopped job from "
+                    + "its restore point, use cairn resume)");
+        }
+        if (waitMs < 0) {
+            problems.add("--wait-ms must be >= 0, not " + waitMs);
+        }
+        RestoreJob event = restore.event(job.getJobId(), UUID.randomUUID().toString(), cli.nowMs(), problems);
+        CairnCli.requireNoProblems(spec, problems);
+        return ResumeCommand.restoring(event);
     }
 
     /** The flag of each field of the checkpoint configuration. */

@@ -30,8 +30,8 @@ class CairnCliStopTest {
                 .setOptions(RequestedOptions.newBuilder().setSavepointFormat(SavepointFormat.NATIVE).build())
                 .build());
         assertThat(run.out).contains("Sent TriggerRequest of job 'orders' to cairn.requests (partition 3, offset 42): "
-                + "a stop-with-savepoint (the job drains, then terminates when it completes) to s3://bucket/final "
-                + "(NATIVE format).").contains("request id: stop-1");
+                + "a stop-with-savepoint (the tasks drain their input; the job is FINISHED when it completes) "
+                + "to s3://bucket/final (NATIVE format).").contains("request id: stop-1");
     }
 
     @Test
@@ -45,8 +45,8 @@ class CairnCliStopTest {
         assertThat(request.getTargetLocation()).isNull();
         assertThat(request.getOptions()).isNull();
         assertThat(UUID.fromString(request.getRequestId()).toString()).isEqualTo(request.getRequestId());
-        assertThat(run.out).contains("a stop-with-savepoint (the job is suspended when it completes) to the job's "
-                + "storage location.").contains("RequestOutcome with this request id on cairn.journal");
+        assertThat(run.out).contains("a stop-with-savepoint (the tasks stop where they are; the job is FINISHED "
+                + "when it completes) to the job's storage location.").contains("RequestOutcome with this request id on cairn.journal");
     }
 
     @Test

@@ -1,7 +1,10 @@
 package dev.cairn.cli;
 
 import dev.cairn.client.requests.RequestSender;
+import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RequestStatus;
 import dev.cairn.auth.SigningKey;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -41,6 +44,9 @@ final class CliRun {
     String out;
     String err;
     private RuntimeException failure;
+    private RequestOutcome outcome;
+    /** The journal topics outcomes were awaited on. */
+    final List<String> watched = new ArrayList<>();
     private Map<String, String> environment = SIGNING;
 
     /**
@@ -65,6 +71,17 @@ final class CliRun {
         return this;
     }
 
+    /**
+     * Answers every awaited request with {@code status} (and {@code message}, {@code checkpointId}); without it no
+     * outcome comes.
+     */
+    CliRun answering(RequestStatus status, String message, Long checkpointId) {
+        this.outcome = RequestOutcome.newBuilder().setJobId("").setRequestId("").setStatus(status)
+                .setReason(status == RequestStatus.FAILED ? CheckpointFailureReason.INVALID_REQUEST : null)
+                .setMessage(message).setCheckpointId(checkpointId).setTimestampMs(NOW_MS).build();
+        return this;
+    }
+
     CliRun run(String... args) {
         RequestSender.Factory factory = (config, topic, timeout, requestsKey) -> new RequestSender() {
             @Override
@@ -80,8 +97,22 @@ final class CliRun {
             public void close() {
             }
         };
-        CommandLine commandLine = CairnCli.commandLine(
-                new CairnCli(factory, Clock.fixed(Instant.ofEpochMilli(NOW_MS), ZoneOffset.UTC), environment));
+        Outcomes outcomes = (config, topic) -> {
+            watched.add(topic);
+            return new Outcomes.Watch() {
+                @Override
+                public Optional<RequestOutcome> await(String jobId, String requestId, Duration timeout) {
+                    return Optional.ofNullable(outcome).map(o -> RequestOutcome.newBuilder(o).setJobId(jobId)
+                            .setRequestId(requestId).build());
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+        };
+        CommandLine commandLine = CairnCli.commandLine(new CairnCli(factory,
+                Clock.fixed(Instant.ofEpochMilli(NOW_MS), ZoneOffset.UTC), environment).withOutcomes(outcomes));
         Output output = execute(commandLine, args);
         exit = output.exit();
         out = output.out();

@@ -1,13 +1,15 @@
 package dev.cairn.client.requests;
 
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreJob;
 import dev.cairn.auth.SigningKey;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Produces requests (job specs, trigger requests, status changes) to the requests topic, keyed by job id so that
+ * Produces requests (job specs, trigger requests, status changes, restores and savepoint disposals) to the requests topic, keyed by job id so that
  * every request of a job reaches the stream task that owns it, signed with the requests key (a coordinator with a
  * master key takes no other), and waits for the broker's acknowledgement. The
  * REST API and the CLI both send through one ({@link KafkaRequestSender}).
@@ -21,6 +23,19 @@ public interface RequestSender extends AutoCloseable {
      * @throws SendFailedException when it was not acknowledged in time
      */
     Delivery send(String jobId, RequestEnvelope envelope);
+
+    /**
+     * Sends a restore of a job that is not RUNNING from one of its savepoints or retained checkpoints (Flink:
+     * {@code flink run -s}), keyed and signed like every request.
+     */
+    default Delivery send(RestoreJob restore) {
+        return send(restore.getJobId(), new RequestEnvelope(restore));
+    }
+
+    /** Sends the disposal of one of a job's savepoints (Flink: {@code flink savepoint -d}). */
+    default Delivery send(DisposeSavepoint dispose) {
+        return send(dispose.getJobId(), new RequestEnvelope(dispose));
+    }
 
     @Override
     void close();

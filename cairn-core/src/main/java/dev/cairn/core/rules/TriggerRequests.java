@@ -100,8 +100,10 @@ public final class TriggerRequests {
     public static String describe(TriggerRequest request) {
         boolean savepoint = request.getType() == CheckpointType.SAVEPOINT;
         String kind = switch (SnapshotOptionsRules.postAction(request)) {
-            case SUSPEND -> "stop-with-savepoint (the job is suspended when it completes)";
-            case TERMINATE -> "stop-with-savepoint (the job drains, then terminates when it completes)";
+            case SUSPEND -> "stop-with-savepoint (the tasks stop where they are; the job is FINISHED when it "
+                    + "completes)";
+            case TERMINATE -> "stop-with-savepoint (the tasks drain their input; the job is FINISHED when it "
+                    + "completes)";
             default -> savepoint ? "savepoint" : "checkpoint";
         };
         String forced = request.getForce() == null ? "a " : request.getForce() ? "a forced " : "an unforced ";

@@ -3,6 +3,7 @@ package dev.cairn.coordinator.rest;
 import dev.cairn.core.views.ApiViews;
 import dev.cairn.core.views.JobViews;
 import dev.cairn.core.views.RequestViews;
+import dev.cairn.core.views.SavepointViews;
 import dev.cairn.core.views.StateViews;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
@@ -62,6 +63,12 @@ final class JobQueries {
         existing(stores, jobId);
         return StateViews.latestCompleted(stores, jobId)
                 .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' has no completed checkpoint yet"));
+    }
+
+    /** {@code GET /jobs/{jobId}/savepoints}: one point read of the job, of its savepoints and of its retained list. */
+    static SavepointViews.Savepoints savepoints(CoordinatorState stores, String jobId) {
+        existing(stores, jobId);
+        return SavepointViews.savepoints(stores, jobId);
     }
 
     /** {@code GET /jobs/{jobId}/checkpoints/config}: one point read of the job. */

@@ -4,7 +4,9 @@ import dev.cairn.core.views.ApiViews;
 import dev.cairn.core.rules.InputLimits;
 import dev.cairn.core.rules.TriggerRequests;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -22,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The REST API: answers the {@link Route}s it serves, checking who may call them by their {@link Route.Access}.
  * Beside it, {@code dev.cairn.coordinator.http.QueryServer} serves the web page at {@code /} and Prometheus'
- * {@code /metrics}. The bodies are bound by {@link JobSpecBody}, {@link CheckpointBody}, {@link SavepointBody} and
- * {@link StopBody} and checked by the coordinator's own rules. A method a path does not serve is answered 405 with
+ * {@code /metrics}. The bodies are bound by {@link JobSpecBody}, {@link CheckpointBody}, {@link SavepointBody},
+ * {@link StopBody} and {@link RestoreBodies} and checked by the coordinator's own rules. A method a path does not serve is answered 405 with
  * an {@code Allow} header; a path the API does not serve 404 naming every route; below {@code /jobs/{jobId}} the
  * caller's token is checked first (every method but GET and HEAD as a mutation), so that no mutation added later
  * can skip the check. A GET for a job owned by another instance is forwarded to it (see {@link Forwarder}); every
@@ -88,7 +90,7 @@ public final class QueryApi {
     /** Checks the caller's token (below a job, before anything else), then hands the call to its route. */
     private HttpAnswer route(ApiRequest request) {
         List<String> path = segments(request.rawPath());
-        Route found = Route.find(path);
+        Route found = Route.find(path, request.method());
         Route route = found == null ? null : found.forMethod(request.method());
         if (route == null) {
             if (path.size() >= 2 && path.get(0).equals("jobs")) {
@@ -159,10 +161,39 @@ public final class QueryApi {
      * then produces the request it asks for: a checkpoint, a savepoint or a stop-with-savepoint.
      */
     HttpAnswer trigger(Route.Call call, Class<? extends TriggerBody> type) {
+        TriggerRequest trigger = TriggerBody.read(call.request().bodyText(), type, call.jobId(), clock.getAsLong(),
+                () -> UUID.randomUUID().toString(), limits);
+        return publishFor(call, () -> publisher.publish(trigger), TriggerRequests.describe(trigger),
+                trigger.getRequestId());
+    }
+
+    /** {@code POST /jobs/{jobId}/restore}: reads the body, checks that the job exists, produces the RestoreJob. */
+    HttpAnswer restore(Route.Call call) {
+        RestoreJob restore = RestoreBodies.restore(call.request().bodyText(), call.jobId(), clock.getAsLong(),
+                () -> UUID.randomUUID().toString(), limits);
+        String from = restore.getCheckpointId() != null ? "checkpoint " + restore.getCheckpointId()
+                : restore.getSavepointPath() != null ? restore.getSavepointPath() : "its restore point";
+        return publishFor(call, () -> publisher.publish(restore), "a restore from " + from + " ("
+                + restore.getRestoreMode() + ")", restore.getRequestId());
+    }
+
+    /** {@code POST /jobs/{jobId}/savepoints/dispose}: the same for a DisposeSavepoint. */
+    HttpAnswer dispose(Route.Call call) {
+        DisposeSavepoint dispose = RestoreBodies.dispose(call.request().bodyText(), call.jobId(), clock.getAsLong(),
+                () -> UUID.randomUUID().toString(), limits);
+        String which = dispose.getCheckpointId() != null ? "savepoint " + dispose.getCheckpointId()
+                : "the savepoint at " + dispose.getSavepointPath();
+        return publishFor(call, () -> publisher.publish(dispose), "the disposal of " + which,
+                dispose.getRequestId());
+    }
+
+    /**
+     * Checks that the job exists (asking its owner if need be), then produces the request the body asked for: a
+     * checkpoint, a savepoint, a stop-with-savepoint, a restore or a disposal; answers 202 with its request id.
+     */
+    private HttpAnswer publishFor(Route.Call call, Runnable publish, String what, String requestId) {
         ApiRequest request = call.request();
         String jobId = call.jobId();
-        TriggerRequest trigger = TriggerBody.read(request.bodyText(), type, jobId, clock.getAsLong(),
-                () -> UUID.randomUUID().toString(), limits);
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
             HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
@@ -175,10 +206,9 @@ public final class QueryApi {
             throw ApiException.unavailable("cannot check that job '" + jobId + "' exists right now: "
                     + ((JobLocation.Unavailable) location).reason());
         }
-        publisher.publish(trigger);
-        LOG.info("REST: {} requested {} ({}) of job {}", call.principal(), TriggerRequests.describe(trigger),
-                trigger.getRequestId(), jobId);
-        return HttpAnswer.json(202, new ApiViews.Triggered(trigger.getRequestId()));
+        publish.run();
+        LOG.info("REST: {} requested {} ({}) of job {}", call.principal(), what, requestId, jobId);
+        return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
     }
 
     /**

@@ -3,8 +3,10 @@ package dev.cairn.coordinator.rest;
 import dev.cairn.client.requests.KafkaRequestSender;
 import dev.cairn.client.requests.RequestSender;
 import dev.cairn.client.requests.SendFailedException;
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
 import dev.cairn.auth.SigningKey;
 import java.time.Duration;
@@ -14,7 +16,7 @@ import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Where the REST API sends the requests it accepts (trigger requests, job specs): the requests topic, keyed by
+ * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, disposals): the requests topic, keyed by
  * job id, signed with the requests key when the coordinator has a master key, through a {@link RequestSender}; a
  * send that fails is answered 503.
  */
@@ -39,6 +41,16 @@ public interface RequestPublisher extends AutoCloseable {
     /** Sends a job spec ({@code PUT /jobs/{jobId}}): registers the job or replaces its spec. */
     default void publish(JobSpec spec) {
         publish(spec.getJobId(), new RequestEnvelope(spec));
+    }
+
+    /** Sends a restore ({@code POST /jobs/{jobId}/restore}). */
+    default void publish(RestoreJob restore) {
+        publish(restore.getJobId(), new RequestEnvelope(restore));
+    }
+
+    /** Sends a savepoint's disposal ({@code POST /jobs/{jobId}/savepoints/dispose}). */
+    default void publish(DisposeSavepoint dispose) {
+        publish(dispose.getJobId(), new RequestEnvelope(dispose));
     }
 
     @Override

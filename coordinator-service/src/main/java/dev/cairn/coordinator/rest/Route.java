@@ -32,6 +32,14 @@ public enum Route {
             "trigger a savepoint, Flink's body", "`POST /jobs/:jobid/savepoints`"),
     STOP("POST", "/jobs/{jobId}/stop", Access.JOB_CHANGE, (api, c) -> api.trigger(c, StopBody.class),
             "stop the job with a savepoint", "`POST /jobs/:jobid/stop`"),
+    RESTORE("POST", "/jobs/{jobId}/restore", Access.JOB_CHANGE, QueryApi::restore,
+            "restore a job that is not RUNNING from a savepoint or retained checkpoint, in CLAIM or NO_CLAIM mode",
+            "none: `flink run -s <path> --restoreMode` (Flink's `POST /jars/:jarid/run` with `savepointPath`)"),
+    SAVEPOINTS("GET", "/jobs/{jobId}/savepoints", Access.JOB_READ,
+            (api, c) -> api.read(c, s -> JobQueries.savepoints(s, c.jobId())),
+            "the savepoints the job keeps, newest first, and its restore point", "none"),
+    DISPOSE("POST", "/jobs/{jobId}/savepoints/dispose", Access.JOB_CHANGE, QueryApi::dispose,
+            "dispose of one of the job's savepoints", "`POST /savepoint-disposal`"),
     CHECKPOINT("GET", "/jobs/{jobId}/checkpoints/{checkpointId}", Access.JOB_READ, QueryApi::checkpoint,
             "one checkpoint: per-subtask figures, subtasks not yet acknowledged",
             "`GET /jobs/:jobid/checkpoints/details/:checkpointid` (served too)"),
@@ -137,16 +145,24 @@ public enum Route {
         return access;
     }
 
-    /** The route the API serves whose path fits {@code segments} best, whatever its method; {@code null}: none. */
-    static Route find(List<String> segments) {
+    /**
+     * The route the API serves for {@code method} whose path fits {@code segments} best; when none serves the
+     * method there, the best fit whatever its method (answered 405); {@code null}: no path fits. So a literal segment
+     * ({@code /savepoints/dispose}) takes only its own method, and a GET of the same path is a request id's status.
+     */
+    static Route find(List<String> segments, String method) {
+        Route anyMethod = null;
         for (boolean numbersOnly : new boolean[] {true, false}) {
             for (Route route : DISPATCH_ORDER) {
                 if (route.fits(segments, numbersOnly)) {
-                    return route;
+                    if (route.method.equals(method)) {
+                        return route;
+                    }
+                    anyMethod = anyMethod == null ? route : anyMethod;
                 }
             }
         }
-        return null;
+        return anyMethod;
     }
 
     /** The route of the same path for {@code method}; {@code null} when the API serves none. */

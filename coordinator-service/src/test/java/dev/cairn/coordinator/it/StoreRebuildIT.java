@@ -3,6 +3,7 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.core.rules.InputLimits;
@@ -86,7 +87,7 @@ class StoreRebuildIT {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), application, topics, 1, (short) 1,
                 dir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), null,
                 CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS);
-        KafkaConsumer<byte[], byte[]> newer = memberOfLayout(kafka, application, 2);
+        KafkaConsumer<byte[], byte[]> newer = memberOfLayout(kafka, application, StoreLayout.CURRENT + 1);
         try {
             newer.subscribe(List.of("layout-guard-topic"));
             await().atMost(CoordinatorTestBed.WAIT).ignoreExceptions().until(() -> {

@@ -8,6 +8,7 @@ import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantAcknowledged;

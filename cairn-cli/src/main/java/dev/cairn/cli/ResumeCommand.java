@@ -1,0 +1,65 @@
+package dev.cairn.cli;
+
+import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreJob;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cairn resume}: produces a {@code RestoreJob} (Flink: {@code flink run -s <path> --restoreMode}) and waits for
+ * the coordinator's outcome.
+ */
+@Command(name = "resume",
+        description = "Resumes a job that is not RUNNING (stopped, suspended, canceled or failed) from a point its "
+                + "coordinator keeps: a savepoint (--from-savepoint), a retained checkpoint (--from-checkpoint), or "
+                + "by default its restore point (after cairn stop: the stop's savepoint). The point becomes the "
+                + "job's restore point, which every sidecar restores, and the job is RUNNING again. Produces a "
+                + "RestoreJob and waits for the coordinator's outcome.")
+final class ResumeCommand extends RequestSubcommand {
+
+    @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
+    String jobId;
+
+    @Mixin
+    RestoreFlags restore;
+
+    @Option(names = "--request-id", paramLabel = "ID",
+            description = "The request's id (default: a new UUID); sending the same id again asks only once.")
+    String requestId;
+
+    @Option(names = "--wait-ms", defaultValue = "60000", paramLabel = "MS",
+            description = "How long to wait for the coordinator's outcome, >= 0; 0 only sends (default "
+                    + "${DEFAULT-VALUE}).")
+    long waitMs;
+
+    @Override
+    public Integer call() {
+        return request().send(cli, spec, waitMs);
+    }
+
+    /** The request the flags describe. */
+    AwaitedRequest request() {
+        List<String> problems = new ArrayList<>();
+        CairnCli.requireText("--job", jobId, problems);
+        if (waitMs < 0) {
+            problems.add("--wait-ms must be >= 0, not " + waitMs);
+        }
+        RestoreJob event = restore.event(jobId, requestId != null ? requestId : UUID.randomUUID().toString(),
+                cli.nowMs(), problems);
+        CairnCli.requireNoProblems(spec, problems);
+        return restoring(event);
+    }
+
+    /** A restore that prints, once it completed, where the job goes on from. */
+    static AwaitedRequest restoring(RestoreJob event) {
+        return new AwaitedRequest(event.getJobId(), event.getRequestId(), new RequestEnvelope(event),
+                RestoreFlags.describe(event), outcome -> "Restored: job '" + event.getJobId()
+                        + "' is RUNNING again from checkpoint " + outcome.getCheckpointId() + " ("
+                        + event.getRestoreMode() + "), its restore point; new checkpoints go on above every id it "
+                        + "has used.");
+    }
+}
