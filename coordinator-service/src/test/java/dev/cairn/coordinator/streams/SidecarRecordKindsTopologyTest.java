@@ -13,7 +13,6 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
-import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;
