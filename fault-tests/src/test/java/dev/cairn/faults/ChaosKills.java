@@ -3,6 +3,7 @@ package dev.cairn.faults;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RequestStatus;
 import dev.cairn.pipeline.PipelineProcesses;
 import dev.cairn.pipeline.PipelineTopology;
 import java.time.Duration;
@@ -26,7 +27,7 @@ import org.awaitility.Awaitility;
 final class ChaosKills {
 
     /** What a kill hits and when. */
-    enum Kind { ALIGNMENT, PENDING_COMMIT, STOP, WORKER, COORDINATOR }
+    enum Kind { ALIGNMENT, PENDING_COMMIT, STOP, AFTER_STOP, WORKER, COORDINATOR }
 
     /**
      * One kill carried out: its kind, whom, when, the last checkpoint triggered and completed at that moment, when
@@ -41,6 +42,7 @@ final class ChaosKills {
     }
 
     private static final Duration RECOVERY_WAIT = Duration.ofMinutes(3);
+    private static final int WORKERS = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
     private static final Duration MOMENT_WAIT = Duration.ofSeconds(60);
     private static final Duration FAST_POLL = Duration.ofMillis(5);
 
@@ -57,13 +59,20 @@ final class ChaosKills {
         this.plan = plan(random, count);
     }
 
-    /** {@code count} kinds: a tenth stops and a fifth coordinators (at least one each), the rest in turn. */
+    /**
+     * {@code count} kinds: a tenth stops and a fifth coordinators (at least one each), a twentieth kills after a
+     * completed stop (at least one from four kills on), the rest in turn.
+     */
     static List<Kind> plan(Random random, int count) {
         List<Kind> kinds = new ArrayList<>();
         int stops = Math.max(1, count / 10);
         int coordinators = Math.max(1, count / 5);
+        int afterStops = count >= 4 ? Math.max(1, count / 20) : 0;
         for (int i = 0; i < stops; i++) {
             kinds.add(Kind.STOP);
+        }
+        for (int i = 0; i < afterStops; i++) {
+            kinds.add(Kind.AFTER_STOP);
         }
         for (int i = 0; i < coordinators; i++) {
             kinds.add(Kind.COORDINATOR);
@@ -92,6 +101,7 @@ final class ChaosKills {
                 case ALIGNMENT -> killDuringAlignment();
                 case PENDING_COMMIT -> killDuringPendingCommit();
                 case STOP -> killDuringStop();
+                case AFTER_STOP -> killAfterStop();
                 case WORKER -> killWorker(Kind.WORKER, randomRole(PipelineTopology.tasks()));
                 case COORDINATOR -> killCoordinator();
             };
@@ -129,6 +139,50 @@ final class ChaosKills {
                 .until(() -> pipeline.outcome(requestId), Optional::isPresent).orElseThrow();
         return new Kill(kill.kind(), kill.target(), kill.at(), kill.lastTriggered(), kill.lastCompleted(),
                 kill.recovered(), Optional.of(outcome));
+    }
+
+    /**
+     * Stops the job with a savepoint (no drain) and SIGKILLs a sink subtask as soon as the savepoint completes, before
+     * it can commit what the savepoint holds: the job is FINISHED, the other workers exit, and the killed sink, started
+     * again by its supervisor, restores the stop's savepoint (the job's restore point) and commits it. Then the job is
+     * resumed from its restore point and the stopped workers are started again, as a user redeploys them; the kill
+     * has recovered when a checkpoint triggered after the resume completes. A stop that fails (it should not: no kill
+     * comes before it) is recorded and the job runs on.
+     */
+    private Kill killAfterStop() {
+        String requestId = pipeline.requestStop(false, pipeline.savepointTarget("after-stop-" + (done.size() + 1)));
+        RequestOutcome stop = Awaitility.await("the stop-with-savepoint ends").atMost(RECOVERY_WAIT)
+                .pollInterval(FAST_POLL).until(() -> pipeline.outcome(requestId), Optional::isPresent).orElseThrow();
+        long triggered = lastTriggered();
+        long completed = lastCompleted();
+        Instant at = Instant.now();
+        if (stop.getStatus() != RequestStatus.COMPLETED) {
+            return new Kill(Kind.AFTER_STOP, "(none: the stop failed)", at, triggered, completed,
+                    awaitCompletedTriggeredAfter(at), Optional.of(stop));
+        }
+        int subtask = random.nextInt(PipelineTopology.PARALLELISM);
+        pipeline.workers.kill(PipelineTopology.SINK, subtask);
+        String worker = PipelineTopology.SINK + "-" + subtask;
+        Awaitility.await("the other workers exit after the stop, and " + worker + " is started again")
+                .atMost(MOMENT_WAIT).pollInterval(Duration.ofMillis(20))
+                .until(() -> finishedWorkers() == WORKERS
+                        || restartOf(worker, at).isPresent() && finishedWorkers() == WORKERS - 1);
+        String resume = pipeline.requestResume();
+        RequestOutcome resumed = Awaitility.await("the job resumes from the stop's savepoint").atMost(MOMENT_WAIT)
+                .until(() -> pipeline.outcome(resume), Optional::isPresent).orElseThrow();
+        if (resumed.getStatus() != RequestStatus.COMPLETED) {
+            throw new IllegalStateException("the job did not resume after the stop: " + resumed);
+        }
+        Instant resumedAt = Instant.now();
+        pipeline.workers.startFinished();
+        return new Kill(Kind.AFTER_STOP, worker, at, triggered, completed, awaitCompletedTriggeredAfter(resumedAt),
+                Optional.of(stop));
+    }
+
+    private long finishedWorkers() {
+        return PipelineTopology.tasks().stream().mapToLong(role -> java.util.stream.IntStream
+                .range(0, PipelineTopology.PARALLELISM)
+                .filter(subtask -> pipeline.workers.finished(role, subtask).isPresent()).count()).sum();
     }
 
     private Optional<CheckpointTriggered> stopTrigger(String requestId) {

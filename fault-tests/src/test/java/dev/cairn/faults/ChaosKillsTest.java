@@ -9,14 +9,15 @@ import org.junit.jupiter.api.Test;
 class ChaosKillsTest {
 
     @Test
-    void shouldPlanATenthStopsAFifthCoordinatorsAndTheRestAlignmentsCommitsAndWorkersInTurn() {
+    void shouldPlanATenthStopsAFifthCoordinatorsAKillAfterAStopAndTheRestAlignmentsCommitsAndWorkersInTurn() {
         List<ChaosKills.Kind> plan = ChaosKills.plan(new Random(7), 20);
 
         assertThat(plan).hasSize(20);
         assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.STOP).hasSize(2);
         assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.COORDINATOR).hasSize(4);
         assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.ALIGNMENT).hasSize(5);
-        assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.PENDING_COMMIT).hasSize(5);
+        assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.AFTER_STOP).hasSize(1);
+        assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.PENDING_COMMIT).hasSize(4);
         assertThat(plan).filteredOn(k -> k == ChaosKills.Kind.WORKER).hasSize(4);
     }
 

@@ -175,13 +175,26 @@ final class ChaosPipeline implements AutoCloseable {
      * @throws IllegalStateException when no coordinator accepts it
      */
     String requestStop(boolean drain, String target) {
-        String body = "{\"drain\":" + drain + ",\"targetDirectory\":\"" + target + "\"}";
+        return post("/stop", "{\"drain\":" + drain + ",\"targetDirectory\":\"" + target + "\"}", "stop");
+    }
+
+    /**
+     * Asks a live coordinator to resume the stopped job from its restore point ({@code POST /jobs/{id}/restore}, as
+     * {@code cairn resume} does); answers its request id.
+     *
+     * @throws IllegalStateException when no coordinator accepts it
+     */
+    String requestResume() {
+        return post("/restore", "{}", "restore");
+    }
+
+    private String post(String route, String body, String what) {
         StringBuilder answers = new StringBuilder();
         for (CoordinatorProcess coordinator : cluster.coordinators) {
             if (!coordinator.isAlive()) {
                 continue;
             }
-            CoordinatorProcess.HttpAnswer answer = coordinator.post("/jobs/" + jobId + "/stop", body);
+            CoordinatorProcess.HttpAnswer answer = coordinator.post("/jobs/" + jobId + route, body);
             Matcher id = REQUEST_ID.matcher(answer.body());
             if (answer.status() == 202 && id.find()) {
                 return id.group(1);
@@ -189,7 +202,7 @@ final class ChaosPipeline implements AutoCloseable {
             answers.append(coordinator.name()).append(": ").append(answer.status()).append(' ')
                     .append(answer.body()).append("; ");
         }
-        throw new IllegalStateException("no coordinator accepted the stop of " + jobId + ": " + answers);
+        throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId + ": " + answers);
     }
 
     /** A {@code file:} URI under the run's directory for savepoint {@code name}. */

@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * under a supervisor that starts again whatever dies. The input ({@code cairn.chaos.events}, default 1,000,000
  * events over 1,000 keys) is produced in slices over {@code cairn.chaos.produce.seconds} while {@code
  * cairn.faults.kills} SIGKILLs hit workers and coordinators ({@link ChaosKills}), some during an alignment, some
- * during a pending sink commit, some during a stop-with-savepoint (which must fail, the job running on). Once the
+ * during a pending sink commit, some during a stop-with-savepoint (which must fail, the job running on), and a sink
+ * right after a stop-with-savepoint completed, before it committed (it restores the stop's savepoint and commits; the
+ * job is then resumed from the savepoint and its stopped workers started again, as a user redeploys). Once the
  * input is drained, a stop-with-savepoint with drain must complete and every worker exit 0, and the results, read
  * read_committed, must count every key 1, 2, ..., n exactly once. Logs: {@code target/faults/pipeline-chaos-*}.
  */
@@ -69,6 +71,10 @@ class PipelineChaosFaultIT {
                 assertThat(kills.done()).as("every stop with a killed worker failed")
                         .filteredOn(kill -> kill.kind() == ChaosKills.Kind.STOP)
                         .allMatch(kill -> kill.stopOutcome().map(o -> o.getStatus() == RequestStatus.FAILED)
+                                .orElse(false));
+                assertThat(kills.done()).as("every stop before a kill after it completed")
+                        .filteredOn(kill -> kill.kind() == ChaosKills.Kind.AFTER_STOP)
+                        .allMatch(kill -> kill.stopOutcome().map(o -> o.getStatus() == RequestStatus.COMPLETED)
                                 .orElse(false));
                 assertThat(stop.getStatus()).as(stop.toString()).isEqualTo(RequestStatus.COMPLETED);
                 assertThat(exitStatuses(pipeline)).containsOnly(0).hasSize(6);

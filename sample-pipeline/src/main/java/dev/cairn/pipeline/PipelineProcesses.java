@@ -113,6 +113,22 @@ public final class PipelineProcesses implements AutoCloseable {
         worker.process.destroyForcibly();
     }
 
+    /**
+     * Starts again every worker whose process ended for good (exit 0, after a stop-with-savepoint), as a user redeploys
+     * a stopped job's workers; answers their names. Each restores the job's restore point through its sidecar.
+     */
+    public synchronized List<String> startFinished() {
+        List<String> started = new ArrayList<>();
+        for (Worker worker : workers.values()) {
+            if (worker.done && !closing) {
+                worker.done = false;
+                launch(worker);
+                started.add(worker.name());
+            }
+        }
+        return started;
+    }
+
     /** How many processes the supervisor started again after a non-zero exit. */
     public long restarts() {
         return events.stream().filter(e -> e.kind() == Kind.STARTED).count() - workers.size();
