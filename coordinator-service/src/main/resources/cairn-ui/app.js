@@ -131,6 +131,22 @@
       'No checkpoint was triggered yet.'));
   }
 
+  function renderSavepoints(listing) {
+    const point = listing.restore_point;
+    byId('restore-point').textContent = point === null ? 'No restore point yet: a worker starting now starts fresh.'
+      : `Restore point: ${point.checkpoint_type.toLowerCase()} #${point.id} (${point.location})`
+        + (point.chosen ? `, chosen by a user (${point.restore_mode})` : '');
+    const rows = listing.savepoints.map((s) => h('tr', { 'data-savepoint-id': s.id,
+      class: s.restore_point ? 'selected' : null },
+    h('td', {}, '#' + s.id), h('td', {}, s.location), h('td', {}, C.clock(s.completion_timestamp)),
+    h('td', { class: 'num' }, C.bytes(s.state_size)),
+    h('td', {}, s.stopped_job ? 'stopped the job' + (s.post_checkpoint_action === 'TERMINATE' ? ' (drain)' : '')
+      : ''),
+    h('td', {}, s.restore_point ? 'restore point' : '')));
+    byId('savepoints').replaceChildren(table('savepoints-table',
+      ['Id', 'Location', 'Completed', 'State size', 'Stop', ''], rows, 'The job keeps no savepoint.'));
+  }
+
   function renderCheckpoint(detail, chosen) {
     const missing = detail.missing_subtasks;
     byId('checkpoint-title').replaceChildren(`Checkpoint #${detail.id} `, badge(detail.status),
@@ -199,6 +215,7 @@
         if (stats !== null) {
           renderJob(selected.job, stats, shown);
         }
+        await attempt(async () => renderSavepoints(await api(jobPath(selected.job) + '/savepoints')));
         byId('checkpoint-view').hidden = shown === null;
         if (shown !== null && !(await attempt(async () => renderCheckpoint(
           await api(jobPath(selected.job) + '/checkpoints/details/' + shown), selected.checkpoint !== null)))) {
