@@ -4,7 +4,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestoreJob;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,29 +26,20 @@ final class ResumeCommand extends RequestSubcommand {
     @Mixin
     RestoreFlags restore;
 
-    @Option(names = "--request-id", paramLabel = "ID",
-            description = "The request's id (default: a new UUID); sending the same id again asks only once.")
-    String requestId;
-
-    @Option(names = "--wait-ms", defaultValue = "60000", paramLabel = "MS",
-            description = "How long to wait for the coordinator's outcome, >= 0; 0 only sends (default "
-                    + "${DEFAULT-VALUE}).")
-    long waitMs;
+    @Mixin
+    AwaitFlags await;
 
     @Override
     public Integer call() {
-        return request().send(cli, spec, waitMs);
+        return request().send(cli, spec, await.waitMs);
     }
 
     /** The request the flags describe. */
     AwaitedRequest request() {
         List<String> problems = new ArrayList<>();
         CairnCli.requireText("--job", jobId, problems);
-        if (waitMs < 0) {
-            problems.add("--wait-ms must be >= 0, not " + waitMs);
-        }
-        RestoreJob event = restore.event(jobId, requestId != null ? requestId : UUID.randomUUID().toString(),
-                cli.nowMs(), problems);
+        await.check(problems);
+        RestoreJob event = restore.event(jobId, await.requestIdOrNew(), cli.nowMs(), problems);
         CairnCli.requireNoProblems(spec, problems);
         return restoring(event);
     }

@@ -7,11 +7,11 @@ import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -44,14 +44,8 @@ final class SavepointDisposeCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1")
     Which which;
 
-    @Option(names = "--request-id", paramLabel = "ID",
-            description = "The request's id (default: a new UUID); sending the same id again asks only once.")
-    String requestId;
-
-    @Option(names = "--wait-ms", defaultValue = "60000", paramLabel = "MS",
-            description = "How long to wait for the coordinator's outcome, >= 0; 0 only sends (default "
-                    + "${DEFAULT-VALUE}).")
-    long waitMs;
+    @Mixin
+    AwaitFlags await;
 
     @Override
     public Integer call() {
@@ -61,7 +55,7 @@ final class SavepointDisposeCommand implements Callable<Integer> {
         return new AwaitedRequest(jobId, event.getRequestId(), new RequestEnvelope(event), "the disposal of " + named,
                 outcome -> "Disposed of savepoint " + outcome.getCheckpointId() + " of job '" + jobId
                         + "': it is no point to restore from any more.")
-                .send(savepoint.cli, spec, waitMs);
+                .send(savepoint.cli, spec, await.waitMs);
     }
 
     /** The event the flags describe. */
@@ -74,12 +68,10 @@ final class SavepointDisposeCommand implements Callable<Integer> {
         if (which.id != null && which.id < 0) {
             problems.add("--id must be a checkpoint id (>= 0), not " + which.id);
         }
-        if (waitMs < 0) {
-            problems.add("--wait-ms must be >= 0, not " + waitMs);
-        }
+        await.check(problems);
         CairnCli.requireNoProblems(spec, problems);
         DisposeSavepoint event = DisposeSavepoint.newBuilder().setJobId(jobId)
-                .setRequestId(requestId != null ? requestId : UUID.randomUUID().toString())
+                .setRequestId(await.requestIdOrNew())
                 .setCheckpointId(which.id).setSavepointPath(which.path).setRequester(CairnCli.REQUESTER)
                 .setTimestampMs(savepoint.cli.nowMs()).build();
         InputChecks.problem(new Dispose(event), InputLimits.DEFAULTS).ifPresent(problems::add);
