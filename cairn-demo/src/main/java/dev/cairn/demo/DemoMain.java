@@ -7,35 +7,25 @@ import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
-import dev.cairn.cli.CairnCli;
 import dev.cairn.core.rules.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.JobStatus;
-import dev.cairn.events.JobStatusChange;
-import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.events.RequestOutcome;
-import dev.cairn.events.RequestStatus;
-import dev.cairn.events.TriggerRequest;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import dev.cairn.pipeline.ExactlyOnceCheck;
 import dev.cairn.pipeline.InputEvents;
 import dev.cairn.pipeline.PipelineTopology;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -50,10 +40,12 @@ import picocli.CommandLine.Option;
 /**
  * The embedded demo: a real Kafka broker inside this JVM, the coordinator (Kafka Streams, exactly-once), and the
  * sample pipeline's job (source x2, count x2, exactly-once sink x2; {@link DemoPipeline}) whose six subtasks run as
- * worker processes, each with its sidecar embedded; input produced while it runs, one worker SIGKILLed and restarted
- * halfway, a savepoint request, a stop-with-savepoint that drains the tasks and finishes the job, and at the end the
- * exactly-once check of the committed results, a summary and an audit: the journal replayed into a fresh state must
- * equal the live store.
+ * worker processes, each with its sidecar embedded. It runs the job twice over: half the input produced while it runs,
+ * a savepoint, one worker SIGKILLed and restarted, and a stop-with-savepoint while input still flows; then the workers
+ * redeployed as new processes and the job resumed from that savepoint with {@code cairn resume}, the rest of the
+ * input, and a stop-with-savepoint that drains the tasks and finishes the job. At the end, the exactly-once check of
+ * every result committed over both runs, a summary and an audit: the journal replayed into a fresh state must equal
+ * the live store. Requests go through the {@code cairn} command line ({@link DemoCli}), signed as users sign them.
  */
 @Command(name = "cairn-demo", mixinStandardHelpOptions = true,
         description = "Runs Cairn end to end on an in-JVM Kafka broker for a bounded time and exits.")
@@ -64,8 +56,9 @@ public final class DemoMain implements Callable<Integer> {
     private static final int WORKERS = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
 
     @Option(names = "--duration", defaultValue = "PT12S",
-            description = "How long the input is produced for, ISO-8601; the job is stopped with a savepoint once "
-                    + "its output is complete (default: ${DEFAULT-VALUE}).")
+            description = "How long the first half of the input is produced for, ISO-8601, before the job is "
+                    + "stopped with a savepoint; the second half, after the job resumed from it, takes half as long "
+                    + "(default: ${DEFAULT-VALUE}).")
     Duration duration;
 
     @Option(names = "--events", defaultValue = "50000",
@@ -138,10 +131,10 @@ public final class DemoMain implements Callable<Integer> {
                 out.println("The coordinator did not start processing within 60 s.");
                 return 1;
             }
+            Path dir = Files.createTempDirectory("cairn-demo-pipeline");
             try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap, masterKey.requestsKey());
                  DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal());
-                 DemoPipeline pipeline = new DemoPipeline(bootstrap, jobId, new InputEvents(events, keys),
-                         Files.createTempDirectory("cairn-demo-pipeline"))) {
+                 DemoPipeline pipeline = new DemoPipeline(bootstrap, jobId, new InputEvents(events, keys), dir)) {
                 String requestsTopic = coordinator.config().topics().requests();
                 JobSpec spec = pipeline.prepare();
                 requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(spec))).get();
@@ -150,50 +143,123 @@ public final class DemoMain implements Callable<Integer> {
                 out.println("Started the pipeline's 6 subtasks as worker processes under a supervisor that "
                         + "starts again whatever dies, each with its sidecar embedded, signing its records with the "
                         + "job's key (logs: " + pipeline.logDir() + ")");
-                int exit = runJob(coordinator, requests, journal, pipeline);
+                DemoCli cli = new DemoCli(out, bootstrap, coordinator.config().topics().prefix(),
+                        masterKey.requestsKey(), dir);
+                int exit = runJob(coordinator, journal, pipeline, cli);
                 lingerAt(api);
                 return exit;
             }
         }
     }
 
-    private int runJob(CoordinatorApp coordinator, KafkaProducer<String, RequestEnvelope> requests,
-            DemoJournal journal, DemoPipeline pipeline) throws Exception {
-        String requestsTopic = coordinator.config().topics().requests();
+    private int runJob(CoordinatorApp coordinator, DemoJournal journal, DemoPipeline pipeline, DemoCli cli)
+            throws Exception {
+        DemoRequests requests = new DemoRequests(out, jobId, cli, journal, pipeline.savepointDir());
         if (!journal.followUntil(event -> event instanceof CheckpointCompleted, START_WAIT)) {
             out.println("The job completed no checkpoint within " + START_WAIT + ".");
             return 1;
         }
-        out.printf("Producing %,d events over %,d keys to %s over %s.%n", pipeline.input.events(),
-                pipeline.input.keys(), pipeline.topology.eventsTopic(), duration);
-        pipeline.produceOver(duration);
+        Optional<DemoRequests.Stopped> suspended = firstRun(journal, pipeline, requests);
+        if (suspended.isEmpty()) {
+            return 1;
+        }
+        boolean cameBack = comeBack(journal, pipeline, requests, suspended.get());
+        Optional<DemoRequests.Stopped> finished = cameBack ? secondRun(journal, pipeline, requests) : Optional.empty();
+        finished.ifPresent(stop -> finalSavepoint = stop.checkpointId());
+        out.println("What source-0 restored in each of its incarnations (from "
+                + pipeline.logDir().resolve("source-0.log") + "):");
+        pipeline.restoreLines(PipelineTopology.SOURCE, 0).forEach(line -> out.println("  " + line));
+        boolean exactlyOnce = exactlyOnce(pipeline);
+        boolean summarized = summarize(coordinator, journal);
+        boolean audited = audit(cli, coordinator);
+        return summarized && audited && finished.isPresent() && exactlyOnce ? 0 : 1;
+    }
+
+    /**
+     * The first run: the first half of the input, a savepoint, a SIGKILL of {@code count-1} halfway, and a stop with a
+     * savepoint while input still flows, the tasks stopping where they are (Flink's {@code stop} without
+     * {@code --drain}); answers the stop's savepoint once the job is FINISHED and every worker exited.
+     */
+    private Optional<DemoRequests.Stopped> firstRun(DemoJournal journal, DemoPipeline pipeline,
+            DemoRequests requests) {
+        int half = pipeline.input.events() / 2;
+        out.printf("Producing the first %,d of %,d events over %,d keys to %s over %s.%n", half,
+                pipeline.input.events(), pipeline.input.keys(), pipeline.topology.eventsTopic(), duration);
+        pipeline.produceOver(duration, half);
         journal.followUntil(event -> false, duration.dividedBy(2));
-        TriggerRequest savepoint = savepoint();
-        requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(savepoint))).get();
-        out.println("Requested a " + EventText.describe(savepoint));
-        journal.followUntil(event -> event instanceof RequestOutcome o
-                && o.getRequestId().equals(savepoint.getRequestId()) && o.getStatus() != RequestStatus.TRIGGERED,
-                Duration.ofSeconds(30));
+        requests.savepoint("sp-1");
         pipeline.kill(PipelineTopology.COUNT, 1);
         out.println("Killed count-1 (SIGKILL) halfway: its supervisor starts it again, it restores the latest "
                 + "completed checkpoint, and the sinks downstream of it roll back to that checkpoint.");
-        journal.followUntil(event -> false, duration.dividedBy(2));
         long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
-        while (!pipeline.outputComplete() && System.nanoTime() < deadline) {
-            journal.followUntil(event -> false, Duration.ofMillis(500));
-        }
-        boolean finished = stopWithSavepoint(requests, requestsTopic, journal);
-        while (finished && pipeline.exitStatuses().size() < WORKERS && System.nanoTime() < deadline) {
+        while (pipeline.produced() < half && System.nanoTime() < deadline) {
             journal.followUntil(event -> false, Duration.ofMillis(200));
+        }
+        Optional<DemoRequests.Stopped> stopped = requests.stop(false, "stop");
+        if (stopped.isPresent() && !awaitWorkersExited(journal, pipeline)) {
+            return Optional.empty();
         }
         out.println("Workers: " + pipeline.restarts() + " restarted, exit statuses after the stop "
                 + pipeline.exitStatuses());
         out.println("What count-1 restored (from " + pipeline.logDir().resolve("count-1.log") + "):");
         pipeline.restoreLines(PipelineTopology.COUNT, 1).forEach(line -> out.println("  " + line));
-        boolean exactlyOnce = exactlyOnce(pipeline);
-        boolean summarized = summarize(coordinator, journal);
-        boolean audited = audit(coordinator);
-        return summarized && audited && finished && exactlyOnce ? 0 : 1;
+        return stopped;
+    }
+
+    /**
+     * Comes back from the stop: lists the job's savepoints, starts the six workers again as new processes (a
+     * redeploy), and resumes the job from the stop's savepoint ({@code cairn resume --from-savepoint}); answers
+     * whether a checkpoint completed after the resume.
+     */
+    private boolean comeBack(DemoJournal journal, DemoPipeline pipeline, DemoRequests requests,
+            DemoRequests.Stopped stop) {
+        out.println();
+        requests.listSavepoints();
+        List<String> started = pipeline.redeploy();
+        out.println("Redeployed the stopped job: started " + started + " again as new worker processes.");
+        if (!requests.resume(stop.location())) {
+            return false;
+        }
+        boolean running = journal.followUntil(event -> event instanceof CheckpointCompleted c
+                && c.getJobId().equals(jobId) && c.getCheckpointId() > stop.checkpointId(), START_WAIT);
+        out.println(running ? "The new workers restored savepoint " + stop.checkpointId() + " and the job "
+                + "checkpoints again, its ids going on above it." : "No checkpoint completed within " + START_WAIT
+                + " after the resume.");
+        return running;
+    }
+
+    /**
+     * The second run: the rest of the input, then, once every key's final count is committed, a stop with a
+     * savepoint that drains the tasks (Flink's {@code stop --drain}); answers that savepoint.
+     */
+    private Optional<DemoRequests.Stopped> secondRun(DemoJournal journal, DemoPipeline pipeline,
+            DemoRequests requests) {
+        out.printf("Producing the other %,d events over %s.%n", pipeline.input.events() - pipeline.produced(),
+                duration.dividedBy(2));
+        pipeline.produceOver(duration.dividedBy(2), pipeline.input.events());
+        long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
+        while (!pipeline.outputComplete() && System.nanoTime() < deadline) {
+            journal.followUntil(event -> false, Duration.ofMillis(500));
+        }
+        Optional<DemoRequests.Stopped> stopped = requests.stop(true, "final");
+        if (stopped.isPresent() && awaitWorkersExited(journal, pipeline)) {
+            out.println("Workers: exit statuses after the final stop " + pipeline.exitStatuses());
+            return stopped;
+        }
+        return Optional.empty();
+    }
+
+    /** Waits until every worker exited after a stop; answers whether they all did. */
+    private boolean awaitWorkersExited(DemoJournal journal, DemoPipeline pipeline) {
+        long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
+        while (pipeline.exitStatuses().size() < WORKERS && System.nanoTime() < deadline) {
+            journal.followUntil(event -> false, Duration.ofMillis(200));
+        }
+        if (pipeline.exitStatuses().size() < WORKERS) {
+            out.println("Not every worker exited within " + OUTPUT_WAIT + " of the stop: " + pipeline.exitStatuses());
+            return false;
+        }
+        return true;
     }
 
     /** Prints the exactly-once check of the committed results; answers whether it passed. */
@@ -215,71 +281,14 @@ public final class DemoMain implements Callable<Integer> {
      *
      * @return whether verify and check found nothing
      */
-    private boolean audit(CoordinatorApp coordinator) {
-        String[] kafka = {"--bootstrap-servers", coordinator.config().bootstrapServers(),
-                "--topic-prefix", coordinator.config().topics().prefix()};
+    private boolean audit(DemoCli cli, CoordinatorApp coordinator) {
         out.println();
         if (finalSavepoint != null) {
-            cairn(kafka, "audit", "timeline", "--job", jobId, "--checkpoint", String.valueOf(finalSavepoint));
+            cli.run("audit", "timeline", "--job", jobId, "--checkpoint", String.valueOf(finalSavepoint));
         }
-        int verify = cairn(kafka, "audit", "verify", "--rest-url",
-                coordinator.queryServer().orElseThrow().uri().toString());
-        int check = cairn(kafka, "audit", "check");
+        int verify = cli.run("audit", "verify", "--rest-url", coordinator.queryServer().orElseThrow().uri().toString());
+        int check = cli.run("audit", "check");
         return verify == 0 && check == 0;
-    }
-
-    /** Runs one {@code cairn} command in this JVM, printing it and what it prints. */
-    private int cairn(String[] kafka, String... args) {
-        out.println("$ cairn " + String.join(" ", args));
-        CommandLine cli = CairnCli.commandLine();
-        PrintWriter writer = new PrintWriter(out, true, StandardCharsets.UTF_8);
-        cli.setOut(writer);
-        cli.setErr(writer);
-        String[] all = java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.Arrays.stream(kafka))
-                .toArray(String[]::new);
-        int exit = cli.execute(all);
-        writer.flush();
-        out.println("(exit " + exit + ")");
-        return exit;
-    }
-
-    /**
-     * Stops the job with a savepoint, draining first (Flink's {@code stop --drain}). A stop can fail (a restarted
-     * subtask that has not caught up declines it): then the job keeps running, periodic checkpointing resumes, and
-     * the demo asks again (at most three times).
-     */
-    private boolean stopWithSavepoint(KafkaProducer<String, RequestEnvelope> requests, String requestsTopic,
-            DemoJournal journal) throws Exception {
-        for (int attempt = 1; attempt <= 3; attempt++) {
-            TriggerRequest stop = stop(attempt);
-            requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(stop))).get();
-            out.println("Requested a " + EventText.describe(stop));
-            RequestOutcome[] outcome = new RequestOutcome[1];
-            journal.followUntil(event -> {
-                if (event instanceof RequestOutcome o && o.getRequestId().equals(stop.getRequestId())
-                        && o.getStatus() != RequestStatus.TRIGGERED) {
-                    outcome[0] = o;
-                    return true;
-                }
-                return false;
-            }, Duration.ofSeconds(30));
-            if (outcome[0] == null) {
-                out.println("The stop-with-savepoint got no outcome within 30 s.");
-                return false;
-            }
-            if (outcome[0].getStatus() == RequestStatus.COMPLETED) {
-                boolean finished = journal.followUntil(event -> event instanceof JobStatusChange c
-                        && c.getStatus() == JobStatus.FINISHED, Duration.ofSeconds(30));
-                finalSavepoint = outcome[0].getCheckpointId();
-                out.println(finished ? "Stopped the job with savepoint " + outcome[0].getCheckpointId()
-                        + " after the tasks drained: the job is FINISHED and periodic triggering stopped."
-                        : "The stop-with-savepoint completed, but the job never became FINISHED.");
-                return finished;
-            }
-            out.println("The stop-with-savepoint failed (" + outcome[0].getReason() + "): the job keeps running "
-                    + "and periodic checkpointing resumes" + (attempt < 3 ? "; asking again." : "."));
-        }
-        return false;
     }
 
     private boolean summarize(CoordinatorApp coordinator, DemoJournal journal) {
@@ -308,21 +317,6 @@ public final class DemoMain implements Callable<Integer> {
         }
         out.printf("The coordinator stays up for %s: open %s/ to look at the run.%n", linger, api);
         Thread.sleep(linger.toMillis());
-    }
-
-    private TriggerRequest savepoint() {
-        return TriggerRequest.newBuilder().setJobId(jobId).setRequestId("savepoint-" + UUID.randomUUID().toString().substring(0, 8))
-                .setType(CheckpointType.SAVEPOINT).setRequester("cairn-demo")
-                .setTargetLocation("file:///tmp/cairn-demo/savepoints/sp-1")
-                .setTimestampMs(System.currentTimeMillis()).build();
-    }
-
-    private TriggerRequest stop(int attempt) {
-        return TriggerRequest.newBuilder().setJobId(jobId).setRequestId("stop-" + attempt + "-"
-                        + UUID.randomUUID().toString().substring(0, 8))
-                .setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(PostCheckpointAction.TERMINATE)
-                .setRequester("cairn-demo").setTargetLocation("file:///tmp/cairn-demo/savepoints/final-" + attempt)
-                .setTimestampMs(System.currentTimeMillis()).build();
     }
 
     /** A producer of requests signed with {@code requestsKey}, as the REST API and the CLI sign them. */

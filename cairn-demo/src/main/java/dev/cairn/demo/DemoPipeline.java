@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -47,7 +47,7 @@ final class DemoPipeline implements AutoCloseable {
     private final Path dir;
     private final AtomicInteger produced = new AtomicInteger();
     private final AtomicReference<RuntimeException> produceFailure = new AtomicReference<>();
-    private final ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+    private final ExecutorService producer = Executors.newSingleThreadExecutor(runnable -> {
         Thread thread = new Thread(runnable, "cairn-demo-input");
         thread.setDaemon(true);
         return thread;
@@ -91,23 +91,29 @@ final class DemoPipeline implements AutoCloseable {
         return dir.resolve("logs");
     }
 
-    /** Produces the input in slices spread over {@code over}, on a thread of its own. */
-    void produceOver(Duration over) {
-        int slice = Math.max(1, input.events() / SLICES);
-        producer.scheduleWithFixedDelay(() -> {
+    /**
+     * Produces the input from where it stands up to event {@code upTo} (exclusive), in slices spread over {@code over},
+     * on a thread of its own.
+     */
+    void produceOver(Duration over, int upTo) {
+        int slice = Math.max(1, (upTo - produced.get()) / SLICES);
+        long pauseMs = Math.max(1, over.toMillis() / SLICES);
+        producer.execute(() -> {
             try {
-                int from = produced.get();
-                int to = Math.min(input.events(), from + slice);
-                input.produce(bootstrapServers, topology.eventsTopic(), from, to);
-                produced.set(to);
-                if (to == input.events()) {
-                    producer.shutdown();
+                while (produced.get() < upTo) {
+                    int to = Math.min(upTo, produced.get() + slice);
+                    input.produce(bootstrapServers, topology.eventsTopic(), produced.get(), to);
+                    produced.set(to);
+                    if (to < upTo) {
+                        TimeUnit.MILLISECONDS.sleep(pauseMs);
+                    }
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
                 produceFailure.set(e);
-                producer.shutdown();
             }
-        }, 0, Math.max(1, over.toMillis() / SLICES), TimeUnit.MILLISECONDS);
+        });
     }
 
     /** How many events were produced so far; throws what a failed produce threw. */
@@ -116,6 +122,19 @@ final class DemoPipeline implements AutoCloseable {
             throw produceFailure.get();
         }
         return produced.get();
+    }
+
+    /**
+     * Starts every worker whose process ended after a stop-with-savepoint again, as new processes, as a user redeploys
+     * a stopped job's workers; answers their names.
+     */
+    List<String> redeploy() {
+        return workers.startFinished();
+    }
+
+    /** Where the demo's savepoints are written. */
+    Path savepointDir() {
+        return dir.resolve("savepoints");
     }
 
     /** SIGKILLs {@code role}'s subtask {@code subtask}; the supervisor starts it again. */

@@ -5,13 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class DemoMainIT {
 
     @Test
-    void shouldRunThePipelineExactlyOnceThroughAKillAndAStopWithSavepointAndExitZero() {
+    void shouldRunThePipelineExactlyOnceThroughAKillAStopARedeployFromTheSavepointAndADrainingStop() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
 
@@ -25,20 +27,34 @@ class DemoMainIT {
                 .containsPattern("Web page: http://127\\.0\\.0\\.1:\\d+/   Metrics: http://127\\.0\\.0\\.1:\\d+/metrics")
                 .contains("Registered job spec for 'it-job': tasks source x2, count x2, sink x2")
                 .contains("Started the pipeline's 6 subtasks as worker processes")
-                .contains("Producing 20,000 events over 1,000 keys")
+                .contains("Producing the first 10,000 of 20,000 events over 1,000 keys")
+                .contains("$ cairn trigger --job it-job --savepoint --target file:")
                 .contains("Killed count-1 (SIGKILL) halfway")
-                .containsPattern("Workers: [1-9]\\d* restarted, exit statuses after the stop \\[0, 0, 0, 0, 0, 0\\]")
                 .containsPattern("Operator count.*from checkpoint \\d+ as generation")
+                .containsPattern("Workers: [1-9]\\d* restarted, exit statuses after the stop \\[0, 0, 0, 0, 0, 0\\]")
+                .contains("$ cairn savepoint list --job it-job")
+                .containsPattern("Redeployed the stopped job: started \\[.*sink-1.*\\] again as new worker processes")
+                .containsPattern("Producing the other [1-9][0-9,]* events")
+                .containsPattern("\\$ cairn stop --job it-job --target file:\\S+ --request-id final-\\d+-\\S+ --drain")
+                .containsPattern("Stopped the job with savepoint \\d+ after the tasks drained: the job is FINISHED")
+                .contains("Workers: exit statuses after the final stop [0, 0, 0, 0, 0, 0]")
                 .contains("Exactly once: 1,000 keys, 20,000 events, 20,000 results committed, every count 1..n "
                         + "exactly once")
-                .contains("Requested a savepoint request")
-                .contains("Requested a stop-with-savepoint (drain) request")
-                .containsPattern("Stopped the job with savepoint \\d+ after the tasks drained: the job is FINISHED")
                 .containsPattern("completed: [1-9]\\d* \\[1, ")
                 .containsPattern("\\$ cairn audit timeline --job it-job --checkpoint \\d+")
                 .contains("$ cairn audit verify --rest-url http://127.0.0.1:")
                 .contains("$ cairn audit check")
-                .doesNotContain("(exit 1)");
+                .doesNotContain("(exit 1)")
+                .doesNotContain("(exit 2)");
+        Matcher stop = Pattern.compile("Stopped the job with savepoint (\\d+), the tasks stopped where they were: "
+                + "the job is FINISHED").matcher(printed);
+        assertThat(stop.find()).as("the first stop, without --drain, completed: %s", printed).isTrue();
+        String savepoint = stop.group(1);
+        assertThat(printed)
+                .as("the job resumes from the stop's savepoint, which the new workers restore")
+                .contains("RUNNING again from checkpoint " + savepoint + " (NO_CLAIM)")
+                .contains("The new workers restored savepoint " + savepoint)
+                .containsPattern("Source source-0: restored checkpoint " + savepoint + "\\b");
     }
 
     @Test
