@@ -22,6 +22,7 @@ import org.apache.avro.specific.SpecificRecord;
 final class Decision {
 
     final CoordinatorState state;
+    private final CoordinatorState base;
     private final OverlayStorage changes;
     final long now;
     final CoordinatorSettings settings;
@@ -30,6 +31,7 @@ final class Decision {
     private final List<SpecificRecord> events = new ArrayList<>(2);
 
     Decision(CoordinatorState base, CheckpointEvolver evolver, CoordinatorSettings settings, long now) {
+        this.base = base;
         this.changes = new OverlayStorage(base.storage());
         this.state = CoordinatorState.layered(base, changes);
         this.evolver = evolver;
@@ -43,7 +45,7 @@ final class Decision {
     }
 
     Decided decided() {
-        return new Decided(events, changes);
+        return new Decided(events, RestorePointRecords.of(events, base, state, settings), changes);
     }
 
     /** The job as of now in this decision; it must exist. */

@@ -81,7 +81,7 @@ public final class Scenario {
         CoordinatorState replayed = CoordinatorState.inMemory();
         decider.evolver().fold(replayed, journal);
         assertThat(replayed).as("the decided changes equal fold(evolve, journal)").isEqualTo(state);
-        return new Then(decided.events(), state, this);
+        return new Then(decided.events(), decided.completedRecords(), state, this);
     }
 
     /** Every acknowledging subtask of the job acks checkpoint {@code id} with its first attempt. */

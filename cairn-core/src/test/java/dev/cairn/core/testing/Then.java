@@ -1,5 +1,6 @@
 package dev.cairn.core.testing;
 
+import dev.cairn.core.decide.CompletedTopicRecord;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.CheckpointProgress;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,17 +13,25 @@ import org.apache.avro.specific.SpecificRecord;
 public final class Then {
 
     private final List<SpecificRecord> events;
+    private final List<CompletedTopicRecord> completedRecords;
     private final CoordinatorState state;
     private final Scenario scenario;
 
-    Then(List<SpecificRecord> events, CoordinatorState state, Scenario scenario) {
+    Then(List<SpecificRecord> events, List<CompletedTopicRecord> completedRecords, CoordinatorState state,
+            Scenario scenario) {
         this.events = events;
+        this.completedRecords = completedRecords;
         this.state = state;
         this.scenario = scenario;
     }
 
     public List<SpecificRecord> events() {
         return events;
+    }
+
+    /** What the decision sends to the completed topic, in sending order. */
+    public List<CompletedTopicRecord> completedRecords() {
+        return completedRecords;
     }
 
     /** Exactly these events, in this order. */

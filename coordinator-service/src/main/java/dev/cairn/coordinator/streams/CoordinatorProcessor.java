@@ -3,18 +3,10 @@ package dev.cairn.coordinator.streams;
 import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.events.Command;
+import dev.cairn.core.decide.CompletedTopicRecord;
 import dev.cairn.core.decide.Decided;
 import dev.cairn.core.events.EventDescriptions;
-import dev.cairn.core.rules.RestoreParts;
-import dev.cairn.core.rules.SnapshotOptionsRules;
 import dev.cairn.core.events.TimerIndex;
-import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointType;
-import dev.cairn.events.JobRestored;
-import dev.cairn.events.RestorePart;
-import dev.cairn.events.RetainedCheckpoints;
-import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -41,11 +33,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The thin shell around {@link CheckpointDecider}: turns each request or ack record, and each due timer,
  * into a command; runs the decider; writes the state changes the decision made (the same evolve that replay
- * uses made them, once) to the stores; and forwards the events: every event to the journal, notifications to
- * the control topic, and when the job has a new restore point (a completed checkpoint, the savepoint of a
- * stop-with-savepoint, a point a user restored the job from) the retained checkpoints and the newest one's subtask
- * states, in {@link RestoreParts}, to the completed topic; then it hands the events to its {@link DecisionListener}
- * (metrics). It makes no decision of its own.
+ * uses made them, once) to the stores; and forwards what the decision made: every event to the journal,
+ * notifications to the control topic, and the records of a new restore point ({@link Decided#completedRecords}) to
+ * the completed topic; then it hands the events to its {@link DecisionListener} (metrics). It makes no decision of
+ * its own: it encodes, measures and forwards.
  *
  * <p>When Kafka Streams initialises the task and its stores are not of this release's layout (or there are none),
  * it first rebuilds them from the task's journal partition ({@link StoreRebuild}), before it decides anything;
@@ -67,7 +58,6 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
 
     private final Decide decide;
     private final CommandMapper commands;
-    private final int statesPerPart;
     private final Duration tickInterval;
     private final OutputSizeGuard sizeGuard;
     private final DecisionListener listener;
@@ -89,14 +79,13 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         Decided decide(Command command, CoordinatorState state, long now);
     }
 
-    CoordinatorProcessor(Decide decide, CommandMapper commands, int statesPerPart, Duration tickInterval,
+    CoordinatorProcessor(Decide decide, CommandMapper commands, Duration tickInterval,
             OutputSizeGuard sizeGuard, DecisionListener listener, StoreRebuild rebuild, String journalTopic) {
         this.decide = decide;
         this.rebuild = rebuild;
         this.journalTopic = journalTopic;
         this.listener = listener;
         this.commands = commands;
-        this.statesPerPart = statesPerPart;
         this.tickInterval = tickInterval;
         this.sizeGuard = sizeGuard;
     }
@@ -215,8 +204,6 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         Decided decided = ready.decided();
         List<OutputSizeGuard.Encoded> encoded = ready.encoded();
         String jobId = command.jobId();
-        CheckpointCompleted completed = newRestorePoint(decided.events());
-        Optional<RetainedCheckpoints> before = completed != null ? state.retained(jobId) : Optional.empty();
         decided.applyTo(state);
         for (OutputSizeGuard.Encoded output : encoded) {
             SpecificRecord event = output.event();
@@ -228,30 +215,16 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                 context.forward(new Record<>(jobId, output.control(), now), CoordinatorTopology.CONTROL_SINK);
             }
         }
-        if (completed != null) {
-            publishRestorePoint(completed, before, now);
+        for (CompletedTopicRecord completed : decided.completedRecords()) {
+            context.forward(new Record<>(completed.key(), (Object) completed.value(), now),
+                    CoordinatorTopology.COMPLETED_SINK);
+        }
+        if (!decided.completedRecords().isEmpty()) {
             commitSoon(now);
         }
         if (!decided.events().isEmpty()) {
             tell(jobId, decided, now);
         }
-    }
-
-    /**
-     * The job's new restore point, if the decision made one: a completed checkpoint, the savepoint of a
-     * stop-with-savepoint, or a point a user restored the job from; the last of them when it made several.
-     */
-    private static CheckpointCompleted newRestorePoint(List<SpecificRecord> events) {
-        CheckpointCompleted point = null;
-        for (SpecificRecord event : events) {
-            if (event instanceof CheckpointCompleted c && (c.getType() == CheckpointType.CHECKPOINT
-                    || SnapshotOptionsRules.isSynchronous(c.getOptions()))) {
-                point = c;
-            } else if (event instanceof JobRestored r) {
-                point = r.getRestorePoint();
-            }
-        }
-        return point;
     }
 
     /**
@@ -272,40 +245,6 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             listener.decided(jobId, decided.events(), now);
         } catch (RuntimeException e) {
             LOG.warn("The decision listener failed on job {}: {}", jobId, e.toString());
-        }
-    }
-
-    /**
-     * The subtask states of a completed checkpoint: its accepted acks, and, when it also counts subtasks that had
-     * finished before it was triggered, their final states (one scan of the job's finished subtasks).
-     */
-    private List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted completed) {
-        String jobId = completed.getJobId();
-        return RestoreParts.statesOf(completed, state.acks(jobId, completed.getCheckpointId()),
-                () -> state.finished(jobId), taskId -> state.vertex(jobId, taskId));
-    }
-
-    /**
-     * Sends the retained checkpoints and the newest one's subtask states, in parts, to the completed topic; and
-     * tombstones the parts of the checkpoint it replaces that the new one does not overwrite.
-     */
-    private void publishRestorePoint(CheckpointCompleted completed, Optional<RetainedCheckpoints> before, long now) {
-        String jobId = completed.getJobId();
-        state.retained(jobId).ifPresent(retained -> context.forward(
-                new Record<>(jobId, (Object) sizeGuard.fitting(retained), now), CoordinatorTopology.COMPLETED_SINK));
-        List<RestorePart> parts = RestoreParts.split(jobId, completed.getCheckpointId(),
-                subtaskStates(completed), statesPerPart);
-        for (RestorePart part : parts) {
-            context.forward(new Record<>(CairnTopics.restorePartKey(jobId, part.getPart()), (Object) part, now),
-                    CoordinatorTopology.COMPLETED_SINK);
-        }
-        int previousParts = before.map(RetainedCheckpoints::getCheckpoints).filter(list -> !list.isEmpty())
-                .map(list -> list.get(list.size() - 1).getSubtaskCount())
-                .map(count -> RestoreParts.partCount(Math.max(0, count), statesPerPart))
-                .orElse(0);
-        for (int part = parts.size(); part < previousParts; part++) {
-            context.forward(new Record<String, Object>(CairnTopics.restorePartKey(jobId, part), null, now),
-                    CoordinatorTopology.COMPLETED_SINK);
         }
     }
 }

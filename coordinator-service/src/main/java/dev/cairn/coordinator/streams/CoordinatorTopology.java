@@ -2,7 +2,6 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.events.topics.CairnTopics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -36,15 +35,14 @@ public final class CoordinatorTopology {
     static final String CONTROL_SINK = "control-sink";
     static final String COMPLETED_SINK = "completed-sink";
     /** Below Kafka's default max.message.bytes (1 MiB) and max.request.size, leaving room for key and headers. */
-    public static final int DEFAULT_MAX_RECORD_BYTES = 1_000_000;
+    public static final int DEFAULT_MAX_RECORD_BYTES = CoordinatorSettings.DEFAULT_MAX_RECORD_BYTES;
 
     private CoordinatorTopology() {}
 
     /** The topology over {@code options}' topics, with its stores and its one processor. */
     public static Topology build(TopologyOptions options) {
-        OutputSizeGuard.requireValidLimit(options.maxRecordBytes());
         CairnTopics topics = options.topics();
-        CoordinatorSettings settings = options.settings();
+        CoordinatorSettings settings = options.settings().withMaxRecordBytes(options.maxRecordBytes());
         CheckpointDecider decider = new CheckpointDecider(settings);
         Topology topology = new Topology();
         topology.addSource(REQUESTS_SOURCE, new StringDeserializer(), options.auth().requests(), topics.requests());
@@ -52,7 +50,6 @@ public final class CoordinatorTopology {
         topology.addProcessor(PROCESSOR,
                 () -> new CoordinatorProcessor(options.wrapDecide().apply(decider::decide),
                         new CommandMapper(options.random(), settings.limits().maxIdLength()),
-                        RestoreParts.statesPerPart(settings.limits(), options.maxRecordBytes()),
                         options.tickInterval(), new OutputSizeGuard(options.maxRecordBytes()), options.listener(),
                         new StoreRebuild(settings, options.journal(), options.listener()), topics.journal()),
                 REQUESTS_SOURCE, ACKS_SOURCE);

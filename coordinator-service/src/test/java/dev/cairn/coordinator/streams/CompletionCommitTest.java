@@ -50,7 +50,7 @@ class CompletionCommitTest {
                 });
         CoordinatorSettings settings = CoordinatorSettings.DEFAULTS;
         processor = new CoordinatorProcessor(new CheckpointDecider(settings)::decide, new CommandMapper(() -> 0.0,
-                settings.limits().maxIdLength()), 100, Duration.ofMillis(100), new OutputSizeGuard(1_000_000),
+                settings.limits().maxIdLength()), Duration.ofMillis(100), new OutputSizeGuard(1_000_000),
                 DecisionListener.NONE, new StoreRebuild(settings, JournalSource.EMPTY, DecisionListener.NONE),
                 CoordinatorDriver.TOPICS.journal());
         processor.init(context);

@@ -85,6 +85,16 @@ class RestorePublicationTopologyTest {
     }
 
     @Test
+    void shouldSendTheRetainedCheckpointsInTheSizeTheCoreMeasuredThemAt() throws Exception {
+        checkpoint(1, 5);
+
+        byte[] sent = completed.readRecordsToList().get(0).value();
+
+        RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), sent);
+        assertThat(retained.toByteBuffer().remaining()).as("what the core's cut to fit measures").isEqualTo(sent.length);
+    }
+
+    @Test
     void shouldPublishTheFinalStateOfASubtaskThatFinishedBeforeTheCheckpointWithTheAckedStates() {
         register(2);
         acks.pipeInput("job", new AckEnvelope(TaskFinished.newBuilder().setJobId("job").setTaskId("map")

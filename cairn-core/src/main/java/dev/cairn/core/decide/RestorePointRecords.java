@@ -1,0 +1,113 @@
+package dev.cairn.core.decide;
+
+import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.rules.RestoreParts;
+import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.events.CheckpointAcknowledged;
+import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobRestored;
+import dev.cairn.events.RestorePart;
+import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.topics.CairnTopics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * What a decision sends to {@code <prefix>completed} when it gives its job a new restore point (a completed
+ * checkpoint, the savepoint of a stop-with-savepoint, a point a user restored the job from; the last of them when it
+ * made several). In: the decision's events, the state before and after them, the settings. Out, in sending order:
+ * the job's retained checkpoints, as many of the newest as fit in one record (the newest always does: its completion
+ * was measured with the journal's records); the restore point's subtask states in {@link RestoreParts}, which fit by
+ * their number of states; and a tombstone for every part of the previous restore point the new one does not
+ * overwrite. A sidecar reads them to know what to restore.
+ */
+final class RestorePointRecords {
+
+    private RestorePointRecords() {
+    }
+
+    /** The records of the decision's new restore point; none when it made none. */
+    static List<CompletedTopicRecord> of(List<SpecificRecord> events, CoordinatorState before,
+            CoordinatorState after, CoordinatorSettings settings) {
+        CheckpointCompleted point = newRestorePoint(events);
+        if (point == null) {
+            return List.of();
+        }
+        String jobId = point.getJobId();
+        List<CompletedTopicRecord> records = new ArrayList<>();
+        after.retained(jobId).ifPresent(retained -> records.add(new CompletedTopicRecord(jobId,
+                fitting(retained, settings.maxRecordBytes()))));
+        int statesPerPart = RestoreParts.statesPerPart(settings.limits(), settings.maxRecordBytes());
+        List<RestorePart> parts = RestoreParts.split(jobId, point.getCheckpointId(), subtaskStates(point, after),
+                statesPerPart);
+        parts.forEach(part -> records.add(new CompletedTopicRecord(CairnTopics.restorePartKey(jobId,
+                part.getPart()), part)));
+        int previousParts = before.retained(jobId).map(RetainedCheckpoints::getCheckpoints)
+                .filter(list -> !list.isEmpty())
+                .map(list -> RestoreParts.partCount(Math.max(0, list.get(list.size() - 1).getSubtaskCount()),
+                        statesPerPart))
+                .orElse(0);
+        for (int part = parts.size(); part < previousParts; part++) {
+            records.add(new CompletedTopicRecord(CairnTopics.restorePartKey(jobId, part), null));
+        }
+        return records;
+    }
+
+    /**
+     * The job's new restore point, if the events make one: a completed checkpoint, the savepoint of a
+     * stop-with-savepoint, or a point a user restored the job from; the last of them when they make several.
+     */
+    static CheckpointCompleted newRestorePoint(List<SpecificRecord> events) {
+        CheckpointCompleted point = null;
+        for (SpecificRecord event : events) {
+            if (event instanceof CheckpointCompleted c && (c.getType() == CheckpointType.CHECKPOINT
+                    || SnapshotOptionsRules.isSynchronous(c.getOptions()))) {
+                point = c;
+            } else if (event instanceof JobRestored r) {
+                point = r.getRestorePoint();
+            }
+        }
+        return point;
+    }
+
+    /**
+     * The subtask states of a restore point: its accepted acks, and, when it also counts subtasks that had finished
+     * before it was triggered, their final states (one scan of the job's finished subtasks).
+     */
+    private static List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted point, CoordinatorState state) {
+        String jobId = point.getJobId();
+        return RestoreParts.statesOf(point, state.acks(jobId, point.getCheckpointId()), () -> state.finished(jobId),
+                taskId -> state.vertex(jobId, taskId));
+    }
+
+    /** The retained checkpoints as they fit in one record of at most {@code maxRecordBytes}: the newest that do. */
+    static RetainedCheckpoints fitting(RetainedCheckpoints retained, int maxRecordBytes) {
+        List<CheckpointCompleted> checkpoints = retained.getCheckpoints();
+        int from = 0;
+        while (from < checkpoints.size() - 1
+                && encodedSize(withCheckpoints(retained, checkpoints.subList(from, checkpoints.size())))
+                > maxRecordBytes) {
+            from++;
+        }
+        return from == 0 ? retained : withCheckpoints(retained, List.copyOf(checkpoints.subList(from,
+                checkpoints.size())));
+    }
+
+    private static RetainedCheckpoints withCheckpoints(RetainedCheckpoints retained, List<CheckpointCompleted> kept) {
+        return RetainedCheckpoints.newBuilder(retained).setCheckpoints(kept).build();
+    }
+
+    /** The size of the record as the coordinator sends it: Avro's single-object encoding of the current schema. */
+    private static int encodedSize(RetainedCheckpoints retained) {
+        try {
+            return retained.toByteBuffer().remaining();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot measure the retained checkpoints of " + retained.getJobId(), e);
+        }
+    }
+}
