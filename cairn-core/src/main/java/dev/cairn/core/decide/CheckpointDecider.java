@@ -123,7 +123,7 @@ public final class CheckpointDecider {
         if (d.job(jobId).getStatus() == JobStatus.RUNNING) {
             JobStatuses.schedule(d, jobId, d.now + JobSpecs.initialDelayMs(spec.getConfig(),
                     command.initialDelayFraction()));
-            RequestQueue.run(d, jobId);
+            CheckpointRequestDecider.run(d, jobId);
         }
     }
 
@@ -137,17 +137,17 @@ public final class CheckpointDecider {
             d.reject(request.getJobId(), command, "request id is empty");
             return;
         }
-        if (RequestQueue.isKnownRequest(d.job(request.getJobId()), request.getRequestId())) {
+        if (CheckpointRequestDecider.isKnownRequest(d.job(request.getJobId()), request.getRequestId())) {
             return;
         }
         d.emit(request);
-        RequestQueue.submitManual(d, request);
-        RequestQueue.run(d, request.getJobId());
+        CheckpointRequestDecider.submitManual(d, request);
+        CheckpointRequestDecider.run(d, request.getJobId());
     }
 
     /** Expires overdue checkpoints, then fires a due periodic trigger; stale ticks change nothing. */
     private static void tick(Decision d, String jobId) {
-        for (PendingCheckpoint expired : RequestQueue.expired(d.job(jobId), d.now)) {
+        for (PendingCheckpoint expired : CheckpointRequestDecider.expired(d.job(jobId), d.now)) {
             Aborts.abort(d, jobId, expired, CheckpointFailureReason.CHECKPOINT_EXPIRED,
                     "Checkpoint " + expired.getCheckpointId() + " of job " + jobId + " expired before completing");
         }
@@ -160,8 +160,8 @@ public final class CheckpointDecider {
             } else {
                 d.emit(PeriodicTriggerStopped.newBuilder().setJobId(jobId).setTimestampMs(d.now).build());
             }
-            RequestQueue.submitPeriodic(d, jobId);
+            CheckpointRequestDecider.submitPeriodic(d, jobId);
         }
-        RequestQueue.run(d, jobId);
+        CheckpointRequestDecider.run(d, jobId);
     }
 }

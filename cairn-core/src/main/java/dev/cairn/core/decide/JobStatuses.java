@@ -36,7 +36,7 @@ final class JobStatuses {
             Aborts.dropAllQueued(d, jobId, CheckpointFailureReason.CHECKPOINT_COORDINATOR_SUSPEND, message);
         } else if (status == JobStatus.RUNNING) {
             schedule(d, jobId, d.now + JobSpecs.initialDelayMs(job.getConfig(), initialDelayFraction));
-            RequestQueue.run(d, jobId);
+            CheckpointRequestDecider.run(d, jobId);
         }
     }
 

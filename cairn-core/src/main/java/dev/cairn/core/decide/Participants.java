@@ -80,7 +80,7 @@ public final class Participants {
         if (tasksTriggered(now)) {
             Triggers.participantsAnswered(d, jobId, now);
             // triggering the tasks may end the checkpoint at once (nothing to wait for, or a task not running)
-            RequestQueue.run(d, jobId);
+            CheckpointRequestDecider.run(d, jobId);
         }
     }
 
@@ -99,7 +99,7 @@ public final class Participants {
         d.emit(decline);
         Aborts.abort(d, jobId, pending.get(), reasonOf(decline), "Participant " + decline.getParticipant() + " declined checkpoint "
                 + decline.getCheckpointId() + " of job " + jobId + ": " + decline.getMessage());
-        RequestQueue.run(d, jobId);
+        CheckpointRequestDecider.run(d, jobId);
     }
 
     /**

@@ -77,7 +77,7 @@ final class TaskAttempts {
                                 + pending.getCheckpointId());
             }
         }
-        RequestQueue.run(d, jobId);
+        CheckpointRequestDecider.run(d, jobId);
     }
 
     /**
@@ -116,7 +116,7 @@ final class TaskAttempts {
         if (!ended && job.getFinishedSubtasks() >= job.getRequiredSubtasks()) {
             JobStatuses.change(d, jobId, JobStatus.FINISHED, 0, "every task of job " + jobId + " finished");
         }
-        RequestQueue.run(d, jobId);
+        CheckpointRequestDecider.run(d, jobId);
     }
 
     /** The final state answers every pending checkpoint whose tasks were triggered and that still waits for it. */

@@ -111,7 +111,7 @@ final class TaskMessages {
         CheckpointProgress progress = d.state.progress(jobId, pending.getCheckpointId());
         if (progress.acksReceived() >= pending.getAcksExpected()) {
             Completions.complete(d, jobId, pending, progress);
-            RequestQueue.run(d, jobId);
+            CheckpointRequestDecider.run(d, jobId);
         }
     }
 
@@ -149,7 +149,7 @@ final class TaskMessages {
         String message = "Decline checkpoint " + decline.getCheckpointId() + " by task " + decline.getTaskId()
                 + " of job " + jobId + ": " + decline.getMessage();
         Aborts.abortByTask(d, jobId, pending.get(), reason, message);
-        RequestQueue.run(d, jobId);
+        CheckpointRequestDecider.run(d, jobId);
     }
 
     private static boolean validCheckpointId(Decision d, Command command, JobState job, long checkpointId) {

@@ -170,6 +170,6 @@ final class Triggers {
                 .setMessage(message)
                 .setTimestampMs(d.now)
                 .build());
-        RequestQueue.failed(d, jobId, request, reason, message);
+        CheckpointRequestDecider.failed(d, jobId, request, reason, message);
     }
 }

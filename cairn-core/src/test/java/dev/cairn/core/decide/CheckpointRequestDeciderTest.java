@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class RequestQueueTest {
+class CheckpointRequestDeciderTest {
 
     /** A job whose single pending periodic checkpoint (id 1) blocks non-forced requests. */
     private static Scenario blocked() {

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * of savepoints not; task-level failures count for checkpoints and ordinary savepoints and fail the job at once for
  * a stop-with-savepoint; only some reasons count, ids up to the last success are ignored, each id counts once.
  */
-class FailureManagerByLevelTest {
+class CheckpointFailureManagerTest {
 
     /** Flink's CheckpointFailureManager#checkFailureCounter: the reasons that count. */
     private static final Set<CheckpointFailureReason> COUNTED = EnumSet.of(

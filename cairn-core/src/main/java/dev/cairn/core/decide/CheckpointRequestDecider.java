@@ -18,13 +18,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The single entry point of periodic, manual and savepoint requests (Flink: CheckpointRequestDecider
- * and CheckpointCoordinator's trigger path): queueing with a bounded capacity, choosing what runs,
- * and triggering it.
+ * The single entry point of periodic, manual and savepoint requests, after Flink's
+ * {@code org.apache.flink.runtime.checkpoint.CheckpointRequestDecider} (and the trigger path of its
+ * {@code CheckpointCoordinator}): queueing with a bounded capacity, choosing what runs, and triggering it. In: a
+ * request or a tick on a {@link Decision}; out: the queue's events ({@code RequestQueued}, {@code RequestDequeued},
+ * {@code TriggerFailed}, ...) and the triggers ({@link Triggers}).
  */
-final class RequestQueue {
+final class CheckpointRequestDecider {
 
-    private RequestQueue() {
+    private CheckpointRequestDecider() {
     }
 
     /** Whether a request with that id is queued, pending or in the history: re-sending it changes nothing. */
@@ -84,7 +86,7 @@ final class RequestQueue {
 
     /** Whether a stop-with-savepoint of the job is queued or pending. */
     static boolean isStopping(JobState job) {
-        return job.getQueue().stream().anyMatch(RequestQueue::isStop)
+        return job.getQueue().stream().anyMatch(CheckpointRequestDecider::isStop)
                 || job.getPending().stream().anyMatch(p -> SnapshotOptionsRules.isSynchronous(p.getOptions()));
     }
 
