@@ -3,7 +3,7 @@ package dev.cairn.cli;
 import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.Violation;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;

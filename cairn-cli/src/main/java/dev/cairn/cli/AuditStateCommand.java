@@ -4,7 +4,7 @@ import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.Replay;
 import dev.cairn.core.views.StateViews;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.ApiViews;
 import java.io.PrintWriter;
 import java.util.List;

@@ -4,7 +4,7 @@ import dev.cairn.client.audit.JournalReader;
 import dev.cairn.client.audit.JournalVerifier;
 import dev.cairn.client.audit.JournalVerifier.Difference;
 import dev.cairn.core.audit.Replay;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;

@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.rules.SnapshotOptionsRules;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.rules.SpecProblem;
+import dev.cairn.core.contract.SnapshotOptionsRules;
+import dev.cairn.core.contract.JobSpecs;
+import dev.cairn.core.contract.SpecProblem;
 import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;

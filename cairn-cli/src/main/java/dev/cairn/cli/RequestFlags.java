@@ -1,7 +1,7 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.rules.SpecProblem;
-import dev.cairn.core.rules.TriggerRequests;
+import dev.cairn.core.contract.SpecProblem;
+import dev.cairn.core.contract.TriggerRequests;
 import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.events.RequestEnvelope;

@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
 import dev.cairn.core.events.Command.Dispose;
-import dev.cairn.core.rules.InputChecks;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputChecks;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.cairn.cli;
 
 import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.Replay;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.SavepointViews;
 import dev.cairn.core.views.StateViews;
 import java.io.PrintWriter;

@@ -21,9 +21,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Keeps the core's structure true by reading its sources: each subpackage of {@code dev.cairn.core} names the
- * others it uses (by import or by qualified name), nothing in it uses Kafka, evolve never uses decide, rules and
- * events use neither, only views build the REST API's views (with Jackson's annotations, not its databind), and no
- * two subpackages use each other, however indirectly.
+ * others it uses (by import or by qualified name). The packages are a map, and these are its rules: the events (and
+ * what is read from their fields) use nothing else in the core; the input contract ({@code contract}: spec and
+ * request rules, limits, settings) and the state with its questions ({@code state}) use nothing in the core but the
+ * events; nothing outside {@code decide} uses {@code decide}; nothing uses {@code views} or {@code audit} but the
+ * shells; only views build the REST API's views (with Jackson's annotations, not its databind); nothing in the core
+ * uses Kafka; and no two subpackages use each other, however indirectly.
  */
 class ArchitectureTest {
 
@@ -58,19 +61,29 @@ class ArchitectureTest {
 
     @Test
     void shouldFindEverySubpackageWhenReadingTheSources() {
-        assertThat(packages).containsKeys("events", "rules", "evolve", "decide", "state", "audit", "views");
-        assertThat(uses.get("decide")).as("the scan sees what decide uses").contains("evolve", "rules", "events");
+        assertThat(packages).containsOnlyKeys("events", "contract", "state", "evolve", "decide", "audit", "views");
+        assertThat(uses.get("decide")).as("the scan sees what decide uses").contains("evolve", "contract", "events");
     }
 
     @Test
-    void shouldNotUseDecideWhenEvolving() {
-        assertThat(uses.get("evolve")).doesNotContain("decide");
+    void shouldUseNothingElseInTheCoreWhenStatingEvents() {
+        assertThat(uses.get("events")).isEmpty();
     }
 
     @Test
-    void shouldUseNeitherEvolveNorDecideWhenStatingRulesOrEvents() {
-        assertThat(uses.get("rules")).doesNotContain("evolve", "decide", "audit");
-        assertThat(uses.get("events")).doesNotContain("rules", "evolve", "decide", "audit");
+    void shouldUseOnlyTheEventsWhenStatingTheContractOrTheState() {
+        assertThat(uses.get("contract")).as("contract uses").isSubsetOf("events");
+        assertThat(uses.get("state")).as("state uses").isSubsetOf("events");
+    }
+
+    @Test
+    void shouldUseDecideOnlyWhenDeciding() {
+        uses.forEach((name, used) -> assertThat(used).as("subpackage %s uses", name).doesNotContain("decide"));
+    }
+
+    @Test
+    void shouldUseAuditOnlyFromTheShells() {
+        uses.forEach((name, used) -> assertThat(used).as("subpackage %s uses", name).doesNotContain("audit"));
     }
 
     @Test

@@ -7,7 +7,7 @@ import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
-import dev.cairn.core.rules.CheckpointStatsSummary;
+import dev.cairn.core.views.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointCompleted;

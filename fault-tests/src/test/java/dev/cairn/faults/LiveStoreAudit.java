@@ -2,7 +2,7 @@ package dev.cairn.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.client.audit.JournalReplay;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.JobViews;
 import dev.cairn.client.Json;
 import dev.cairn.coordinator.state.JobState;

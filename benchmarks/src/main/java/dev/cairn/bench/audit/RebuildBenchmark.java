@@ -2,7 +2,7 @@ package dev.cairn.bench.audit;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.topics.TopicInitializer;

@@ -3,7 +3,7 @@ package dev.cairn.bench.audit;
 import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.Replay;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;

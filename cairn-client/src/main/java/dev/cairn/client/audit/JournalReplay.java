@@ -1,7 +1,7 @@
 package dev.cairn.client.audit;
 
 import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.audit.Replay;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.core.audit.Replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;

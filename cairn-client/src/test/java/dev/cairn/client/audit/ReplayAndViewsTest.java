@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.ApiViews;
 import dev.cairn.client.Json;
 import dev.cairn.events.CheckpointTriggered;

@@ -2,7 +2,7 @@ package dev.cairn.core.audit;
 
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.events.EventKind;
-import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;

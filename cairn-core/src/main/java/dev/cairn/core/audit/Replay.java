@@ -2,7 +2,7 @@ package dev.cairn.core.audit;
 
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 
 /**

@@ -1,6 +1,6 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.CheckpointFailureCounted;
@@ -48,7 +48,7 @@ final class CheckpointFailureManager {
         JobState job = d.job(jobId);
         boolean taskLevel = byTask && !PRE_FLIGHT.contains(reason);
         boolean savepoint = pending.getType() == CheckpointType.SAVEPOINT;
-        if (savepoint && SnapshotOptionsRules.isSynchronous(pending.getOptions())) {
+        if (savepoint && SnapshotKinds.isSynchronous(pending.getOptions())) {
             if (taskLevel) {
                 failJob(d, jobId, "Stop-with-savepoint " + pending.getCheckpointId() + " failed: " + reason + " ("
                         + message + ")", job.getConsecutiveFailures());

@@ -1,6 +1,7 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.events.SnapshotKinds;
+import dev.cairn.core.contract.SnapshotOptionsRules;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
@@ -87,7 +88,7 @@ final class CheckpointRequestDecider {
     /** Whether a stop-with-savepoint of the job is queued or pending. */
     static boolean isStopping(JobState job) {
         return job.getQueue().stream().anyMatch(CheckpointRequestDecider::isStop)
-                || job.getPending().stream().anyMatch(p -> SnapshotOptionsRules.isSynchronous(p.getOptions()));
+                || job.getPending().stream().anyMatch(p -> SnapshotKinds.isSynchronous(p.getOptions()));
     }
 
     /** Whether a queued request is a stop-with-savepoint. */

@@ -1,7 +1,7 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.Retention;
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.events.SnapshotKinds;
+import dev.cairn.core.state.Retention;
 import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
@@ -50,7 +50,7 @@ final class Completions {
         if (pending.getRequestId() != null) {
             d.outcome(jobId, pending.getRequestId(), RequestStatus.COMPLETED, null, null, pending.getCheckpointId());
         }
-        if (SnapshotOptionsRules.isSynchronous(pending.getOptions())) {
+        if (SnapshotKinds.isSynchronous(pending.getOptions())) {
             JobStatuses.change(d, jobId, JobStatus.FINISHED, 0, "job " + jobId + " stopped with savepoint "
                     + pending.getCheckpointId());
             return;

@@ -3,7 +3,7 @@ package dev.cairn.core.decide;
 import dev.cairn.core.events.BoundedText;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.OverlayStorage;
 import dev.cairn.coordinator.state.JobState;

@@ -1,6 +1,6 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.JobStatus;

@@ -1,8 +1,8 @@
 package dev.cairn.core.decide;
 
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.KeptStates;
-import dev.cairn.core.rules.PendingCheckpoints;
+import dev.cairn.core.state.KeptStates;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.AckDiscardStatus;
@@ -29,14 +29,6 @@ import java.util.Optional;
 public final class Participants {
 
     private Participants() {
-    }
-
-    /**
-     * Whether the checkpoint's tasks are triggered: at once for a job without participants, else in the decision
-     * that records the last participant's answer (or the checkpoint is aborted there).
-     */
-    public static boolean tasksTriggered(PendingCheckpoint pending) {
-        return pending.getParticipantStates().size() >= pending.getParticipants().size();
     }
 
     /** Who a checkpoint of the job asks first: its participants, or its master hooks when it has none. */
@@ -77,7 +69,7 @@ public final class Participants {
         }
         d.emit(ack);
         PendingCheckpoint now = PendingCheckpoints.find(d.job(jobId), ack.getCheckpointId()).orElseThrow();
-        if (tasksTriggered(now)) {
+        if (PendingCheckpoints.tasksTriggered(now)) {
             Triggers.participantsAnswered(d, jobId, now);
             // triggering the tasks may end the checkpoint at once (nothing to wait for, or a task not running)
             CheckpointRequestDecider.run(d, jobId);
@@ -128,7 +120,7 @@ public final class Participants {
     /** Why the checkpoint does not wait for this participant's answer, or empty when it does. */
     private static Optional<String> whyNotWaiting(JobState job, long checkpointId, String participant) {
         Optional<PendingCheckpoint> pending = PendingCheckpoints.find(job, checkpointId);
-        if (pending.isEmpty() || tasksTriggered(pending.get())) {
+        if (pending.isEmpty() || PendingCheckpoints.tasksTriggered(pending.get())) {
             return Optional.of("checkpoint " + checkpointId + " of job " + job.getJobId()
                     + " is not waiting for its participants");
         }

@@ -1,12 +1,11 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.core.rules.RestoreParts;
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.state.RestorePoints;
+import dev.cairn.core.events.SnapshotKinds;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
@@ -65,8 +64,7 @@ final class RestorePointRecords {
     static CheckpointCompleted newRestorePoint(List<SpecificRecord> events) {
         CheckpointCompleted point = null;
         for (SpecificRecord event : events) {
-            if (event instanceof CheckpointCompleted c && (c.getType() == CheckpointType.CHECKPOINT
-                    || SnapshotOptionsRules.isSynchronous(c.getOptions()))) {
+            if (event instanceof CheckpointCompleted c && SnapshotKinds.isRestorePoint(c)) {
                 point = c;
             } else if (event instanceof JobRestored r) {
                 point = r.getRestorePoint();
@@ -81,7 +79,7 @@ final class RestorePointRecords {
      */
     private static List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted point, CoordinatorState state) {
         String jobId = point.getJobId();
-        return RestoreParts.statesOf(point, state.acks(jobId, point.getCheckpointId()), () -> state.finished(jobId),
+        return RestorePoints.statesOf(point, state.acks(jobId, point.getCheckpointId()), () -> state.finished(jobId),
                 taskId -> state.vertex(jobId, taskId));
     }
 

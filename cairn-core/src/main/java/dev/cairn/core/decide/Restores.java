@@ -2,8 +2,8 @@ package dev.cairn.core.decide;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.RestorePoints;
-import dev.cairn.core.rules.Retention;
+import dev.cairn.core.state.RestorePoints;
+import dev.cairn.core.state.Retention;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;

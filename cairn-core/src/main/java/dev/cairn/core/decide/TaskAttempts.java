@@ -1,9 +1,9 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.core.state.TaskVertices;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.FinishedTasks;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.rules.PendingCheckpoints;
+import dev.cairn.core.state.FinishedTasks;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
@@ -64,7 +64,7 @@ final class TaskAttempts {
             return;
         }
         Optional<TaskVertex> vertex = d.state.vertex(jobId, started.getTaskId());
-        if (!JobSpecs.hasSubtask(vertex, started.getSubtaskIndex()) || !JobSpecs.isRequired(vertex.orElseThrow())) {
+        if (!TaskVertices.hasSubtask(vertex, started.getSubtaskIndex()) || !TaskVertices.isRequired(vertex.orElseThrow())) {
             return;
         }
         for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
@@ -92,7 +92,7 @@ final class TaskAttempts {
     static void finished(Decision d, Command command, TaskFinished finished) {
         String jobId = finished.getJobId();
         Optional<TaskVertex> vertex = d.state.vertex(jobId, finished.getTaskId());
-        if (!JobSpecs.hasSubtask(vertex, finished.getSubtaskIndex())) {
+        if (!TaskVertices.hasSubtask(vertex, finished.getSubtaskIndex())) {
             d.reject(jobId, command, "unknown task " + finished.getTaskId() + " subtask " + finished.getSubtaskIndex());
             return;
         }
@@ -124,7 +124,7 @@ final class TaskAttempts {
         String jobId = finished.getJobId();
         for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
             boolean stillPending = PendingCheckpoints.find(d.job(jobId), pending.getCheckpointId()).isPresent();
-            if (!stillPending || !Participants.tasksTriggered(pending) || d.state.ack(jobId, pending.getCheckpointId(),
+            if (!stillPending || !PendingCheckpoints.tasksTriggered(pending) || d.state.ack(jobId, pending.getCheckpointId(),
                     finished.getTaskId(), finished.getSubtaskIndex()).isPresent()) {
                 continue;
             }

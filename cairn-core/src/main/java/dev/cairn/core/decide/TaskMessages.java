@@ -1,9 +1,9 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.core.state.TaskVertices;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.rules.KeptStates;
-import dev.cairn.core.rules.PendingCheckpoints;
+import dev.cairn.core.state.KeptStates;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
@@ -68,7 +68,7 @@ final class TaskMessages {
                     + ", which was never triggered (next id " + job.getNextCheckpointId() + ")");
         }
         Optional<TaskVertex> vertex = state.vertex(job.getJobId(), ack.getTaskId());
-        if (!JobSpecs.hasSubtask(vertex, ack.getSubtaskIndex())) {
+        if (!TaskVertices.hasSubtask(vertex, ack.getSubtaskIndex())) {
             return new Discard(AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the job has no such task or subtask; discarding its state handle");
         }
@@ -91,7 +91,7 @@ final class TaskMessages {
         Optional<String> current = state.attempt(jobId, ack.getTaskId(), ack.getSubtaskIndex());
         if (existing.isPresent() && existing.get().getAttemptId().equals(ack.getAttemptId())) {
             return new Discard(AckDiscardStatus.DUPLICATE, "Duplicate acknowledgement of checkpoint " + id + who(ack));
-        } else if (!vertex.getAcknowledges() || !Participants.tasksTriggered(pending)
+        } else if (!vertex.getAcknowledges() || !PendingCheckpoints.tasksTriggered(pending)
                 || existing.isPresent() || current.isEmpty() || !current.get().equals(ack.getAttemptId())) {
             return new Discard(AckDiscardStatus.UNKNOWN, "Could not acknowledge checkpoint " + id + who(ack)
                     + ": the attempt is not in the plan; discarding its state handle");
@@ -127,7 +127,7 @@ final class TaskMessages {
         if (!validCheckpointId(d, command, job, decline.getCheckpointId())) {
             return;
         }
-        if (!JobSpecs.hasSubtask(d.state.vertex(jobId, decline.getTaskId()), decline.getSubtaskIndex())) {
+        if (!TaskVertices.hasSubtask(d.state.vertex(jobId, decline.getTaskId()), decline.getSubtaskIndex())) {
             d.reject(jobId, command, "unknown task " + decline.getTaskId() + " subtask " + decline.getSubtaskIndex());
             return;
         }
@@ -137,7 +137,7 @@ final class TaskMessages {
                     + " is not pending");
             return;
         }
-        if (!Participants.tasksTriggered(pending.get())) {
+        if (!PendingCheckpoints.tasksTriggered(pending.get())) {
             // no task was told of it yet (its participants are snapshotting), as for an ack at that point
             d.reject(jobId, command, "checkpoint " + decline.getCheckpointId() + " of job " + jobId
                     + " has not triggered its tasks yet");

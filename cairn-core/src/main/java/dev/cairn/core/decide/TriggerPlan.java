@@ -1,7 +1,7 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.FinishedTasks;
-import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.state.TaskVertices;
+import dev.cairn.core.state.FinishedTasks;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TaskFinished;
@@ -54,7 +54,7 @@ record TriggerPlan(String failure, int acksExpected, List<TaskRoles> roles, int 
                     continue;
                 }
                 runningSubtasks++;
-                if (JobSpecs.isRequired(vertex) && state.attempt(jobId, vertex.getTaskId(), subtask).isEmpty()) {
+                if (TaskVertices.isRequired(vertex) && state.attempt(jobId, vertex.getTaskId(), subtask).isEmpty()) {
                     return failure("Not all required tasks are currently running for job " + jobId + ": task "
                             + vertex.getTaskId() + " subtask " + subtask + " has no running attempt");
                 }

@@ -1,10 +1,10 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.rules.Retention;
+import dev.cairn.core.state.Retention;
 import dev.cairn.events.BackupType;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.rules.PendingCheckpoints;
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.contract.JobSpecs;
+import dev.cairn.core.state.PendingCheckpoints;
+import dev.cairn.core.contract.SnapshotOptionsRules;
 import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;

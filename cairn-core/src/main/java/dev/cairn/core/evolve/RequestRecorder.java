@@ -1,7 +1,7 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.rules.CoordinatorSettings;
-import dev.cairn.core.rules.PendingCheckpoints;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;

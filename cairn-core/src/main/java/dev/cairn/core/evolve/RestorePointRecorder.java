@@ -1,10 +1,10 @@
 package dev.cairn.core.evolve;
 
+import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.KeptSavepoints;
-import dev.cairn.core.rules.RestorePoints;
-import dev.cairn.core.rules.Retention;
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.state.RestorePoints;
+import dev.cairn.core.state.Retention;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointCompleted;
@@ -42,7 +42,7 @@ final class RestorePointRecorder {
             savepoints.add(e);
             putSavepoints(state, jobId, savepoints);
         }
-        if (e.getType() == CheckpointType.CHECKPOINT || SnapshotOptionsRules.isSynchronous(e.getOptions())) {
+        if (SnapshotKinds.isRestorePoint(e)) {
             Optional<RetainedCheckpoints> before = state.retained(jobId);
             RetainedCheckpoints after = Retention.retain(before, e, job.getConfig().getRetained());
             state.put(StateTable.RETAINED, jobId, after);

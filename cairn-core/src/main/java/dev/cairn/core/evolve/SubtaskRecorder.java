@@ -1,7 +1,7 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.rules.FinishedTasks;
-import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.state.TaskVertices;
+import dev.cairn.core.state.FinishedTasks;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateKeys.AttemptKey;
 import dev.cairn.core.state.StateTable;
@@ -38,7 +38,7 @@ final class SubtaskRecorder {
     /** Adds {@code delta} to the job's count of finished subtasks when the subtask is one the spec requires. */
     private static void count(CoordinatorState state, String jobId, String taskId, int subtaskIndex, int delta) {
         Optional<TaskVertex> vertex = state.vertex(jobId, taskId);
-        if (JobSpecs.hasSubtask(vertex, subtaskIndex) && JobSpecs.isRequired(vertex.get())) {
+        if (TaskVertices.hasSubtask(vertex, subtaskIndex) && TaskVertices.isRequired(vertex.get())) {
             CheckpointEvolver.update(state, jobId, job -> job.setFinishedSubtasks(job.getFinishedSubtasks() + delta));
         }
     }

@@ -1,9 +1,8 @@
 package dev.cairn.core.views;
 
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.events.CairnRecords;
-import dev.cairn.core.rules.CheckpointStatsSummary;
-import dev.cairn.core.decide.Participants;
-import dev.cairn.core.rules.SnapshotOptionsRules;
+import dev.cairn.core.contract.SnapshotOptionsRules;
 import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
@@ -113,7 +112,7 @@ public final class JobViews {
                         progress.acksReceived() + finished),
                 new ApiViews.Outcome(p.getStorageLocation(), p.getRequestId(), p.getTimeoutAtMs(), null, null),
                 options(p.getType(), p.getOptions()),
-                new ApiViews.Progress(Participants.tasksTriggered(p),
+                new ApiViews.Progress(PendingCheckpoints.tasksTriggered(p),
                         participants(p.getParticipants(), p.getParticipantStates()), finished,
                         p.getFinishedStateBytes()));
     }

@@ -1,6 +1,6 @@
 package dev.cairn.core.views;
 
-import dev.cairn.core.rules.Retention;
+import dev.cairn.core.state.Retention;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.RetainedCheckpoints;

@@ -1,6 +1,6 @@
 package dev.cairn.core.views;
 
-import dev.cairn.core.rules.RestoreParts;
+import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.RetainedCheckpoints;
@@ -38,7 +38,7 @@ public final class StateViews {
             String jobId, long checkpointId) {
         List<CheckpointAcknowledged> acks = state.acks(jobId, checkpointId);
         return retained.getCheckpoints().stream().filter(c -> c.getCheckpointId() == checkpointId).findFirst()
-                .map(completed -> RestoreParts.statesOf(completed, acks, () -> state.finished(jobId),
+                .map(completed -> RestorePoints.statesOf(completed, acks, () -> state.finished(jobId),
                         taskId -> state.vertex(jobId, taskId)))
                 .orElse(acks);
     }

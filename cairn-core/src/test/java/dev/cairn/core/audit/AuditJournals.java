@@ -3,7 +3,7 @@ package dev.cairn.core.audit;
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.decide.Decided;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;

@@ -8,7 +8,7 @@ import static dev.cairn.core.audit.AuditJournals.indexOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.audit.Violation.Rule;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;

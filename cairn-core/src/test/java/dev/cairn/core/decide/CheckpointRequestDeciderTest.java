@@ -1,6 +1,6 @@
 package dev.cairn.core.decide;
 
-import static dev.cairn.core.rules.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
+import static dev.cairn.core.contract.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -14,10 +14,10 @@ import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.rules.InputLimits;
-import dev.cairn.core.rules.RequestOrder;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.state.RequestOrder;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.coordinator.state.QueuedRequest;

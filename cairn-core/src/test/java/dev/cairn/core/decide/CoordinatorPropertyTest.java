@@ -2,11 +2,11 @@ package dev.cairn.core.decide;
 
 import dev.cairn.core.state.StateTable;
 import dev.cairn.core.state.CoordinatorState;
-import static dev.cairn.core.rules.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
+import static dev.cairn.core.contract.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;

@@ -1,5 +1,6 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.core.state.RestorePoints;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -14,7 +15,6 @@ import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.rules.RestoreParts;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.coordinator.state.CheckpointStatus;
@@ -330,7 +330,7 @@ class FinishedTasksTest {
                 .setSubtaskCount(3).build();
         TaskVertex source = TaskVertex.newBuilder().setTaskId(SOURCE).setParallelism(2).build();
 
-        List<CheckpointAcknowledged> states = RestoreParts.statesOf(completed, List.of(sinkAck),
+        List<CheckpointAcknowledged> states = RestorePoints.statesOf(completed, List.of(sinkAck),
                 () -> List.of(source1, notCounted, source0),
                 taskId -> taskId.equals(SOURCE) ? java.util.Optional.of(source) : java.util.Optional.empty());
 
@@ -341,7 +341,7 @@ class FinishedTasksTest {
                 org.assertj.core.groups.Tuple.tuple(SOURCE, 1, 0L));
         assertThat(states).allSatisfy(a -> assertThat(a.getCheckpointId()).isEqualTo(4));
         completed.setSubtaskCount(1);
-        assertThat(RestoreParts.statesOf(completed, List.of(sinkAck), () -> {
+        assertThat(RestorePoints.statesOf(completed, List.of(sinkAck), () -> {
             throw new AssertionError("a checkpoint that counts no finished subtask reads none");
         }, taskId -> java.util.Optional.of(source))).containsExactly(sinkAck);
     }

@@ -1,5 +1,6 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.core.state.PendingCheckpoints;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -71,7 +72,7 @@ class MasterHooksTest {
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
         assertThat(pending.getParticipants()).containsExactly(COORDINATOR, HOOK);
         assertThat(pending.getTriggerTimestampMs()).isEqualTo(1000);
-        assertThat(Participants.tasksTriggered(pending)).isFalse();
+        assertThat(PendingCheckpoints.tasksTriggered(pending)).isFalse();
         assertThat(then.job(JOB).getNextCheckpointId()).as("no second id").isEqualTo(2);
     }
 
@@ -83,7 +84,7 @@ class MasterHooksTest {
 
         then.thenTypes(ParticipantAcknowledged.class, CheckpointTriggered.class);
         assertThat(then.single(CheckpointTriggered.class).getCheckpointId()).isEqualTo(1);
-        assertThat(Participants.tasksTriggered(then.job(JOB).getPending().get(0))).isTrue();
+        assertThat(PendingCheckpoints.tasksTriggered(then.job(JOB).getPending().get(0))).isTrue();
     }
 
     @Test

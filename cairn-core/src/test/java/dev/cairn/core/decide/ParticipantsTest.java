@@ -1,5 +1,6 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.core.state.PendingCheckpoints;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -16,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
-import dev.cairn.core.rules.SidecarNotifications;
+import dev.cairn.core.events.SidecarNotifications;
 import dev.cairn.core.testing.Then;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.AckDiscardStatus;
@@ -81,7 +82,7 @@ class ParticipantsTest {
         assertThat(asked.getTimeoutAtMs()).isEqualTo(1600);
         assertThat(asked.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
-        assertThat(Participants.tasksTriggered(pending)).isFalse();
+        assertThat(PendingCheckpoints.tasksTriggered(pending)).isFalse();
         assertThat(pending.getAcksExpected()).isZero();
         assertThat(then.job(JOB).getNextCheckpointId()).isEqualTo(2);
         assertThat(then.job(JOB).getCounts().getInProgress()).isEqualTo(1);
@@ -124,7 +125,7 @@ class ParticipantsTest {
         assertThat(triggered.getRoles()).containsExactly(new TaskRoles(SINK, false, true, true));
         assertThat(triggered.getStorageLocation()).isEqualTo("file:///checkpoints/job-1/chk-1");
         PendingCheckpoint pending = then.job(JOB).getPending().get(0);
-        assertThat(Participants.tasksTriggered(pending)).isTrue();
+        assertThat(PendingCheckpoints.tasksTriggered(pending)).isTrue();
         assertThat(pending.getAcksExpected()).isEqualTo(3);
         assertThat(pending.getTriggerTimestampMs()).as("the checkpoint started with its participants")
                 .isEqualTo(1000);

@@ -1,12 +1,12 @@
 package dev.cairn.core.decide;
 
-import static dev.cairn.core.rules.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
-import dev.cairn.core.rules.CheckpointStatsSummary;
-import dev.cairn.core.rules.CoordinatorSettings;
+import static dev.cairn.core.contract.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
+import dev.cairn.core.views.CheckpointStatsSummary;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.testing.CountingStorage;
 import dev.cairn.core.events.EventDescriptions;
 import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.core.events.TimerIndex;

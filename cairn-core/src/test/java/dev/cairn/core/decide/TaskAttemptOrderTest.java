@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.events.EventDescriptions;
 import dev.cairn.core.testing.Scenario;
-import dev.cairn.core.rules.SidecarNotifications;
+import dev.cairn.core.events.SidecarNotifications;
 import dev.cairn.core.testing.Then;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.core.testing.Events;

@@ -2,7 +2,7 @@ package dev.cairn.core.events;
 
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.testing.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;

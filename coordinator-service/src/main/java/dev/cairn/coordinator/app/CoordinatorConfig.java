@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.rest.Forwarder;
 import dev.cairn.coordinator.rest.HealthSource;
 import dev.cairn.coordinator.rest.JettyApiHandler;

@@ -1,9 +1,9 @@
 package dev.cairn.coordinator.rest;
 
 import dev.cairn.core.events.CairnRecords;
-import dev.cairn.core.rules.InputLimits;
-import dev.cairn.core.rules.JobSpecs;
-import dev.cairn.core.rules.SpecProblem;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.contract.JobSpecs;
+import dev.cairn.core.contract.SpecProblem;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.rest;
 
 import dev.cairn.core.views.ApiViews;
-import dev.cairn.core.rules.InputLimits;
-import dev.cairn.core.rules.TriggerRequests;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.contract.TriggerRequests;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;

@@ -2,8 +2,8 @@ package dev.cairn.coordinator.rest;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cairn.core.events.Command;
-import dev.cairn.core.rules.InputChecks;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputChecks;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;

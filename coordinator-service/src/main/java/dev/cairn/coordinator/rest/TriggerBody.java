@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.rest;
 
-import dev.cairn.core.rules.InputLimits;
-import dev.cairn.core.rules.SpecProblem;
-import dev.cairn.core.rules.TriggerRequests;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.contract.SpecProblem;
+import dev.cairn.core.contract.TriggerRequests;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestedOptions;

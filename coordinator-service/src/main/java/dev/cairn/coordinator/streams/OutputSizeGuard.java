@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.core.rules.SidecarNotifications;
+import dev.cairn.core.events.SidecarNotifications;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.client.audit.JournalDecoder;
 import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.events.TimerIndex;
 import dev.cairn.events.serde.EventDecodingException;

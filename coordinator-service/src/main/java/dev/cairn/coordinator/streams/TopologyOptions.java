@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.topics.CairnTopics;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;

@@ -5,7 +5,7 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
 import dev.cairn.coordinator.rest.JobLocation;

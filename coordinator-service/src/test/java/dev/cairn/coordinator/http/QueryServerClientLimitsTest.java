@@ -2,7 +2,7 @@ package dev.cairn.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.rest.AlwaysUp;
 import dev.cairn.coordinator.rest.FixedStateSource;
 import dev.cairn.coordinator.rest.JobLocation;

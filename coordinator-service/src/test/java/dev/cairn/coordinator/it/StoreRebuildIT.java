@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.AlwaysUp;

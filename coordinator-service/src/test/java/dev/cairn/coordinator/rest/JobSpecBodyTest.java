@@ -4,7 +4,7 @@ import dev.cairn.core.events.CairnRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

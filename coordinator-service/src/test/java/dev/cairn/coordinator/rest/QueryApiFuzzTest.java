@@ -6,8 +6,8 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.core.rules.InputLimits;
-import dev.cairn.core.rules.JobSpecs;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.coordinator.http.TestLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;

@@ -7,7 +7,7 @@ import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.streams.CoordinatorDriver;

@@ -2,7 +2,7 @@ package dev.cairn.coordinator.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import java.nio.charset.StandardCharsets;

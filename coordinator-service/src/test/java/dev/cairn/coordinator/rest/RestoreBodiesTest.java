@@ -3,7 +3,7 @@ package dev.cairn.coordinator.rest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;

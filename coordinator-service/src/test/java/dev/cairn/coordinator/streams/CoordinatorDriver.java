@@ -2,7 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.core.rules.CoordinatorSettings;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.rest.JobLocation;
 import dev.cairn.coordinator.rest.StateSource;

@@ -2,8 +2,8 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.rules.InputLimits;
-import dev.cairn.core.rules.RestoreParts;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.decide.RestoreParts;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointCompleted;

@@ -5,7 +5,7 @@ import dev.cairn.coordinator.streams.StreamsStorage;
 import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.core.rules.InputLimits;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.AccessPolicy;
 import dev.cairn.coordinator.rest.BearerTokens;

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.contract;
 
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.AlignmentType;
@@ -41,11 +41,6 @@ public final class SnapshotOptionsRules {
     static final long NO_ALIGNED_TIMEOUT = Long.MAX_VALUE;
 
     private SnapshotOptionsRules() {
-    }
-
-    /** Whether the options make a synchronous savepoint: a stop-with-savepoint, which ends the job on success. */
-    public static boolean isSynchronous(SnapshotOptions options) {
-        return options != null && options.getPostCheckpointAction() != PostCheckpointAction.NONE;
     }
 
     /** The options of a periodic checkpoint of a job with this config. */

@@ -1,10 +1,10 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.state;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import java.util.Optional;
 
-/** Looks up one of a job's pending checkpoints; the decider and the evolver both ask. */
+/** Questions about a job's pending checkpoints; the decider, the evolver and the views ask them. */
 public final class PendingCheckpoints {
 
     private PendingCheckpoints() {
@@ -18,5 +18,13 @@ public final class PendingCheckpoints {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether the checkpoint's tasks are triggered: at once for a job without participants, else in the decision
+     * that records the last participant's answer (or the checkpoint is aborted there).
+     */
+    public static boolean tasksTriggered(PendingCheckpoint pending) {
+        return pending.getParticipantStates().size() >= pending.getParticipants().size();
     }
 }

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.contract;
 
 import static dev.cairn.core.testing.Fixtures.config;
 import static dev.cairn.core.testing.Fixtures.spec;

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.state;
 
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointType;

@@ -1,10 +1,8 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.events;
 
-import dev.cairn.core.events.EventKind;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointType;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -30,7 +28,7 @@ public final class SidecarNotifications {
             return false;
         }
         if (event instanceof CheckpointCompleted c) {
-            return c.getType() != CheckpointType.SAVEPOINT || SnapshotOptionsRules.isSynchronous(c.getOptions());
+            return SnapshotKinds.isRestorePoint(c);
         }
         return !(event instanceof AckDiscarded a)
                 || a.getStatus() != AckDiscardStatus.DUPLICATE && a.getStateHandle() != null;

@@ -1,6 +1,5 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.state;
 
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.CheckpointAcknowledged;

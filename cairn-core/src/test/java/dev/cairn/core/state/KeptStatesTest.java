@@ -1,5 +1,6 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.state;
 
+import dev.cairn.core.events.SidecarNotifications;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.events;
 
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
@@ -12,7 +12,6 @@ import static dev.cairn.core.testing.Fixtures.stop;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.events.Command;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;

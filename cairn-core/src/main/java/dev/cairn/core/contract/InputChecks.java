@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.contract;
 
 import dev.cairn.core.events.Command;
 import dev.cairn.events.CheckpointAcknowledged;

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.contract;
 
 import java.util.List;
 import java.util.function.Function;

@@ -1,5 +1,6 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.decide;
 
+import dev.cairn.core.contract.InputLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.testing.Events;

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.contract;
 
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
@@ -185,16 +185,6 @@ public final class JobSpecs {
         if (problem != null) {
             problems.add(new SpecProblem(path, problem));
         }
-    }
-
-    /** Whether the vertex (as looked up by task id; empty when the spec has no such task) has that subtask. */
-    public static boolean hasSubtask(Optional<TaskVertex> vertex, int subtaskIndex) {
-        return vertex.map(v -> subtaskIndex >= 0 && subtaskIndex < v.getParallelism()).orElse(false);
-    }
-
-    /** A subtask of this vertex must run for a trigger: it is triggered or acknowledges. */
-    public static boolean isRequired(TaskVertex vertex) {
-        return vertex.getTriggered() || vertex.getAcknowledges();
     }
 
     /** How many acks complete a checkpoint of a version 1 trigger's plan. */

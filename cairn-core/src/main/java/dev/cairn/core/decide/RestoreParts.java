@@ -1,20 +1,11 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.decide;
 
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.CheckpointAcknowledged;
-import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.RestorePart;
-import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.SubtaskState;
-import dev.cairn.events.TaskFinished;
-import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Cuts the subtask states of a completed checkpoint into {@link RestorePart}s of at most
@@ -58,40 +49,5 @@ public final class RestoreParts {
             result.add(new RestorePart(jobId, checkpointId, part, parts, states));
         }
         return result;
-    }
-
-    /**
-     * The subtask states of a completed checkpoint: its accepted acks and, when it counts more subtasks than it has
-     * acks, the final states of the subtasks that had finished before it was triggered (those of acknowledging
-     * vertices of the current spec without an ack in it), each as an ack of its finishing attempt; ordered by
-     * (taskId, subtaskIndex). The finished subtasks are read only when the checkpoint counts some.
-     */
-    public static List<CheckpointAcknowledged> statesOf(CheckpointCompleted completed, List<CheckpointAcknowledged> acks,
-            Supplier<List<TaskFinished>> finished, Function<String, Optional<TaskVertex>> vertexOf) {
-        if (completed.getSubtaskCount() <= acks.size()) {
-            return acks;
-        }
-        Set<String> acked = new HashSet<>();
-        acks.forEach(a -> acked.add(a.getTaskId() + '\u0000' + a.getSubtaskIndex()));
-        List<CheckpointAcknowledged> states = new ArrayList<>(acks);
-        for (TaskFinished f : finished.get()) {
-            Optional<TaskVertex> vertex = vertexOf.apply(f.getTaskId());
-            if (JobSpecs.hasSubtask(vertex, f.getSubtaskIndex()) && vertex.get().getAcknowledges()
-                    && !acked.contains(f.getTaskId() + '\u0000' + f.getSubtaskIndex())) {
-                states.add(CheckpointAcknowledged.newBuilder()
-                        .setJobId(f.getJobId())
-                        .setCheckpointId(completed.getCheckpointId())
-                        .setTaskId(f.getTaskId())
-                        .setSubtaskIndex(f.getSubtaskIndex())
-                        .setAttemptId(f.getAttemptId())
-                        .setStateHandle(FinishedTasks.finalState(f))
-                        .setMetrics(SubtaskMetrics.newBuilder().build())
-                        .setTimestampMs(f.getTimestampMs())
-                        .build());
-            }
-        }
-        states.sort(Comparator.comparing(CheckpointAcknowledged::getTaskId)
-                .thenComparingInt(CheckpointAcknowledged::getSubtaskIndex));
-        return states;
     }
 }

@@ -1,6 +1,5 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.state;
 
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
@@ -31,7 +30,7 @@ public final class FinishedTasks {
     public static int required(JobSpec spec) {
         int required = 0;
         for (TaskVertex vertex : spec.getTasks()) {
-            if (JobSpecs.isRequired(vertex)) {
+            if (TaskVertices.isRequired(vertex)) {
                 required += vertex.getParallelism();
             }
         }
@@ -42,7 +41,7 @@ public final class FinishedTasks {
     public static int countFinished(CoordinatorState state, JobSpec spec) {
         int finished = 0;
         for (TaskVertex vertex : spec.getTasks()) {
-            if (!JobSpecs.isRequired(vertex)) {
+            if (!TaskVertices.isRequired(vertex)) {
                 continue;
             }
             for (int subtask = 0; subtask < vertex.getParallelism(); subtask++) {

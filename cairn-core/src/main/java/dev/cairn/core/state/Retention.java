@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.state;
 
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;

@@ -1,4 +1,4 @@
-package dev.cairn.core.rules;
+package dev.cairn.core.views;
 
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointStatus;
