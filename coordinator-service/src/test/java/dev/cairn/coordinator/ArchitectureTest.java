@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
  *   <li>the REST API ({@code rest} and below) uses none of {@code http}, {@code web}, {@code metrics}, {@code app},
  *       and only {@code rest.sources} uses {@code streams};</li>
  *   <li>{@code rest} uses none of its subpackages; {@code rest.access} and {@code rest.bodies} use only
- *       {@code rest} (the API's error) and no Kafka;</li>
+ *       {@code rest} (the API's error) and no Kafka; {@code rest.sources} uses only {@code rest} and
+ *       {@code streams};</li>
  *   <li>only {@code http} uses {@code rest.routes};</li>
  *   <li>the metrics read jobs through {@code rest.sources} and use nothing else of the API;</li>
  *   <li>no two packages use each other, however indirectly.</li>
@@ -80,6 +81,11 @@ class ArchitectureTest {
         assertThat(sources.uses("rest.access")).as("packages access uses").containsOnly("rest");
         assertThat(sources.uses("rest.bodies")).as("packages bodies uses").containsOnly("rest");
         assertThat(sources.usingKafka()).doesNotContain("rest", "rest.access", "rest.bodies");
+    }
+
+    @Test
+    void shouldUseNoOtherPartOfTheApiWhenReadingStores() {
+        assertThat(sources.uses("rest.sources")).as("packages sources uses").isSubsetOf("rest", "streams");
     }
 
     @Test

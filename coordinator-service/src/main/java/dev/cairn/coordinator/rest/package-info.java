@@ -5,7 +5,7 @@
  * the requests go to. This package holds what all four share: {@link dev.cairn.coordinator.rest.ApiException}, the
  * error answer.
  *
- * <p>Rule: this package uses none of its subpackages; only routes uses access and bodies; no part of the API uses
- * the HTTP server ({@code http}), the web page, the metrics or main ({@code app}).
+ * <p>Rule: this package uses none of its subpackages; within the API only routes uses access, bodies and sources;
+ * no part of the API uses the HTTP server ({@code http}), the web page, the metrics or main ({@code app}).
  */
 package dev.cairn.coordinator.rest;
