@@ -9,7 +9,7 @@ import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
-import dev.cairn.coordinator.rest.HealthSource;
+import dev.cairn.coordinator.rest.sources.HealthSource;
 import dev.cairn.coordinator.testbed.NoJobs;
 import java.io.IOException;
 import java.net.URI;

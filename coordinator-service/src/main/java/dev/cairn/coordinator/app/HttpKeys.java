@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.coordinator.rest.AccessPolicy;
-import dev.cairn.coordinator.rest.BearerTokens;
+import dev.cairn.coordinator.rest.access.AccessPolicy;
+import dev.cairn.coordinator.rest.access.BearerTokens;
 import dev.cairn.coordinator.http.ClientLimits;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.http.TlsConfig;

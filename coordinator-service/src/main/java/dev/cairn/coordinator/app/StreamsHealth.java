@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.coordinator.rest.HealthSource;
-import dev.cairn.coordinator.rest.StateSource;
+import dev.cairn.coordinator.rest.sources.HealthSource;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.LongSupplier;

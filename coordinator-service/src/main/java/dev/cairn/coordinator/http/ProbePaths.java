@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.http;
 
 import dev.cairn.client.Json;
-import dev.cairn.coordinator.rest.Route;
+import dev.cairn.coordinator.rest.routes.Route;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;

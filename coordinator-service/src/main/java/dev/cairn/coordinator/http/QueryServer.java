@@ -1,13 +1,13 @@
 package dev.cairn.coordinator.http;
 
 import dev.cairn.core.contract.InputLimits;
-import dev.cairn.coordinator.rest.Forwarder;
-import dev.cairn.coordinator.rest.HealthSource;
-import dev.cairn.coordinator.rest.JettyApiHandler;
-import dev.cairn.coordinator.rest.JobLocation;
-import dev.cairn.coordinator.rest.QueryApi;
-import dev.cairn.coordinator.rest.RequestPublisher;
-import dev.cairn.coordinator.rest.StateSource;
+import dev.cairn.coordinator.rest.routes.Forwarder;
+import dev.cairn.coordinator.rest.routes.JettyApiHandler;
+import dev.cairn.coordinator.rest.routes.QueryApi;
+import dev.cairn.coordinator.rest.sources.HealthSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.coordinator.rest.sources.RequestPublisher;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.web.WebPageHandler;
 import java.io.IOException;
 import java.io.UncheckedIOException;

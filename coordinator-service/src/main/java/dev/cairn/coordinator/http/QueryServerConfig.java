@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.coordinator.rest.AccessPolicy;
+import dev.cairn.coordinator.rest.access.AccessPolicy;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Objects;

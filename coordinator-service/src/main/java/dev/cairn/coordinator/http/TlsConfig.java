@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.coordinator.rest.Forwarder;
+import dev.cairn.coordinator.rest.routes.Forwarder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.metrics;
 
-import dev.cairn.coordinator.rest.StateSource;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.config.Release;
 import dev.cairn.metrics.PrometheusScrape;

@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.metrics;
 
-import dev.cairn.coordinator.rest.StateSource;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;

@@ -7,21 +7,23 @@ import java.util.Map;
  * exactly what is wrong. 503 answers carry a {@code Retry-After} header: the state is moving between
  * instances (or not restored yet) and the same request will succeed shortly. 401 answers carry
  * {@code WWW-Authenticate: Bearer realm="cairn"}, 405 answers an {@code Allow} header naming the methods the
- * path serves.
+ * path serves. Every part of the REST API throws it (a token refused, a body refused, stores not queryable); the
+ * routes turn it into the answer.
  */
 public final class ApiException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
     /** Seconds a client should wait before retrying a 503. */
-    static final int RETRY_AFTER_SECONDS = 1;
+    private static final int RETRY_AFTER_SECONDS = 1;
     /** The challenge of every 401 answer. */
-    static final String BEARER_CHALLENGE = "Bearer realm=\"cairn\"";
+    private static final String BEARER_CHALLENGE = "Bearer realm=\"cairn\"";
 
     private final int status;
     private final String allow;
 
-    ApiException(int status, String message) {
+    /** An answer of {@code status} (400 or more) saying {@code message}. */
+    public ApiException(int status, String message) {
         this(status, message, null);
     }
 
@@ -31,32 +33,32 @@ public final class ApiException extends RuntimeException {
         this.allow = allow;
     }
 
-    static ApiException badRequest(String message) {
+    public static ApiException badRequest(String message) {
         return new ApiException(400, message);
     }
 
-    static ApiException unauthorized(String message) {
+    public static ApiException unauthorized(String message) {
         return new ApiException(401, message);
     }
 
-    static ApiException forbidden(String message) {
+    public static ApiException forbidden(String message) {
         return new ApiException(403, message);
     }
 
-    static ApiException notFound(String message) {
+    public static ApiException notFound(String message) {
         return new ApiException(404, message);
     }
 
     /** 405 for {@code method}, with an {@code Allow} header listing {@code allowed} (like {@code "GET, PUT"}). */
-    static ApiException methodNotAllowed(String method, String allowed) {
+    public static ApiException methodNotAllowed(String method, String allowed) {
         return new ApiException(405, method + " is not allowed here; allowed: " + allowed, allowed);
     }
 
-    static ApiException tooLarge(String message) {
+    public static ApiException tooLarge(String message) {
         return new ApiException(413, message);
     }
 
-    static ApiException unavailable(String message) {
+    public static ApiException unavailable(String message) {
         return new ApiException(503, message);
     }
 
@@ -69,7 +71,7 @@ public final class ApiException extends RuntimeException {
      * The headers the answer carries because of its status: {@code Retry-After}, {@code WWW-Authenticate},
      * {@code Allow}.
      */
-    Map<String, String> headers() {
+    public Map<String, String> headers() {
         return switch (status) {
             case 401 -> Map.of("WWW-Authenticate", BEARER_CHALLENGE);
             case 405 -> Map.of("Allow", allow);

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.core.contract.InputLimits;
-import dev.cairn.coordinator.rest.AlwaysUp;
-import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.JobLocation;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
+import dev.cairn.coordinator.rest.sources.FixedStateSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.client.Json;
-import dev.cairn.coordinator.rest.StateSource;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import java.net.URI;
 import java.net.http.HttpClient;

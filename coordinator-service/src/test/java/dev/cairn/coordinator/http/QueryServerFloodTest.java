@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.core.contract.InputLimits;
-import dev.cairn.coordinator.rest.AlwaysUp;
-import dev.cairn.coordinator.rest.FixedStateSource;
-import dev.cairn.coordinator.rest.JobLocation;
-import dev.cairn.coordinator.rest.TestTokens;
+import dev.cairn.coordinator.rest.access.TestTokens;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
+import dev.cairn.coordinator.rest.sources.FixedStateSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.coordinator.testbed.RawClient;
 import java.io.IOException;
 import java.net.URI;

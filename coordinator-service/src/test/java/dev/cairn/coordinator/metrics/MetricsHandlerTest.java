@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
-import dev.cairn.coordinator.rest.AlwaysUp;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.client.Json;
 import dev.cairn.coordinator.testbed.NoJobs;
 import java.net.URI;

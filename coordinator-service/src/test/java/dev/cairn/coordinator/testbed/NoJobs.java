@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.testbed;
 
-import dev.cairn.coordinator.rest.JobLocation;
-import dev.cairn.coordinator.rest.StateSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 
