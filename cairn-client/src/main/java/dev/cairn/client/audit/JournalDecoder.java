@@ -23,8 +23,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Decodes journal values for a replay, fast: Avro's single-object header (C3 01 and the writer schema's
  * fingerprint) is read from the array, and the body is decoded straight from it with a reused binary decoder and one
- * datum reader per frozen version, where the journal serde reads through an input stream byte by byte; a record of an
- * older version is brought to the current shape as the serde does ({@link RecordUpcaster}). Anything
+ * datum reader per frozen version, where the journal serde reads through an input stream byte by byte, and brought to
+ * the current shape as the serde brings it ({@link RecordUpcaster}). Anything
  * this path does not read cleanly (an unknown fingerprint, a short or corrupt body, trailing bytes) goes through
  * the journal serde ({@link CairnSerdes#journal()}), so a record that does not decode fails with the serde's message;
  * given a fallback {@link SchemaStore} (the schemas topic's catalog), that serde resolves a fingerprint of no shipped
@@ -37,7 +37,6 @@ public final class JournalDecoder {
 
     private final AvroEventSerde<JournalEnvelope> serde;
     private final Map<Long, SpecificDatumReader<JournalEnvelope>> readers = new HashMap<>();
-    private final long current = AvroEventSerde.fingerprint(JournalEnvelope.getClassSchema());
     private BinaryDecoder decoder;
 
     public JournalDecoder() {
@@ -62,16 +61,15 @@ public final class JournalDecoder {
      * @throws dev.cairn.events.serde.EventDecodingException when it does not decode, saying why
      */
     public SpecificRecord decode(String topic, byte[] value) {
-        long fingerprint = value != null && value.length > HEADER && value[0] == (byte) 0xC3 && value[1] == 0x01
-                ? ByteBuffer.wrap(value, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong() : 0L;
-        SpecificDatumReader<JournalEnvelope> reader = readers.get(fingerprint);
+        SpecificDatumReader<JournalEnvelope> reader = value != null && value.length > HEADER
+                && value[0] == (byte) 0xC3 && value[1] == 0x01
+                ? readers.get(ByteBuffer.wrap(value, 2, 8).order(ByteOrder.LITTLE_ENDIAN).getLong()) : null;
         if (reader != null) {
             try {
                 decoder = DecoderFactory.get().binaryDecoder(value, HEADER, value.length - HEADER, decoder);
                 JournalEnvelope envelope = reader.read(null, decoder);
                 if (decoder.isEnd()) {
-                    return (SpecificRecord) (fingerprint == current ? envelope : RecordUpcaster.upcast(envelope))
-                            .getEvent();
+                    return (SpecificRecord) RecordUpcaster.upcast(envelope).getEvent();
                 }
             } catch (IOException | RuntimeException e) {
                 decoder = null;

@@ -34,9 +34,8 @@ import org.slf4j.LoggerFactory;
  * {@link SchemaCatalog} of the schemas topic), a fingerprint none of those versions has is looked up there, so that
  * data written by a newer release is read too, by Avro's schema resolution (fields this release does not know are
  * skipped, fields the writer lacks get their defaults); a schema found there must be a version of this serde's
- * record (same full name), else the record is {@link EventDecodingException.Problem#WRONG_EVENT_TYPE}. A record not
- * written with the current schema is brought to the current shape ({@link RecordUpcaster}). Every failure to read is
- * an {@link EventDecodingException} naming the problem.
+ * record (same full name), else the record is {@link EventDecodingException.Problem#WRONG_EVENT_TYPE}. Records come
+ * out in the current shape ({@link RecordUpcaster}); every failure to read is an {@link EventDecodingException} naming it.
  *
  * @param <T> the generated record type (an envelope or a state record)
  */
@@ -51,7 +50,6 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
 
     private final String typeName;
     private final String fullName;
-    private final long currentFingerprint;
     private final SchemaStore fallback;
     private final BinaryMessageEncoder<T> encoder;
     private final BinaryMessageDecoder<T> decoder;
@@ -79,7 +77,6 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
         Schema current = SpecificData.get().getSchema(type);
         this.typeName = current.getName();
         this.fullName = current.getFullName();
-        this.currentFingerprint = fingerprint(current);
         this.fallback = fallback;
         SchemaStore.Cache shipped = new SchemaStore.Cache();
         List<Schema> versions = new ArrayList<>(writerVersions);
@@ -192,7 +189,7 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
                         "the " + typeName + " on topic " + topic + " ends after " + (data.length - in.available())
                                 + " of its " + data.length + " bytes; the rest belongs to no event", null);
             }
-            return fingerprintOf(data) == currentFingerprint ? event : RecordUpcaster.upcast(event);
+            return RecordUpcaster.upcast(event);
         } catch (EventDecodingException e) {
             throw e;
         } catch (BadHeaderException e) {

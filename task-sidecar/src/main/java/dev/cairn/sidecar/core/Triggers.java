@@ -87,10 +87,7 @@ final class Triggers {
         return Optional.of(new TaskRoles(attempt.taskId(), true, true, true));
     }
 
-    /**
-     * Whether a version 1 trigger's plan names the attempt: its roles are decoded into {@code roles}
-     * (RecordUpcaster), but which attempt it planned for each subtask only the plan says.
-     */
+    /** Whether a version 1 trigger's plan names the attempt (its roles come decoded, its attempts only here). */
     private static boolean planned(List<PlannedVertex> plan, TaskAttempt attempt) {
         for (PlannedVertex vertex : plan) {
             if (vertex.getTaskId().equals(attempt.taskId())) {
