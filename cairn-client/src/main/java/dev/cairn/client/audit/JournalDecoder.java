@@ -3,6 +3,7 @@ package dev.cairn.client.audit;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.RecordUpcaster;
 import dev.cairn.events.serde.SchemaVersions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -22,7 +23,8 @@ import org.apache.avro.specific.SpecificRecord;
 /**
  * Decodes journal values for a replay, fast: Avro's single-object header (C3 01 and the writer schema's
  * fingerprint) is read from the array, and the body is decoded straight from it with a reused binary decoder and one
- * datum reader per frozen version, where the journal serde reads through an input stream byte by byte. Anything
+ * datum reader per frozen version, where the journal serde reads through an input stream byte by byte, and brought to
+ * the current shape as the serde brings it ({@link RecordUpcaster}). Anything
  * this path does not read cleanly (an unknown fingerprint, a short or corrupt body, trailing bytes) goes through
  * the journal serde ({@link CairnSerdes#journal()}), so a record that does not decode fails with the serde's message;
  * given a fallback {@link SchemaStore} (the schemas topic's catalog), that serde resolves a fingerprint of no shipped
@@ -67,7 +69,7 @@ public final class JournalDecoder {
                 decoder = DecoderFactory.get().binaryDecoder(value, HEADER, value.length - HEADER, decoder);
                 JournalEnvelope envelope = reader.read(null, decoder);
                 if (decoder.isEnd()) {
-                    return (SpecificRecord) envelope.getEvent();
+                    return (SpecificRecord) RecordUpcaster.upcast(envelope).getEvent();
                 }
             } catch (IOException | RuntimeException e) {
                 decoder = null;

@@ -14,22 +14,12 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.PlannedVertex;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskStarted;
-import dev.cairn.events.serde.SchemaVersions;
-import java.io.IOException;
-import java.nio.ByteBuffer;
+import dev.cairn.events.serde.FrozenSchemaWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericEnumSymbol;
-import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.generic.IndexedRecord;
-import org.apache.avro.message.BinaryMessageEncoder;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -37,7 +27,8 @@ import org.apache.avro.specific.SpecificRecord;
  * era, as the schemas module's compatibility tests write old data: job {@code legacy} (source of parallelism 2,
  * sink of 1) completes checkpoint 1 under JournalEnvelope v1 (a trigger with a per-subtask plan, a completion
  * listing every subtask state), aborts checkpoint 2 on a decline under v2, completes checkpoint 3 under v3 (acks
- * expected and a subtask count instead of lists) and checkpoint 4 under the current schema.
+ * expected and a subtask count instead of lists) and checkpoint 4 under the current schema. Triggers and completions
+ * carry the default snapshot options, which the versions before options existed drop.
  */
 final class OldSchemaJournal {
 
@@ -79,7 +70,7 @@ final class OldSchemaJournal {
         CheckpointCompleted.Builder completed = CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id)
                 .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(at).setCompletionTimestampMs(at + 5)
                 .setStorageLocation("file:///checkpoints/" + JOB + "/chk-" + id).setTotalSizeBytes(60)
-                .setLastSubsumedId(id == 1 ? -1 : id - 1);
+                .setLastSubsumedId(id == 1 ? -1 : id - 1).setOptions(SnapshotOptions.newBuilder().build());
         if (lists) {
             completed.setSubtaskStates(acks.stream().map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(),
                     a.getAttemptId(), a.getStateHandle())).toList()).setSubtaskCount(-1);
@@ -92,7 +83,8 @@ final class OldSchemaJournal {
     private static CheckpointTriggered triggered(long id, long at, int version) {
         CheckpointTriggered.Builder trigger = CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id)
                 .setTimestampMs(at).setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
-                .setStorageLocation("file:///checkpoints/" + JOB + "/chk-" + id).setTimeoutAtMs(at + 50_000);
+                .setStorageLocation("file:///checkpoints/" + JOB + "/chk-" + id).setTimeoutAtMs(at + 50_000)
+                .setOptions(SnapshotOptions.newBuilder().build());
         if (version == 1 || version == 2) {
             trigger.setAcksExpected(-1).setPlan(List.of(
                     new PlannedVertex("source", List.of(attempt("source", 0), attempt("source", 1)), true, true, true),
@@ -110,75 +102,8 @@ final class OldSchemaJournal {
 
     /** The event in a JournalEnvelope written with frozen version {@code version} (0: the current schema). */
     static byte[] encode(SpecificRecord event, int version) {
-        Schema envelope = version == 0 ? JournalEnvelope.getClassSchema()
-                : SchemaVersions.frozen("JournalEnvelope").get(version - 1);
-        GenericRecord written = (GenericRecord) convert(new JournalEnvelope(event), envelope);
-        try {
-            ByteBuffer buffer = new BinaryMessageEncoder<GenericRecord>(GenericData.get(), envelope).encode(written);
-            byte[] bytes = new byte[buffer.remaining()];
-            buffer.get(bytes);
-            return bytes;
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** A value as the old schema holds it: fields by name, the old schema's defaults for fields it lacks. */
-    private static Object convert(Object value, Schema schema) {
-        switch (schema.getType()) {
-            case RECORD -> {
-                IndexedRecord source = (IndexedRecord) value;
-                GenericData.Record record = new GenericData.Record(schema);
-                for (Schema.Field field : schema.getFields()) {
-                    Schema.Field current = source.getSchema().getField(field.name());
-                    record.put(field.pos(), current == null ? GenericData.get().getDefaultValue(field)
-                            : convert(source.get(current.pos()), field.schema()));
-                }
-                return record;
-            }
-            case UNION -> {
-                for (Schema branch : schema.getTypes()) {
-                    if (matches(value, branch)) {
-                        return convert(value, branch);
-                    }
-                }
-                throw new AssertionError("no branch of " + schema + " for " + value);
-            }
-            case ARRAY -> {
-                List<Object> list = new ArrayList<>();
-                ((List<?>) value).forEach(element -> list.add(convert(element, schema.getElementType())));
-                return list;
-            }
-            case MAP -> {
-                Map<String, Object> map = new LinkedHashMap<>();
-                ((Map<?, ?>) value).forEach((k, v) -> map.put(k.toString(), convert(v, schema.getValueType())));
-                return map;
-            }
-            case ENUM -> {
-                return new GenericData.EnumSymbol(schema, value.toString());
-            }
-            case STRING -> {
-                return value.toString();
-            }
-            default -> {
-                return value;
-            }
-        }
-    }
-
-    private static boolean matches(Object value, Schema branch) {
-        return switch (branch.getType()) {
-            case NULL -> value == null;
-            case RECORD -> value instanceof IndexedRecord r && r.getSchema().getFullName().equals(branch.getFullName());
-            case ENUM -> (value instanceof Enum<?> e && SpecificData.get().getSchema(e.getClass()).getFullName()
-                    .equals(branch.getFullName())) || value instanceof GenericEnumSymbol<?>;
-            case STRING -> value instanceof CharSequence;
-            case LONG -> value instanceof Long;
-            case INT -> value instanceof Integer;
-            case BOOLEAN -> value instanceof Boolean;
-            case ARRAY -> value instanceof List<?>;
-            case MAP -> value instanceof Map<?, ?>;
-            default -> false;
-        };
+        JournalEnvelope envelope = new JournalEnvelope(event);
+        return version == 0 ? FrozenSchemaWriter.encode(envelope, JournalEnvelope.getClassSchema())
+                : FrozenSchemaWriter.encode(envelope, version);
     }
 }

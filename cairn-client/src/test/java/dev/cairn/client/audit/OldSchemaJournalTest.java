@@ -8,7 +8,10 @@ import dev.cairn.core.audit.Replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JournalEnvelope;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import java.util.ArrayList;
@@ -53,6 +56,18 @@ class OldSchemaJournalTest {
                         "1 COMPLETED");
         assertThat(StateViews.latestCompleted(replay.state(), OldSchemaJournal.JOB).orElseThrow().subtaskStates())
                 .hasSize(3);
+    }
+
+    @Test
+    void shouldBringOldRecordsToTheCurrentShapeOnTheDecodersFastPathAsTheSerdeDoes() {
+        JournalDecoder decoder = new JournalDecoder();
+        List<SpecificRecord> fast = OldSchemaJournal.values().stream().map(v -> decoder.decode("journal", v)).toList();
+
+        assertThat(fast).isEqualTo(journal.stream().map(JournalEntry::event).toList());
+        assertThat(fast).filteredOn(CheckpointTriggered.class::isInstance).extracting(e -> (CheckpointTriggered) e)
+                .extracting(CheckpointTriggered::getAcksExpected).as("version 1 and 2: from the plan").containsOnly(3);
+        assertThat(fast).filteredOn(CheckpointAborted.class::isInstance).extracting(e -> (CheckpointAborted) e)
+                .extracting(CheckpointAborted::getOptions).containsOnly(SnapshotOptions.newBuilder().build());
     }
 
     private static List<JournalEntry> decode(List<byte[]> values) {

@@ -2,7 +2,6 @@ package dev.cairn.core.audit;
 
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.events.EventKind;
-import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -132,7 +131,7 @@ public final class CheckpointTimeline {
 
     private Entry triggered(int p, long o, CheckpointTriggered e) {
         triggered(e.getTimestampMs(), e.getType().name());
-        acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
+        acksExpected = e.getAcksExpected();
         return new Entry(p, o, e.getTimestampMs(), Kind.TRIGGERED, null, null, null, null,
                 (e.getPeriodic() ? "periodic" : "request " + e.getRequestId()) + ", " + acksExpected
                         + " acks expected" + (e.getFinishedSubtasks() > 0 ? ", " + e.getFinishedSubtasks()

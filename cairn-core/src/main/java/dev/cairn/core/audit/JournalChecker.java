@@ -6,7 +6,6 @@ import dev.cairn.core.audit.Violation.Rule;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
@@ -120,7 +119,7 @@ public final class JournalChecker {
             open = start(entry, jobId, job, e.getCheckpointId());
         }
         open.tasksTriggered = true;
-        open.acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
+        open.acksExpected = e.getAcksExpected();
         open.finishedSubtasks = e.getFinishedSubtasks();
         open.finishedStateBytes = e.getFinishedStateBytes();
     }

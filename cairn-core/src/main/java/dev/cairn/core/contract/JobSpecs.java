@@ -2,7 +2,6 @@ package dev.cairn.core.contract;
 
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
-import dev.cairn.events.PlannedVertex;
 import dev.cairn.events.TaskVertex;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -185,11 +184,6 @@ public final class JobSpecs {
         if (problem != null) {
             problems.add(new SpecProblem(path, problem));
         }
-    }
-
-    /** How many acks complete a checkpoint of a version 1 trigger's plan. */
-    public static int acksExpected(List<PlannedVertex> plan) {
-        return plan.stream().filter(PlannedVertex::getAcknowledges).mapToInt(v -> v.getAttemptIds().size()).sum();
     }
 
     /** Flink raises an interval below minPause to minPause. */

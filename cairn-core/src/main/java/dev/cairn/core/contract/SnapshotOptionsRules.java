@@ -28,15 +28,6 @@ import java.util.Optional;
  */
 public final class SnapshotOptionsRules {
 
-    /** What a null {@code options} field of a trigger, completion or abort written before options existed means. */
-    public static final SnapshotOptions DEFAULTS = SnapshotOptions.newBuilder()
-            .setBackupType(BackupType.FULL)
-            .setSavepointFormat(SavepointFormat.CANONICAL)
-            .setPostCheckpointAction(PostCheckpointAction.NONE)
-            .setAlignment(AlignmentType.ALIGNED)
-            .setAlignedTimeoutMs(-1)
-            .build();
-
     /** Flink's {@code NO_ALIGNED_CHECKPOINT_TIME_OUT}: like 0, unaligned from the start. */
     static final long NO_ALIGNED_TIMEOUT = Long.MAX_VALUE;
 

@@ -17,7 +17,7 @@ public final class SnapshotKinds {
 
     /** Whether the options make a synchronous savepoint: a stop-with-savepoint, which ends the job on success. */
     public static boolean isSynchronous(SnapshotOptions options) {
-        return options != null && options.getPostCheckpointAction() != PostCheckpointAction.NONE;
+        return options.getPostCheckpointAction() != PostCheckpointAction.NONE;
     }
 
     /** Whether the completion is a restore point: a checkpoint, or the savepoint of a stop-with-savepoint. */

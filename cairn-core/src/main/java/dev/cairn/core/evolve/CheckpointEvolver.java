@@ -8,7 +8,6 @@ import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.core.events.EventKind;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.FinishedTasks;
-import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.state.RequestOrder;
 import dev.cairn.core.state.CheckpointProgress;
@@ -250,11 +249,10 @@ public final class CheckpointEvolver {
 
     /** Creates the pending checkpoint, or, after its participants answered, records that its tasks are triggered. */
     private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
-        int acksExpected = e.getAcksExpected() >= 0 ? e.getAcksExpected() : JobSpecs.acksExpected(e.getPlan());
         Optional<PendingCheckpoint> started = state.job(e.getJobId()).flatMap(j -> PendingCheckpoints.find(j, e.getCheckpointId()));
         if (started.isPresent()) {
             update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(), p -> {
-                p.setAcksExpected(acksExpected);
+                p.setAcksExpected(e.getAcksExpected());
                 p.setFinishedSubtasks(e.getFinishedSubtasks());
                 p.setFinishedStateBytes(e.getFinishedStateBytes());
             })));
@@ -262,7 +260,7 @@ public final class CheckpointEvolver {
         }
         PendingCheckpoint pending = newPending(e.getCheckpointId(), e.getType(), e.getPeriodic(), e.getForce(),
                 e.getTimestampMs(), e.getTimeoutAtMs(), e.getStorageLocation(), e.getRequestId(), e.getOptions())
-                .setAcksExpected(acksExpected)
+                .setAcksExpected(e.getAcksExpected())
                 .setFinishedSubtasks(e.getFinishedSubtasks())
                 .setFinishedStateBytes(e.getFinishedStateBytes())
                 .build();

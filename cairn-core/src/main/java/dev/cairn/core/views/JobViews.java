@@ -130,9 +130,9 @@ public final class JobViews {
     }
 
     /**
-     * The options a checkpoint of this type was triggered (or a request queued) with; {@code null} (records
-     * written before options existed) stands for the defaults. The backup type is shown for checkpoints only,
-     * the savepoint format for savepoints only.
+     * The options a checkpoint of this type was triggered (or a request queued) with; {@code null} (a checkpoint the
+     * history recorded without its pending checkpoint) stands for the defaults. The backup type is shown for
+     * checkpoints only, the savepoint format for savepoints only.
      */
     public static ApiViews.Options options(CheckpointType type, SnapshotOptions options) {
         SnapshotOptions o = options != null ? options : SnapshotOptions.newBuilder().build();

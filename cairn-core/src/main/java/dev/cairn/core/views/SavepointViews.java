@@ -35,8 +35,7 @@ public final class SavepointViews {
      *
      * @param id its checkpoint id
      * @param location where it is stored (Flink: the savepoint path, {@code external_path})
-     * @param postCheckpointAction what it did to the job: NONE, or SUSPEND or TERMINATE for a stop's savepoint;
-     *     {@code null} when it was recorded before snapshot options existed
+     * @param postCheckpointAction what it did to the job: NONE, or SUSPEND or TERMINATE for a stop's savepoint
      * @param stoppedJob whether it is the savepoint of a stop
      * @param restorePoint whether it is the job's restore point
      */
@@ -73,10 +72,10 @@ public final class SavepointViews {
     }
 
     private static Savepoint savepoint(CheckpointCompleted c, Long restoreId) {
-        String action = c.getOptions() == null ? null : c.getOptions().getPostCheckpointAction().name();
+        String action = c.getOptions().getPostCheckpointAction().name();
         return new Savepoint(c.getCheckpointId(), c.getStorageLocation(), c.getTriggerTimestampMs(),
                 c.getCompletionTimestampMs(), c.getTotalSizeBytes(), Math.max(c.getSubtaskCount(),
-                        c.getSubtaskStates().size()), action, action != null && !action.equals("NONE"),
+                        c.getSubtaskStates().size()), action, !action.equals("NONE"),
                 restoreId != null && restoreId == c.getCheckpointId());
     }
 

@@ -24,6 +24,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
@@ -132,9 +133,12 @@ class SidecarNotificationsTest {
         assertThat(forSidecars(then)).isEmpty();
     }
 
-    /** Records written before options existed: a savepoint's completion then cannot be a stop's. */
+    /**
+     * Completions with the default options, as records written before options existed decode (RecordUpcasterTest):
+     * a savepoint's completion then cannot be a stop's.
+     */
     @Test
-    void shouldTellOldCompletionsWithoutOptionsApartByTheirType() {
+    void shouldTellCompletionsWithTheDefaultOptionsApartByTheirType() {
         CheckpointCompleted checkpoint = completion(CheckpointType.CHECKPOINT);
         CheckpointCompleted savepoint = completion(CheckpointType.SAVEPOINT);
 
@@ -177,7 +181,7 @@ class SidecarNotificationsTest {
         return CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(1).setType(type)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("mem://l")
                 .setSubtaskStates(List.of()).setTotalSizeBytes(0).setLastSubsumedId(-1).setSubtaskCount(0)
-                .setParticipantStates(List.of()).setOptions(null).build();
+                .setParticipantStates(List.of()).setOptions(SnapshotOptions.newBuilder().build()).build();
     }
 
     private static AckDiscarded discarded(AckDiscardStatus status, StateHandle handle) {

@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  * {@link SchemaCatalog} of the schemas topic), a fingerprint none of those versions has is looked up there, so that
  * data written by a newer release is read too, by Avro's schema resolution (fields this release does not know are
  * skipped, fields the writer lacks get their defaults); a schema found there must be a version of this serde's
- * record (same full name), else the record is {@link EventDecodingException.Problem#WRONG_EVENT_TYPE}. Every failure
- * to read is an {@link EventDecodingException} naming the problem.
+ * record (same full name), else the record is {@link EventDecodingException.Problem#WRONG_EVENT_TYPE}. Records come
+ * out in the current shape ({@link RecordUpcaster}); every failure to read is an {@link EventDecodingException} naming it.
  *
  * @param <T> the generated record type (an envelope or a state record)
  */
@@ -189,7 +189,7 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
                         "the " + typeName + " on topic " + topic + " ends after " + (data.length - in.available())
                                 + " of its " + data.length + " bytes; the rest belongs to no event", null);
             }
-            return event;
+            return RecordUpcaster.upcast(event);
         } catch (EventDecodingException e) {
             throw e;
         } catch (BadHeaderException e) {

@@ -46,13 +46,13 @@ import java.util.Optional;
  *       required subtask runs, and discards an ack of an attempt that is not the subtask's current one). The
  *       task's roles are those the trigger lists for it, or the default (all three): the attempt snapshots when
  *       its task is {@code triggered} or {@code acknowledges}, acks only when it {@code acknowledges}, and is
- *       told of the checkpoint's end when it is {@code notified}. A version 1 trigger, which carries a plan
- *       instead, concerns the attempt only when the plan names it. Tasks ignore {@link ParticipantsTriggered}.</li>
+ *       told of the checkpoint's end when it is {@code notified}. A version 1 trigger, which also carries a
+ *       plan, concerns the attempt only when the plan names it. Tasks ignore {@link ParticipantsTriggered}.</li>
  *   <li>A participant snapshots when a {@link ParticipantsTriggered} names it, answers with a
  *       {@code ParticipantAcknowledged} (its state, or none) or a {@code ParticipantDeclined} (the worker's
  *       reason, else CHECKPOINT_DECLINED), and is told how the checkpoint ended. It ignores
  *       {@link CheckpointTriggered} and discarded acks, and never finishes.</li>
- *   <li>The hook is handed the trigger's options (null options: the defaults).</li>
+ *   <li>The hook is handed the trigger's options.</li>
  *   <li>Snapshots run one at a time, in trigger order; later triggers wait in a queue. A queued snapshot
  *       whose checkpoint completes or aborts before it starts is skipped: no hook call, no ack.</li>
  *   <li>At most one ack or decline per checkpoint: a snapshot that times out is declined and cancelled, and

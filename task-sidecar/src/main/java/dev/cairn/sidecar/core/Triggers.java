@@ -76,8 +76,8 @@ final class Triggers {
     }
 
     private static Optional<TaskRoles> roles(CheckpointTriggered trigger, TaskAttempt attempt) {
-        if (trigger.getAcksExpected() < 0) {
-            return planned(trigger, attempt);
+        if (!trigger.getPlan().isEmpty() && !planned(trigger.getPlan(), attempt)) {
+            return Optional.empty();
         }
         for (TaskRoles roles : trigger.getRoles()) {
             if (roles.getTaskId().equals(attempt.taskId())) {
@@ -87,17 +87,15 @@ final class Triggers {
         return Optional.of(new TaskRoles(attempt.taskId(), true, true, true));
     }
 
-    /** A version 1 trigger's roles for the attempt, if its plan names it. */
-    private static Optional<TaskRoles> planned(CheckpointTriggered trigger, TaskAttempt attempt) {
-        for (PlannedVertex vertex : trigger.getPlan()) {
+    /** Whether a version 1 trigger's plan names the attempt (its roles come decoded, its attempts only here). */
+    private static boolean planned(List<PlannedVertex> plan, TaskAttempt attempt) {
+        for (PlannedVertex vertex : plan) {
             if (vertex.getTaskId().equals(attempt.taskId())) {
                 List<String> attempts = vertex.getAttemptIds();
-                boolean mine = attempt.subtaskIndex() < attempts.size()
+                return attempt.subtaskIndex() < attempts.size()
                         && attempt.attemptId().equals(attempts.get(attempt.subtaskIndex()));
-                return mine ? Optional.of(new TaskRoles(vertex.getTaskId(), vertex.getTriggered(),
-                        vertex.getAcknowledges(), vertex.getNotified())) : Optional.empty();
             }
         }
-        return Optional.empty();
+        return false;
     }
 }

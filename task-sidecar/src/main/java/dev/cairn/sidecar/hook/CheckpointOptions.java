@@ -21,7 +21,7 @@ import java.util.Objects;
 public record CheckpointOptions(BackupType backupType, SavepointFormat savepointFormat,
         PostCheckpointAction postCheckpointAction, AlignmentType alignment, long alignedTimeoutMs) {
 
-    /** What a trigger without options means (records written before options existed). */
+    /** Flink's defaults: what a snapshot request that says nothing else is taken with. */
     public static final CheckpointOptions DEFAULTS = new CheckpointOptions(BackupType.FULL, SavepointFormat.CANONICAL,
             PostCheckpointAction.NONE, AlignmentType.ALIGNED, -1);
 
@@ -32,11 +32,8 @@ public record CheckpointOptions(BackupType backupType, SavepointFormat savepoint
         Objects.requireNonNull(alignment, "alignment");
     }
 
-    /** The options of a control event; {@code null} (or a null field) takes the default. */
+    /** The options of a control event; a null field takes the default. */
     public static CheckpointOptions from(SnapshotOptions options) {
-        if (options == null) {
-            return DEFAULTS;
-        }
         return new CheckpointOptions(
                 options.getBackupType() != null ? options.getBackupType() : DEFAULTS.backupType,
                 options.getSavepointFormat() != null ? options.getSavepointFormat() : DEFAULTS.savepointFormat,

@@ -9,6 +9,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PlannedVertex;
 import dev.cairn.events.PostCheckpointAction;
@@ -17,6 +18,7 @@ import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskRoles;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.FrozenSchemaWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -66,30 +68,38 @@ final class ControlEvents {
         return CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id).setTimestampMs(timestampMs)
                 .setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
                 .setStorageLocation("file:///cp/" + JOB + "/chk-" + id).setPlan(List.of()).setAcksExpected(3)
-                .setRoles(roles).setTimeoutAtMs(timestampMs + 10_000).build();
+                .setRoles(roles).setTimeoutAtMs(timestampMs + 10_000).setOptions(SnapshotOptions.newBuilder().build())
+                .build();
     }
 
-    /** A version 1 checkpoint of {@link #JOB}, whose plan has a source and the given sink vertex. */
+    /**
+     * A version 1 checkpoint of {@link #JOB}, whose plan has a source and the given sink vertex, written with the
+     * first frozen ControlEnvelope and decoded as a sidecar decodes it.
+     */
     static CheckpointTriggered triggerV1(long id, long timestampMs, PlannedVertex sink) {
         List<PlannedVertex> plan = new ArrayList<>();
         plan.add(vertex("source", true, true, true, "source-0"));
         plan.add(sink);
-        return CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id).setTimestampMs(timestampMs)
-                .setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
+        CheckpointTriggered written = CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(id)
+                .setTimestampMs(timestampMs).setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
                 .setStorageLocation("file:///cp/" + JOB + "/chk-" + id).setPlan(plan)
                 .setRoles(List.of()).setTimeoutAtMs(timestampMs + 10_000).build();
+        return (CheckpointTriggered) CairnSerdes.control().deserialize("cairn.control",
+                FrozenSchemaWriter.encode(new ControlEnvelope(written), 1)).getEvent();
     }
 
     static CheckpointCompleted completed(long id, long lastSubsumedId) {
         return CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/" + JOB)
-                .setSubtaskStates(List.of()).setTotalSizeBytes(0).setLastSubsumedId(lastSubsumedId).build();
+                .setSubtaskStates(List.of()).setTotalSizeBytes(0).setLastSubsumedId(lastSubsumedId)
+                .setOptions(SnapshotOptions.newBuilder().build()).build();
     }
 
     static CheckpointAborted aborted(long id, long latestCompletedId) {
         return CheckpointAborted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setReason(CheckpointFailureReason.CHECKPOINT_EXPIRED).setMessage("expired")
-                .setLatestCompletedId(latestCompletedId).setTimestampMs(1).build();
+                .setLatestCompletedId(latestCompletedId).setTimestampMs(1)
+                .setOptions(SnapshotOptions.newBuilder().build()).build();
     }
 
     /** Snapshot options as the coordinator resolves them. */

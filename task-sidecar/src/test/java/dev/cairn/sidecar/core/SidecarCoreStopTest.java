@@ -13,8 +13,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.events.AlignmentType;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.serde.FrozenSchemaWriter;
 import dev.cairn.sidecar.core.SidecarAction.NotifyAborted;
 import dev.cairn.sidecar.core.SidecarAction.NotifyComplete;
 import dev.cairn.sidecar.core.SidecarAction.PublishAck;
@@ -52,8 +55,11 @@ class SidecarCoreStopTest {
 
     @Test
     void shouldHandTheHookTheDefaultOptionsWhenTheTriggerCarriesNone() {
-        // given a trigger written before options existed
-        CheckpointTriggered old = trigger(7, 1_000);
+        // given a trigger written before options existed (ControlEnvelope v2), as the sidecar decodes it
+        CheckpointTriggered written = trigger(7, 1_000);
+        written.setOptions(null);
+        CheckpointTriggered old = (CheckpointTriggered) CairnSerdes.control().deserialize("cairn.control",
+                FrozenSchemaWriter.encode(new ControlEnvelope(written), 2)).getEvent();
 
         // when
         List<SidecarAction> actions = core.onTrigger(old, 1_000);

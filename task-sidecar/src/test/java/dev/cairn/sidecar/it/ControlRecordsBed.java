@@ -134,12 +134,12 @@ public final class ControlRecordsBed implements AutoCloseable {
         return acks.all(type, matching);
     }
 
-    /** A checkpoint (or savepoint) of {@code jobId} in which every task has the default roles. */
+    /** A checkpoint (or savepoint) of {@code jobId} in which every task has the default roles; null options: the defaults. */
     public static CheckpointTriggered trigger(String jobId, long id, CheckpointType type, SnapshotOptions options) {
         return CheckpointTriggered.newBuilder().setJobId(jobId).setCheckpointId(id)
                 .setTimestampMs(System.currentTimeMillis()).setType(type).setPeriodic(false).setForce(true)
                 .setStorageLocation("file:///cairn-it/" + jobId + "/chk-" + id).setPlan(List.of()).setAcksExpected(1)
-                .setRoles(List.of()).setTimeoutAtMs(System.currentTimeMillis() + 60_000).setOptions(options).build();
+                .setRoles(List.of()).setTimeoutAtMs(System.currentTimeMillis() + 60_000).setOptions(orDefaults(options)).build();
     }
 
     /** The participants of checkpoint {@code id} of {@code jobId} are triggered. */
@@ -151,21 +151,26 @@ public final class ControlRecordsBed implements AutoCloseable {
                 .setParticipants(List.of(participants)).build();
     }
 
-    /** Checkpoint {@code id} of {@code jobId} completed, as triggered with {@code options}. */
+    /** Checkpoint {@code id} of {@code jobId} completed, as triggered with {@code options} (null: the defaults). */
     public static CheckpointCompleted completed(String jobId, long id, long lastSubsumedId, SnapshotOptions options) {
         return CheckpointCompleted.newBuilder().setJobId(jobId).setCheckpointId(id)
                 .setType(options != null && options.getPostCheckpointAction() != PostCheckpointAction.NONE
                         ? CheckpointType.SAVEPOINT : CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cairn-it/" + jobId)
                 .setSubtaskStates(List.of()).setTotalSizeBytes(0).setLastSubsumedId(lastSubsumedId).setSubtaskCount(1)
-                .setParticipantStates(List.of()).setOptions(options).build();
+                .setParticipantStates(List.of()).setOptions(orDefaults(options)).build();
     }
 
-    /** Checkpoint {@code id} of {@code jobId} was aborted, as triggered with {@code options}. */
+    /** Checkpoint {@code id} of {@code jobId} was aborted, as triggered with {@code options} (null: the defaults). */
     public static CheckpointAborted aborted(String jobId, long id, SnapshotOptions options) {
         return CheckpointAborted.newBuilder().setJobId(jobId).setCheckpointId(id).setType(CheckpointType.SAVEPOINT)
                 .setReason(CheckpointFailureReason.CHECKPOINT_DECLINED).setMessage("a task declined")
-                .setLatestCompletedId(-1).setTimestampMs(1).setOptions(options).build();
+                .setLatestCompletedId(-1).setTimestampMs(1).setOptions(orDefaults(options)).build();
+    }
+
+    /** The options a coordinator writes: never none (records without them decode with the defaults). */
+    private static SnapshotOptions orDefaults(SnapshotOptions options) {
+        return options != null ? options : SnapshotOptions.newBuilder().build();
     }
 
     /** The coordinator discarded the ack of {@code attempt} for checkpoint {@code id}, with its handle. */

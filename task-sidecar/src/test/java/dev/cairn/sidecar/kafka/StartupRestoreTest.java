@@ -7,6 +7,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.serde.CairnSerdes;
@@ -136,7 +137,7 @@ class StartupRestoreTest {
         CheckpointTriggered trigger = CheckpointTriggered.newBuilder().setJobId(JOB).setCheckpointId(6)
                 .setTimestampMs(1_000).setType(CheckpointType.CHECKPOINT).setPeriodic(true).setForce(false)
                 .setStorageLocation("file:///cp/" + JOB + "/chk-6").setPlan(List.of()).setAcksExpected(1)
-                .setRoles(List.of()).setTimeoutAtMs(11_000).build();
+                .setRoles(List.of()).setTimeoutAtMs(11_000).setOptions(SnapshotOptions.newBuilder().build()).build();
         return core.onControl(trigger, 1_010).stream().filter(SidecarAction.StartSnapshot.class::isInstance)
                 .map(a -> ((SidecarAction.StartSnapshot) a).request()).findFirst()
                 .orElseThrow(() -> new AssertionError("no snapshot started"));
@@ -146,13 +147,13 @@ class StartupRestoreTest {
         return "file:///cp/" + JOB + "/chk-" + id + "/" + TASK + "-0";
     }
 
-    /** A version 1 completion of {@link #JOB}: it lists the subtask states itself. */
+    /** A version 1 completion of {@link #JOB}, as a sidecar decodes it: it lists the subtask states itself. */
     private static CheckpointCompleted completed(long id) {
         return CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/" + JOB)
                 .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old", new StateHandle(location(id),
                         100L))))
-                .setTotalSizeBytes(100).setLastSubsumedId(id - 1).build();
+                .setTotalSizeBytes(100).setLastSubsumedId(id - 1).setOptions(SnapshotOptions.newBuilder().build()).build();
     }
 
     /** What the completed topic shows with {@code newest} as the job's newest retained checkpoint. */
