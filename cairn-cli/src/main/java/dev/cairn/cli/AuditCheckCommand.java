@@ -1,7 +1,7 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.client.audit.JournalReader;
+import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.core.audit.Violation;
 import dev.cairn.core.contract.CoordinatorSettings;
 import java.io.PrintWriter;

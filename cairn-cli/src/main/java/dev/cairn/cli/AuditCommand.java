@@ -2,9 +2,9 @@ package dev.cairn.cli;
 
 import dev.cairn.client.audit.AuditException;
 import dev.cairn.client.audit.HttpLiveSource;
-import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.client.audit.JournalReader;
 import dev.cairn.client.audit.JournalVerifier;
+import dev.cairn.core.audit.JournalEntry;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.client.audit.JournalReader;
+import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.core.audit.Replay;
-import dev.cairn.core.views.StateViews;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.StateViews;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

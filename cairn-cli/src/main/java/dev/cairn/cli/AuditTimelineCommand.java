@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
+import dev.cairn.client.audit.JournalReader;
 import dev.cairn.core.audit.CheckpointTimeline;
 import dev.cairn.core.audit.CheckpointTimeline.Entry;
 import dev.cairn.core.audit.CheckpointTimeline.Timeline;
-import dev.cairn.client.audit.JournalReader;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.cairn.cli;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.client.requests.KafkaRequestSender;
 import dev.cairn.client.requests.RequestSender;
 import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.client.requests.SendFailedException;
-import dev.cairn.events.RequestEnvelope;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.config.ConfigOptions;
 import dev.cairn.config.LayeredConfig;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.PrintWriter;

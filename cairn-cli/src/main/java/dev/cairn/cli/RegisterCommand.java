@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.contract.SnapshotOptionsRules;
-import dev.cairn.core.contract.JobSpecs;
-import dev.cairn.core.contract.SpecProblem;
 import dev.cairn.client.requests.RequestSender.Delivery;
+import dev.cairn.core.contract.JobSpecs;
+import dev.cairn.core.contract.SnapshotOptionsRules;
+import dev.cairn.core.contract.SpecProblem;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

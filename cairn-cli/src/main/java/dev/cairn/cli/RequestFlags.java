@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.contract.SpecProblem;
-import dev.cairn.core.contract.TriggerRequests;
 import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.client.requests.SendFailedException;
+import dev.cairn.core.contract.SpecProblem;
+import dev.cairn.core.contract.TriggerRequests;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TriggerRequest;

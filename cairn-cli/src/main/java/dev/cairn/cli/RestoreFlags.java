@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.events.Command;
 import dev.cairn.core.contract.InputChecks;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.cairn.cli;
 
-import dev.cairn.core.events.Command.Dispose;
 import dev.cairn.core.contract.InputChecks;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command.Dispose;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
 import java.util.ArrayList;
@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;

@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
 import dev.cairn.client.audit.AuditException;
-import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.client.audit.JournalReader;
 import dev.cairn.client.audit.JournalVerifier;
+import dev.cairn.core.audit.JournalEntry;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

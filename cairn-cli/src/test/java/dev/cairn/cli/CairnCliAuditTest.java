@@ -3,9 +3,9 @@ package dev.cairn.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.client.Json;
 import dev.cairn.client.audit.AuditJournalsAccess;
 import dev.cairn.core.audit.JournalEntry;
-import dev.cairn.client.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.cairn.cli;
 
-import dev.cairn.client.requests.SendFailedException;
 import static dev.cairn.cli.CairnCliRegisterTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestedOptions;

@@ -1,11 +1,11 @@
 package dev.cairn.cli;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.client.requests.RequestSender;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.auth.SigningKey;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

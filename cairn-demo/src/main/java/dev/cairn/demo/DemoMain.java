@@ -1,15 +1,15 @@
 package dev.cairn.demo;
 
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.coordinator.streams.StreamsStorage;
+import dev.cairn.auth.SigningKey;
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.http.QueryServerConfig;
-import dev.cairn.auth.SigningKey;
-import dev.cairn.auth.SigningSerializer;
-import dev.cairn.core.views.CheckpointStatsSummary;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.streams.StreamsStorage;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.views.CheckpointStatsSummary;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;

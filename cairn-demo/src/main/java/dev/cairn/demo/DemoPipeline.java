@@ -1,7 +1,7 @@
 package dev.cairn.demo;
 
-import dev.cairn.events.JobSpec;
 import dev.cairn.auth.SigningKey;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.pipeline.ExactlyOnceCheck;
 import dev.cairn.pipeline.InputEvents;
@@ -17,8 +17,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;

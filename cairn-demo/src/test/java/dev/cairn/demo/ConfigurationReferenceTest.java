@@ -2,11 +2,11 @@ package dev.cairn.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.cli.CliKeys;
 import dev.cairn.config.ConfigReference;
-import dev.cairn.sidecar.app.SidecarKeys;
+import dev.cairn.coordinator.app.CoordinatorKeys;
 import dev.cairn.sample.worker.SampleWorkerKeys;
+import dev.cairn.sidecar.app.SidecarKeys;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

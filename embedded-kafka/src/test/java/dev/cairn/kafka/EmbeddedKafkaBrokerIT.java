@@ -3,6 +3,12 @@ package dev.cairn.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.kafka.test.KafkaCluster;
+import dev.cairn.kafka.test.KafkaClusterExtension;
+import dev.cairn.kafka.test.KafkaClusterKind;
+import dev.cairn.kafka.test.KafkaClusterSelection;
+import dev.cairn.topics.TopicNotReadyException;
+import dev.cairn.topics.TopicReadiness;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -25,13 +30,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-
-import dev.cairn.topics.TopicNotReadyException;
-import dev.cairn.topics.TopicReadiness;
-import dev.cairn.kafka.test.KafkaCluster;
-import dev.cairn.kafka.test.KafkaClusterExtension;
-import dev.cairn.kafka.test.KafkaClusterKind;
-import dev.cairn.kafka.test.KafkaClusterSelection;
 
 @ExtendWith(KafkaClusterExtension.class)
 class EmbeddedKafkaBrokerIT {

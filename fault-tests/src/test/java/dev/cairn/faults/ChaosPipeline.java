@@ -1,12 +1,12 @@
 package dev.cairn.faults;
 
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.pipeline.InputEvents;
 import dev.cairn.pipeline.PipelineProcesses;

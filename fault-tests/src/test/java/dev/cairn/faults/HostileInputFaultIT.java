@@ -2,6 +2,7 @@ package dev.cairn.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.RecordSignatures;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.FaultChecks;
 import dev.cairn.coordinator.testbed.RawClient;
@@ -17,7 +18,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
-import dev.cairn.auth.RecordSignatures;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.test.TopicTail;
 import dev.cairn.sample.worker.CounterWorker;

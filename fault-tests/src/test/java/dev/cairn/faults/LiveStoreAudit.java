@@ -1,11 +1,11 @@
 package dev.cairn.faults;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.client.Json;
 import dev.cairn.client.audit.JournalReplay;
+import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.JobViews;
-import dev.cairn.client.Json;
-import dev.cairn.coordinator.state.JobState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.cairn.faults;
 
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.util.Map;

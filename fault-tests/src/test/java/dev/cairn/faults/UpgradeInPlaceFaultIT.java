@@ -1,9 +1,9 @@
 package dev.cairn.faults;
 
-import dev.cairn.coordinator.streams.StoreLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;

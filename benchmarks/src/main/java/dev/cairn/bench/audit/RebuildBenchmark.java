@@ -1,12 +1,12 @@
 package dev.cairn.bench.audit;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.core.contract.InputLimits;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.topics.TopicInitializer;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
+import dev.cairn.topics.TopicInitializer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.cairn.bench.audit;
 
-import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.client.audit.JournalReader;
+import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.core.audit.Replay;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.JournalEnvelope;

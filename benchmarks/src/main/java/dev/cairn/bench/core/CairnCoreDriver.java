@@ -1,9 +1,9 @@
 package dev.cairn.bench.core;
 
-import dev.cairn.core.decide.CheckpointDecider;
-import dev.cairn.core.events.Command;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.decide.Decided;
+import dev.cairn.core.events.Command;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;

@@ -1,8 +1,8 @@
 package dev.cairn.bench.e2e;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,9 +1,9 @@
 package dev.cairn.bench.e2e;
 
-import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import java.util.Map;

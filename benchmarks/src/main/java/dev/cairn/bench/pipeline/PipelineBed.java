@@ -1,9 +1,9 @@
 package dev.cairn.bench.pipeline;
 
-import dev.cairn.bench.e2e.CoordinatorInstance;
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
+import dev.cairn.bench.e2e.CoordinatorInstance;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.EmbeddedKafkaBroker;

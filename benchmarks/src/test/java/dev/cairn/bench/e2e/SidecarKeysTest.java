@@ -3,13 +3,13 @@ package dev.cairn.bench.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.bench.e2e.Workload.Job;
-import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.RecordSignatures;
 import dev.cairn.auth.SharedKeyVerifyingDeserializer;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.VerifyingDeserializer;
+import dev.cairn.bench.e2e.Workload.Job;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.serde.EventDecodingException;

@@ -3,8 +3,8 @@ package dev.cairn.bench.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.bench.e2e.Workload.Job;
 import dev.cairn.auth.RecordSignatures;
+import dev.cairn.bench.e2e.Workload.Job;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import java.time.Duration;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.cli.CairnCli;
-import dev.cairn.client.audit.AuditJournalsAccess;
 import dev.cairn.client.Json;
+import dev.cairn.client.audit.AuditJournalsAccess;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;

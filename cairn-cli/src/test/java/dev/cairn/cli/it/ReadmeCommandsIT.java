@@ -6,6 +6,7 @@ import static dev.cairn.cli.it.DocumentedCommands.startingWith;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.cli.it.ReadmeCommands.Command;
 import dev.cairn.cli.it.ShellRunner.Run;
 import dev.cairn.client.Json;
@@ -18,7 +19,6 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TaskStarted;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,6 +4,7 @@ import static dev.cairn.cli.it.DocumentedCommands.assertRanEvery;
 import static dev.cairn.cli.it.DocumentedCommands.one;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.cli.it.ReadmeCommands.Command;
 import dev.cairn.cli.it.ShellRunner.Run;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
@@ -12,7 +13,6 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
 import java.net.ServerSocket;

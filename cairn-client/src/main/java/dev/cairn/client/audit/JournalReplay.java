@@ -1,9 +1,9 @@
 package dev.cairn.client.audit;
 
-import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.audit.Replay;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.state.CoordinatorState;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

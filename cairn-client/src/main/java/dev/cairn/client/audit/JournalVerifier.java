@@ -1,10 +1,10 @@
 package dev.cairn.client.audit;
 
-import dev.cairn.core.views.StateViews;
-import dev.cairn.core.audit.ViewDiff;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.client.Json;
+import dev.cairn.core.audit.ViewDiff;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.views.StateViews;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;

@@ -1,8 +1,8 @@
 package dev.cairn.client.requests;
 
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.SchemaPublisher;
 import dev.cairn.events.topics.CairnTopics;

@@ -1,9 +1,9 @@
 package dev.cairn.client.requests;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestoreJob;
-import dev.cairn.auth.SigningKey;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -1,7 +1,7 @@
 package dev.cairn.client.audit;
 
-import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.core.audit.AuditJournals;
+import dev.cairn.core.audit.JournalEntry;
 import java.util.List;
 
 /** {@link AuditJournals} for tests of other packages. */

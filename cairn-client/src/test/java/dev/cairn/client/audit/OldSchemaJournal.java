@@ -1,14 +1,14 @@
 package dev.cairn.client.audit;
 
-import dev.cairn.core.audit.AuditJournals;
 import static dev.cairn.core.audit.AuditJournals.ack;
 import static dev.cairn.core.audit.AuditJournals.attempt;
 
+import dev.cairn.core.audit.AuditJournals;
 import dev.cairn.events.CheckpointAborted;
+import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
-import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;

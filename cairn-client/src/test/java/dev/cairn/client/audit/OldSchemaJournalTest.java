@@ -1,13 +1,13 @@
 package dev.cairn.client.audit;
 
-import dev.cairn.core.views.StateViews;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.cairn.core.audit.CheckpointTimeline;
 import dev.cairn.core.audit.JournalChecker;
 import dev.cairn.core.audit.JournalEntry;
 import dev.cairn.core.audit.Replay;
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.views.StateViews;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JournalEnvelope;

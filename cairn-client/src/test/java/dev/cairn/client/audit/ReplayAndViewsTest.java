@@ -1,10 +1,5 @@
 package dev.cairn.client.audit;
 
-import dev.cairn.core.views.StateViews;
-import dev.cairn.core.audit.JournalEntry;
-import dev.cairn.core.audit.Replay;
-import dev.cairn.core.audit.ViewDiff;
-import dev.cairn.core.audit.AuditJournals;
 import static dev.cairn.core.audit.AuditJournals.ORDERS;
 import static dev.cairn.core.audit.AuditJournals.entries;
 import static dev.cairn.core.audit.AuditJournals.indexOf;
@@ -12,9 +7,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.client.Json;
+import dev.cairn.core.audit.AuditJournals;
+import dev.cairn.core.audit.JournalEntry;
+import dev.cairn.core.audit.Replay;
+import dev.cairn.core.audit.ViewDiff;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.ApiViews;
-import dev.cairn.client.Json;
+import dev.cairn.core.views.StateViews;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

@@ -1,14 +1,14 @@
 package dev.cairn.core.audit;
 
-import dev.cairn.core.events.EventFields;
-import dev.cairn.core.events.EventKind;
-import dev.cairn.core.audit.Violation.Rule;
-import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.audit.Violation.Rule;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.events.EventFields;
+import dev.cairn.core.events.EventKind;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;

@@ -1,8 +1,8 @@
 package dev.cairn.core.audit;
 
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 
 /**

@@ -2,12 +2,12 @@ package dev.cairn.core.decide;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.events.EventKind;
-import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.contract.InputChecks;
 import dev.cairn.core.contract.JobSpecs;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.events.EventKind;
+import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;

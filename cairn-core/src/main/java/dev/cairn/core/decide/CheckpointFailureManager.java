@@ -1,8 +1,8 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;

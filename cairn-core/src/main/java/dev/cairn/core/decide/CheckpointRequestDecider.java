@@ -1,18 +1,18 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.events.SnapshotKinds;
-import dev.cairn.core.contract.SnapshotOptionsRules;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.contract.SnapshotOptionsRules;
+import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.PeriodicTriggerScheduled;
+import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RequestStatus;
-import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.TriggerFailed;
 import dev.cairn.events.TriggerRequest;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.events.SnapshotKinds;
-import dev.cairn.core.state.Retention;
-import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.events.SnapshotKinds;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.Retention;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;

@@ -1,12 +1,12 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.events.BoundedText;
-import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.events.Command;
+import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.events.BoundedText;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.OverlayStorage;
-import dev.cairn.coordinator.state.JobState;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.RequestOutcome;

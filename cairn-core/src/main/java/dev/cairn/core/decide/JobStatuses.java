@@ -1,7 +1,7 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;

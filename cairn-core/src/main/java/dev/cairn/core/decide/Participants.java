@@ -1,10 +1,10 @@
 package dev.cairn.core.decide;
 
+import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.state.KeptStates;
 import dev.cairn.core.state.PendingCheckpoints;
-import dev.cairn.coordinator.state.JobState;
-import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointFailureReason;

@@ -1,9 +1,9 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.RestorePoints;
-import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.RestorePoints;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.JobRestored;

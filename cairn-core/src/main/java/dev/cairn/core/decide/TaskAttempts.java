@@ -1,12 +1,12 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.TaskVertices;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.state.FinishedTasks;
-import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.state.FinishedTasks;
+import dev.cairn.core.state.PendingCheckpoints;
+import dev.cairn.core.state.TaskVertices;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.JobStatus;

@@ -1,13 +1,13 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.TaskVertices;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.state.KeptStates;
-import dev.cairn.core.state.PendingCheckpoints;
-import dev.cairn.core.state.CheckpointProgress;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.KeptStates;
+import dev.cairn.core.state.PendingCheckpoints;
+import dev.cairn.core.state.TaskVertices;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;

@@ -1,8 +1,8 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.TaskVertices;
-import dev.cairn.core.state.FinishedTasks;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.FinishedTasks;
+import dev.cairn.core.state.TaskVertices;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskRoles;

@@ -1,14 +1,14 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.Retention;
-import dev.cairn.events.BackupType;
-import dev.cairn.core.contract.JobSpecs;
-import dev.cairn.core.state.PendingCheckpoints;
-import dev.cairn.core.contract.SnapshotOptionsRules;
-import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.contract.JobSpecs;
+import dev.cairn.core.contract.SnapshotOptionsRules;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.PendingCheckpoints;
+import dev.cairn.core.state.Retention;
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;

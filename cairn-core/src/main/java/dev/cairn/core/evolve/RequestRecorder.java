@@ -1,13 +1,13 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.state.PendingCheckpoints;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.state.StateKeys.RequestKey;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.RequestOutcome;

@@ -1,11 +1,11 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.KeptSavepoints;
+import dev.cairn.core.events.SnapshotKinds;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.state.Retention;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;

@@ -1,10 +1,10 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.state.TaskVertices;
-import dev.cairn.core.state.FinishedTasks;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.FinishedTasks;
 import dev.cairn.core.state.StateKeys.AttemptKey;
 import dev.cairn.core.state.StateTable;
+import dev.cairn.core.state.TaskVertices;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;

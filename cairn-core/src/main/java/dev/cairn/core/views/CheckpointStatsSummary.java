@@ -1,10 +1,10 @@
 package dev.cairn.core.views;
 
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 import java.util.function.ToLongFunction;
 

@@ -1,14 +1,14 @@
 package dev.cairn.core.views;
 
-import dev.cairn.core.state.PendingCheckpoints;
-import dev.cairn.core.events.CairnRecords;
-import dev.cairn.core.contract.SnapshotOptionsRules;
-import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.contract.SnapshotOptionsRules;
+import dev.cairn.core.events.CairnRecords;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointConfig;

@@ -1,7 +1,7 @@
 package dev.cairn.core.views;
 
-import dev.cairn.core.state.Retention;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.Retention;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.ArrayList;

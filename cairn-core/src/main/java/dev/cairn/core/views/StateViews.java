@@ -1,7 +1,7 @@
 package dev.cairn.core.views;
 
-import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.RestorePoints;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.List;

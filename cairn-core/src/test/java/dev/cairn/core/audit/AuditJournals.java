@@ -1,10 +1,10 @@
 package dev.cairn.core.audit;
 
-import dev.cairn.core.events.EventFields;
-import dev.cairn.core.decide.CheckpointDecider;
-import dev.cairn.core.events.Command;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.decide.Decided;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.events.EventFields;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;

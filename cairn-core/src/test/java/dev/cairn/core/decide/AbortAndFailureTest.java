@@ -13,11 +13,11 @@ import static dev.cairn.core.testing.Fixtures.spec;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.CheckpointDeclined;

@@ -1,15 +1,6 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.CoordinatorState;
 import static dev.cairn.core.contract.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.testing.CountingStorage;
-import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.contract.InputLimits;
-import dev.cairn.core.testing.Scenario;
-import dev.cairn.core.testing.Then;
-import dev.cairn.core.state.StateTable;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -27,6 +18,15 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.testing.CountingStorage;
+import dev.cairn.core.testing.Fixtures;
+import dev.cairn.core.testing.Scenario;
+import dev.cairn.core.testing.Then;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;

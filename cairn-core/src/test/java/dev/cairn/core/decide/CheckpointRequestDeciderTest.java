@@ -13,14 +13,14 @@ import static dev.cairn.core.testing.Fixtures.tick;
 import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.events.Command;
+import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command;
 import dev.cairn.core.state.RequestOrder;
+import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;

@@ -1,16 +1,16 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.StateTable;
-import dev.cairn.core.state.CoordinatorState;
 import static dev.cairn.core.contract.CoordinatorSettings.DEFAULT_REQUESTS_KEPT;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.contract.InputLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.testing.Fixtures;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointAcknowledged;
@@ -35,8 +35,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.Tuple;
+import net.jqwik.api.statistics.Statistics;
 import org.apache.avro.specific.SpecificRecord;
 
 /**

@@ -1,24 +1,24 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.RestorePoints;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
-import static dev.cairn.core.testing.Fixtures.status;
 import static dev.cairn.core.testing.Fixtures.acknowledge;
 import static dev.cairn.core.testing.Fixtures.config;
 import static dev.cairn.core.testing.Fixtures.decline;
 import static dev.cairn.core.testing.Fixtures.finish;
 import static dev.cairn.core.testing.Fixtures.spec;
+import static dev.cairn.core.testing.Fixtures.status;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.state.CheckpointStatus;
+import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.CheckpointStatus;
-import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;

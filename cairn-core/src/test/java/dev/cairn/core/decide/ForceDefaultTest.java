@@ -11,11 +11,11 @@ import static dev.cairn.core.testing.Fixtures.spec;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.state.PendingCheckpoint;
+import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.PendingCheckpoint;
-import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RequestQueued;

@@ -9,10 +9,10 @@ import static dev.cairn.core.testing.Fixtures.spec;
 import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.events.Command;
 import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.events.CheckpointAcknowledged;

@@ -1,7 +1,5 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.events.TaskVertex;
-import dev.cairn.core.state.StateTable;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -13,6 +11,7 @@ import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.events.Command;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
@@ -29,6 +28,7 @@ import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskStarted;
+import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.state.PendingCheckpoints;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -11,11 +10,12 @@ import static dev.cairn.core.testing.Fixtures.participantDecline;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.core.events.Command;
+import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;

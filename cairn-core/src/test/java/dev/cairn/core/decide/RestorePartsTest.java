@@ -1,8 +1,8 @@
 package dev.cairn.core.decide;
 
-import dev.cairn.core.contract.InputLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.RestorePart;

@@ -11,8 +11,8 @@ import static dev.cairn.core.testing.Fixtures.stop;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.events.Command;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.events.Command;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.events.CheckpointCompleted;

@@ -13,11 +13,11 @@ import static dev.cairn.core.testing.Fixtures.tick;
 import static dev.cairn.core.testing.Fixtures.withOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.events.AlignmentType;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointAborted;

@@ -11,13 +11,13 @@ import static dev.cairn.core.testing.Fixtures.spec;
 import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.events.EventDescriptions;
-import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.events.SidecarNotifications;
-import dev.cairn.core.testing.Then;
-import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.core.testing.Events;
+import dev.cairn.core.testing.Scenario;
+import dev.cairn.core.testing.Then;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;

@@ -1,13 +1,13 @@
 package dev.cairn.core.events;
 
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.evolve.CheckpointEvolver;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.testing.Fixtures;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.testing.Fixtures;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;

@@ -1,16 +1,5 @@
 package dev.cairn.core.evolve;
 
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.decide.CheckpointDecider;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.testing.CountingStorage;
-import dev.cairn.core.decide.Decided;
-import dev.cairn.core.testing.Fixtures;
-import dev.cairn.core.contract.InputLimits;
-import dev.cairn.core.testing.Scenario;
-import dev.cairn.core.testing.Then;
-import dev.cairn.core.state.StateTable;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -25,6 +14,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.decide.CheckpointDecider;
+import dev.cairn.core.decide.Decided;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
+import dev.cairn.core.testing.CountingStorage;
+import dev.cairn.core.testing.Fixtures;
+import dev.cairn.core.testing.Scenario;
+import dev.cairn.core.testing.Then;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobStatus;

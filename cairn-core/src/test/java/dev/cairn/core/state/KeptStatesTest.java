@@ -1,6 +1,5 @@
 package dev.cairn.core.state;
 
-import dev.cairn.core.events.SidecarNotifications;
 import static dev.cairn.core.testing.Fixtures.JOB;
 import static dev.cairn.core.testing.Fixtures.SINK;
 import static dev.cairn.core.testing.Fixtures.SOURCE;
@@ -11,6 +10,7 @@ import static dev.cairn.core.testing.Fixtures.tick;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.core.events.Command;
+import dev.cairn.core.events.SidecarNotifications;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;

@@ -1,14 +1,14 @@
 package dev.cairn.core.testing;
 
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.decide.CheckpointDecider;
-import dev.cairn.core.events.Command;
-import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.decide.Decided;
-import dev.cairn.core.state.CheckpointProgress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.decide.CheckpointDecider;
+import dev.cairn.core.decide.Decided;
+import dev.cairn.core.events.Command;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

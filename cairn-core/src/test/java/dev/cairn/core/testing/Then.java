@@ -1,11 +1,11 @@
 package dev.cairn.core.testing;
 
-import dev.cairn.core.decide.CompletedTopicRecord;
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.state.CheckpointProgress;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.core.decide.CompletedTopicRecord;
+import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
 

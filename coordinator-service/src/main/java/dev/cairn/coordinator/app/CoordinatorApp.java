@@ -1,6 +1,6 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.config.Release;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
@@ -12,10 +12,10 @@ import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
-import dev.cairn.coordinator.streams.TopologyOptions;
 import dev.cairn.coordinator.streams.StoreLayout;
-import dev.cairn.config.Release;
+import dev.cairn.coordinator.streams.TopologyOptions;
 import dev.cairn.coordinator.streams.UnsendableInputs;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.serde.SchemaCatalog;
 import dev.cairn.topics.TopicInitializer;
 import java.time.Duration;

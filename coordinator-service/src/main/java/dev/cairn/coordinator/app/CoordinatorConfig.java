@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.core.contract.InputLimits;
-import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.auth.SigningKey;
+import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.ConfigSchema;
 import dev.cairn.config.LayeredConfig;
 import dev.cairn.config.PropertiesFile;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.topics.CairnTopics;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

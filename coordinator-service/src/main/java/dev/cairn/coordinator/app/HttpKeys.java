@@ -1,21 +1,21 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.coordinator.rest.access.AccessPolicy;
-import dev.cairn.coordinator.rest.access.BearerTokens;
+import dev.cairn.config.LayeredConfig;
 import dev.cairn.coordinator.http.ClientLimits;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.http.TlsConfig;
-import dev.cairn.config.LayeredConfig;
+import dev.cairn.coordinator.rest.access.AccessPolicy;
+import dev.cairn.coordinator.rest.access.BearerTokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.types.Password;
 
 /**

@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * The rule for coordinator instances of two releases in one application: instances share a stream task's stores

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.core.views.ApiViews;
 import dev.cairn.client.Json;
+import dev.cairn.core.views.ApiViews;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;

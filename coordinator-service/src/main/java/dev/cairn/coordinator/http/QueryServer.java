@@ -1,6 +1,5 @@
 package dev.cairn.coordinator.http;
 
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.rest.routes.Forwarder;
 import dev.cairn.coordinator.rest.routes.JettyApiHandler;
 import dev.cairn.coordinator.rest.routes.QueryApi;
@@ -9,6 +8,7 @@ import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.coordinator.rest.sources.RequestPublisher;
 import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.web.WebPageHandler;
+import dev.cairn.core.contract.InputLimits;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

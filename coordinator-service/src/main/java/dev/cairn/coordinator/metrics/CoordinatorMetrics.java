@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.metrics;
 
+import dev.cairn.config.Release;
 import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.streams.StoreLayout;
-import dev.cairn.config.Release;
 import dev.cairn.metrics.PrometheusScrape;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.metrics;
 
-import dev.cairn.core.events.EventKind;
 import dev.cairn.coordinator.streams.DecisionListener;
+import dev.cairn.core.events.EventKind;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;

@@ -1,12 +1,12 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.core.decide.CheckpointDecider;
-import dev.cairn.core.state.CoordinatorState;
-import dev.cairn.core.events.Command;
 import dev.cairn.core.decide.CompletedTopicRecord;
 import dev.cairn.core.decide.Decided;
+import dev.cairn.core.events.Command;
 import dev.cairn.core.events.EventDescriptions;
 import dev.cairn.core.events.TimerIndex;
+import dev.cairn.core.state.CoordinatorState;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.events.topics.CairnTopics;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;

@@ -1,10 +1,10 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.events.AckEnvelope;
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.auth.SharedKeyVerifyingDeserializer;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.VerifyingDeserializer;
+import dev.cairn.events.AckEnvelope;
+import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;

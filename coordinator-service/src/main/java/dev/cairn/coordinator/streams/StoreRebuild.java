@@ -1,10 +1,10 @@
 package dev.cairn.coordinator.streams;
 
 import dev.cairn.client.audit.JournalDecoder;
-import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.contract.CoordinatorSettings;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.events.TimerIndex;
+import dev.cairn.core.evolve.CheckpointEvolver;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.serde.EventDecodingException;
 import java.util.ArrayList;
 import java.util.HashMap;

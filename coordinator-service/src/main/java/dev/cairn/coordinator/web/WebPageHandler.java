@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.web;
 
-import dev.cairn.core.views.ApiViews;
 import dev.cairn.client.Json;
+import dev.cairn.core.views.ApiViews;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

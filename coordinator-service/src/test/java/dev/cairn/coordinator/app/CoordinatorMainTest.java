@@ -2,10 +2,10 @@ package dev.cairn.coordinator.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.http.ClientLimits;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.http.SelfSignedKeystore;
-import dev.cairn.auth.SigningKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

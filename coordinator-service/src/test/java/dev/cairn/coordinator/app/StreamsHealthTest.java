@@ -1,11 +1,11 @@
 package dev.cairn.coordinator.app;
 
-import dev.cairn.coordinator.streams.StreamsStorage;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.rest.sources.HealthSource.Health;
 import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.coordinator.rest.sources.StateSource;
+import dev.cairn.coordinator.streams.StreamsStorage;
 import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;

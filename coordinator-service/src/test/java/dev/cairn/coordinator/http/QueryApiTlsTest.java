@@ -5,13 +5,13 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.core.contract.InputLimits;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.rest.sources.FixedStateSource;
 import dev.cairn.coordinator.rest.sources.JobLocation;
-import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
+import dev.cairn.core.contract.InputLimits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -3,12 +3,12 @@ package dev.cairn.coordinator.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.rest.access.TestTokens;
 import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.rest.sources.FixedStateSource;
 import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.coordinator.testbed.RawClient;
+import dev.cairn.core.contract.InputLimits;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

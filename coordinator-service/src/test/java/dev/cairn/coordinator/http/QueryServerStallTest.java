@@ -2,13 +2,13 @@ package dev.cairn.coordinator.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.contract.InputLimits;
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
-import dev.cairn.coordinator.rest.sources.FixedStateSource;
-import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.access.TestTokens;
 import dev.cairn.coordinator.rest.routes.QueryApi;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
+import dev.cairn.coordinator.rest.sources.FixedStateSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.core.contract.InputLimits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;

@@ -3,10 +3,10 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.client.audit.JournalReplay;
-import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;

@@ -2,15 +2,15 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.FaultChecks;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.time.Duration;

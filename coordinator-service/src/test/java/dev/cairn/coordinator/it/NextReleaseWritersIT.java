@@ -2,10 +2,12 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.RecordSignatures;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.FaultChecks;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
@@ -16,8 +18,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskStarted;
-import dev.cairn.auth.RecordSignatures;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.events.serde.NewerSchemas;
 import dev.cairn.events.serde.SchemaPublisher;
 import dev.cairn.kafka.test.KafkaCluster;

@@ -3,9 +3,9 @@ package dev.cairn.coordinator.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.http.QueryServer;
-import dev.cairn.client.Json;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.core.testing.Events;

@@ -1,13 +1,13 @@
 package dev.cairn.coordinator.it;
 
+import dev.cairn.auth.RecordSignatures;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SubtaskMetrics;
-import dev.cairn.auth.RecordSignatures;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.events.serde.CairnSerdes;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

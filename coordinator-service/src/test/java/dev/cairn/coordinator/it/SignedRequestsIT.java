@@ -2,6 +2,7 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.RecordSignatures;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;
@@ -9,7 +10,6 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.auth.RecordSignatures;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.FaultChecks;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.JobSpec;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.util.HashSet;

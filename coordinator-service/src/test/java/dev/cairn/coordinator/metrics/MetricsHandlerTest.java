@@ -2,12 +2,12 @@ package dev.cairn.coordinator.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.contract.InputLimits;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.sources.AlwaysUp;
-import dev.cairn.client.Json;
 import dev.cairn.coordinator.testbed.NoJobs;
+import dev.cairn.core.contract.InputLimits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

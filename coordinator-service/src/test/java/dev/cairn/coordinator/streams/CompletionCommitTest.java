@@ -2,8 +2,8 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.contract.CoordinatorSettings;
+import dev.cairn.core.decide.CheckpointDecider;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.RequestEnvelope;

@@ -1,11 +1,13 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.auth.SigningKey;
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
-import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.coordinator.metrics.CoordinatorMetrics;
 import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.coordinator.rest.sources.StateSource;
+import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
@@ -16,8 +18,6 @@ import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskVertex;
-import dev.cairn.auth.SigningKey;
-import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;

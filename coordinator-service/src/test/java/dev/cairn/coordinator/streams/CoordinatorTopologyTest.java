@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.streams;
 
-import dev.cairn.core.state.CoordinatorState;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointAborted;

@@ -2,6 +2,8 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.RecordSignatures;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointTriggered;
@@ -13,8 +15,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.auth.RecordSignatures;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import java.nio.charset.StandardCharsets;

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.core.events.EventKind;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
@@ -18,7 +19,6 @@ import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
-import dev.cairn.auth.SigningKey;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,13 +2,13 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.auth.RecordSignatures;
+import dev.cairn.auth.SigningKey;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
-import dev.cairn.auth.RecordSignatures;
-import dev.cairn.auth.SigningKey;
 import dev.cairn.events.serde.CairnSerdes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

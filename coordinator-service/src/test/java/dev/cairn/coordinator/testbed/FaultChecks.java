@@ -1,7 +1,7 @@
 package dev.cairn.coordinator.testbed;
 
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.kafka.test.TopicTail;

@@ -2,13 +2,13 @@ package dev.cairn.coordinator.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.access.TestTokens;
 import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.rest.sources.FixedStateSource;
 import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.core.contract.InputLimits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,5 +1,6 @@
 package dev.cairn.kafka.test;
 
+import dev.cairn.topics.TopicReadiness;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -7,13 +8,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
-
-import dev.cairn.topics.TopicReadiness;
 
 /**
  * A running Kafka cluster handed to tests by {@link KafkaClusterExtension}. It is shared by all test classes

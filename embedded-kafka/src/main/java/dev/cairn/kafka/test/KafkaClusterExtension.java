@@ -1,12 +1,11 @@
 package dev.cairn.kafka.test;
 
+import dev.cairn.kafka.EmbeddedKafkaBroker;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.cairn.kafka.EmbeddedKafkaBroker;
 
 /**
  * JUnit 5 extension that hands tests a running Kafka cluster as a {@link KafkaCluster} parameter.

@@ -2,7 +2,6 @@ package dev.cairn.kafka.test;
 
 import java.util.Locale;
 import java.util.function.BooleanSupplier;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

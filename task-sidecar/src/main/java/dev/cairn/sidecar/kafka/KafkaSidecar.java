@@ -1,10 +1,10 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.serde.AvroEventSerde;
-import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
 import dev.cairn.sidecar.core.Participant;

@@ -3,10 +3,10 @@ package dev.cairn.sidecar.core;
 import static dev.cairn.sidecar.core.ControlEvents.COORDINATOR_SIDE;
 import static dev.cairn.sidecar.core.ControlEvents.ME;
 import static dev.cairn.sidecar.core.ControlEvents.PARTICIPANT;
-import static dev.cairn.sidecar.core.ControlEvents.participantsTriggered;
-import static dev.cairn.sidecar.core.ControlEvents.savepointCompleted;
 import static dev.cairn.sidecar.core.ControlEvents.aborted;
 import static dev.cairn.sidecar.core.ControlEvents.completed;
+import static dev.cairn.sidecar.core.ControlEvents.participantsTriggered;
+import static dev.cairn.sidecar.core.ControlEvents.savepointCompleted;
 import static dev.cairn.sidecar.core.ControlEvents.trigger;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,14 +22,14 @@ import dev.cairn.sidecar.core.SidecarAction.StartSnapshot;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.ArrayList;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**

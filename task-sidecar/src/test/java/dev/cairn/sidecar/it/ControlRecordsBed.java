@@ -1,5 +1,7 @@
 package dev.cairn.sidecar.it;
 
+import dev.cairn.auth.SigningKey;
+import dev.cairn.auth.VerifyingDeserializer;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.AckEnvelope;
@@ -14,8 +16,6 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
-import dev.cairn.auth.SigningKey;
-import dev.cairn.auth.VerifyingDeserializer;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;

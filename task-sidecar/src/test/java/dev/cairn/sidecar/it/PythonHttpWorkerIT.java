@@ -3,8 +3,8 @@ package dev.cairn.sidecar.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.coordinator.testbed.OptionalTool;
+import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.StateHandle;
 import dev.cairn.sidecar.app.SidecarConfigCopies;

@@ -1,8 +1,8 @@
 package dev.cairn.kit.task;
 
+import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.state.Lineage;
 import dev.cairn.kit.state.StateFile;
-import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.wire.KitRecords;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;

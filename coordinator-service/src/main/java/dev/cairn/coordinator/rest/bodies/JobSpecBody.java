@@ -1,10 +1,10 @@
 package dev.cairn.coordinator.rest.bodies;
 
 import dev.cairn.coordinator.rest.ApiException;
-import dev.cairn.core.events.CairnRecords;
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.contract.SpecProblem;
+import dev.cairn.core.events.CairnRecords;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

@@ -2,9 +2,9 @@ package dev.cairn.coordinator.rest.bodies;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cairn.coordinator.rest.ApiException;
-import dev.cairn.core.events.Command;
 import dev.cairn.core.contract.InputChecks;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.Command;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;

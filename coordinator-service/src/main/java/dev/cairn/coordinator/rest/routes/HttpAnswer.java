@@ -1,8 +1,8 @@
 package dev.cairn.coordinator.rest.routes;
 
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.core.views.ApiViews;
-import dev.cairn.client.Json;
 import java.util.HashMap;
 import java.util.Map;
 

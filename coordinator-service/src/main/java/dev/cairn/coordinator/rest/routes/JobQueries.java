@@ -1,16 +1,16 @@
 package dev.cairn.coordinator.rest.routes;
 
 import dev.cairn.coordinator.rest.ApiException;
-import dev.cairn.core.views.ApiViews;
-import dev.cairn.core.views.JobViews;
-import dev.cairn.core.views.RequestViews;
-import dev.cairn.core.views.SavepointViews;
-import dev.cairn.core.views.StateViews;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.JobViews;
+import dev.cairn.core.views.RequestViews;
+import dev.cairn.core.views.SavepointViews;
+import dev.cairn.core.views.StateViews;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
 import java.util.List;

@@ -1,18 +1,18 @@
 package dev.cairn.coordinator.rest.routes;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.rest.access.AccessPolicy;
 import dev.cairn.coordinator.rest.access.JobScope;
 import dev.cairn.coordinator.rest.sources.JobLocation;
 import dev.cairn.coordinator.rest.sources.StateSource;
-import dev.cairn.core.views.ApiViews;
-import dev.cairn.core.views.JobViews;
-import dev.cairn.client.Json;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.JobViews;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

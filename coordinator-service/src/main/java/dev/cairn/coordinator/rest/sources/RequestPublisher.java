@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest.sources;
 
+import dev.cairn.auth.SigningKey;
 import dev.cairn.client.requests.KafkaRequestSender;
 import dev.cairn.client.requests.RequestSender;
 import dev.cairn.client.requests.SendFailedException;
@@ -9,7 +10,6 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.auth.SigningKey;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

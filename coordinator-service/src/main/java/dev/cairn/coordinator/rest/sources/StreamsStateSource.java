@@ -2,8 +2,8 @@ package dev.cairn.coordinator.rest.sources;
 
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.streams.CoordinatorStores;
-import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.coordinator.streams.StreamsStorage;
+import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serializer;

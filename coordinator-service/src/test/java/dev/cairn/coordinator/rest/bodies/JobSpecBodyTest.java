@@ -1,11 +1,11 @@
 package dev.cairn.coordinator.rest.bodies;
 
-import dev.cairn.coordinator.rest.ApiException;
-import dev.cairn.core.events.CairnRecords;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.events.CairnRecords;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;

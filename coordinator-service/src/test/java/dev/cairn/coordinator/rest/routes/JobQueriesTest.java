@@ -1,13 +1,13 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.coordinator.rest.ApiException;
-import dev.cairn.core.views.ApiViews;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
+import dev.cairn.core.views.ApiViews;
 import dev.cairn.events.CheckpointTriggered;
 import java.nio.file.Path;
 import java.time.Duration;

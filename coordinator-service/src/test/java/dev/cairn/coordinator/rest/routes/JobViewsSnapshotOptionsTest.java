@@ -1,17 +1,17 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.core.events.CairnRecords;
-import dev.cairn.core.views.JobViews;
-import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.events.CairnRecords;
 import dev.cairn.core.state.CheckpointProgress;
+import dev.cairn.core.views.JobViews;
 import dev.cairn.events.AlignmentType;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointCompleted;

@@ -1,12 +1,9 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.core.events.CairnRecords;
-import dev.cairn.core.views.ApiViews;
-import dev.cairn.core.views.JobViews;
-import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.state.CheckpointCounts;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
@@ -14,8 +11,11 @@ import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.events.CairnRecords;
 import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.core.testing.Events;
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.JobViews;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;

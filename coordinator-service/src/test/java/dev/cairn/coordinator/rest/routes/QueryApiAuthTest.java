@@ -1,24 +1,19 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.cairn.coordinator.rest.access.AccessPolicy;
-
-import dev.cairn.coordinator.rest.access.TestTokens;
-
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
-
-import dev.cairn.coordinator.rest.sources.FixedStateSource;
-
-import dev.cairn.coordinator.rest.sources.JobLocation;
-
-import dev.cairn.core.contract.InputLimits;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.access.AccessPolicy;
+import dev.cairn.coordinator.rest.access.TestTokens;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
+import dev.cairn.coordinator.rest.sources.FixedStateSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.RequestEnvelope;
 import java.io.IOException;
 import java.net.URI;

@@ -1,21 +1,19 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.client.Json;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.access.TestTokens;
-
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
-
-import dev.cairn.core.contract.InputLimits;
-import dev.cairn.core.contract.JobSpecs;
-import dev.cairn.coordinator.http.TestLimits;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.http.TestLimits;
+import dev.cairn.coordinator.rest.access.TestTokens;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
+import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TriggerRequest;

@@ -7,15 +7,13 @@ import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.access.TestTokens;
-
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
-
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.access.TestTokens;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.coordinator.testbed.RestClient;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DisposeSavepoint;

@@ -1,25 +1,21 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.client.Json;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.ApiException;
-import dev.cairn.coordinator.rest.access.TestTokens;
-
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
-
-import dev.cairn.coordinator.rest.sources.JobLocation;
-
-import dev.cairn.coordinator.rest.sources.StateSource;
-
-import dev.cairn.core.contract.InputLimits;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.ApiException;
+import dev.cairn.coordinator.rest.access.TestTokens;
+import dev.cairn.coordinator.rest.sources.AlwaysUp;
+import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
+import dev.cairn.core.contract.InputLimits;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;

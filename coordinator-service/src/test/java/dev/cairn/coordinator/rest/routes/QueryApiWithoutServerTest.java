@@ -3,13 +3,9 @@ package dev.cairn.coordinator.rest.routes;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.rest.access.TestTokens;
-
 import dev.cairn.coordinator.rest.sources.AlwaysUp;
-
 import dev.cairn.coordinator.rest.sources.FixedStateSource;
-
 import dev.cairn.coordinator.rest.sources.JobLocation;
-
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;

@@ -1,20 +1,16 @@
 package dev.cairn.coordinator.rest.routes;
 
-import dev.cairn.client.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.rest.access.TestTokens;
-
-import dev.cairn.coordinator.rest.sources.FixedStateSource;
-
-import dev.cairn.coordinator.rest.sources.HealthSource;
-
-import dev.cairn.coordinator.rest.sources.JobLocation;
-
-import dev.cairn.core.contract.InputLimits;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.http.QueryServer;
 import dev.cairn.coordinator.http.QueryServerConfig;
+import dev.cairn.coordinator.rest.access.TestTokens;
+import dev.cairn.coordinator.rest.sources.FixedStateSource;
+import dev.cairn.coordinator.rest.sources.HealthSource;
+import dev.cairn.coordinator.rest.sources.JobLocation;
+import dev.cairn.core.contract.InputLimits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
