@@ -76,7 +76,8 @@ class LayeredConfigTest {
                 Map.of(), "nothing")).hasMessage("Invalid value big for configuration size: Not a number of type INT "
                         + "(environment variable TEST_SIZE)");
         assertThatThrownBy(() -> LayeredConfig.load(SCHEMA, Map.of(), Map.of(), Map.of("name", "n", "limit.ms", "-1"),
-                "file a.properties")).hasMessage("Invalid value -1 for configuration limit.ms: Value must be at least 0 "
+                "file a.properties"))
+                .hasMessage("Invalid value -1 for configuration limit.ms: Value must be at least 0 "
                         + "(file a.properties)");
     }
 

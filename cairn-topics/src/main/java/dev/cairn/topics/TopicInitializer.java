@@ -75,7 +75,8 @@ public final class TopicInitializer {
         TopicReadiness.awaitReady(admin, topics.all(), timeout);
         checkPartitionCounts(topics.all(), partitions);
         if (!created.isEmpty()) {
-            LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions, replicationFactor);
+            LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions,
+                    replicationFactor);
         }
         return created;
     }

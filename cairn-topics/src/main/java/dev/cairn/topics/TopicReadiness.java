@@ -198,7 +198,8 @@ public final class TopicReadiness {
             if (unanswered.isEmpty()) {
                 round.readyTopics.add(topic);
             } else {
-                reasons.put(topic, "partitions " + unanswered + " do not answer ListOffsets yet (" + firstProblem + ")");
+                reasons.put(topic, "partitions " + unanswered + " do not answer ListOffsets yet (" + firstProblem
+                        + ")");
             }
         }
     }

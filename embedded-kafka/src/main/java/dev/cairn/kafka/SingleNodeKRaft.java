@@ -38,7 +38,8 @@ public final class SingleNodeKRaft {
         props.put("advertised.listeners", CLIENT_LISTENER + "://" + LOOPBACK + ":" + clientPort);
         props.put("controller.listener.names", CONTROLLER_LISTENER);
         props.put("inter.broker.listener.name", CLIENT_LISTENER);
-        props.put("listener.security.protocol.map", CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        props.put("listener.security.protocol.map",
+                CLIENT_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
         props.put("log.dirs", logDir.toString());
         props.put("metadata.log.dir", logDir.toString());
 

@@ -39,7 +39,8 @@ public final class HttpLiveSource implements JournalVerifier.LiveSource {
             HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() == 401 || response.statusCode() == 403) {
                 throw new AuditException("the REST API at " + base + " refused GET " + path + " (HTTP "
-                        + response.statusCode() + "): pass a token that may read jobs with --token or CAIRN_REST_TOKEN");
+                        + response.statusCode()
+                        + "): pass a token that may read jobs with --token or CAIRN_REST_TOKEN");
             }
             return new Answer(response.statusCode(), response.body());
         } catch (IOException e) {

@@ -92,7 +92,8 @@ public final class JournalReader {
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-audit-" + UUID.randomUUID().toString().substring(0, 8));
+        config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG,
+                "cairn-audit-" + UUID.randomUUID().toString().substring(0, 8));
     }
 
     /**
@@ -114,8 +115,8 @@ public final class JournalReader {
                 long end = stop.get(partition);
                 if (bounds.untilOffset() >= end || bounds.untilOffset() < start.get(partition)) {
                     throw new AuditException("offset " + bounds.untilOffset() + " is not in partition "
-                            + partition.partition() + " of " + topic + " (job " + bounds.jobId() + "), which holds offsets "
-                            + start.get(partition) + " to " + (end - 1));
+                            + partition.partition() + " of " + topic + " (job " + bounds.jobId()
+                            + "), which holds offsets " + start.get(partition) + " to " + (end - 1));
                 }
                 stop.put(partition, bounds.untilOffset() + 1);
             }

@@ -28,9 +28,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * Sends requests to one topic with an idempotent {@link KafkaProducer} ({@code acks=all}, no linger), one at a
  * time, each signed with the requests key when it has one (the header {@code cairn.sig.hmac-sha256}, see
- * {@code RecordSignatures}). Before its first send it checks with an admin client (same connection and security settings) that the
- * topic exists: a broker that creates topics on first use would otherwise turn a mistyped topic prefix into a
- * request that nobody reads.
+ * {@code RecordSignatures}). Before its first send it checks with an admin client (same connection and security
+ * settings) that the topic exists: a broker that creates topics on first use would otherwise turn a mistyped topic
+ * prefix into a request that nobody reads.
  *
  * <p>Once the topic is seen, and before its first request, it publishes the schema it writes requests with to the
  * schemas topic beside it ({@code <prefix>schemas} for {@code <prefix>requests}, {@link SchemaPublisher}), so that a

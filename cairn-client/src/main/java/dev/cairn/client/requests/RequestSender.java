@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Produces requests (job specs, trigger requests, status changes, restores and savepoint disposals) to the requests topic, keyed by job id so that
- * every request of a job reaches the stream task that owns it, signed with the requests key (a coordinator with a
- * master key takes no other), and waits for the broker's acknowledgement. The
+ * Produces requests (job specs, trigger requests, status changes, restores and savepoint disposals) to the requests
+ * topic, keyed by job id so that every request of a job reaches the stream task that owns it, signed with the requests
+ * key (a coordinator with a master key takes no other), and waits for the broker's acknowledgement. The
  * REST API and the CLI both send through one ({@link KafkaRequestSender}).
  */
 public interface RequestSender extends AutoCloseable {

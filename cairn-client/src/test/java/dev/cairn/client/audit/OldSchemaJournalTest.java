@@ -52,7 +52,8 @@ class OldSchemaJournalTest {
         journal.forEach(replay::accept);
 
         assertThat(StateViews.checkpoints(replay.state(), OldSchemaJournal.JOB).orElseThrow().history())
-                .extracting(c -> c.identity().id() + " " + c.identity().status()).containsExactly("4 COMPLETED", "3 COMPLETED", "2 FAILED",
+                .extracting(c -> c.identity().id() + " " + c.identity().status())
+                .containsExactly("4 COMPLETED", "3 COMPLETED", "2 FAILED",
                         "1 COMPLETED");
         assertThat(StateViews.latestCompleted(replay.state(), OldSchemaJournal.JOB).orElseThrow().subtaskStates())
                 .hasSize(3);

@@ -39,7 +39,8 @@ class ReplayAndViewsTest {
         assertThat(then.last().offset()).isEqualTo(third);
         assertThat(stats.pending()).extracting(c -> c.identity().id()).containsExactly(3L);
         assertThat(stats.history()).extracting(c -> c.identity().id(), c -> c.identity().status()).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(2L, "FAILED"), org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
+                org.assertj.core.groups.Tuple.tuple(2L, "FAILED"),
+                org.assertj.core.groups.Tuple.tuple(1L, "COMPLETED"));
         assertThat(stats.counts().completed()).isEqualTo(1);
         assertThat(StateViews.job(then.state(), ORDERS).orElseThrow().schedule().nextCheckpointId()).isEqualTo(4);
     }
@@ -124,7 +125,8 @@ class ReplayAndViewsTest {
     }
 
     /** The replayed views as a live API would answer them, with some answers replaced. */
-    private static JournalVerifier.LiveSource live(Replay replay, Map<String, JournalVerifier.LiveSource.Answer> overrides) {
+    private static JournalVerifier.LiveSource live(Replay replay,
+            Map<String, JournalVerifier.LiveSource.Answer> overrides) {
         Map<String, JournalVerifier.LiveSource.Answer> answers = new HashMap<>();
         for (String jobId : replay.state().jobIds()) {
             answers.put("/jobs/" + jobId, answer(StateViews.job(replay.state(), jobId).orElseThrow()));
@@ -136,7 +138,8 @@ class ReplayAndViewsTest {
         }
         String listed = replay.state().jobIds().stream().map(id -> "{\"id\": \"" + id + "\"}")
                 .collect(java.util.stream.Collectors.joining(", "));
-        answers.put("/jobs", new JournalVerifier.LiveSource.Answer(200, "{\"jobs\": [" + listed + "], \"unreachable\": []}"));
+        answers.put("/jobs", new JournalVerifier.LiveSource.Answer(200,
+                "{\"jobs\": [" + listed + "], \"unreachable\": []}"));
         answers.putAll(overrides);
         return path -> answers.getOrDefault(path, new JournalVerifier.LiveSource.Answer(404, "{}"));
     }

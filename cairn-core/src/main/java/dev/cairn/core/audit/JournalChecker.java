@@ -195,7 +195,8 @@ public final class JournalChecker {
         }
         Open open = job.open.remove(id);
         if (open == null) {
-            violate(entry, jobId, Rule.END_WITHOUT_TRIGGER, "checkpoint " + id + " " + how + " but was never triggered");
+            violate(entry, jobId, Rule.END_WITHOUT_TRIGGER,
+                    "checkpoint " + id + " " + how + " but was never triggered");
         }
         job.ended.add(id);
         return open;
@@ -204,7 +205,8 @@ public final class JournalChecker {
     private void checkCompletion(JournalEntry entry, String jobId, Open open, CheckpointCompleted e) {
         long id = e.getCheckpointId();
         if (!open.tasksTriggered) {
-            violate(entry, jobId, Rule.EARLY_COMPLETION, "checkpoint " + id + " completed before its tasks were triggered");
+            violate(entry, jobId, Rule.EARLY_COMPLETION,
+                    "checkpoint " + id + " completed before its tasks were triggered");
         } else if (open.acked.size() < open.acksExpected) {
             violate(entry, jobId, Rule.EARLY_COMPLETION, "checkpoint " + id + " completed with " + open.acked.size()
                     + " of its " + open.acksExpected + " required acks");
@@ -242,8 +244,8 @@ public final class JournalChecker {
             replayed.get().getPending().stream().map(PendingCheckpoint::getCheckpointId).forEach(pending::add);
             if (!pending.equals(new TreeSet<>(job.open.keySet()))) {
                 violations.add(new Violation(job.partition, job.lastOffset, jobId, Rule.COUNTERS, "job " + jobId
-                        + " has pending checkpoints " + pending + ", its events leave " + new TreeSet<>(job.open.keySet())
-                        + " open"));
+                        + " has pending checkpoints " + pending + ", its events leave "
+                        + new TreeSet<>(job.open.keySet()) + " open"));
             }
         }
         return List.copyOf(violations);

@@ -28,11 +28,11 @@ import java.util.function.BiConsumer;
 /**
  * The pure core of the coordinator: {@code decide(command, state, now) -> events and their state changes},
  * with Flink 1.15+ CheckpointCoordinator semantics. It never mutates the given state: it decides on an
- * overlay ({@link dev.cairn.core.state.OverlayStorage}), applying each event it emits with {@link CheckpointEvolver} as it goes, and returns
- * the events with the changes; the caller sends the events and applies the changes ({@link Decided#applyTo}).
- * An ack that is accepted and leaves its checkpoint pending, which decides only itself, is found on the state as
- * it is, without an overlay. Replaying the events with {@link #evolver()} yields the same state (the audit replay
- * does that).
+ * overlay ({@link dev.cairn.core.state.OverlayStorage}), applying each event it emits with {@link CheckpointEvolver} as
+ * it goes, and returns the events with the changes; the caller sends the events and applies the changes
+ * ({@link Decided#applyTo}). An ack that is accepted and leaves its checkpoint pending, which decides only itself, is
+ * found on the state as it is, without an overlay. Replaying the events with {@link #evolver()} yields the same state
+ * (the audit replay does that).
  */
 public final class CheckpointDecider {
 
@@ -87,7 +87,8 @@ public final class CheckpointDecider {
             case JOB_STATUS_CHANGE -> (d, c) -> changeStatus(d, (Command.ChangeJobStatus) c);
             case TRIGGER_REQUEST -> (d, c) -> requestTrigger(d, c, (TriggerRequest) c.event());
             case TASK_STARTED -> (d, c) -> TaskAttempts.started(d, (TaskStarted) c.event());
-            case CHECKPOINT_ACKNOWLEDGED -> (d, c) -> TaskMessages.acknowledge(d, c, (CheckpointAcknowledged) c.event());
+            case CHECKPOINT_ACKNOWLEDGED -> (d, c) -> TaskMessages.acknowledge(d, c,
+                    (CheckpointAcknowledged) c.event());
             case CHECKPOINT_DECLINED -> (d, c) -> TaskMessages.decline(d, c, (CheckpointDeclined) c.event());
             case TASK_FINISHED -> (d, c) -> TaskAttempts.finished(d, c, (TaskFinished) c.event());
             case PARTICIPANT_ACKNOWLEDGED -> (d, c) -> Participants.acknowledge(d, c,
@@ -95,10 +96,10 @@ public final class CheckpointDecider {
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
             case RESTORE_JOB -> (d, c) -> Restores.restore(d, (Command.Restore) c);
             case DISPOSE_SAVEPOINT -> (d, c) -> Restores.dispose(d, (Command.Dispose) c);
-            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
-                    ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
-                    REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED,
-                    TASK_START_REJECTED ->
+            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
+                    CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
+                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
+                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
     }

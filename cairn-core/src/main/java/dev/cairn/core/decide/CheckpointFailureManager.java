@@ -23,7 +23,10 @@ import java.util.Set;
  */
 final class CheckpointFailureManager {
 
-    /** The reasons that feed the consecutive failure counter (Flink's current list: FINALIZE_CHECKPOINT_FAILURE no longer counts). */
+    /**
+     * The reasons that feed the consecutive failure counter (Flink's current list: FINALIZE_CHECKPOINT_FAILURE no
+     * longer counts).
+     */
     static final Set<CheckpointFailureReason> COUNTED = EnumSet.of(
             CheckpointFailureReason.CHECKPOINT_EXPIRED,
             CheckpointFailureReason.CHECKPOINT_DECLINED,

@@ -22,9 +22,10 @@ import java.util.Optional;
  * snapshot before the tasks are triggered). A checkpoint of a job with participants starts with
  * {@code ParticipantsTriggered}; each named participant answers once; when the last one has acknowledged, a second
  * {@code ParticipantsTriggered} asks the master hooks (Flink snapshots operator coordinators first and master hooks
- * after them), and when those have acknowledged too, the tasks are triggered. A participant's decline aborts the checkpoint as a trigger failure ({@link #reasonOf}): a
- * job-level failure that is not counted, as Flink treats a master hook's or coordinator's failure. A participant that does not answer in time
- * lets the checkpoint expire. Answers for checkpoints that are not waiting for that participant are rejected.
+ * after them), and when those have acknowledged too, the tasks are triggered. A participant's decline aborts the
+ * checkpoint as a trigger failure ({@link #reasonOf}): a job-level failure that is not counted, as Flink treats a
+ * master hook's or coordinator's failure. A participant that does not answer in time lets the checkpoint expire.
+ * Answers for checkpoints that are not waiting for that participant are rejected.
  */
 public final class Participants {
 
@@ -89,7 +90,8 @@ public final class Participants {
             return;
         }
         d.emit(decline);
-        Aborts.abort(d, jobId, pending.get(), reasonOf(decline), "Participant " + decline.getParticipant() + " declined checkpoint "
+        Aborts.abort(d, jobId, pending.get(), reasonOf(decline),
+                "Participant " + decline.getParticipant() + " declined checkpoint "
                 + decline.getCheckpointId() + " of job " + jobId + ": " + decline.getMessage());
         CheckpointRequestDecider.run(d, jobId);
     }
@@ -133,8 +135,8 @@ public final class Participants {
 
     /**
      * The {@code AckDiscarded} of a participant's state: a participant has no subtask or attempt, so the event names
-     * it as task id and attempt id with subtask index {@value CairnTopics#PARTICIPANT_SUBTASK_INDEX}; the participant's sidecar
-     * looks for exactly that.
+     * it as task id and attempt id with subtask index {@value CairnTopics#PARTICIPANT_SUBTASK_INDEX}; the participant's
+     * sidecar looks for exactly that.
      */
     private static void discard(Decision d, ParticipantAcknowledged ack, String why) {
         JobState job = d.job(ack.getJobId());

@@ -24,7 +24,8 @@ public final class RestoreParts {
 
     /** How many states fit in one part of at most {@code maxRecordBytes}, whatever their ids and locations. */
     public static int statesPerPart(InputLimits limits, int maxRecordBytes) {
-        long largestState = 2L * limits.maxIdLength() * 4 + (long) limits.maxLocationLength() * 4 + STATE_OVERHEAD_BYTES;
+        long largestState = 2L * limits.maxIdLength() * 4 + (long) limits.maxLocationLength() * 4
+                + STATE_OVERHEAD_BYTES;
         return (int) Math.max(1, (maxRecordBytes - PART_OVERHEAD_BYTES - limits.maxIdLength() * 4L) / largestState);
     }
 

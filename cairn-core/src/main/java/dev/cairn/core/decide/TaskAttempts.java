@@ -64,7 +64,8 @@ final class TaskAttempts {
             return;
         }
         Optional<TaskVertex> vertex = d.state.vertex(jobId, started.getTaskId());
-        if (!TaskVertices.hasSubtask(vertex, started.getSubtaskIndex()) || !TaskVertices.isRequired(vertex.orElseThrow())) {
+        if (!TaskVertices.hasSubtask(vertex, started.getSubtaskIndex())
+                || !TaskVertices.isRequired(vertex.orElseThrow())) {
             return;
         }
         for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
@@ -124,7 +125,8 @@ final class TaskAttempts {
         String jobId = finished.getJobId();
         for (PendingCheckpoint pending : new ArrayList<>(d.job(jobId).getPending())) {
             boolean stillPending = PendingCheckpoints.find(d.job(jobId), pending.getCheckpointId()).isPresent();
-            if (!stillPending || !PendingCheckpoints.tasksTriggered(pending) || d.state.ack(jobId, pending.getCheckpointId(),
+            if (!stillPending || !PendingCheckpoints.tasksTriggered(pending)
+                    || d.state.ack(jobId, pending.getCheckpointId(),
                     finished.getTaskId(), finished.getSubtaskIndex()).isPresent()) {
                 continue;
             }

@@ -45,10 +45,10 @@ public sealed interface Command {
             case PARTICIPANT_DECLINED -> new DeclineParticipant((ParticipantDeclined) event);
             case RESTORE_JOB -> new Restore((RestoreJob) event, random.getAsDouble());
             case DISPOSE_SAVEPOINT -> new Dispose((DisposeSavepoint) event);
-            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED,
-                    ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED,
-                    REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED,
-                    TASK_START_REJECTED ->
+            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
+                    CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
+                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
+                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is decided by the coordinator, not sent"
                             + " to it");
         };

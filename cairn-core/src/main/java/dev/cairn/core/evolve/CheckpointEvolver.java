@@ -116,8 +116,8 @@ public final class CheckpointEvolver {
             case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
             case JOB_RESTORED -> (self, s, e) -> RestorePointRecorder.restored(s, (JobRestored) e);
             case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
-            case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED, ACK_DISCARDED, COMMAND_REJECTED,
-                    TASK_START_REJECTED -> NOTHING;
+            case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
+                    ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED -> NOTHING;
         };
     }
 
@@ -249,7 +249,8 @@ public final class CheckpointEvolver {
 
     /** Creates the pending checkpoint, or, after its participants answered, records that its tasks are triggered. */
     private static void onTriggered(CoordinatorState state, CheckpointTriggered e) {
-        Optional<PendingCheckpoint> started = state.job(e.getJobId()).flatMap(j -> PendingCheckpoints.find(j, e.getCheckpointId()));
+        Optional<PendingCheckpoint> started = state.job(e.getJobId())
+                .flatMap(j -> PendingCheckpoints.find(j, e.getCheckpointId()));
         if (started.isPresent()) {
             update(state, e.getJobId(), j -> j.setPending(withPending(j.getPending(), e.getCheckpointId(), p -> {
                 p.setAcksExpected(e.getAcksExpected());

@@ -22,9 +22,9 @@ import java.util.Optional;
  * has its own key; the job lists the ids (and the request ids) in the history. When a checkpoint leaves the
  * history, its summary and its per-subtask acks (its per-subtask stats) are removed: one checkpoint's keys,
  * never a scan of the store. The acks of a checkpoint that is still a point to restore from (retained, or a kept
- * savepoint) stay: they are its subtask states, which the REST API and the completed topic hand out for restore. Subtasks that had finished when a checkpoint's
- * tasks were triggered count as acknowledged, with their final states, on both sides of its figures (as in Flink's
- * checkpoint statistics), as they do in its completion.
+ * savepoint) stay: they are its subtask states, which the REST API and the completed topic hand out for restore.
+ * Subtasks that had finished when a checkpoint's tasks were triggered count as acknowledged, with their final states,
+ * on both sides of its figures (as in Flink's checkpoint statistics), as they do in its completion.
  */
 final class HistoryRecorder {
 

@@ -51,7 +51,8 @@ public final class KeptStates {
     }
 
     /** Why a participant's handle must be kept, naming the retained checkpoint that holds it; else empty. */
-    public static Optional<String> whyKept(CoordinatorState state, JobState job, String participant, StateHandle handle) {
+    public static Optional<String> whyKept(CoordinatorState state, JobState job, String participant,
+            StateHandle handle) {
         if (handle == null) {
             return Optional.empty();
         }

@@ -90,7 +90,8 @@ public final class RestorePoints {
      * vertices of the current spec without an ack in it), each as an ack of its finishing attempt; ordered by
      * (taskId, subtaskIndex). The finished subtasks are read only when the checkpoint counts some.
      */
-    public static List<CheckpointAcknowledged> statesOf(CheckpointCompleted completed, List<CheckpointAcknowledged> acks,
+    public static List<CheckpointAcknowledged> statesOf(CheckpointCompleted completed,
+            List<CheckpointAcknowledged> acks,
             Supplier<List<TaskFinished>> finished, Function<String, Optional<TaskVertex>> vertexOf) {
         if (completed.getSubtaskCount() <= acks.size()) {
             return acks;

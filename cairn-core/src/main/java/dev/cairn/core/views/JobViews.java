@@ -50,7 +50,8 @@ public final class JobViews {
         ApiViews.Config config = config(spec.getConfig());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(q -> queued(q, job.getConfig())).toList();
         return new ApiViews.Job(job.getJobId(), job.getStatus().name(), spec.getTimestampMs(),
-                new ApiViews.Spec(tasks, config, List.copyOf(spec.getParticipants()), List.copyOf(spec.getMasterHooks())),
+                new ApiViews.Spec(tasks, config, List.copyOf(spec.getParticipants()),
+                        List.copyOf(spec.getMasterHooks())),
                 new ApiViews.Schedule(job.getNextCheckpointId(), idOrNull(job.getLatestCompletedId()),
                         job.getNextPeriodicDueMs(), job.getLastCompletionMs(), job.getPending().size(),
                         job.getConsecutiveFailures(), queue));
@@ -243,7 +244,8 @@ public final class JobViews {
                 Math.max(0, ack.getTimestampMs() - triggerTimestamp), new ApiViews.SubtaskSnapshot(
                         ack.getStateHandle().getSizeBytes(), ack.getStateHandle().getLocation(),
                         new ApiViews.SyncAsync(m.getSyncDurationMs(), m.getAsyncDurationMs()),
-                        new ApiViews.Alignment(m.getAlignmentDurationMs()), m.getStartDelayMs(), m.getBytesPersisted()));
+                        new ApiViews.Alignment(m.getAlignmentDurationMs()), m.getStartDelayMs(),
+                        m.getBytesPersisted()));
     }
 
     /** A queued request, with the options it would run with under the job's config as it is now. */

@@ -75,7 +75,8 @@ public final class AuditJournals {
     public static int indexOf(List<SpecificRecord> events, Class<?> type, String jobId, long checkpointId) {
         for (int i = 0; i < events.size(); i++) {
             SpecificRecord e = events.get(i);
-            if (type.isInstance(e) && EventFields.jobId(e).equals(jobId) && EventFields.checkpointId(e) == checkpointId) {
+            if (type.isInstance(e) && EventFields.jobId(e).equals(jobId)
+                    && EventFields.checkpointId(e) == checkpointId) {
                 return i;
             }
         }
@@ -100,13 +101,15 @@ public final class AuditJournals {
     }
 
     private void ack(String jobId, long checkpointId, String taskId, int subtask, long now, long size) {
-        decide(new Command.Acknowledge(ack(jobId, checkpointId, taskId, subtask, now, size, attempt(taskId, subtask))), now);
+        decide(new Command.Acknowledge(ack(jobId, checkpointId, taskId, subtask, now, size, attempt(taskId, subtask))),
+                now);
     }
 
     public static CheckpointAcknowledged ack(String jobId, long checkpointId, String taskId, int subtask, long at,
             long size, String attemptId) {
         return Events.ack(jobId, checkpointId, taskId, subtask, attemptId)
-                .setStateHandle(Events.state("mem://" + jobId + "/" + checkpointId + "/" + taskId + "/" + subtask, size))
+                .setStateHandle(Events.state("mem://" + jobId + "/" + checkpointId + "/" + taskId + "/" + subtask,
+                        size))
                 .setTimestampMs(at).build();
     }
 
@@ -116,7 +119,8 @@ public final class AuditJournals {
 
     public static JobSpec spec(String jobId, TaskVertex... vertices) {
         return Events.jobSpec(jobId).setTasks(List.of(vertices)).setConfig(Events.config(60_000, 50_000)
-                .setTolerableFailures(5).setStorageBaseLocation("file:///checkpoints").build()).setTimestampMs(1_000).build();
+                .setTolerableFailures(5).setStorageBaseLocation("file:///checkpoints").build()).setTimestampMs(1_000)
+                .build();
     }
 
     public static TaskVertex vertex(String taskId, int parallelism) {

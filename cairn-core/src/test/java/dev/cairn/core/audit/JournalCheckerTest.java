@@ -154,7 +154,8 @@ class JournalCheckerTest {
         });
 
         assertThat(check(entries(broken)).finish()).extracting(Violation::message).containsExactly(
-                "completion of checkpoint 1 counts 4 subtask states, the journal 3 accepted acks and 0 finished subtasks",
+                "completion of checkpoint 1 counts 4 subtask states, the journal 3 accepted acks and 0 finished "
+                        + "subtasks",
                 "completion of checkpoint 1 states 1 bytes, its accepted acks and finished subtasks hold 600");
     }
 

@@ -163,7 +163,8 @@ class AbortAndFailureTest {
         Then then = Scenario.runningJob(spec(), 1000).and(savepointRequest("sp", null), 10)
                 .when(tick(), 610);
 
-        assertThat(then.single(CheckpointAborted.class).getReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
+        assertThat(then.single(CheckpointAborted.class).getReason())
+                .isEqualTo(CheckpointFailureReason.CHECKPOINT_EXPIRED);
         assertThat(then.has(CheckpointFailureCounted.class)).isFalse();
         assertThat(then.has(JobFailed.class)).isFalse();
     }

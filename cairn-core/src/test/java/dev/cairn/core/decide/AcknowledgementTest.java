@@ -228,7 +228,8 @@ class AcknowledgementTest {
 
     @Test
     void shouldDiscardAckForCheckpointThatEndedLongAgo() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 10, 1, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 10, 1, InputLimits.DEFAULTS,
+                        DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(), 1000)
                 .and(tick(), 1000)
                 .and(tick(), 1600)
@@ -277,8 +278,10 @@ class AcknowledgementTest {
         assertThat(decided.events()).singleElement().isInstanceOf(CheckpointAcknowledged.class);
         assertThat(counting.scans).isZero();
         assertThat(counting.reads(StateTable.RETAINED)).isZero();
-        assertThat(counting.reads(StateTable.SPECS)).as("the spec, which grows with the vertices, is not read").isZero();
-        assertThat(counting.reads(StateTable.JOBS)).as("one lookup: an ack short of completion is decided on the job once")
+        assertThat(counting.reads(StateTable.SPECS)).as("the spec, which grows with the vertices, is not read")
+                .isZero();
+        assertThat(counting.reads(StateTable.JOBS))
+                .as("one lookup: an ack short of completion is decided on the job once")
                 .isEqualTo(1);
         assertThat(counting.reads(StateTable.VERTICES)).isEqualTo(1);
         assertThat(counting.reads(StateTable.ATTEMPTS)).isEqualTo(1);

@@ -118,7 +118,8 @@ class CheckpointRequestDeciderTest {
 
     @Test
     void shouldRunForcedRequestEvenWhenMaxConcurrentCheckpointsArePending() {
-        Then then = blocked().when(new Command.RequestTrigger(request("forced", CheckpointType.CHECKPOINT, true)), 1500);
+        Then then = blocked().when(new Command.RequestTrigger(request("forced", CheckpointType.CHECKPOINT, true)),
+                1500);
 
         then.thenTypes(TriggerRequest.class, RequestQueued.class, RequestDequeued.class, CheckpointTriggered.class,
                 RequestOutcome.class);
@@ -163,7 +164,8 @@ class CheckpointRequestDeciderTest {
         assertThat(triggered.single(CheckpointTriggered.class).getRequestId()).isEqualTo("mine");
         assertThat(triggered.single(CheckpointTriggered.class).getPeriodic()).isFalse();
 
-        Then completed = scenario.and(Fixtures.acknowledge(1, SOURCE, 0), 20).and(Fixtures.acknowledge(1, SOURCE, 1), 20)
+        Then completed = scenario.and(Fixtures.acknowledge(1, SOURCE, 0), 20)
+                .and(Fixtures.acknowledge(1, SOURCE, 1), 20)
                 .when(Fixtures.acknowledge(1, SINK, 0), 30);
         RequestOutcome outcome = completed.single(RequestOutcome.class);
         assertThat(outcome.getStatus()).isEqualTo(RequestStatus.COMPLETED);
@@ -203,7 +205,8 @@ class CheckpointRequestDeciderTest {
 
     @Test
     void shouldRejectNewManualRequestWhenQueueIsFullOfManualRequests() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS,
+                        DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(config().setTimeoutMs(10_000)), 1000)
                 .and(tick(), 1000)
                 .and(checkpointRequest("m1"), 1001)
@@ -220,7 +223,8 @@ class CheckpointRequestDeciderTest {
 
     @Test
     void shouldEvictLowestPeriodicRequestWhenQueueIsFull() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS,
+                        DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(config().setTimeoutMs(10_000)), 1000)
                 .and(tick(), 1000)
                 .and(tick(), 2000)
@@ -237,7 +241,8 @@ class CheckpointRequestDeciderTest {
 
     @Test
     void shouldEvictNewPeriodicRequestWhenQueueIsFullOfOlderOrManualRequests() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT))
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(2, 10, 16, InputLimits.DEFAULTS,
+                        DEFAULT_REQUESTS_KEPT))
                 .runningJobOf(spec(config().setTimeoutMs(10_000)), 1000)
                 .and(tick(), 1000)
                 .and(checkpointRequest("m1"), 1001)
@@ -279,7 +284,8 @@ class CheckpointRequestDeciderTest {
         Then then = scenario.when(checkpointRequest("r"), 10);
 
         CheckpointTriggered triggered = then.single(CheckpointTriggered.class);
-        assertThat(triggered.getRoles()).containsExactly(new dev.cairn.events.TaskRoles("observer", false, false, true));
+        assertThat(triggered.getRoles())
+                .containsExactly(new dev.cairn.events.TaskRoles("observer", false, false, true));
         assertThat(then.job(JOB).getPending().get(0).getAcksExpected()).isEqualTo(1);
     }
 

@@ -94,7 +94,8 @@ class CoordinatorPropertyTest {
     Arbitrary<Run> runs() {
         Arbitrary<TaskVertex> vertex = Combinators.combine(Arbitraries.integers().between(1, 3),
                 Arbitraries.of(true, false), Arbitraries.of(true, false))
-                .as((parallelism, triggered, acknowledges) -> Fixtures.vertex("t", parallelism, triggered, acknowledges));
+                .as((parallelism, triggered, acknowledges) -> Fixtures.vertex("t", parallelism, triggered,
+                        acknowledges));
         Arbitrary<List<TaskVertex>> vertices = vertex.list().ofMinSize(1).ofMaxSize(3).map(list -> {
             List<TaskVertex> named = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
@@ -137,13 +138,15 @@ class CoordinatorPropertyTest {
                 Tuple.of(2, Combinators.combine(any, any, Arbitraries.of(false, false, false, true)).as(Finish::new)),
                 Tuple.of(6, Combinators.combine(any, any, Arbitraries.of(false, false, false, false, true))
                         .as(Answer::new)));
-        return Combinators.combine(spec, Arbitraries.doubles().between(0, 0.99), action.list().ofMinSize(10).ofMaxSize(80))
+        return Combinators.combine(spec, Arbitraries.doubles().between(0, 0.99),
+                action.list().ofMinSize(10).ofMaxSize(80))
                 .as(Run::new);
     }
 
     @Property(tries = 300)
     void shouldKeepCheckpointInvariantsAndReplayToTheLiveState(@ForAll("runs") Run run) {
-        CheckpointDecider decider = new CheckpointDecider(new CoordinatorSettings(4, 3, 4, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT));
+        CheckpointDecider decider = new CheckpointDecider(new CoordinatorSettings(4, 3, 4, InputLimits.DEFAULTS,
+                DEFAULT_REQUESTS_KEPT));
         CoordinatorState live = CoordinatorState.inMemory();
         Invariants invariants = new Invariants();
         List<SpecificRecord> journal = new ArrayList<>();
@@ -204,7 +207,8 @@ class CoordinatorPropertyTest {
         assertThat(live).as("the decided changes equal the events evolved one by one").isEqualTo(evolved);
         journal.addAll(decided.events());
         List<TaskVertex> tasks = live.spec(JOB).map(JobSpec::getTasks).orElse(List.of());
-        assertThat(live.values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted()).as("one vertex key per task of the current spec")
+        assertThat(live.values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted())
+                .as("one vertex key per task of the current spec")
                 .containsExactlyElementsOf(tasks.stream().map(TaskVertex::getTaskId).sorted().toList());
         tasks.forEach(v -> assertThat(live.vertex(JOB, v.getTaskId())).contains(v));
         live.job(JOB).filter(j -> j.getStatus() == JobStatus.RUNNING && !j.getQueue().isEmpty()).ifPresent(j -> {

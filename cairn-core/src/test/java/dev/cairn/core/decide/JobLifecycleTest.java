@@ -64,7 +64,8 @@ class JobLifecycleTest {
     void shouldDrawFirstTriggerDelayWithinMinPauseAndInterval(long interval, long minPause, double fraction,
             long delay) {
         Then then = Scenario.given()
-                .when(new Command.RegisterJob(spec(config().setIntervalMs(interval).setMinPauseMs(minPause)), fraction), 0);
+                .when(new Command.RegisterJob(spec(config().setIntervalMs(interval).setMinPauseMs(minPause)), fraction),
+                        0);
 
         assertThat(then.single(PeriodicTriggerScheduled.class).getDueAtMs()).isEqualTo(delay);
     }
@@ -94,7 +95,8 @@ class JobLifecycleTest {
                         .mapToObj(i -> vertex("v" + i, 1, true, true)).toArray(dev.cairn.events.TaskVertex[]::new))),
                 Arguments.of("job id too long", spec("j".repeat(257), config(), vertex(SOURCE, 1, true, true))),
                 Arguments.of("task id too long", spec(JOB, config(), vertex("t".repeat(257), 1, true, true))),
-                Arguments.of("base location too long", spec(config().setStorageBaseLocation("s3://" + "x".repeat(1020)))),
+                Arguments.of("base location too long",
+                        spec(config().setStorageBaseLocation("s3://" + "x".repeat(1020)))),
                 Arguments.of("timeout that overflows deadlines", spec(config().setTimeoutMs(Long.MAX_VALUE))),
                 Arguments.of("interval that overflows deadlines", spec(config().setIntervalMs(Long.MAX_VALUE))),
                 Arguments.of("retained over the limit", spec(config().setRetained(101))));
@@ -147,7 +149,8 @@ class JobLifecycleTest {
         Then then = scenario.when(new Command.RegisterJob(replaced, 0.0), 1003);
 
         assertThat(then.state().spec(JOB)).contains(replaced);
-        assertThat(then.state().values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted()).containsExactly("new-task", SOURCE);
+        assertThat(then.state().values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted())
+                .containsExactly("new-task", SOURCE);
         assertThat(then.state().vertex(JOB, SOURCE)).contains(replaced.getTasks().get(0));
         assertThat(then.state().vertex(JOB, SINK)).isEmpty();
         then.scenario().when(Fixtures.start(SINK, 0, 2), 1004).thenTypes(TaskStarted.class);

@@ -221,7 +221,8 @@ class ParticipantsTest {
         AckDiscarded discarded = then.single(AckDiscarded.class);
         assertThat(discarded.getStatus()).isEqualTo(status);
         assertThat(discarded.getTaskId()).isEqualTo(answer.event().getParticipant());
-        assertThat(discarded.getSubtaskIndex()).isEqualTo(dev.cairn.events.topics.CairnTopics.PARTICIPANT_SUBTASK_INDEX);
+        assertThat(discarded.getSubtaskIndex())
+                .isEqualTo(dev.cairn.events.topics.CairnTopics.PARTICIPANT_SUBTASK_INDEX);
         assertThat(discarded.getStateHandle()).isEqualTo(answer.event().getState());
         assertThat(discarded.getMessage()).contains(reason);
         assertThat(SidecarNotifications.isForSidecars(discarded)).isTrue();

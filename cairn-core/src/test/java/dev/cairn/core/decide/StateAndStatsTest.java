@@ -72,7 +72,8 @@ class StateAndStatsTest {
         assertThat(overlay.vertex(JOB, SOURCE)).isEmpty();
         assertThat(overlay.ack(JOB, 1, SOURCE, 0)).isEmpty();
         assertThat(overlay.acks(JOB, 1)).isEmpty();
-        assertThat(counted.reads(StateTable.VERTICES)).as("the second read is answered by the overlay's write").isEqualTo(1);
+        assertThat(counted.reads(StateTable.VERTICES)).as("the second read is answered by the overlay's write")
+                .isEqualTo(1);
         assertThat(counted.writes()).as("nothing reaches the base before applyTo").isZero();
         assertThat(scenario.state().vertex(JOB, SOURCE)).as("the base keeps it").isPresent();
 
@@ -99,7 +100,9 @@ class StateAndStatsTest {
 
     @Test
     void shouldKeepBoundedHistoryAndDropAcksOfCheckpointsThatLeaveIt() {
-        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 2, 16, InputLimits.DEFAULTS, DEFAULT_REQUESTS_KEPT)).runningJobOf(spec(), 1000);
+        Scenario scenario = Scenario.withSettings(new CoordinatorSettings(1000, 2, 16, InputLimits.DEFAULTS,
+                        DEFAULT_REQUESTS_KEPT))
+                .runningJobOf(spec(), 1000);
         for (int id = 1; id <= 3; id++) {
             long t = id * 1000L;
             scenario.and(tick(), t).ackAll(JOB, id, t + 100L * id);
@@ -131,13 +134,15 @@ class StateAndStatsTest {
         assertThat(summary.endToEndDurationMs()).isEqualTo(
                 new CheckpointStatsSummary.Figures(4, 100, 250.0, 400, 200, 400, 400));
         assertThat(summary.stateSizeBytes().max()).isEqualTo(30);
-        assertThat(summary.allTimeEndToEndDurationMs()).isEqualTo(new CheckpointStatsSummary.AllTime(4, 100, 250.0, 400));
+        assertThat(summary.allTimeEndToEndDurationMs())
+                .isEqualTo(new CheckpointStatsSummary.AllTime(4, 100, 250.0, 400));
         assertThat(scenario.job(JOB).getCounts().getFailed()).isEqualTo(1);
     }
 
     @Test
     void shouldSummarizeNothingBeforeTheFirstCompletion() {
-        CheckpointStatsSummary summary = CheckpointStatsSummary.of(Scenario.runningJob(spec(), 1000).job(JOB), List.of());
+        CheckpointStatsSummary summary = CheckpointStatsSummary.of(Scenario.runningJob(spec(), 1000).job(JOB),
+                List.of());
 
         assertThat(summary.completedInHistory()).isZero();
         assertThat(summary.endToEndDurationMs().count()).isZero();

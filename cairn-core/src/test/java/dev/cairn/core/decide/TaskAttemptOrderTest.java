@@ -33,7 +33,9 @@ import org.junit.jupiter.api.Test;
  */
 class TaskAttemptOrderTest {
 
-    /** Attempt 1 of every subtask started at 0 ms; source 0 restarted as attempt 2 at 2,000 ms; checkpoint 1 pending. */
+    /**
+     * Attempt 1 of every subtask started at 0 ms; source 0 restarted as attempt 2 at 2,000 ms; checkpoint 1 pending.
+     */
     private static Scenario restartedThenPending() {
         return Scenario.runningJob(spec(config()), 1000)
                 .and(new Command.StartTask(started(SOURCE, 0, attempt(SOURCE, 0, 2), 2_000)), 900)

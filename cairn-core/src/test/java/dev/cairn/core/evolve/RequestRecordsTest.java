@@ -126,7 +126,8 @@ class RequestRecordsTest {
 
         Then then = scenario.when(checkpointRequest("r3"), 12);
 
-        assertThat(then.state().values(StateTable.REQUESTS, JOB).stream().map(RequestRecord::getRequestId).sorted()).containsExactly("r2", "r3");
+        assertThat(then.state().values(StateTable.REQUESTS, JOB).stream().map(RequestRecord::getRequestId).sorted())
+                .containsExactly("r2", "r3");
         assertThat(index(then)).containsExactly("r2", "r3");
         assertThat(then.state().request(JOB, "r1")).isEmpty();
     }

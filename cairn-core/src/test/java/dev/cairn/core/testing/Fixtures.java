@@ -73,7 +73,9 @@ public final class Fixtures {
         return Events.taskStarted(jobId, taskId, subtask, attemptId).setTimestampMs(0).build();
     }
 
-    /** Attempt {@code attemptNumber} of the subtask, started at {@code attemptNumber} ms: later attempts start later. */
+    /**
+     * Attempt {@code attemptNumber} of the subtask, started at {@code attemptNumber} ms: later attempts start later.
+     */
     public static Command.StartTask start(String taskId, int subtask, int attemptNumber) {
         return new Command.StartTask(Events.taskStarted(JOB, taskId, subtask, attempt(taskId, subtask, attemptNumber))
                 .setTimestampMs(attemptNumber).build());

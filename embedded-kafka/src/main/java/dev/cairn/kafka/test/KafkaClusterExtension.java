@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
 public final class KafkaClusterExtension implements ParameterResolver {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaClusterExtension.class);
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KafkaClusterExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(KafkaClusterExtension.class);
     private static final String KEY = "shared-kafka-cluster";
 
     /** Created by JUnit. */

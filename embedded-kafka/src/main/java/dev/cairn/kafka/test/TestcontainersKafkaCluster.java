@@ -34,7 +34,8 @@ final class TestcontainersKafkaCluster {
 
     static RunningKafkaCluster start() {
         String image = image();
-        KafkaContainer container = new KafkaContainer(DockerImageName.parse(image).asCompatibleSubstituteFor("apache/kafka"))
+        KafkaContainer container = new KafkaContainer(DockerImageName.parse(image)
+                        .asCompatibleSubstituteFor("apache/kafka"))
                 .withEnv("KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR", "1")
                 .withEnv("KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR", "1")
                 .withEnv("KAFKA_TRANSACTION_STATE_LOG_MIN_ISR", "1")

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * data written by a newer release is read too, by Avro's schema resolution (fields this release does not know are
  * skipped, fields the writer lacks get their defaults); a schema found there must be a version of this serde's
  * record (same full name), else the record is {@link EventDecodingException.Problem#WRONG_EVENT_TYPE}. Records come
- * out in the current shape ({@link RecordUpcaster}); every failure to read is an {@link EventDecodingException} naming it.
+ * out in the current shape ({@link RecordUpcaster}); every failure to read is an {@link EventDecodingException} naming
+ * it.
  *
  * @param <T> the generated record type (an envelope or a state record)
  */
@@ -137,8 +138,8 @@ public final class AvroEventSerde<T extends SpecificRecord> implements Serde<T>,
         try {
             found = fallback.findByFingerprint(fingerprint);
         } catch (RuntimeException e) {
-            LOG.warn("The schema store {} failed to look up fingerprint {}: {}", fallback, Long.toHexString(fingerprint),
-                    e.toString());
+            LOG.warn("The schema store {} failed to look up fingerprint {}: {}", fallback,
+                    Long.toHexString(fingerprint), e.toString());
             return null;
         }
         if (found == null || fingerprint(found) != fingerprint) {

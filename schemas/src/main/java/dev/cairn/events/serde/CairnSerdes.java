@@ -69,7 +69,9 @@ public final class CairnSerdes {
         return RESTORE_PARTS;
     }
 
-    /** A new serde for one of {@link #ENVELOPES}, reading all its frozen versions (the methods above share one each). */
+    /**
+     * A new serde for one of {@link #ENVELOPES}, reading all its frozen versions (the methods above share one each).
+     */
     public static <T extends SpecificRecord> AvroEventSerde<T> forEnvelope(Class<T> type) {
         String name = SpecificData.get().getSchema(type).getName();
         return new AvroEventSerde<>(type, SchemaVersions.frozen(name), ALL_FINGERPRINTS);

@@ -22,7 +22,8 @@ class EnvelopeJobIdsTest {
     void shouldFindTheJobOfEveryEventOfEveryTopicsUnion(Class<? extends SpecificRecord> envelope) {
         List<? extends SpecificRecord> samples = SchemaSamples.oneOfEachEvent(envelope);
 
-        assertThat(samples).hasSize(SpecificData.get().getSchema(envelope).getField("event").schema().getTypes().size());
+        assertThat(samples)
+                .hasSize(SpecificData.get().getSchema(envelope).getField("event").schema().getTypes().size());
         for (SpecificRecord sample : samples) {
             SpecificRecord event = (SpecificRecord) sample.get(0);
             Schema.Field jobId = event.getSchema().getField(EnvelopeJobIds.FIELD);

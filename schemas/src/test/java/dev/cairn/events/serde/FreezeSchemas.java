@@ -12,7 +12,8 @@ import org.apache.avro.specific.SpecificRecord;
  * Freezes the current schema of every envelope whose newest frozen version differs from it, as the next
  * version under {@code schemas/src/main/resources/dev/cairn/events/versions}. Run it once when a schema
  * change is released:
- * {@code mvn -B -q -pl schemas test-compile exec:java -Dexec.mainClass=dev.cairn.events.serde.FreezeSchemas -Dexec.classpathScope=test}
+ * {@code mvn -B -q -pl schemas test-compile exec:java -Dexec.mainClass=dev.cairn.events.serde.FreezeSchemas
+ * -Dexec.classpathScope=test}
  */
 public final class FreezeSchemas {
 

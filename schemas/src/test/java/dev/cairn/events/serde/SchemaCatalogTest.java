@@ -77,7 +77,8 @@ class SchemaCatalogTest {
     void shouldFailWithUnknownSchemaWithoutTheCatalogOrWhenTheTopicLacksTheSchema() {
         byte[] bytes = newerRecord(SchemaSamples.oneOfEachEvent(AckEnvelope.class).get(0), NEWER_ACKS);
 
-        EventDecodingException withoutCatalog = catchDecoding(() -> CairnSerdes.acks().deserialize("cairn.acks", bytes));
+        EventDecodingException withoutCatalog =
+                catchDecoding(() -> CairnSerdes.acks().deserialize("cairn.acks", bytes));
         EventDecodingException notOnTopic = catchDecoding(() -> CairnSerdes.forEnvelope(AckEnvelope.class, catalog)
                 .deserialize("cairn.acks", bytes));
 
@@ -113,7 +114,8 @@ class SchemaCatalogTest {
         assertThat(error.problem()).isEqualTo(Problem.WRONG_EVENT_TYPE);
         assertThat(error.getMessage()).contains("expected a AckEnvelope", "dev.cairn.events.RequestEnvelope");
         assertThat(CairnSerdes.forEnvelope(RequestEnvelope.class, catalog).deserialize("cairn.requests", request))
-                .as("the requests serde reads it").isEqualTo(SchemaSamples.oneOfEachEvent(RequestEnvelope.class).get(0));
+                .as("the requests serde reads it")
+                .isEqualTo(SchemaSamples.oneOfEachEvent(RequestEnvelope.class).get(0));
     }
 
     @Test
@@ -122,7 +124,8 @@ class SchemaCatalogTest {
         String key = SchemaPublisher.key(NEWER_ACKS);
         topic.add(entry(key, "not json at all".getBytes(StandardCharsets.UTF_8)));
         topic.add(entry(key, new byte[] {(byte) 0xC3, 0x28, (byte) 0xFF}));
-        topic.add(entry(key, "{\"type\": \"record\", \"name\": \"X\", \"fields\": 7}".getBytes(StandardCharsets.UTF_8)));
+        topic.add(entry(key,
+                "{\"type\": \"record\", \"name\": \"X\", \"fields\": 7}".getBytes(StandardCharsets.UTF_8)));
         topic.add(entry(key, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[".getBytes(StandardCharsets.UTF_8)));
         topic.add(entry(key, null));
         topic.add(entry(null, SchemaPublisher.value(NEWER_ACKS)));

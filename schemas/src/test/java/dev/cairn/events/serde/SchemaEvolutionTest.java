@@ -34,7 +34,8 @@ class SchemaEvolutionTest {
 
     @ParameterizedTest(name = "{0} reads v{1}")
     @MethodSource("frozenVersions")
-    void shouldReadEveryFrozenVersionWithTheCurrentSchema(Class<? extends SpecificRecord> type, int version, Schema writer) {
+    void shouldReadEveryFrozenVersionWithTheCurrentSchema(Class<? extends SpecificRecord> type, int version,
+            Schema writer) {
         Schema reader = SpecificData.get().getSchema(type);
         SchemaCompatibility.SchemaPairCompatibility compatibility =
                 SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);

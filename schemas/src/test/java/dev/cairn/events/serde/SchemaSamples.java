@@ -10,7 +10,10 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 
-/** Builds sample data for any Avro schema: one envelope per branch of its event union (shared with other modules' tests). */
+/**
+ * Builds sample data for any Avro schema: one envelope per branch of its event union (shared with other modules'
+ * tests).
+ */
 public final class SchemaSamples {
 
     private SchemaSamples() {}
@@ -29,7 +32,8 @@ public final class SchemaSamples {
         for (int i = 0; i < branches.size(); i++) {
             GenericData.Record record = new GenericData.Record(envelope);
             for (Schema.Field field : envelope.getFields()) {
-                record.put(field.pos(), field == unionField ? sample(branches.get(i), i + 1) : sample(field.schema(), i + 1));
+                record.put(field.pos(),
+                        field == unionField ? sample(branches.get(i), i + 1) : sample(field.schema(), i + 1));
             }
             samples.add(record);
         }
@@ -53,7 +57,8 @@ public final class SchemaSamples {
                 yield record;
             }
             case UNION -> sample(schema.getTypes().get(schema.getTypes().size() - 1), seed);
-            case ENUM -> new GenericData.EnumSymbol(schema, schema.getEnumSymbols().get(seed % schema.getEnumSymbols().size()));
+            case ENUM -> new GenericData.EnumSymbol(schema,
+                    schema.getEnumSymbols().get(seed % schema.getEnumSymbols().size()));
             case ARRAY -> List.of(sample(schema.getElementType(), seed), sample(schema.getElementType(), seed + 1));
             case MAP -> Map.of("k" + seed, sample(schema.getValueType(), seed));
             case STRING -> "s" + seed;
