@@ -104,9 +104,9 @@ public final class CoordinatorApp implements AutoCloseable {
 
     /**
      * Builds what {@link #start} builds, without topics and without processing: the topology and its serdes,
-     * the REST API (on free loopback ports, with a probes port) and a Kafka Streams instance that is closed at once. Kafka is not
-     * contacted. Run under {@code -XX:ArchiveClassesAtExit}, it records the classes a start loads, so that a
-     * JVM given that archive ({@code -XX:SharedArchiveFile}) starts the coordinator faster.
+     * the REST API (on free loopback ports, with a probes port) and a Kafka Streams instance that is closed at once.
+     * Kafka is not contacted. Run under {@code -XX:ArchiveClassesAtExit}, it records the classes a start loads, so that
+     * a JVM given that archive ({@code -XX:SharedArchiveFile}) starts the coordinator faster.
      */
     public static void rehearse(CoordinatorConfig config) {
         QueryServer queryServer = QueryServer.bind(QueryServerConfig.loopback().withProbesPort(0));
@@ -194,8 +194,8 @@ public final class CoordinatorApp implements AutoCloseable {
         ProcessingGate gate = new ProcessingGate(streams);
         gate.open(config, adminProperties(config));
         LOG.info("Coordinator {} (Cairn {}, store layout {}) started against {} (topics {}*, {} partitions, state in "
-                + "{}, {})", config.applicationId(), Release.version(), StoreLayout.CURRENT, config.bootstrapServers(), config.topics().prefix(), config.partitions(),
-                config.stateDir(), config.failover());
+                + "{}, {})", config.applicationId(), Release.version(), StoreLayout.CURRENT, config.bootstrapServers(),
+                config.topics().prefix(), config.partitions(), config.stateDir(), config.failover());
         RequestPublisher publisher = null;
         if (queryServer != null) {
             publisher = RequestPublisher.kafka(config.bootstrapServers(), config.kafkaProperties(),

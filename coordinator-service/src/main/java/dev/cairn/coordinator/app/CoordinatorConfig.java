@@ -136,8 +136,8 @@ public record CoordinatorConfig(
     static void refuseOverrides(Map<String, String> kafkaProperties, String what) {
         String guarantee = kafkaProperties.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
         if (guarantee != null) {
-            throw new IllegalArgumentException(what + " sets " + StreamsConfig.PROCESSING_GUARANTEE_CONFIG + "=" + guarantee
-                    + ", but the coordinator always processes " + StreamsConfig.EXACTLY_ONCE_V2
+            throw new IllegalArgumentException(what + " sets " + StreamsConfig.PROCESSING_GUARANTEE_CONFIG + "="
+                    + guarantee + ", but the coordinator always processes " + StreamsConfig.EXACTLY_ONCE_V2
                     + " (its decisions and their journal entries commit together); remove the entry");
         }
         if (kafkaProperties.containsKey(StreamsConfig.APPLICATION_ID_CONFIG)) {
@@ -169,8 +169,8 @@ public record CoordinatorConfig(
     }
 
     public CoordinatorConfig withPartitions(int newPartitions) {
-        return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor, stateDir,
-                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor,
+                stateDir, tickInterval, commitInterval, kafkaProperties, queryServer, failover,
                 sidecarMasterKey, allowUnsignedRequests, inputLimits);
     }
 

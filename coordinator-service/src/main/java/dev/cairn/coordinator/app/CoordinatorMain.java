@@ -23,8 +23,10 @@ public final class CoordinatorMain implements Callable<Integer> {
 
     @Option(names = "--rehearse",
             description = "Build everything a start builds (topology, serdes, REST API on a free loopback port, Kafka "
-                    + "Streams clients) without connecting to Kafka, then exit: the training run of a class-data-sharing "
-                    + "archive, which makes a restart after a crash about a second faster (docs/operations.md, \"Failover\").")
+                    + "Streams clients) without connecting to Kafka, then exit: the training run of a "
+                    + "class-data-sharing "
+                    + "archive, which makes a restart after a crash about a second faster (docs/operations.md, "
+                    + "\"Failover\").")
     boolean rehearse;
 
     private final Map<String, String> environment;

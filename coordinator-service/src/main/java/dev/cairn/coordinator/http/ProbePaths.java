@@ -14,8 +14,8 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * What the probes port serves: the paths of the {@link Route.Access#PROBE} routes go to the handler it wraps (the
- * API's {@code /health} and {@code /ready}, and {@code /metrics} in front of it); any other path is answered 404 with a JSON error that
- * points at the API's port, so that the probes port never becomes a second way into the API.
+ * API's {@code /health} and {@code /ready}, and {@code /metrics} in front of it); any other path is answered 404 with a
+ * JSON error that points at the API's port, so that the probes port never becomes a second way into the API.
  */
 final class ProbePaths extends Handler.Wrapper {
 

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code cairn_checkpoints_triggered_total}, {@code cairn_checkpoints_completed_total},
  *       {@code cairn_checkpoints_failed_total}: Flink's checkpoint counts, over the job's life;</li>
- *   <li>{@code cairn_checkpoints_completed_duration_seconds_total}, {@code cairn_checkpoints_completed_size_bytes_total}:
+ *   <li>{@code cairn_checkpoints_completed_duration_seconds_total},
+ *   {@code cairn_checkpoints_completed_size_bytes_total}:
  *       sums over every completed checkpoint (their ratio to the completed count is the mean);</li>
  *   <li>{@code cairn_checkpoints_in_progress}, {@code cairn_checkpoint_requests_queued},
  *       {@code cairn_checkpoint_consecutive_failures}: now;</li>
@@ -111,13 +112,15 @@ public final class JobMetrics {
         return registered;
     }
 
-    private Meter counter(String name, String unit, String description, String jobId, ToDoubleFunction<JobFigures> value) {
+    private Meter counter(String name, String unit, String description, String jobId,
+            ToDoubleFunction<JobFigures> value) {
         return FunctionCounter.builder(name, this, m -> m.value(jobId, value))
                 .baseUnit(unit).description(description + " (from the job's state)").tag("job", jobId)
                 .register(registry);
     }
 
-    private Meter gauge(String name, String unit, String description, String jobId, ToDoubleFunction<JobFigures> value) {
+    private Meter gauge(String name, String unit, String description, String jobId,
+            ToDoubleFunction<JobFigures> value) {
         return Gauge.builder(name, this, m -> m.value(jobId, value))
                 .baseUnit(unit).description(description + " (from the job's state)").tag("job", jobId)
                 .register(registry);

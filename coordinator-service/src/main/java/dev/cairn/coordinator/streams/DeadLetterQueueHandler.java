@@ -157,7 +157,8 @@ public final class DeadLetterQueueHandler
             return ProcessingExceptionHandler.Response.fail();
         }
         return ProcessingExceptionHandler.Response.resume(
-                List.of(deadLetter("processing", context, context.sourceRawKey(), context.sourceRawValue(), exception)));
+                List.of(deadLetter("processing", context, context.sourceRawKey(), context.sourceRawValue(),
+                        exception)));
     }
 
     /**
@@ -246,8 +247,8 @@ public final class DeadLetterQueueHandler
                 : exception instanceof CommandFailedException failed ? failed.reason()
                 : exception.getClass().getSimpleName();
         String message = BoundedText.of(String.valueOf(exception.getMessage()), maxMessageChars);
-        LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(), context.offset(),
-                deadLetterTopic, stage, reason, message);
+        LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(),
+                context.offset(), deadLetterTopic, stage, reason, message);
         deadLetters(stage, reason).increment();
         RecordHeaders headers = new RecordHeaders();
         headers.add(REASON, utf8(reason));

@@ -32,9 +32,10 @@ import org.slf4j.LoggerFactory;
  * version), folded with the same {@link CheckpointEvolver} that built the stores, into memory. Out: every store of
  * the task emptied and written with the fold (jobs, specs, vertices, attempts, finished subtasks, acks, summaries,
  * retained checkpoints, request records and indexes); the timers the journal's events set (each one already due
- * becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and the layout and the last input offset of each input topic the journal reflects
- * ({@link StoreLayout#inputPositions}), so that an application that starts reading its inputs from the beginning
- * skips what it already decided. Progress goes to the log and to the {@link DecisionListener} (metrics).
+ * becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and the layout and
+ * the last input offset of each input topic the journal reflects ({@link StoreLayout#inputPositions}), so that an
+ * application that starts reading its inputs from the beginning skips what it already decided. Progress goes to the log
+ * and to the {@link DecisionListener} (metrics).
  */
 final class StoreRebuild {
 

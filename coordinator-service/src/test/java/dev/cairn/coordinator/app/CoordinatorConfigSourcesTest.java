@@ -29,7 +29,8 @@ class CoordinatorConfigSourcesTest {
                 "partitions=3\nreplication.factor=2\napplication.id=from-file\n");
         Map<String, String> env = Map.of("CAIRN_PARTITIONS", "4", "CAIRN_REPLICATION_FACTOR", "3");
 
-        CoordinatorConfig config = config(env, "--config", file.toString(), "--partitions", "5", UNSIGNED, UNSIGNED_REQUESTS);
+        CoordinatorConfig config = config(env, "--config", file.toString(), "--partitions", "5", UNSIGNED,
+                UNSIGNED_REQUESTS);
 
         assertThat(config.partitions()).isEqualTo(5);
         assertThat(config.replicationFactor()).isEqualTo((short) 3);
@@ -42,7 +43,8 @@ class CoordinatorConfigSourcesTest {
         Path file = Files.writeString(dir.resolve("c.properties"),
                 "allow.unsigned.sidecar.records=true\nallow.unsigned.requests=true\n");
 
-        assertThat(config(Map.of("CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS", "true", "CAIRN_ALLOW_UNSIGNED_REQUESTS", "true"))
+        assertThat(config(Map.of("CAIRN_ALLOW_UNSIGNED_SIDECAR_RECORDS", "true", "CAIRN_ALLOW_UNSIGNED_REQUESTS",
+                "true"))
                 .sidecarMasterKey()).isNull();
         assertThat(config(Map.of(), "--config", file.toString()).sidecarMasterKey()).isNull();
         assertThat(run(Map.of(), "--allow-unsigned-sidecar-records=false", "--rehearse").err())
@@ -51,11 +53,13 @@ class CoordinatorConfigSourcesTest {
 
     @Test
     void shouldNameTheEnvironmentVariableWhenItsValueIsNotANumber() {
-        CoordinatorMainTest.Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED, UNSIGNED_REQUESTS);
+        CoordinatorMainTest.Result result = run(Map.of("CAIRN_SESSION_TIMEOUT_MS", "six seconds"), UNSIGNED,
+                UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(result.err()).contains("Invalid value six seconds for configuration session.timeout.ms: Not a number "
-                + "of type LONG (environment variable CAIRN_SESSION_TIMEOUT_MS)");
+        assertThat(result.err())
+                .contains("Invalid value six seconds for configuration session.timeout.ms: Not a number "
+                        + "of type LONG (environment variable CAIRN_SESSION_TIMEOUT_MS)");
     }
 
     @Test
@@ -80,12 +84,14 @@ class CoordinatorConfigSourcesTest {
     @Test
     void shouldIgnoreAnUnknownKeyWithAWarningWhenTheFileHasOneAsKafkaDoes() throws Exception {
         Path file = Files.writeString(dir.resolve("c.properties"), "partitons=12\n");
-        assertThat(config(Map.of(), "--config", file.toString(), UNSIGNED, UNSIGNED_REQUESTS).partitions()).isEqualTo(6);
+        assertThat(config(Map.of(), "--config", file.toString(), UNSIGNED, UNSIGNED_REQUESTS).partitions())
+                .isEqualTo(6);
     }
 
     @Test
     void shouldNameTheConfigFileWhenItCannotBeRead() {
-        CoordinatorMainTest.Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(), UNSIGNED, UNSIGNED_REQUESTS);
+        CoordinatorMainTest.Result result = run(Map.of(), "--config", dir.resolve("nope.properties").toString(),
+                UNSIGNED, UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("--config: cannot read " + dir.resolve("nope.properties"));
@@ -95,7 +101,8 @@ class CoordinatorConfigSourcesTest {
     void shouldRefuseAKafkaConfigWhenItOverridesExactlyOnce() throws Exception {
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "processing.guarantee=at_least_once\n");
 
-        CoordinatorMainTest.Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED, UNSIGNED_REQUESTS);
+        CoordinatorMainTest.Result result = run(Map.of(), "--kafka-config", kafka.toString(), UNSIGNED,
+                UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("kafka.config (flag --kafka-config): " + kafka
@@ -106,7 +113,8 @@ class CoordinatorConfigSourcesTest {
     void shouldRefuseAKafkaConfigWhenItOverridesTheApplicationId() throws Exception {
         Path kafka = Files.writeString(dir.resolve("kafka.properties"), "application.id=other\n");
 
-        CoordinatorMainTest.Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED, UNSIGNED_REQUESTS);
+        CoordinatorMainTest.Result result = run(Map.of("CAIRN_KAFKA_CONFIG", kafka.toString()), UNSIGNED,
+                UNSIGNED_REQUESTS);
 
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(result.err()).contains("kafka.config (environment variable CAIRN_KAFKA_CONFIG): " + kafka

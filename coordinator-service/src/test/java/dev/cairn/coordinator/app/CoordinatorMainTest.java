@@ -46,7 +46,8 @@ class CoordinatorMainTest {
 
     @Test
     void shouldBuildTheFailoverSettingsWhenFailoverFlagsAreGiven() {
-        CoordinatorMain main = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.toString(), "--instance-id", "coordinator-a",
+        CoordinatorMain main = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir",
+                dir.toString(), "--instance-id", "coordinator-a",
                 "--session-timeout-ms", "9000", "--heartbeat-interval-ms", "3000", "--standby-replicas", "2",
                 "--acceptable-recovery-lag", "500", "--probing-rebalance-interval-ms", "120000",
                 "--transaction-timeout-ms", "7000");
@@ -59,16 +60,20 @@ class CoordinatorMainTest {
 
     @Test
     void shouldDeriveAStableInstanceIdWhenNoneIsGiven() {
-        String first = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.toString()).config().failover().instanceId();
-        String again = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.toString()).config().failover().instanceId();
-        String elsewhere = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir", dir.resolve("other").toString()).config().failover().instanceId();
+        String first = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir",
+                dir.toString()).config().failover().instanceId();
+        String again = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir",
+                dir.toString()).config().failover().instanceId();
+        String elsewhere = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--state-dir",
+                dir.resolve("other").toString()).config().failover().instanceId();
 
         assertThat(first).isEqualTo(again).isNotEqualTo(elsewhere).isNotBlank();
     }
 
     @Test
     void shouldUseDynamicMembershipWhenTheInstanceIdIsEmpty() {
-        assertThat(parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--instance-id", "").config().failover().instanceId()).isNull();
+        assertThat(parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--instance-id", "")
+                .config().failover().instanceId()).isNull();
     }
 
     @Test
@@ -220,7 +225,8 @@ class CoordinatorMainTest {
         CoordinatorConfig told = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
                 "--location-schemes", "file, MinIO").config();
 
-        assertThat(defaults.inputLimits().locationSchemes()).contains("file", "s3", "hdfs", "gs").doesNotContain("http");
+        assertThat(defaults.inputLimits().locationSchemes()).contains("file", "s3", "hdfs", "gs")
+                .doesNotContain("http");
         assertThat(told.inputLimits().locationSchemes()).containsExactlyInAnyOrder("file", "minio");
     }
 
@@ -256,8 +262,8 @@ class CoordinatorMainTest {
     void shouldAllowMutationsWhenATokensFileIsGiven() throws Exception {
         Path tokens = Files.writeString(dir.resolve("tokens.properties"), "ops.token=Zm9vYmFyYmF6cXV4cXV1eA\n");
 
-        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-tokens-file", tokens.toString(),
-                "--http-require-token-for-reads",
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--http-tokens-file", tokens.toString(), "--http-require-token-for-reads",
                 "--http-idle-timeout-ms", "3000", "--http-max-connections", "64").config();
 
         assertThat(config.queryServer().access()).hasToString("mutations for ops; reads need a token");
@@ -279,7 +285,8 @@ class CoordinatorMainTest {
 
     @Test
     void shouldLimitEachRestClientAndServeNoProbesPortWhenNothingIsGiven() {
-        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests").config().queryServer();
+        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests").config()
+                .queryServer();
 
         assertThat(config.limits()).isEqualTo(ClientLimits.DEFAULTS);
         assertThat(config.limits().maxConnectionsPerClient()).isEqualTo(20);
@@ -289,7 +296,8 @@ class CoordinatorMainTest {
 
     @Test
     void shouldBuildTheClientLimitsAndProbesPortWhenTheirFlagsAreGiven() {
-        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-probes-port", "9081",
+        QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--http-probes-port", "9081",
                 "--http-max-connections-per-client", "0", "--http-min-request-data-rate", "4096",
                 "--http-header-timeout-ms", "2500").config().queryServer();
 
@@ -348,7 +356,8 @@ class CoordinatorMainTest {
         Path keystore = SelfSignedKeystore.create(dir);
         Path password = Files.writeString(dir.resolve("keystore.password"), SelfSignedKeystore.PASSWORD + "\n");
 
-        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-tls-keystore", keystore.toString(),
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--http-tls-keystore", keystore.toString(),
                 "--http-tls-keystore-password-file", password.toString()).config();
 
         assertThat(config.queryServer().scheme()).isEqualTo("https");
@@ -379,8 +388,8 @@ class CoordinatorMainTest {
 
     @Test
     void shouldExitZeroWhenRehearsingWithoutKafka() {
-        Result result = run("--rehearse", "--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--bootstrap-servers", "127.0.0.1:1",
-                "--state-dir", dir.resolve("rehearsal").toString());
+        Result result = run("--rehearse", "--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--bootstrap-servers", "127.0.0.1:1", "--state-dir", dir.resolve("rehearsal").toString());
 
         assertThat(result.exit()).as(result.err()).isZero();
     }

@@ -43,7 +43,8 @@ class QueryServerStallTest {
 
     @BeforeEach
     void startServer() {
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(TestLimits.connections(IDLE_TIMEOUT, 50, 0)).withAccess(TestTokens.mutations()));
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(TestLimits.connections(IDLE_TIMEOUT, 50, 0))
+                .withAccess(TestTokens.mutations()));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), new AlwaysUp(),
                 (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
     }
@@ -79,7 +80,8 @@ class QueryServerStallTest {
     @Test
     void shouldMakeNewConnectionsWaitWhileTheConnectionLimitIsReached() throws Exception {
         server.close();
-        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(TestLimits.connections(IDLE_TIMEOUT, 3, 0)).withAccess(TestTokens.mutations()));
+        server = QueryServer.bind(QueryServerConfig.loopback().withLimits(TestLimits.connections(IDLE_TIMEOUT, 3, 0))
+                .withAccess(TestTokens.mutations()));
         server.start(new FixedStateSource(new JobLocation.Unavailable("no state in this test")), new AlwaysUp(),
                 (jobId, request) -> { }, InputLimits.DEFAULTS, UnaryOperator.identity());
         for (int i = 0; i < 3; i++) {

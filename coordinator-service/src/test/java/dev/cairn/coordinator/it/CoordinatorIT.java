@@ -47,7 +47,8 @@ class CoordinatorIT {
         startJob(job, 300, 10_000);
 
         for (int round = 0; round < 3; round++) {
-            CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
+                    t -> t.getJobId().equals(job));
             TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, 0, attempt(job, task)));
             CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class,
                     c -> c.getJobId().equals(job) && c.getCheckpointId() == triggered.getCheckpointId());
@@ -71,8 +72,10 @@ class CoordinatorIT {
 
         CheckpointTriggered second = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
         TASKS.forEach(task -> cairn.ack(job, second.getCheckpointId(), task, 0, attempt(job, task)));
-        CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
-        assertThat(completed.getCheckpointId()).isEqualTo(second.getCheckpointId()).isGreaterThan(first.getCheckpointId());
+        CheckpointCompleted completed = cairn.awaitNextControl(CheckpointCompleted.class,
+                c -> c.getJobId().equals(job));
+        assertThat(completed.getCheckpointId()).isEqualTo(second.getCheckpointId())
+                .isGreaterThan(first.getCheckpointId());
     }
 
     @Test
@@ -80,7 +83,8 @@ class CoordinatorIT {
         String job = "silent-" + UUID.randomUUID();
         startJob(job, 5_000, 800);
 
-        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job));
         TASKS.stream().filter(task -> !task.equals("sink"))
                 .forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, 0, attempt(job, task)));
 
@@ -96,7 +100,8 @@ class CoordinatorIT {
         cairn.sendRawRequest(job, "{\"jobId\": \"not avro\"}".getBytes(StandardCharsets.UTF_8));
         startJob(job, 300, 10_000);
 
-        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job));
         assertThat(triggered.getCheckpointId()).isEqualTo(1L);
         ConsumerRecord<String, byte[]> dead = readDeadLetter(kafka, job);
         assertThat(new String(dead.value(), StandardCharsets.UTF_8)).contains("not avro");
@@ -119,14 +124,16 @@ class CoordinatorIT {
         String job = "audit-" + UUID.randomUUID();
         startJob(job, 200, 10_000);
         for (int round = 0; round < 2; round++) {
-            CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
+                    t -> t.getJobId().equals(job));
             TASKS.forEach(task -> cairn.ack(job, triggered.getCheckpointId(), task, 0, attempt(job, task)));
             cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getJobId().equals(job));
         }
         cairn.changeStatus(job, JobStatus.SUSPENDED);
         cairn.awaitNextJournal(PeriodicTriggerStopped.class, s -> s.getJobId().equals(job));
 
-        JournalReplay.Result replayed = new JournalReplay(cairn.bootstrapServers(), Map.of(), CoordinatorSettings.DEFAULTS)
+        JournalReplay.Result replayed = new JournalReplay(cairn.bootstrapServers(), Map.of(),
+                CoordinatorSettings.DEFAULTS)
                 .replay(cairn.topics().journal(), Duration.ofSeconds(30));
 
         JobState live = cairn.liveJob(job);
@@ -149,7 +156,8 @@ class CoordinatorIT {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "dlq-reader-" + UUID.randomUUID(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new ByteArrayDeserializer())) {
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(cairn.topics().dlq()));
             java.util.List<ConsumerRecord<String, byte[]>> found = new java.util.ArrayList<>();
             Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> {

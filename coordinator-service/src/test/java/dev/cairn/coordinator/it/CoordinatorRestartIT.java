@@ -43,7 +43,8 @@ class CoordinatorRestartIT {
             cairn.register(Events.job(job, 400, 4_000, TASKS.toArray(String[]::new)));
             TASKS.forEach(task -> cairn.startTask(job, task, 0, task + "-1"));
 
-            CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+            CheckpointTriggered first = cairn.awaitNextControl(CheckpointTriggered.class,
+                    t -> t.getJobId().equals(job));
             TASKS.forEach(task -> cairn.ack(job, first.getCheckpointId(), task, 0, task + "-1"));
             cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getCheckpointId() == first.getCheckpointId());
             CheckpointTriggered pending = cairn.awaitNextControl(CheckpointTriggered.class,

@@ -99,7 +99,8 @@ class FaultInputIT {
 
         cairn.register(Events.job(job, 200, 10_000, "source"));
 
-        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job));
+        CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job));
         assertThat(triggered.getAcksExpected()).as("the early attempt runs the only subtask").isEqualTo(1);
     }
 

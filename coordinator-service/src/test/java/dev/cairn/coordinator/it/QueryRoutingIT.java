@@ -114,7 +114,9 @@ class QueryRoutingIT {
         }
     }
 
-    /** Two job ids on each of the harness' two partitions (as the producer's default partitioner places them), sorted. */
+    /**
+     * Two job ids on each of the harness' two partitions (as the producer's default partitioner places them), sorted.
+     */
     private static List<String> jobsOnEveryPartition(String prefix) {
         int[] perPartition = new int[2];
         List<String> jobs = new ArrayList<>();

@@ -53,7 +53,8 @@ class StoreRebuildIT {
             CheckpointTriggered completedOne = cairn.awaitNextControl(CheckpointTriggered.class,
                     t -> t.getJobId().equals(job));
             TASKS.forEach(task -> cairn.ack(job, completedOne.getCheckpointId(), task, 0, task + "-1"));
-            cairn.awaitNextControl(CheckpointCompleted.class, c -> c.getCheckpointId() == completedOne.getCheckpointId());
+            cairn.awaitNextControl(CheckpointCompleted.class,
+                    c -> c.getCheckpointId() == completedOne.getCheckpointId());
             CheckpointTriggered pending = cairn.awaitNextControl(CheckpointTriggered.class,
                     t -> t.getCheckpointId() > completedOne.getCheckpointId());
             cairn.ack(job, pending.getCheckpointId(), "source", 0, "source-1");

@@ -65,7 +65,8 @@ class UnsendableOutputIT {
         cairn.register(spec);
 
         ConsumerRecord<String, byte[]> letter = checks.awaitDeadLetter("OUTPUT_UNSENDABLE");
-        assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.SOURCE_TOPIC)).isEqualTo(cairn.topics().requests());
+        assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.SOURCE_TOPIC))
+                .isEqualTo(cairn.topics().requests());
         assertThat(FaultChecks.header(letter, DeadLetterQueueHandler.MESSAGE))
                 .containsPattern("RecordTooLargeException sending to \\S+: The message is \\d+ bytes")
                 .contains("skipped the record and decided nothing");

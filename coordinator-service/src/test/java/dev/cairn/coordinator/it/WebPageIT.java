@@ -141,8 +141,8 @@ class WebPageIT {
             assertThat(browser.findElement(By.cssSelector("#counts [data-count='completed'] .value")).getText())
                     .isEqualTo(String.valueOf(completed.size()));
             assertThat(browser.findElement(By.id("restore-point")).getText())
-                    .isEqualTo("Restore point: checkpoint #" + completed.get(completed.size() - 1) + " (s3://checkpoints/"
-                            + JOB + "/chk-" + completed.get(completed.size() - 1) + ")");
+                    .isEqualTo("Restore point: checkpoint #" + completed.get(completed.size() - 1)
+                            + " (s3://checkpoints/" + JOB + "/chk-" + completed.get(completed.size() - 1) + ")");
             assertThat(browser.findElement(By.id("savepoints-table")).getText())
                     .contains("The job keeps no savepoint.");
             assertThat(severeBrowserLogs()).isEmpty();

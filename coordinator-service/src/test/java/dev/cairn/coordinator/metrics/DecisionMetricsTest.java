@@ -48,7 +48,8 @@ class DecisionMetricsTest {
     void shouldCountFailuresByReasonWhenCheckpointsAbortOrCannotBeTriggered() {
         metrics.decided("orders", List.of(aborted("orders", 3, CheckpointFailureReason.CHECKPOINT_EXPIRED),
                 aborted("orders", 4, CheckpointFailureReason.CHECKPOINT_EXPIRED)), 1_000);
-        metrics.decided("orders", List.of(TriggerFailed.newBuilder().setJobId("orders").setType(CheckpointType.CHECKPOINT)
+        metrics.decided("orders", List.of(TriggerFailed.newBuilder().setJobId("orders")
+                .setType(CheckpointType.CHECKPOINT)
                 .setPeriodic(true).setReason(CheckpointFailureReason.NOT_ALL_REQUIRED_TASKS_RUNNING)
                 .setMessage("not running").setTimestampMs(1_000).build()), 1_000);
 

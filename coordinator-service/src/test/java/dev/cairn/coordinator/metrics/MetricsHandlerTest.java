@@ -82,7 +82,8 @@ class MetricsHandlerTest {
         assertThat(send(HttpRequest.newBuilder(uri("/health")).GET().build()).body()).isEqualTo("{\"status\":\"UP\"}");
         HttpResponse<String> unknown = send(HttpRequest.newBuilder(uri("/metrics/extra")).GET().build());
         assertThat(unknown.statusCode()).isEqualTo(404);
-        assertThat(Json.MAPPER.readTree(unknown.body()).get("error").asText()).startsWith("no endpoint GET /metrics/extra");
+        assertThat(Json.MAPPER.readTree(unknown.body()).get("error").asText())
+                .startsWith("no endpoint GET /metrics/extra");
     }
 
     @Test

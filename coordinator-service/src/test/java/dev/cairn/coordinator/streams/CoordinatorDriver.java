@@ -41,7 +41,8 @@ import org.apache.kafka.streams.TopologyTestDriver;
  * The coordinator topology on a TopologyTestDriver, the one every topology test uses: built by
  * {@link CoordinatorTopology#build} with the production Streams properties ({@link CoordinatorApp#streamsProperties}),
  * a mocked wall clock starting at {@link #START}, no jitter, and the default topics. It plays users and sidecars,
- * hands out the input and output topics, and exposes its stores as a {@link CoordinatorState} and a {@link StateSource}.
+ * hands out the input and output topics, and exposes its stores as a {@link CoordinatorState} and a
+ * {@link StateSource}.
  */
 public final class CoordinatorDriver implements AutoCloseable {
 
@@ -195,11 +196,13 @@ public final class CoordinatorDriver implements AutoCloseable {
     }
 
     public TestOutputTopic<String, ControlEnvelope> control() {
-        return driver.createOutputTopic(TOPICS.control(), new StringDeserializer(), CairnSerdes.control().deserializer());
+        return driver.createOutputTopic(TOPICS.control(), new StringDeserializer(),
+                CairnSerdes.control().deserializer());
     }
 
     public TestOutputTopic<String, JournalEnvelope> journal() {
-        return driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(), CairnSerdes.journal().deserializer());
+        return driver.createOutputTopic(TOPICS.journal(), new StringDeserializer(),
+                CairnSerdes.journal().deserializer());
     }
 
     /** The journal as it is on the topic: encoded values, with the headers that name each record's input. */

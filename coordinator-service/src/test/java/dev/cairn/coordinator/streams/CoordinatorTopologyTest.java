@@ -90,7 +90,8 @@ class CoordinatorTopologyTest {
         assertThat(done.getSubtaskCount()).isEqualTo(2);
         assertThat(done.getSubtaskStates()).as("a completion does not grow with the subtasks").isEmpty();
         List<TestRecord<String, byte[]>> published = completed.readRecordsToList();
-        assertThat(published).extracting(TestRecord::key).containsExactly("job-1", CairnTopics.restorePartKey("job-1", 0));
+        assertThat(published).extracting(TestRecord::key)
+                .containsExactly("job-1", CairnTopics.restorePartKey("job-1", 0));
         RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), published.get(0).value());
         assertThat(retained.getCheckpoints()).extracting(CheckpointCompleted::getCheckpointId).containsExactly(1L);
         RestorePart part = CairnSerdes.restoreParts().deserialize(TOPICS.completed(), published.get(1).value());
@@ -171,7 +172,8 @@ class CoordinatorTopologyTest {
 
         TestRecord<byte[], byte[]> dead = deadLetters.readRecord();
         assertThat(header(dead, DeadLetterQueueHandler.STAGE)).isEqualTo("processing");
-        assertThat(header(dead, DeadLetterQueueHandler.MESSAGE)).contains("record key 'job-x' differs from the job id 'job-y'");
+        assertThat(header(dead, DeadLetterQueueHandler.MESSAGE))
+                .contains("record key 'job-x' differs from the job id 'job-y'");
         assertThat(journal.isEmpty()).isTrue();
     }
 
@@ -192,7 +194,8 @@ class CoordinatorTopologyTest {
 
     private void acknowledge(String jobId, long checkpointId, String taskId, String attemptId) {
         acks.pipeInput(jobId, new AckEnvelope(Events.ack(jobId, checkpointId, taskId, 0, attemptId)
-                .setStateHandle(Events.state("file:///s/" + taskId, 100)).setMetrics(SubtaskMetrics.newBuilder().build())
+                .setStateHandle(Events.state("file:///s/" + taskId, 100))
+                .setMetrics(SubtaskMetrics.newBuilder().build())
                 .setTimestampMs(START.toEpochMilli()).build()));
     }
 

@@ -37,8 +37,8 @@ class DeadLetterQueueHandlerTest {
     @BeforeEach
     void configure() {
         handler.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, DLQ,
-                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test", DeadLetterQueueHandler.METER_REGISTRY, registry,
-                UnsendableInputs.CONFIG, unsendable));
+                StreamsConfig.APPLICATION_ID_CONFIG, "dlq-handler-test", DeadLetterQueueHandler.METER_REGISTRY,
+                registry, UnsendableInputs.CONFIG, unsendable));
     }
 
     @Test
@@ -46,8 +46,10 @@ class DeadLetterQueueHandlerTest {
         handler.handleSerializationError(context(), new ProducerRecord<>("cairn.control", utf8("job-1"), "x"),
                 new SerializationException("cannot encode"),
                 ProductionExceptionHandler.SerializationExceptionOrigin.VALUE);
-        handler.handleError(context(), (Record<?, ?>) null, new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
-        handler.handleError(context(), (Record<?, ?>) null, new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
+        handler.handleError(context(), (Record<?, ?>) null,
+                new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
+        handler.handleError(context(), (Record<?, ?>) null,
+                new CommandFailedException("OUTPUT_TOO_LARGE", "big", null));
 
         assertThat(registry.get(DeadLetterQueueHandler.DEAD_LETTERS)
                 .tags("stage", "production", "reason", "SerializationException").counter().count()).isEqualTo(1.0);
@@ -78,7 +80,8 @@ class DeadLetterQueueHandlerTest {
     @Test
     void shouldFailTheTaskAndMarkTheInputWhenTheSendOfItsDecisionIsRefused() {
         onStreamThread.set(true);
-        ProducerRecord<byte[], byte[]> tooLarge = new ProducerRecord<>("cairn.control", utf8("job-1"), new byte[2_000_000]);
+        ProducerRecord<byte[], byte[]> tooLarge = new ProducerRecord<>("cairn.control", utf8("job-1"),
+                new byte[2_000_000]);
 
         ProductionExceptionHandler.Response response = handler.handleError(context(), tooLarge,
                 new RecordTooLargeException("the message is 2000088 bytes"));
@@ -133,7 +136,8 @@ class DeadLetterQueueHandlerTest {
         onStreamThread.set(true);
 
         ProductionExceptionHandler.Response response = handler.handleSerializationError(context(),
-                new ProducerRecord<>("cairn.completed", utf8("job-1"), "x"), new SerializationException("cannot encode"),
+                new ProducerRecord<>("cairn.completed", utf8("job-1"), "x"),
+                new SerializationException("cannot encode"),
                 ProductionExceptionHandler.SerializationExceptionOrigin.VALUE);
 
         assertThat(response.result()).isEqualTo(ProductionExceptionHandler.Result.FAIL);
@@ -195,7 +199,8 @@ class DeadLetterQueueHandlerTest {
 
         ProducerRecord<byte[], byte[]> dead = response.deadLetterQueueRecords().get(0);
         assertThat(dead.value()).hasSize(DeadLetterQueueHandler.MAX_VALUE_BYTES);
-        assertThat(header(dead.headers(), DeadLetterQueueHandler.TRUNCATED_FROM)).isEqualTo(Integer.toString(huge.length));
+        assertThat(header(dead.headers(), DeadLetterQueueHandler.TRUNCATED_FROM))
+                .isEqualTo(Integer.toString(huge.length));
         assertThat(header(dead.headers(), DeadLetterQueueHandler.REASON)).isEqualTo("OUTPUT_TOO_LARGE");
     }
 

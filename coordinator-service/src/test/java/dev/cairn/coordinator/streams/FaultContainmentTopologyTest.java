@@ -120,7 +120,8 @@ class FaultContainmentTopologyTest {
 
         acks().pipeInput("job-1", new AckEnvelope(started("job-1", 0, "unsigned")));
         signedByOtherJob.pipeInput("job-1", new AckEnvelope(started("job-1", 0, "forged")));
-        byte[] signedBytes = CairnSerdes.acks().serialize(TOPICS.acks(), new AckEnvelope(started("job-1", 0, "altered")));
+        byte[] signedBytes = CairnSerdes.acks()
+                .serialize(TOPICS.acks(), new AckEnvelope(started("job-1", 0, "altered")));
         RecordHeaders headers = new RecordHeaders();
         RecordSignatures.sign(headers, MASTER.jobKey("job-1"), signedBytes);
         byte[] altered = Arrays.copyOf(signedBytes, signedBytes.length);

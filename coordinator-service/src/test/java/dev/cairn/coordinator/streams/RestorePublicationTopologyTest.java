@@ -91,7 +91,8 @@ class RestorePublicationTopologyTest {
         byte[] sent = completed.readRecordsToList().get(0).value();
 
         RetainedCheckpoints retained = CairnSerdes.retained().deserialize(TOPICS.completed(), sent);
-        assertThat(retained.toByteBuffer().remaining()).as("what the core's cut to fit measures").isEqualTo(sent.length);
+        assertThat(retained.toByteBuffer().remaining()).as("what the core's cut to fit measures")
+                .isEqualTo(sent.length);
     }
 
     @Test
@@ -196,7 +197,8 @@ class RestorePublicationTopologyTest {
     }
 
     private void trigger(long id) {
-        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", "r-" + id).setTimestampMs(0).build()));
+        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", "r-" + id).setTimestampMs(0)
+                .build()));
     }
 
     private void ack(long id, int subtask) {

@@ -67,7 +67,8 @@ class SidecarNotificationsTopologyTest {
         request("sp", CheckpointType.SAVEPOINT, null);
         ack(1);
 
-        assertThat(controlEvents()).extracting(e -> e.getClass().getSimpleName()).containsExactly("CheckpointTriggered");
+        assertThat(controlEvents()).extracting(e -> e.getClass().getSimpleName())
+                .containsExactly("CheckpointTriggered");
         assertThat(journalEvents()).filteredOn(CheckpointCompleted.class::isInstance).hasSize(1);
     }
 

@@ -213,8 +213,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
 
     private CoordinatorApp startInstance(Path dir, QueryServerConfig queryServer) {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
-                settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20), settings.kafkaProperties,
-                queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
+                settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20),
+                settings.kafkaProperties, queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
                 settings.masterKey == null, InputLimits.DEFAULTS);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);

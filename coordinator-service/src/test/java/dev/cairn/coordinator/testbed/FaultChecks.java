@@ -40,12 +40,14 @@ public final class FaultChecks implements AutoCloseable {
     /** The first dead letter of {@code reason}, once there is one. */
     public ConsumerRecord<String, byte[]> awaitDeadLetter(String reason) {
         return Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> deadLetters.records().stream()
-                .filter(r -> reason.equals(header(r, DeadLetterQueueHandler.REASON))).findFirst().orElse(null), r -> r != null);
+                .filter(r -> reason.equals(header(r, DeadLetterQueueHandler.REASON))).findFirst().orElse(null),
+                r -> r != null);
     }
 
     /** How many dead letters of {@code reason} were read so far. */
     public long deadLetters(String reason) {
-        return deadLetters.records().stream().filter(r -> reason.equals(header(r, DeadLetterQueueHandler.REASON))).count();
+        return deadLetters.records().stream().filter(r -> reason.equals(header(r, DeadLetterQueueHandler.REASON)))
+                .count();
     }
 
     /** The value of header {@code name} as text, or {@code null} when the record has none. */

@@ -17,9 +17,9 @@ import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, disposals): the requests topic, keyed by
- * job id, signed with the requests key when the coordinator has a master key, through a {@link RequestSender}; a
- * send that fails is answered 503.
+ * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, disposals): the requests
+ * topic, keyed by job id, signed with the requests key when the coordinator has a master key, through a
+ * {@link RequestSender}; a send that fails is answered 503.
  */
 @FunctionalInterface
 public interface RequestPublisher extends AutoCloseable {

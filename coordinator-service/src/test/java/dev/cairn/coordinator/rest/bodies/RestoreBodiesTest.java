@@ -18,7 +18,8 @@ class RestoreBodiesTest {
 
     @Test
     void shouldRestoreFromTheNamedSavepointInTheModeAsked() {
-        RestoreJob restore = restore("{\"savepointPath\":\"s3://sp/4\",\"restoreMode\":\"CLAIM\",\"requestId\":\"r-1\"}");
+        RestoreJob restore = restore(
+                "{\"savepointPath\":\"s3://sp/4\",\"restoreMode\":\"CLAIM\",\"requestId\":\"r-1\"}");
 
         assertThat(restore).isEqualTo(RestoreJob.newBuilder().setJobId("job-1").setRequestId("r-1")
                 .setSavepointPath("s3://sp/4").setCheckpointId(null).setRestoreMode(RestoreMode.CLAIM)

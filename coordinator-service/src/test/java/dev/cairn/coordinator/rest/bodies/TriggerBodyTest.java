@@ -81,7 +81,8 @@ class TriggerBodyTest {
     @CsvSource(delimiter = '|', value = {
             "{\"alignedTimeoutMs\":-5}|alignedTimeoutMs must be >= 0 but is -5",
             "{\"alignedTimeoutMs\":5,\"unalignedEnabled\":false}|alignedTimeoutMs applies to unaligned checkpoints "
-                    + "only (how long to align before switching to unaligned), but this request asks for an aligned one",
+                    + "only (how long to align before switching to unaligned), but this request asks for an aligned "
+                    + "one",
             "{\"requestId\":\"a\",\"triggerId\":\"b\"}|requestId and triggerId name the same thing (the request's "
                     + "id); give only one",
     })
@@ -112,7 +113,8 @@ class TriggerBodyTest {
 
     @Test
     void shouldAskForASavepointWhenTheSavepointBodyIsEmpty() {
-        TriggerRequest request = TriggerBody.read("", SavepointBody.class, "job-1", 42L, () -> "generated", InputLimits.DEFAULTS);
+        TriggerRequest request = TriggerBody.read("", SavepointBody.class, "job-1", 42L, () -> "generated",
+                InputLimits.DEFAULTS);
 
         assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
         assertThat(request.getPostCheckpointAction()).isEqualTo(PostCheckpointAction.NONE);
@@ -148,7 +150,8 @@ class TriggerBodyTest {
 
     private static AbstractThrowableAssert<?, ? extends Throwable> assertRejected(String text,
             Class<? extends TriggerBody> type) {
-        return assertThatThrownBy(() -> TriggerBody.read(text, type, "job-1", 42L, () -> "generated", InputLimits.DEFAULTS))
+        return assertThatThrownBy(() -> TriggerBody.read(text, type, "job-1", 42L, () -> "generated",
+                InputLimits.DEFAULTS))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(400));
     }
 }

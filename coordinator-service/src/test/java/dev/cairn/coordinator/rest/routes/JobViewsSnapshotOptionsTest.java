@@ -178,7 +178,8 @@ class JobViewsSnapshotOptionsTest {
                 .setOptions(SnapshotOptions.newBuilder().setBackupType(BackupType.INCREMENTAL).build())
                 .build();
 
-        JsonNode restore = json(JobViews.latestCompleted(RetainedCheckpoints.newBuilder().setJobId("job-1").setCheckpoints(List.of(completed)).build(),
+        JsonNode restore = json(JobViews.latestCompleted(
+                RetainedCheckpoints.newBuilder().setJobId("job-1").setCheckpoints(List.of(completed)).build(),
                 (job, id) -> List.of()).orElseThrow());
 
         JsonNode states = restore.get("participant_states");

@@ -126,10 +126,13 @@ class QueryApiFuzzTest {
             case 2 -> request("POST", "/jobs/" + JOB + "/checkpoints", token(), mutate(VALID_TRIGGER));
             case 3 -> request(pick("PUT", "POST", "DELETE", "PATCH", "OPTIONS", "TRACE", "BREW"), randomPath(),
                     token(), randomBytes(random.nextInt(200)));
-            case 4 -> request("PUT", "/jobs/" + JOB, "Bearer " + TestTokens.OPS, VALID_SPEC.getBytes(StandardCharsets.UTF_8));
+            case 4 -> request("PUT", "/jobs/" + JOB, "Bearer " + TestTokens.OPS,
+                    VALID_SPEC.getBytes(StandardCharsets.UTF_8));
             case 5 -> randomBytes(1 + random.nextInt(400));
-            case 6 -> request("PUT", "/jobs/" + JOB, "Bearer " + TestTokens.OPS, deepJson(5_000 + random.nextInt(20_000)));
-            case 7 -> request("PUT", "/jobs/" + JOB, "Bearer " + TestTokens.OPS, randomBytes(60_000 + random.nextInt(20_000)));
+            case 6 -> request("PUT", "/jobs/" + JOB, "Bearer " + TestTokens.OPS,
+                    deepJson(5_000 + random.nextInt(20_000)));
+            case 7 -> request("PUT", "/jobs/" + JOB, "Bearer " + TestTokens.OPS,
+                    randomBytes(60_000 + random.nextInt(20_000)));
             case 8 -> ("GET /" + "x".repeat(10_000 + random.nextInt(10_000)) + " HTTP/1.1\r\nHost: l\r\n"
                     + "Connection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
             default -> ("GET /jobs/" + JOB + " HTTP/1.1\r\nHost: l\r\nX-Big: " + "y".repeat(9_000)
@@ -200,7 +203,8 @@ class QueryApiFuzzTest {
     }
 
     private static byte[] request(String method, String path, String authorization, byte[] body) {
-        StringBuilder head = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        StringBuilder head = new StringBuilder(method).append(' ').append(path)
+                .append(" HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 .append("Connection: close\r\nContent-Type: application/json\r\n");
         if (authorization != null) {
             head.append("Authorization: ").append(authorization).append("\r\n");

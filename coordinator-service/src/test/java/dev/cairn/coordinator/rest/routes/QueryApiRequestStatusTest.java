@@ -111,7 +111,8 @@ class QueryApiRequestStatusTest {
         assertThat(completed.get("stage").asText()).isEqualTo("COMPLETED");
         assertThat(completed.get("failure_reason").isNull()).isTrue();
         JsonNode asCheckpoint = json(send("GET", "/jobs/" + JOB + "/checkpoints/sp-1", null)).get("operation");
-        assertThat(asCheckpoint.get("checkpointId").asLong()).as("Flink's CheckpointInfo at /checkpoints/").isEqualTo(1);
+        assertThat(asCheckpoint.get("checkpointId").asLong()).as("Flink's CheckpointInfo at /checkpoints/")
+                .isEqualTo(1);
     }
 
     @Test

@@ -20,7 +20,8 @@ class RestReferenceTest {
     static final String REGENERATE = "mvn -B -o -q -pl coordinator-service -am test -Dtest=RestReferenceTest "
             + "-Dsurefire.failIfNoSpecifiedTests=false -Dcairn.write-rest-reference=true";
     /** The table: from its header row to the first line that is not a row. */
-    private static final Pattern TABLE = Pattern.compile("(?m)^\\| route \\| what \\| Flink's REST path \\|\\n(\\|.*\\n)*");
+    private static final Pattern TABLE = Pattern.compile("(?m)^\\| route \\| what \\| Flink's REST path "
+            + "\\|\\n(\\|.*\\n)*");
 
     @Test
     void shouldListEveryRouteWhenTheRestReferenceIsUpToDate() throws IOException {
