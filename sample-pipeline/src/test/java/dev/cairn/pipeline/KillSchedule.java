@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * SIGKILLs of random workers at random moments: kill {@code i} of {@code count} falls at a random moment of the
  * {@code i}-th equal slice of {@code window} (so that kills are spread and a worker has time to come back between
- * two), and hits a random subtask of a task taken in a random order (every task once before any twice). Which and when come from {@code seed}, printed for a replay.
+ * two), and hits a random subtask of a task taken in a random order (every task once before any twice). Which and when
+ * come from {@code seed}, printed for a replay.
  */
 final class KillSchedule implements AutoCloseable {
 

@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #restore} reads the value back from the handed location (a {@code file:} URI or a path) and
  *       continues counting from it; a fresh start counts from 0.</li>
  *   <li>{@link #notifyComplete} deletes the checkpoint files up to the last subsumed id (never savepoints, nor
- *       its final state, nor a checkpoint a user chose to restore from: that one is not the coordinator's); {@link #notifyAborted} deletes the aborted checkpoint's file; {@link #discardState}
- *       deletes a file the coordinator discarded, if it lies in the state directory.</li>
+ *       its final state, nor a checkpoint a user chose to restore from: that one is not the coordinator's);
+ *       {@link #notifyAborted} deletes the aborted checkpoint's file; {@link #discardState} deletes a file the
+ *       coordinator discarded, if it lies in the state directory.</li>
  *   <li>Bounded input: with {@code finishAfter} N, the snapshot that brings the counter to N writes the final
  *       state and answers {@link SnapshotResult#finishedWith} (the sidecar then publishes {@code TaskFinished});
  *       later snapshots answer the same final state, and so does the first snapshot after restoring a value of

@@ -74,7 +74,8 @@ public final class SampleWorkerMain implements Callable<Integer> {
         try (HookServer server = started) {
             int declineEvery = config.getInt(SampleWorkerKeys.DECLINE_EVERY);
             long finishAfter = config.getLong(SampleWorkerKeys.FINISH_AFTER);
-            spec.commandLine().getOut().printf("cairn-sample-worker listening on %s (state in %s, slow %d ms, %s, %s)%n",
+            spec.commandLine().getOut().printf(
+                    "cairn-sample-worker listening on %s (state in %s, slow %d ms, %s, %s)%n",
                     server.baseUrl(), Path.of(config.getString(SampleWorkerKeys.STATE_DIR)).toAbsolutePath(),
                     config.getLong(SampleWorkerKeys.SLOW_MS),
                     declineEvery == 0 ? "never declines" : "declines every checkpoint id divisible by " + declineEvery,

@@ -167,7 +167,8 @@ class CounterWorkerTest {
             assertThat(snapshot).as("still writing when the notification was handled").isNotDone();
             await().atMost(Duration.ofSeconds(10)).until(snapshot::isDone);
             assertThat(snapshot.get().asyncDurationMs()).isGreaterThanOrEqualTo(slowness.toMillis());
-            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isGreaterThanOrEqualTo(slowness.toMillis());
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .isGreaterThanOrEqualTo(slowness.toMillis());
         }
     }
 
@@ -175,7 +176,8 @@ class CounterWorkerTest {
     void shouldDeclineWhenTheIdIsNotADirectoryName() throws Exception {
         try (CounterWorker worker = new CounterWorker(stateDir, Duration.ZERO, 0, 0)) {
             SnapshotDeclinedException declined = declineOf(worker.snapshot(
-                    new SnapshotRequest(1, 0, CheckpointType.CHECKPOINT, "s", "../escape", "map", 0)).toCompletableFuture());
+                    new SnapshotRequest(1, 0, CheckpointType.CHECKPOINT, "s", "../escape", "map", 0))
+                            .toCompletableFuture());
 
             assertThat(declined.getMessage()).contains("jobId \"../escape\"");
             assertThat(stateDir.getParent().resolve("escape")).doesNotExist();

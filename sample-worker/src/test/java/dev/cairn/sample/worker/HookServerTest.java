@@ -63,9 +63,11 @@ class HookServerTest {
     void shouldSnapshotCompleteAndRestoreTheWorkerWhenDrivenEndToEnd() throws Exception {
         CounterWorker worker = serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
         hook.restore(Optional.empty());
-        SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
         hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture().get(10, TimeUnit.SECONDS);
-        SnapshotResult third = hook.snapshot(CounterWorkerTest.request(3)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        SnapshotResult third = hook.snapshot(CounterWorkerTest.request(3)).toCompletableFuture()
+                .get(10, TimeUnit.SECONDS);
         hook.notifyComplete(3, 2);
 
         assertThat(Path.of(URI.create(first.location()))).doesNotExist();
@@ -103,9 +105,11 @@ class HookServerTest {
     @CsvSource(delimiter = '|', value = {
         "/snapshot | not json                                                     | 400 | not valid JSON",
         "/snapshot | '{\"checkpointId\":1}'                                       | 400 | missing field timestampMs",
-        "/notify   | '{\"checkpointId\":1,\"outcome\":\"MAYBE\",\"lastSubsumedId\":0}' | 400 | field outcome must be one of",
+        "/notify   | '{\"checkpointId\":1,\"outcome\":\"MAYBE\",\"lastSubsumedId\":0}' | 400 | "
+                + "field outcome must be one of",
         "/notify   | ''                                                           | 400 | the notification is empty",
-        "/restore  | '[]'                                                         | 400 | must be a JSON object, was array",
+        "/restore  | '[]'                                                         | 400 | "
+                + "must be a JSON object, was array",
         "/restore  | '{\"checkpointId\":1,\"location\":\"x\"}'                    | 400 | missing field sizeBytes",
         "/discard  | '{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1}'   | 400 | missing field status",
         "/elsewhere | '{}'                                                        | 404 | no such endpoint: /elsewhere",

@@ -30,8 +30,10 @@ class SampleWorkerMainTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
         "--port abc               | Invalid value abc for configuration port: Not a number of type INT (flag --port)",
-        "--port 70000             | Invalid value 70000 for configuration port: Value must be no more than 65535 (flag --port)",
-        "--slow-ms -5             | Invalid value -5 for configuration slow.ms: Value must be at least 0 (flag --slow-ms)",
+        "--port 70000             | "
+                + "Invalid value 70000 for configuration port: Value must be no more than 65535 (flag --port)",
+        "--slow-ms -5             | "
+                + "Invalid value -5 for configuration slow.ms: Value must be at least 0 (flag --slow-ms)",
         "--decline-every -1       | Invalid value -1 for configuration decline.every: Value must be at least 0",
         "--finish-after -3        | Invalid value -3 for configuration finish.after: Value must be at least 0",
         "--bind-address ''        | configuration bind.address: String must be non-empty (flag --bind-address)",

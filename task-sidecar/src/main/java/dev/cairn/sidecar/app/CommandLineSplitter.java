@@ -14,7 +14,9 @@ final class CommandLineSplitter {
     private CommandLineSplitter() {
     }
 
-    /** The words of {@code line}; throws {@link IllegalArgumentException} on an unclosed quote or trailing backslash. */
+    /**
+     * The words of {@code line}; throws {@link IllegalArgumentException} on an unclosed quote or trailing backslash.
+     */
     static List<String> split(String line) {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();

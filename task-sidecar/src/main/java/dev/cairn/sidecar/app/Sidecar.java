@@ -131,7 +131,9 @@ public final class Sidecar implements AutoCloseable {
         return running.attempt().attemptId();
     }
 
-    /** The job, task, subtask and attempt this sidecar stands for; an {@link IllegalStateException} for a participant. */
+    /**
+     * The job, task, subtask and attempt this sidecar stands for; an {@link IllegalStateException} for a participant.
+     */
     public TaskAttempt attempt() {
         return running.attempt();
     }

@@ -13,10 +13,11 @@ import java.util.Map;
 
 /**
  * Everything one sidecar needs: where Kafka and Cairn's topics are, which subtask it stands beside (or which
- * coordinator-side participant of the job it runs as), how it reaches the worker, and its time limits. Read from a properties file plus environment overrides with
- * {@link #load(Path, Map)} / {@link #fromProperties(Map, Map)} (see {@link SidecarKeys} for the keys), or
- * built in code with {@link #forTask} or {@link #forParticipant} and the {@code with...} methods. Every setting is checked when the
- * config is built; a missing or invalid one is a {@link ConfigProblem} naming it.
+ * coordinator-side participant of the job it runs as), how it reaches the worker, and its time limits. Read from a
+ * properties file plus environment overrides with {@link #load(Path, Map)} / {@link #fromProperties(Map, Map)} (see
+ * {@link SidecarKeys} for the keys), or built in code with {@link #forTask} or {@link #forParticipant} and the
+ * {@code with...} methods. Every setting is checked when the config is built; a missing or invalid one is a
+ * {@link ConfigProblem} naming it.
  *
  * @param bootstrapServers {@code bootstrap.servers}: Kafka's bootstrap servers
  * @param topics {@code topic.prefix}: the prefix of Cairn's topic names ({@code cairn.})
@@ -131,7 +132,8 @@ public record SidecarConfig(
     /** Signs every record with {@code jobKey}, the key of this sidecar's job. */
     public SidecarConfig withAuthKey(SigningKey jobKey) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant, metricsPort, metricsBindAddress);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant,
+                metricsPort, metricsBindAddress);
     }
 
     /** Reads {@code file} (a properties file, {@link SidecarKeys}) with overrides from {@code environment}. */
@@ -147,7 +149,8 @@ public record SidecarConfig(
 
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
-                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort, metricsBindAddress);
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant,
+                metricsPort, metricsBindAddress);
     }
 
     /** What the Kafka side of the sidecar needs. */

@@ -73,8 +73,9 @@ public final class SidecarKeys {
                         "a name without control characters"), Importance.MEDIUM,
                         "Run as this coordinator-side participant of the job (Flink: master hook, operator "
                                 + "coordinator) instead of task.id and subtask.index.")
-                .define(HOOK_KIND, Type.STRING, HookKind.JAVA.configName(), CaseInsensitiveValidString.in("java", "http",
-                        "command"), Importance.HIGH, "How the sidecar reaches its worker.")
+                .define(HOOK_KIND, Type.STRING, HookKind.JAVA.configName(),
+                        CaseInsensitiveValidString.in("java", "http", "command"), Importance.HIGH,
+                        "How the sidecar reaches its worker.")
                 .define(HOOK_CLASS, Type.STRING, null, OptionalValue.of(SidecarKeys::checkClassName,
                         "a fully qualified class name"), Importance.MEDIUM,
                         "java: a SnapshotHook with a no-arg constructor; default: the one ServiceLoader finds.")
@@ -215,7 +216,8 @@ public final class SidecarKeys {
 
     /** A host name or IP address: not blank, no white space or control characters. */
     static void checkBindAddress(String address) {
-        if (address.isBlank() || address.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
+        if (address.isBlank()
+                || address.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
             throw new ConfigProblem(METRICS_BIND_ADDRESS, METRICS_BIND_ADDRESS
                     + " must be a host name or IP address, was '" + address.replaceAll("\\p{Cntrl}", "?") + "'");
         }

@@ -64,8 +64,8 @@ final class Answers {
 
     /**
      * Whether a discard names this sidecar: a task's attempt by job, task, subtask and attempt; a participant by
-     * job and its name as task and attempt, with subtask index {@value CairnTopics#PARTICIPANT_SUBTASK_INDEX} (a participant has
-     * neither subtask nor attempt).
+     * job and its name as task and attempt, with subtask index {@value CairnTopics#PARTICIPANT_SUBTASK_INDEX} (a
+     * participant has neither subtask nor attempt).
      */
     private static boolean isAddressedTo(SidecarIdentity identity, AckDiscarded discard) {
         if (identity instanceof TaskAttempt attempt) {
@@ -75,6 +75,7 @@ final class Answers {
         }
         Participant participant = (Participant) identity;
         return participant.jobId().equals(discard.getJobId()) && participant.name().equals(discard.getTaskId())
-                && discard.getSubtaskIndex() == CairnTopics.PARTICIPANT_SUBTASK_INDEX && participant.name().equals(discard.getAttemptId());
+                && discard.getSubtaskIndex() == CairnTopics.PARTICIPANT_SUBTASK_INDEX
+                && participant.name().equals(discard.getAttemptId());
     }
 }

@@ -312,7 +312,8 @@ public final class SidecarCore {
         if (!entry.answered) {
             entry.answered = true;
             if (!entry.ended) {
-                actions.add(Answers.decline(identity, checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
+                actions.add(Answers.decline(identity, checkpointId,
+                        new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
                         "the snapshot did not finish within the sidecar's snapshot timeout of " + snapshotTimeoutMs
                                 + " ms"), nowMs));
             }

@@ -68,7 +68,8 @@ final class Triggers {
 
     /** The participant's part: it snapshots, acks and is notified when the trigger names it; else empty. */
     static Optional<Planned> forParticipant(ParticipantsTriggered trigger, Participant participant) {
-        if (!participant.jobId().equals(trigger.getJobId()) || !trigger.getParticipants().contains(participant.name())) {
+        if (!participant.jobId().equals(trigger.getJobId())
+                || !trigger.getParticipants().contains(participant.name())) {
             return Optional.empty();
         }
         return Optional.of(new Planned(trigger.getCheckpointId(), trigger.getTimestampMs(), trigger.getType(),

@@ -21,8 +21,8 @@ import java.util.Objects;
  *     this snapshot): its restore point's, or a later completion it read on the control topic before it asked
  *     (completions and triggers of a job travel in order on one partition, so every completion before this
  *     checkpoint's trigger counts, including those it saw on the control topic at start-up, before its position,
- *     that the completed topic did not show yet); -1 ({@link #NO_COMPLETED_CHECKPOINT}) when none. Completed savepoints count
- *     too (an abort notice's {@code latestCompletedId} counts checkpoints only, so the two can differ). It never
+ *     that the completed topic did not show yet); -1 ({@link #NO_COMPLETED_CHECKPOINT}) when none. Completed savepoints
+ *     count too (an abort notice's {@code latestCompletedId} counts checkpoints only, so the two can differ). It never
  *     falls from one request of a sidecar to the next. A worker whose state is older than this checkpoint,
  *     restored before it completed, must decline: its previous attempt's ack of that checkpoint was still in
  *     flight when the sidecar read the restore point, and acking a later checkpoint would mix the worker's old

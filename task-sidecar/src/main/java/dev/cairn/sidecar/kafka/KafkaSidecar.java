@@ -259,7 +259,8 @@ public final class KafkaSidecar implements AutoCloseable {
                     try {
                         envelope = controlSerde.deserialize(topic, record.value());
                     } catch (EventDecodingException e) {
-                        LOG.warn("Skipping unreadable control record at offset {}: {}", record.offset(), e.getMessage());
+                        LOG.warn("Skipping unreadable control record at offset {}: {}", record.offset(),
+                                e.getMessage());
                         continue;
                     }
                     dispatch(c -> c.onControl(envelope.getEvent(), clock.millis()));

@@ -41,7 +41,8 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
 
     /** A task sidecar's settings. */
     public RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId, int subtaskIndex,
-            Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties, SigningKey authKey) {
+            Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
+            SigningKey authKey) {
         this(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout, startupTimeout, kafkaProperties,
                 authKey, null);
     }

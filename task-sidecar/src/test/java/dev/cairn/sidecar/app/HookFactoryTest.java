@@ -85,13 +85,15 @@ class HookFactoryTest {
 
     @Test
     void shouldNameTheJavaHookClassWhenItHasNoNoArgumentConstructor() {
-        assertThatThrownBy(() -> HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, HookWithArguments.class.getName())))
+        assertThatThrownBy(() -> HookFactory.create(
+                        SidecarConfigCopies.withJavaHook(BASE, HookWithArguments.class.getName())))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("no-argument constructor");
     }
 
     @Test
     void shouldNameTheJavaHookClassWhenItsConstructorFails() {
-        assertThatThrownBy(() -> HookFactory.create(SidecarConfigCopies.withJavaHook(BASE, HookFactoryTestHooks.Failing.class.getName())))
+        assertThatThrownBy(() -> HookFactory.create(
+                        SidecarConfigCopies.withJavaHook(BASE, HookFactoryTestHooks.Failing.class.getName())))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("constructor")
                 .hasMessageContaining("no license");
     }

@@ -154,7 +154,8 @@ class SidecarConfigTest {
 
     @Test
     void shouldRejectTheSubtaskIndexWhenItIsNegative() {
-        rejecting(with("subtask.index", "-1"), NO_ENV, "subtask.index").hasMessageContaining("Value must be at least 0");
+        rejecting(with("subtask.index", "-1"), NO_ENV, "subtask.index")
+                .hasMessageContaining("Value must be at least 0");
     }
 
     @Test
@@ -425,7 +426,8 @@ class SidecarConfigTest {
         Map<String, String> spaced = with("metrics.port", "9464");
         spaced.put("metrics.bind.address", "local host");
         rejecting(spaced, NO_ENV, "metrics.bind.address")
-                .hasMessage("metrics.bind.address must be a host name or IP address, was 'local host' (the properties)");
+                .hasMessage("metrics.bind.address must be a host name or IP address, was 'local host' (the "
+                        + "properties)");
         assertThatThrownBy(() -> SidecarConfigCopies.withMetrics(
                 SidecarConfig.forTask("k:9092", "orders", "sink", 0), 70_000, "127.0.0.1"))
                 .isInstanceOf(ConfigProblem.class).hasMessageContaining("was '70000'");

@@ -48,7 +48,8 @@ class AckEventsTest {
 
     @Test
     void shouldDeclineAParticipantWithCheckpointDeclinedWhenTheWorkerGaveNoReason() {
-        AckEvents.Failure thrown = AckEvents.participantFailureOf(new CompletionException(new IllegalStateException("x")));
+        AckEvents.Failure thrown =
+                AckEvents.participantFailureOf(new CompletionException(new IllegalStateException("x")));
         AckEvents.Failure reasonless = AckEvents.participantFailureOf(new SnapshotDeclinedException(null, "no"));
         AckEvents.Failure withReason = AckEvents.participantFailureOf(new SnapshotDeclinedException(
                 CheckpointFailureReason.IO_EXCEPTION, "disk"));

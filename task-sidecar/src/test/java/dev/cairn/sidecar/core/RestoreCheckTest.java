@@ -68,7 +68,8 @@ class RestoreCheckTest {
     @Test
     void shouldRestoreButKnowTheSavepointWhenControlShowsANewerPlainSavepoint() {
         // given a plain savepoint (the user's, not a restore point) completed after the restore point 4
-        List<CheckpointCompleted> onControl = List.of(completed(4, 3), savepointCompleted(5, PostCheckpointAction.NONE));
+        List<CheckpointCompleted> onControl = List.of(completed(4, 3),
+                savepointCompleted(5, PostCheckpointAction.NONE));
 
         // when
         RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, 4, -1, onControl);

@@ -56,7 +56,8 @@ class SidecarCoreDiscardTest {
                 new TaskAttempt("payments", TASK, 1, ME.attemptId()));
 
         for (TaskAttempt other : others) {
-            assertThat(core.onAckDiscarded(discarded(other, 7, AckDiscardStatus.LATE, "file:///s/7"))).as(other.toString())
+            assertThat(core.onAckDiscarded(discarded(other, 7, AckDiscardStatus.LATE, "file:///s/7")))
+                    .as(other.toString())
                     .isEmpty();
         }
     }
@@ -106,7 +107,8 @@ class SidecarCoreDiscardTest {
     /** How the coordinator addresses a participant's discarded state: its name as task and attempt, subtask -1. */
     private static AckDiscarded toParticipant(String name, long id) {
         return AckDiscarded.newBuilder().setJobId(JOB).setCheckpointId(id).setTaskId(name).setSubtaskIndex(-1)
-                .setAttemptId(name).setStatus(AckDiscardStatus.LATE).setStateHandle(new StateHandle("file:///s/" + id, 64L))
+                .setAttemptId(name).setStatus(AckDiscardStatus.LATE)
+                .setStateHandle(new StateHandle("file:///s/" + id, 64L))
                 .setMessage("late").setTimestampMs(5).build();
     }
 }

@@ -114,7 +114,8 @@ class SidecarCoreTriggerTest {
     @Test
     void shouldTakeNoSnapshotButLearnTheOutcomeWhenTheVertexIsOnlyNotified() {
         // given
-        List<SidecarAction> onTrigger = core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, false, false, true))), 1_000);
+        List<SidecarAction> onTrigger = core.onTrigger(trigger(7, 1_000, List.of(roles(TASK, false, false, true))),
+                1_000);
 
         // when
         List<SidecarAction> onComplete = core.onCompleted(completed(7, 6));

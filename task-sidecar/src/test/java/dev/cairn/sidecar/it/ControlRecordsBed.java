@@ -134,12 +134,16 @@ public final class ControlRecordsBed implements AutoCloseable {
         return acks.all(type, matching);
     }
 
-    /** A checkpoint (or savepoint) of {@code jobId} in which every task has the default roles; null options: the defaults. */
+    /**
+     * A checkpoint (or savepoint) of {@code jobId} in which every task has the default roles; null options: the
+     * defaults.
+     */
     public static CheckpointTriggered trigger(String jobId, long id, CheckpointType type, SnapshotOptions options) {
         return CheckpointTriggered.newBuilder().setJobId(jobId).setCheckpointId(id)
                 .setTimestampMs(System.currentTimeMillis()).setType(type).setPeriodic(false).setForce(true)
                 .setStorageLocation("file:///cairn-it/" + jobId + "/chk-" + id).setPlan(List.of()).setAcksExpected(1)
-                .setRoles(List.of()).setTimeoutAtMs(System.currentTimeMillis() + 60_000).setOptions(orDefaults(options)).build();
+                .setRoles(List.of()).setTimeoutAtMs(System.currentTimeMillis() + 60_000).setOptions(orDefaults(options))
+                .build();
     }
 
     /** The participants of checkpoint {@code id} of {@code jobId} are triggered. */

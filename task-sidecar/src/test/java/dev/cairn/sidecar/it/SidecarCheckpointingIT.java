@@ -74,7 +74,8 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         String job = CoordinatorTestBed.uniqueJobId("decline");
         bed.register(Events.job(job, 150, 10_000, "source", "sink"));
         RecordingHook source = RecordingHook.acking();
-        RecordingHook sink = RecordingHook.declining(id -> id == 2, "the sink's transaction could not be pre-committed");
+        RecordingHook sink = RecordingHook.declining(id -> id == 2,
+                "the sink's transaction could not be pre-committed");
         sidecars.start(job, "source", 0, source);
         Sidecar sinkSidecar = sidecars.start(job, "sink", 0, sink);
 
@@ -121,7 +122,8 @@ class SidecarCheckpointingIT extends SidecarTestBase {
         assertThat(late.getAttemptId()).isEqualTo(mapSidecar.attemptId());
         assertThat(late.getStateHandle().getLocation()).isEqualTo("file:///cairn-it/" + job + "/chk-1/map-0");
         List<String> calls = map.calls();
-        assertThat(calls.indexOf("aborted 1 -1")).isBetween(calls.indexOf("snapshot 1"), calls.indexOf("snapshot done 1"));
+        assertThat(calls.indexOf("aborted 1 -1"))
+                .isBetween(calls.indexOf("snapshot 1"), calls.indexOf("snapshot done 1"));
         assertThat(bed.journal(CheckpointDeclined.class, d -> d.getJobId().equals(job))).isEmpty();
         // and checkpointing goes on
         CheckpointCompleted later = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));

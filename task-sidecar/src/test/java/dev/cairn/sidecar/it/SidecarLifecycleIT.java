@@ -49,7 +49,8 @@ class SidecarLifecycleIT extends SidecarTestBase {
 
         // then the new attempt registered, the pending checkpoint was aborted as a task failure...
         assertThat(second.attemptId()).isNotEqualTo(first.attemptId());
-        bed.awaitJournal(TaskStarted.class, t -> t.getJobId().equals(job) && t.getAttemptId().equals(second.attemptId()));
+        bed.awaitJournal(TaskStarted.class,
+                t -> t.getJobId().equals(job) && t.getAttemptId().equals(second.attemptId()));
         CheckpointAborted aborted = bed.awaitJournal(CheckpointAborted.class,
                 a -> a.getJobId().equals(job) && a.getCheckpointId() == 3);
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.TASK_FAILURE);

@@ -26,8 +26,8 @@ class SidecarMetricsIT extends SidecarTestBase {
     void shouldCountTakenAndDeclinedSnapshotsNotificationsAndTheRestoreOfEachSidecar() throws Exception {
         String job = CoordinatorTestBed.uniqueJobId("metrics");
         bed.register(Events.job(job, 150, 60_000, "source", "sink"));
-        Sidecar source = sidecars.start(SidecarConfigCopies.withMetrics(sidecars.config(job, "source", 0), 0, "127.0.0.1"),
-                RecordingHook.acking());
+        Sidecar source = sidecars.start(SidecarConfigCopies.withMetrics(sidecars.config(job, "source", 0), 0,
+                "127.0.0.1"), RecordingHook.acking());
         Sidecar sink = sidecars.start(SidecarConfigCopies.withMetrics(sidecars.config(job, "sink", 0), 0, "127.0.0.1"),
                 RecordingHook.declining(id -> id == 2, "not now"));
         CheckpointCompleted completed = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
@@ -40,7 +40,8 @@ class SidecarMetricsIT extends SidecarTestBase {
         assertThat(value(sourceScrape, "cairn_sidecar_snapshots_total{outcome=\"taken\"}")).isGreaterThanOrEqualTo(2.0);
         assertThat(value(sourceScrape, "cairn_sidecar_restores_total{from=\"none\"}")).isEqualTo(1.0);
         assertThat(value(sinkScrape, "cairn_sidecar_snapshots_total{outcome=\"declined\"}")).isEqualTo(1.0);
-        assertThat(value(sinkScrape, "cairn_sidecar_hook_duration_seconds_count{call=\"snapshot\",outcome=\"declined\"}"))
+        assertThat(value(sinkScrape,
+                "cairn_sidecar_hook_duration_seconds_count{call=\"snapshot\",outcome=\"declined\"}"))
                 .isEqualTo(1.0);
         assertThat(sinkScrape).contains("jvm_memory_used_bytes");
     }

@@ -105,7 +105,8 @@ class HookRunnerTest {
     @Test
     void shouldReportTheResultWhenTheHooksStageCompletes() {
         Map<Long, CompletableFuture<SnapshotResult>> pending = new ConcurrentHashMap<>();
-        ScriptedHook hook = new ScriptedHook(r -> pending.computeIfAbsent(r.checkpointId(), id -> new CompletableFuture<>()));
+        ScriptedHook hook = new ScriptedHook(r -> pending.computeIfAbsent(r.checkpointId(),
+                id -> new CompletableFuture<>()));
         runnerFor(hook).snapshot(request(1), LONG);
         await().until(() -> pending.containsKey(1L));
         assertThat(outcomes).isEmpty();

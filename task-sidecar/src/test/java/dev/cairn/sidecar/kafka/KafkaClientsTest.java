@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 class KafkaClientsTest {
 
     private static RuntimeSettings settings(Map<String, String> kafka) {
-        return new RuntimeSettings("k1:9092,k2:9092", CairnTopics.defaults(), "orders", "sink", 3, Duration.ofSeconds(5),
-                Duration.ofSeconds(30), kafka, null);
+        return new RuntimeSettings("k1:9092,k2:9092", CairnTopics.defaults(), "orders", "sink", 3,
+                Duration.ofSeconds(5), Duration.ofSeconds(30), kafka, null);
     }
 
     @Test

@@ -153,7 +153,8 @@ class StartupRestoreTest {
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/" + JOB)
                 .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old", new StateHandle(location(id),
                         100L))))
-                .setTotalSizeBytes(100).setLastSubsumedId(id - 1).setOptions(SnapshotOptions.newBuilder().build()).build();
+                .setTotalSizeBytes(100).setLastSubsumedId(id - 1).setOptions(SnapshotOptions.newBuilder().build())
+                .build();
     }
 
     /** What the completed topic shows with {@code newest} as the job's newest retained checkpoint. */

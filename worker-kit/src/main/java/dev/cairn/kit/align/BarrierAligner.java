@@ -271,7 +271,8 @@ public final class BarrierAligner<R> {
 
     private boolean stale(long id, Channel channel) {
         Pending counting = pending.get(id);
-        return id <= lastCheckpoint || id <= skipThrough || aborted.contains(id) || counting != null && counting.delivered(channel)
+        return id <= lastCheckpoint || id <= skipThrough || aborted.contains(id)
+                || counting != null && counting.delivered(channel)
                 || counting == null && !pending.isEmpty() && id < pending.lastKey();
     }
 

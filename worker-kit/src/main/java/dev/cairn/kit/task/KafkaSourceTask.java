@@ -124,7 +124,8 @@ public final class KafkaSourceTask implements SnapshotHook {
         generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
         long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
         lineage.rebase(restoredFrom, from.map(RestorePoint::location));
-        consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
         producer = new KafkaProducer<>(config.producerSettings(), new ByteArraySerializer(), new ByteArraySerializer());
         try {
             input.assign(consumer, state);

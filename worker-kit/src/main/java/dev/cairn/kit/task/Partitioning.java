@@ -34,7 +34,9 @@ public final class Partitioning {
         return mine;
     }
 
-    /** The output partition of a record with {@code key} written by {@code subtask} to a topic of {@code partitions}. */
+    /**
+     * The output partition of a record with {@code key} written by {@code subtask} to a topic of {@code partitions}.
+     */
     public static int forKey(byte[] key, int partitions, int subtask) {
         if (partitions < 1) {
             throw new IllegalArgumentException("a topic has 1 partition or more, was " + partitions);

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Where a source subtask stands in its input: per assigned partition the first record not yet processed, and, for a
- * bounded input, the end offsets seen at start. Reads the restore point's state, positions the consumer at restore, and moves it back to the positions
- * when the task stops reading in the middle of a batch. The task's loop thread owns it (and the consumer).
+ * bounded input, the end offsets seen at start. Reads the restore point's state, positions the consumer at restore, and
+ * moves it back to the positions when the task stops reading in the middle of a batch. The task's loop thread owns it
+ * (and the consumer).
  */
 final class SourceInput {
 

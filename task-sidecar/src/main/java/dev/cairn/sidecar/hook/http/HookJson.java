@@ -189,7 +189,8 @@ public final class HookJson {
             return Optional.empty();
         }
         return Optional.of(new RestorePoint(integer(r.checkpointId(), "checkpointId", 0),
-                text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0), Boolean.TRUE.equals(r.chosen())));
+                text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0),
+                Boolean.TRUE.equals(r.chosen())));
     }
 
     /** An error body: {@code {"error": message}}. */

@@ -20,7 +20,8 @@ final class HookMessages {
 
     /**
      * A snapshot request; {@code synchronous} and {@code drain} are derived from the options and not read.
-     * {@code latestCompletedId}, added after the others, is the newest completed checkpoint the sidecar knew of (-1: none).
+     * {@code latestCompletedId}, added after the others, is the newest completed checkpoint the sidecar knew of (-1:
+     * none).
      */
     record SnapshotRequestBody(Long checkpointId, Long timestampMs, CheckpointType type, String storageLocation,
             String jobId, String taskId, Long subtaskIndex, String participant, BackupType backupType,

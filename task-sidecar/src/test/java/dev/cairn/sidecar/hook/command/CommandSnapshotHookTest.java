@@ -181,7 +181,8 @@ class CommandSnapshotHookTest {
                     .contains("destroyed with its descendants").contains("about to hang");
         }
         assertThat(pids).exists();
-        long[] shellAndChild = Arrays.stream(Files.readString(pids).trim().split(" ")).mapToLong(Long::parseLong).toArray();
+        long[] shellAndChild = Arrays.stream(Files.readString(pids).trim().split(" ")).mapToLong(Long::parseLong)
+                .toArray();
         for (long pid : shellAndChild) {
             await().atMost(Duration.ofSeconds(10)).until(() -> !alive(pid));
         }
@@ -227,7 +228,8 @@ class CommandSnapshotHookTest {
     @Test
     void shouldExpandTheVariablesWhenTheUserAsksForAShell() throws Exception {
         try (CommandSnapshotHook hook = new CommandSnapshotHook(List.of("sh", "-c",
-                "echo \"{\\\"location\\\":\\\"$CAIRN_JOB_ID/$CAIRN_CHECKPOINT_ID\\\",\\\"sizeBytes\\\":5}\""), PATIENT)) {
+                "echo \"{\\\"location\\\":\\\"$CAIRN_JOB_ID/$CAIRN_CHECKPOINT_ID\\\",\\\"sizeBytes\\\":5}\""),
+                PATIENT)) {
             SnapshotResult result = hook.snapshot(REQUEST).toCompletableFuture().get(30, TimeUnit.SECONDS);
 
             assertThat(result.location()).isEqualTo("job-a/12");

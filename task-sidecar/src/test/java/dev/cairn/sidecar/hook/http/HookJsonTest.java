@@ -104,7 +104,8 @@ class HookJsonTest {
     @Test
     void shouldReadAResultWithoutLocationAsNoStateOnlyWhenStateIsOptionalOrTheTaskFinished() throws Exception {
         assertThat(HookJson.parseSnapshotResult("{}", true)).isEqualTo(SnapshotResult.none());
-        assertThat(HookJson.parseSnapshotResult("{\"finished\":true}")).isEqualTo(SnapshotResult.finishedWithoutState());
+        assertThat(HookJson.parseSnapshotResult("{\"finished\":true}"))
+                .isEqualTo(SnapshotResult.finishedWithoutState());
         assertThatThrownBy(() -> HookJson.parseSnapshotResult("{}")).isInstanceOf(MalformedHookMessageException.class)
                 .hasMessageContaining("missing field location");
         assertThatThrownBy(() -> HookJson.parseSnapshotResult("{\"sizeBytes\":3}", true))
@@ -116,7 +117,8 @@ class HookJsonTest {
         "backupType=\"DIFF\"               | field backupType must be one of [FULL, INCREMENTAL], was \"DIFF\"",
         "savepointFormat=3                  | field savepointFormat must be one of [CANONICAL, NATIVE], was 3",
         "postCheckpointAction=\"STOP\"     | field postCheckpointAction must be one of [NONE, SUSPEND, TERMINATE]",
-        "alignment=\"\"                     | field alignment must be one of [ALIGNED, UNALIGNED, AT_LEAST_ONCE, FORCED_ALIGNED], was \"\"",
+        "alignment=\"\"                     | "
+                + "field alignment must be one of [ALIGNED, UNALIGNED, AT_LEAST_ONCE, FORCED_ALIGNED], was \"\"",
         "alignedTimeoutMs=-2                | field alignedTimeoutMs must be an integer >= -1, was -2",
         "latestCompletedId=-2               | field latestCompletedId must be an integer >= -1, was -2",
         "latestCompletedId=\"5\"            | field latestCompletedId must be an integer, was \"5\"",
@@ -137,7 +139,8 @@ class HookJsonTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
         "'{\"finished\":\"yes\"}'                                             | field finished must be true or false",
-        "'{\"checkpointId\":1,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":0,\"stopping\":1}' | field stopping must be true or false",
+        "'{\"checkpointId\":1,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":0,\"stopping\":1}' | "
+                + "field stopping must be true or false",
         "'{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1}'           | missing field status",
         "'{\"checkpointId\":1,\"location\":\"x\",\"sizeBytes\":1,\"status\":\"GONE\"}' | field status must be one of",
         "'{\"checkpointId\":1,\"sizeBytes\":1,\"status\":\"LATE\"}'           | missing field location",
@@ -165,12 +168,16 @@ class HookJsonTest {
         "'{\"location\":\"\",\"sizeBytes\":1}'                           | field location must be a non-empty string",
         "'{\"location\":7,\"sizeBytes\":1}'                              | location must be a non-empty string, was 7",
         "'{\"location\":\"a\"}'                                          | missing field sizeBytes",
-        "'{\"location\":\"a\",\"sizeBytes\":\"12\"}'                     | field sizeBytes must be an integer, was \"12\"",
+        "'{\"location\":\"a\",\"sizeBytes\":\"12\"}'                     | "
+                + "field sizeBytes must be an integer, was \"12\"",
         "'{\"location\":\"a\",\"sizeBytes\":1.5}'                        | field sizeBytes must be an integer, was 1.5",
-        "'{\"location\":\"a\",\"sizeBytes\":true}'                       | field sizeBytes must be an integer, was true",
+        "'{\"location\":\"a\",\"sizeBytes\":true}'                       | "
+                + "field sizeBytes must be an integer, was true",
         "'{\"location\":\"a\",\"sizeBytes\":99999999999999999999}'       | field sizeBytes must be an integer",
-        "'{\"location\":\"a\",\"sizeBytes\":-1}'                         | field sizeBytes must be an integer >= 0, was -1",
-        "'{\"location\":{\"path\":\"a\"},\"sizeBytes\":1}'              | field location must be a non-empty string, was {\"path\":\"a\"}",
+        "'{\"location\":\"a\",\"sizeBytes\":-1}'                         | "
+                + "field sizeBytes must be an integer >= 0, was -1",
+        "'{\"location\":{\"path\":\"a\"},\"sizeBytes\":1}'              | "
+                + "field location must be a non-empty string, was {\"path\":\"a\"}",
         "'{\"location\":\"a\",\"sizeBytes\":1,\"finished\":1}'           | field finished must be true or false, was 1",
         "'{\"location\":\"a\",\"sizeBytes\":1,\"asyncDurationMs\":-3}'   | asyncDurationMs must be an integer >= 0",
     })
@@ -210,7 +217,8 @@ class HookJsonTest {
         "'{\"checkpointId\":1,\"outcome\":\"COMPLETED\"}'                      | missing field lastSubsumedId",
         "'{\"checkpointId\":1,\"outcome\":\"ABORTED\",\"lastSubsumedId\":0}'   | missing field latestCompletedId",
         "'{\"outcome\":\"ABORTED\",\"latestCompletedId\":0}'                   | missing field checkpointId",
-        "'{\"checkpointId\":-4,\"outcome\":\"ABORTED\",\"latestCompletedId\":0}' | checkpointId must be an integer >= 0",
+        "'{\"checkpointId\":-4,\"outcome\":\"ABORTED\",\"latestCompletedId\":0}' | "
+                + "checkpointId must be an integer >= 0",
     })
     void shouldNameTheProblemWhenANotificationIsMalformed(String body, String problem) {
         assertThatThrownBy(() -> HookJson.parseNotification(body))

@@ -179,10 +179,12 @@ class HttpSnapshotHookTest {
         hook.notifyAborted(8, 7);
 
         assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/notify", "/notify");
-        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":7,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":6,"
-                + "\"stopping\":false,\"drain\":false}"));
-        assertThat(json(1)).isEqualTo(JSON.readTree("{\"checkpointId\":8,\"outcome\":\"ABORTED\",\"latestCompletedId\":7,"
-                + "\"stopFailed\":false}"));
+        assertThat(json(0))
+                .isEqualTo(JSON.readTree("{\"checkpointId\":7,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":6,"
+                        + "\"stopping\":false,\"drain\":false}"));
+        assertThat(json(1))
+                .isEqualTo(JSON.readTree("{\"checkpointId\":8,\"outcome\":\"ABORTED\",\"latestCompletedId\":7,"
+                        + "\"stopFailed\":false}"));
     }
 
     @Test
@@ -192,8 +194,10 @@ class HttpSnapshotHookTest {
         hook.restore(Optional.of(new RestorePoint(4, "file:///state/4", 99)));
         hook.restore(Optional.empty());
 
-        assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/restore", "/restore");
-        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\",\"sizeBytes\":99}"));
+        assertThat(worker.received()).extracting(StubWorkerServer.Received::path)
+                .containsExactly("/restore", "/restore");
+        assertThat(json(0))
+                .isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\",\"sizeBytes\":99}"));
         assertThat(json(1)).isEqualTo(JSON.readTree("{}"));
     }
 
@@ -295,10 +299,12 @@ class HttpSnapshotHookTest {
         hook.notifyComplete(new CheckpointCompletion(9, 8, true, false));
         hook.notifyAborted(new CheckpointAbort(10, 9, true));
 
-        assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":9,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":8,"
-                + "\"stopping\":true,\"drain\":false}"));
-        assertThat(json(1)).isEqualTo(JSON.readTree("{\"checkpointId\":10,\"outcome\":\"ABORTED\",\"latestCompletedId\":9,"
-                + "\"stopFailed\":true}"));
+        assertThat(json(0))
+                .isEqualTo(JSON.readTree("{\"checkpointId\":9,\"outcome\":\"COMPLETED\",\"lastSubsumedId\":8,"
+                        + "\"stopping\":true,\"drain\":false}"));
+        assertThat(json(1))
+                .isEqualTo(JSON.readTree("{\"checkpointId\":10,\"outcome\":\"ABORTED\",\"latestCompletedId\":9,"
+                        + "\"stopFailed\":true}"));
     }
 
     @Test
@@ -324,7 +330,8 @@ class HttpSnapshotHookTest {
     void shouldThrowWhenTheWorkerFailsToDiscard() {
         worker.answer(500, "disk on fire");
 
-        assertThatThrownBy(() -> hook.discardState(new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.LATE, "x")))
+        assertThatThrownBy(() -> hook.discardState(
+                        new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.LATE, "x")))
                 .isInstanceOf(IOException.class).hasMessageContaining("/discard").hasMessageContaining("500")
                 .hasMessageContaining("disk on fire");
     }
