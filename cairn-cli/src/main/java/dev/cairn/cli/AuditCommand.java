@@ -123,7 +123,8 @@ final class AuditCommand implements Runnable {
             if (entry.decoded()) {
                 sink.accept(entry);
             } else if (warned[0]++ < MAX_WARNINGS) {
-                err.println("warning: skipped record " + entry.position() + " of " + topic + ": " + entry.decodeError());
+                err.println("warning: skipped record " + entry.position() + " of " + topic + ": "
+                        + entry.decodeError());
             }
         };
         JournalReader.Progress bar = progress || System.console() != null

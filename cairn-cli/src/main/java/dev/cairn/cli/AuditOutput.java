@@ -41,7 +41,8 @@ final class AuditOutput {
             }
             Object field = fields.get(i);
             String text = field == null ? "" : field.toString();
-            if (text.indexOf(',') >= 0 || text.indexOf('"') >= 0 || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+            if (text.indexOf(',') >= 0 || text.indexOf('"') >= 0 || text.indexOf('\n') >= 0
+                    || text.indexOf('\r') >= 0) {
                 line.append('"').append(text.replace("\"", "\"\"")).append('"');
             } else {
                 line.append(text);

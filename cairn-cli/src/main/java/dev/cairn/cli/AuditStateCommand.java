@@ -11,7 +11,9 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code cairn audit state --job J [--as-of OFFSET|TIME]}: the job's state as it was then, as the REST API shows it. */
+/**
+ * {@code cairn audit state --job J [--as-of OFFSET|TIME]}: the job's state as it was then, as the REST API shows it.
+ */
 @Command(name = "state",
         description = "A job's state as it was at an offset of its journal partition (that record included) or at a "
                 + "time (records up to the first with a later timestamp), shown as GET /jobs/{id} and "

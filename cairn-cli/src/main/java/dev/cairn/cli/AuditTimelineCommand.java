@@ -10,7 +10,9 @@ import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code cairn audit timeline --job J --checkpoint N}: one checkpoint's story, read from the job's journal partition. */
+/**
+ * {@code cairn audit timeline --job J --checkpoint N}: one checkpoint's story, read from the job's journal partition.
+ */
 @Command(name = "timeline",
         description = "One checkpoint's timeline: when it was triggered, every accepted ack (time, task, subtask, "
                 + "attempt, size), declines and discarded acks, and its completion or abort with the reason.")

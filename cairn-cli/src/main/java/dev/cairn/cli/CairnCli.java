@@ -167,7 +167,8 @@ public final class CairnCli implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "Name what to send: register, trigger, stop, resume, savepoint or status.");
+        throw new ParameterException(spec.commandLine(),
+                "Name what to send: register, trigger, stop, resume, savepoint or status.");
     }
 
     /** Waits for outcomes through {@code watches} instead of the journal (tests). */

@@ -38,7 +38,8 @@ final class ProducerSettings {
         int timeoutMs = (int) sendTimeout.toMillis();
         config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, String.valueOf(timeoutMs));
         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, String.valueOf(timeoutMs));
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                String.valueOf(Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS)));
         return config;
     }
 
@@ -55,10 +56,11 @@ final class ProducerSettings {
         }
         if (file.containsKey(ProducerConfig.TRANSACTIONAL_ID_CONFIG)) {
             throw new IllegalArgumentException(origin
-                    + " sets transactional.id, but the CLI produces one request without a transaction; remove the entry");
+                    + " sets transactional.id, but the CLI produces one request without a transaction; remove the "
+                    + "entry");
         }
-        for (String timeout : new String[] {ProducerConfig.MAX_BLOCK_MS_CONFIG, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
-                ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG}) {
+        for (String timeout : new String[] {ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG}) {
             if (file.containsKey(timeout)) {
                 throw new IllegalArgumentException(origin + " sets " + timeout + ", which the CLI derives from "
                         + CliKeys.SEND_TIMEOUT_MS + "; remove the entry and pass --send-timeout-ms instead");

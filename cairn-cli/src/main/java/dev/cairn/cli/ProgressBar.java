@@ -3,7 +3,10 @@ package dev.cairn.cli;
 import dev.cairn.client.audit.JournalReader;
 import java.io.PrintWriter;
 
-/** A one-line progress bar ({@code reading cairn.journal [#####     ] 45% 450000/1000000}), redrawn at most 4 times a second. */
+/**
+ * A one-line progress bar ({@code reading cairn.journal [#####     ] 45% 450000/1000000}), redrawn at most 4 times a
+ * second.
+ */
 final class ProgressBar implements JournalReader.Progress {
 
     private static final int WIDTH = 30;
@@ -43,6 +46,7 @@ final class ProgressBar implements JournalReader.Progress {
     static String line(String label, long read, long total) {
         int percent = total <= 0 ? 100 : (int) Math.min(100, read * 100 / total);
         int filled = percent * WIDTH / 100;
-        return label + " [" + "#".repeat(filled) + " ".repeat(WIDTH - filled) + "] " + percent + "% " + read + "/" + total;
+        return label + " [" + "#".repeat(filled) + " ".repeat(WIDTH - filled) + "] " + percent + "% " + read + "/"
+                + total;
     }
 }

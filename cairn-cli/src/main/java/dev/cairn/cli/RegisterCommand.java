@@ -55,7 +55,8 @@ final class RegisterCommand extends RequestSubcommand {
     long timeoutMs;
 
     @Option(names = "--min-pause-ms", defaultValue = "0", paramLabel = "MS",
-            description = "Minimum time from a completion to the next periodic trigger, >= 0 (default ${DEFAULT-VALUE}).")
+            description = "Minimum time from a completion to the next periodic trigger, >= 0 (default "
+                    + "${DEFAULT-VALUE}).")
     long minPauseMs;
 
     @Option(names = "--max-concurrent", defaultValue = "1", paramLabel = "N",

@@ -32,7 +32,8 @@ final class StatusCommand extends RequestSubcommand {
                 + ": status " + change.getStatus() + ".");
         out.println(change.getStatus() == JobStatus.RUNNING
                 ? "The coordinator (re)starts periodic checkpoints of the job."
-                : "The coordinator stops triggering checkpoints of the job and aborts its pending checkpoints and queued requests.");
+                : "The coordinator stops triggering checkpoints of the job and aborts its pending checkpoints and "
+                        + "queued requests.");
         out.flush();
         return 0;
     }

@@ -116,7 +116,8 @@ final class TaskFlags {
             return;
         }
         if (rolesByTask.containsKey(taskId)) {
-            problems.add(flag + "the roles of task '" + taskId + "' are given twice; list them all in one --task-roles");
+            problems.add(flag + "the roles of task '" + taskId
+                    + "' are given twice; list them all in one --task-roles");
             return;
         }
         Set<Role> roles = EnumSet.noneOf(Role.class);

@@ -37,7 +37,8 @@ class CairnCliAuditTest {
         assertThat(timeline.get("entries").get(0).get("kind").asText()).isEqualTo("TRIGGERED");
         List<String> lines = csv.out.lines().toList();
         assertThat(lines.get(0)).isEqualTo("partition,offset,time,event,task,subtask,attempt,size_bytes,detail");
-        assertThat(lines).anyMatch(line -> line.matches("0,\\d+,1970-01-01T00:00:01.020Z,ACK,source,0,source-0-a1,100,"));
+        assertThat(lines)
+                .anyMatch(line -> line.matches("0,\\d+,1970-01-01T00:00:01.020Z,ACK,source,0,source-0-a1,100,"));
         assertThat(csv.topic).isEqualTo("cairn.journal");
     }
 

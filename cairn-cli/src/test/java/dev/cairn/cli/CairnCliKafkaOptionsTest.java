@@ -54,7 +54,8 @@ class CairnCliKafkaOptionsTest {
     void shouldTakeTheBrokersFromTheKafkaConfigWhenNoFlagNamesThem() throws Exception {
         Path config = Files.writeString(dir.resolve("cloud.properties"), "bootstrap.servers=cloud:9092\n");
 
-        assertThat(producerConfig("--kafka-config", config.toString())).containsEntry("bootstrap.servers", "cloud:9092");
+        assertThat(producerConfig("--kafka-config", config.toString()))
+                .containsEntry("bootstrap.servers", "cloud:9092");
         assertThat(producerConfig("--kafka-config", config.toString(), "--bootstrap-servers", "flag:9092"))
                 .containsEntry("bootstrap.servers", "flag:9092");
         assertThat(producerConfig())
@@ -68,7 +69,8 @@ class CairnCliKafkaOptionsTest {
         Path file = Files.writeString(dir.resolve("cli.properties"), "topic.prefix=file.\nsend.timeout.ms=2000\n"
                 + "bootstrap.servers=file:9092\n");
         CliRun run = new CliRun().withEnvironment(CliRun.signing(Map.of("CAIRN_TOPIC_PREFIX", "env.",
-                "CAIRN_SEND_TIMEOUT_MS", "3000"))).run("trigger", "--job", "orders", "--config", file.toString(), "--send-timeout-ms", "4000");
+                "CAIRN_SEND_TIMEOUT_MS", "3000")))
+                .run("trigger", "--job", "orders", "--config", file.toString(), "--send-timeout-ms", "4000");
 
         assertThat(run.exit).as(run.err).isZero();
         assertThat(run.sent.get(0).topic()).isEqualTo("env.requests");

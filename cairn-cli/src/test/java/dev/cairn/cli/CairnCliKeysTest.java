@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code cairn keys}: the master key, the keys of each job's sidecars and the requests key; nothing is sent to Kafka. */
+/**
+ * {@code cairn keys}: the master key, the keys of each job's sidecars and the requests key; nothing is sent to Kafka.
+ */
 class CairnCliKeysTest {
 
     @TempDir
@@ -84,7 +86,8 @@ class CairnCliKeysTest {
         CliRun run = CliRun.of("keys", "requests", "--master-key-file", masterFile.toString(), "--out", out.toString());
 
         assertThat(run.exit).as(run.err).isZero();
-        assertThat(run.out).contains("Wrote the requests key to " + out).doesNotContain(master.requestsKey().toBase64());
+        assertThat(run.out).contains("Wrote the requests key to " + out)
+                .doesNotContain(master.requestsKey().toBase64());
         assertThat(SigningKey.fromFile(out).toBase64()).isEqualTo(master.requestsKey().toBase64());
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(out))).isEqualTo("rw-------");
     }

@@ -246,7 +246,8 @@ class CairnCliRegisterTest {
     void shouldPointToTheHelpRatherThanPrintingItAfterAnError() {
         CliRun run = register("--task", "map:x");
 
-        assertThat(run.err).contains("Try 'cairn register --help' for the flags.").doesNotContain("--tolerable-failures");
+        assertThat(run.err).contains("Try 'cairn register --help' for the flags.")
+                .doesNotContain("--tolerable-failures");
     }
 
     private static CliRun register(String... flags) {

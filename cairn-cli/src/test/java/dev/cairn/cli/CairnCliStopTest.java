@@ -46,7 +46,8 @@ class CairnCliStopTest {
         assertThat(request.getOptions()).isNull();
         assertThat(UUID.fromString(request.getRequestId()).toString()).isEqualTo(request.getRequestId());
         assertThat(run.out).contains("a stop-with-savepoint (the tasks stop where they are; the job is FINISHED "
-                + "when it completes) to the job's storage location.").contains("RequestOutcome with this request id on cairn.journal");
+                + "when it completes) to the job's storage location.")
+                .contains("RequestOutcome with this request id on cairn.journal");
     }
 
     @Test

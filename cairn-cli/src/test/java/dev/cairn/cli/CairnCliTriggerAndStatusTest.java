@@ -82,7 +82,8 @@ class CairnCliTriggerAndStatusTest {
 
     @Test
     void shouldAcceptAStatusInLowerCase() {
-        JobStatusChange change = (JobStatusChange) CliRun.of("status", "--job", "orders", "--status", "running").event();
+        JobStatusChange change = (JobStatusChange) CliRun.of("status", "--job", "orders", "--status", "running")
+                .event();
 
         assertThat(change.getStatus()).isEqualTo(JobStatus.RUNNING);
     }
@@ -90,6 +91,7 @@ class CairnCliTriggerAndStatusTest {
     @Test
     void shouldListTheStatusesWhenOneIsUnknown() {
         assertRefused(CliRun.of("status", "--job", "orders", "--status", "PAUSED"),
-                "Invalid value for option '--status': expected one of [RUNNING, SUSPENDED, CANCELED, FINISHED, FAILED]");
+                "Invalid value for option '--status': expected one of [RUNNING, SUSPENDED, CANCELED, FINISHED, "
+                        + "FAILED]");
     }
 }

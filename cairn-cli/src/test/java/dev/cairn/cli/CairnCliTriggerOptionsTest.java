@@ -23,7 +23,8 @@ class CairnCliTriggerOptionsTest {
         assertThat(run.exit).as(run.err).isZero();
         assertThat(run.event()).isEqualTo(TriggerRequest.newBuilder().setJobId("orders").setRequestId("c-1")
                 .setType(CheckpointType.CHECKPOINT).setForce(false).setRequester("cli").setTimestampMs(CliRun.NOW_MS)
-                .setOptions(RequestedOptions.newBuilder().setBackupType(BackupType.INCREMENTAL).setUnalignedEnabled(true)
+                .setOptions(RequestedOptions.newBuilder().setBackupType(BackupType.INCREMENTAL)
+                        .setUnalignedEnabled(true)
                         .setAlignedTimeoutMs(500L).build())
                 .build());
         assertThat(run.out).contains(": an unforced checkpoint (INCREMENTAL, unaligned, aligned timeout 500 ms).");

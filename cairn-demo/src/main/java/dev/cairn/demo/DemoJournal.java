@@ -32,7 +32,8 @@ final class DemoJournal implements AutoCloseable {
         consumer = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50), new StringDeserializer(), CairnSerdes.journal().deserializer());
+                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 50), new StringDeserializer(),
+                CairnSerdes.journal().deserializer());
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
         consumer.assign(partitions);

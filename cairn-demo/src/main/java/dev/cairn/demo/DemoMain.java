@@ -68,7 +68,8 @@ public final class DemoMain implements Callable<Integer> {
     @Option(names = "--keys", defaultValue = "1000", description = "Over how many keys (default: ${DEFAULT-VALUE}).")
     int keys;
 
-    @Option(names = "--partitions", defaultValue = "3", description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--partitions", defaultValue = "3",
+            description = "Partitions of every Cairn topic (default: ${DEFAULT-VALUE}).")
     int partitions;
 
     @Option(names = "--http-port", defaultValue = "" + QueryServerConfig.DEFAULT_PORT,
@@ -81,7 +82,8 @@ public final class DemoMain implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}; e.g. PT5M to look at the page).")
     Duration linger;
 
-    @Option(names = "--job", defaultValue = "demo-job", description = "The id of the demo job (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--job", defaultValue = "demo-job",
+            description = "The id of the demo job (default: ${DEFAULT-VALUE}).")
     String jobId;
 
     @CommandLine.Spec
@@ -102,13 +104,16 @@ public final class DemoMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (duration.isNegative() || duration.isZero()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be positive, was " + duration);
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--duration must be positive, was " + duration);
         }
         if (linger.isNegative()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--linger must not be negative, was " + linger);
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--linger must not be negative, was " + linger);
         }
         if (httpPort < 0 || httpPort > 65_535) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--http-port must be 0..65535, was " + httpPort);
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--http-port must be 0..65535, was " + httpPort);
         }
         if (events < 1 || keys < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--events and --keys must be positive, were "

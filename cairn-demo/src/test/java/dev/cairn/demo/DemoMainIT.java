@@ -17,14 +17,15 @@ class DemoMainIT {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
 
-        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration", "PT8S",
-                "--events", "20000", "--http-port", "0");
+        int exit = new CommandLine(new DemoMain(out)).execute("--job", "it-job", "--partitions", "2", "--duration",
+                "PT8S", "--events", "20000", "--http-port", "0");
 
         String printed = buffer.toString(StandardCharsets.UTF_8);
         assertThat(exit).as(printed).isZero();
         assertThat(printed)
                 .contains("coordinator started (Kafka Streams, exactly-once) on 2 partitions per topic")
-                .containsPattern("Web page: http://127\\.0\\.0\\.1:\\d+/   Metrics: http://127\\.0\\.0\\.1:\\d+/metrics")
+                .containsPattern("Web page: http://127\\.0\\.0\\.1:\\d+/   Metrics: "
+                        + "http://127\\.0\\.0\\.1:\\d+/metrics")
                 .contains("Registered job spec for 'it-job': tasks source x2, count x2, sink x2")
                 .contains("Started the pipeline's 6 subtasks as worker processes")
                 .contains("Producing the first 10,000 of 20,000 events over 1,000 keys")

@@ -78,7 +78,8 @@ class DockerComposeConsistencyTest {
     @Test
     void shouldSetOnlyVariablesEachServiceReads() throws IOException {
         Map<String, Service> services = services();
-        assertThat(services).containsKeys("kafka", "keys", "coordinator", "worker", "sidecar-source", "sidecar-sink", "cli");
+        assertThat(services).containsKeys("kafka", "keys", "coordinator", "worker", "sidecar-source", "sidecar-sink",
+                "cli");
         for (Service service : services.values()) {
             Set<String> read = variablesRead(service);
             assertThat(read).as("CAIRN_* variables read by %s", service.name()).containsAll(service.variables());
@@ -134,7 +135,8 @@ class DockerComposeConsistencyTest {
             assertThat(sidecar.volumeFile(sidecar.environment().get(AUTH_KEY_FILE))).as(sidecar.name())
                     .isEqualTo(keys.volumeFile(jobKey.stdout()));
             assertThat(sidecar.mounts()).as(sidecar.name()).doesNotContainKey(masterKeyVolume);
-            assertThat(sidecar.waitsForKeys()).as("%s starts once the keys service has completed", sidecar.name()).isTrue();
+            assertThat(sidecar.waitsForKeys()).as("%s starts once the keys service has completed", sidecar.name())
+                    .isTrue();
         }
     }
 

@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
  * {@code docs/kubernetes/coordinator.yaml} cannot be applied on the build machines (no cluster). This keeps it
  * consistent with what can be checked: every {@code CAIRN_*} variable is a key the coordinator reads; the probes ask
  * a real REST server the paths that answer liveness and readiness, on the probes port the coordinator listens on
- * (not the API's, which clients may flood), bound to an address the kubelet can reach; the image, the state volume and the port are those of
- * {@code coordinator-service/Dockerfile}, whose entry point runs the jar the build produces; and each pod
- * advertises its name under the headless Service the StatefulSet names.
+ * (not the API's, which clients may flood), bound to an address the kubelet can reach; the image, the state volume and
+ * the port are those of {@code coordinator-service/Dockerfile}, whose entry point runs the jar the build produces; and
+ * each pod advertises its name under the headless Service the StatefulSet names.
  */
 class KubernetesManifestConsistencyTest {
 

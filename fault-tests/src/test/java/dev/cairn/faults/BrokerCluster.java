@@ -63,7 +63,8 @@ final class BrokerCluster implements AutoCloseable {
                 Path home = dir.resolve("node-" + (i + 1));
                 Files.createDirectories(home);
                 Path properties = home.resolve("server.properties");
-                writeProperties(properties, nodeProperties(i + 1, size, ports.get(i), voters, home.resolve("kafka-logs")));
+                writeProperties(properties, nodeProperties(i + 1, size, ports.get(i), voters,
+                        home.resolve("kafka-logs")));
                 ChildProcess.runJava("kafka-storage-format", List.of("-cp", System.getProperty("java.class.path"),
                         "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", properties.toString()),
                         home.resolve("format.log"), Duration.ofSeconds(60));
@@ -150,7 +151,8 @@ final class BrokerCluster implements AutoCloseable {
 
     private static Admin admin(String bootstrapServers) {
         return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000));
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                3000));
     }
 
     private static void writeProperties(Path file, Properties props) throws IOException {

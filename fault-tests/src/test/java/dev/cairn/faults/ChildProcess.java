@@ -48,7 +48,9 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
-    /** Runs {@code java <arguments>} to its end and returns its exit code; fails unless it ends within {@code timeout}. */
+    /**
+     * Runs {@code java <arguments>} to its end and returns its exit code; fails unless it ends within {@code timeout}.
+     */
     static int exitCodeOfJava(String name, List<String> arguments, Path log, Duration timeout) {
         ChildProcess child = startJava(name, arguments, log);
         try {

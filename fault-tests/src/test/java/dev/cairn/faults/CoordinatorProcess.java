@@ -20,8 +20,8 @@ import java.util.Optional;
  * One coordinator instance as a separate OS process: {@code java -jar cairn-coordinator-service.jar} with the
  * flags this class builds (the only place the fault tests spell out a coordinator command line). It runs in the
  * secured default: sidecar records must be signed with keys derived from the run's master key file
- * ({@code --sidecar-master-key-file}). The instance keeps its state directory, instance id, REST and probes ports across
- * {@link #restart()}, as a restarted pod would. Its REST API listens on 127.0.0.1 and serves the live store
+ * ({@code --sidecar-master-key-file}). The instance keeps its state directory, instance id, REST and probes ports
+ * across {@link #restart()}, as a restarted pod would. Its REST API listens on 127.0.0.1 and serves the live store
  * ({@code GET /jobs/{id}/checkpoints}).
  *
  * <p>The jar is this build's ({@code cairn.coordinator.jar}) unless a start names another release's: the upgrade
@@ -68,7 +68,10 @@ final class CoordinatorProcess implements AutoCloseable {
                 tuning);
     }
 
-    /** {@link #start(String, Path, BrokerCluster, String, String, int, Path, FailoverTuning)} with the coordinator {@code jar}. */
+    /**
+     * {@link #start(String, Path, BrokerCluster, String, String, int, Path, FailoverTuning)} with the coordinator
+     * {@code jar}.
+     */
     static CoordinatorProcess start(Path jar, String name, Path dir, BrokerCluster kafka, String applicationId,
             String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
         int httpPort = freePort();
@@ -105,7 +108,8 @@ final class CoordinatorProcess implements AutoCloseable {
         }
         command.addAll(List.of("-jar", jar.toString()));
         command.addAll(flags);
-        process = ChildProcess.startJava("coordinator " + name, command, dir.resolve("coordinator-" + incarnation + ".log"));
+        process = ChildProcess.startJava("coordinator " + name, command,
+                dir.resolve("coordinator-" + incarnation + ".log"));
     }
 
     /**
@@ -127,7 +131,8 @@ final class CoordinatorProcess implements AutoCloseable {
             Path file = dir.resolve("cairn-coordinator-" + id + ".jsa");
             ChildProcess.runJava("coordinator rehearsal", List.of("-Xmx384m", "-XX:+UseSerialGC",
                     "-XX:ArchiveClassesAtExit=" + file, "-jar", jar.toString(), "--rehearse",
-                    "--sidecar-master-key-file=" + masterKeyFile, "--state-dir=" + dir.resolve("rehearsal-state-" + id)),
+                    "--sidecar-master-key-file=" + masterKeyFile,
+                    "--state-dir=" + dir.resolve("rehearsal-state-" + id)),
                     dir.resolve("rehearsal-" + id + ".log"), Duration.ofSeconds(60));
             archive = file;
             ARCHIVES.put(jar, archive);
@@ -223,7 +228,9 @@ final class CoordinatorProcess implements AutoCloseable {
         return send(request);
     }
 
-    /** {@code GET path} on this instance's probes port (as a Kubernetes probe asks), or status -1 within the timeout. */
+    /**
+     * {@code GET path} on this instance's probes port (as a Kubernetes probe asks), or status -1 within the timeout.
+     */
     HttpAnswer probe(String path, Duration timeout) {
         return get(probesPort, path, timeout);
     }

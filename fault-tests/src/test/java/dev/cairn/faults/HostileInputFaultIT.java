@@ -254,7 +254,8 @@ class HostileInputFaultIT {
                 .until(() -> deadLetters.records().stream().filter(HostileInputFaultIT::badSignature).count()
                         - before == BIT_FLIPS);
         Awaitility.await(job + " checkpoints on").atMost(WAIT).until(() -> cluster.jobsCompletedSince(sentAt));
-        assertThat(cluster.recorder.events(cluster.topics.journal(), JobSpec.class, spec -> spec.getJobId().equals(job)))
+        assertThat(cluster.recorder.events(cluster.topics.journal(), JobSpec.class,
+                spec -> spec.getJobId().equals(job)))
                 .as("the spec registered once, never replaced").hasSize(1);
         System.out.printf("[faults] hostile: %d bit-flipped copies of a signed job spec -> %d dead-lettered as "
                 + "BAD_SIGNATURE, the spec unchanged%n", BIT_FLIPS, BIT_FLIPS);

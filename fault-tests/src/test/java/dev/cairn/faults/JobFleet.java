@@ -59,8 +59,8 @@ final class JobFleet implements AutoCloseable {
     static JobFleet start(String bootstrapServers, CairnTopics topics, SidecarMasterKey masterKey, int jobs,
             Path workDir) {
         SignedRequests requests = new SignedRequests(bootstrapServers, topics, masterKey);
-        JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics, requests,
-                bootstrapServers, masterKey, workDir);
+        JobFleet fleet = new JobFleet(IntStream.range(0, jobs).mapToObj(i -> "fault-job-" + i).toList(), topics,
+                requests, bootstrapServers, masterKey, workDir);
         for (String jobId : fleet.jobIds) {
             fleet.requests.send(jobId, new RequestEnvelope(spec(jobId, workDir)));
             for (String task : TASKS) {

@@ -17,10 +17,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Task sidecars of a given {@link ReleaseJars} as OS processes ({@code java -jar cairn-task-sidecar.jar --hook-kind http
- * ...}, as docs/sidecars.md runs one), one per job (each job here has one subtask, {@link #TASK} 0), each signing
- * its records with its job's key ({@code --auth-key-file}, derived from the run's master key). A sidecar can be
- * frozen and resumed, and replaced by one of another release.
+ * Task sidecars of a given {@link ReleaseJars} as OS processes
+ * ({@code java -jar cairn-task-sidecar.jar --hook-kind http ...}, as docs/sidecars.md runs one), one per job (each job
+ * here has one subtask, {@link #TASK} 0), each signing its records with its job's key ({@code --auth-key-file}, derived
+ * from the run's master key). A sidecar can be frozen and resumed, and replaced by one of another release.
  *
  * <p>Each job's worker is the sample worker ({@link CounterWorker} behind a {@link HookServer}, which is all that
  * {@code SampleWorkerMain} runs) serving the HTTP hook on loopback from this JVM, and it stays when its sidecar is
@@ -67,7 +67,9 @@ final class SidecarProcesses implements AutoCloseable {
         sidecars.put(jobId, new Deployed(release, process));
     }
 
-    /** SIGTERMs the sidecar of {@code jobId}, waits until it has closed its clients, and starts one of {@code release}. */
+    /**
+     * SIGTERMs the sidecar of {@code jobId}, waits until it has closed its clients, and starts one of {@code release}.
+     */
     void replace(String jobId, ReleaseJars release) {
         sidecar(jobId).process().stop(Duration.ofSeconds(30));
         startSidecar(release, jobId);
@@ -111,7 +113,8 @@ final class SidecarProcesses implements AutoCloseable {
         try {
             if (!Files.exists(file)) {
                 Files.createDirectories(file.getParent());
-                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+                Files.createFile(file,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
                 Files.writeString(file, masterKey.jobKey(jobId).toBase64() + "\n", StandardCharsets.US_ASCII);
             }
             return file;

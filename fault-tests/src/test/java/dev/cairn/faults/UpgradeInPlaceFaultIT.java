@@ -150,8 +150,8 @@ class UpgradeInPlaceFaultIT {
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> completedCounts(coordinator).values().stream().filter(n -> n >= 2).count() == JOBS);
         note(String.format("%s: 1 Kafka node, coordinator, %d jobs, %d sidecar processes (sample workers in the "
-                + "test JVM); every job completed 2 checkpoints %.1f s after the sidecars started", previous, JOBS, JOBS,
-                (System.currentTimeMillis() - sidecarsAt) / 1000.0));
+                + "test JVM); every job completed 2 checkpoints %.1f s after the sidecars started", previous, JOBS,
+                JOBS, (System.currentTimeMillis() - sidecarsAt) / 1000.0));
     }
 
     /** One vertex of parallelism one, at most one concurrent checkpoint, so that manual requests queue. */
@@ -328,7 +328,8 @@ class UpgradeInPlaceFaultIT {
         }
         List<String> resumed = jobIds.stream().filter(j -> !heldToExpire.contains(j)).toList();
         note("after the upgrade, the " + resumed.size() + " jobs resumed at once: "
-                + firstCompletions(beforeStop, upgradeStartedAt, resumed) + ", acked by the previous release's sidecars;"
+                + firstCompletions(beforeStop, upgradeStartedAt, resumed)
+                + ", acked by the previous release's sidecars;"
                 + " their pending checkpoints completed, the " + queuedRequests.size() + " queued requests completed; "
                 + heldToExpire.size() + " pending checkpoints expired at their original deadline");
     }

@@ -47,7 +47,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * each reader in turn, every reader in the same JVM from the same broker:
  * <ol>
  *   <li><b>raw consumer</b>: a plain {@code read_committed} consumer loop with the audit reader's consumer settings
- *       (polls of 2,000 records, otherwise the defaults), byte arrays, nothing decoded (as the end-to-end benchmark's raw consume);</li>
+ *       (polls of 2,000 records, otherwise the defaults), byte arrays, nothing decoded (as the end-to-end benchmark's
+ *       raw consume);</li>
  *   <li><b>decoding consumer</b>: the same consumer decoding every value with the journal's serde;</li>
  *   <li><b>audit replay</b>: {@code JournalReader} (the audit's reader) decoding every record and folding it with
  *       the coordinator's evolver ({@code Replay}), what {@code cairn audit verify} and {@code state} do;</li>
@@ -182,7 +183,8 @@ public final class ReplayBenchmark {
         AvroEventSerde<JournalEnvelope> serde = CairnSerdes.journal();
         Map<String, Object> settings = new HashMap<>(JournalReader.FAST_FETCH);
         settings.putAll(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false));
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()

@@ -101,13 +101,15 @@ import org.apache.kafka.common.TopicPartition;
  *       review.</li>
  *   <li>{@code --review-repeats=2}: runs of every variant, in order, then in reverse order, ...; a variant's rate
  *       counts the steady-state rounds of all its runs.</li>
- *   <li>{@code --review=default;max.task.idle.ms=-1;producer.linger.ms=0;producer.linger.ms=20+producer.batch.size=262144;producer.compression.type=lz4;commit.interval.ms=100}:
+ *   <li>{@code --review=default;max.task.idle.ms=-1;producer.linger.ms=0;
+ *       producer.linger.ms=20+producer.batch.size=262144;producer.compression.type=lz4;commit.interval.ms=100}:
  *       the variants, ';'-separated; a variant is {@code default} (no overrides) or {@code k=v+k=v}; {@code none}
  *       skips the review.</li>
  *   <li>{@code --unsigned}: sidecar records and requests produced without a signature, to coordinators without a
  *       master key (the coordinator's {@code --allow-unsigned-sidecar-records --allow-unsigned-requests}); the
  *       trivial app's feeder likewise. Without it (the default) every record to the acks and requests topics and
- *       to the trivial app is signed, and every coordinator verifies. Measure both in one session, alternating, to see what signing costs.</li>
+ *       to the trivial app is signed, and every coordinator verifies. Measure both in one session, alternating, to see
+ *       what signing costs.</li>
  *   <li>{@code --timeout-s=60}: the longest wait for any one event before the row fails.</li>
  *   <li>{@code --out=benchmarks/target/benchmark}: where {@code e2e.md} and {@code e2e.png} go.</li>
  * </ul>

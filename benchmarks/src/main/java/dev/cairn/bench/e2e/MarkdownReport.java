@@ -42,7 +42,8 @@ final class MarkdownReport {
                         + "| ratio Cairn / trivial | Cairn round ms (median) | checkpoints triggered / completed |\n"
                         + "|---|---:|---:|---:|---:|---:|---:|\n",
                 results.shapes(), (ShapeRow row) -> String.format(Locale.ROOT,
-                        "| %s | %s | %s | %s | %s | %s | %d / %d |%n", row.shape(), row.cairn() == null ? row.failure() : rate(row.cairn()), rate(row.trivial()),
+                        "| %s | %s | %s | %s | %s | %s | %d / %d |%n", row.shape(),
+                        row.cairn() == null ? row.failure() : rate(row.cairn()), rate(row.trivial()),
                         number(row.rawPerSecond()), ratio(row.ratio()),
                         row.cairn() == null ? "-" : number(row.cairn().medianRoundMs()), row.triggered(),
                         row.completed()));

@@ -88,7 +88,8 @@ final class JournalCounts implements AutoCloseable {
     private void count(Object event) {
         if (event instanceof JobSpec spec) {
             accepted.add(spec.getJobId().toString());
-        } else if (event instanceof CommandRejected rejection && "RegisterJob".contentEquals(rejection.getCommandType())) {
+        } else if (event instanceof CommandRejected rejection
+                && "RegisterJob".contentEquals(rejection.getCommandType())) {
             rejected.put(String.valueOf(rejection.getJobId()), String.valueOf(rejection));
         } else if (event instanceof CheckpointCompleted c) {
             completed.merge(c.getJobId().toString(), 1, Integer::sum);

@@ -125,7 +125,8 @@ class AuditCommandIT {
         assertThat(state.get("checkpoints").get("pending")).isEmpty();
         assertThat(state.get("job").get("latest_completed_id").asLong()).isEqualTo(first.getCheckpointId());
         assertThat(now.exit).as(now.err).isZero();
-        assertThat(now.out).contains("status SUSPENDED").contains(second.getCheckpointId() + " FAILED (CHECKPOINT_DECLINED)");
+        assertThat(now.out).contains("status SUSPENDED")
+                .contains(second.getCheckpointId() + " FAILED (CHECKPOINT_DECLINED)");
         assertThat(before.exit).isEqualTo(1);
         assertThat(before.err).contains("job '" + JOB + "' has no record in the journal as of 2001-01-01T00:00:00Z");
         assertThat(past.exit).isEqualTo(1);
@@ -134,7 +135,8 @@ class AuditCommandIT {
 
     @Test
     void shouldFindTheReplayEqualToTheLiveRestApi() {
-        Run verify = audit("verify", "--rest-url", cairn.restUri().toString(), "--token", CoordinatorTestBed.REST_TOKEN);
+        Run verify = audit("verify", "--rest-url", cairn.restUri().toString(), "--token",
+                CoordinatorTestBed.REST_TOKEN);
         Run unreachable = audit("verify", "--rest-url", "http://127.0.0.1:1");
 
         assertThat(verify.exit).as(verify.out + verify.err).isZero();
@@ -153,7 +155,8 @@ class AuditCommandIT {
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
                 new ByteArraySerializer())) {
             for (byte[] value : AuditJournalsAccess.oldSchemaValues()) {
-                producer.send(new ProducerRecord<>(prefix + "journal", AuditJournalsAccess.OLD_SCHEMA_JOB, value)).get();
+                producer.send(new ProducerRecord<>(prefix + "journal", AuditJournalsAccess.OLD_SCHEMA_JOB, value))
+                        .get();
             }
         }
 
@@ -166,8 +169,9 @@ class AuditCommandIT {
         assertThat(check.exit).as(check.out + check.err).isZero();
         assertThat(check.out).contains("Checked " + AuditJournalsAccess.oldSchemaValues().size() + " records");
         assertThat(timeline.out).contains("COMPLETED").contains("3 acks expected, 3 accepted");
-        assertThat(state.out).contains("history (newest first): 4 COMPLETED, 3 COMPLETED, 2 FAILED (CHECKPOINT_DECLINED), "
-                + "1 COMPLETED");
+        assertThat(state.out)
+                .contains("history (newest first): 4 COMPLETED, 3 COMPLETED, 2 FAILED (CHECKPOINT_DECLINED), "
+                        + "1 COMPLETED");
     }
 
     /** {@code cairn audit ...} against the harness' broker and topics. */

@@ -38,7 +38,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import picocli.CommandLine;
 
-/** The {@code cairn} CLI against the real broker and a real coordinator: what it sends is what the coordinator acts on. */
+/**
+ * The {@code cairn} CLI against the real broker and a real coordinator: what it sends is what the coordinator acts on.
+ */
 @ExtendWith(KafkaClusterExtension.class)
 class CairnCliIT {
 

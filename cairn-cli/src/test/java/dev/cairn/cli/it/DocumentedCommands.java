@@ -36,7 +36,8 @@ final class DocumentedCommands {
             + "shouldAnswerEveryRestCallWhenDemoJobHasCompletedCheckpointSeven";
     private static final String JAR = COMMANDS_IT
             + "shouldStartTheCoordinatorJarWithAGeneratedKeyWhenRunInAnEmptyDirectory";
-    private static final String FILES = COMMANDS_IT + "shouldWriteAKeystoreAndAClassDataArchiveWhenRunInAnEmptyDirectory";
+    private static final String FILES = COMMANDS_IT
+            + "shouldWriteAKeystoreAndAClassDataArchiveWhenRunInAnEmptyDirectory";
     private static final String TOUR = TOUR_IT + "shouldCheckpointStopAndAuditTheTourJobWhenTheTourRunsAsWritten";
 
     /** Documented commands run by the ITs of this package: a prefix, and the test that runs every command it owns. */

@@ -171,7 +171,8 @@ class ReadmeCommandsIT {
         cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job) && s.getConfig().getIntervalMs() == 2_000);
         Run stop = SHELL.run(ran, one("curl -X POST localhost:8081/jobs/demo-job/stop"), ROOT, Map.of());
         String stopId = Json.MAPPER.readTree(stop.out()).get("request-id").asText();
-        CheckpointTriggered last = cairn.awaitNextControl(CheckpointTriggered.class, t -> stopId.equals(t.getRequestId()));
+        CheckpointTriggered last = cairn.awaitNextControl(CheckpointTriggered.class,
+                t -> stopId.equals(t.getRequestId()));
         ackAll(job, last.getCheckpointId(), "a1", "source", 2, "sink", 1);
         Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> cairn.liveJob(job).getStatus()
                 == JobStatus.FINISHED);
