@@ -2,6 +2,7 @@ package dev.cairn.coordinator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.core.testing.SourceDependencies;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.cairn.kit;
+package dev.cairn.core.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,10 +19,10 @@ import java.util.stream.Stream;
 /**
  * The packages of this module's main sources below a base package, and for each the others it uses in code: by
  * import or by qualified name, comments left out. Packages are named relative to the base ({@code a.b} for
- * {@code <base>.a.b}); a package's use of its own classes is not counted. The coordinator, the sidecar and the
- * worker kit each keep a copy of this reader for their {@code ArchitectureTest}, since modules share no test code.
+ * {@code <base>.a.b}); a package's use of its own classes is not counted. The {@code ArchitectureTest}s of the
+ * coordinator, the sidecar and the worker kit read their module with it (from this module's test jar).
  */
-final class SourceDependencies {
+public final class SourceDependencies {
 
     private static final Pattern KAFKA_USE = Pattern.compile("\\borg\\.apache\\.kafka\\.");
 
@@ -33,7 +33,7 @@ final class SourceDependencies {
     }
 
     /** Reads {@code src/main/java} below {@code basePackage}, the module's root package. */
-    static SourceDependencies read(String basePackage) {
+    public static SourceDependencies read(String basePackage) {
         Path sources = Path.of("src/main/java", basePackage.split("\\."));
         Pattern use = Pattern.compile("\\b" + Pattern.quote(basePackage) + "\\.((?:[a-z]\\w*\\.)+)[A-Z*]");
         Map<String, String> code = new TreeMap<>();
@@ -62,32 +62,32 @@ final class SourceDependencies {
     }
 
     /** Every package, by name relative to the base package. */
-    Set<String> packages() {
+    public Set<String> packages() {
         return uses.keySet();
     }
 
     /** The other packages {@code name} uses. */
-    Set<String> uses(String name) {
+    public Set<String> uses(String name) {
         return uses.get(name);
     }
 
     /** The packages that use {@code name}. */
-    Set<String> usersOf(String name) {
+    public Set<String> usersOf(String name) {
         return uses.keySet().stream().filter(user -> uses.get(user).contains(name)).collect(Collectors.toSet());
     }
 
     /** {@code prefix} and the packages below it. */
-    List<String> under(String prefix) {
+    public List<String> under(String prefix) {
         return uses.keySet().stream().filter(name -> name.equals(prefix) || name.startsWith(prefix + ".")).toList();
     }
 
     /** The packages whose code uses Kafka ({@code org.apache.kafka}). */
-    Set<String> usingKafka() {
+    public Set<String> usingKafka() {
         return usingKafka;
     }
 
     /** The packages {@code start} uses, directly or through others. */
-    Set<String> reachableFrom(String start) {
+    public Set<String> reachableFrom(String start) {
         Set<String> reached = new HashSet<>();
         List<String> next = new ArrayList<>(uses.get(start));
         while (!next.isEmpty()) {
