@@ -50,7 +50,7 @@ public final class CoordinatorTopology {
         topology.addProcessor(PROCESSOR,
                 () -> new CoordinatorProcessor(options.wrapDecide().apply(decider::decide),
                         new CommandMapper(options.random(), settings.limits().maxIdLength()),
-                        options.tickInterval(), new OutputSizeGuard(options.maxRecordBytes()), options.listener(),
+                        options.tickInterval(), new OutputSizeGuard(settings.maxRecordBytes()), options.listener(),
                         new StoreRebuild(settings, options.journal(), options.listener()), topics.journal()),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
