@@ -35,13 +35,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 final class DemoPipeline implements AutoCloseable {
 
-    /**
-     * The workers' JVM flags. They run on the demo's class path, where the CLI's jar names its own libraries, SLF4J's
-     * simple logger among them (warnings only): the workers log through logback, which prints what they restored.
-     */
     private static final List<String> WORKER_JVM = List.of("-Xmx192m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-            "-Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider");
+            "-XX:TieredStopAtLevel=1", "-Xshare:auto");
     private static final int SLICES = 20;
     /** The lines of a worker's log that say what it restored. */
     private static final Pattern RESTORE_LINE = Pattern.compile(".*(restored|as generation|rolls back).*");

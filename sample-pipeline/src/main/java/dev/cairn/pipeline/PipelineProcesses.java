@@ -199,6 +199,9 @@ public final class PipelineProcesses implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(settings.jvmOptions());
         command.add("-D" + PipelineWorkerMain.PARENT_PID_PROPERTY + "=" + ProcessHandle.current().pid());
+        // the worker logs through logback, its runtime logger, even where the class path holds another SLF4J provider
+        // (the CLI's jar names SLF4J's simple logger among its libraries)
+        command.add("-Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider");
         command.addAll(List.of("-cp", settings.classPath(), PipelineWorkerMain.class.getName(),
                 "--role", worker.role, "--subtask", Integer.toString(worker.subtask), "--job", settings.jobId(),
                 "--bootstrap-servers", settings.bootstrapServers(),
