@@ -46,6 +46,15 @@ public interface SnapshotHook extends AutoCloseable {
     void restore(Optional<RestorePoint> from) throws Exception;
 
     /**
+     * What a task sidecar calls once at start instead of {@link #restore(Optional)}, after it registered its
+     * attempt: the state to restore from and the attempt's {@link AttemptNumber}, which orders the job's attempts
+     * without a clock. By default {@link #restore(Optional)}.
+     */
+    default void restore(Optional<RestorePoint> from, AttemptNumber attempt) throws Exception {
+        restore(from);
+    }
+
+    /**
      * The checkpoint completed, and whether the job is stopping with it (a stop-with-savepoint). What the sidecar
      * calls; by default {@link #notifyComplete(long, long)}.
      */

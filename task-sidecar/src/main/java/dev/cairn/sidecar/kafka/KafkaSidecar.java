@@ -50,8 +50,11 @@ import org.slf4j.LoggerFactory;
  * <p>Start-up, in this order: assign the job's partition of {@code cairn.control} and take its end as the
  * starting position; look back on that partition over the last few minutes before the position
  * ({@link StartupReads#CONTROL_LOOKBACK}) for the job's completions; read the job's partition of
- * {@code cairn.completed} to its end and hand the worker its restore point ({@link SnapshotHook#restore}); publish
- * {@code TaskStarted} with a fresh attempt id (a UUID) to {@code cairn.acks}. Taking the position before registering
+ * {@code cairn.completed} to its end and hand the worker its restore point with its attempt's number
+ * ({@link SnapshotHook#restore(Optional, dev.cairn.sidecar.hook.AttemptNumber)}), the offset of the attempt's
+ * registration: {@code TaskStarted} with a fresh attempt id (a UUID), published to {@code cairn.acks} before the
+ * restore point is read. The number orders the job's attempts whatever the hosts' clocks say, so that a worker can
+ * number its incarnations by it (the worker kit's generations). Taking the position before registering
  * means no trigger that plans the new attempt can be missed; older triggers belong to earlier attempts. Taking it
  * before reading the restore point means no completion after the restore point can be missed either: the core
  * starts from the restore point's checkpoint and raises it with every completion it reads, and each snapshot
@@ -162,14 +165,16 @@ public final class KafkaSidecar implements AutoCloseable {
                     ? new Participant(settings.jobId(), settings.participant())
                     : new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
                             UUID.randomUUID().toString());
-            Startup.Restored restored = Startup.restore(hook, settings,
-                    StartupReads.source(settings, control, partition, from, deadline, schemas, clock), deadline);
             published.join();
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     settings.authKey() == null ? CairnSerdes.acks().serializer()
                             : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
-            long startedAtMs = identity instanceof TaskAttempt attempt
-                    ? Startup.register(producer, settings, attempt, clock, deadline) : 0;
+            Optional<Startup.Registered> registered = identity instanceof TaskAttempt attempt
+                    ? Optional.of(Startup.register(producer, settings, attempt, clock, deadline)) : Optional.empty();
+            Startup.Restored restored = Startup.restore(hook, settings,
+                    StartupReads.source(settings, control, partition, from, deadline, schemas, clock), deadline,
+                    registered.map(Startup.Registered::number));
+            long startedAtMs = registered.map(Startup.Registered::startedAtMs).orElse(0L);
             KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer,
                     restored.point(), schemas);
             sidecar.core.completedBeforeStart(restored.latestCompletedOnControl());

@@ -6,6 +6,7 @@ import dev.cairn.sidecar.core.AckEvents;
 import dev.cairn.sidecar.core.RestoreCheck;
 import dev.cairn.sidecar.core.RestorePoints;
 import dev.cairn.sidecar.core.TaskAttempt;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -20,10 +21,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The last steps of a sidecar's start-up: hand the worker its restore point, then register a task's attempt. */
+/**
+ * The last steps of a sidecar's start-up: register a task's attempt, then hand the worker its restore point with the
+ * attempt's number (the registration's offset, which orders the job's attempts without a clock).
+ */
 final class Startup {
 
     private static final Logger LOG = LoggerFactory.getLogger(Startup.class);
@@ -49,7 +54,8 @@ final class Startup {
      * @throws IllegalStateException when the completed topic does not catch up by the deadline (the message names
      *         both checkpoints), or the worker's restore fails
      */
-    static Restored restore(SnapshotHook hook, RuntimeSettings settings, StartupSource source, Deadline deadline) {
+    static Restored restore(SnapshotHook hook, RuntimeSettings settings, StartupSource source, Deadline deadline,
+            Optional<AttemptNumber> attempt) {
         List<CheckpointCompleted> onControl = source.completionsOnControl();
         RestoreRecords records = source.restoreRecords();
         RestoreCheck.Verdict verdict = RestoreCheck.check(settings.jobId(), records.retained(), onControl);
@@ -76,7 +82,7 @@ final class Startup {
                 ? RestorePoints.participant(records.retained(), settings.participant())
                 : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
                         settings.subtaskIndex());
-        restore(hook, settings, point);
+        restore(hook, settings, point, attempt);
         return new Restored(point, verdict.latestCompletedOnControl());
     }
 
@@ -85,32 +91,44 @@ final class Startup {
                 : "checkpoint " + restorePointId;
     }
 
-    /** Calls the worker's restore hook; its failure fails the start-up. */
-    static void restore(SnapshotHook hook, RuntimeSettings settings, Optional<RestorePoint> point) {
+    /**
+     * Calls the worker's restore hook (with the attempt's number for a task, without for a participant); its
+     * failure fails the start-up.
+     */
+    static void restore(SnapshotHook hook, RuntimeSettings settings, Optional<RestorePoint> point,
+            Optional<AttemptNumber> attempt) {
         LOG.info("Restoring {} of job {} from {}", settings.isParticipant() ? "participant " + settings.participant()
                 : "task " + settings.taskId() + " subtask " + settings.subtaskIndex(), settings.jobId(),
                 point.map(p -> "checkpoint " + p.checkpointId() + " (" + p.location() + ")")
                         .orElse("nothing (fresh start)"));
         try {
-            hook.restore(point);
+            if (attempt.isPresent()) {
+                hook.restore(point, attempt.get());
+            } else {
+                hook.restore(point);
+            }
         } catch (Exception e) {
             throw new IllegalStateException("the worker's restore from " + point.map(RestorePoint::location)
                     .orElse("nothing") + " failed: " + e.getMessage(), e);
         }
     }
 
+    /** A registered attempt: the start time its {@code TaskStarted} carries, and the attempt's number. */
+    record Registered(long startedAtMs, AttemptNumber number) {
+    }
+
     /**
      * Publishes {@code TaskStarted}, started now, and waits (until the deadline) for the broker to have it; returns
-     * the start time it carries.
+     * the start time it carries and its offset as the attempt's number.
      */
-    static long register(KafkaProducer<String, AckEnvelope> producer, RuntimeSettings settings,
+    static Registered register(KafkaProducer<String, AckEnvelope> producer, RuntimeSettings settings,
             TaskAttempt attempt, Clock clock, Deadline deadline) {
         long startedAtMs = clock.millis();
         try {
-            producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(),
+            RecordMetadata written = producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(),
                     new AckEnvelope(AckEvents.started(attempt, startedAtMs))))
                     .get(deadline.remaining().toMillis(), TimeUnit.MILLISECONDS);
-            return startedAtMs;
+            return new Registered(startedAtMs, new AttemptNumber(attempt.attemptId(), written.offset()));
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("could not register " + attempt + " on " + settings.topics().acks()
                     + ": " + e, e);

@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.metrics;
 
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -87,10 +88,19 @@ final class MeteredSnapshotHook implements SnapshotHook {
 
     @Override
     public void restore(Optional<RestorePoint> from) throws Exception {
+        restored(from, () -> hook.restore(from));
+    }
+
+    @Override
+    public void restore(Optional<RestorePoint> from, AttemptNumber attempt) throws Exception {
+        restored(from, () -> hook.restore(from, attempt));
+    }
+
+    private void restored(Optional<RestorePoint> from, Call restore) throws Exception {
         long start = System.nanoTime();
         boolean ok = false;
         try {
-            hook.restore(from);
+            restore.run();
             ok = true;
         } finally {
             metrics.restored(from.isPresent(), ok, System.nanoTime() - start);

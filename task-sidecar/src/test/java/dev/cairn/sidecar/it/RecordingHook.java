@@ -1,6 +1,7 @@
 package dev.cairn.sidecar.it;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -40,6 +41,7 @@ public final class RecordingHook implements SnapshotHook {
     private final List<Notification> completions = new CopyOnWriteArrayList<>();
     private final List<Notification> aborts = new CopyOnWriteArrayList<>();
     private final List<Optional<RestorePoint>> restores = new CopyOnWriteArrayList<>();
+    private final List<AttemptNumber> attempts = new CopyOnWriteArrayList<>();
     private final List<CheckpointCompletion> completionNotices = new CopyOnWriteArrayList<>();
     private final List<CheckpointAbort> abortNotices = new CopyOnWriteArrayList<>();
     private final List<DiscardedState> discards = new CopyOnWriteArrayList<>();
@@ -136,6 +138,12 @@ public final class RecordingHook implements SnapshotHook {
     }
 
     @Override
+    public void restore(Optional<RestorePoint> from, AttemptNumber attempt) {
+        attempts.add(attempt);
+        restore(from);
+    }
+
+    @Override
     public void restore(Optional<RestorePoint> from) {
         restores.add(from);
         calls.add(from.map(p -> "restore " + p.checkpointId() + " " + p.location()).orElse("restore none"));
@@ -174,6 +182,11 @@ public final class RecordingHook implements SnapshotHook {
     /** The discarded states handed over so far. */
     public List<DiscardedState> discards() {
         return List.copyOf(discards);
+    }
+
+    /** The attempt numbers a task sidecar handed the worker with its restore point, once per start. */
+    public List<AttemptNumber> attempts() {
+        return List.copyOf(attempts);
     }
 
     /** What the worker was told to restore from, once per start. */

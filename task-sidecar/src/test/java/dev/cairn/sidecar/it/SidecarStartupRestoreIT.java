@@ -16,6 +16,7 @@ import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import java.time.Duration;
@@ -34,6 +35,32 @@ class SidecarStartupRestoreIT extends ControlRecordsTestBase {
 
     /** How long a sidecar that did not wait would take, at most, to restore from the older point. */
     private static final Duration WAITING = Duration.ofSeconds(3);
+
+    @Test
+    void shouldNumberEveryAttemptOfTheJobAfterTheAttemptsRegisteredBeforeIt() {
+        // given one attempt of sink 0, then one of source 1 of the same job
+        String job = CoordinatorTestBed.uniqueJobId("attempt-numbers");
+        RecordingHook first = RecordingHook.acking();
+        Sidecar sink = bed.start(bed.taskConfig(job, "sink", 0), first);
+        RecordingHook second = RecordingHook.acking();
+        bed.start(bed.taskConfig(job, "source", 1), second);
+
+        // when sink 0 starts again
+        sink.close();
+        RecordingHook third = RecordingHook.acking();
+        Sidecar again = bed.start(bed.taskConfig(job, "sink", 0), third);
+
+        // then each worker was handed its own attempt with a number greater than every attempt registered before
+        assertThat(first.attempts()).singleElement().extracting(AttemptNumber::attemptId)
+                .isEqualTo(sink.attempt().attemptId());
+        assertThat(third.attempts()).singleElement().extracting(AttemptNumber::attemptId)
+                .isEqualTo(again.attempt().attemptId());
+        long one = first.attempts().get(0).number();
+        long two = second.attempts().get(0).number();
+        long three = third.attempts().get(0).number();
+        assertThat(one).isLessThan(two);
+        assertThat(two).isLessThan(three);
+    }
 
     @Test
     void shouldRestoreTheCompletionVisibleOnControlWhenTheCompletedTopicCatchesUpLater() {

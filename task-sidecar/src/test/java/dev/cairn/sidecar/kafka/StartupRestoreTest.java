@@ -55,7 +55,8 @@ class StartupRestoreTest {
         RecordingRestore hook = new RecordingRestore();
 
         // when
-        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)));
+        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)),
+                Optional.empty());
 
         // then the worker restores from 5, never from 4
         RestorePoint five = new RestorePoint(5, location(5), 100);
@@ -73,7 +74,8 @@ class StartupRestoreTest {
         RecordingRestore hook = new RecordingRestore();
 
         // when / then
-        assertThatThrownBy(() -> Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofMillis(500))))
+        assertThatThrownBy(() -> Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofMillis(500)),
+                Optional.empty()))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("checkpoint 5").hasMessageContaining("checkpoint 4")
                 .hasMessageContaining("not restoring the worker behind");
@@ -88,7 +90,8 @@ class StartupRestoreTest {
         RecordingRestore hook = new RecordingRestore();
 
         // when
-        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)));
+        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)),
+                Optional.empty());
 
         // then
         assertThat(hook.restores).containsExactly(Optional.of(new RestorePoint(4, location(4), 100)));
@@ -105,7 +108,8 @@ class StartupRestoreTest {
         RecordingRestore hook = new RecordingRestore();
 
         // when
-        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)));
+        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)),
+                Optional.empty());
 
         // then the worker restores from 4 at once, and its first request knows that 5 completed
         assertThat(hook.restores).containsExactly(Optional.of(new RestorePoint(4, location(4), 100)));
@@ -122,7 +126,8 @@ class StartupRestoreTest {
 
         // when
         Startup.Restored restored = Startup.restore(new RecordingRestore(), SETTINGS, reads,
-                Deadline.after(Duration.ofSeconds(30)));
+                Deadline.after(Duration.ofSeconds(30)),
+                Optional.empty());
 
         // then
         assertThat(restored.point()).contains(new RestorePoint(4, location(4), 100));

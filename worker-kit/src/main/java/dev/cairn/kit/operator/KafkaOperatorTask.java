@@ -4,10 +4,12 @@ import dev.cairn.kit.align.BarrierAligner;
 import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.align.Step;
+import dev.cairn.kit.state.Generations;
 import dev.cairn.kit.task.SourceFunction;
 import dev.cairn.kit.wire.DeadLetters;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.kit.wire.KitRecords;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.RestorePoint;
@@ -15,7 +17,6 @@ import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +68,6 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private final OperatorTaskConfig config;
     private final OperatorFunction function;
     private final TaskOutput output;
-    private final Clock clock;
     private final KeyedState state = new KeyedState();
     private final SnapshotBook book = new SnapshotBook();
     private final BlockingQueue<Command> commands = new LinkedBlockingQueue<>();
@@ -75,23 +75,18 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private volatile boolean running;
     private volatile boolean stopped;
     private volatile long generation = -1;
+    private Generations incarnations;
     private volatile int rollbacks;
     private OperatorInput input;
     private DeadLetters deadLetters;
     private BarrierAligner<ConsumerRecord<byte[], byte[]>> aligner;
     private Thread loop;
 
-    /** A subtask with the system clock. */
+    /** A subtask of {@code config} applying {@code function}, writing to {@code output}. */
     public KafkaOperatorTask(OperatorTaskConfig config, OperatorFunction function, TaskOutput output) {
-        this(config, function, output, Clock.systemUTC());
-    }
-
-    /** A subtask whose generations come from {@code clock}. */
-    public KafkaOperatorTask(OperatorTaskConfig config, OperatorFunction function, TaskOutput output, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.function = Objects.requireNonNull(function, "function");
         this.output = Objects.requireNonNull(output, "output");
-        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     /**
@@ -101,12 +96,26 @@ public final class KafkaOperatorTask implements SnapshotHook {
      * @throws IllegalStateException when called twice, or the input topic does not exist
      */
     @Override
-    public synchronized void restore(Optional<RestorePoint> from) throws IOException {
+    public void restore(Optional<RestorePoint> from, AttemptNumber attempt) throws IOException {
+        start(from, Optional.of(attempt));
+    }
+
+    /**
+     * As {@link #restore(Optional, AttemptNumber)} without a sidecar's attempt number: each generation is one more
+     * than the previous one's ({@link Generations}).
+     */
+    @Override
+    public void restore(Optional<RestorePoint> from) throws IOException {
+        start(from, Optional.empty());
+    }
+
+    private synchronized void start(Optional<RestorePoint> from, Optional<AttemptNumber> attempt) throws IOException {
         if (input != null) {
             throw new IllegalStateException("operator " + config.name() + " was restored already");
         }
         Optional<OperatorState> restored = from.isPresent()
                 ? Optional.of(SnapshotFiles.read(config, from.get().location())) : Optional.empty();
+        incarnations = new Generations("operator " + config.name(), attempt);
         input = new OperatorInput(config);
         deadLetters = new DeadLetters(config.inputTopic() + ".dead-letters", config.name(), config.clientConfig());
         try {
@@ -224,6 +233,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
         } finally {
             running = false;
             declineQueued();
+            book.stopped(notRunning());
         }
     }
 
@@ -279,6 +289,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
         byte[] encoded = OperatorStateCodec.encode(new OperatorState(config.taskId(), config.subtask(),
                 snapshot.checkpointId(), generation, config.inputTopic(), snapshot.positions(), state.entries()));
         TaskOutput.Sealed sealed = output.barrier(snapshot.checkpointId(), snapshot.alignment());
+        deadLetters.confirm();
         book.aligned(new SnapshotBook.Aligned(snapshot.checkpointId(), encoded, sealed)).ifPresent(this::write);
     }
 
@@ -359,8 +370,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
 
     private void incarnate(Optional<OperatorState> restored, long checkpointId, Optional<String> location,
             boolean chosen, Map<Channel, Long> generations, String why) throws IOException {
-        long previous = Math.max(generation, restored.map(OperatorState::generation).orElse(-1L));
-        generation = Math.max(previous + 1, clock.millis());
+        generation = incarnations.next(restored.map(OperatorState::generation).orElse(-1L));
         state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
         output.start(checkpointId, SnapshotFiles.directoryOf(location), generation, chosen);
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
@@ -393,11 +403,15 @@ public final class KafkaOperatorTask implements SnapshotHook {
         Command command;
         while ((command = commands.poll()) != null) {
             if (command instanceof Command.Snapshot snapshot) {
-                Throwable cause = failure.get();
-                snapshot.waiting().result().completeExceptionally(new IllegalStateException("operator "
-                        + config.name() + " is not running" + (cause == null ? "" : ": " + cause), cause));
+                snapshot.waiting().result().completeExceptionally(notRunning());
             }
         }
+    }
+
+    private IllegalStateException notRunning() {
+        Throwable cause = failure.get();
+        return new IllegalStateException("operator " + config.name() + " is not running"
+                + (cause == null ? "" : ": " + cause), cause);
     }
 
     /** What the sidecar's threads hand the loop. */

@@ -9,7 +9,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -18,16 +20,22 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * An operator subtask's results as kit records on a topic that the next task reads: data records to the partition
  * of their key, barrier N into every partition when the subtask's input aligned on N, and at every start (restore or
  * rollback) a resume record into every partition with the new generation and the checkpoint restored from. One
- * idempotent producer ({@code acks=all}) keeps each partition's records in the order written. A failed send is
- * kept in {@link #failure()}; the task stops on it.
+ * idempotent producer ({@code acks=all}) keeps each partition's records in the order written.
+ *
+ * <p>Kafka may give up on a batch ({@code delivery.timeout.ms}, while a partition has no leader) and still deliver a
+ * later batch to the same partition: a barrier could then arrive downstream without a record before it. So
+ * {@link #barrier} and {@link #start} return only once Kafka confirmed every record sent so far, and throw when one
+ * was lost: the subtask acknowledges no checkpoint whose records did not all reach Kafka, stops, and restarts from
+ * the latest completed checkpoint. A failed send is also kept in {@link #failure()}, which the task checks after
+ * every batch it reads.
  */
 public final class KitTopicOutput implements TaskOutput {
 
     private final String topic;
     private final int subtask;
-    private final Map<String, Object> producerSettings;
+    private final Supplier<Producer<byte[], byte[]>> producers;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
-    private KafkaProducer<byte[], byte[]> producer;
+    private Producer<byte[], byte[]> producer;
     private int partitions;
     private long generation = -1;
 
@@ -37,24 +45,40 @@ public final class KitTopicOutput implements TaskOutput {
      * @param clientConfig {@code bootstrap.servers} and security settings; idempotence and acks are set here
      */
     public KitTopicOutput(String topic, int subtask, Map<String, Object> clientConfig) {
+        this(topic, subtask, () -> new KafkaProducer<>(producerSettings(topic, subtask, clientConfig),
+                new ByteArraySerializer(), new ByteArraySerializer()));
+    }
+
+    /** An output through the producer {@code producers} makes at the first start. */
+    KitTopicOutput(String topic, int subtask, Supplier<Producer<byte[], byte[]>> producers) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.subtask = subtask;
+        this.producers = Objects.requireNonNull(producers, "producers");
+    }
+
+    private static Map<String, Object> producerSettings(String topic, int subtask, Map<String, Object> clientConfig) {
         Map<String, Object> settings = new HashMap<>(clientConfig);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         settings.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         settings.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "cairn-kit-output-" + topic + "-" + subtask);
-        this.producerSettings = settings;
+        return settings;
     }
 
+    /**
+     * Writes the resume records of the new generation and waits until Kafka confirmed them (and every record before).
+     *
+     * @throws IllegalStateException when a record sent so far was not delivered
+     */
     @Override
     public void start(long restoredFrom, Optional<Path> snapshotDirectory, long newGeneration, boolean chosen) {
         if (producer == null) {
-            producer = new KafkaProducer<>(producerSettings, new ByteArraySerializer(), new ByteArraySerializer());
+            producer = producers.get();
             partitions = producer.partitionsFor(topic).size();
         }
         generation = newGeneration;
         KitRecords.resumes(topic, partitions, restoredFrom, generation, subtask).forEach(this::send);
+        confirm("the resume records of generation " + generation);
     }
 
     @Override
@@ -63,8 +87,16 @@ public final class KitTopicOutput implements TaskOutput {
     }
 
     @Override
+    /**
+     * Writes barrier {@code checkpointId} into every partition and waits until Kafka confirmed it and every record
+     * before it.
+     *
+     * @throws IllegalStateException when a record sent so far was not delivered: the checkpoint must not be
+     *     acknowledged
+     */
     public Sealed barrier(long checkpointId, Alignment alignment) {
         KitRecords.barriers(topic, partitions, checkpointId, subtask, generation, alignment).forEach(this::send);
+        confirm("barrier " + checkpointId);
         return Sealed.NOTHING;
     }
 
@@ -82,6 +114,15 @@ public final class KitTopicOutput implements TaskOutput {
     public void close() {
         if (producer != null) {
             producer.close();
+        }
+    }
+
+    private void confirm(String what) {
+        producer.flush();
+        Throwable failed = failure.get();
+        if (failed != null) {
+            throw new IllegalStateException("subtask " + subtask + " writing " + topic + " lost a record before "
+                    + what + ": " + failed + "; it acknowledges nothing after it and stops", failed);
         }
     }
 

@@ -4,8 +4,12 @@ import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPartition;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.task.Partitioning;
+import dev.cairn.kit.task.RestoredOffsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -52,11 +56,26 @@ final class OperatorInput implements AutoCloseable {
         return channels;
     }
 
-    /** Seeks every partition to its restart offset in {@code positions}, or to its beginning when it has none. */
+    /**
+     * Seeks every partition to its restart offset in {@code positions}, or to its beginning when it has none.
+     *
+     * @throws IllegalStateException when a restart offset no longer exists ({@link RestoredOffsets})
+     */
     void seek(InputPositions positions) {
+        Map<TopicPartition, Long> restored = new HashMap<>();
         for (TopicPartition partition : partitions) {
-            positions.restartOffset(new InputPartition(partition.topic(), partition.partition())).ifPresentOrElse(
-                    offset -> consumer.seek(partition, offset), () -> consumer.seekToBeginning(List.of(partition)));
+            positions.restartOffset(new InputPartition(partition.topic(), partition.partition()))
+                    .ifPresent(offset -> restored.put(partition, offset));
+        }
+        Map<TopicPartition, Long> checked = RestoredOffsets.check(consumer, restored,
+                config.consumerSettings().get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "operator " + config.name());
+        for (TopicPartition partition : partitions) {
+            Long offset = checked.get(partition);
+            if (offset != null) {
+                consumer.seek(partition, offset);
+            } else {
+                consumer.seekToBeginning(List.of(partition));
+            }
         }
     }
 

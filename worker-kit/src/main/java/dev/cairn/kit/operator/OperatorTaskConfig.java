@@ -71,7 +71,7 @@ public record OperatorTaskConfig(String taskId, int subtask, int parallelism, in
         Map<String, Object> settings = new HashMap<>(clientConfig);
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        settings.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        settings.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-kit-operator-" + taskId + "-" + subtask);
         return settings;
     }

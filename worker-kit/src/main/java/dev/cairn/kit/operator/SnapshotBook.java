@@ -51,6 +51,14 @@ final class SnapshotBook {
         dropped.forEach(w -> w.result().completeExceptionally(new IllegalStateException(reason)));
     }
 
+    /** The subtask stopped: every request waiting for its barriers is declined with {@code cause}. */
+    void stopped(Throwable cause) {
+        List<Waiting> dropped = new ArrayList<>(waiting.values());
+        waiting.clear();
+        aligned.clear();
+        dropped.forEach(w -> w.result().completeExceptionally(cause));
+    }
+
     /** The checkpoint the subtask's state comes from (-1: the initial state). */
     long base() {
         return lineage.base();

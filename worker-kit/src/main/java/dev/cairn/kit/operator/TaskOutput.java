@@ -20,6 +20,7 @@ public interface TaskOutput extends AutoCloseable {
      * @param chosen whether a user chose the restored checkpoint on purpose ({@code RestorePoint.chosen()}; false
      *     for a rollback and a fresh start): a sink whose output is ahead of a checkpoint nobody chose refuses it
      * @throws IOException when the output's part of the snapshot cannot be read
+     * @throws RuntimeException when what the start writes downstream (resume records) does not reach it
      */
     void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation, boolean chosen)
             throws IOException;
@@ -29,7 +30,10 @@ public interface TaskOutput extends AutoCloseable {
 
     /**
      * Barrier {@code checkpointId} arrived on every input: what follows goes after it. Answers the output's part of
-     * the snapshot, to be written once the checkpoint's storage location is known.
+     * the snapshot, to be written once the checkpoint's storage location is known, and only once every result
+     * written before is safe (confirmed by Kafka, or held in that part): the task acknowledges the checkpoint with it.
+     *
+     * @throws RuntimeException when a result written before was lost: the task declines the checkpoint and stops
      */
     Sealed barrier(long checkpointId, Alignment alignment);
 

@@ -1,9 +1,11 @@
 package dev.cairn.kit.task;
 
 import dev.cairn.kit.align.Alignment;
+import dev.cairn.kit.state.Generations;
 import dev.cairn.kit.state.Lineage;
 import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.wire.KitRecords;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -13,7 +15,6 @@ import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -64,11 +65,10 @@ import org.slf4j.LoggerFactory;
  *       the loop with that failure; restarted, the subtask restores that checkpoint.</li>
  * </ul>
  *
- * <p>Generation: each incarnation writes {@code max(previous generation + 1, clock millis)}, where the previous
- * generation is the one stored in the restored state ({@code -1} on a fresh start). It grows with every restore, so
- * two restores from the same checkpoint have different generations (as long as the clock moved on by a millisecond
- * between them). The resume record carries it, with the checkpoint the incarnation restored from
- * ({@value KitRecords#RESUME}), so that a downstream task knows which of its own snapshots to roll back to.
+ * <p>Generation: each incarnation announces a generation that is above every earlier one of the subtask
+ * ({@link Generations}), ordered by its sidecar's {@link AttemptNumber}, never by a clock. The resume record carries
+ * it, with the checkpoint the incarnation restored from ({@value KitRecords#RESUME}), so that a downstream task knows
+ * which of its own snapshots to roll back to. The resume records are confirmed by Kafka before the task reads anything.
  *
  * <p>The consumer and producer belong to the loop thread. A failed send, a failing {@link SourceFunction} or a lost
  * broker stops the loop; {@link #failure()} says why, pending and later snapshots are declined with it. The output
@@ -81,7 +81,6 @@ public final class KafkaSourceTask implements SnapshotHook {
 
     private final SourceTaskConfig config;
     private final SourceFunction function;
-    private final Clock clock;
     private final BlockingQueue<PendingSnapshot> requests = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final Lineage lineage = new Lineage();
@@ -94,16 +93,10 @@ public final class KafkaSourceTask implements SnapshotHook {
     private int outputPartitions;
     private Thread loop;
 
-    /** A task with the system clock. */
+    /** A subtask of {@code config} applying {@code function}. */
     public KafkaSourceTask(SourceTaskConfig config, SourceFunction function) {
-        this(config, function, Clock.systemUTC());
-    }
-
-    /** A task whose generations come from {@code clock}. */
-    public KafkaSourceTask(SourceTaskConfig config, SourceFunction function, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.function = Objects.requireNonNull(function, "function");
-        this.clock = Objects.requireNonNull(clock, "clock");
         this.input = new SourceInput(config, name());
     }
 
@@ -115,13 +108,27 @@ public final class KafkaSourceTask implements SnapshotHook {
      * @throws IllegalStateException when called twice
      */
     @Override
-    public synchronized void restore(Optional<RestorePoint> from) throws IOException {
+    public void restore(Optional<RestorePoint> from, AttemptNumber attempt) throws IOException {
+        start(from, Optional.of(attempt));
+    }
+
+    /**
+     * As {@link #restore(Optional, AttemptNumber)} without a sidecar's attempt number: the generation is one more
+     * than the restored state's ({@link Generations}).
+     */
+    @Override
+    public void restore(Optional<RestorePoint> from) throws IOException {
+        start(from, Optional.empty());
+    }
+
+    private synchronized void start(Optional<RestorePoint> from, Optional<AttemptNumber> attempt) throws IOException {
         if (consumer != null) {
             throw new IllegalStateException("source " + name() + " was restored already");
         }
         Optional<SourceState> state = from.isPresent() ? Optional.of(input.read(from.get())) : Optional.empty();
         stop = new SourceStop(state.map(SourceState::ended).orElse(false));
-        generation = nextGeneration(state.map(SourceState::generation).orElse(-1L), clock.millis());
+        generation = new Generations("source " + name(), attempt)
+                .next(state.map(SourceState::generation).orElse(-1L));
         long restoredFrom = from.map(RestorePoint::checkpointId).orElse(-1L);
         lineage.rebase(restoredFrom, from.map(RestorePoint::location));
         consumer = new KafkaConsumer<>(config.consumerSettings(), new ByteArrayDeserializer(),
@@ -202,14 +209,6 @@ public final class KafkaSourceTask implements SnapshotHook {
     @Override
     public void notifyAborted(CheckpointAbort abort) {
         notifyAborted(abort.checkpointId(), abort.latestCompletedId());
-    }
-
-    /**
-     * The generation of an incarnation restored from a state written by generation {@code previous} (-1: a fresh
-     * start) at wall-clock time {@code nowMs}: greater than {@code previous}, and growing with the clock.
-     */
-    static long nextGeneration(long previous, long nowMs) {
-        return Math.max(previous + 1, nowMs);
     }
 
     /** This incarnation's generation; -1 before {@link #restore}. */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,8 +53,8 @@ final class SourceInput {
      * Assigns the subtask's partitions to {@code consumer} and seeks it to the restored positions (or the
      * configured start).
      *
-     * @throws IllegalStateException when the input topic does not exist, or the state holds partitions this subtask
-     *     does not read
+     * @throws IllegalStateException when the input topic does not exist, the state holds partitions this subtask
+     *     does not read, or a restored position no longer exists ({@link RestoredOffsets})
      */
     void assign(Consumer<byte[], byte[]> consumer, Optional<SourceState> state) {
         int inputPartitions = consumer.partitionsFor(config.inputTopic()).size();
@@ -71,8 +72,13 @@ final class SourceInput {
         });
         List<TopicPartition> mine = assigned.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
         consumer.assign(mine);
+        Map<TopicPartition, Long> restored = new HashMap<>();
+        state.ifPresent(s -> mine.stream().filter(p -> s.positions().containsKey(p.partition()))
+                .forEach(p -> restored.put(p, s.positions().get(p.partition()))));
+        Map<TopicPartition, Long> checked = RestoredOffsets.check(consumer, restored,
+                config.consumerSettings().get(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "source " + name);
         for (TopicPartition partition : mine) {
-            Long offset = state.map(s -> s.positions().get(partition.partition())).orElse(null);
+            Long offset = checked.get(partition);
             if (offset != null) {
                 consumer.seek(partition, offset);
             } else if (state.isPresent() || config.startFrom() == SourceTaskConfig.StartFrom.EARLIEST) {

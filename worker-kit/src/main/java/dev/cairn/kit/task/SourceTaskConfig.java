@@ -62,6 +62,7 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
         Map<String, Object> settings = new HashMap<>(clientConfig);
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.putIfAbsent(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "cairn-kit-source-" + taskId + "-" + subtask);
         return settings;
     }

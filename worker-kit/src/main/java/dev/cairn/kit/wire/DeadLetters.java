@@ -75,6 +75,23 @@ public final class DeadLetters implements AutoCloseable {
         });
     }
 
+    /**
+     * Waits until Kafka confirmed every dead letter sent so far: what a task calls before it acknowledges a
+     * checkpoint whose input held them.
+     *
+     * @throws IllegalStateException when a dead letter could not be written
+     */
+    public void confirm() {
+        if (producer != null) {
+            producer.flush();
+        }
+        Throwable failed = failure.get();
+        if (failed != null) {
+            throw new IllegalStateException("task " + who + ": a dead letter could not be written to " + topic + ": "
+                    + failed, failed);
+        }
+    }
+
     /** Why a dead letter could not be written, when one could not. */
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure.get());

@@ -87,6 +87,17 @@ class SnapshotBookTest {
     }
 
     @Test
+    void shouldDeclineEveryWaitingRequestWithTheCauseWhenTheSubtaskStops() {
+        SnapshotBook.Waiting request = request(7, -1);
+        book.requested(request);
+        IllegalStateException lost = new IllegalStateException("lost a record before barrier 7");
+
+        book.stopped(lost);
+
+        assertThat(failure(request)).isSameAs(lost);
+    }
+
+    @Test
     void shouldDeclineARequestForACheckpointSkippedAfterARollback() {
         book.rebase(2, Optional.of("chk-2"), "the subtask rolled back");
         book.skipThrough(5);

@@ -15,6 +15,7 @@ import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.task.KitOutput.Entry;
 import dev.cairn.kit.wire.KitRecord;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -151,20 +152,21 @@ class KafkaSourceTaskIT {
     }
 
     @Test
-    void shouldPickADifferentGreaterGenerationForEachRestoreFromTheSameCheckpoint() throws Exception {
-        // given a checkpoint of subtask 0
+    void shouldPickADifferentGreaterGenerationForEachLaterAttemptRestoringTheSameCheckpoint() throws Exception {
+        // given a checkpoint of subtask 0, taken by its attempt numbered 4
         produce(0, 10);
-        KafkaSourceTask original = start(0);
+        KafkaSourceTask original = task(0);
+        original.restore(Optional.empty(), new AttemptNumber("first", 4));
         SnapshotResult snapshot = snapshot(original, 1);
         original.close();
         RestorePoint point = new RestorePoint(1, snapshot.location(), snapshot.sizeBytes());
 
-        // when it is restored twice
+        // when later attempts restore it twice
         KafkaSourceTask again = task(0);
-        again.restore(Optional.of(point));
+        again.restore(Optional.of(point), new AttemptNumber("second", 5));
         again.close();
         KafkaSourceTask thrice = task(0);
-        thrice.restore(Optional.of(point));
+        thrice.restore(Optional.of(point), new AttemptNumber("third", 11));
 
         // then each incarnation has its own, growing generation, and announced it in every output partition
         assertThat(List.of(original.generation(), again.generation(), thrice.generation())).isSorted()

@@ -17,7 +17,7 @@ import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What a source task decides without a broker: generations, refused restores and settings, early snapshots. */
+/** What a source task decides without a broker: refused restores and settings, early snapshots. */
 class KafkaSourceTaskTest {
 
     private static final String NO_BROKER = "localhost:1";
@@ -26,18 +26,6 @@ class KafkaSourceTaskTest {
     Path dir;
 
     private final SourceTaskConfig config = SourceTaskConfig.of("orders-src", 1, 2, "in", "out", NO_BROKER);
-
-    @Test
-    void shouldTakeTheClockAsTheGenerationOfAFreshStart() {
-        assertThat(KafkaSourceTask.nextGeneration(-1, 1_700_000_000_000L)).isEqualTo(1_700_000_000_000L);
-    }
-
-    @Test
-    void shouldPickAGenerationAboveTheRestoredOneEvenWhenTheClockWentBack() {
-        assertThat(KafkaSourceTask.nextGeneration(5_000, 4_000)).isEqualTo(5_001);
-        assertThat(KafkaSourceTask.nextGeneration(5_000, 5_000)).isEqualTo(5_001);
-        assertThat(KafkaSourceTask.nextGeneration(5_000, 9_000)).isEqualTo(9_000);
-    }
 
     @Test
     void shouldDeclineASnapshotBeforeTheTaskWasRestored() {
