@@ -1,6 +1,7 @@
 package dev.cairn.sidecar.hook.command;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -197,7 +198,19 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
 
     @Override
     public void restore(Optional<RestorePoint> from) throws IOException, InterruptedException {
-        Map<String, String> variables = new LinkedHashMap<>();
+        restore(from, Map.of());
+    }
+
+    /** Runs the restore with the attempt in {@code CAIRN_ATTEMPT_ID} and {@code CAIRN_ATTEMPT_NUMBER}. */
+    @Override
+    public void restore(Optional<RestorePoint> from, AttemptNumber attempt) throws IOException, InterruptedException {
+        restore(from, Map.of("CAIRN_ATTEMPT_ID", attempt.attemptId(),
+                "CAIRN_ATTEMPT_NUMBER", Long.toString(attempt.number())));
+    }
+
+    private void restore(Optional<RestorePoint> from, Map<String, String> attempt)
+            throws IOException, InterruptedException {
+        Map<String, String> variables = new LinkedHashMap<>(attempt);
         variables.put("CAIRN_HOOK_ACTION", "restore");
         from.ifPresent(point -> {
             variables.put("CAIRN_RESTORE_CHECKPOINT_ID", Long.toString(point.checkpointId()));

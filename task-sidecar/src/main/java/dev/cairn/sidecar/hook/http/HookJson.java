@@ -9,6 +9,7 @@ import static dev.cairn.sidecar.hook.http.HookBinding.text;
 import static dev.cairn.sidecar.hook.http.HookBinding.write;
 
 import dev.cairn.events.CheckpointType;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
@@ -175,22 +176,42 @@ public final class HookJson {
                 integer(r.sizeBytes(), "sizeBytes", 0), required(r.status(), "status"), orElse(r.message(), ""));
     }
 
-    /** The body of a restore call: the point to restore from, or {@code {}}. */
+    /** The body of a restore call without an attempt (a participant's): the point to restore from, or {@code {}}. */
     public static String restore(Optional<RestorePoint> from) {
-        return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes(),
-                        p.chosen() ? Boolean.TRUE : null))
-                .orElse(new RestoreBody(null, null, null, null)));
+        return restore(from, Optional.empty());
     }
 
-    /** Reads a restore body: {@code {}} (no field of a restore point) is a fresh start. */
+    /**
+     * The body of a restore call: the point to restore from (no field of it for a fresh start), and a task's attempt
+     * as {@code attemptId} and {@code attemptNumber}.
+     */
+    public static String restore(Optional<RestorePoint> from, Optional<AttemptNumber> attempt) {
+        String attemptId = attempt.map(AttemptNumber::attemptId).orElse(null);
+        Long attemptNumber = attempt.map(AttemptNumber::number).orElse(null);
+        return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes(),
+                        p.chosen() ? Boolean.TRUE : null, attemptId, attemptNumber))
+                .orElse(new RestoreBody(null, null, null, null, attemptId, attemptNumber)));
+    }
+
+    /** Reads the point of a restore body: no field of a restore point (as in {@code {}}) is a fresh start. */
     public static Optional<RestorePoint> parseRestore(String body) throws MalformedHookMessageException {
         RestoreBody r = read(body, "restore request", RestoreBody.class);
-        if (r.equals(new RestoreBody(null, null, null, null))) {
+        if (r.checkpointId() == null && r.location() == null && r.sizeBytes() == null && r.chosen() == null) {
             return Optional.empty();
         }
         return Optional.of(new RestorePoint(integer(r.checkpointId(), "checkpointId", 0),
                 text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0),
                 Boolean.TRUE.equals(r.chosen())));
+    }
+
+    /** Reads the attempt of a restore body: empty when it names none (a participant's). */
+    public static Optional<AttemptNumber> parseAttempt(String body) throws MalformedHookMessageException {
+        RestoreBody r = read(body, "restore request", RestoreBody.class);
+        if (r.attemptId() == null && r.attemptNumber() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new AttemptNumber(text(r.attemptId(), "attemptId"),
+                integer(r.attemptNumber(), "attemptNumber", 0)));
     }
 
     /** An error body: {@code {"error": message}}. */

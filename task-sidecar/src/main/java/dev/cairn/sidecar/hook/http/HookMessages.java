@@ -46,8 +46,12 @@ final class HookMessages {
     record DiscardBody(Long checkpointId, String location, Long sizeBytes, AckDiscardStatus status, String message) {
     }
 
-    /** The point to restore from; every field absent for a fresh start. */
-    record RestoreBody(Long checkpointId, String location, Long sizeBytes, Boolean chosen) {
+    /**
+     * The point to restore from, every field of it absent for a fresh start; and a task's attempt (id and number),
+     * absent for a participant.
+     */
+    record RestoreBody(Long checkpointId, String location, Long sizeBytes, Boolean chosen, String attemptId,
+            Long attemptNumber) {
     }
 
     /** An error, with the checkpoint failure reason when a worker declines. */

@@ -1,6 +1,7 @@
 package dev.cairn.sidecar.hook.http;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -142,6 +143,12 @@ public final class HttpSnapshotHook extends RecordNotifiedHook {
     @Override
     public void restore(Optional<RestorePoint> from) throws IOException, InterruptedException {
         call(restoreUri, HookJson.restore(from));
+    }
+
+    /** Posts the restore point with the attempt ({@code attemptId}, {@code attemptNumber}). */
+    @Override
+    public void restore(Optional<RestorePoint> from, AttemptNumber attempt) throws IOException, InterruptedException {
+        call(restoreUri, HookJson.restore(from, Optional.of(attempt)));
     }
 
     /** Stops the client's threads; calls still in flight fail. */

@@ -11,6 +11,7 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -101,6 +102,10 @@ class CommandSnapshotHookTest {
 
             hook.restore(Optional.empty());
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a");
+
+            hook.restore(Optional.empty(), new AttemptNumber("a-1", 41));
+            assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_ATTEMPT_ID=a-1", "CAIRN_ATTEMPT_NUMBER=41",
+                    "CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a");
         }
     }
 

@@ -11,6 +11,7 @@ import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -223,6 +224,30 @@ class HookJsonTest {
     void shouldNameTheProblemWhenANotificationIsMalformed(String body, String problem) {
         assertThatThrownBy(() -> HookJson.parseNotification(body))
                 .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining(problem);
+    }
+
+    @Test
+    void shouldCarryTheAttemptBesideTheRestorePointWhenATaskRestores() throws Exception {
+        RestorePoint point = new RestorePoint(2, "file:///s", 5, true);
+        AttemptNumber attempt = new AttemptNumber("a-1", 41);
+
+        String body = HookJson.restore(Optional.of(point), Optional.of(attempt));
+        String fresh = HookJson.restore(Optional.empty(), Optional.of(attempt));
+
+        assertThat(HookJson.parseRestore(body)).contains(point);
+        assertThat(HookJson.parseAttempt(body)).contains(attempt);
+        assertThat(fresh).isEqualTo("{\"attemptId\":\"a-1\",\"attemptNumber\":41}");
+        assertThat(HookJson.parseRestore(fresh)).isEmpty();
+        assertThat(HookJson.parseAttempt(fresh)).contains(attempt);
+        assertThat(HookJson.parseAttempt(HookJson.restore(Optional.of(point)))).isEmpty();
+    }
+
+    @Test
+    void shouldNameTheMissingFieldWhenAnAttemptIsPartial() {
+        assertThatThrownBy(() -> HookJson.parseAttempt("{\"attemptNumber\":4}"))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining("missing field attemptId");
+        assertThatThrownBy(() -> HookJson.parseAttempt("{\"attemptId\":\"a\",\"attemptNumber\":-2}"))
+                .isInstanceOf(MalformedHookMessageException.class).hasMessageContaining("attemptNumber");
     }
 
     @Test
