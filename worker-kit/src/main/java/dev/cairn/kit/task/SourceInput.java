@@ -90,6 +90,9 @@ final class SourceInput {
             } else {
                 consumer.seekToEnd(List.of(partition));
             }
+        }
+        // with auto.offset.reset=none, a position is asked for only once every partition has been sought
+        for (TopicPartition partition : mine) {
             positions.put(partition, consumer.position(partition));
         }
         if (config.bounded()) {

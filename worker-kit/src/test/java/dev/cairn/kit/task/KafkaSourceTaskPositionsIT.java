@@ -126,6 +126,29 @@ class KafkaSourceTaskPositionsIT {
         });
     }
 
+    @Test
+    void shouldStartFreshOnEveryPartitionItReadsThoughNoResetPolicyIsSet() throws Exception {
+        // given an input of four partitions, of which subtask 0 reads 0 and 2, each holding a record
+        String wide = "positions-wide-" + UUID.randomUUID();
+        kafka.createTopics(4, wide);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
+                new StringSerializer())) {
+            for (int partition = 0; partition < 4; partition++) {
+                producer.send(new ProducerRecord<>(wide, partition, "key-" + partition, "value"));
+            }
+        }
+        KafkaSourceTask task = new KafkaSourceTask(SourceTaskConfig.of("orders-src", 0, 2, wide, output,
+                kafka.bootstrapServers()), ORIGIN);
+        tasks.add(task);
+
+        // when it starts fresh (auto.offset.reset=none: every partition is sought before any position is read)
+        task.restore(Optional.empty(), new AttemptNumber("a", 1));
+
+        // then it reads both of its partitions from the beginning
+        await().atMost(WAIT).untilAsserted(() -> assertThat(dataValues()).containsExactly("0:0", "2:0"));
+    }
+
     private List<String> dataValues() {
         List<String> values = new ArrayList<>();
         KitOutput.read(kafka.bootstrapServers(), output).values().forEach(partition -> partition.stream()
