@@ -19,6 +19,7 @@ import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.serde.SchemaCatalog;
 import dev.cairn.topics.TopicInitializer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -58,9 +59,11 @@ public final class CoordinatorApp implements AutoCloseable {
     private final QueryServer queryServer;
     private final RequestPublisher requestPublisher;
     private final CoordinatorMetrics metrics;
+    private final CompletableFuture<List<String>> durabilityWarnings;
 
     private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, ProcessingGate gate, CountDownLatch running,
-            QueryServer queryServer, RequestPublisher requestPublisher, CoordinatorMetrics metrics) {
+            QueryServer queryServer, RequestPublisher requestPublisher, CoordinatorMetrics metrics,
+            CompletableFuture<List<String>> durabilityWarnings) {
         this.gate = gate;
         this.config = config;
         this.metrics = metrics;
@@ -68,13 +71,15 @@ public final class CoordinatorApp implements AutoCloseable {
         this.running = running;
         this.queryServer = queryServer;
         this.requestPublisher = requestPublisher;
+        this.durabilityWarnings = durabilityWarnings;
     }
 
     /**
      * Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance.
      * The topics are checked and the REST API bound while the topology is built (each takes up to a second
      * in a fresh JVM, which is most of a restart after a crash), and processing starts once the topics are
-     * ready.
+     * ready. Then, beside processing, it checks that Kafka keeps what Cairn writes to them ({@link KafkaDurability}:
+     * it warns of one replica, {@code min.insync.replicas=1} and unclean leader election, and never fails).
      */
     public static CoordinatorApp start(CoordinatorConfig config) {
         CompletableFuture<Void> topicsReady = CompletableFuture.runAsync(() -> ensureTopics(config));
@@ -138,12 +143,6 @@ public final class CoordinatorApp implements AutoCloseable {
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
         }
         CoordinatorSchemas.publish(config);
-        if (config.replicationFactor() == 1) {
-            LOG.warn("Topics are created with one replica: while a partition's broker restarts it has no leader, and "
-                    + "Kafka can then leave this coordinator's transaction open (its jobs stop) or take back what it "
-                    + "committed; give them --replication-factor=3 on three or more brokers "
-                    + "(docs/operations.md, Broker crashes)");
-        }
     }
 
     private static CoordinatorApp start(CoordinatorConfig config, CompletableFuture<Void> topicsReady,
@@ -178,6 +177,12 @@ public final class CoordinatorApp implements AutoCloseable {
             metrics.close();
             throw e;
         }
+        // off the path to processing: a restart after a crash does not wait for it, and it never fails start-up
+        CompletableFuture<List<String>> durability = KafkaDurability.checkInBackground(config,
+                adminProperties(config), Duration.ofSeconds(30)).thenApply(warnings -> {
+                    metrics.durabilityWarnings(warnings.size());
+                    return warnings;
+                });
         StreamThreadFailures failures = new StreamThreadFailures();
         streams.setUncaughtExceptionHandler(error -> {
             failures.recordFailure(System.currentTimeMillis());
@@ -206,7 +211,7 @@ public final class CoordinatorApp implements AutoCloseable {
             queryServer.start(state, new StreamsHealth(streams::state, failures, System::currentTimeMillis, state),
                     publisher, config.inputLimits(), api -> new MetricsHandler(metrics, api));
         }
-        return new CoordinatorApp(config, streams, gate, running, queryServer, publisher, metrics);
+        return new CoordinatorApp(config, streams, gate, running, queryServer, publisher, metrics, durability);
     }
 
     /**
@@ -314,6 +319,15 @@ public final class CoordinatorApp implements AutoCloseable {
             LOG.warn("Coordinator {} did not stop within 30 s; its jobs move once its session times out",
                     config.applicationId());
         }
+    }
+
+    /**
+     * The warnings this instance logged at start-up because Kafka can lose what Cairn writes to its topics (one per
+     * problem, or one saying the topics could not be described); completes once the check, which runs beside
+     * processing, is done, and never exceptionally.
+     */
+    public CompletableFuture<List<String>> durabilityWarnings() {
+        return durabilityWarnings;
     }
 
     /** The registry of this instance's metrics (what {@code GET /metrics} serves). */

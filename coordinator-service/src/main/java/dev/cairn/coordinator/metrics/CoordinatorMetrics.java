@@ -21,8 +21,10 @@ import org.apache.kafka.streams.KafkaStreams;
  * stores ({@link JobMetrics}), those counted from decided events ({@link DecisionMetrics}), the dead letters
  * ({@code cairn_dead_letters_total}, counted by the dead-letter handler in {@link #registry()}), Kafka
  * Streams' own metrics ({@code kafka_stream_*}, bound with Micrometer's {@link KafkaStreamsMetrics}), and
- * the JVM's and the process's, and {@code cairn_build_info{version, store_layout}} (always 1: which release an
- * instance runs, and the store layout it writes, so that a rolling upgrade can be followed instance by instance).
+ * the JVM's and the process's, {@code cairn_build_info{version, store_layout}} (always 1: which release an
+ * instance runs, and the store layout it writes, so that a rolling upgrade can be followed instance by instance),
+ * and {@code cairn_kafka_durability_warnings}: how many warnings the start-up check of what Kafka keeps of Cairn's
+ * topics logged (NaN until it ran; 0 when Kafka keeps every acknowledged write).
  * {@link #scrape} answers {@code GET /metrics}.
  *
  * <p>Use: create it, build the topology with {@link #decisions()} and pass {@link #registry()} to the
@@ -38,6 +40,7 @@ public final class CoordinatorMetrics implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
     private KafkaStreamsMetrics streams;
     private JobMetrics jobs;
+    private volatile double durabilityWarnings = Double.NaN;
 
     /** With the JVM's and the process's metrics bound. */
     public CoordinatorMetrics() {
@@ -52,6 +55,15 @@ public final class CoordinatorMetrics implements AutoCloseable {
                 .tag("version", Release.version())
                 .tag("store_layout", Long.toString(StoreLayout.CURRENT))
                 .register(registry);
+        Gauge.builder("cairn.kafka.durability.warnings", this, metrics -> metrics.durabilityWarnings)
+                .description("Warnings logged at start-up because Kafka can lose what Cairn writes to its topics "
+                        + "(docs/operations.md, What Kafka can lose); NaN until checked")
+                .register(registry);
+    }
+
+    /** Reports how many warnings the start-up check of Cairn's topics' durability logged. */
+    public void durabilityWarnings(int count) {
+        durabilityWarnings = count;
     }
 
     /** The registry every coordinator metric is in. */
