@@ -15,6 +15,7 @@ case "$CAIRN_HOOK_ACTION" in
     echo "abort $CAIRN_CHECKPOINT_ID $CAIRN_LATEST_COMPLETED_ID" >> "$dir/notifications.log"
     ;;
   restore)
-    echo "restore ${CAIRN_RESTORE_CHECKPOINT_ID:-none}" >> "$dir/notifications.log"
+    echo "restore ${CAIRN_RESTORE_CHECKPOINT_ID:-none} as attempt $CAIRN_ATTEMPT_NUMBER $CAIRN_ATTEMPT_ID" \
+      >> "$dir/notifications.log"
     ;;
 esac
