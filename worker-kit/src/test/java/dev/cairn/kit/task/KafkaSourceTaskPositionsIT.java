@@ -22,11 +22,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -131,12 +127,8 @@ class KafkaSourceTaskPositionsIT {
         // given an input of four partitions, of which subtask 0 reads 0 and 2, each holding a record
         String wide = "positions-wide-" + UUID.randomUUID();
         kafka.createTopics(4, wide);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int partition = 0; partition < 4; partition++) {
-                producer.send(new ProducerRecord<>(wide, partition, "key-" + partition, "value"));
-            }
+        for (int partition = 0; partition < 4; partition++) {
+            InputRecords.produce(kafka.bootstrapServers(), wide, partition, 1);
         }
         KafkaSourceTask task = new KafkaSourceTask(SourceTaskConfig.of("orders-src", 0, 2, wide, output,
                 kafka.bootstrapServers()), ORIGIN);
@@ -178,14 +170,7 @@ class KafkaSourceTaskPositionsIT {
     }
 
     private void produceToPartitionZero(int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(input, 0, "key-" + i, "value-" + i));
-            }
-            producer.flush();
-        }
+        InputRecords.produce(kafka.bootstrapServers(), input, 0, count);
     }
 
     private void deleteBefore(long offset) throws Exception {

@@ -22,14 +22,9 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,13 +140,6 @@ class KafkaSourceTaskStopIT {
     }
 
     private void produce(int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                producer.send(new ProducerRecord<>(input, 0, "key-" + i, "value-" + i));
-            }
-            producer.flush();
-        }
+        InputRecords.produce(kafka.bootstrapServers(), input, 0, count);
     }
 }
