@@ -181,9 +181,11 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * The first run: the first half of the input, a savepoint, a SIGKILL of {@code count-1} halfway, and a stop with a
-     * savepoint while input still flows, the tasks stopping where they are (Flink's {@code stop} without
-     * {@code --drain}); answers the stop's savepoint once the job is FINISHED and every worker exited.
+     * The first run: the first half of the input, a savepoint, a SIGKILL of {@code count-1} halfway, and, once the
+     * first half is produced and the job recovered from the kill (a checkpoint triggered after it completed, as a user
+     * waits for a job to be healthy before stopping it), a stop with a savepoint while input still flows, the tasks
+     * stopping where they are (Flink's {@code stop} without {@code --drain}); answers the stop's savepoint once the
+     * job is FINISHED and every worker exited.
      */
     private Optional<DemoRequests.Stopped> firstRun(DemoJournal journal, DemoPipeline pipeline,
             DemoRequests requests) {
@@ -193,13 +195,18 @@ public final class DemoMain implements Callable<Integer> {
         pipeline.produceOver(duration, half);
         journal.followUntil(event -> false, duration.dividedBy(2));
         requests.savepoint("sp-1");
+        long killedAtMs = System.currentTimeMillis();
         pipeline.kill(PipelineTopology.COUNT, 1);
         out.println("Killed count-1 (SIGKILL) halfway: its supervisor starts it again, it restores the latest "
                 + "completed checkpoint, and the sinks downstream of it roll back to that checkpoint.");
         long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
-        while (pipeline.produced() < half && System.nanoTime() < deadline) {
-            journal.followUntil(event -> false, Duration.ofMillis(200));
+        boolean recovered = false;
+        while ((pipeline.produced() < half || !recovered) && System.nanoTime() < deadline) {
+            recovered |= journal.followUntil(event -> event instanceof CheckpointCompleted c
+                    && c.getJobId().equals(jobId) && c.getTriggerTimestampMs() >= killedAtMs, Duration.ofMillis(200));
         }
+        out.println(recovered ? "The job recovered from the kill: a checkpoint triggered after it completed."
+                : "The job did not recover from the kill within " + OUTPUT_WAIT + "; stopping it anyway.");
         Optional<DemoRequests.Stopped> stopped = requests.stop(false, "stop");
         if (stopped.isPresent() && !awaitWorkersExited(journal, pipeline)) {
             return Optional.empty();
