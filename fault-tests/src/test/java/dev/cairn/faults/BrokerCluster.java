@@ -43,6 +43,12 @@ import org.awaitility.Awaitility;
 final class BrokerCluster implements AutoCloseable {
 
     private static final Duration READY = Duration.ofSeconds(90);
+    /**
+     * How long a node started again may take to be back: after a SIGKILL it first recovers its partitions' logs (one
+     * thread per log directory), and on the 2-core machine, while another build loaded it, one took over 100 s to
+     * answer.
+     */
+    private static final Duration BACK = Duration.ofMinutes(4);
 
     private final List<Node> nodes;
 
@@ -79,7 +85,7 @@ final class BrokerCluster implements AutoCloseable {
             BrokerCluster cluster = new BrokerCluster(nodes);
             // the nodes form their controller quorum together, so all of them start before any can answer
             nodes.forEach(Node::launch);
-            cluster.awaitAllNodes();
+            cluster.awaitAllNodes(READY);
             return cluster;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare a Kafka cluster in " + dir, e);
@@ -158,16 +164,16 @@ final class BrokerCluster implements AutoCloseable {
             node.process.stop(Duration.ofSeconds(30));
         }
         node.launch();
-        awaitAllNodes();
+        awaitAllNodes(BACK);
         if (nodes.size() > 1) {
-            Awaitility.await("every partition on all " + nodes.size() + " replicas again").atMost(READY)
+            Awaitility.await("every partition on all " + nodes.size() + " replicas again").atMost(BACK)
                     .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(this::fullyReplicated);
         }
     }
 
-    private void awaitAllNodes() {
+    private void awaitAllNodes(Duration atMost) {
         for (Node node : nodes) {
-            Awaitility.await("Kafka node answering at " + node.address()).atMost(READY)
+            Awaitility.await("Kafka node answering at " + node.address()).atMost(atMost)
                     .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> node.answers(nodes.size()));
         }
     }
