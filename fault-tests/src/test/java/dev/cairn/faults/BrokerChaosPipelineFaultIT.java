@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * Exactly once on a real dataflow while Kafka nodes die: the sample pipeline of {@link PipelineChaosFaultIT} (six
  * worker processes, each with its sidecar embedded, two coordinator processes) on a cluster of three Kafka node
  * processes, every topic with three replicas and {@code min.insync.replicas} 2 (asserted on the pipeline's topics
- * before the run), while {@code cairn.broker-chaos.faults} faults (default 15) hit it one after another
+ * before the run), while {@code cairn.broker-chaos.faults} faults (default 12) hit it one after another
  * ({@link ChaosKills#withBrokerFaults}): a third of them, at least four, on Kafka nodes ({@link BrokerKills}: the
  * leader of a partition of the counts topic SIGKILLed, at least twice; a random node SIGKILLed; a node stopped with
  * SIGTERM; each started again at once), the others the worker and coordinator kills of {@link ChaosKills}. The
@@ -34,7 +34,7 @@ class BrokerChaosPipelineFaultIT {
     private static final int NODES = 3;
     private static final int EVENTS = Integer.getInteger("cairn.broker-chaos.events", 200_000);
     private static final int KEYS = 1_000;
-    private static final int FAULTS = Integer.getInteger("cairn.broker-chaos.faults", 15);
+    private static final int FAULTS = Integer.getInteger("cairn.broker-chaos.faults", 12);
     private static final Duration PRODUCE_OVER = Duration.ofSeconds(Integer.getInteger(
             "cairn.broker-chaos.produce.seconds", 120));
     private static final int SLICES = 100;
