@@ -14,13 +14,19 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.awaitility.Awaitility;
 
 /**
@@ -37,6 +43,12 @@ import org.awaitility.Awaitility;
 final class BrokerCluster implements AutoCloseable {
 
     private static final Duration READY = Duration.ofSeconds(90);
+    /**
+     * How long a node started again may take to be back: after a SIGKILL it first recovers its partitions' logs (one
+     * thread per log directory), and on the 2-core machine, while another build loaded it, one took over 100 s to
+     * answer.
+     */
+    private static final Duration BACK = Duration.ofMinutes(4);
 
     private final List<Node> nodes;
 
@@ -73,7 +85,7 @@ final class BrokerCluster implements AutoCloseable {
             BrokerCluster cluster = new BrokerCluster(nodes);
             // the nodes form their controller quorum together, so all of them start before any can answer
             nodes.forEach(Node::launch);
-            cluster.awaitAllNodes();
+            cluster.awaitAllNodes(READY);
             return cluster;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare a Kafka cluster in " + dir, e);
@@ -116,6 +128,32 @@ final class BrokerCluster implements AutoCloseable {
     }
 
     /**
+     * Stops node {@code index} (0-based) cleanly: SIGTERM, on which a node moves the leadership of its partitions
+     * to the other replicas before it exits (controlled shutdown); SIGKILL if it still runs after {@code grace}.
+     * Answers whether it exited on the SIGTERM. {@link #restart} starts it again.
+     */
+    boolean stop(int index, Duration grace) {
+        return nodes.get(index).process.stop(grace);
+    }
+
+    /**
+     * The index (0-based) of the node that leads partition {@code partition} of {@code topic} now, as the cluster's
+     * metadata says; empty while it has no leader or no node answers. Node ids are the indexes plus one.
+     */
+    OptionalInt leaderOf(String topic, int partition) {
+        try (Admin admin = admin(bootstrapServers())) {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic);
+            org.apache.kafka.common.Node leader = description.partitions().get(partition).leader();
+            return leader == null || leader.isEmpty() ? OptionalInt.empty() : OptionalInt.of(leader.id() - 1);
+        } catch (ExecutionException e) {
+            return OptionalInt.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking for the leader of " + topic + "-" + partition, e);
+        }
+    }
+
+    /**
      * Starts node {@code index} again on the same log directory and ports; waits until the cluster lists every
      * node and, with more than one node, until every partition is back on all its replicas, so that the next fault
      * starts from a whole cluster.
@@ -126,19 +164,48 @@ final class BrokerCluster implements AutoCloseable {
             node.process.stop(Duration.ofSeconds(30));
         }
         node.launch();
-        awaitAllNodes();
+        awaitAllNodes(BACK);
         if (nodes.size() > 1) {
-            Awaitility.await("every partition on all " + nodes.size() + " replicas again").atMost(READY)
+            Awaitility.await("every partition on all " + nodes.size() + " replicas again").atMost(BACK)
                     .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(this::fullyReplicated);
         }
     }
 
-    private void awaitAllNodes() {
+    private void awaitAllNodes(Duration atMost) {
         for (Node node : nodes) {
-            Awaitility.await("Kafka node answering at " + node.address()).atMost(READY)
+            Awaitility.await("Kafka node answering at " + node.address()).atMost(atMost)
                     .pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> node.answers(nodes.size()));
         }
     }
+
+    /**
+     * How {@code topics} are replicated: the fewest replicas any partition of each has, and its
+     * {@code min.insync.replicas} (its own or, as for the pipeline's topics, the nodes' default).
+     */
+    Map<String, Replication> replication(Collection<String> topics) {
+        try (Admin admin = admin(bootstrapServers())) {
+            Map<String, TopicDescription> descriptions = admin.describeTopics(topics).allTopicNames().get();
+            List<ConfigResource> resources = topics.stream()
+                    .map(topic -> new ConfigResource(ConfigResource.Type.TOPIC, topic)).toList();
+            Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get();
+            Map<String, Replication> replication = new TreeMap<>();
+            for (ConfigResource resource : resources) {
+                int replicas = descriptions.get(resource.name()).partitions().stream()
+                        .mapToInt(p -> p.replicas().size()).min().orElse(0);
+                String minInSync = configs.get(resource).get(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG).value();
+                replication.put(resource.name(), new Replication(replicas, Integer.parseInt(minInSync)));
+            }
+            return replication;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe the topics " + topics, e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing the topics " + topics, e);
+        }
+    }
+
+    /** A topic's replication: the fewest replicas of its partitions, and its {@code min.insync.replicas}. */
+    record Replication(int replicas, int minInSyncReplicas) {}
 
     private boolean fullyReplicated() throws Exception {
         try (Admin admin = admin(bootstrapServers())) {

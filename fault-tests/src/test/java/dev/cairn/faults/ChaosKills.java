@@ -1,6 +1,5 @@
 package dev.cairn.faults;
 
-import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
@@ -13,6 +12,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.BiFunction;
 import org.awaitility.Awaitility;
 
 /**
@@ -21,27 +21,48 @@ import org.awaitility.Awaitility;
  * a count or sink subtask while a checkpoint's barriers are in flight, a sink subtask right after a checkpoint
  * completed (its commit pending), a count or sink subtask once a stop-with-savepoint was accepted (the stop must
  * fail and the job run on), any worker at a random moment, and the coordinator instance that owns the job
- * (restarted at once, as a pod would be). The plan (which kinds, in which order, whom) comes from a seed, printed
- * for a replay.
+ * (restarted at once, as a pod would be); with {@link #withBrokerFaults}, also the Kafka node faults of
+ * {@link BrokerKills}. The plan (which kinds, in which order, whom) comes from a seed, printed for a replay.
  */
 final class ChaosKills {
 
-    /** What a kill hits and when. */
-    enum Kind { ALIGNMENT, PENDING_COMMIT, STOP, AFTER_STOP, WORKER, COORDINATOR }
+    /**
+     * What a kill hits and when; the last three are Kafka node faults ({@link BrokerKills}): a random node
+     * SIGKILLed, the leader of a partition of the counts topic SIGKILLed, a random node stopped with SIGTERM; each
+     * node is started again at once.
+     */
+    enum Kind {
+        ALIGNMENT, PENDING_COMMIT, STOP, AFTER_STOP, WORKER, COORDINATOR, BROKER, LEADER, BROKER_RESTART;
+
+        boolean isBrokerFault() {
+            return this == BROKER || this == LEADER || this == BROKER_RESTART;
+        }
+    }
 
     /**
      * One kill carried out: its kind, whom, when, the last checkpoint triggered and completed at that moment, when
-     * the job recovered (empty if it did not within the wait), and for a stop the stop's outcome.
+     * the job recovered (empty if it did not within the wait), for a stop the stop's outcome, and for a Kafka node
+     * when it was back (answering, and every partition on all its replicas again).
      */
     record Kill(Kind kind, String target, Instant at, long lastTriggered, long lastCompleted,
-            Optional<Instant> recovered, Optional<RequestOutcome> stopOutcome) {
+            Optional<Instant> recovered, Optional<RequestOutcome> stopOutcome, Optional<Instant> back) {
+
+        Kill(Kind kind, String target, Instant at, long lastTriggered, long lastCompleted,
+                Optional<Instant> recovered, Optional<RequestOutcome> stopOutcome) {
+            this(kind, target, at, lastTriggered, lastCompleted, recovered, stopOutcome, Optional.empty());
+        }
 
         Optional<Duration> recovery() {
             return recovered.map(r -> Duration.between(at, r));
         }
+
+        /** For a Kafka node fault: from the fault until the node was back. */
+        Optional<Duration> backAfter() {
+            return back.map(b -> Duration.between(at, b));
+        }
     }
 
-    private static final Duration RECOVERY_WAIT = Duration.ofMinutes(3);
+    static final Duration RECOVERY_WAIT = Duration.ofMinutes(3);
     private static final int WORKERS = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
     private static final Duration MOMENT_WAIT = Duration.ofSeconds(60);
     private static final Duration FAST_POLL = Duration.ofMillis(5);
@@ -50,13 +71,26 @@ final class ChaosKills {
     private final FaultCluster cluster;
     private final Random random;
     private final List<Kind> plan;
+    private final BrokerKills brokers;
     private final List<Kill> done = new ArrayList<>();
 
+    /** {@code count} kills of workers and coordinators ({@link #plan}). */
     ChaosKills(ChaosPipeline pipeline, FaultCluster cluster, long seed, int count) {
+        this(pipeline, cluster, seed, count, ChaosKills::plan);
+    }
+
+    private ChaosKills(ChaosPipeline pipeline, FaultCluster cluster, long seed, int count,
+            BiFunction<Random, Integer, List<Kind>> planner) {
         this.pipeline = pipeline;
         this.cluster = cluster;
         this.random = new Random(seed);
-        this.plan = plan(random, count);
+        this.plan = planner.apply(random, count);
+        this.brokers = new BrokerKills(pipeline, cluster.brokers, random);
+    }
+
+    /** {@code count} faults: Kafka node faults among kills of workers and coordinators ({@link BrokerKills#plan}). */
+    static ChaosKills withBrokerFaults(ChaosPipeline pipeline, FaultCluster cluster, long seed, int count) {
+        return new ChaosKills(pipeline, cluster, seed, count, BrokerKills::plan);
     }
 
     /**
@@ -93,7 +127,7 @@ final class ChaosKills {
         return List.copyOf(done);
     }
 
-    /** Carries out every kill of the plan, each after a random pause of 0.5 to 2.5 s once the last recovered. */
+    /** Carries out every fault of the plan, each after a random pause of 0.5 to 2.5 s once the last recovered. */
     void runAll() {
         for (Kind kind : plan) {
             pause(Duration.ofMillis(500 + random.nextInt(2_000)));
@@ -104,6 +138,7 @@ final class ChaosKills {
                 case AFTER_STOP -> killAfterStop();
                 case WORKER -> killWorker(Kind.WORKER, randomRole(PipelineTopology.tasks()));
                 case COORDINATOR -> killCoordinator();
+                case BROKER, LEADER, BROKER_RESTART -> brokers.run(kind);
             };
             done.add(kill);
             System.out.println("[chaos] kill #" + done.size() + ": " + describe(kill));
@@ -235,26 +270,15 @@ final class ChaosKills {
 
     /** When the first checkpoint triggered at or after {@code since} completed, waiting for it up to a limit. */
     private Optional<Instant> awaitCompletedTriggeredAfter(Instant since) {
-        try {
-            return Awaitility.await("a checkpoint triggered after " + since + " completes").atMost(RECOVERY_WAIT)
-                    .pollInterval(Duration.ofMillis(20)).until(() -> completedTriggeredAfter(since),
-                            Optional::isPresent);
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            return Optional.empty();
-        }
-    }
-
-    private Optional<Instant> completedTriggeredAfter(Instant since) {
-        return pipeline.completed().stream().filter(c -> c.getTriggerTimestampMs() >= since.toEpochMilli())
-                .map(c -> Instant.ofEpochMilli(c.getCompletionTimestampMs())).min(Instant::compareTo);
+        return pipeline.awaitCompletedTriggeredAfter(since, RECOVERY_WAIT);
     }
 
     private long lastTriggered() {
-        return pipeline.triggered().stream().mapToLong(CheckpointTriggered::getCheckpointId).max().orElse(0);
+        return pipeline.lastTriggered();
     }
 
     private long lastCompleted() {
-        return pipeline.completed().stream().mapToLong(CheckpointCompleted::getCheckpointId).max().orElse(0);
+        return pipeline.lastCompleted();
     }
 
     private String randomRole(List<String> roles) {
@@ -268,7 +292,8 @@ final class ChaosKills {
 
     static String describe(Kill kill) {
         return kill.kind() + " " + kill.target() + " at " + kill.at() + " (last triggered " + kill.lastTriggered()
-                + ", last completed " + kill.lastCompleted() + "): recovered after "
+                + ", last completed " + kill.lastCompleted() + "): "
+                + kill.backAfter().map(d -> "node back after " + d.toMillis() + " ms, ").orElse("") + "recovered after "
                 + kill.recovery().map(d -> d.toMillis() + " ms").orElse("(not within " + RECOVERY_WAIT + ")")
                 + kill.stopOutcome().map(o -> "; the stop " + o.getStatus() + " (" + o.getReason() + ": "
                         + o.getMessage() + ")").orElse("");

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,6 +35,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The sample pipeline's job on a {@link FaultCluster}: its topics, its job spec registered with a request signed
@@ -72,6 +75,14 @@ final class ChaosPipeline implements AutoCloseable {
 
     /** Creates the topics, registers the job and starts its six worker processes. */
     static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input) {
+        return start(cluster, jobId, input, Map.of());
+    }
+
+    /**
+     * Creates the topics (one replica per Kafka node), registers the job and starts its six worker processes, whose
+     * tasks get {@code taskKafka} as Kafka client settings of their own ({@link PipelineProcesses.Settings}).
+     */
+    static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input, Map<String, String> taskKafka) {
         PipelineTopology topology = new PipelineTopology(jobId);
         Path dir = cluster.dir.resolve("pipeline");
         Path checkpoints = dir.resolve("checkpoints");
@@ -89,7 +100,7 @@ final class ChaosPipeline implements AutoCloseable {
         }
         PipelineProcesses workers = PipelineProcesses.start(new PipelineProcesses.Settings(
                 cluster.brokers.bootstrapServers(), jobId, checkpoints, keyFile, cluster.topics.prefix(),
-                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM));
+                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM, taskKafka));
         return new ChaosPipeline(cluster, jobId, input, workers, dir);
     }
 
@@ -136,6 +147,11 @@ final class ChaosPipeline implements AutoCloseable {
         return produced.get() == input.events();
     }
 
+    /** The Kafka cluster's bootstrap servers. */
+    String bootstrapServers() {
+        return cluster.brokers.bootstrapServers();
+    }
+
     long producingSinceMs() {
         return producingSinceMs;
     }
@@ -154,6 +170,35 @@ final class ChaosPipeline implements AutoCloseable {
     List<CheckpointCompleted> completed() {
         return cluster.recorder.events(cluster.topics.control(), CheckpointCompleted.class,
                 c -> c.getJobId().equals(jobId));
+    }
+
+    /** The id of the job's last checkpoint triggered so far, 0 for none. */
+    long lastTriggered() {
+        return triggered().stream().mapToLong(CheckpointTriggered::getCheckpointId).max().orElse(0);
+    }
+
+    /** The id of the job's last completed checkpoint so far, 0 for none. */
+    long lastCompleted() {
+        return completed().stream().mapToLong(CheckpointCompleted::getCheckpointId).max().orElse(0);
+    }
+
+    /**
+     * When the first checkpoint triggered at or after {@code since} completed, waiting for it up to {@code atMost};
+     * empty if none did by then.
+     */
+    Optional<Instant> awaitCompletedTriggeredAfter(Instant since, Duration atMost) {
+        try {
+            return Awaitility.await("a checkpoint triggered after " + since + " completes").atMost(atMost)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> completedTriggeredAfter(since),
+                            Optional::isPresent);
+        } catch (ConditionTimeoutException e) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<Instant> completedTriggeredAfter(Instant since) {
+        return completed().stream().filter(c -> c.getTriggerTimestampMs() >= since.toEpochMilli())
+                .map(c -> Instant.ofEpochMilli(c.getCompletionTimestampMs())).min(Instant::compareTo);
     }
 
     /** The job's aborted checkpoints, from the journal. */

@@ -9,9 +9,10 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The figures of a chaos run, printed as the docs quote them: kills by kind, restarts, checkpoints completed and
- * aborted (by reason), the recovery of every kill (kill → the first checkpoint triggered after the replacement
- * started completed) with its median and maximum per kind, and the throughput.
+ * The figures of a chaos run, printed as the docs quote them: kills by kind, restarts, the workers' own failures
+ * (exit 1) by the reason their logs give, checkpoints completed and aborted (by reason), the recovery of every kill
+ * (kill → the first checkpoint triggered after the replacement started, or the Kafka node was back, completed) with
+ * its median and maximum per kind, for Kafka node faults also how long the node took to be back, and the throughput.
  */
 final class ChaosReport {
 
@@ -28,9 +29,13 @@ final class ChaosReport {
         Map<ChaosKills.Kind, Long> byKind = kills.stream()
                 .collect(Collectors.groupingBy(ChaosKills.Kill::kind, TreeMap::new, Collectors.counting()));
         long coordinatorKills = byKind.getOrDefault(ChaosKills.Kind.COORDINATOR, 0L);
+        long nodeFaults = kills.stream().filter(k -> k.kind().isBrokerFault()).count();
         out.append(String.format("  kills: %d %s%n", kills.size(), byKind));
-        out.append(String.format("  restarts: %d worker processes (after a non-zero exit), %d coordinators%n",
-                pipeline.workers.restarts(), coordinatorKills));
+        out.append(String.format("  restarts: %d worker processes (after a non-zero exit), %d coordinators, "
+                + "%d Kafka nodes%n", pipeline.workers.restarts(), coordinatorKills, nodeFaults));
+        WorkerFailures failures = WorkerFailures.of(pipeline.workers);
+        out.append(String.format("  worker failures (exit 1, not killed): %d, by reason in their logs %s; "
+                + "%d records in expired batches%n", failures.exits(), failures.reasons(), failures.expiredRecords()));
         List<CheckpointAborted> aborted = pipeline.aborted();
         Map<String, Long> reasons = aborted.stream().collect(Collectors.groupingBy(
                 a -> a.getReason().toString(), TreeMap::new, Collectors.counting()));
@@ -43,6 +48,12 @@ final class ChaosReport {
             out.append(String.format("  recovery after %s kills: median %s, max %s, all %s ms%s%n", kind,
                     seconds(median(millis)), seconds(millis.isEmpty() ? -1 : millis.get(millis.size() - 1)), millis,
                     missing == 0 ? "" : "; " + missing + " did not recover within the wait"));
+            List<Long> back = kills.stream().filter(k -> k.kind() == kind)
+                    .flatMap(k -> k.backAfter().stream()).map(Duration::toMillis).sorted().toList();
+            if (!back.isEmpty()) {
+                out.append(String.format("    the node back after: median %s, max %s, all %s ms%n",
+                        seconds(median(back)), seconds(back.get(back.size() - 1)), back));
+            }
         }
         long events = pipeline.input.events();
         out.append(String.format("  %,d events over %,d keys: produced in %.1f s (%.0f events/s), output complete "

@@ -76,12 +76,17 @@ final class ChildProcess implements AutoCloseable {
         process.destroy();
     }
 
-    /** SIGTERM (a clean stop), then SIGKILL if it is still running after {@code grace}. */
-    void stop(Duration grace) {
+    /**
+     * SIGTERM (a clean stop), then SIGKILL if it is still running after {@code grace}; answers whether it exited on
+     * the SIGTERM.
+     */
+    boolean stop(Duration grace) {
         process.destroy();
         if (!awaitExit(grace)) {
             kill();
+            return false;
         }
+        return true;
     }
 
     boolean isAlive() {

@@ -12,8 +12,9 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 /**
  * The configuration keys of {@link PipelineWorkerMain}, defined once ({@link #SCHEMA}): each is a flag
  * ({@code --bootstrap-servers}), an environment variable ({@code CAIRN_PIPELINE_BOOTSTRAP_SERVERS}) and a key of the
- * {@code --config} file; {@code kafka.*} keys go to the Kafka clients of the task and its sidecar. The sidecar's
- * signing key has the sidecar's own name, {@code auth.key.file}, and is required: the worker runs secured only.
+ * {@code --config} file; {@code kafka.*} keys go to the Kafka clients of the task and its sidecar, {@link #TASK_KAFKA}
+ * to the task's clients only. The sidecar's signing key has the sidecar's own name, {@code auth.key.file}, and is
+ * required: the worker runs secured only.
  */
 public final class PipelineKeys {
 
@@ -24,6 +25,12 @@ public final class PipelineKeys {
     public static final String CHECKPOINT_DIR = "checkpoint.dir";
     public static final String AUTH_KEY_FILE = "auth.key.file";
     public static final String TOPIC_PREFIX = "topic.prefix";
+    /**
+     * Kafka client settings for the task's own producers and consumers only, not its sidecar's, as
+     * {@code key=value} pairs separated by commas ({@link TaskClientSettings}): flag {@code --task-kafka},
+     * environment variable {@code CAIRN_PIPELINE_TASK_KAFKA}. They override {@code kafka.*} keys of the same name.
+     */
+    public static final String TASK_KAFKA = "task.kafka";
 
     /** The keys of the pipeline worker. */
     public static final ConfigSchema SCHEMA = new ConfigSchema("cairn-pipeline-worker", new ConfigDef()
@@ -43,7 +50,12 @@ public final class PipelineKeys {
                     "A file holding the job's signing key (Base64, from `cairn keys job`), as the sidecar's "
                             + "auth.key.file.")
             .define(TOPIC_PREFIX, Type.STRING, CairnTopics.defaults().prefix(), Importance.LOW,
-                    "Prefix of Cairn's topic names, as the coordinator's."),
+                    "Prefix of Cairn's topic names, as the coordinator's.")
+            .define(TASK_KAFKA, Type.STRING, "", Importance.LOW,
+                    "Kafka client settings for the task's own producers and consumers, not its sidecar's: key=value "
+                            + "pairs separated by commas, e.g. delivery.timeout.ms=3000,request.timeout.ms=1500 (a "
+                            + "value holds no comma). They override kafka.* keys of the same name; the sidecar keeps "
+                            + "its own, e.g. the long delivery timeout that rides out a broker restart."),
             "CAIRN_PIPELINE_", "kafka.");
 
     private PipelineKeys() {

@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +57,15 @@ public final class PipelineProcesses implements AutoCloseable {
      * @param logDir where the logs go
      * @param classPath the class path of the workers (usually this JVM's {@code java.class.path})
      * @param jvmOptions options of each worker JVM, e.g. {@code -Xmx256m}
+     * @param taskKafka Kafka client settings for every worker's task, not its sidecar (e.g. a short
+     *     {@code delivery.timeout.ms}), handed to each worker as {@code --task-kafka key=value,...}
+     *     ({@link PipelineKeys#TASK_KAFKA}); none by default
+     * @throws IllegalArgumentException when {@code taskKafka} holds a setting that cannot be given so or that the
+     *     worker would refuse ({@link TaskClientSettings})
      */
     public record Settings(String bootstrapServers, String jobId, Path checkpointDir, Path authKeyFile,
-            String topicPrefix, Path logDir, String classPath, List<String> jvmOptions) {
+            String topicPrefix, Path logDir, String classPath, List<String> jvmOptions,
+            Map<String, String> taskKafka) {
 
         public Settings {
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -69,6 +76,15 @@ public final class PipelineProcesses implements AutoCloseable {
             Objects.requireNonNull(logDir, "logDir");
             Objects.requireNonNull(classPath, "classPath");
             jvmOptions = List.copyOf(jvmOptions);
+            taskKafka = Collections.unmodifiableMap(new LinkedHashMap<>(taskKafka));
+            TaskClientSettings.format(taskKafka);
+        }
+
+        /** Settings whose workers' tasks get no Kafka client settings of their own. */
+        public Settings(String bootstrapServers, String jobId, Path checkpointDir, Path authKeyFile,
+                String topicPrefix, Path logDir, String classPath, List<String> jvmOptions) {
+            this(bootstrapServers, jobId, checkpointDir, authKeyFile, topicPrefix, logDir, classPath, jvmOptions,
+                    Map.of());
         }
     }
 
@@ -207,6 +223,9 @@ public final class PipelineProcesses implements AutoCloseable {
                 "--bootstrap-servers", settings.bootstrapServers(),
                 "--checkpoint-dir", settings.checkpointDir().toString(),
                 "--auth-key-file", settings.authKeyFile().toString(), "--topic-prefix", settings.topicPrefix()));
+        if (!settings.taskKafka().isEmpty()) {
+            command.addAll(List.of("--task-kafka", TaskClientSettings.format(settings.taskKafka())));
+        }
         try {
             Files.writeString(log, "=== " + Instant.now() + " starting " + worker.name() + "\n",
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);

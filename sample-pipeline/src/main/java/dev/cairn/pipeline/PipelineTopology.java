@@ -90,6 +90,11 @@ public record PipelineTopology(String jobId) {
         return resultsTopic() + ".commits";
     }
 
+    /** Every topic of the pipeline, as {@link #createTopics} creates them: the four data topics, then the commits. */
+    public List<String> topics() {
+        return List.of(eventsTopic(), keyedTopic(), countsTopic(), resultsTopic(), commitsTopic());
+    }
+
     /**
      * The job as Cairn runs it: checkpoints every {@link #CHECKPOINT_INTERVAL}, exactly-once (aligned), stored under
      * {@code checkpointDir} (a {@code file:} URI); only the source is triggered.
@@ -116,18 +121,17 @@ public record PipelineTopology(String jobId) {
     }
 
     /**
-     * Creates the pipeline's topics (replication {@code replication}); topics that exist already are kept.
+     * Creates the pipeline's {@link #topics()} (replication {@code replication}; the data topics with
+     * {@link #PARTITIONS} partitions, the commits topic with one, compacted); topics that exist already are kept.
+     * Their {@code min.insync.replicas} is the cluster's.
      *
      * @throws IllegalStateException when the broker does not create them in time
      */
     public void createTopics(Admin admin, short replication) {
-        List<NewTopic> topics = List.of(
-                new NewTopic(eventsTopic(), PARTITIONS, replication),
-                new NewTopic(keyedTopic(), PARTITIONS, replication),
-                new NewTopic(countsTopic(), PARTITIONS, replication),
-                new NewTopic(resultsTopic(), PARTITIONS, replication),
-                new NewTopic(commitsTopic(), 1, replication).configs(Map.of(
-                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        List<NewTopic> topics = topics().stream().map(topic -> topic.equals(commitsTopic())
+                ? new NewTopic(topic, 1, replication).configs(Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT))
+                : new NewTopic(topic, PARTITIONS, replication)).toList();
         try {
             for (var created : admin.createTopics(topics).values().entrySet()) {
                 try {

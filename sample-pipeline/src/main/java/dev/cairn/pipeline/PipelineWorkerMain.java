@@ -28,6 +28,8 @@ import picocli.CommandLine.Spec;
  * {@code --role source|count|sink --subtask N --job ID --bootstrap-servers HOST:PORT --checkpoint-dir DIR
  * --auth-key-file FILE} ({@link PipelineKeys}; flags, {@code CAIRN_PIPELINE_*} variables or a {@code --config}
  * file). The sidecar restores the task from the job's latest completed checkpoint and registers a new attempt.
+ * {@code --task-kafka key=value,...} gives the task's own Kafka clients settings that the sidecar does not get
+ * ({@link TaskClientSettings}), e.g. a short {@code delivery.timeout.ms}.
  *
  * <p>Exit status: 0 after a stop-with-savepoint completed (or on SIGTERM); 1, with a one-line reason on stderr, when
  * the task fails or finds it is behind (its supervisor restarts it, and the restart restores the latest completed
@@ -176,6 +178,11 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         }
         String bootstrap = config.getString(PipelineKeys.BOOTSTRAP_SERVERS);
         Map<String, Object> clients = new HashMap<>(config.passThrough());
+        try {
+            clients.putAll(TaskClientSettings.parse(config.getString(PipelineKeys.TASK_KAFKA)));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(PipelineKeys.TASK_KAFKA, e.getMessage());
+        }
         clients.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         String role = config.getString(PipelineKeys.ROLE).toLowerCase(Locale.ROOT);
         int subtask = config.getInt(PipelineKeys.SUBTASK);
