@@ -320,7 +320,11 @@ public final class BarrierAligner<R> {
      *   <li>restored from a newer checkpoint, or this task took records of the channel's previous incarnation
      *       since its state was restored: the task rolls back to the checkpoint the upstream restored from;</li>
      *   <li>otherwise (same checkpoint, nothing of the channel taken yet) the generation is adopted, and the
-     *       checkpoints still waiting for the channel's barrier are declined.</li>
+     *       checkpoints still waiting for the channel's barrier go on waiting: the new incarnation registered with the
+     *       coordinator before it wrote its resume record, so it delivers the barrier of every checkpoint planned with
+     *       it, after the records its state does not hold; a checkpoint planned with its predecessor, never
+     *       acknowledged, is aborted by the coordinator when the new attempt registers (or overtaken by the
+     *       channel's next barrier), which ends the wait.</li>
      * </ul>
      */
     private void onResume(Input.Resume<R> resume, ChannelState state, Deque<Input<R>> work, List<Step<R>> steps) {
@@ -339,8 +343,6 @@ public final class BarrierAligner<R> {
         } else {
             state.announce(generation);
             steps.add(new Step.Resumed<>(resume.channel(), generation));
-            declineWaitingFor(resume.channel(), pending, p -> true, "the upstream of " + resume.channel()
-                    + " restarted (generation " + generation + ") before it delivered barrier %d", work, steps);
         }
     }
 

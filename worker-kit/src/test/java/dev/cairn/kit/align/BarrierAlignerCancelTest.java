@@ -92,17 +92,31 @@ class BarrierAlignerCancelTest {
     }
 
     @Test
-    void shouldDeclineTheAlignmentWhenAnUpstreamRestartsBeforeItsBarrier() {
+    void shouldKeepAligningWhenAnUpstreamRestartsBeforeItsBarrierAndSnapshotOnTheNewIncarnationsBarrier() {
+        // given checkpoint 5 aligning, A's record held back, and B's upstream restarting before its barrier 5
         AlignerScenario task = given(A, B).barrier(A, 5).data(A, "a1");
 
-        List<Step<String>> steps = task.whenResume(B, 3);
+        // when B's new incarnation (registered before it wrote its resume record) delivers barrier 5
+        assertThat(task.whenResume(B, 3)).containsExactly(new Step.Resumed<>(B, 3));
+        List<Step<String>> steps = task.generation(3).whenBarrier(B, 5);
 
-        assertThat(steps).hasSize(3);
-        assertThat(steps.get(0)).isEqualTo(new Step.Resumed<>(B, 3));
-        assertThat(steps.get(1)).isInstanceOfSatisfying(Decline.class, decline -> {
-            assertThat(decline.checkpointId()).isEqualTo(5);
-            assertThat(decline.reason()).contains("restarted");
-        });
-        assertThat(steps.get(2)).isEqualTo(new Deliver<>(A, 1, "a1"));
+        // then the alignment ends with the snapshot, and the held-back record follows it
+        assertThat(steps.get(0)).isInstanceOfSatisfying(Snapshot.class,
+                snapshot -> assertThat(snapshot.checkpointId()).isEqualTo(5));
+        assertThat(delivered(steps)).containsExactly("a1");
+    }
+
+    @Test
+    void shouldReleaseTheHeldBackRecordsWhenTheCheckpointTheRestartedUpstreamNeverGotIsAborted() {
+        // given checkpoint 5 aligning when B's upstream restarted, planned with its predecessor
+        AlignerScenario task = given(A, B).barrier(A, 5).data(A, "a1");
+        task.whenResume(B, 3);
+
+        // when the coordinator aborts it (the new attempt registered before acknowledging it)
+        List<Step<String>> steps = task.whenCancelled(5);
+
+        // then
+        assertThat(delivered(steps)).containsExactly("a1");
+        assertThat(steps).noneMatch(Snapshot.class::isInstance);
     }
 }
