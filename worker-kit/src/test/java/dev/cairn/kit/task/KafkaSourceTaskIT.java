@@ -1,5 +1,6 @@
 package dev.cairn.kit.task;
 
+import static dev.cairn.kit.task.InputRecords.ORIGIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -56,8 +57,6 @@ class KafkaSourceTaskIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final int BATCH = 100;
-    private static final SourceFunction ORIGIN = input -> List.of(new SourceFunction.Output(input.key(),
-            (input.partition() + ":" + input.offset()).getBytes(StandardCharsets.UTF_8)));
 
     @TempDir
     Path dir;

@@ -1,5 +1,6 @@
 package dev.cairn.kit.task;
 
+import static dev.cairn.kit.task.InputRecords.ORIGIN;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -38,8 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
 class KafkaSourceTaskPositionsIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final SourceFunction ORIGIN = record -> List.of(new SourceFunction.Output(record.key(),
-            (record.partition() + ":" + record.offset()).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 
     @TempDir
     Path dir;
