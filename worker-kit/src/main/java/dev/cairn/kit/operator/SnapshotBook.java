@@ -42,17 +42,19 @@ final class SnapshotBook {
      * this subtask is at {@code location}: what was aligned or asked for before is declined with {@code reason}.
      */
     void rebase(long checkpointId, Optional<String> location, String reason) {
-        List<Waiting> dropped = new ArrayList<>(waiting.values());
-        waiting.clear();
-        aligned.clear();
         declined.clear();
         lineage.rebase(checkpointId, location);
         lastAligned = checkpointId;
-        dropped.forEach(w -> w.result().completeExceptionally(new IllegalStateException(reason)));
+        dropEverythingWaiting(new IllegalStateException(reason));
     }
 
     /** The subtask stopped: every request waiting for its barriers is declined with {@code cause}. */
     void stopped(Throwable cause) {
+        dropEverythingWaiting(cause);
+    }
+
+    /** Forgets every aligned snapshot and declines every waiting request with {@code cause}. */
+    private void dropEverythingWaiting(Throwable cause) {
         List<Waiting> dropped = new ArrayList<>(waiting.values());
         waiting.clear();
         aligned.clear();
