@@ -9,10 +9,12 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.StateDiscarded;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
@@ -28,7 +30,7 @@ public final class CheckpointTimeline {
     /** What happened to a checkpoint at one record. */
     public enum Kind {
         PARTICIPANTS_TRIGGERED, TRIGGERED, ACK, PARTICIPANT_ACK, DECLINE, PARTICIPANT_DECLINE, ACK_DISCARDED,
-        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME
+        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME, STATE_DISCARDED
     }
 
     /** How a checkpoint stands at the end of the records read. */
@@ -116,6 +118,7 @@ public final class CheckpointTimeline {
             case CHECKPOINT_ABORTED -> aborted(p, o, (CheckpointAborted) event);
             case CHECKPOINT_FAILURE_COUNTED -> failureCounted(p, o, (CheckpointFailureCounted) event);
             case REQUEST_OUTCOME -> requestOutcome(p, o, (RequestOutcome) event);
+            case STATE_DISCARDED -> stateDiscarded(p, o, (StateDiscarded) event);
             case JOB_SPEC, JOB_STATUS_CHANGE, TRIGGER_REQUEST, TASK_STARTED, TASK_FINISHED, REQUEST_QUEUED,
                     REQUEST_DEQUEUED, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, TRIGGER_FAILED,
                     COMMAND_REJECTED, TASK_START_REJECTED, RESTORE_JOB, DISPOSE_SAVEPOINT, JOB_RESTORED,
@@ -189,6 +192,16 @@ public final class CheckpointTimeline {
         return new Entry(p, o, e.getTimestampMs(), Kind.REQUEST_OUTCOME, null, null, null, null,
                 "request " + e.getRequestId() + " " + e.getStatus()
                         + (e.getReason() == null ? "" : " (" + e.getReason() + ")"));
+    }
+
+    /** The objects a part of the checkpoint's discard names: the bytes they held, and why they went. */
+    private static Entry stateDiscarded(int p, long o, StateDiscarded e) {
+        long bytes = e.getObjects().stream().mapToLong(DiscardedObject::getSizeBytes).sum();
+        long shared = e.getObjects().stream().filter(DiscardedObject::getShared).count();
+        return new Entry(p, o, e.getTimestampMs(), Kind.STATE_DISCARDED, null, null, null, bytes,
+                e.getReason() + ": " + (e.getObjects().size() - shared) + " own and " + shared
+                        + " shared object(s) discarded, " + e.getKeptObjects() + " kept" + (e.getParts() > 1
+                        ? " (part " + (e.getPart() + 1) + " of " + e.getParts() + ")" : "") + "; " + e.getMessage());
     }
 
     private void triggered(long at, String checkpointType) {

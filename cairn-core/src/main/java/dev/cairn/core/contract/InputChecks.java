@@ -4,6 +4,7 @@ import dev.cairn.core.events.Command;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
@@ -110,9 +111,7 @@ public final class InputChecks {
         if (problem != null || handle == null) {
             return problem != null ? problem : "state handle is missing";
         }
-        problem = limits.checkLocation("state handle location", handle.getLocation());
-        return problem != null || handle.getSizeBytes() >= 0 ? problem
-                : "state size must be >= 0 but is " + handle.getSizeBytes();
+        return handle(handle, limits);
     }
 
     private static String[] finished(TaskFinished finished, InputLimits limits) {
@@ -124,14 +123,27 @@ public final class InputChecks {
                 handle(finished.getFinalState(), limits));
     }
 
-    /** An optional state handle: its location within bounds and its size not negative. */
+    /**
+     * An optional state handle: its location within bounds and its size not negative, and so for each shared object
+     * it names, whose location must differ from the handle's own (a shared object is counted apart from the state).
+     */
     private static String handle(StateHandle handle, InputLimits limits) {
         if (handle == null) {
             return null;
         }
         String location = limits.checkLocation("state handle location", handle.getLocation());
-        return location != null ? location
+        String problem = location != null ? location
                 : handle.getSizeBytes() < 0 ? "state size must be >= 0 but is " + handle.getSizeBytes() : null;
+        for (int i = 0; problem == null && i < handle.getShared().size(); i++) {
+            SharedState shared = handle.getShared().get(i);
+            problem = limits.checkLocation("shared state location", shared.getLocation());
+            if (problem == null && shared.getSizeBytes() < 0) {
+                problem = "shared state size must be >= 0 but is " + shared.getSizeBytes();
+            } else if (problem == null && shared.getLocation().equals(handle.getLocation())) {
+                problem = "shared state " + shared.getLocation() + " is the state handle's own location";
+            }
+        }
+        return problem;
     }
 
     private static String[] decline(CheckpointDeclined decline, InputLimits limits) {

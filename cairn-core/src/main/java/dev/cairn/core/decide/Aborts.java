@@ -6,11 +6,13 @@ import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestStatus;
+import dev.cairn.events.StateDiscarded;
 import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Aborting pending checkpoints and dropping queued requests: each abort is a {@code CheckpointAborted} (and the
- * requester's failed outcome), whose failure {@link CheckpointFailureManager} then weighs; each drop is a
+ * Aborting pending checkpoints and dropping queued requests: each abort is a {@code CheckpointAborted}, the
+ * discard of the states its subtasks had acknowledged ({@link Discards}), the requester's failed outcome, whose failure {@link CheckpointFailureManager} then weighs; each drop is a
  * {@code RequestDequeued} and the request's failure.
  */
 final class Aborts {
@@ -32,6 +34,7 @@ final class Aborts {
 
     private static void abort(Decision d, String jobId, PendingCheckpoint pending, CheckpointFailureReason reason,
             String message, boolean byTask) {
+        List<StateDiscarded> discards = Discards.ofAbort(d, jobId, pending, message);
         d.emit(CheckpointAborted.newBuilder()
                 .setJobId(jobId)
                 .setCheckpointId(pending.getCheckpointId())
@@ -42,6 +45,7 @@ final class Aborts {
                 .setTimestampMs(d.now)
                 .setOptions(pending.getOptions())
                 .build());
+        Discards.emit(d, discards);
         if (pending.getRequestId() != null) {
             d.outcome(jobId, pending.getRequestId(), RequestStatus.FAILED, reason, message, pending.getCheckpointId());
         }

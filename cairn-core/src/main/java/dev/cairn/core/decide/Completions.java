@@ -12,14 +12,15 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantState;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.StateDiscarded;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A pending checkpoint whose every expected ack is in (Flink: CheckpointCoordinator.completePendingCheckpoint):
- * it completes, older pending checkpoints are subsumed (not by a savepoint), and a stop-with-savepoint ends the
- * job (FINISHED). The completion carries the count and total size of the subtask states (the accepted acks and
+ * it completes, the retained checkpoints it pushes out are discarded ({@link Discards}), older pending checkpoints
+ * are subsumed (not by a savepoint), and a stop-with-savepoint ends the job (FINISHED). The completion carries the count and total size of the subtask states (the accepted acks and
  * the final states of subtasks that had finished), not the states, and the participants' states in spec order.
  */
 final class Completions {
@@ -33,7 +34,7 @@ final class Completions {
         Optional<RetainedCheckpoints> retained = d.state.retained(jobId);
         long lastSubsumed = savepoint ? -1
                 : Retention.lastSubsumedId(retained, job.getConfig().getRetained());
-        d.emit(CheckpointCompleted.newBuilder()
+        CheckpointCompleted completed = CheckpointCompleted.newBuilder()
                 .setJobId(jobId)
                 .setCheckpointId(pending.getCheckpointId())
                 .setType(pending.getType())
@@ -46,7 +47,10 @@ final class Completions {
                 .setLastSubsumedId(lastSubsumed)
                 .setParticipantStates(inSpecOrder(pending))
                 .setOptions(pending.getOptions())
-                .build());
+                .build();
+        List<StateDiscarded> discards = Discards.ofCompletion(d, completed, SnapshotKinds.isRestorePoint(completed));
+        d.emit(completed);
+        Discards.emit(d, discards);
         if (pending.getRequestId() != null) {
             d.outcome(jobId, pending.getRequestId(), RequestStatus.COMPLETED, null, null, pending.getCheckpointId());
         }

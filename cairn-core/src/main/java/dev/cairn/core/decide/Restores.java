@@ -13,6 +13,8 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.SavepointDisposed;
+import dev.cairn.events.StateDiscarded;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -57,6 +59,7 @@ final class Restores {
                     + " are no longer kept");
             return;
         }
+        List<StateDiscarded> discards = Discards.ofRestore(d, jobId, chosen, request.getRestoreMode());
         d.emit(JobRestored.newBuilder()
                 .setJobId(jobId)
                 .setRequestId(request.getRequestId())
@@ -64,6 +67,7 @@ final class Restores {
                 .setRestoreMode(request.getRestoreMode())
                 .setTimestampMs(d.now)
                 .build());
+        Discards.emit(d, discards);
         d.outcome(jobId, request.getRequestId(), RequestStatus.COMPLETED, null, null, chosen.getCheckpointId());
         JobStatuses.change(d, jobId, JobStatus.RUNNING, command.initialDelayFraction(), null);
     }
@@ -90,6 +94,7 @@ final class Restores {
                     + " complete, before disposing of it");
             return;
         }
+        List<StateDiscarded> discards = Discards.ofDisposal(d, jobId, disposed);
         d.emit(SavepointDisposed.newBuilder()
                 .setJobId(jobId)
                 .setRequestId(request.getRequestId())
@@ -97,6 +102,7 @@ final class Restores {
                 .setLocation(disposed.getStorageLocation())
                 .setTimestampMs(d.now)
                 .build());
+        Discards.emit(d, discards);
         d.outcome(jobId, request.getRequestId(), RequestStatus.COMPLETED, null, null, disposed.getCheckpointId());
     }
 

@@ -7,14 +7,18 @@ import dev.cairn.core.state.CheckpointProgress;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.KeptStates;
 import dev.cairn.core.state.PendingCheckpoints;
+import dev.cairn.core.state.SharedStates;
 import dev.cairn.core.state.TaskVertices;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskVertex;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,9 +41,20 @@ final class TaskMessages {
         Discard discard = discardOf(d.state, job, ack);
         if (discard != null) {
             discard(d, ack, discard.status(), discard.message());
-        } else {
-            accept(d, ack.getJobId(), PendingCheckpoints.find(job, ack.getCheckpointId()).orElseThrow(), ack);
+            return;
         }
+        PendingCheckpoint pending = PendingCheckpoints.find(job, ack.getCheckpointId()).orElseThrow();
+        Optional<SharedState> missing = SharedStates.missingReused(d.state, ack);
+        if (missing.isPresent()) {
+            String message = "Could not acknowledge checkpoint " + ack.getCheckpointId() + who(ack)
+                    + ": its state reuses the shared object " + missing.get().getLocation() + ", which no checkpoint"
+                    + " refers to any more (it was discarded), so the state could not be restored";
+            discard(d, ack, AckDiscardStatus.DISCARDED, message);
+            Aborts.abortByTask(d, ack.getJobId(), pending, CheckpointFailureReason.CHECKPOINT_DECLINED, message);
+            CheckpointRequestDecider.run(d, ack.getJobId());
+            return;
+        }
+        accept(d, ack.getJobId(), pending, ack);
     }
 
     /**
@@ -49,7 +64,7 @@ final class TaskMessages {
      */
     static boolean acceptedShortOfCompletion(CoordinatorState state, CheckpointAcknowledged ack) {
         JobState job = state.job(ack.getJobId()).orElse(null);
-        if (job == null || discardOf(state, job, ack) != null) {
+        if (job == null || discardOf(state, job, ack) != null || SharedStates.missingReused(state, ack).isPresent()) {
             return false;
         }
         PendingCheckpoint pending = PendingCheckpoints.find(job, ack.getCheckpointId()).orElseThrow();
@@ -162,6 +177,24 @@ final class TaskMessages {
     }
 
     /**
+     * The part of a discarded ack's handle its subtask may delete: its own object and the shared objects it wrote,
+     * but none that it reuses or that a kept checkpoint refers to (a replayed ack's objects may be referred to by
+     * later checkpoints).
+     */
+    private static StateHandle deletable(CoordinatorState state, String jobId, StateHandle handle) {
+        if (handle == null || handle.getShared().isEmpty()) {
+            return handle;
+        }
+        List<SharedState> shared = new ArrayList<>();
+        for (SharedState object : handle.getShared()) {
+            if (!object.getReused() && !SharedStates.isReferenced(state, jobId, object.getLocation())) {
+                shared.add(object);
+            }
+        }
+        return StateHandle.newBuilder(handle).setShared(shared).build();
+    }
+
+    /**
      * Discards an ack, handing its state handle out for clean-up unless a kept checkpoint refers to it
      * ({@link KeptStates}): an ack equal to an accepted one is a duplicate whenever it arrives, also after its
      * checkpoint ended, and is never answered with its handle.
@@ -188,7 +221,7 @@ final class TaskMessages {
                 .setSubtaskIndex(ack.getSubtaskIndex())
                 .setAttemptId(ack.getAttemptId())
                 .setStatus(decided)
-                .setStateHandle(decided == AckDiscardStatus.DUPLICATE ? null : handle)
+                .setStateHandle(decided == AckDiscardStatus.DUPLICATE ? null : deletable(d.state, ack.getJobId(), handle))
                 .setMessage(why)
                 .setTimestampMs(d.now)
                 .build());

@@ -19,10 +19,12 @@ import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.SavepointDisposed;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerFailed;
+import java.util.Locale;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -71,9 +73,19 @@ public final class EventDescriptions {
             case SAVEPOINT_DISPOSED -> "Disposed of savepoint " + ((SavepointDisposed) event).getCheckpointId()
                     + " of job " + ((SavepointDisposed) event).getJobId() + " ("
                     + ((SavepointDisposed) event).getLocation() + "): it is no point to restore from any more";
+            case STATE_DISCARDED -> discarded((StateDiscarded) event);
             case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT -> null;
         };
+    }
+
+    private static String discarded(StateDiscarded e) {
+        long shared = e.getObjects().stream().filter(o -> o.getShared()).count();
+        String part = e.getParts() > 1 ? " (part " + (e.getPart() + 1) + " of " + e.getParts() + ")" : "";
+        return "Discarded the state of " + e.getType().name().toLowerCase(Locale.ROOT) + " "
+                + e.getCheckpointId() + " of job " + e.getJobId() + part + ", " + e.getReason() + ": "
+                + (e.getObjects().size() - shared) + " object(s) of its own and " + shared + " shared object(s) no "
+                + "checkpoint refers to any more, " + e.getKeptObjects() + " kept; " + e.getMessage();
     }
 
     private static String triggered(CheckpointTriggered e) {

@@ -23,6 +23,7 @@ import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.SavepointDisposed;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
@@ -67,7 +68,8 @@ public enum EventKind {
     RESTORE_JOB(RestoreJob.class, Origin.REQUESTS, false, null),
     DISPOSE_SAVEPOINT(DisposeSavepoint.class, Origin.REQUESTS, false, null),
     JOB_RESTORED(JobRestored.class, Origin.DECIDED, false, null),
-    SAVEPOINT_DISPOSED(SavepointDisposed.class, Origin.DECIDED, false, null);
+    SAVEPOINT_DISPOSED(SavepointDisposed.class, Origin.DECIDED, false, null),
+    STATE_DISCARDED(StateDiscarded.class, Origin.DECIDED, true, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

@@ -12,6 +12,7 @@ import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.FinishedTasks;
 import dev.cairn.core.state.PendingCheckpoints;
 import dev.cairn.core.state.RequestOrder;
+import dev.cairn.core.state.SharedStates;
 import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointAborted;
@@ -54,7 +55,8 @@ import org.apache.avro.specific.SpecificRecord;
  * decision; every choice was made by {@code CheckpointDecider} and recorded in the event, so the
  * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}, a task's
  * start and its end by {@link SubtaskRecorder}. An
- * accepted ack changes only its own key (its checkpoint's progress follows from the acks). Events
+ * accepted ack changes only its own key (its checkpoint's progress follows from the acks) and the reference counts of
+ * the shared objects it names ({@link SharedStates}), which a checkpoint that stops being kept releases. Events
  * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
  * are accepted and ignored.
  */
@@ -101,7 +103,7 @@ public final class CheckpointEvolver {
             case TASK_FINISHED -> (self, s, e) -> SubtaskRecorder.finished(s, (TaskFinished) e);
             case PARTICIPANTS_TRIGGERED -> (self, s, e) -> onParticipantsTriggered(s, (ParticipantsTriggered) e);
             case PARTICIPANT_ACKNOWLEDGED -> (self, s, e) -> onParticipantAck(s, (ParticipantAcknowledged) e);
-            case CHECKPOINT_ACKNOWLEDGED -> (self, s, e) -> s.putAck((CheckpointAcknowledged) e);
+            case CHECKPOINT_ACKNOWLEDGED -> (self, s, e) -> onAck(s, (CheckpointAcknowledged) e);
             case CHECKPOINT_TRIGGERED -> (self, s, e) -> onTriggered(s, (CheckpointTriggered) e);
             case CHECKPOINT_COMPLETED -> (self, s, e) -> self.onCompleted(s, (CheckpointCompleted) e);
             case CHECKPOINT_ABORTED -> (self, s, e) -> self.onAborted(s, (CheckpointAborted) e);
@@ -117,7 +119,7 @@ public final class CheckpointEvolver {
             case JOB_RESTORED -> (self, s, e) -> RestorePointRecorder.restored(s, (JobRestored) e);
             case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
             case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
-                    ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED -> NOTHING;
+                    ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED -> NOTHING;
         };
     }
 
@@ -125,6 +127,12 @@ public final class CheckpointEvolver {
     @FunctionalInterface
     private interface Step {
         void apply(CheckpointEvolver evolver, CoordinatorState state, SpecificRecord event);
+    }
+
+    /** An accepted ack: its own key, and a reference to each shared object it names. */
+    private static void onAck(CoordinatorState state, CheckpointAcknowledged e) {
+        state.putAck(e);
+        SharedStates.register(state, e);
     }
 
     private static void onStatus(CoordinatorState state, JobStatusChange e) {
@@ -339,6 +347,9 @@ public final class CheckpointEvolver {
         next.setPending(without(job.get().getPending(), e.getCheckpointId()));
         next.setRecentlyEndedIds(bounded(job.get().getRecentlyEndedIds(), e.getCheckpointId()));
         next.setCounts(counts(job.get(), 0, pending.isPresent() ? -1 : 0, 0, 1));
+        if (pending.isPresent()) {
+            SharedStates.release(state, e.getJobId(), e.getCheckpointId());
+        }
         history.aborted(state, next, pending, progress, e);
         state.putJob(next);
     }

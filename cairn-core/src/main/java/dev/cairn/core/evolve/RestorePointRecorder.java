@@ -6,6 +6,7 @@ import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.state.Retention;
+import dev.cairn.core.state.SharedStates;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
@@ -23,8 +24,8 @@ import java.util.Optional;
  * disposes of it, and the savepoint of a stop-with-savepoint is also retained, as the job's restore point, so that a
  * worker that dies after the stop restores it and commits what the stop's savepoint holds (as Flink keeps a
  * stop-with-savepoint's savepoint for recovery). A point a user restores from becomes the newest retained
- * entry. The acks of a point that leaves them are removed once nothing else keeps them
- * ({@link RestorePoints#keepsAcks}).
+ * entry. A point that leaves them, and is no savepoint kept, releases its references to shared objects
+ * ({@link SharedStates}); its acks are removed once nothing else keeps them ({@link RestorePoints#keepsAcks}).
  */
 final class RestorePointRecorder {
 
@@ -75,6 +76,9 @@ final class RestorePointRecorder {
             return;
         }
         forgetSavepoint(state, e.getJobId(), e.getCheckpointId());
+        if (!Retention.contains(state.retained(e.getJobId()), e.getCheckpointId())) {
+            SharedStates.release(state, e.getJobId(), e.getCheckpointId());
+        }
         if (!RestorePoints.keepsAcks(state, job.get(), e.getCheckpointId())) {
             state.removeAcks(e.getJobId(), e.getCheckpointId());
         }
@@ -95,6 +99,9 @@ final class RestorePointRecorder {
     private static void removeAcksOfDropped(CoordinatorState state, JobState job, Optional<RetainedCheckpoints> before,
             RetainedCheckpoints after) {
         for (long dropped : Retention.dropped(before, after)) {
+            if (state.savepoints(job.getJobId()).stream().noneMatch(s -> s.getCheckpointId() == dropped)) {
+                SharedStates.release(state, job.getJobId(), dropped);
+            }
             if (!RestorePoints.keepsAcks(state, job, dropped)) {
                 state.removeAcks(job.getJobId(), dropped);
             }

@@ -6,10 +6,12 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.KeptSavepoints;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.coordinator.state.SharedStateEntry;
 import dev.cairn.core.state.StateKeys.AckKey;
 import dev.cairn.core.state.StateKeys.AttemptKey;
 import dev.cairn.core.state.StateKeys.CheckpointKey;
 import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateKeys.SharedKey;
 import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
@@ -273,6 +275,11 @@ public final class CoordinatorState {
     /** The job's savepoints that are points to restore from, oldest first; empty when it has none. */
     public List<CheckpointCompleted> savepoints(String jobId) {
         return get(StateTable.SAVEPOINTS, jobId).map(KeptSavepoints::getSavepoints).orElse(List.of());
+    }
+
+    /** The job's shared state object at {@code location}, empty when no kept checkpoint refers to it. */
+    public Optional<SharedStateEntry> sharedState(String jobId, String location) {
+        return get(StateTable.SHARED_STATES, new SharedKey(jobId, location));
     }
 
     /** Two states are equal when their storages are (for {@link MapStorage}: equal values under equal keys). */

@@ -4,6 +4,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
+import java.util.List;
 
 /**
  * Subtasks that finished for good (Flink: checkpoints after tasks finish, FLIP-147). A finished subtask is not
@@ -16,7 +17,7 @@ import dev.cairn.events.TaskVertex;
 public final class FinishedTasks {
 
     /** The state of a subtask that finished without one: nothing to restore. */
-    public static final StateHandle NO_STATE = new StateHandle("", 0L);
+    public static final StateHandle NO_STATE = new StateHandle("", 0L, List.of());
 
     private FinishedTasks() {
     }

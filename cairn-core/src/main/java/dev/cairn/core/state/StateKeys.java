@@ -40,6 +40,11 @@ public final class StateKeys {
             key.requestId()), buffer -> new RequestKey(string(buffer), string(buffer)), RequestKey::jobId,
             StateKeys::jobPrefix);
 
+    /** (jobId, location) of a shared state object, grouped by job: encoded as a vertex key is. */
+    public static final KeyCodec<SharedKey> SHARED = KeyCodec.grouped(key -> twoStrings(key.jobId(),
+            key.location()), buffer -> new SharedKey(string(buffer), string(buffer)), SharedKey::jobId,
+            StateKeys::jobPrefix);
+
     private StateKeys() {
     }
 
@@ -95,6 +100,14 @@ public final class StateKeys {
         @Override
         public int hashCode() {
             return mix(Objects.hashCode(jobId), Objects.hashCode(requestId));
+        }
+    }
+
+    /** (jobId, location): one shared state object of the job. */
+    public record SharedKey(String jobId, String location) {
+        @Override
+        public int hashCode() {
+            return mix(Objects.hashCode(jobId), Objects.hashCode(location));
         }
     }
 

@@ -6,10 +6,12 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.KeptSavepoints;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
+import dev.cairn.coordinator.state.SharedStateEntry;
 import dev.cairn.core.state.StateKeys.AckKey;
 import dev.cairn.core.state.StateKeys.AttemptKey;
 import dev.cairn.core.state.StateKeys.CheckpointKey;
 import dev.cairn.core.state.StateKeys.RequestKey;
+import dev.cairn.core.state.StateKeys.SharedKey;
 import dev.cairn.core.state.StateKeys.VertexKey;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
@@ -71,9 +73,16 @@ public final class StateTable<K, V extends SpecificRecord> {
     public static final StateTable<String, KeptSavepoints> SAVEPOINTS = new StateTable<>("cairn-savepoints",
             StateKeys.JOB, KeptSavepoints.class, Removal.NEVER, Reads.WHEN_NEEDED);
 
+    /**
+     * The job's shared state objects and how many acks of kept checkpoints refer to each ({@link SharedStates}):
+     * read for the shared objects an ack names, and when a checkpoint's state is discarded.
+     */
+    public static final StateTable<SharedKey, SharedStateEntry> SHARED_STATES = new StateTable<>("cairn-shared",
+            StateKeys.SHARED, SharedStateEntry.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+
     /** Every table, in the order a state lists them. */
     public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, ACKS,
-            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS);
+            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS, SHARED_STATES);
 
     /** Which entries of a table are ever removed. */
     public enum Removal {

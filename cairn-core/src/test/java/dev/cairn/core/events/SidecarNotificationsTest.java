@@ -25,6 +25,7 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.StateHandle;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
@@ -150,7 +151,7 @@ class SidecarNotificationsTest {
     @ParameterizedTest
     @EnumSource(AckDiscardStatus.class)
     void shouldKeepADiscardedAckWithoutHandleFromTheSidecars(AckDiscardStatus status) {
-        AckDiscarded withHandle = discarded(status, new StateHandle("mem://x", 1L));
+        AckDiscarded withHandle = discarded(status, StateHandle.newBuilder().setLocation("mem://x").setSizeBytes(1L).build());
         AckDiscarded withoutHandle = discarded(status, null);
 
         assertThat(SidecarNotifications.isForSidecars(withHandle)).isEqualTo(status != AckDiscardStatus.DUPLICATE);
@@ -168,13 +169,27 @@ class SidecarNotificationsTest {
         List<SpecificRecord> journalOnly = new java.util.ArrayList<>(triggered.events());
         journalOnly.addAll(acked.events());
         journalOnly.addAll(expired.events());
-        journalOnly.removeIf(e -> e instanceof CheckpointTriggered || e instanceof CheckpointAborted);
+        journalOnly.removeIf(e -> e instanceof CheckpointTriggered || e instanceof CheckpointAborted
+                || e instanceof StateDiscarded);
         journalOnly.add(acknowledge(1, SOURCE, 1).event());
         journalOnly.add(Fixtures.finish(SOURCE, 1, 5).event());
         journalOnly.add(Fixtures.participantAck(1, "hook", 1).event());
 
         assertThat(journalOnly).isNotEmpty().noneMatch(SidecarNotifications::isForSidecars);
         assertThat(journalOnly).anyMatch(e -> e instanceof CheckpointAcknowledged);
+    }
+
+    /** The states of an aborted checkpoint go to the sidecars that delete them; a discard naming none does not. */
+    @Test
+    void shouldSendADiscardToTheSidecarsOnlyWhenItNamesObjects() {
+        Scenario scenario = Scenario.runningJob(spec(), 1000);
+        scenario.and(checkpointRequest("cp"), 1000).and(acknowledge(1, SOURCE, 0), 1100);
+        StateDiscarded discarded = scenario.when(tick(), 1600).single(StateDiscarded.class);
+
+        assertThat(discarded.getObjects()).isNotEmpty();
+        assertThat(SidecarNotifications.isForSidecars(discarded)).isTrue();
+        discarded.setObjects(List.of());
+        assertThat(SidecarNotifications.isForSidecars(discarded)).isFalse();
     }
 
     private static CheckpointCompleted completion(CheckpointType type) {

@@ -95,6 +95,11 @@ public final class Scenario {
         return this;
     }
 
+    /** Every event of the journal so far, oldest first. */
+    public List<SpecificRecord> journal() {
+        return List.copyOf(journal);
+    }
+
     public CoordinatorState state() {
         return state;
     }

@@ -132,7 +132,7 @@ class SidecarRecordKindsTopologyTest {
         send(acks, started(1));
         send(acks, TaskFinished.newBuilder().setJobId(JOB).setTaskId("source")
                 .setSubtaskIndex(1).setAttemptId(CoordinatorDriver.attempt("source", 1))
-                .setFinalState(new StateHandle("file:///final/source-1", 7L)).setTimestampMs(driver.now()).build());
+                .setFinalState(StateHandle.newBuilder().setLocation("file:///final/source-1").setSizeBytes(7L).build()).setTimestampMs(driver.now()).build());
 
         trigger("r-1");
         participantAcks(acks, 1);
@@ -167,7 +167,7 @@ class SidecarRecordKindsTopologyTest {
     private void participantAcks(TestInputTopic<String, AckEnvelope> acks, long checkpointId) {
         send(acks, ParticipantAcknowledged.newBuilder().setJobId(JOB)
                 .setCheckpointId(checkpointId).setParticipant("hook")
-                .setState(new StateHandle("file:///hook/" + checkpointId, 3L)).setTimestampMs(driver.now()).build());
+                .setState(StateHandle.newBuilder().setLocation("file:///hook/" + checkpointId).setSizeBytes(3L).build()).setTimestampMs(driver.now()).build());
     }
 
     private static JobSpec spec() {

@@ -88,7 +88,7 @@ class RestorePointsTest {
     }
 
     private static ParticipantState participant(String name, String location) {
-        return new ParticipantState(name, new StateHandle(location, 7L));
+        return new ParticipantState(name, StateHandle.newBuilder().setLocation(location).setSizeBytes(7L).build());
     }
 
     private static RetainedCheckpoints retained(CheckpointCompleted... checkpoints) {

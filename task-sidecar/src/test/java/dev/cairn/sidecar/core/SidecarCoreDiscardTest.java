@@ -108,7 +108,7 @@ class SidecarCoreDiscardTest {
     private static AckDiscarded toParticipant(String name, long id) {
         return AckDiscarded.newBuilder().setJobId(JOB).setCheckpointId(id).setTaskId(name).setSubtaskIndex(-1)
                 .setAttemptId(name).setStatus(AckDiscardStatus.LATE)
-                .setStateHandle(new StateHandle("file:///s/" + id, 64L))
+                .setStateHandle(StateHandle.newBuilder().setLocation("file:///s/" + id).setSizeBytes(64L).build())
                 .setMessage("late").setTimestampMs(5).build();
     }
 }

@@ -181,7 +181,7 @@ public final class ControlRecordsBed implements AutoCloseable {
     public static AckDiscarded discarded(TaskAttempt attempt, long id, AckDiscardStatus status, String location) {
         return AckDiscarded.newBuilder().setJobId(attempt.jobId()).setCheckpointId(id).setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex()).setAttemptId(attempt.attemptId()).setStatus(status)
-                .setStateHandle(new StateHandle(location, 1_000L)).setMessage("checkpoint " + id + " is unknown")
+                .setStateHandle(StateHandle.newBuilder().setLocation(location).setSizeBytes(1_000L).build()).setMessage("checkpoint " + id + " is unknown")
                 .setTimestampMs(System.currentTimeMillis()).build();
     }
 

@@ -156,8 +156,7 @@ class StartupRestoreTest {
     private static CheckpointCompleted completed(long id) {
         return CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/" + JOB)
-                .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old", new StateHandle(location(id),
-                        100L))))
+                .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old", StateHandle.newBuilder().setLocation(location(id)).setSizeBytes(100L).build())))
                 .setTotalSizeBytes(100).setLastSubsumedId(id - 1).setOptions(SnapshotOptions.newBuilder().build())
                 .build();
     }
