@@ -14,6 +14,8 @@ import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RestoreFailed;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.StateDiscarded;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +32,7 @@ public final class CheckpointTimeline {
     /** What happened to a checkpoint at one record. */
     public enum Kind {
         PARTICIPANTS_TRIGGERED, TRIGGERED, ACK, PARTICIPANT_ACK, DECLINE, PARTICIPANT_DECLINE, ACK_DISCARDED,
-        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME, STATE_DISCARDED
+        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME, STATE_DISCARDED, RESTORE_FAILED, RESTORE_POINT_REJECTED
     }
 
     /** How a checkpoint stands at the end of the records read. */
@@ -119,6 +121,11 @@ public final class CheckpointTimeline {
             case CHECKPOINT_FAILURE_COUNTED -> failureCounted(p, o, (CheckpointFailureCounted) event);
             case REQUEST_OUTCOME -> requestOutcome(p, o, (RequestOutcome) event);
             case STATE_DISCARDED -> stateDiscarded(p, o, (StateDiscarded) event);
+            case RESTORE_FAILED -> new Entry(p, o, ((RestoreFailed) event).getTimestampMs(), Kind.RESTORE_FAILED,
+                    ((RestoreFailed) event).getTaskId(), ((RestoreFailed) event).getSubtaskIndex(),
+                    ((RestoreFailed) event).getAttemptId(), null, ((RestoreFailed) event).getMessage());
+            case RESTORE_POINT_REJECTED -> new Entry(p, o, ((RestorePointRejected) event).getTimestampMs(),
+                    Kind.RESTORE_POINT_REJECTED, null, null, null, null, ((RestorePointRejected) event).getMessage());
             case JOB_SPEC, JOB_STATUS_CHANGE, TRIGGER_REQUEST, TASK_STARTED, TASK_FINISHED, REQUEST_QUEUED,
                     REQUEST_DEQUEUED, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, TRIGGER_FAILED,
                     COMMAND_REJECTED, TASK_START_REJECTED, RESTORE_JOB, DISPOSE_SAVEPOINT, JOB_RESTORED,

@@ -52,6 +52,12 @@ public final class InputChecks {
         } else if (command instanceof Command.Dispose c) {
             problems = restore(c.event().getJobId(), c.event().getRequestId(), c.event().getRequester(),
                     c.event().getSavepointPath(), c.event().getCheckpointId(), limits);
+        } else if (command instanceof Command.FailRestore c) {
+            problems = of(limits.checkId("job id", c.event().getJobId()),
+                    limits.checkId("task id", c.event().getTaskId()),
+                    limits.checkSubtaskIndex(c.event().getSubtaskIndex()),
+                    limits.checkId("attempt id", c.event().getAttemptId()),
+                    limits.checkMessage("restore failure message", c.event().getMessage()));
         } else if (command instanceof Command.RegisterJob) {
             return Optional.empty();
         } else {

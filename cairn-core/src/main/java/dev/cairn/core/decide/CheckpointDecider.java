@@ -17,6 +17,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
@@ -96,10 +97,11 @@ public final class CheckpointDecider {
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
             case RESTORE_JOB -> (d, c) -> Restores.restore(d, (Command.Restore) c);
             case DISPOSE_SAVEPOINT -> (d, c) -> Restores.dispose(d, (Command.Dispose) c);
+            case RESTORE_FAILED -> (d, c) -> RestoreFallbacks.failed(d, c, (RestoreFailed) c.event());
             case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
                     CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
-                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED ->
+                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_POINT_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
     }

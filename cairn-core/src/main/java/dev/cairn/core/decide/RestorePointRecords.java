@@ -8,6 +8,7 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.RestorePart;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
@@ -68,6 +69,8 @@ final class RestorePointRecords {
                 point = c;
             } else if (event instanceof JobRestored r) {
                 point = r.getRestorePoint();
+            } else if (event instanceof RestorePointRejected r) {
+                point = r.getFallback();
             }
         }
         return point;

@@ -7,6 +7,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
@@ -45,10 +46,11 @@ public sealed interface Command {
             case PARTICIPANT_DECLINED -> new DeclineParticipant((ParticipantDeclined) event);
             case RESTORE_JOB -> new Restore((RestoreJob) event, random.getAsDouble());
             case DISPOSE_SAVEPOINT -> new Dispose((DisposeSavepoint) event);
+            case RESTORE_FAILED -> new FailRestore((RestoreFailed) event);
             case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
                     CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
-                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED ->
+                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_POINT_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is decided by the coordinator, not sent"
                             + " to it");
         };
@@ -126,6 +128,10 @@ public sealed interface Command {
 
     /** Disposes of one of a job's savepoints. */
     record Dispose(DisposeSavepoint event) implements Input {
+    }
+
+    /** A subtask could not restore its state from the job's restore point. */
+    record FailRestore(RestoreFailed event) implements Input {
     }
 
     /** Something of the job may be due (a checkpoint timeout or the periodic trigger). */

@@ -19,6 +19,8 @@ import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.SavepointDisposed;
+import dev.cairn.events.RestoreFailed;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStartRejected;
@@ -74,6 +76,12 @@ public final class EventDescriptions {
                     + " of job " + ((SavepointDisposed) event).getJobId() + " ("
                     + ((SavepointDisposed) event).getLocation() + "): it is no point to restore from any more";
             case STATE_DISCARDED -> discarded((StateDiscarded) event);
+            case RESTORE_FAILED -> "Task " + ((RestoreFailed) event).getTaskId() + " subtask "
+                    + ((RestoreFailed) event).getSubtaskIndex() + " of job " + ((RestoreFailed) event).getJobId()
+                    + " could not restore checkpoint " + ((RestoreFailed) event).getCheckpointId() + ": "
+                    + ((RestoreFailed) event).getMessage();
+            case RESTORE_POINT_REJECTED -> "Rejected the restore point of job " + ((RestorePointRejected) event)
+                    .getJobId() + ": " + ((RestorePointRejected) event).getMessage();
             case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT -> null;
         };

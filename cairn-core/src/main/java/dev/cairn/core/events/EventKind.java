@@ -21,7 +21,9 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.TaskFinished;
@@ -69,7 +71,9 @@ public enum EventKind {
     DISPOSE_SAVEPOINT(DisposeSavepoint.class, Origin.REQUESTS, false, null),
     JOB_RESTORED(JobRestored.class, Origin.DECIDED, false, null),
     SAVEPOINT_DISPOSED(SavepointDisposed.class, Origin.DECIDED, false, null),
-    STATE_DISCARDED(StateDiscarded.class, Origin.DECIDED, true, null);
+    STATE_DISCARDED(StateDiscarded.class, Origin.DECIDED, true, null),
+    RESTORE_FAILED(RestoreFailed.class, Origin.ACKS, false, null),
+    RESTORE_POINT_REJECTED(RestorePointRejected.class, Origin.DECIDED, true, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

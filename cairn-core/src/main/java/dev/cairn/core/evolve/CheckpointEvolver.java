@@ -34,6 +34,7 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.TaskFinished;
@@ -118,8 +119,9 @@ public final class CheckpointEvolver {
             case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
             case JOB_RESTORED -> (self, s, e) -> RestorePointRecorder.restored(s, (JobRestored) e);
             case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
+            case RESTORE_POINT_REJECTED -> (self, s, e) -> RestorePointRecorder.rejected(s, (RestorePointRejected) e);
             case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
-                    ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED -> NOTHING;
+                    ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_FAILED -> NOTHING;
         };
     }
 

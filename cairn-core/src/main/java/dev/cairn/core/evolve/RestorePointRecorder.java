@@ -12,6 +12,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.RestoreMode;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SavepointDisposed;
 import java.util.ArrayList;
@@ -53,17 +54,29 @@ final class RestorePointRecorder {
 
     /** The chosen point is the newest retained entry; in CLAIM mode a savepoint becomes the coordinator's own. */
     static void restored(CoordinatorState state, JobRestored e) {
-        String jobId = e.getJobId();
+        restoredFrom(state, e.getJobId(), e.getRestorePoint(), e.getRestoreMode());
+    }
+
+    /**
+     * The job falls back from a restore point a subtask could not restore to the previous retained checkpoint: it is
+     * restored from it as if a user chose it ({@link Retention#fallbackMode}).
+     */
+    static void rejected(CoordinatorState state, RestorePointRejected e) {
+        restoredFrom(state, e.getJobId(), e.getFallback(),
+                Retention.fallbackMode(state.retained(e.getJobId()), e.getFallback()));
+    }
+
+    private static void restoredFrom(CoordinatorState state, String jobId, CheckpointCompleted point,
+            RestoreMode mode) {
         Optional<JobState> job = state.job(jobId);
         if (job.isEmpty()) {
             return;
         }
-        CheckpointCompleted point = e.getRestorePoint();
         Optional<RetainedCheckpoints> before = state.retained(jobId);
-        RetainedCheckpoints after = Retention.restoreFrom(before, point, e.getRestoreMode(),
-                job.get().getConfig().getRetained(), job.get().getNextCheckpointId() - 1);
+        RetainedCheckpoints after = Retention.restoreFrom(before, point, mode, job.get().getConfig().getRetained(),
+                job.get().getNextCheckpointId() - 1);
         state.put(StateTable.RETAINED, jobId, after);
-        if (e.getRestoreMode() == RestoreMode.CLAIM) {
+        if (mode == RestoreMode.CLAIM) {
             forgetSavepoint(state, jobId, point.getCheckpointId());
         }
         removeAcksOfDropped(state, job.get(), before, after);

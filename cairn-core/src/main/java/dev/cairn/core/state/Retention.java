@@ -72,6 +72,17 @@ public final class Retention {
         return entry.getType() == CheckpointType.CHECKPOINT;
     }
 
+    /**
+     * How a job falls back to {@code fallback} when its restore point cannot be restored: a savepoint, and a point a
+     * user restored in NO_CLAIM mode, stay the user's (NO_CLAIM); the coordinator's own checkpoints stay its own.
+     */
+    public static RestoreMode fallbackMode(Optional<RetainedCheckpoints> retained, CheckpointCompleted fallback) {
+        if (retained.isPresent() && !owned(retained.get(), fallback)) {
+            return RestoreMode.NO_CLAIM;
+        }
+        return fallback.getType() == CheckpointType.SAVEPOINT ? RestoreMode.NO_CLAIM : RestoreMode.CLAIM;
+    }
+
     /** The newest entry: the job's restore point. */
     public static Optional<CheckpointCompleted> newest(Optional<RetainedCheckpoints> retained) {
         List<CheckpointCompleted> checkpoints = entries(retained);
