@@ -16,6 +16,7 @@ import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.StateDiscarded;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -107,6 +108,8 @@ public final class JournalChecker {
             case CHECKPOINT_ABORTED -> aborted(entry, jobId, job, (CheckpointAborted) event);
             case TRIGGER_FAILED -> job.failed++;
             case CHECKPOINT_FAILURE_COUNTED -> failureCounted(entry, jobId, (CheckpointFailureCounted) event);
+            case STATE_DISCARDED -> DiscardCheck.check((StateDiscarded) event, state)
+                    .ifPresent(problem -> violate(entry, jobId, Rule.DISCARDED_WHILE_KEPT, problem));
             default -> {
                 // the other kinds are checked by no rule
             }

@@ -34,7 +34,9 @@ public record Violation(int partition, long offset, String jobId, Rule rule, Str
         /** A subtask's ack is accepted at most once per checkpoint. */
         DUPLICATE_ACK,
         /** Figures an event states agree with the events before it (counts, sizes, failure counter). */
-        COUNTERS
+        COUNTERS,
+        /** No state is discarded while a pending or retained checkpoint or a kept savepoint refers to it. */
+        DISCARDED_WHILE_KEPT
     }
 
     /** {@code partition/offset}. */

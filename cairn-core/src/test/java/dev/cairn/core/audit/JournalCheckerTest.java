@@ -14,6 +14,8 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.DiscardedObject;
+import dev.cairn.events.StateDiscarded;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
@@ -182,6 +184,26 @@ class JournalCheckerTest {
 
         assertThat(check(entries(broken)).finish()).extracting(Violation::message)
                 .contains("job billing: counts.triggered replayed=1, events=2");
+    }
+
+    @Test
+    void shouldReportADiscardOfTheStateARetainedCheckpointRefersTo() {
+        int discard = indexOf(journal, StateDiscarded.class, ORDERS, 1);
+        int retainedAck = indexOf(journal, CheckpointAcknowledged.class, ORDERS, 3);
+        CheckpointAcknowledged kept = (CheckpointAcknowledged) journal.get(retainedAck);
+        List<SpecificRecord> broken = changed(journal, discard, (StateDiscarded d) -> {
+            d.setObjects(List.of(DiscardedObject.newBuilder(d.getObjects().get(0)).setTaskId(kept.getTaskId())
+                    .setSubtaskIndex(kept.getSubtaskIndex()).setLocation(kept.getStateHandle().getLocation())
+                    .build()));
+            return d;
+        });
+
+        assertThat(check(entries(journal)).finish()).isEmpty();
+        assertThat(check(entries(broken)).finish()).filteredOn(v -> v.rule() == Rule.DISCARDED_WHILE_KEPT)
+                .singleElement().satisfies(v -> {
+                    assertThat(v.offset()).isEqualTo(discard);
+                    assertThat(v.message()).contains(kept.getStateHandle().getLocation(), "kept checkpoint 3");
+                });
     }
 
     private static JournalChecker check(List<JournalEntry> entries) {
