@@ -2,6 +2,8 @@ package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.core.events.EventKind;
+import dev.cairn.events.DiscardedObject;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
@@ -81,6 +83,8 @@ public final class DecisionMetrics implements DecisionListener {
                 case TRIGGER_FAILED -> failures(jobId, ((TriggerFailed) event).getReason()).increment();
                 case ACK_DISCARDED -> discardedAcks(jobId, ((AckDiscarded) event).getStatus().name()).increment();
                 case TASK_START_REJECTED -> rejectedStarts(jobId).increment();
+                case STATE_DISCARDED -> discardedState(jobId, (StateDiscarded) event);
+                case RESTORE_POINT_REJECTED -> rejectedRestorePoints(jobId).increment();
                 default -> {
                     // the other kinds count towards no metric
                 }
@@ -135,6 +139,31 @@ public final class DecisionMetrics implements DecisionListener {
                 .description("Subtask acknowledgements not accepted, by why (per instance, since it started)")
                 .tag("job", jobId)
                 .tag("status", status)
+                .register(registry);
+    }
+
+    /** Objects and bytes handed out for deletion, by why their checkpoint's state was discarded. */
+    private void discardedState(String jobId, StateDiscarded discarded) {
+        String reason = discarded.getReason().name();
+        Counter.builder("cairn.state.discarded.objects")
+                .description("State objects the coordinator discarded: nothing kept refers to them any more (per "
+                        + "instance, since it started)")
+                .tag("job", jobId)
+                .tag("reason", reason)
+                .register(registry).increment(discarded.getObjects().size());
+        Counter.builder("cairn.state.discarded.bytes")
+                .description("Bytes of the state objects the coordinator discarded (per instance, since it started)")
+                .tag("job", jobId)
+                .tag("reason", reason)
+                .register(registry).increment(discarded.getObjects().stream()
+                        .mapToLong(DiscardedObject::getSizeBytes).sum());
+    }
+
+    private Counter rejectedRestorePoints(String jobId) {
+        return Counter.builder("cairn.restore.points.rejected")
+                .description("Restore points a subtask could not read, from which the job fell back to an older "
+                        + "retained checkpoint (per instance, since it started)")
+                .tag("job", jobId)
                 .register(registry);
     }
 

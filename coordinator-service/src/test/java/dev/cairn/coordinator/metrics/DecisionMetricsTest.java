@@ -10,6 +10,9 @@ import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DiscardReason;
+import dev.cairn.events.DiscardedObject;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TriggerFailed;
@@ -34,6 +37,25 @@ class DecisionMetricsTest {
         assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"billing\"}")).isEqualTo(1.0);
         assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_discarded_total{job=\"orders\",status=\"LATE\"}"))
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCountTheDiscardedObjectsAndBytesByReason() {
+        StateDiscarded discarded = StateDiscarded.newBuilder().setJobId("orders").setCheckpointId(4)
+                .setType(CheckpointType.CHECKPOINT).setReason(DiscardReason.SUBSUMED).setMessage("subsumed by 5")
+                .setPart(0).setParts(1).setTimestampMs(1_000).setObjects(List.of(
+                        DiscardedObject.newBuilder().setTaskId("map").setSubtaskIndex(0).setLocation("s3://b/1")
+                                .setSizeBytes(100).build(),
+                        DiscardedObject.newBuilder().setTaskId("map").setSubtaskIndex(0).setLocation("s3://b/2")
+                                .setSizeBytes(50).setShared(true).build())).build();
+
+        metrics.decided("orders", List.of(discarded), 1_000);
+
+        String scrape = registry.scrape();
+        assertThat(Scrapes.value(scrape, "cairn_state_discarded_objects_total{job=\"orders\",reason=\"SUBSUMED\"}"))
+                .isEqualTo(2.0);
+        assertThat(Scrapes.value(scrape, "cairn_state_discarded_bytes_total{job=\"orders\",reason=\"SUBSUMED\"}"))
+                .isEqualTo(150.0);
     }
 
     @Test
