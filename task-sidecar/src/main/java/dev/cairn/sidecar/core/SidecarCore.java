@@ -278,20 +278,14 @@ public final class SidecarCore {
 
     /**
      * The hook returned a result for the running snapshot: ack it unless already declined (or publish
-     * {@code TaskFinished} for a finished result), then start the next. A task's result without a state handle
-     * location is a failure; so is a participant's finished result.
+     * {@code TaskFinished} for a finished result), then start the next. A result the sidecar cannot answer is a
+     * failure ({@link ResultChecks}): a task's result without a state handle location, a participant's finished
+     * result or one naming shared objects, and malformed shared objects.
      */
     public List<SidecarAction> onSnapshotSucceeded(long checkpointId, SnapshotResult result, long nowMs) {
-        boolean participant = identity instanceof Participant;
-        if (result == null || (!participant && !result.finished() && !result.hasState())) {
-            return finish(checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
-                    "the snapshot hook returned no state handle location"), null, nowMs);
-        }
-        if (participant && result.finished()) {
-            return finish(checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
-                    "the participant's hook answered that it finished; only tasks finish"), null, nowMs);
-        }
-        return finish(checkpointId, null, result, nowMs);
+        Optional<AckEvents.Failure> problem = ResultChecks.problemOf(result, identity instanceof Participant);
+        return problem.isPresent() ? finish(checkpointId, problem.get(), null, nowMs)
+                : finish(checkpointId, null, result, nowMs);
     }
 
     /** The running snapshot failed (thrown, failed stage, or declined by the worker). */
