@@ -372,8 +372,9 @@ public final class KafkaSidecar implements AutoCloseable {
             hooks.notifyAborted(new CheckpointAbort(aborted.checkpointId(), aborted.latestCompletedId(),
                     aborted.stopFailed()));
         } else if (action instanceof SidecarAction.DiscardState discard) {
-            LOG.info("Handing {} the state {} of checkpoint {} that the coordinator discarded ({})", who,
-                    discard.state().location(), discard.state().checkpointId(), discard.state().status());
+            LOG.info("Handing {} the {}state {} of checkpoint {} that the coordinator discarded ({})", who,
+                    discard.state().shared() ? "shared " : "", discard.state().location(),
+                    discard.state().checkpointId(), discard.state().cause());
             hooks.discardState(discard.state());
         } else if (action instanceof SidecarAction.SnapshotSkipped skipped) {
             LOG.info("Skipping the snapshot of checkpoint {} for {}: {}", skipped.checkpointId(), who,
