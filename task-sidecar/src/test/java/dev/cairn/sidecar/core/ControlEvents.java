@@ -150,7 +150,8 @@ final class ControlEvents {
     static AckDiscarded discarded(TaskAttempt attempt, long id, AckDiscardStatus status, String location) {
         return AckDiscarded.newBuilder().setJobId(attempt.jobId()).setCheckpointId(id).setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex()).setAttemptId(attempt.attemptId()).setStatus(status)
-                .setStateHandle(location == null ? null : StateHandle.newBuilder().setLocation(location).setSizeBytes(64L).build())
+                .setStateHandle(location == null ? null
+                        : StateHandle.newBuilder().setLocation(location).setSizeBytes(64L).build())
                 .setMessage("checkpoint " + id + " is not pending").setTimestampMs(5).build();
     }
 

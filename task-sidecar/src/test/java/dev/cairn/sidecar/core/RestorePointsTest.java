@@ -47,7 +47,8 @@ class RestorePointsTest {
 
         // then
         assertThat(point).contains(new RestorePoint(5, "file:///cp/chk-5/map-1", 501, false, List.of(
-                SharedObject.reused("file:///cp/shared/sst-2", 40), SharedObject.written("file:///cp/shared/sst-5", 60))));
+                SharedObject.reused("file:///cp/shared/sst-2", 40),
+                SharedObject.written("file:///cp/shared/sst-5", 60))));
     }
 
     @Test

@@ -38,7 +38,8 @@ class SidecarCoreSharedStateTest {
         // given
         core.onTrigger(trigger(1, 1_000), 1_000);
         SnapshotResult result = SnapshotResult.of(OWN, 300).withShared(List.of(
-                SharedObject.written("file:///s/shared/sst-7", 200), SharedObject.reused("file:///s/shared/sst-3", 90)));
+                SharedObject.written("file:///s/shared/sst-7", 200),
+                SharedObject.reused("file:///s/shared/sst-3", 90)));
 
         // when
         List<SidecarAction> actions = core.onSnapshotSucceeded(1, result, 1_100);
@@ -88,11 +89,11 @@ class SidecarCoreSharedStateTest {
 
     @ParameterizedTest(name = "{0} -> {2}")
     @CsvSource(delimiter = '|', value = {
-        "blank location      | BLANK,10                                     | entry 0 has no location",
-        "no location         | NULL,10                                      | entry 0 has no location",
-        "negative size       | file:///s/shared/a,-1                        | file:///s/shared/a has a negative size (-1)",
-        "the state's own     | file:///s/chk-1/sink-1,10                    | file:///s/chk-1/sink-1 is the state's own",
-        "listed twice        | file:///s/shared/a,1;file:///s/shared/a,1   | file:///s/shared/a is listed twice",
+        "blank location  | BLANK,10                                  | entry 0 has no location",
+        "no location     | NULL,10                                   | entry 0 has no location",
+        "negative size   | file:///s/shared/a,-1                     | file:///s/shared/a has a negative size (-1)",
+        "the state's own | file:///s/chk-1/sink-1,10                 | file:///s/chk-1/sink-1 is the state's own",
+        "listed twice    | file:///s/shared/a,1;file:///s/shared/a,1 | file:///s/shared/a is listed twice",
     })
     void shouldDeclineNamingTheObjectWhenASharedObjectIsMalformed(String what, String objects, String problem) {
         // given

@@ -52,7 +52,7 @@ class SidecarCoreStateDiscardTest {
     @Test
     void shouldHandOverTheObjectsOfAnEarlierAttemptWhenTheyNameThisSubtask() {
         // the objects name no attempt: a state acknowledged by the attempt before this one is this subtask's
-        StateDiscarded discard = stateDiscarded(2, DiscardReason.SUBSUMED, subtaskObject(TASK, 1, "file:///s/2", false));
+        StateDiscarded discard = subsumed(2, "file:///s/2");
 
         assertThat(core.onStateDiscarded(discard)).singleElement().isInstanceOf(DiscardState.class);
     }
@@ -60,7 +60,7 @@ class SidecarCoreStateDiscardTest {
     @Test
     void shouldHandEachObjectOnceWhenTheSamePartArrivesTwice() {
         // given
-        StateDiscarded discard = stateDiscarded(4, DiscardReason.SUBSUMED, subtaskObject(TASK, 1, "file:///s/4", false));
+        StateDiscarded discard = subsumed(4, "file:///s/4");
         core.onStateDiscarded(discard);
 
         // when
@@ -75,7 +75,7 @@ class SidecarCoreStateDiscardTest {
 
     @Test
     void shouldIgnoreTheDiscardWhenItIsAnotherJobsOrNamesNothingOfThisSubtask() {
-        StateDiscarded otherJob = stateDiscarded(4, DiscardReason.SUBSUMED, subtaskObject(TASK, 1, "file:///s/4", false));
+        StateDiscarded otherJob = subsumed(4, "file:///s/4");
         otherJob.setJobId("payments");
         StateDiscarded othersOnly = stateDiscarded(4, DiscardReason.SUBSUMED,
                 subtaskObject(TASK, 2, "file:///s/4/sink-2", false), participantObject(TASK, "file:///s/4/p"));
@@ -105,7 +105,7 @@ class SidecarCoreStateDiscardTest {
         // given what control showed before the position: discards of this subtask by an earlier attempt, another
         // subtask's, a duplicate's handle, and the same part twice
         TaskAttempt earlier = new TaskAttempt(JOB, TASK, 1, "attempt-before");
-        StateDiscarded subsumed = stateDiscarded(3, DiscardReason.SUBSUMED, subtaskObject(TASK, 1, "file:///s/3", false));
+        StateDiscarded subsumed = subsumed(3, "file:///s/3");
         List<Object> before = List.of(
                 subsumed,
                 discarded(earlier, 5, AckDiscardStatus.LATE, "file:///s/5-late"),
@@ -132,5 +132,10 @@ class SidecarCoreStateDiscardTest {
         TaskAttempt earlier = new TaskAttempt(JOB, TASK, 1, "attempt-before");
 
         assertThat(core.onControl(discarded(earlier, 5, AckDiscardStatus.LATE, "file:///s/5-late"), 1_000)).isEmpty();
+    }
+
+    /** Checkpoint {@code id}'s state subsumed: one object of this subtask. */
+    private static StateDiscarded subsumed(long id, String location) {
+        return stateDiscarded(id, DiscardReason.SUBSUMED, subtaskObject(TASK, 1, location, false));
     }
 }
