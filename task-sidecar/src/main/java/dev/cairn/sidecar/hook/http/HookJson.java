@@ -8,6 +8,7 @@ import static dev.cairn.sidecar.hook.http.HookBinding.required;
 import static dev.cairn.sidecar.hook.http.HookBinding.text;
 import static dev.cairn.sidecar.hook.http.HookBinding.write;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -237,6 +238,18 @@ public final class HookJson {
         }
         return Optional.of(new AttemptNumber(text(r.attemptId(), "attemptId"),
                 integer(r.attemptNumber(), "attemptNumber", 0)));
+    }
+
+    /**
+     * A list of shared objects as JSON, {@code [{"location","sizeBytes","reused"}]}: the {@code "shared"} of a
+     * restore body, on its own (the command hook hands it to a restoring command in a file).
+     */
+    public static String shared(List<SharedObject> shared) {
+        try {
+            return HookBinding.MAPPER.writeValueAsString(sharedBodies(shared));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + shared, e);
+        }
     }
 
     /** The shared objects of a state, as JSON bodies. */
