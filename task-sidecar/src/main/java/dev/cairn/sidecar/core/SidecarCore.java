@@ -53,7 +53,7 @@ import java.util.Optional;
  *   <li>A participant snapshots when a {@link ParticipantsTriggered} names it, answers with a
  *       {@code ParticipantAcknowledged} (its state, or none) or a {@code ParticipantDeclined} (the worker's
  *       reason, else CHECKPOINT_DECLINED), and is told how the checkpoint ended. It ignores
- *       {@link CheckpointTriggered} and discarded acks, and never finishes.</li>
+ *       {@link CheckpointTriggered} and the tasks' discarded acks and states, and never finishes.</li>
  *   <li>The hook is handed the trigger's options.</li>
  *   <li>Snapshots run one at a time, in trigger order; later triggers wait in a queue. A queued snapshot
  *       whose checkpoint completes or aborts before it starts is skipped: no hook call, no ack.</li>
