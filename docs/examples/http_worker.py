@@ -8,7 +8,9 @@ the value as text; it answers the sidecar's POSTs:
   /snapshot  {"checkpointId", "type", "jobId", "taskId", "subtaskIndex", ...}  -> {"location", "sizeBytes"}
   /notify    {"checkpointId", "outcome": "COMPLETED" | "ABORTED", ...}         -> 204
   /restore   {"checkpointId", "location", "sizeBytes"}, or {} for a fresh start -> 204
-  /discard   {"checkpointId", "location", ...}: a state the coordinator did not take -> 204
+  /discard   {"checkpointId", "location", "status" | "reason", "shared", ...}: a state the coordinator
+             discarded (an ack it did not take, or a subsumed or aborted checkpoint's) -> 204; it may come
+             again after a restart, so deleting what is already gone is no error
 
 Run:  python3 docs/examples/http_worker.py --port 8090 --state-dir /tmp/cairn-python-worker
 """
@@ -70,7 +72,7 @@ class Hook(BaseHTTPRequestHandler):
         file = path_of(state["location"])
         if os.path.realpath(file).startswith(os.path.realpath(state_dir) + os.sep) and os.path.exists(file):
             os.remove(file)
-        log("discarded %s (%s)" % (state["location"], state.get("status")))
+        log("discarded %s (%s)" % (state["location"], state.get("status") or state.get("reason")))
         return 204, None
 
     def answer(self, status, body):

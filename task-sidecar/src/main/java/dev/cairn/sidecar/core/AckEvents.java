@@ -5,12 +5,16 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
+import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -54,7 +58,7 @@ public final class AckEvents {
                 .setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex())
                 .setAttemptId(attempt.attemptId())
-                .setStateHandle(handle(result.location(), result.sizeBytes()))
+                .setStateHandle(handle(result))
                 .setMetrics(SubtaskMetrics.newBuilder()
                         .setSyncDurationMs(Math.max(0, result.syncDurationMs()))
                         .setAsyncDurationMs(measured ? Math.max(0, result.asyncDurationMs()) : Math.max(0, elapsedMs))
@@ -80,21 +84,24 @@ public final class AckEvents {
                 .build();
     }
 
-    /** The announcement that the attempt finished for good, with its final state if any. */
+    /**
+     * The announcement that the attempt finished for good, with its final state if any (and the shared objects the
+     * final state names).
+     */
     public static TaskFinished finished(TaskAttempt attempt, Optional<StateHandle> finalState, long nowMs) {
         return TaskFinished.newBuilder()
                 .setJobId(attempt.jobId())
                 .setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex())
                 .setAttemptId(attempt.attemptId())
-                .setFinalState(finalState.map(h -> handle(h.getLocation(), h.getSizeBytes())).orElse(null))
+                .setFinalState(finalState.map(AckEvents::copy).orElse(null))
                 .setTimestampMs(nowMs)
                 .build();
     }
 
-    /** The state a result names, if any. */
+    /** The state a result names, if any, with the shared objects it is made of. */
     public static Optional<StateHandle> stateOf(SnapshotResult result) {
-        return result.hasState() ? Optional.of(handle(result.location(), result.sizeBytes())) : Optional.empty();
+        return result.hasState() ? Optional.of(handle(result)) : Optional.empty();
     }
 
     /** A participant's snapshot: its state, or none. */
@@ -154,8 +161,20 @@ public final class AckEvents {
                         + (cause.getMessage() != null ? ": " + cause.getMessage() : ""));
     }
 
-    private static StateHandle handle(String location, long sizeBytes) {
-        return StateHandle.newBuilder().setLocation(location).setSizeBytes(sizeBytes).build();
+    /** The state handle of a result: its location, size and shared objects. */
+    private static StateHandle handle(SnapshotResult result) {
+        List<SharedState> shared = new ArrayList<>(result.shared().size());
+        for (SharedObject object : result.shared()) {
+            shared.add(SharedState.newBuilder().setLocation(object.location()).setSizeBytes(object.sizeBytes())
+                    .setReused(object.reused()).build());
+        }
+        return StateHandle.newBuilder().setLocation(result.location()).setSizeBytes(result.sizeBytes())
+                .setShared(shared).build();
+    }
+
+    private static StateHandle copy(StateHandle handle) {
+        return StateHandle.newBuilder().setLocation(handle.getLocation()).setSizeBytes(handle.getSizeBytes())
+                .setShared(new ArrayList<>(handle.getShared())).build();
     }
 
     private static Throwable unwrap(Throwable error) {

@@ -4,15 +4,20 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.ParticipantState;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SharedState;
+import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SharedObject;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Picks what a starting worker restores from: its subtask's (or its participant's) state in the newest retained
- * checkpoint, the job's restore point, which says whether a user chose it ({@link RestorePoint#chosen}). Pure.
+ * checkpoint, the job's restore point, which says whether a user chose it ({@link RestorePoint#chosen}) and, for a
+ * subtask, which shared objects its state is made of ({@link RestorePoint#shared}). Pure.
  */
 public final class RestorePoints {
 
@@ -73,12 +78,21 @@ public final class RestorePoints {
         return Optional.empty();
     }
 
+    /** The shared objects a state handle names, as the hook SPI has them. */
+    static List<SharedObject> sharedOf(StateHandle handle) {
+        List<SharedObject> shared = new ArrayList<>(handle.getShared().size());
+        for (SharedState object : handle.getShared()) {
+            shared.add(new SharedObject(object.getLocation(), object.getSizeBytes(), object.getReused()));
+        }
+        return shared;
+    }
+
     private static Optional<RestorePoint> find(List<SubtaskState> states, long checkpointId, String taskId,
             int subtaskIndex, boolean chosen) {
         for (SubtaskState state : states) {
             if (state.getTaskId().equals(taskId) && state.getSubtaskIndex() == subtaskIndex) {
                 return Optional.of(new RestorePoint(checkpointId, state.getHandle().getLocation(),
-                        state.getHandle().getSizeBytes(), chosen));
+                        state.getHandle().getSizeBytes(), chosen, sharedOf(state.getHandle())));
             }
         }
         return Optional.empty();

@@ -69,7 +69,10 @@ public sealed interface SidecarAction {
         }
     }
 
-    /** Hand the worker a state handle the coordinator discarded, for deletion. */
+    /**
+     * Hand the worker a state object the coordinator discarded (an ack's state, or a checkpoint's own or shared
+     * object), for deletion.
+     */
     record DiscardState(DiscardedState state) implements SidecarAction {}
 
     /**

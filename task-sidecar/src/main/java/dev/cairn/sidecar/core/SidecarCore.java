@@ -6,6 +6,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.sidecar.core.SidecarAction.CancelSnapshot;
@@ -36,9 +37,10 @@ import java.util.Optional;
  * Not thread-safe: the shell feeds it from one thread at a time.
  *
  * <p>Inputs: the control events of the job ({@link CheckpointTriggered}, {@link ParticipantsTriggered},
- * {@link CheckpointCompleted}, {@link CheckpointAborted}, {@link AckDiscarded}, {@link TaskStartRejected}), the
- * outcome of each snapshot
- * (succeeded, failed, timed out) and the worker's end ({@link #onFinish}).
+ * {@link CheckpointCompleted}, {@link CheckpointAborted}, {@link AckDiscarded}, {@link StateDiscarded},
+ * {@link TaskStartRejected}), the discards seen on control before its position at start-up
+ * ({@link #discardedBeforeStart}), the outcome of each snapshot (succeeded, failed, timed out) and the worker's end
+ * ({@link #onFinish}).
  *
  * <p>Rules:
  * <ul>
@@ -51,7 +53,7 @@ import java.util.Optional;
  *   <li>A participant snapshots when a {@link ParticipantsTriggered} names it, answers with a
  *       {@code ParticipantAcknowledged} (its state, or none) or a {@code ParticipantDeclined} (the worker's
  *       reason, else CHECKPOINT_DECLINED), and is told how the checkpoint ended. It ignores
- *       {@link CheckpointTriggered} and discarded acks, and never finishes.</li>
+ *       {@link CheckpointTriggered} and the tasks' discarded acks and states, and never finishes.</li>
  *   <li>The hook is handed the trigger's options.</li>
  *   <li>Snapshots run one at a time, in trigger order; later triggers wait in a queue. A queued snapshot
  *       whose checkpoint completes or aborts before it starts is skipped: no hook call, no ack.</li>
@@ -73,11 +75,11 @@ import java.util.Optional;
  *       notified task is still told how they end, since the first completion after its end holds its final
  *       state (a two-phase-commit sink commits its last transaction there). A running snapshot is still
  *       answered.</li>
- *   <li>Discarded acks: an {@link AckDiscarded} naming this attempt (job, task, subtask, attempt), or this
- *       participant (its name as task and attempt, subtask -1), with status
- *       UNKNOWN, DISCARDED or LATE and a state handle hands that handle to the worker for deletion, at most
- *       once per checkpoint and location. Other sidecars ignore it, and so does everyone for DUPLICATE (its
- *       handle is the one accepted).</li>
+ *   <li>Discards ({@link DiscardedStates}): of an {@link AckDiscarded} naming this attempt (or participant) with a
+ *       state handle, its location and shared objects; of a {@link StateDiscarded}, the objects naming this subtask
+ *       (any attempt's) or participant. Each goes to the worker at most once per checkpoint and location, and so do
+ *       those seen on control shortly before the sidecar's position at start-up ({@link #discardedBeforeStart}).
+ *       </li>
  *   <li>Rejected start: a {@link TaskStartRejected} naming this attempt, whose current attempt started no earlier
  *       than this attempt's latest announcement, announces the attempt again with a start after the current
  *       one ({@link #onStartRejected}); every other sidecar ignores it.</li>
@@ -98,8 +100,6 @@ public final class SidecarCore {
     static final int REMEMBERED_ENDED = 1024;
     /** How many checkpoints awaiting their end are tracked at most (the oldest finished ones are forgotten). */
     static final int MAX_TRACKED = 1024;
-    /** How many discarded state handles are remembered, to hand each to the worker once. */
-    static final int REMEMBERED_DISCARDS = 1024;
 
     private enum Phase { QUEUED, RUNNING, DONE }
 
@@ -122,7 +122,7 @@ public final class SidecarCore {
     private final Map<Long, Tracked> tracked = new LinkedHashMap<>();
     private final Deque<Long> queue = new ArrayDeque<>();
     private final RecentKeys<Long> ended = new RecentKeys<>(REMEMBERED_ENDED);
-    private final RecentKeys<String> discarded = new RecentKeys<>(REMEMBERED_DISCARDS);
+    private final DiscardedStates discarded;
     private Long running;
     private boolean finished;
     private boolean stopping;
@@ -152,6 +152,7 @@ public final class SidecarCore {
         this.latestCompletedId = restoredFrom.map(RestorePoint::checkpointId)
                 .orElse(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
         this.announcements = identity instanceof TaskAttempt attempt ? new Announcements(attempt) : null;
+        this.discarded = new DiscardedStates(identity);
         this.snapshotTimeoutMs = snapshotTimeout.toMillis();
         if (snapshotTimeoutMs <= 0) {
             throw new IllegalArgumentException("snapshot timeout must be positive, was " + snapshotTimeout);
@@ -183,6 +184,8 @@ public final class SidecarCore {
             return onAborted(aborted);
         } else if (event instanceof AckDiscarded discard) {
             return onAckDiscarded(discard);
+        } else if (event instanceof StateDiscarded discard) {
+            return onStateDiscarded(discard);
         } else if (event instanceof TaskStartRejected rejected) {
             return onStartRejected(rejected, nowMs);
         }
@@ -243,11 +246,34 @@ public final class SidecarCore {
                 "aborted (" + aborted.getReason() + ")");
     }
 
-    /** The coordinator discarded an ack: hand its state handle to the worker if it is this attempt's, once. */
+    /**
+     * The coordinator discarded an ack: hand its state handle's location and its shared objects to the worker if it
+     * is this attempt's, each once.
+     */
     public List<SidecarAction> onAckDiscarded(AckDiscarded discard) {
-        return Answers.discard(identity, discard)
-                .filter(d -> discarded.add(d.state().checkpointId() + "\u0000" + d.state().location()))
-                .<List<SidecarAction>>map(List::of).orElse(List.of());
+        return discarded.onAck(discard, false);
+    }
+
+    /** The coordinator discarded a checkpoint's state: hand the objects of this subtask or participant over, once. */
+    public List<SidecarAction> onStateDiscarded(StateDiscarded discard) {
+        return discarded.onCheckpoint(discard);
+    }
+
+    /**
+     * The job's {@link StateDiscarded} and {@link AckDiscarded} seen on control before this sidecar's position at
+     * start-up, in their order there: hand the worker what names this subtask (a discarded ack of any attempt of it)
+     * or this participant, each once; other events change nothing.
+     */
+    public List<SidecarAction> discardedBeforeStart(List<?> events) {
+        List<SidecarAction> actions = new ArrayList<>();
+        for (Object event : events) {
+            if (event instanceof StateDiscarded discard) {
+                actions.addAll(discarded.onCheckpoint(discard));
+            } else if (event instanceof AckDiscarded discard) {
+                actions.addAll(discarded.onAck(discard, true));
+            }
+        }
+        return actions;
     }
 
     /** This attempt was announced ({@code TaskStarted}) with this start time; a participant has no attempt. */
@@ -278,20 +304,14 @@ public final class SidecarCore {
 
     /**
      * The hook returned a result for the running snapshot: ack it unless already declined (or publish
-     * {@code TaskFinished} for a finished result), then start the next. A task's result without a state handle
-     * location is a failure; so is a participant's finished result.
+     * {@code TaskFinished} for a finished result), then start the next. A result the sidecar cannot answer is a
+     * failure ({@link ResultChecks}): a task's result without a state handle location, a participant's finished
+     * result or one naming shared objects, and malformed shared objects.
      */
     public List<SidecarAction> onSnapshotSucceeded(long checkpointId, SnapshotResult result, long nowMs) {
-        boolean participant = identity instanceof Participant;
-        if (result == null || (!participant && !result.finished() && !result.hasState())) {
-            return finish(checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION,
-                    "the snapshot hook returned no state handle location"), null, nowMs);
-        }
-        if (participant && result.finished()) {
-            return finish(checkpointId, new AckEvents.Failure(CheckpointFailureReason.CHECKPOINT_DECLINED,
-                    "the participant's hook answered that it finished; only tasks finish"), null, nowMs);
-        }
-        return finish(checkpointId, null, result, nowMs);
+        Optional<AckEvents.Failure> problem = ResultChecks.problemOf(result, identity instanceof Participant);
+        return problem.isPresent() ? finish(checkpointId, problem.get(), null, nowMs)
+                : finish(checkpointId, null, result, nowMs);
     }
 
     /** The running snapshot failed (thrown, failed stage, or declined by the worker). */

@@ -71,13 +71,17 @@ public interface SnapshotHook extends AutoCloseable {
     }
 
     /**
-     * A state handle of this subtask that the coordinator discarded; the worker may delete it. Optional: by
-     * default it is only logged, and nothing is deleted.
+     * A state object of this subtask (or participant) that the coordinator discarded; the worker may delete it:
+     * the state of an ack it did not accept, or a state object (its own or a shared one) of a checkpoint subsumed,
+     * aborted or disposed of ({@link DiscardedState} says which, and why). Called at most once per checkpoint and
+     * location while the sidecar runs, but again by a sidecar that starts shortly after the discard: deleting must
+     * be idempotent (an object already gone is no error). Optional: by default it is only logged, and nothing is
+     * deleted.
      */
     default void discardState(DiscardedState state) throws Exception {
-        LoggerFactory.getLogger(SnapshotHook.class).info("The coordinator discarded the state {} of checkpoint {} "
-                + "({}: {}); {} does not delete discarded states", state.location(), state.checkpointId(),
-                state.status(), state.message(), getClass().getName());
+        LoggerFactory.getLogger(SnapshotHook.class).info("The coordinator discarded the {}state {} of checkpoint {} "
+                + "({}: {}); {} does not delete discarded states", state.shared() ? "shared " : "", state.location(),
+                state.checkpointId(), state.cause(), state.message(), getClass().getName());
     }
 
     @Override

@@ -1,8 +1,13 @@
 package dev.cairn.sidecar.hook;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
 /**
- * What a snapshot produced: where its state is and how large, plus the durations the worker measured
- * (zero when it did not measure them; the sidecar fills in the start delay itself).
+ * What a snapshot produced: where its state is and how large, the shared objects it is made of besides (an
+ * incremental snapshot; none for a self-contained one), plus the durations the worker measured (zero when it did not
+ * measure them; the sidecar fills in the start delay itself).
  *
  * <p>Two special answers:
  * <ul>
@@ -14,18 +19,38 @@ package dev.cairn.sidecar.hook;
  *       as {@code Sidecar#finish}, but answered to a snapshot.</li>
  * </ul>
  *
+ * <p>Shared objects ({@link #withShared}) are for a task's state only: the coordinator counts the references to
+ * them and tells the subtask to delete each once no checkpoint refers to it. A participant's result that names any
+ * is declined, and so is a result whose shared objects are malformed (see {@link SharedObject}).
+ *
  * @param location the state handle's location; {@code null} for no state
- * @param sizeBytes the state's size
+ * @param sizeBytes the state's size: for an incremental snapshot, its own object and the shared objects it wrote
+ *     (not those it reuses)
  * @param syncDurationMs time spent in the synchronous part
  * @param asyncDurationMs time spent in the asynchronous part
  * @param alignmentDurationMs time spent aligning inputs
  * @param bytesPersisted bytes written during this snapshot (less than {@code sizeBytes} when incremental)
  * @param finished whether the task has finished for good (its location, if any, is its final state)
+ * @param shared the shared objects the state is made of besides its own object; empty for a self-contained state
+ *     ({@code null} reads as empty)
  */
 public record SnapshotResult(String location, long sizeBytes, long syncDurationMs, long asyncDurationMs,
-        long alignmentDurationMs, long bytesPersisted, boolean finished) {
+        long alignmentDurationMs, long bytesPersisted, boolean finished, List<SharedObject> shared) {
 
-    /** A result that is a state, not a finish. */
+    /** Keeps an unmodifiable copy of {@code shared}, null entries included, so that the sidecar can name them. */
+    public SnapshotResult {
+        shared = shared == null || shared.isEmpty() ? List.of()
+                : Collections.unmodifiableList(new ArrayList<>(shared));
+    }
+
+    /** A result without shared objects. */
+    public SnapshotResult(String location, long sizeBytes, long syncDurationMs, long asyncDurationMs,
+            long alignmentDurationMs, long bytesPersisted, boolean finished) {
+        this(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs, bytesPersisted, finished,
+                List.of());
+    }
+
+    /** A result that is a state, not a finish, without shared objects. */
     public SnapshotResult(String location, long sizeBytes, long syncDurationMs, long asyncDurationMs,
             long alignmentDurationMs, long bytesPersisted) {
         this(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs, bytesPersisted, false);
@@ -49,6 +74,12 @@ public record SnapshotResult(String location, long sizeBytes, long syncDurationM
     /** The task finished with no final state. */
     public static SnapshotResult finishedWithoutState() {
         return new SnapshotResult(null, 0, 0, 0, 0, 0, true);
+    }
+
+    /** This result made of {@code objects} besides its own object (replacing any it named). */
+    public SnapshotResult withShared(List<SharedObject> objects) {
+        return new SnapshotResult(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs,
+                bytesPersisted, finished, objects);
     }
 
     /** Whether it names a state (a non-blank location). */

@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up, in this order: assign the job's partition of {@code cairn.control} and take its end as the
  * starting position; look back on that partition over the last few minutes before the position
- * ({@link StartupReads#CONTROL_LOOKBACK}) for the job's completions; read the job's partition of
+ * ({@link StartupReads#CONTROL_LOOKBACK}) for the job's completions and discards; read the job's partition of
  * {@code cairn.completed} to its end and hand the worker its restore point with its attempt's number
  * ({@link SnapshotHook#restore(Optional, dev.cairn.sidecar.hook.AttemptNumber)}), the offset of the attempt's
  * registration: {@code TaskStarted} with a fresh attempt id (a UUID), published to {@code cairn.acks} before the
@@ -69,6 +69,10 @@ import org.slf4j.LoggerFactory;
  * completed, it reads {@code cairn.completed} again until it shows that one, and fails the start-up with a message
  * naming both if it does not by the start-up timeout. Either way the core counts the newest completion seen on
  * control ({@link SidecarCore#completedBeforeStart}), so the first snapshot request knows it.
+ *
+ * <p>The look-back also catches up on discards: the states the coordinator discarded while no sidecar of this
+ * subtask ran are handed to the worker once it restored ({@link SidecarCore#discardedBeforeStart}); discards older
+ * than the look-back are not.
  *
  * <p>A participant sidecar (a coordinator-side participant of the job, see {@link Participant}) starts the same
  * way, but restores from its entry in the newest retained checkpoint's participant states and registers
@@ -179,6 +183,7 @@ public final class KafkaSidecar implements AutoCloseable {
                     restored.point(), schemas);
             sidecar.core.completedBeforeStart(restored.latestCompletedOnControl());
             sidecar.core.announced(startedAtMs);
+            sidecar.dispatch(c -> c.discardedBeforeStart(restored.discardsOnControl()));
             sidecar.loop.start();
             LOG.info("Sidecar of {} started: consuming {} from offset {}", identity, partition, from);
             return sidecar;
@@ -372,8 +377,9 @@ public final class KafkaSidecar implements AutoCloseable {
             hooks.notifyAborted(new CheckpointAbort(aborted.checkpointId(), aborted.latestCompletedId(),
                     aborted.stopFailed()));
         } else if (action instanceof SidecarAction.DiscardState discard) {
-            LOG.info("Handing {} the state {} of checkpoint {} that the coordinator discarded ({})", who,
-                    discard.state().location(), discard.state().checkpointId(), discard.state().status());
+            LOG.info("Handing {} the {}state {} of checkpoint {} that the coordinator discarded ({})", who,
+                    discard.state().shared() ? "shared " : "", discard.state().location(),
+                    discard.state().checkpointId(), discard.state().cause());
             hooks.discardState(discard.state());
         } else if (action instanceof SidecarAction.SnapshotSkipped skipped) {
             LOG.info("Skipping the snapshot of checkpoint {} for {}: {}", skipped.checkpointId(), who,

@@ -40,10 +40,12 @@ final class Startup {
     }
 
     /**
-     * What the worker was handed, and the newest completion of the job seen on control before the sidecar's
-     * position ({@link SnapshotRequest#NO_COMPLETED_CHECKPOINT}: none), which the core must count as completed.
+     * What the worker was handed, the newest completion of the job seen on control before the sidecar's
+     * position ({@link SnapshotRequest#NO_COMPLETED_CHECKPOINT}: none), which the core must count as completed, and
+     * the job's discards seen there, which the core hands out after the restore
+     * ({@link dev.cairn.sidecar.core.SidecarCore#discardedBeforeStart}).
      */
-    record Restored(Optional<RestorePoint> point, long latestCompletedOnControl) {
+    record Restored(Optional<RestorePoint> point, long latestCompletedOnControl, List<Object> discardsOnControl) {
     }
 
     /**
@@ -56,7 +58,8 @@ final class Startup {
      */
     static Restored restore(SnapshotHook hook, RuntimeSettings settings, StartupSource source, Deadline deadline,
             Optional<AttemptNumber> attempt) {
-        List<CheckpointCompleted> onControl = source.completionsOnControl();
+        StartupReads.ControlLookBack lookBack = source.controlLookBack();
+        List<CheckpointCompleted> onControl = lookBack.completions();
         RestoreRecords records = source.restoreRecords();
         RestoreCheck.Verdict verdict = RestoreCheck.check(settings.jobId(), records.retained(), onControl);
         if (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
@@ -83,7 +86,7 @@ final class Startup {
                 : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
                         settings.subtaskIndex());
         restore(hook, settings, point, attempt);
-        return new Restored(point, verdict.latestCompletedOnControl());
+        return new Restored(point, verdict.latestCompletedOnControl(), lookBack.discards());
     }
 
     private static String describe(long restorePointId) {

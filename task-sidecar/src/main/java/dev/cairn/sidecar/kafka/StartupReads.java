@@ -1,9 +1,11 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
@@ -33,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * What a sidecar reads before it registers: the partition of its job on a topic, the job's latest
  * retained checkpoints on {@code cairn.completed} (read from the beginning of the job's partition to its end,
  * committed records only; the last value for the job's key wins, as compaction would keep it), and the job's
- * completions on {@code cairn.control} shortly before its position ({@link #completionsBefore}).
+ * completions and discards on {@code cairn.control} shortly before its position ({@link #lookBack}).
  */
 final class StartupReads {
 
@@ -51,6 +53,10 @@ final class StartupReads {
      * long been visible on the completed topic too, so the restore point read there shows it already. A fixed value,
      * not a setting: the sidecar cannot know the coordinator's transaction timeout, and nothing is gained by reading
      * less.
+     *
+     * <p>The same read collects the job's discards ({@link StateDiscarded}, {@link AckDiscarded}) so that the worker
+     * of a sidecar that restarts deletes what was discarded while it was down. Only for this long: the objects of a
+     * discard published earlier stay where they are (the journal lists them, {@code cairn audit} shows them).
      */
     static final Duration CONTROL_LOOKBACK = Duration.ofMinutes(5);
 
@@ -59,15 +65,15 @@ final class StartupReads {
 
     /**
      * The reads of a starting sidecar whose control consumer is assigned {@code partition}, its position
-     * {@code end}: the look-back on control ({@link #completionsBefore}, which leaves the consumer at {@code end}),
-     * and the completed topic ({@link #restoreRecords}).
+     * {@code end}: the look-back on control ({@link #lookBack}, which leaves the consumer at {@code end}), and the
+     * completed topic ({@link #restoreRecords}).
      */
     static StartupSource source(RuntimeSettings settings, Consumer<String, byte[]> control, TopicPartition partition,
             long end, Deadline deadline, SchemaStore schemas, Clock clock) {
         return new StartupSource() {
             @Override
-            public List<CheckpointCompleted> completionsOnControl() {
-                return completionsBefore(control, partition, end, settings.jobId(),
+            public ControlLookBack controlLookBack() {
+                return lookBack(control, partition, end, settings.jobId(),
                         clock.millis() - CONTROL_LOOKBACK.toMillis(), deadline, schemas);
             }
 
@@ -79,20 +85,31 @@ final class StartupReads {
     }
 
     /**
-     * The completions of {@code jobId} on the control partition {@code partition} (committed records only, as the
-     * consumer reads) from the first record written at or after {@code sinceMs} up to, not including, {@code end};
-     * then seeks the consumer back to {@code end}. Other jobs' records and unreadable ones are skipped (the latter
-     * logged); nothing is read when no record is that recent.
+     * What a starting sidecar saw of its job on control before its position, in the order of the partition: the
+     * job's completions, and its discards ({@link StateDiscarded} and {@link AckDiscarded}) for the core to hand out
+     * ({@link dev.cairn.sidecar.core.SidecarCore#discardedBeforeStart}).
      */
-    static List<CheckpointCompleted> completionsBefore(Consumer<String, byte[]> control, TopicPartition partition,
-            long end, String jobId, long sinceMs, Deadline deadline, SchemaStore schemas) {
+    record ControlLookBack(List<CheckpointCompleted> completions, List<Object> discards) {
+
+        static final ControlLookBack NOTHING = new ControlLookBack(List.of(), List.of());
+    }
+
+    /**
+     * The completions and discards of {@code jobId} on the control partition {@code partition} (committed records
+     * only, as the consumer reads) from the first record written at or after {@code sinceMs} up to, not including,
+     * {@code end}; then seeks the consumer back to {@code end}. Other jobs' records and unreadable ones are skipped
+     * (the latter logged); nothing is read when no record is that recent.
+     */
+    static ControlLookBack lookBack(Consumer<String, byte[]> control, TopicPartition partition, long end, String jobId,
+            long sinceMs, Deadline deadline, SchemaStore schemas) {
         AvroEventSerde<ControlEnvelope> serde = CairnSerdes.forEnvelope(ControlEnvelope.class, schemas);
         OffsetAndTimestamp since = control.offsetsForTimes(Map.of(partition, Math.max(0, sinceMs)),
                 deadline.remaining()).get(partition);
-        List<CheckpointCompleted> found = new ArrayList<>();
         if (since == null || since.offset() >= end) {
-            return found;
+            return ControlLookBack.NOTHING;
         }
+        List<CheckpointCompleted> found = new ArrayList<>();
+        List<Object> discards = new ArrayList<>();
         control.seek(partition, since.offset());
         while (control.position(partition, deadline.remaining()) < end) {
             if (deadline.passed()) {
@@ -104,20 +121,22 @@ final class StartupReads {
                     continue;
                 }
                 try {
-                    if (serde.deserialize(partition.topic(), record.value()).getEvent()
-                            instanceof CheckpointCompleted completed) {
+                    Object event = serde.deserialize(partition.topic(), record.value()).getEvent();
+                    if (event instanceof CheckpointCompleted completed) {
                         found.add(completed);
+                    } else if (event instanceof StateDiscarded || event instanceof AckDiscarded) {
+                        discards.add(event);
                     }
                 } catch (EventDecodingException e) {
                     LOG.warn("Skipping an unreadable control record of job {} at {}@{} (looking back for"
-                            + " completions): {}", jobId, partition, record.offset(), e.getMessage());
+                            + " completions and discards): {}", jobId, partition, record.offset(), e.getMessage());
                 }
             }
         }
         control.seek(partition, end);
-        LOG.debug("Looked back on {} from offset {} to {}: {} completion(s) of job {}", partition, since.offset(), end,
-                found.size(), jobId);
-        return found;
+        LOG.debug("Looked back on {} from offset {} to {}: {} completion(s) and {} discard(s) of job {}", partition,
+                since.offset(), end, found.size(), discards.size(), jobId);
+        return new ControlLookBack(found, discards);
     }
 
     /** A point in time start-up must finish by. */

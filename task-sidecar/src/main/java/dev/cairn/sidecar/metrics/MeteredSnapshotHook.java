@@ -83,6 +83,7 @@ final class MeteredSnapshotHook implements SnapshotHook {
 
     @Override
     public void discardState(DiscardedState state) throws Exception {
+        metrics.discarded(state);
         notified("discard_state", "discard_state", () -> hook.discardState(state));
     }
 

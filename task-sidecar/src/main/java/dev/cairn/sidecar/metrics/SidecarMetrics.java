@@ -1,6 +1,7 @@
 package dev.cairn.sidecar.metrics;
 
 import dev.cairn.metrics.PrometheusScrape;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
@@ -12,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * A sidecar's metrics, counted by {@link #instrument wrapping its hook}, in a Prometheus registry:
@@ -28,6 +30,11 @@ import java.util.List;
  *       5 ms to 10 min;</li>
  *   <li>{@code cairn_sidecar_notifications_total{kind}}: notifications handed to the worker ({@code complete},
  *       {@code aborted}, {@code discard_state});</li>
+ *   <li>{@code cairn_sidecar_discarded_objects_total{cause, shared}} and
+ *       {@code cairn_sidecar_discarded_bytes_total{cause, shared}}: the state objects the coordinator discarded
+ *       that were handed to the worker to delete, and their sizes, by cause ({@code unknown}, {@code discarded},
+ *       {@code late}: an ack it did not accept; {@code subsumed}, {@code aborted}, {@code disposed}: a
+ *       checkpoint's state) and whether they are shared objects ({@code true}, {@code false});</li>
  *   <li>{@code cairn_sidecar_restores_total{from}}: restores at start-up, from a checkpoint or {@code none};</li>
  *   <li>the JVM's memory and threads, the process's CPU and uptime.</li>
  * </ul>
@@ -79,6 +86,23 @@ public final class SidecarMetrics implements AutoCloseable {
                 .register(registry)
                 .increment();
         hookCall(call, ok ? "ok" : "failed", nanos);
+    }
+
+    void discarded(DiscardedState state) {
+        String cause = state.cause().toLowerCase(Locale.ROOT);
+        String shared = Boolean.toString(state.shared());
+        Counter.builder("cairn.sidecar.discarded.objects")
+                .description("State objects the coordinator discarded, handed to the worker to delete")
+                .tag("cause", cause)
+                .tag("shared", shared)
+                .register(registry)
+                .increment();
+        Counter.builder("cairn.sidecar.discarded.bytes")
+                .description("The sizes of the state objects handed to the worker to delete")
+                .tag("cause", cause)
+                .tag("shared", shared)
+                .register(registry)
+                .increment(Math.max(0, state.sizeBytes()));
     }
 
     void restored(boolean fromCheckpoint, boolean ok, long nanos) {

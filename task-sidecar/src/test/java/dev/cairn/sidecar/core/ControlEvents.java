@@ -10,11 +10,15 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.DiscardReason;
+import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PlannedVertex;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.events.SharedState;
 import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskRoles;
 import dev.cairn.events.serde.CairnSerdes;
@@ -146,7 +150,38 @@ final class ControlEvents {
     static AckDiscarded discarded(TaskAttempt attempt, long id, AckDiscardStatus status, String location) {
         return AckDiscarded.newBuilder().setJobId(attempt.jobId()).setCheckpointId(id).setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex()).setAttemptId(attempt.attemptId()).setStatus(status)
-                .setStateHandle(location == null ? null : StateHandle.newBuilder().setLocation(location).setSizeBytes(64L).build())
+                .setStateHandle(location == null ? null
+                        : StateHandle.newBuilder().setLocation(location).setSizeBytes(64L).build())
                 .setMessage("checkpoint " + id + " is not pending").setTimestampMs(5).build();
+    }
+
+    /** As {@link #discarded}, the handle also listing {@code shared} objects (written for it, 8 bytes each). */
+    static AckDiscarded discardedWithShared(TaskAttempt attempt, long id, String location, String... shared) {
+        AckDiscarded discard = discarded(attempt, id, AckDiscardStatus.DISCARDED, location);
+        List<SharedState> objects = new ArrayList<>();
+        for (String object : shared) {
+            objects.add(new SharedState(object, 8L, false));
+        }
+        discard.getStateHandle().setShared(objects);
+        return discard;
+    }
+
+    /** The coordinator discarded the state of checkpoint {@code id} of {@link #JOB}, listing {@code objects}. */
+    static StateDiscarded stateDiscarded(long id, DiscardReason reason, DiscardedObject... objects) {
+        return StateDiscarded.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
+                .setReason(reason).setMessage("checkpoint " + id + " " + reason.name().toLowerCase())
+                .setPart(0).setParts(1).setObjects(List.of(objects)).setKeptObjects(0).setTimestampMs(9).build();
+    }
+
+    /** An object of a subtask's state, 32 bytes. */
+    static DiscardedObject subtaskObject(String taskId, int subtaskIndex, String location, boolean shared) {
+        return DiscardedObject.newBuilder().setTaskId(taskId).setSubtaskIndex(subtaskIndex).setLocation(location)
+                .setSizeBytes(32L).setShared(shared).build();
+    }
+
+    /** An object of a participant's state, 16 bytes. */
+    static DiscardedObject participantObject(String participant, String location) {
+        return DiscardedObject.newBuilder().setParticipant(participant).setLocation(location).setSizeBytes(16L)
+                .build();
     }
 }

@@ -7,9 +7,11 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ParticipantState;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SharedObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,6 +31,24 @@ class RestorePointsTest {
         Optional<RestorePoint> point = RestorePoints.latest(Optional.of(retained), parts, "map", 1);
 
         assertThat(point).contains(new RestorePoint(5, "file:///cp/chk-5/map-1", 501));
+    }
+
+    @Test
+    void shouldHandOverTheSharedObjectsWhenTheSubtasksStateNamesThem() {
+        // given
+        RetainedCheckpoints retained = retained(checkpoint(5, 1));
+        SubtaskState incremental = state(5, "map", 1);
+        incremental.getHandle().setShared(List.of(new SharedState("file:///cp/shared/sst-2", 40L, true),
+                new SharedState("file:///cp/shared/sst-5", 60L, false)));
+        RestorePart part = new RestorePart("job", 5L, 0, 1, List.of(incremental));
+
+        // when
+        Optional<RestorePoint> point = RestorePoints.latest(Optional.of(retained), List.of(part), "map", 1);
+
+        // then
+        assertThat(point).contains(new RestorePoint(5, "file:///cp/chk-5/map-1", 501, false, List.of(
+                SharedObject.reused("file:///cp/shared/sst-2", 40),
+                SharedObject.written("file:///cp/shared/sst-5", 60))));
     }
 
     @Test

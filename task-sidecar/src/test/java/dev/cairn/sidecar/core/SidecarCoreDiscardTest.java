@@ -5,6 +5,7 @@ import static dev.cairn.sidecar.core.ControlEvents.JOB;
 import static dev.cairn.sidecar.core.ControlEvents.ME;
 import static dev.cairn.sidecar.core.ControlEvents.TASK;
 import static dev.cairn.sidecar.core.ControlEvents.discarded;
+import static dev.cairn.sidecar.core.ControlEvents.discardedWithShared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.AckDiscardStatus;
@@ -33,6 +34,22 @@ class SidecarCoreDiscardTest {
         // then
         assertThat(actions).containsExactly(new DiscardState(new DiscardedState(7, "file:///s/7", 64, status,
                 "checkpoint 7 is not pending")));
+    }
+
+    @Test
+    void shouldHandOutTheOwnObjectAndEachSharedObjectWhenTheDiscardedHandleListsSharedObjects() {
+        // when
+        List<SidecarAction> actions = core.onAckDiscarded(discardedWithShared(ME, 7, "file:///s/7",
+                "file:///s/shared/a", "file:///s/shared/b"));
+
+        // then
+        String why = "checkpoint 7 is not pending";
+        assertThat(actions).containsExactly(
+                new DiscardState(DiscardedState.ofAck(7, "file:///s/7", 64, false, AckDiscardStatus.DISCARDED, why)),
+                new DiscardState(DiscardedState.ofAck(7, "file:///s/shared/a", 8, true, AckDiscardStatus.DISCARDED,
+                        why)),
+                new DiscardState(DiscardedState.ofAck(7, "file:///s/shared/b", 8, true, AckDiscardStatus.DISCARDED,
+                        why)));
     }
 
     @Test

@@ -34,7 +34,7 @@ class SidecarCoreFinishTest {
     @Test
     void shouldPublishTaskFinishedWithTheFinalStateWhenTheWorkerFinishes() {
         // when
-        List<SidecarAction> actions = core.onFinish(Optional.of(StateHandle.newBuilder().setLocation("file:///final").setSizeBytes(12L).build()), 3_000);
+        List<SidecarAction> actions = core.onFinish(Optional.of(handle("file:///final", 12)), 3_000);
 
         // then
         TaskFinished finished = ((PublishFinished) actions.get(0)).finished();
@@ -43,7 +43,7 @@ class SidecarCoreFinishTest {
         assertThat(finished.getTaskId()).isEqualTo(TASK);
         assertThat(finished.getSubtaskIndex()).isEqualTo(1);
         assertThat(finished.getAttemptId()).isEqualTo(ATTEMPT);
-        assertThat(finished.getFinalState()).isEqualTo(StateHandle.newBuilder().setLocation("file:///final").setSizeBytes(12L).build());
+        assertThat(finished.getFinalState()).isEqualTo(handle("file:///final", 12));
         assertThat(finished.getTimestampMs()).isEqualTo(3_000);
         assertThat(core.isFinished()).isTrue();
     }
@@ -63,7 +63,7 @@ class SidecarCoreFinishTest {
         core.onFinish(Optional.empty(), 3_000);
 
         // when
-        List<SidecarAction> again = core.onFinish(Optional.of(StateHandle.newBuilder().setLocation("file:///other").setSizeBytes(1L).build()), 3_100);
+        List<SidecarAction> again = core.onFinish(Optional.of(handle("file:///other", 1)), 3_100);
 
         // then
         assertThat(again).isEmpty();
@@ -86,7 +86,7 @@ class SidecarCoreFinishTest {
     @Test
     void shouldStillTellANotifiedWorkerHowLaterCheckpointsEndWhenFinished() {
         // given a finished subtask, then checkpoints 4 and 5 (the first to hold its final state)
-        core.onFinish(Optional.of(StateHandle.newBuilder().setLocation("file:///final").setSizeBytes(12L).build()), 3_000);
+        core.onFinish(Optional.of(handle("file:///final", 12)), 3_000);
         core.onTrigger(trigger(4, 4_000), 4_000);
         core.onTrigger(trigger(5, 5_000), 5_000);
 
@@ -151,7 +151,7 @@ class SidecarCoreFinishTest {
         // then
         assertThat(actions).hasSize(2);
         TaskFinished finished = ((PublishFinished) actions.get(0)).finished();
-        assertThat(finished.getFinalState()).isEqualTo(StateHandle.newBuilder().setLocation("file:///final").setSizeBytes(9L).build());
+        assertThat(finished.getFinalState()).isEqualTo(handle("file:///final", 9));
         assertThat(finished.getTimestampMs()).isEqualTo(1_200);
         assertThat(actions.get(1)).isInstanceOf(SnapshotSkipped.class);
         assertThat(core.isFinished()).isTrue();
@@ -194,5 +194,9 @@ class SidecarCoreFinishTest {
     void shouldStartSnapshotsAsBeforeWhenNotFinished() {
         assertThat(core.onTrigger(trigger(1, 1_000), 1_000)).singleElement().isInstanceOf(StartSnapshot.class);
         assertThat(core.isFinished()).isFalse();
+    }
+
+    private static StateHandle handle(String location, long sizeBytes) {
+        return StateHandle.newBuilder().setLocation(location).setSizeBytes(sizeBytes).build();
     }
 }

@@ -90,7 +90,8 @@ class SidecarCoreParticipantTest {
         assertThat(ack.getJobId()).isEqualTo(JOB);
         assertThat(ack.getCheckpointId()).isEqualTo(7);
         assertThat(ack.getParticipant()).isEqualTo(PARTICIPANT);
-        assertThat(ack.getState()).isEqualTo(StateHandle.newBuilder().setLocation("file:///p/7").setSizeBytes(3L).build());
+        assertThat(ack.getState())
+                .isEqualTo(StateHandle.newBuilder().setLocation("file:///p/7").setSizeBytes(3L).build());
         assertThat(ack.getTimestampMs()).isEqualTo(1_100);
     }
 

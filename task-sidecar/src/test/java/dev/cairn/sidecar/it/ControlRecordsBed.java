@@ -11,10 +11,13 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.ControlEnvelope;
+import dev.cairn.events.DiscardReason;
+import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
@@ -44,7 +47,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * the sidecar's side of behaviour the coordinator does not have yet, or that a test wants to provoke exactly.
  *
  * <p>In: the test's {@link CheckpointTriggered}, {@link ParticipantsTriggered}, {@link CheckpointCompleted},
- * {@link CheckpointAborted}, {@link AckDiscarded} (on the control topic) and {@link RetainedCheckpoints} (on the
+ * {@link CheckpointAborted}, {@link AckDiscarded}, {@link StateDiscarded} (on the control topic) and
+ * {@link RetainedCheckpoints} (on the
  * completed topic). Out: every {@link AckEnvelope} event the sidecars publish, read from the beginning and verified
  * as the coordinator verifies them: the sidecars sign with their job's key, and a record that is unsigned or signed
  * with another key fails the read.
@@ -181,8 +185,23 @@ public final class ControlRecordsBed implements AutoCloseable {
     public static AckDiscarded discarded(TaskAttempt attempt, long id, AckDiscardStatus status, String location) {
         return AckDiscarded.newBuilder().setJobId(attempt.jobId()).setCheckpointId(id).setTaskId(attempt.taskId())
                 .setSubtaskIndex(attempt.subtaskIndex()).setAttemptId(attempt.attemptId()).setStatus(status)
-                .setStateHandle(StateHandle.newBuilder().setLocation(location).setSizeBytes(1_000L).build()).setMessage("checkpoint " + id + " is unknown")
+                .setStateHandle(StateHandle.newBuilder().setLocation(location).setSizeBytes(1_000L).build())
+                .setMessage("checkpoint " + id + " is unknown")
                 .setTimestampMs(System.currentTimeMillis()).build();
+    }
+
+    /** The coordinator discarded the state of checkpoint {@code id} of {@code jobId}: {@code objects}, in one part. */
+    public static StateDiscarded stateDiscarded(String jobId, long id, DiscardReason reason,
+            DiscardedObject... objects) {
+        return StateDiscarded.newBuilder().setJobId(jobId).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
+                .setReason(reason).setMessage("checkpoint " + id + ": " + reason).setPart(0).setParts(1)
+                .setObjects(List.of(objects)).setTimestampMs(System.currentTimeMillis()).build();
+    }
+
+    /** An object of the state of subtask {@code subtaskIndex} of {@code taskId}, 500 bytes. */
+    public static DiscardedObject subtaskObject(String taskId, int subtaskIndex, String location, boolean shared) {
+        return DiscardedObject.newBuilder().setTaskId(taskId).setSubtaskIndex(subtaskIndex).setLocation(location)
+                .setSizeBytes(500L).setShared(shared).build();
     }
 
     /** Closes the sidecars started so far (call it {@code @AfterEach}). */

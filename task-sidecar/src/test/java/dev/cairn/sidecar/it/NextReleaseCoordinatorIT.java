@@ -62,7 +62,8 @@ class NextReleaseCoordinatorIT extends ControlRecordsTestBase {
         // given the newest retained checkpoint, written by the next release, holds the participant's state
         String job = CoordinatorTestBed.uniqueJobId("next-coordinator");
         CheckpointCompleted retained = completed(job, 5, -1, null);
-        retained.setParticipantStates(List.of(new ParticipantState("offsets", StateHandle.newBuilder().setLocation("file:///cp/5").setSizeBytes(77L).build())));
+        retained.setParticipantStates(List.of(new ParticipantState("offsets",
+                StateHandle.newBuilder().setLocation("file:///cp/5").setSizeBytes(77L).build())));
         produce(bed.topics().completed(), job, newer(RetainedCheckpoints.newBuilder().setJobId(job)
                 .setCheckpoints(List.of(retained)).build(), NEWER_RETAINED));
         RecordingHook participant = RecordingHook.acking();

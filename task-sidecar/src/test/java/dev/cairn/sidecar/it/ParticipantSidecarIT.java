@@ -51,7 +51,8 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
         // then the participant acked with its state, snapshotted once, and was told of the completion
         assertThat(ack.getCheckpointId()).isEqualTo(1);
         assertThat(ack.getParticipant()).isEqualTo("offsets");
-        assertThat(ack.getState()).isEqualTo(StateHandle.newBuilder().setLocation("file:///cairn-it/" + job + "/chk-1/offsets").setSizeBytes(1_000L).build());
+        assertThat(ack.getState()).isEqualTo(StateHandle.newBuilder()
+                .setLocation("file:///cairn-it/" + job + "/chk-1/offsets").setSizeBytes(1_000L).build());
         await().atMost(WAIT).until(() -> participant.completions().size() == 1);
         assertThat(participant.completions()).containsExactly(new RecordingHook.Notification(1, -1));
         assertThat(participant.snapshots()).singleElement()
@@ -87,10 +88,12 @@ class ParticipantSidecarIT extends ControlRecordsTestBase {
         // given two retained checkpoints, the newest holding the participant's state
         String job = CoordinatorTestBed.uniqueJobId("participant-restore");
         CheckpointCompleted older = completed(job, 4, -1, null);
-        older.setParticipantStates(List.of(new ParticipantState("offsets", StateHandle.newBuilder().setLocation("file:///old").setSizeBytes(1L).build())));
+        older.setParticipantStates(List.of(new ParticipantState("offsets",
+                StateHandle.newBuilder().setLocation("file:///old").setSizeBytes(1L).build())));
         CheckpointCompleted newest = completed(job, 5, 4, null);
         newest.setParticipantStates(List.of(new ParticipantState("enumerator", null),
-                new ParticipantState("offsets", StateHandle.newBuilder().setLocation("file:///cp/chk-5/offsets").setSizeBytes(77L).build())));
+                new ParticipantState("offsets",
+                        StateHandle.newBuilder().setLocation("file:///cp/chk-5/offsets").setSizeBytes(77L).build())));
         bed.retain(RetainedCheckpoints.newBuilder().setJobId(job).setCheckpoints(List.of(older, newest)).build());
 
         // when

@@ -55,6 +55,11 @@ public final class RecordingHook implements SnapshotHook {
         return new RecordingHook(request -> CompletableFuture.completedFuture(stateOf(request)));
     }
 
+    /** Answers every snapshot as {@code behaviour} says (still recording every call). */
+    public static RecordingHook answering(Function<SnapshotRequest, CompletionStage<SnapshotResult>> behaviour) {
+        return new RecordingHook(behaviour);
+    }
+
     /** Declines the checkpoints {@code which} matches (CHECKPOINT_DECLINED with {@code message}); acks the rest. */
     public static RecordingHook declining(LongPredicate which, String message) {
         return new RecordingHook(request -> which.test(request.checkpointId())

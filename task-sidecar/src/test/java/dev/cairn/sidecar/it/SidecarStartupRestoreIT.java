@@ -125,7 +125,8 @@ class SidecarStartupRestoreIT extends ControlRecordsTestBase {
     private static CheckpointCompleted withSinkState(CheckpointCompleted completed, String job) {
         completed.setSubtaskCount(-1);
         completed.setSubtaskStates(List.of(new SubtaskState("sink", 0, "attempt-old",
-                StateHandle.newBuilder().setLocation(location(job, completed.getCheckpointId())).setSizeBytes(100L).build())));
+                StateHandle.newBuilder().setLocation(location(job, completed.getCheckpointId())).setSizeBytes(100L)
+                        .build())));
         return completed;
     }
 }

@@ -100,7 +100,8 @@ class SidecarStopFinishDiscardIT extends ControlRecordsTestBase {
         assertThat(finished.getTaskId()).isEqualTo("source");
         assertThat(finished.getSubtaskIndex()).isEqualTo(1);
         assertThat(finished.getAttemptId()).isEqualTo(sidecar.attemptId());
-        assertThat(finished.getFinalState()).isEqualTo(StateHandle.newBuilder().setLocation("file:///final/source-1").setSizeBytes(42L).build());
+        assertThat(finished.getFinalState()).isEqualTo(
+                StateHandle.newBuilder().setLocation("file:///final/source-1").setSizeBytes(42L).build());
         assertThat(sidecar.isFinished()).isTrue();
 
         // and when a checkpoint is triggered and completes, the worker is told but takes no snapshot

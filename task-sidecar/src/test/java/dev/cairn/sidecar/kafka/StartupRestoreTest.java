@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DiscardReason;
+import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SnapshotOptions;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskState;
 import dev.cairn.events.serde.CairnSerdes;
@@ -19,6 +22,7 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.kafka.StartupReads.ControlLookBack;
 import dev.cairn.sidecar.kafka.StartupReads.Deadline;
 import dev.cairn.sidecar.kafka.StartupReads.RestoreRecords;
 import java.time.Duration;
@@ -134,6 +138,28 @@ class StartupRestoreTest {
         assertThat(restored.latestCompletedOnControl()).isEqualTo(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
     }
 
+    @Test
+    void shouldPassOnTheDiscardsControlShowedWhenItRestores() {
+        // given a discard of the job shortly before the position
+        StateDiscarded subsumed = StateDiscarded.newBuilder().setJobId(JOB).setCheckpointId(3)
+                .setType(CheckpointType.CHECKPOINT).setReason(DiscardReason.SUBSUMED).setMessage("subsumed")
+                .setPart(0).setParts(1).setObjects(List.of(DiscardedObject.newBuilder().setTaskId(TASK)
+                        .setSubtaskIndex(0).setLocation(location(3)).setSizeBytes(100L).build()))
+                .setTimestampMs(1).build();
+        FakeReads reads = new FakeReads(List.of(completed(4)), List.of(subsumed), retained(4));
+
+        // when
+        Startup.Restored restored = Startup.restore(new RecordingRestore(), SETTINGS, reads,
+                Deadline.after(Duration.ofSeconds(30)), Optional.empty());
+
+        // then the core set up as the sidecar sets it up hands the subtask's object to the worker
+        SidecarCore core = new SidecarCore(new TaskAttempt(JOB, TASK, 0, "attempt-new"), Duration.ofSeconds(5),
+                restored.point());
+        assertThat(core.discardedBeforeStart(restored.discardsOnControl()))
+                .extracting(a -> ((SidecarAction.DiscardState) a).state().location())
+                .containsExactly(location(3));
+    }
+
     /** The snapshot request a core set up as the sidecar sets it up asks for the next trigger. */
     private static SnapshotRequest firstRequest(Startup.Restored restored) {
         SidecarCore core = new SidecarCore(new TaskAttempt(JOB, TASK, 0, "attempt-new"), Duration.ofSeconds(5),
@@ -156,7 +182,8 @@ class StartupRestoreTest {
     private static CheckpointCompleted completed(long id) {
         return CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/" + JOB)
-                .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old", StateHandle.newBuilder().setLocation(location(id)).setSizeBytes(100L).build())))
+                .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old",
+                        StateHandle.newBuilder().setLocation(location(id)).setSizeBytes(100L).build())))
                 .setTotalSizeBytes(100).setLastSubsumedId(id - 1).setOptions(SnapshotOptions.newBuilder().build())
                 .build();
     }
@@ -170,18 +197,24 @@ class StartupRestoreTest {
     /** The topics as a starting sidecar would read them: control once, the completed topic read after read. */
     private static final class FakeReads implements StartupSource {
         private final List<CheckpointCompleted> onControl;
+        private final List<Object> discards;
         private final Deque<RestoreRecords> completed = new ArrayDeque<>();
         private RestoreRecords last;
         int completedReads;
 
         FakeReads(List<CheckpointCompleted> onControl, RestoreRecords... completedReads) {
+            this(onControl, List.of(), completedReads);
+        }
+
+        FakeReads(List<CheckpointCompleted> onControl, List<Object> discards, RestoreRecords... completedReads) {
             this.onControl = onControl;
+            this.discards = discards;
             this.completed.addAll(List.of(completedReads));
         }
 
         @Override
-        public List<CheckpointCompleted> completionsOnControl() {
-            return onControl;
+        public ControlLookBack controlLookBack() {
+            return new ControlLookBack(onControl, discards);
         }
 
         @Override

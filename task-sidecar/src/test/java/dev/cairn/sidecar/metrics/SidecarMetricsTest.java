@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DiscardReason;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
@@ -92,6 +95,27 @@ class SidecarMetricsTest {
         assertThat(value(scrape, "cairn_sidecar_notifications_total{kind=\"aborted\"}")).isEqualTo(1.0);
         assertThat(value(scrape, "cairn_sidecar_hook_duration_seconds_count{call=\"restore\",outcome=\"ok\"}"))
                 .isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCountTheDiscardedObjectsAndBytesByCauseWhenTheyAreHandedToTheWorker() throws Exception {
+        SnapshotHook hook = metrics.instrument(new Worker(id -> null));
+
+        hook.discardState(DiscardedState.ofCheckpoint(3, "file:///s/3", 100, false, DiscardReason.SUBSUMED, "s"));
+        hook.discardState(DiscardedState.ofCheckpoint(3, "file:///s/sst-1", 40, true, DiscardReason.SUBSUMED, "s"));
+        hook.discardState(DiscardedState.ofCheckpoint(3, "file:///s/sst-2", 2, true, DiscardReason.SUBSUMED, "s"));
+        hook.discardState(new DiscardedState(5, "file:///s/5", 7, AckDiscardStatus.LATE, "late"));
+
+        String scrape = scrape();
+        assertThat(value(scrape, "cairn_sidecar_discarded_objects_total{cause=\"subsumed\",shared=\"true\"}"))
+                .isEqualTo(2.0);
+        assertThat(value(scrape, "cairn_sidecar_discarded_bytes_total{cause=\"subsumed\",shared=\"true\"}"))
+                .isEqualTo(42.0);
+        assertThat(value(scrape, "cairn_sidecar_discarded_bytes_total{cause=\"subsumed\",shared=\"false\"}"))
+                .isEqualTo(100.0);
+        assertThat(value(scrape, "cairn_sidecar_discarded_objects_total{cause=\"late\",shared=\"false\"}"))
+                .isEqualTo(1.0);
+        assertThat(value(scrape, "cairn_sidecar_notifications_total{kind=\"discard_state\"}")).isEqualTo(4.0);
     }
 
     @Test

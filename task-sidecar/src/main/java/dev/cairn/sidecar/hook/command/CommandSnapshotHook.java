@@ -14,6 +14,8 @@ import dev.cairn.sidecar.hook.SnapshotResult;
 import dev.cairn.sidecar.hook.http.HookJson;
 import dev.cairn.sidecar.hook.http.MalformedHookMessageException;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,20 +52,28 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none),
  *       {@code CAIRN_STOP_FAILED} ({@code true}: a stop-with-savepoint failed, resume);</li>
  *   <li>restore: {@code CAIRN_RESTORE_CHECKPOINT_ID}, {@code CAIRN_RESTORE_LOCATION},
- *       {@code CAIRN_RESTORE_SIZE_BYTES} and {@code CAIRN_RESTORE_CHOSEN} ({@code true} when a user chose the
- *       point), all unset when there is nothing to restore;</li>
+ *       {@code CAIRN_RESTORE_SIZE_BYTES}, {@code CAIRN_RESTORE_CHOSEN} ({@code true} when a user chose the
+ *       point), {@code CAIRN_RESTORE_SHARED_COUNT} (how many shared objects the state is made of besides its own)
+ *       and {@code CAIRN_RESTORE_SHARED_FILE} (a file holding them as a JSON array,
+ *       {@code [{"location","sizeBytes","reused"}]}, {@code []} for a self-contained state; a file, not a variable,
+ *       since an incremental state may name more objects than an environment holds; deleted once the command
+ *       exited), all unset when there is nothing to restore;</li>
  *   <li>discard (optional: a command that ignores it and exits 0 deletes nothing): {@code CAIRN_CHECKPOINT_ID},
- *       {@code CAIRN_DISCARD_LOCATION}, {@code CAIRN_DISCARD_SIZE_BYTES}, {@code CAIRN_DISCARD_STATUS}
- *       ({@code UNKNOWN}, {@code DISCARDED} or {@code LATE}).</li>
+ *       {@code CAIRN_DISCARD_LOCATION}, {@code CAIRN_DISCARD_SIZE_BYTES}, {@code CAIRN_DISCARD_SHARED}
+ *       ({@code true} for a shared object), and either {@code CAIRN_DISCARD_STATUS} ({@code UNKNOWN},
+ *       {@code DISCARDED} or {@code LATE}: an ack the coordinator did not accept) or {@code CAIRN_DISCARD_REASON}
+ *       ({@code SUBSUMED}, {@code ABORTED} or {@code DISPOSED}: a checkpoint's state it discarded). The same
+ *       object may come again after the sidecar restarts: deleting must be idempotent.</li>
  * </ul>
  * Variables of this protocol that a call does not set are removed from the inherited environment; the
  * optional fixed environment (say {@code CAIRN_JOB_ID} for notify and restore calls) is set on every call.
  *
  * <p>A snapshot acknowledges when the command exits 0 with a snapshot result as JSON on stdout (see
  * {@link HookJson}: a participant may print {@code {}} for no state, a task {@code {"finished":true,...}} when
- * its input is exhausted); it declines ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) on a non-zero exit
- * (with the exit code and the last lines of stderr), on a timeout (the command and its descendants are
- * destroyed) and on an exit 0 whose stdout is not a valid result. Other calls throw an {@link IOException} in
+ * its input is exhausted, an incremental snapshot lists its {@code "shared"} objects); it declines
+ * ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) on a non-zero exit (with the exit code and the last lines of
+ * stderr), on a timeout (the command and its descendants are destroyed) and on an exit 0 whose stdout is not a valid
+ * result. Other calls throw an {@link IOException} in
  * the same cases, bar the result.
  */
 public final class CommandSnapshotHook extends RecordNotifiedHook {
@@ -75,7 +85,9 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
             "CAIRN_POST_CHECKPOINT_ACTION", "CAIRN_ALIGNMENT", "CAIRN_ALIGNED_TIMEOUT_MS", "CAIRN_SYNCHRONOUS",
             "CAIRN_DRAIN", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_STOPPING", "CAIRN_LATEST_COMPLETED_ID",
             "CAIRN_STOP_FAILED", "CAIRN_RESTORE_LOCATION", "CAIRN_RESTORE_CHECKPOINT_ID", "CAIRN_RESTORE_SIZE_BYTES",
-            "CAIRN_RESTORE_CHOSEN", "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES", "CAIRN_DISCARD_STATUS");
+            "CAIRN_RESTORE_CHOSEN", "CAIRN_RESTORE_SHARED_COUNT", "CAIRN_RESTORE_SHARED_FILE",
+            "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES", "CAIRN_DISCARD_STATUS", "CAIRN_DISCARD_REASON",
+            "CAIRN_DISCARD_SHARED");
 
     private static final AtomicInteger HOOKS = new AtomicInteger();
 
@@ -192,7 +204,8 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
         variables.put("CAIRN_CHECKPOINT_ID", Long.toString(state.checkpointId()));
         variables.put("CAIRN_DISCARD_LOCATION", state.location());
         variables.put("CAIRN_DISCARD_SIZE_BYTES", Long.toString(state.sizeBytes()));
-        variables.put("CAIRN_DISCARD_STATUS", state.status().name());
+        variables.put("CAIRN_DISCARD_SHARED", Boolean.toString(state.shared()));
+        variables.put(state.fromAck() ? "CAIRN_DISCARD_STATUS" : "CAIRN_DISCARD_REASON", state.cause());
         await("discard", variables);
     }
 
@@ -212,13 +225,25 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
             throws IOException, InterruptedException {
         Map<String, String> variables = new LinkedHashMap<>(attempt);
         variables.put("CAIRN_HOOK_ACTION", "restore");
-        from.ifPresent(point -> {
-            variables.put("CAIRN_RESTORE_CHECKPOINT_ID", Long.toString(point.checkpointId()));
-            variables.put("CAIRN_RESTORE_LOCATION", point.location());
-            variables.put("CAIRN_RESTORE_SIZE_BYTES", Long.toString(point.sizeBytes()));
-            variables.put("CAIRN_RESTORE_CHOSEN", Boolean.toString(point.chosen()));
-        });
-        await("restore", variables);
+        Path shared = null;
+        try {
+            if (from.isPresent()) {
+                RestorePoint point = from.get();
+                shared = Files.createTempFile("cairn-restore-shared-", ".json");
+                Files.writeString(shared, HookJson.shared(point.shared()));
+                variables.put("CAIRN_RESTORE_CHECKPOINT_ID", Long.toString(point.checkpointId()));
+                variables.put("CAIRN_RESTORE_LOCATION", point.location());
+                variables.put("CAIRN_RESTORE_SIZE_BYTES", Long.toString(point.sizeBytes()));
+                variables.put("CAIRN_RESTORE_CHOSEN", Boolean.toString(point.chosen()));
+                variables.put("CAIRN_RESTORE_SHARED_COUNT", Integer.toString(point.shared().size()));
+                variables.put("CAIRN_RESTORE_SHARED_FILE", shared.toString());
+            }
+            await("restore", variables);
+        } finally {
+            if (shared != null) {
+                Files.deleteIfExists(shared);
+            }
+        }
     }
 
     /** Destroys the runs still going (and their descendants) and stops this hook's threads. */

@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
+import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +22,8 @@ import java.util.Locale;
  * Binds hook messages to the records of {@link HookMessages} with Jackson, strictly: duplicate fields, trailing
  * content and values of another JSON type (a number for a string, a string for a number or a flag, a fraction
  * for an integer, a number for an enum) are errors, and every error names the field at fault. Fields that are
- * absent bind to {@code null}; unknown fields are ignored. The checks of bound values (required, bounds) are
+ * absent bind to {@code null}; unknown fields are ignored. A field of an object in an array is named by its path
+ * ({@code shared[1].sizeBytes}). The checks of bound values (required, bounds) are
  * here too, so that every message says what is wrong in the same words.
  */
 final class HookBinding {
@@ -64,29 +67,61 @@ final class HookBinding {
         }
     }
 
-    /** What a failed binding means, said of the field at fault with the value it had. */
+    /**
+     * What a failed binding means, said of the field at fault with the value it had; a field inside an array of
+     * objects is named by its path, such as {@code shared[1].sizeBytes}.
+     */
     private static String problem(JsonProcessingException e, String what, Class<? extends Record> type,
             JsonNode node) {
         List<JsonMappingException.Reference> path = e instanceof JsonMappingException mapping ? mapping.getPath()
                 : List.of();
-        String field = path.isEmpty() ? null : path.get(0).getFieldName();
-        RecordComponent component = field == null ? null : Arrays.stream(type.getRecordComponents())
-                .filter(c -> c.getName().equals(field)).findFirst().orElse(null);
-        if (component == null) {
+        StringBuilder name = new StringBuilder();
+        Type expected = type;
+        JsonNode value = node;
+        for (JsonMappingException.Reference reference : path) {
+            if (reference.getFieldName() != null) {
+                RecordComponent component = componentOf(expected, reference.getFieldName());
+                if (component == null) {
+                    break;
+                }
+                name.append(name.length() == 0 ? "" : ".").append(reference.getFieldName());
+                expected = component.getGenericType();
+                value = value == null ? null : value.get(reference.getFieldName());
+            } else if (reference.getIndex() >= 0 && expected instanceof ParameterizedType list) {
+                name.append('[').append(reference.getIndex()).append(']');
+                expected = list.getActualTypeArguments()[0];
+                value = value == null ? null : value.get(reference.getIndex());
+            }
+        }
+        if (name.length() == 0) {
             return "the " + what + " cannot be read: " + e.getOriginalMessage();
         }
-        return "field " + field + " must be " + expected(component.getType()) + ", was " + node.get(field);
+        return "field " + name + " must be " + expected(expected) + ", was " + value;
     }
 
-    private static String expected(Class<?> type) {
+    private static RecordComponent componentOf(Type type, String field) {
+        if (!(type instanceof Class<?> record) || !record.isRecord()) {
+            return null;
+        }
+        return Arrays.stream(record.getRecordComponents()).filter(c -> c.getName().equals(field)).findFirst()
+                .orElse(null);
+    }
+
+    private static String expected(Type type) {
+        if (type instanceof ParameterizedType) {
+            return "an array";
+        }
         if (type == Long.class) {
             return "an integer";
         }
         if (type == Boolean.class) {
             return "true or false";
         }
-        if (type.isEnum()) {
-            return "one of " + Arrays.toString(type.getEnumConstants());
+        if (type instanceof Class<?> c && c.isEnum()) {
+            return "one of " + Arrays.toString(c.getEnumConstants());
+        }
+        if (type instanceof Class<?> c && c.isRecord()) {
+            return "an object";
         }
         return "a non-empty string";
     }

@@ -8,19 +8,24 @@ import static dev.cairn.sidecar.hook.http.HookBinding.required;
 import static dev.cairn.sidecar.hook.http.HookBinding.text;
 import static dev.cairn.sidecar.hook.http.HookBinding.write;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import dev.cairn.sidecar.hook.http.HookMessages.DiscardBody;
 import dev.cairn.sidecar.hook.http.HookMessages.ErrorBody;
 import dev.cairn.sidecar.hook.http.HookMessages.NotificationBody;
 import dev.cairn.sidecar.hook.http.HookMessages.RestoreBody;
+import dev.cairn.sidecar.hook.http.HookMessages.SharedBody;
 import dev.cairn.sidecar.hook.http.HookMessages.SnapshotRequestBody;
 import dev.cairn.sidecar.hook.http.HookMessages.SnapshotResultBody;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -40,15 +45,24 @@ import java.util.Optional;
  *       -1; the derived flags are not read.</li>
  *   <li>snapshot result: {@code {"location","sizeBytes"}} plus optional {@code "syncDurationMs",
  *       "asyncDurationMs", "alignmentDurationMs", "bytesPersisted"} (durations default to 0,
- *       {@code bytesPersisted} to {@code sizeBytes}); other fields are ignored. A participant may answer
- *       without {@code "location"} (e.g. {@code {}}): no state. A task whose input is exhausted may answer
- *       {@code {"finished":true}}, with {@code "location","sizeBytes"} for its final state.</li>
+ *       {@code bytesPersisted} to {@code sizeBytes}) and {@code "shared"}: the shared objects of an incremental
+ *       snapshot, {@code [{"location","sizeBytes","reused"}]} ({@code reused} defaults to false; absent: none);
+ *       other fields are ignored. A participant may answer without {@code "location"} (e.g. {@code {}}): no state.
+ *       A task whose input is exhausted may answer {@code {"finished":true}}, with {@code "location","sizeBytes"}
+ *       (and {@code "shared"}) for its final state.</li>
  *   <li>notification: {@code {"checkpointId","outcome":"COMPLETED","lastSubsumedId","stopping","drain"}} or
  *       {@code {"checkpointId","outcome":"ABORTED","latestCompletedId","stopFailed"}}; the flags read as false
  *       when absent</li>
- *   <li>discard: {@code {"checkpointId","location","sizeBytes","status","message"}}</li>
- *   <li>restore: {@code {"checkpointId","location","sizeBytes"}}, or {@code {}} when there is nothing to
- *       restore</li>
+ *   <li>discard: {@code {"checkpointId","location","sizeBytes","status","message","shared"}} for the state of an
+ *       ack the coordinator did not accept ({@code "status"}: UNKNOWN|DISCARDED|LATE), or
+ *       {@code {"checkpointId","location","sizeBytes","message","reason","shared"}} for a checkpoint's state it
+ *       discarded ({@code "reason"}: SUBSUMED|ABORTED|DISPOSED); exactly one of {@code "status"} and
+ *       {@code "reason"}; {@code "shared"} (whether the object is a shared object) reads as false when
+ *       absent</li>
+ *   <li>restore: {@code {"checkpointId","location","sizeBytes","chosen","shared"}} ({@code "shared"}: the restore
+ *       point's shared objects as in a snapshot result, {@code []} for a self-contained state; absent reads as
+ *       none), or {@code {}} when there is nothing to restore; a task's attempt as {@code "attemptId"} and
+ *       {@code "attemptNumber"}</li>
  *   <li>error: {@code {"error": "..."}}, with {@code "reason"} (a checkpoint failure reason) when a worker
  *       declines</li>
  * </ul>
@@ -109,12 +123,16 @@ public final class HookJson {
                 (int) subtaskIndex, options).withLatestCompletedId(latestCompletedId);
     }
 
-    /** The body of a snapshot result ({@code "finished"} only when true; no location when it has no state). */
+    /**
+     * The body of a snapshot result ({@code "finished"} only when true; no location when it has no state;
+     * {@code "shared"} only when it names shared objects).
+     */
     public static String snapshotResult(SnapshotResult result) {
         boolean hasState = result.location() != null;
         return write(new SnapshotResultBody(result.location(), hasState ? result.sizeBytes() : null,
                 result.syncDurationMs(), result.asyncDurationMs(), result.alignmentDurationMs(),
-                result.bytesPersisted(), result.finished() ? Boolean.TRUE : null));
+                result.bytesPersisted(), result.finished() ? Boolean.TRUE : null,
+                result.shared().isEmpty() ? null : sharedBodies(result.shared())));
     }
 
     /** Reads a task's snapshot result: it needs a location unless it says the task finished. */
@@ -138,7 +156,8 @@ public final class HookJson {
         return new SnapshotResult(location, sizeBytes, optionalInteger(r.syncDurationMs(), "syncDurationMs", 0, 0),
                 optionalInteger(r.asyncDurationMs(), "asyncDurationMs", 0, 0),
                 optionalInteger(r.alignmentDurationMs(), "alignmentDurationMs", 0, 0),
-                optionalInteger(r.bytesPersisted(), "bytesPersisted", 0, sizeBytes), finished);
+                optionalInteger(r.bytesPersisted(), "bytesPersisted", 0, sizeBytes), finished,
+                sharedObjects(r.shared()));
     }
 
     /** The body of a notification. */
@@ -163,17 +182,23 @@ public final class HookJson {
                 : new HookNotification(checkpointId, outcome, relatedId, false, false, orElse(r.stopFailed(), false));
     }
 
-    /** The body of a discard call. */
+    /** The body of a discard call: the ack's {@code "status"} or the checkpoint's {@code "reason"}. */
     public static String discard(DiscardedState state) {
         return write(new DiscardBody(state.checkpointId(), state.location(), state.sizeBytes(), state.status(),
-                state.message()));
+                state.message(), state.reason(), state.shared()));
     }
 
-    /** Reads a discard body. */
+    /** Reads a discard body: it names an ack's status or a checkpoint's discard reason, not both. */
     public static DiscardedState parseDiscard(String body) throws MalformedHookMessageException {
         DiscardBody r = read(body, "discard request", DiscardBody.class);
+        if ((r.status() == null) == (r.reason() == null)) {
+            throw new MalformedHookMessageException(r.status() == null ? "missing field status (an ack's state) or"
+                    + " reason (a checkpoint's state)" : "fields status and reason must not both be given: a"
+                    + " discarded state is an ack's or a checkpoint's");
+        }
         return new DiscardedState(integer(r.checkpointId(), "checkpointId", 0), text(r.location(), "location"),
-                integer(r.sizeBytes(), "sizeBytes", 0), required(r.status(), "status"), orElse(r.message(), ""));
+                integer(r.sizeBytes(), "sizeBytes", 0), r.status(), orElse(r.message(), ""), r.reason(),
+                orElse(r.shared(), false));
     }
 
     /** The body of a restore call without an attempt (a participant's): the point to restore from, or {@code {}}. */
@@ -182,26 +207,27 @@ public final class HookJson {
     }
 
     /**
-     * The body of a restore call: the point to restore from (no field of it for a fresh start), and a task's attempt
-     * as {@code attemptId} and {@code attemptNumber}.
+     * The body of a restore call: the point to restore from with its shared objects (no field of it for a fresh
+     * start), and a task's attempt as {@code attemptId} and {@code attemptNumber}.
      */
     public static String restore(Optional<RestorePoint> from, Optional<AttemptNumber> attempt) {
         String attemptId = attempt.map(AttemptNumber::attemptId).orElse(null);
         Long attemptNumber = attempt.map(AttemptNumber::number).orElse(null);
         return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes(),
-                        p.chosen() ? Boolean.TRUE : null, attemptId, attemptNumber))
-                .orElse(new RestoreBody(null, null, null, null, attemptId, attemptNumber)));
+                        p.chosen() ? Boolean.TRUE : null, attemptId, attemptNumber, sharedBodies(p.shared())))
+                .orElse(new RestoreBody(null, null, null, null, attemptId, attemptNumber, null)));
     }
 
     /** Reads the point of a restore body: no field of a restore point (as in {@code {}}) is a fresh start. */
     public static Optional<RestorePoint> parseRestore(String body) throws MalformedHookMessageException {
         RestoreBody r = read(body, "restore request", RestoreBody.class);
-        if (r.checkpointId() == null && r.location() == null && r.sizeBytes() == null && r.chosen() == null) {
+        if (r.checkpointId() == null && r.location() == null && r.sizeBytes() == null && r.chosen() == null
+                && r.shared() == null) {
             return Optional.empty();
         }
         return Optional.of(new RestorePoint(integer(r.checkpointId(), "checkpointId", 0),
                 text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0),
-                Boolean.TRUE.equals(r.chosen())));
+                Boolean.TRUE.equals(r.chosen()), sharedObjects(r.shared())));
     }
 
     /** Reads the attempt of a restore body: empty when it names none (a participant's). */
@@ -212,6 +238,45 @@ public final class HookJson {
         }
         return Optional.of(new AttemptNumber(text(r.attemptId(), "attemptId"),
                 integer(r.attemptNumber(), "attemptNumber", 0)));
+    }
+
+    /**
+     * A list of shared objects as JSON, {@code [{"location","sizeBytes","reused"}]}: the {@code "shared"} of a
+     * restore body, on its own (the command hook hands it to a restoring command in a file).
+     */
+    public static String shared(List<SharedObject> shared) {
+        try {
+            return HookBinding.MAPPER.writeValueAsString(sharedBodies(shared));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + shared, e);
+        }
+    }
+
+    /** The shared objects of a state, as JSON bodies. */
+    private static List<SharedBody> sharedBodies(List<SharedObject> shared) {
+        return shared.stream().map(o -> new SharedBody(o.location(), o.sizeBytes(), o.reused())).toList();
+    }
+
+    /**
+     * The shared objects of a state read from JSON ({@code null}: none); each needs a location and a size of at
+     * least 0, {@code reused} reads as false when absent. A shared object that is a state's own location, or listed
+     * twice, is no JSON matter: the sidecar declines such a result itself.
+     */
+    private static List<SharedObject> sharedObjects(List<SharedBody> bodies) throws MalformedHookMessageException {
+        if (bodies == null) {
+            return List.of();
+        }
+        List<SharedObject> shared = new ArrayList<>(bodies.size());
+        for (int i = 0; i < bodies.size(); i++) {
+            SharedBody body = bodies.get(i);
+            String field = "shared[" + i + "]";
+            if (body == null) {
+                throw new MalformedHookMessageException("field " + field + " must be an object, was null");
+            }
+            shared.add(new SharedObject(text(body.location(), field + ".location"),
+                    integer(body.sizeBytes(), field + ".sizeBytes", 0), orElse(body.reused(), false)));
+        }
+        return shared;
     }
 
     /** An error body: {@code {"error": message}}. */

@@ -5,8 +5,10 @@ import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AlignmentType;
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.DiscardReason;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import java.util.List;
 
 /**
  * The JSON bodies of the hook protocol as records that Jackson binds ({@link HookBinding}): one component per
@@ -32,9 +34,13 @@ final class HookMessages {
             Long latestCompletedId) {
     }
 
-    /** A snapshot result. */
+    /** A snapshot result; {@code shared} (the shared objects of an incremental snapshot) added after the others. */
     record SnapshotResultBody(String location, Long sizeBytes, Long syncDurationMs, Long asyncDurationMs,
-            Long alignmentDurationMs, Long bytesPersisted, Boolean finished) {
+            Long alignmentDurationMs, Long bytesPersisted, Boolean finished, List<SharedBody> shared) {
+    }
+
+    /** A shared object of a state: in a snapshot result and in a restore point. */
+    record SharedBody(String location, Long sizeBytes, Boolean reused) {
     }
 
     /** A notification: {@code lastSubsumedId} with COMPLETED, {@code latestCompletedId} with ABORTED. */
@@ -42,16 +48,20 @@ final class HookMessages {
             Long latestCompletedId, Boolean stopping, Boolean drain, Boolean stopFailed) {
     }
 
-    /** A state handle to delete. */
-    record DiscardBody(Long checkpointId, String location, Long sizeBytes, AckDiscardStatus status, String message) {
+    /**
+     * A state object to delete: {@code status} for an ack's state, {@code reason} for a checkpoint's (added after
+     * the others, with {@code shared}).
+     */
+    record DiscardBody(Long checkpointId, String location, Long sizeBytes, AckDiscardStatus status, String message,
+            DiscardReason reason, Boolean shared) {
     }
 
     /**
      * The point to restore from, every field of it absent for a fresh start; and a task's attempt (id and number),
-     * absent for a participant.
+     * absent for a participant; then the point's shared objects, added after the others.
      */
     record RestoreBody(Long checkpointId, String location, Long sizeBytes, Boolean chosen, String attemptId,
-            Long attemptNumber) {
+            Long attemptNumber, List<SharedBody> shared) {
     }
 
     /** An error, with the checkpoint failure reason when a worker declines. */

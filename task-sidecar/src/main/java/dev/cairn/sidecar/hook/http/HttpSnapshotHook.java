@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  *       the checkpoint ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) with a message naming the
  *       cause (status and the start of the body for an error status).</li>
  *   <li>{@code {base}/notify}: the checkpoint's outcome (with {@code stopping}/{@code drain} or
- *       {@code stopFailed}); {@code {base}/restore}: the restore point or {@code {}}; {@code {base}/discard}: a
- *       state handle the coordinator discarded, to delete. Their answers' bodies are ignored; a non-2xx status,
+ *       {@code stopFailed}); {@code {base}/restore}: the restore point (with its shared objects) or {@code {}};
+ *       {@code {base}/discard}: a state object the coordinator discarded, to delete (with the discarded ack's
+ *       {@code status} or the checkpoint's {@code reason}, and whether it is {@code shared}). Their answers'
+ *       bodies are ignored; a non-2xx status,
  *       an error or a timeout throws an {@link IOException} naming the status and body, except that a 404 from
  *       {@code /discard} means the worker does not delete discarded states (optional): it is logged once.</li>
  * </ul>

@@ -93,9 +93,10 @@ class CommandSnapshotHookTest {
                     "CAIRN_JOB_ID=job-a", "CAIRN_LATEST_COMPLETED_ID=12", "CAIRN_STOP_FAILED=false");
 
             hook.restore(Optional.of(new RestorePoint(12, "file:///state/12", 77)));
-            assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a",
-                    "CAIRN_RESTORE_CHECKPOINT_ID=12", "CAIRN_RESTORE_CHOSEN=false",
-                    "CAIRN_RESTORE_LOCATION=file:///state/12", "CAIRN_RESTORE_SIZE_BYTES=77");
+            assertThat(Files.readAllLines(seen)).map(CommandSnapshotHookTest::withoutTempPath).containsExactly(
+                    "CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a", "CAIRN_RESTORE_CHECKPOINT_ID=12",
+                    "CAIRN_RESTORE_CHOSEN=false", "CAIRN_RESTORE_LOCATION=file:///state/12",
+                    "CAIRN_RESTORE_SHARED_COUNT=0", "CAIRN_RESTORE_SHARED_FILE=<file>", "CAIRN_RESTORE_SIZE_BYTES=77");
 
             hook.restore(Optional.of(new RestorePoint(12, "file:///state/12", 77, true)));
             assertThat(Files.readAllLines(seen)).contains("CAIRN_RESTORE_CHOSEN=true");
@@ -142,7 +143,7 @@ class CommandSnapshotHookTest {
 
             hook.discardState(new DiscardedState(4, "file:///s/4", 12, AckDiscardStatus.DISCARDED, "stale attempt"));
             assertThat(Files.readAllLines(seen)).containsExactly("CAIRN_CHECKPOINT_ID=4",
-                    "CAIRN_DISCARD_LOCATION=file:///s/4", "CAIRN_DISCARD_SIZE_BYTES=12",
+                    "CAIRN_DISCARD_LOCATION=file:///s/4", "CAIRN_DISCARD_SHARED=false", "CAIRN_DISCARD_SIZE_BYTES=12",
                     "CAIRN_DISCARD_STATUS=DISCARDED", "CAIRN_HOOK_ACTION=discard");
         }
     }
@@ -287,11 +288,16 @@ class CommandSnapshotHookTest {
         }
     }
 
+    /** A variable line with the path of a temporary file masked, as {@code <file>}. */
+    static String withoutTempPath(String line) {
+        return line.startsWith("CAIRN_RESTORE_SHARED_FILE=") ? "CAIRN_RESTORE_SHARED_FILE=<file>" : line;
+    }
+
     private static boolean alive(long pid) {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static SnapshotDeclinedException declineOf(java.util.concurrent.CompletableFuture<SnapshotResult> snapshot)
+    static SnapshotDeclinedException declineOf(java.util.concurrent.CompletableFuture<SnapshotResult> snapshot)
             throws Exception {
         try {
             SnapshotResult result = snapshot.get(30, TimeUnit.SECONDS);

@@ -197,7 +197,8 @@ class HttpSnapshotHookTest {
         assertThat(worker.received()).extracting(StubWorkerServer.Received::path)
                 .containsExactly("/restore", "/restore");
         assertThat(json(0))
-                .isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\",\"sizeBytes\":99}"));
+                .isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\",\"sizeBytes\":99,"
+                        + "\"shared\":[]}"));
         assertThat(json(1)).isEqualTo(JSON.readTree("{}"));
     }
 
@@ -313,7 +314,7 @@ class HttpSnapshotHookTest {
 
         assertThat(worker.received()).extracting(StubWorkerServer.Received::path).containsExactly("/discard");
         assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///s/4\",\"sizeBytes\":12,"
-                + "\"status\":\"LATE\",\"message\":\"checkpoint 4 expired\"}"));
+                + "\"status\":\"LATE\",\"message\":\"checkpoint 4 expired\",\"shared\":false}"));
     }
 
     @Test
