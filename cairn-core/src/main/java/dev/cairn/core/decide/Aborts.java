@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * Aborting pending checkpoints and dropping queued requests: each abort is a {@code CheckpointAborted}, the
- * discard of the states its subtasks had acknowledged ({@link Discards}), the requester's failed outcome, whose failure {@link CheckpointFailureManager} then weighs; each drop is a
- * {@code RequestDequeued} and the request's failure.
+ * discard of the states its subtasks had acknowledged ({@link Discards}), the requester's failed outcome, whose
+ * failure {@link CheckpointFailureManager} then weighs; each drop is a {@code RequestDequeued} and the request's
+ * failure.
  */
 final class Aborts {
 

@@ -17,8 +17,8 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
-import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
@@ -101,7 +101,8 @@ public final class CheckpointDecider {
             case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
                     CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
-                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_POINT_REJECTED ->
+                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED,
+                    RESTORE_POINT_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
     }

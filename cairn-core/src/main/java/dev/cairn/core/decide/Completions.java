@@ -20,8 +20,9 @@ import java.util.Optional;
 /**
  * A pending checkpoint whose every expected ack is in (Flink: CheckpointCoordinator.completePendingCheckpoint):
  * it completes, the retained checkpoints it pushes out are discarded ({@link Discards}), older pending checkpoints
- * are subsumed (not by a savepoint), and a stop-with-savepoint ends the job (FINISHED). The completion carries the count and total size of the subtask states (the accepted acks and
- * the final states of subtasks that had finished), not the states, and the participants' states in spec order.
+ * are subsumed (not by a savepoint), and a stop-with-savepoint ends the job (FINISHED). The completion carries the
+ * count and total size of the subtask states (the accepted acks and the final states of subtasks that had finished),
+ * not the states, and the participants' states in spec order.
  */
 final class Completions {
 

@@ -119,55 +119,65 @@ final class Discards {
 
     private static List<StateDiscarded> discards(Decision d, String jobId, DiscardReason reason, Set<Long> kept,
             List<Ended> ended) {
-        CoordinatorState state = d.state;
-        Map<Long, List<SharedStateEntry>> orphans = SharedStates.orphaned(state, jobId,
+        Map<Long, List<SharedStateEntry>> orphans = SharedStates.orphaned(d.state, jobId,
                 ended.stream().map(Ended::checkpointId).toList());
-        Set<String> finalStates = finalStateLocations(state, d.job(jobId));
+        Set<String> finalStates = finalStateLocations(d.state, d.job(jobId));
         int perPart = RestoreParts.statesPerPart(d.settings.limits(), d.settings.maxRecordBytes());
         List<StateDiscarded> result = new ArrayList<>();
         for (Ended e : ended) {
-            List<DiscardedObject> objects = new ArrayList<>();
-            int keptObjects = 0;
+            Listed objects = new Listed();
             if (e.ownStates()) {
-                for (CheckpointAcknowledged ack : state.acks(jobId, e.checkpointId())) {
-                    StateHandle handle = ack.getStateHandle();
-                    if (handle == null || handle.getLocation().isBlank()) {
-                        continue;
-                    }
-                    if (finalStates.contains(handle.getLocation()) || keptElsewhere(state, jobId, kept, ack)) {
-                        keptObjects++;
-                    } else {
-                        objects.add(subtaskObject(ack.getTaskId(), ack.getSubtaskIndex(), handle.getLocation(),
-                                handle.getSizeBytes(), false));
-                    }
-                }
-                for (ParticipantState participant : e.participants()) {
-                    if (participant.getState() == null || participant.getState().getLocation().isBlank()) {
-                        continue;
-                    }
-                    if (participantKept(state, d.job(jobId), kept, participant)) {
-                        keptObjects++;
-                    } else {
-                        objects.add(DiscardedObject.newBuilder().setParticipant(participant.getParticipant())
-                                .setLocation(participant.getState().getLocation())
-                                .setSizeBytes(participant.getState().getSizeBytes()).build());
-                    }
-                }
+                ownStates(d, jobId, kept, finalStates, e, objects);
             }
             boolean sharedToo = e.ownStates() || reason == DiscardReason.DISPOSED;
             for (SharedStateEntry orphan : orphans.get(e.checkpointId())) {
                 if (!sharedToo || finalStates.contains(orphan.getLocation())) {
-                    keptObjects++;
+                    objects.kept++;
                 } else {
-                    objects.add(subtaskObject(orphan.getTaskId(), orphan.getSubtaskIndex(), orphan.getLocation(),
-                            orphan.getSizeBytes(), true));
+                    objects.discarded.add(subtaskObject(orphan.getTaskId(), orphan.getSubtaskIndex(),
+                            orphan.getLocation(), orphan.getSizeBytes(), true));
                 }
             }
-            if (!objects.isEmpty() || keptObjects > 0) {
-                result.addAll(parts(jobId, e, reason, objects, keptObjects, perPart, d.now));
+            if (!objects.discarded.isEmpty() || objects.kept > 0) {
+                result.addAll(parts(jobId, e, reason, objects.discarded, objects.kept, perPart, d.now));
             }
         }
         return result;
+    }
+
+    /** What one checkpoint's discard lists, and how many of its objects it keeps. */
+    private static final class Listed {
+        final List<DiscardedObject> discarded = new ArrayList<>();
+        int kept;
+    }
+
+    /** The checkpoint's own states: its subtasks' and its participants', unless something kept refers to them. */
+    private static void ownStates(Decision d, String jobId, Set<Long> kept, Set<String> finalStates, Ended e,
+            Listed objects) {
+        for (CheckpointAcknowledged ack : d.state.acks(jobId, e.checkpointId())) {
+            StateHandle handle = ack.getStateHandle();
+            if (handle == null || handle.getLocation().isBlank()) {
+                continue;
+            }
+            if (finalStates.contains(handle.getLocation()) || keptElsewhere(d.state, jobId, kept, ack)) {
+                objects.kept++;
+            } else {
+                objects.discarded.add(subtaskObject(ack.getTaskId(), ack.getSubtaskIndex(), handle.getLocation(),
+                        handle.getSizeBytes(), false));
+            }
+        }
+        for (ParticipantState participant : e.participants()) {
+            if (participant.getState() == null || participant.getState().getLocation().isBlank()) {
+                continue;
+            }
+            if (participantKept(d.state, d.job(jobId), kept, participant)) {
+                objects.kept++;
+            } else {
+                objects.discarded.add(DiscardedObject.newBuilder().setParticipant(participant.getParticipant())
+                        .setLocation(participant.getState().getLocation())
+                        .setSizeBytes(participant.getState().getSizeBytes()).build());
+            }
+        }
     }
 
     private static List<StateDiscarded> parts(String jobId, Ended e, DiscardReason reason,

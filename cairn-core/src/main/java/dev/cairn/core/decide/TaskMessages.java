@@ -221,7 +221,8 @@ final class TaskMessages {
                 .setSubtaskIndex(ack.getSubtaskIndex())
                 .setAttemptId(ack.getAttemptId())
                 .setStatus(decided)
-                .setStateHandle(decided == AckDiscardStatus.DUPLICATE ? null : deletable(d.state, ack.getJobId(), handle))
+                .setStateHandle(decided == AckDiscardStatus.DUPLICATE ? null
+                        : deletable(d.state, ack.getJobId(), handle))
                 .setMessage(why)
                 .setTimestampMs(d.now)
                 .build());

@@ -50,7 +50,8 @@ public sealed interface Command {
             case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
                     CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
-                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_POINT_REJECTED ->
+                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED,
+                    RESTORE_POINT_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is decided by the coordinator, not sent"
                             + " to it");
         };

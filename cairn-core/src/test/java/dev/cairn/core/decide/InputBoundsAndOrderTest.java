@@ -73,7 +73,8 @@ class InputBoundsAndOrderTest {
         longTarget.setTargetLocation("s3://" + "y".repeat(1_100));
         TriggerRequest longRequestId = Fixtures.request(LONG_ID, CheckpointType.CHECKPOINT, false);
         CheckpointAcknowledged longHandle = Fixtures.ack(JOB, 1, SOURCE, 0, Fixtures.attempt(SOURCE, 0, 1), 10);
-        longHandle.setStateHandle(StateHandle.newBuilder().setLocation("file:///" + "z".repeat(1_100)).setSizeBytes(10L).build());
+        longHandle.setStateHandle(StateHandle.newBuilder().setLocation("file:///" + "z".repeat(1_100))
+                .setSizeBytes(10L).build());
         CheckpointAcknowledged negativeSize = Fixtures.ack(JOB, 1, SOURCE, 0, Fixtures.attempt(SOURCE, 0, 1), -1);
         CheckpointAcknowledged blankTask = Fixtures.ack(JOB, 1, "\t ", 0, Fixtures.attempt(SOURCE, 0, 1), 10);
         CheckpointAcknowledged controlAttempt = Fixtures.ack(JOB, 1, SOURCE, 0, "a\u0007b", 10);

@@ -151,7 +151,8 @@ class SidecarNotificationsTest {
     @ParameterizedTest
     @EnumSource(AckDiscardStatus.class)
     void shouldKeepADiscardedAckWithoutHandleFromTheSidecars(AckDiscardStatus status) {
-        AckDiscarded withHandle = discarded(status, StateHandle.newBuilder().setLocation("mem://x").setSizeBytes(1L).build());
+        AckDiscarded withHandle = discarded(status,
+                StateHandle.newBuilder().setLocation("mem://x").setSizeBytes(1L).build());
         AckDiscarded withoutHandle = discarded(status, null);
 
         assertThat(SidecarNotifications.isForSidecars(withHandle)).isEqualTo(status != AckDiscardStatus.DUPLICATE);

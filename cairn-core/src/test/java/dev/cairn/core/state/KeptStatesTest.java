@@ -46,7 +46,8 @@ class KeptStatesTest {
     void shouldKeepTheHandleOfAnotherAttemptsAckWhenTheRetainedCheckpointRefersToItsLocation() {
         CheckpointAcknowledged accepted = Fixtures.ack(JOB, 1, SINK, 0, Fixtures.attempt(SINK, 0, 1), 10);
         CheckpointAcknowledged sameState = Fixtures.ack(JOB, 1, SINK, 0, Fixtures.attempt(SINK, 0, 2), 10);
-        sameState.setStateHandle(StateHandle.newBuilder().setLocation(accepted.getStateHandle().getLocation()).setSizeBytes(99L).build());
+        sameState.setStateHandle(StateHandle.newBuilder().setLocation(accepted.getStateHandle().getLocation())
+                .setSizeBytes(99L).build());
 
         Then then = completed().when(new Command.Acknowledge(sameState), 5000);
 

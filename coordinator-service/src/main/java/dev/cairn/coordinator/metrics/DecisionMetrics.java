@@ -2,12 +2,12 @@ package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.core.events.EventKind;
-import dev.cairn.events.DiscardedObject;
-import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.DiscardedObject;
+import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.TriggerFailed;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;

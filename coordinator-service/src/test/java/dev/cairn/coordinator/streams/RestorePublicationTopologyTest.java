@@ -99,7 +99,8 @@ class RestorePublicationTopologyTest {
     void shouldPublishTheFinalStateOfASubtaskThatFinishedBeforeTheCheckpointWithTheAckedStates() {
         register(2);
         acks.pipeInput("job", new AckEnvelope(TaskFinished.newBuilder().setJobId("job").setTaskId("map")
-                .setSubtaskIndex(1).setAttemptId("a-1").setFinalState(StateHandle.newBuilder().setLocation("file:///final/map-1").setSizeBytes(7L).build())
+                .setSubtaskIndex(1).setAttemptId("a-1")
+                .setFinalState(StateHandle.newBuilder().setLocation("file:///final/map-1").setSizeBytes(7L).build())
                 .setTimestampMs(0).build()));
         trigger(1);
         ack(1, 0);

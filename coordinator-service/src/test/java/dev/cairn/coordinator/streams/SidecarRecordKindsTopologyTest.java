@@ -132,7 +132,8 @@ class SidecarRecordKindsTopologyTest {
         send(acks, started(1));
         send(acks, TaskFinished.newBuilder().setJobId(JOB).setTaskId("source")
                 .setSubtaskIndex(1).setAttemptId(CoordinatorDriver.attempt("source", 1))
-                .setFinalState(StateHandle.newBuilder().setLocation("file:///final/source-1").setSizeBytes(7L).build()).setTimestampMs(driver.now()).build());
+                .setFinalState(StateHandle.newBuilder().setLocation("file:///final/source-1")
+                        .setSizeBytes(7L).build()).setTimestampMs(driver.now()).build());
 
         trigger("r-1");
         participantAcks(acks, 1);
@@ -167,7 +168,8 @@ class SidecarRecordKindsTopologyTest {
     private void participantAcks(TestInputTopic<String, AckEnvelope> acks, long checkpointId) {
         send(acks, ParticipantAcknowledged.newBuilder().setJobId(JOB)
                 .setCheckpointId(checkpointId).setParticipant("hook")
-                .setState(StateHandle.newBuilder().setLocation("file:///hook/" + checkpointId).setSizeBytes(3L).build()).setTimestampMs(driver.now()).build());
+                .setState(StateHandle.newBuilder().setLocation("file:///hook/" + checkpointId)
+                        .setSizeBytes(3L).build()).setTimestampMs(driver.now()).build());
     }
 
     private static JobSpec spec() {

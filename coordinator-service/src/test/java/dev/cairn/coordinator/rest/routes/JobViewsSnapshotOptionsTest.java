@@ -66,7 +66,8 @@ class JobViewsSnapshotOptionsTest {
                 .setAlignment(AlignmentType.FORCED_ALIGNED).build())
                 .setParticipants(List.of("offsets-hook", "enumerator"))
                 .setParticipantStates(List.of(ParticipantState.newBuilder().setParticipant("enumerator")
-                        .setState(StateHandle.newBuilder().setLocation("s3://sp/enumerator").setSizeBytes(64L).build()).build()))
+                        .setState(StateHandle.newBuilder().setLocation("s3://sp/enumerator")
+                                .setSizeBytes(64L).build()).build()))
                 .build();
 
         JsonNode view = json(JobViews.pending(pending, CheckpointProgress.NONE));
@@ -173,7 +174,8 @@ class JobViewsSnapshotOptionsTest {
                 .setStorageLocation("file:///cp/job-1/chk-7").setTotalSizeBytes(10).setSubtaskCount(0)
                 .setParticipantStates(List.of(
                         ParticipantState.newBuilder().setParticipant("offsets-hook")
-                                .setState(StateHandle.newBuilder().setLocation("file:///cp/job-1/chk-7/offsets-hook").setSizeBytes(10L).build()).build(),
+                                .setState(StateHandle.newBuilder().setLocation("file:///cp/job-1/chk-7/offsets-hook")
+                                        .setSizeBytes(10L).build()).build(),
                         ParticipantState.newBuilder().setParticipant("enumerator").build()))
                 .setOptions(SnapshotOptions.newBuilder().setBackupType(BackupType.INCREMENTAL).build())
                 .build();
