@@ -63,7 +63,7 @@ final class IncrementalSnapshots {
         taken.put(plan.checkpointId(), new Groups(plan.versions(), byGroup));
     }
 
-    /** Checkpoint {@code checkpointId} completed: its snapshot, if this incarnation wrote it, is the base from now on. */
+    /** Checkpoint {@code checkpointId} completed: its snapshot, if this incarnation wrote it, is the base now. */
     synchronized void completed(long checkpointId) {
         Groups groups = taken.get(checkpointId);
         if (groups != null) {
