@@ -32,7 +32,8 @@ public final class CheckpointTimeline {
     /** What happened to a checkpoint at one record. */
     public enum Kind {
         PARTICIPANTS_TRIGGERED, TRIGGERED, ACK, PARTICIPANT_ACK, DECLINE, PARTICIPANT_DECLINE, ACK_DISCARDED,
-        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME, STATE_DISCARDED, RESTORE_FAILED, RESTORE_POINT_REJECTED
+        COMPLETED, ABORTED, FAILURE_COUNTED, REQUEST_OUTCOME, STATE_DISCARDED, DISCARDED_OBJECT, RESTORE_FAILED,
+        RESTORE_POINT_REJECTED
     }
 
     /** How a checkpoint stands at the end of the records read. */
@@ -101,6 +102,14 @@ public final class CheckpointTimeline {
         Entry kept = entry(entry, event);
         if (kept != null) {
             entries.add(kept);
+        }
+        if (event instanceof StateDiscarded discarded) {
+            for (DiscardedObject object : discarded.getObjects()) {
+                entries.add(new Entry(entry.partition(), entry.offset(), discarded.getTimestampMs(),
+                        Kind.DISCARDED_OBJECT, object.getTaskId() != null ? object.getTaskId() : object.getParticipant(),
+                        object.getTaskId() != null ? object.getSubtaskIndex() : null, null, object.getSizeBytes(),
+                        (object.getShared() ? "shared " : "") + object.getLocation()));
+            }
         }
     }
 

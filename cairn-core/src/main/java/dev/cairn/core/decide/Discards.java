@@ -119,7 +119,7 @@ final class Discards {
 
     private static List<StateDiscarded> discards(Decision d, String jobId, DiscardReason reason, Set<Long> kept,
             List<Ended> ended) {
-        Map<Long, List<SharedStateEntry>> orphans = SharedStates.orphaned(d.state, jobId,
+        Map<Long, SharedStates.Release> releases = SharedStates.orphaned(d.state, jobId,
                 ended.stream().map(Ended::checkpointId).toList());
         Set<String> finalStates = finalStateLocations(d.state, d.job(jobId));
         int perPart = RestoreParts.statesPerPart(d.settings.limits(), d.settings.maxRecordBytes());
@@ -130,7 +130,9 @@ final class Discards {
                 ownStates(d, jobId, kept, finalStates, e, objects);
             }
             boolean sharedToo = e.ownStates() || reason == DiscardReason.DISPOSED;
-            for (SharedStateEntry orphan : orphans.get(e.checkpointId())) {
+            SharedStates.Release release = releases.get(e.checkpointId());
+            objects.kept += release.stillReferenced();
+            for (SharedStateEntry orphan : release.orphans()) {
                 if (!sharedToo || finalStates.contains(orphan.getLocation())) {
                     objects.kept++;
                 } else {

@@ -7,10 +7,12 @@ import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A job's shared state objects counted by reference (Flink: SharedStateRegistry). An accepted ack adds one reference
@@ -71,31 +73,39 @@ public final class SharedStates {
     }
 
     /**
-     * The objects that releasing {@code checkpointIds} in this order leaves without a reference, by the checkpoint
-     * whose release takes the last one: what {@link #release} of each, in turn, removes.
+     * What releasing one checkpoint's references does: the objects it leaves without a reference, and how many other
+     * shared objects it referred to stay, still referred to by something kept.
      */
-    public static Map<Long, List<SharedStateEntry>> orphaned(CoordinatorState state, String jobId,
-            List<Long> checkpointIds) {
+    public record Release(List<SharedStateEntry> orphans, int stillReferenced) {
+    }
+
+    /**
+     * What releasing {@code checkpointIds} in this order does, by checkpoint: the objects whose last reference goes
+     * with it (what {@link #release} of each, in turn, removes) and how many it referred to stay.
+     */
+    public static Map<Long, Release> orphaned(CoordinatorState state, String jobId, List<Long> checkpointIds) {
         Map<String, Integer> left = new HashMap<>();
-        Map<Long, List<SharedStateEntry>> orphans = new LinkedHashMap<>();
+        Map<Long, Release> releases = new LinkedHashMap<>();
         for (long id : checkpointIds) {
-            List<SharedStateEntry> ofThis = new ArrayList<>();
+            List<SharedStateEntry> orphans = new ArrayList<>();
+            Set<String> referred = new HashSet<>();
             for (CheckpointAcknowledged ack : state.acks(jobId, id)) {
                 for (SharedState shared : sharedOf(ack)) {
                     Optional<SharedStateEntry> entry = state.sharedState(jobId, shared.getLocation());
                     if (entry.isEmpty()) {
                         continue;
                     }
+                    referred.add(shared.getLocation());
                     int count = left.getOrDefault(shared.getLocation(), entry.get().getReferences()) - 1;
                     left.put(shared.getLocation(), count);
                     if (count == 0) {
-                        ofThis.add(entry.get());
+                        orphans.add(entry.get());
                     }
                 }
             }
-            orphans.put(id, ofThis);
+            releases.put(id, new Release(orphans, referred.size() - orphans.size()));
         }
-        return orphans;
+        return releases;
     }
 
     /**

@@ -53,6 +53,24 @@ class CheckpointTimelineTest {
     }
 
     @Test
+    void shouldTellWhatWasDiscardedOfACheckpointAndWhyOneObjectPerLine() {
+        Timeline timeline = timeline(ORDERS, 1);
+
+        Entry discard = timeline.entries().stream().filter(e -> e.kind() == Kind.STATE_DISCARDED).findFirst()
+                .orElseThrow();
+        assertThat(discard.detail()).startsWith("SUBSUMED: 3 own and 0 shared object(s) discarded, 0 kept")
+                .contains("subsumed by checkpoint 3");
+        assertThat(discard.sizeBytes()).isEqualTo(600L);
+        assertThat(timeline.entries()).filteredOn(e -> e.kind() == Kind.DISCARDED_OBJECT)
+                .extracting(Entry::task, Entry::subtask, Entry::sizeBytes)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("source", 0, 100L),
+                        org.assertj.core.groups.Tuple.tuple("source", 1, 200L),
+                        org.assertj.core.groups.Tuple.tuple("sink", 0, 300L));
+        assertThat(timeline.entries()).filteredOn(e -> e.kind() == Kind.DISCARDED_OBJECT).extracting(Entry::detail)
+                .allSatisfy(location -> assertThat(location).isNotBlank().doesNotStartWith("shared "));
+    }
+
+    @Test
     void shouldKeepOnlyTheRecordsOfTheJobAndCheckpointAsked() {
         Timeline billing = timeline(AuditJournals.BILLING, 1);
         CheckpointTimeline never = new CheckpointTimeline(ORDERS, 42);
