@@ -106,7 +106,8 @@ public final class CheckpointTimeline {
         if (event instanceof StateDiscarded discarded) {
             for (DiscardedObject object : discarded.getObjects()) {
                 entries.add(new Entry(entry.partition(), entry.offset(), discarded.getTimestampMs(),
-                        Kind.DISCARDED_OBJECT, object.getTaskId() != null ? object.getTaskId() : object.getParticipant(),
+                        Kind.DISCARDED_OBJECT,
+                        object.getTaskId() != null ? object.getTaskId() : object.getParticipant(),
                         object.getTaskId() != null ? object.getSubtaskIndex() : null, null, object.getSizeBytes(),
                         (object.getShared() ? "shared " : "") + object.getLocation()));
             }
