@@ -96,7 +96,8 @@ public final class PipelineTask {
             return Optional.of(role + " stopped without a failure and without a stop-with-savepoint");
         }
         if (!sidecar.isRunning()) {
-            return Optional.of("the sidecar stopped consuming control events");
+            return Optional.of("the sidecar stopped consuming control events"
+                    + sidecar.stopReason().map(why -> ": " + why).orElse(""));
         }
         return Optional.empty();
     }

@@ -182,6 +182,14 @@ public final class Sidecar implements AutoCloseable {
         return running.isRunning();
     }
 
+    /**
+     * Why the sidecar stopped consuming control events on its own, if it did: the job fell back from the restore
+     * point its worker restored, which must be restarted with it.
+     */
+    public Optional<String> stopReason() {
+        return running.stopReason();
+    }
+
     public SidecarConfig config() {
         return config;
     }

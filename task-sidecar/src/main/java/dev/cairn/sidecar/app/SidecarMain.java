@@ -94,7 +94,8 @@ public final class SidecarMain implements Callable<Integer> {
         try (sidecar) {
             while (!handshake.awaitStop(1_000)) {
                 if (!sidecar.isRunning()) {
-                    err.println("The sidecar stopped consuming control events");
+                    err.println("The sidecar stopped consuming control events"
+                            + sidecar.stopReason().map(why -> ": " + why).orElse(""));
                     return START_FAILED;
                 }
             }

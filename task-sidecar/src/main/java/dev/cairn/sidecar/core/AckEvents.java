@@ -5,6 +5,7 @@ import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.SubtaskMetrics;
@@ -80,6 +81,23 @@ public final class AckEvents {
                 .setAttemptId(attempt.attemptId())
                 .setReason(failure.reason())
                 .setMessage(failure.message())
+                .setTimestampMs(nowMs)
+                .build();
+    }
+
+    /** The longest message a report carries, well within the coordinator's default bound on messages. */
+    static final int MAX_REPORT_CHARS = 4_096;
+
+    /** The report that the attempt's worker could not read the state of checkpoint {@code checkpointId}. */
+    public static RestoreFailed restoreFailed(TaskAttempt attempt, long checkpointId, String message, long nowMs) {
+        return RestoreFailed.newBuilder()
+                .setJobId(attempt.jobId())
+                .setCheckpointId(checkpointId)
+                .setTaskId(attempt.taskId())
+                .setSubtaskIndex(attempt.subtaskIndex())
+                .setAttemptId(attempt.attemptId())
+                .setMessage(message.length() <= MAX_REPORT_CHARS ? message
+                        : message.substring(0, MAX_REPORT_CHARS) + "...")
                 .setTimestampMs(nowMs)
                 .build();
     }

@@ -80,4 +80,10 @@ public sealed interface SidecarAction {
      * snapshotting (the subtask finished, or the job is stopping). Nothing to do but tell the operator.
      */
     record SnapshotSkipped(long checkpointId, String why) implements SidecarAction {}
+
+    /**
+     * The job fell back from the restore point the worker restored (a subtask could not read it): the worker must
+     * restore again, from the fallback, so the sidecar stops, saying why, and its worker's supervisor restarts both.
+     */
+    record Restart(String why) implements SidecarAction {}
 }

@@ -6,6 +6,7 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.ParticipantsTriggered;
+import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskStartRejected;
@@ -123,6 +124,7 @@ public final class SidecarCore {
     private final Deque<Long> queue = new ArrayDeque<>();
     private final RecentKeys<Long> ended = new RecentKeys<>(REMEMBERED_ENDED);
     private final DiscardedStates discarded;
+    private final RestorePointWatch restorePoint = new RestorePointWatch();
     private Long running;
     private boolean finished;
     private boolean stopping;
@@ -188,6 +190,8 @@ public final class SidecarCore {
             return onStateDiscarded(discard);
         } else if (event instanceof TaskStartRejected rejected) {
             return onStartRejected(rejected, nowMs);
+        } else if (event instanceof RestorePointRejected rejected) {
+            return restorePoint.onRejected(rejected, identity);
         }
         return List.of();
     }
@@ -233,6 +237,11 @@ public final class SidecarCore {
      */
     public void completedBeforeStart(long checkpointId) {
         raiseLatestCompleted(checkpointId);
+    }
+
+    /** The worker restored checkpoint {@code checkpointId} at start ({@code -1}: nothing). */
+    public void restoredFrom(long checkpointId) {
+        restorePoint.restored(checkpointId);
     }
 
     /** A checkpoint was aborted: tell the worker (if notified) and drop its snapshot if it has not started. */

@@ -106,6 +106,8 @@ public final class KafkaSidecar implements AutoCloseable {
     private final Thread loop;
     private final Optional<RestorePoint> restoredFrom;
     private volatile boolean running = true;
+    /** Why the sidecar stopped consuming on its own, {@code null} while it runs or when it was closed. */
+    private volatile String stopReason;
     private boolean closed;
     /** The send of {@code TaskFinished}, once the subtask finished. */
     private Future<RecordMetadata> finishedSend;
@@ -175,13 +177,14 @@ public final class KafkaSidecar implements AutoCloseable {
                             : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
             Optional<Startup.Registered> registered = identity instanceof TaskAttempt attempt
                     ? Optional.of(Startup.register(producer, settings, attempt, clock, deadline)) : Optional.empty();
-            Startup.Restored restored = Startup.restore(hook, settings,
+            Startup.Restored restored = Startup.restoreOrReport(hook, settings,
                     StartupReads.source(settings, control, partition, from, deadline, schemas, clock), deadline,
-                    registered.map(Startup.Registered::number));
+                    registered.map(Startup.Registered::number), producer, identity, clock);
             long startedAtMs = registered.map(Startup.Registered::startedAtMs).orElse(0L);
             KafkaSidecar sidecar = new KafkaSidecar(settings, hook, clock, identity, control, producer,
                     restored.point(), schemas);
             sidecar.core.completedBeforeStart(restored.latestCompletedOnControl());
+            sidecar.core.restoredFrom(restored.point().map(RestorePoint::checkpointId).orElse(-1L));
             sidecar.core.announced(startedAtMs);
             sidecar.dispatch(c -> c.discardedBeforeStart(restored.discardsOnControl()));
             sidecar.loop.start();
@@ -255,6 +258,14 @@ public final class KafkaSidecar implements AutoCloseable {
     /** Whether the sidecar still consumes control events. */
     public boolean isRunning() {
         return running && loop.isAlive();
+    }
+
+    /**
+     * Why the sidecar stopped consuming control events on its own (the job fell back from the point its worker
+     * restored), if it did: the worker must be restarted with it.
+     */
+    public Optional<String> stopReason() {
+        return Optional.ofNullable(stopReason);
     }
 
     private void pollControl() {
@@ -384,6 +395,10 @@ public final class KafkaSidecar implements AutoCloseable {
         } else if (action instanceof SidecarAction.SnapshotSkipped skipped) {
             LOG.info("Skipping the snapshot of checkpoint {} for {}: {}", skipped.checkpointId(), who,
                     skipped.why());
+        } else if (action instanceof SidecarAction.Restart restart) {
+            LOG.error("The sidecar of {} stops: {}", who, restart.why());
+            stopReason = restart.why();
+            running = false;
         }
     }
 

@@ -2,14 +2,17 @@ package dev.cairn.sidecar.kafka;
 
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.sidecar.core.AckEvents;
 import dev.cairn.sidecar.core.RestoreCheck;
 import dev.cairn.sidecar.core.RestorePoints;
+import dev.cairn.sidecar.core.SidecarIdentity;
 import dev.cairn.sidecar.core.TaskAttempt;
 import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import dev.cairn.sidecar.kafka.StartupReads.Deadline;
 import dev.cairn.sidecar.kafka.StartupReads.RestoreRecords;
 import java.time.Clock;
@@ -89,6 +92,51 @@ final class Startup {
         return new Restored(point, verdict.latestCompletedOnControl(), lookBack.discards());
     }
 
+    /**
+     * {@link #restore}, and when the worker finds the restore point's state unreadable
+     * ({@link StateUnreadableException}), a task reports it to the coordinator ({@code RestoreFailed}, written before
+     * the start-up fails) so that the job falls back to the previous retained checkpoint.
+     */
+    static Restored restoreOrReport(SnapshotHook hook, RuntimeSettings settings, StartupSource source,
+            Deadline deadline, Optional<AttemptNumber> attempt, KafkaProducer<String, AckEnvelope> producer,
+            SidecarIdentity identity, Clock clock) {
+        try {
+            return restore(hook, settings, source, deadline, attempt);
+        } catch (UnreadableRestorePoint e) {
+            if (identity instanceof TaskAttempt task) {
+                RestoreFailed failed = AckEvents.restoreFailed(task, e.checkpointId(), e.getMessage(), clock.millis());
+                try {
+                    producer.send(new ProducerRecord<>(settings.topics().acks(), settings.jobId(),
+                            new AckEnvelope(failed))).get(deadline.remaining().toMillis(), TimeUnit.MILLISECONDS);
+                    LOG.error("Task {} subtask {} of job {} cannot read checkpoint {}: reported to the coordinator,"
+                            + " which falls back to the previous retained checkpoint if the job has one",
+                            settings.taskId(), settings.subtaskIndex(), settings.jobId(), e.checkpointId());
+                } catch (ExecutionException | TimeoutException ex) {
+                    LOG.error("Could not report the unreadable checkpoint {} to {}", e.checkpointId(),
+                            settings.topics().acks(), ex);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** The worker could not read the state of the restore point (checkpoint {@code checkpointId}). */
+    static final class UnreadableRestorePoint extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+        private final long checkpointId;
+
+        UnreadableRestorePoint(long checkpointId, String message, Throwable cause) {
+            super(message, cause);
+            this.checkpointId = checkpointId;
+        }
+
+        long checkpointId() {
+            return checkpointId;
+        }
+    }
+
     private static String describe(long restorePointId) {
         return restorePointId == SnapshotRequest.NO_COMPLETED_CHECKPOINT ? "no checkpoint"
                 : "checkpoint " + restorePointId;
@@ -111,9 +159,23 @@ final class Startup {
                 hook.restore(point);
             }
         } catch (Exception e) {
-            throw new IllegalStateException("the worker's restore from " + point.map(RestorePoint::location)
-                    .orElse("nothing") + " failed: " + e.getMessage(), e);
+            String message = "the worker's restore from " + point.map(RestorePoint::location).orElse("nothing")
+                    + " failed: " + e.getMessage();
+            if (point.isPresent() && unreadable(e)) {
+                throw new UnreadableRestorePoint(point.get().checkpointId(), "checkpoint "
+                        + point.get().checkpointId() + " cannot be restored: " + message, e);
+            }
+            throw new IllegalStateException(message, e);
         }
+    }
+
+    private static boolean unreadable(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof StateUnreadableException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A registered attempt: the start time its {@code TaskStarted} carries, and the attempt's number. */

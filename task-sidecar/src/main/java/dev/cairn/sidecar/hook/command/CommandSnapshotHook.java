@@ -11,6 +11,7 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import dev.cairn.sidecar.hook.http.HookJson;
 import dev.cairn.sidecar.hook.http.MalformedHookMessageException;
 import java.io.IOException;
@@ -77,6 +78,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the same cases, bar the result.
  */
 public final class CommandSnapshotHook extends RecordNotifiedHook {
+
+    /** The exit status of a restore whose state is missing or corrupt. */
+    static final int UNREADABLE_STATE = 3;
 
     /** Every variable this protocol sets; inherited values of these never leak into a call. */
     static final List<String> PROTOCOL_VARIABLES = List.of("CAIRN_HOOK_ACTION", "CAIRN_CHECKPOINT_ID",
@@ -297,6 +301,9 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
             throw new IOException(describe(action) + " failed: " + e.getCause(), e.getCause());
         }
         Optional<String> failure = failure(action, outcome);
+        if (failure.isPresent() && "restore".equals(action) && outcome.exitCode() == UNREADABLE_STATE) {
+            throw new StateUnreadableException(failure.get());
+        }
         if (failure.isPresent()) {
             throw new IOException(failure.get());
         }

@@ -10,6 +10,7 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -50,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * </ul>
  */
 public final class HttpSnapshotHook extends RecordNotifiedHook {
+
+    /** The status a worker answers a restore with when its state is missing or corrupt (Unprocessable Content). */
+    static final int UNREADABLE_STATE = 422;
 
     private static final Logger LOG = LoggerFactory.getLogger(HttpSnapshotHook.class);
 
@@ -214,6 +218,11 @@ public final class HttpSnapshotHook extends RecordNotifiedHook {
     }
 
     private static void requireSuccess(URI uri, HttpResponse<String> response) throws IOException {
+        if (response.statusCode() == UNREADABLE_STATE) {
+            throw new StateUnreadableException("HTTP hook POST " + uri + " answered " + UNREADABLE_STATE
+                    + " (the state cannot be read): " + HookJson.excerpt(response.body() == null ? ""
+                    : response.body()));
+        }
         if (response.statusCode() / 100 != 2) {
             throw new IOException("HTTP hook POST " + uri + " answered " + response.statusCode() + ": "
                     + HookJson.excerpt(response.body() == null ? "" : response.body()));
