@@ -11,9 +11,10 @@ import org.junit.jupiter.api.Test;
  * {@code dev.cairn.kit} names the others it uses in code. The rules:
  * <ul>
  *   <li>barrier alignment ({@code align}) uses no Kafka and no other package of the kit;</li>
- *   <li>state files and lineage ({@code state}) use no other package;</li>
+ *   <li>snapshot storage ({@code storage}: local files, S3) uses no Kafka and no other package;</li>
+ *   <li>state files and lineage ({@code state}) use only {@code storage};</li>
  *   <li>the wire format ({@code wire}) uses only {@code align} (a barrier's alignment);</li>
- *   <li>the sink ({@code sink}) uses only {@code state};</li>
+ *   <li>the sink ({@code sink}) uses only {@code state} and {@code storage};</li>
  *   <li>the source task ({@code task}) uses neither the operator task nor the sink;</li>
  *   <li>the operator task ({@code operator}) builds on all of them, and nothing uses it;</li>
  *   <li>no two packages use each other, however indirectly.</li>
@@ -30,9 +31,9 @@ class ArchitectureTest {
 
     @Test
     void shouldFindEveryPackageWhenReadingTheSources() {
-        assertThat(sources.packages()).contains("align", "operator", "sink", "state", "task", "wire");
+        assertThat(sources.packages()).contains("align", "operator", "sink", "state", "storage", "task", "wire");
         assertThat(sources.uses("operator")).as("the scan sees what the operator task uses")
-                .contains("align", "sink", "state", "task", "wire");
+                .contains("align", "sink", "state", "storage", "task", "wire");
         assertThat(sources.usingKafka()).as("the scan sees Kafka").contains("task");
     }
 
@@ -43,8 +44,14 @@ class ArchitectureTest {
     }
 
     @Test
-    void shouldUseNoOtherPackageWhenKeepingState() {
-        assertThat(sources.uses("state")).as("packages state uses").isEmpty();
+    void shouldUseNeitherKafkaNorOtherPackagesWhenStoringSnapshots() {
+        assertThat(sources.uses("storage")).as("packages storage uses").isEmpty();
+        assertThat(sources.usingKafka()).doesNotContain("storage");
+    }
+
+    @Test
+    void shouldUseOnlyStorageWhenKeepingState() {
+        assertThat(sources.uses("state")).as("packages state uses").isSubsetOf("storage");
     }
 
     @Test
@@ -53,8 +60,8 @@ class ArchitectureTest {
     }
 
     @Test
-    void shouldUseOnlyStateFilesWhenSinking() {
-        assertThat(sources.uses("sink")).as("packages sink uses").isSubsetOf("state");
+    void shouldUseOnlyStateFilesAndStorageWhenSinking() {
+        assertThat(sources.uses("sink")).as("packages sink uses").isSubsetOf("state", "storage");
     }
 
     @Test

@@ -372,7 +372,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
             boolean chosen, Map<Channel, Long> generations, String why) throws IOException {
         generation = incarnations.next(restored.map(OperatorState::generation).orElse(-1L));
         state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
-        output.start(checkpointId, SnapshotFiles.directoryOf(location), generation, chosen);
+        output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
         input.seek(positions);

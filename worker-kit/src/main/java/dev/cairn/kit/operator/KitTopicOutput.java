@@ -3,7 +3,6 @@ package dev.cairn.kit.operator;
 import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.task.Partitioning;
 import dev.cairn.kit.wire.KitRecords;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -71,7 +70,7 @@ public final class KitTopicOutput implements TaskOutput {
      * @throws IllegalStateException when a record sent so far was not delivered
      */
     @Override
-    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long newGeneration, boolean chosen) {
+    public void start(long restoredFrom, Optional<String> snapshotDirectory, long newGeneration, boolean chosen) {
         if (producer == null) {
             producer = producers.get();
             partitions = producer.partitionsFor(topic).size();

@@ -4,16 +4,16 @@ import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPartition;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.SnapshotStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The snapshot file of an operator subtask: an {@link OperatorState} in a small binary format, in the frame every
- * kit state file shares ({@link StateFile}: magic, version, CRC-32, written atomically).
+ * kit state file shares ({@link StateFile}: magic, version, CRC-32), kept in a {@link SnapshotStorage}.
  *
  * <pre>
  * int    magic 0x434b4f53 ("CKOS")     short  format version (1)
@@ -85,14 +85,13 @@ public final class OperatorStateCodec {
         });
     }
 
-    /** Writes {@code bytes} (an encoded state) to {@code file} through a temporary sibling; answers their size. */
-    public static long write(byte[] bytes, Path file) throws IOException {
-        return StateFile.write(bytes, file);
-    }
-
-    /** Reads the state in {@code file}. */
-    public static OperatorState read(Path file) throws IOException {
-        return decode(FILE.read(file), file.toString());
+    /**
+     * Reads the state in the file at {@code location} of {@code storage}.
+     *
+     * @throws IOException naming the location when the file is missing, unreadable or not an intact state
+     */
+    public static OperatorState read(SnapshotStorage storage, String location) throws IOException {
+        return decode(FILE.read(storage, location), location);
     }
 
     private static OperatorState readBody(ByteBuffer in, String source) throws IOException {

@@ -2,6 +2,8 @@ package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.state.Settings;
+import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.kit.storage.SnapshotStorages;
 import dev.cairn.kit.task.Partitioning;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,12 +27,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * @param clientConfig settings for the consumer ({@code bootstrap.servers}, security); the task sets group and
  *     offset-commit settings itself
  * @param pollTimeout how long one poll waits for input (also how late a request or notification may be served)
+ * @param storage where the subtask writes and reads its snapshot files (the checkpoint's storage location says
+ *     where in it); {@link SnapshotStorages#defaults()} unless given: local files, and S3 as the environment says
  */
 public record OperatorTaskConfig(String taskId, int subtask, int parallelism, int upstreamParallelism,
-        String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout) {
+        String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout, SnapshotStorage storage) {
 
     public OperatorTaskConfig {
         Objects.requireNonNull(taskId, "taskId");
+        Objects.requireNonNull(storage, "storage");
         Objects.requireNonNull(inputTopic, "inputTopic");
         Objects.requireNonNull(pollTimeout, "pollTimeout");
         clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
@@ -46,6 +51,19 @@ public record OperatorTaskConfig(String taskId, int subtask, int parallelism, in
         Settings.requireClientSettings("the operator", clientConfig, ConsumerConfig.GROUP_ID_CONFIG,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
         Settings.requirePositive("the poll timeout", pollTimeout);
+    }
+
+    /** A subtask keeping its snapshots in {@link SnapshotStorages#defaults()}. */
+    public OperatorTaskConfig(String taskId, int subtask, int parallelism, int upstreamParallelism,
+            String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout) {
+        this(taskId, subtask, parallelism, upstreamParallelism, inputTopic, clientConfig, pollTimeout,
+                SnapshotStorages.defaults());
+    }
+
+    /** This subtask keeping its snapshots in {@code storage} (the caller closes it, after the task). */
+    public OperatorTaskConfig withStorage(SnapshotStorage storage) {
+        return new OperatorTaskConfig(taskId, subtask, parallelism, upstreamParallelism, inputTopic, clientConfig,
+                pollTimeout, storage);
     }
 
     /** A subtask with only a bootstrap address and a 50 ms poll. */

@@ -9,7 +9,6 @@ import dev.cairn.kit.sink.WriteAheadSink;
 import dev.cairn.kit.sink.WriteAheadSinkConfig;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -17,11 +16,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * An operator subtask's results written exactly once to a Kafka topic through a {@link WriteAheadSink}: buffered
  * per epoch, the sink's pending epochs saved with the task's snapshot ({@link WriteAheadSinkConfig#snapshotFileName()}
- * next to the task's state file), and committed when the checkpoint completes. Every start (restore or rollback)
- * takes over the subtask's transactional id anew and restores the sink from its file of the checkpoint restored,
- * which commits what that snapshot holds and the output lacks; records buffered since are dropped (the task reads
- * their input again). A restore point nobody chose that the output is already ahead of is refused (see
- * {@link RestorePlan}): the start fails and the task stops.
+ * next to the task's state file, in the sink's {@link WriteAheadSinkConfig#storage()}), and committed when the
+ * checkpoint completes. Every start (restore or rollback) takes over the subtask's transactional id anew and restores
+ * the sink from its file of the checkpoint restored, which commits what that snapshot holds and the output lacks;
+ * records buffered since are dropped (the task reads their input again). A restore point nobody chose that the
+ * output is already ahead of is refused (see {@link RestorePlan}): the start fails and the task stops.
  */
 public final class SinkOutput implements TaskOutput {
 
@@ -36,14 +35,15 @@ public final class SinkOutput implements TaskOutput {
     }
 
     @Override
-    public void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation, boolean chosen)
+    public void start(long restoredFrom, Optional<String> snapshotDirectory, long generation, boolean chosen)
             throws IOException {
         if (sink != null) {
             sink.close();
         }
         sink = new WriteAheadSink<>(config, new ByteArraySerializer(), new ByteArraySerializer());
-        Optional<RestorePoint> point = snapshotDirectory.map(directory -> new RestorePoint(restoredFrom,
-                directory.resolve(config.snapshotFileName()).toUri().toString(), 0, chosen));
+        Optional<RestorePoint> point = snapshotDirectory.isEmpty() ? Optional.empty()
+                : Optional.of(new RestorePoint(restoredFrom, config.storage().resolve(snapshotDirectory.get(),
+                        config.snapshotFileName()), 0, chosen));
         guardedIo(() -> lastRestore = sink.restore(point));
     }
 
@@ -60,7 +60,8 @@ public final class SinkOutput implements TaskOutput {
     @Override
     public Sealed barrier(long checkpointId, Alignment alignment) {
         SinkState state = sink.seal(checkpointId);
-        return directory -> SinkStateCodec.write(state, directory.resolve(config.snapshotFileName()));
+        return directory -> SinkStateCodec.write(config.storage(),
+                config.storage().resolve(directory, config.snapshotFileName()), state);
     }
 
     @Override

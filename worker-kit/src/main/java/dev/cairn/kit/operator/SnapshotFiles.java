@@ -1,15 +1,15 @@
 package dev.cairn.kit.operator;
 
-import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.SnapshotStorage;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
  * An operator subtask's snapshot files in a checkpoint's storage location: its state file
- * ({@link OperatorTaskConfig#stateFileName()}) and its output's part next to it.
+ * ({@link OperatorTaskConfig#stateFileName()}) and its output's part next to it, in the task's
+ * {@link OperatorTaskConfig#storage()}.
  */
 final class SnapshotFiles {
 
@@ -22,11 +22,12 @@ final class SnapshotFiles {
      */
     static SnapshotResult write(OperatorTaskConfig config, SnapshotBook.Ready ready) throws IOException {
         SnapshotRequest request = ready.request().request();
-        Path directory = StateFile.localPath(request.storageLocation());
-        Path file = directory.resolve(config.stateFileName());
-        long size = OperatorStateCodec.write(ready.snapshot().state(), file)
-                + ready.snapshot().output().writeTo(directory);
-        return SnapshotResult.of(file.toUri().toString(), size);
+        SnapshotStorage storage = config.storage();
+        String location = storage.resolve(request.storageLocation(), config.stateFileName());
+        byte[] state = ready.snapshot().state();
+        storage.write(location, state);
+        long size = state.length + ready.snapshot().output().writeTo(storage.parent(location));
+        return SnapshotResult.of(location, size);
     }
 
     /**
@@ -35,7 +36,7 @@ final class SnapshotFiles {
      * @throws IOException when it cannot be read, is corrupt, or belongs to another subtask
      */
     static OperatorState read(OperatorTaskConfig config, String location) throws IOException {
-        OperatorState restored = OperatorStateCodec.read(StateFile.localPath(location));
+        OperatorState restored = OperatorStateCodec.read(config.storage(), location);
         if (!restored.taskId().equals(config.taskId()) || restored.subtask() != config.subtask()
                 || !restored.inputTopic().equals(config.inputTopic())) {
             throw new IOException("the snapshot " + location + " belongs to operator " + restored.taskId()
@@ -47,8 +48,7 @@ final class SnapshotFiles {
     }
 
     /** The directory of the snapshot whose state file is at {@code location}; empty for the initial state. */
-    static Optional<Path> directoryOf(Optional<String> location) throws IOException {
-        return location.isPresent()
-                ? Optional.of(StateFile.localPath(location.get()).toAbsolutePath().getParent()) : Optional.empty();
+    static Optional<String> directoryOf(OperatorTaskConfig config, Optional<String> location) throws IOException {
+        return location.isPresent() ? Optional.of(config.storage().parent(location.get())) : Optional.empty();
     }
 }

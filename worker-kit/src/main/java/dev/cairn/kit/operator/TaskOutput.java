@@ -2,7 +2,6 @@ package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Alignment;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.Optional;
 
 /**
@@ -15,14 +14,15 @@ public interface TaskOutput extends AutoCloseable {
      * Starts an incarnation of the subtask: at the first start, after a restore, and after every rollback.
      *
      * @param restoredFrom the checkpoint the subtask's state comes from, -1 for the initial state
-     * @param snapshotDirectory the directory of that checkpoint's snapshot files (empty for the initial state)
+     * @param snapshotDirectory the directory-like location of that checkpoint's snapshot files (empty for the initial
+     *     state)
      * @param generation the incarnation's generation, announced downstream
      * @param chosen whether a user chose the restored checkpoint on purpose ({@code RestorePoint.chosen()}; false
      *     for a rollback and a fresh start): a sink whose output is ahead of a checkpoint nobody chose refuses it
      * @throws IOException when the output's part of the snapshot cannot be read
      * @throws RuntimeException when what the start writes downstream (resume records) does not reach it
      */
-    void start(long restoredFrom, Optional<Path> snapshotDirectory, long generation, boolean chosen)
+    void start(long restoredFrom, Optional<String> snapshotDirectory, long generation, boolean chosen)
             throws IOException;
 
     /** Writes one result. */
@@ -53,7 +53,10 @@ public interface TaskOutput extends AutoCloseable {
         /** Nothing to write (an output that keeps no state). */
         Sealed NOTHING = directory -> 0;
 
-        /** Writes the part into {@code directory}, next to the task's state file; answers the bytes written. */
-        long writeTo(Path directory) throws IOException;
+        /**
+         * Writes the part into the directory-like location {@code directory}, next to the task's state file; answers
+         * the bytes written.
+         */
+        long writeTo(String directory) throws IOException;
     }
 }

@@ -1,10 +1,10 @@
 package dev.cairn.kit.sink;
 
 import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.SnapshotStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,8 +21,9 @@ import java.util.List;
  * </pre>
  *
  * <p>A file that is truncated, altered, of another format or version, or followed by extra bytes is refused with an
- * {@link IOException} that names the file and what is wrong; nothing is half-restored. Files are written to a
- * temporary sibling first and moved into place, so a crash while writing leaves no partial file under the name.
+ * {@link IOException} that names the file's location and what is wrong; nothing is half-restored. Files are written
+ * through a {@link SnapshotStorage}, whole or not at all, so a crash while writing leaves no partial file under the
+ * name.
  */
 public final class SinkStateCodec {
 
@@ -64,14 +65,23 @@ public final class SinkStateCodec {
         return FILE.decode(bytes, source, in -> readBody(in, source));
     }
 
-    /** Writes {@code state} to {@code file} (through a temporary sibling); answers the file's size. */
-    public static long write(SinkState state, Path file) throws IOException {
-        return StateFile.write(encode(state), file);
+    /**
+     * Writes {@code state} as the file at {@code location} of {@code storage} (whole or not at all, durable when this
+     * returns); answers the file's size.
+     */
+    public static long write(SnapshotStorage storage, String location, SinkState state) throws IOException {
+        byte[] bytes = encode(state);
+        storage.write(location, bytes);
+        return bytes.length;
     }
 
-    /** Reads the state in {@code file}. */
-    public static SinkState read(Path file) throws IOException {
-        return decode(FILE.read(file), file.toString());
+    /**
+     * Reads the state in the file at {@code location} of {@code storage}.
+     *
+     * @throws IOException naming the location when the file is missing, unreadable or not an intact state
+     */
+    public static SinkState read(SnapshotStorage storage, String location) throws IOException {
+        return decode(FILE.read(storage, location), location);
     }
 
     private static SinkState readBody(ByteBuffer in, String source) throws IOException {

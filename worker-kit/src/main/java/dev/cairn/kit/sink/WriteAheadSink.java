@@ -1,9 +1,7 @@
 package dev.cairn.kit.sink;
 
-import dev.cairn.kit.state.StateFile;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -43,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * at-least-once alignment records that passed barrier N early land in epoch N and are replayed after a restore.
  *
  * <p>Thread-safe: a worker's processing thread may {@link #send} while the sidecar's threads snapshot and notify.
- * Snapshots go to local files only ({@code file:} URIs or paths). Rescaling is not supported: a subtask restores
- * only a snapshot of its own sink id and index.
+ * Snapshots go to the config's {@link WriteAheadSinkConfig#storage() storage} (local files or S3). Rescaling is not
+ * supported: a subtask restores only a snapshot of its own sink id and index.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -130,17 +128,18 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
      * The snapshot of checkpoint {@code checkpointId}: closes the open epoch and writes every uncommitted epoch to
      * {@code <storageLocation>/sink-<sinkId>-<subtask>.state}.
      *
-     * @param storageLocation the checkpoint's storage location (a {@code file:} URI or a local path)
+     * @param storageLocation the checkpoint's storage location in the sink's {@link WriteAheadSinkConfig#storage()}
+     *     (a {@code file:} URI, a local path or an {@code s3://} location)
      * @throws IllegalArgumentException when a snapshot of this or a later checkpoint was taken already
-     * @throws IOException when the file cannot be written or the location is not local
+     * @throws IOException when the file cannot be written or the storage does not keep such locations
      */
     public SinkSnapshot snapshot(long checkpointId, String storageLocation) throws IOException {
-        Path file = StateFile.localPath(storageLocation).resolve(config.snapshotFileName());
+        String location = config.storage().resolve(storageLocation, config.snapshotFileName());
         SinkState state = seal(checkpointId);
-        long size = SinkStateCodec.write(state, file);
+        long size = SinkStateCodec.write(config.storage(), location, state);
         LOG.debug("Sink {}: snapshot of checkpoint {} holds {} records in {} epochs ({} bytes) in {}",
-                config.transactionalId(), checkpointId, state.recordCount(), state.pending().size(), size, file);
-        return new SinkSnapshot(file.toUri().toString(), size, state.recordCount());
+                config.transactionalId(), checkpointId, state.recordCount(), state.pending().size(), size, location);
+        return new SinkSnapshot(location, size, state.recordCount());
     }
 
     /**
@@ -228,7 +227,7 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
     }
 
     private SinkState readState(RestorePoint point) throws IOException {
-        SinkState state = SinkStateCodec.read(StateFile.localPath(point.location()));
+        SinkState state = SinkStateCodec.read(config.storage(), point.location());
         if (!state.sinkId().equals(config.sinkId()) || state.subtask() != config.subtask()) {
             throw new IOException("the snapshot " + point.location() + " belongs to sink " + state.sinkId()
                     + " subtask " + state.subtask() + ", not to sink " + config.sinkId() + " subtask "

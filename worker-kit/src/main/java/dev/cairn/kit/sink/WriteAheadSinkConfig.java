@@ -1,6 +1,8 @@
 package dev.cairn.kit.sink;
 
 import dev.cairn.kit.state.Settings;
+import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.kit.storage.SnapshotStorages;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -19,12 +21,15 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  *     security); the sink sets the transactional id, idempotence and the isolation level itself
  * @param timeout how long initialising the producer and reading the commit marker back may take; make it longer
  *     than the producers' {@code transaction.timeout.ms}
+ * @param storage where the sink writes and reads its snapshot files (the checkpoint's storage location says where
+ *     in it); {@link SnapshotStorages#defaults()} unless given: local files, and S3 as the environment says
  */
 public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopic, Map<String, Object> clientConfig,
-        Duration timeout) {
+        Duration timeout, SnapshotStorage storage) {
 
     public WriteAheadSinkConfig {
         Objects.requireNonNull(sinkId, "sinkId");
+        Objects.requireNonNull(storage, "storage");
         Objects.requireNonNull(outputTopic, "outputTopic");
         Objects.requireNonNull(timeout, "timeout");
         clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
@@ -38,6 +43,17 @@ public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopi
         Settings.requireClientSettings("the sink", clientConfig, ProducerConfig.TRANSACTIONAL_ID_CONFIG,
                 ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, ConsumerConfig.ISOLATION_LEVEL_CONFIG);
         Settings.requirePositive("the timeout", timeout);
+    }
+
+    /** A sink subtask keeping its snapshots in {@link SnapshotStorages#defaults()}. */
+    public WriteAheadSinkConfig(String sinkId, int subtask, String outputTopic, Map<String, Object> clientConfig,
+            Duration timeout) {
+        this(sinkId, subtask, outputTopic, clientConfig, timeout, SnapshotStorages.defaults());
+    }
+
+    /** This sink subtask keeping its snapshots in {@code storage} (the caller closes it, after the sink). */
+    public WriteAheadSinkConfig withStorage(SnapshotStorage storage) {
+        return new WriteAheadSinkConfig(sinkId, subtask, outputTopic, clientConfig, timeout, storage);
     }
 
     /**

@@ -1,25 +1,21 @@
 package dev.cairn.kit.state;
 
+import dev.cairn.kit.storage.LocationNotFoundException;
+import dev.cairn.kit.storage.SnapshotStorage;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 /**
  * One kind of the kit's snapshot files, and what every kind shares: a 4-byte magic number and a 2-byte format
- * version, the kind's content, then the CRC-32 of all that as 8 bytes; written to a temporary sibling and moved into
- * place, so that a crash never leaves half a file; kept in local files only (a {@code file:} URI or a path). Reading
- * checks all of it and names the file and what is wrong in an {@link IOException}: not this kind, another version,
- * truncated, corrupt, or bytes after the checksum.
+ * version, the kind's content, then the CRC-32 of all that as 8 bytes. The files are kept in a
+ * {@link SnapshotStorage} (local files or S3), which writes each whole or not at all. Reading checks all of it and
+ * names the file's location and what is wrong in an {@link IOException}: missing, not this kind, another version,
+ * truncated, corrupt (its CRC-32 does not match), or bytes after the checksum.
  *
  * @param kind what the file holds, for messages ({@code "sink state"}, {@code "source state"})
  * @param magic the kind's first four bytes
@@ -29,7 +25,6 @@ public record StateFile(String kind, int magic, short version) {
 
     /** Magic number, version and checksum: the bytes of a file with empty content. */
     public static final int FRAME_BYTES = 4 + 2 + 8;
-    private static final Pattern SCHEME = Pattern.compile("^[A-Za-z][A-Za-z0-9+.-]*:.*");
 
     /** Reads a kind's content from a buffer positioned after the version. */
     @FunctionalInterface
@@ -148,44 +143,16 @@ public record StateFile(String kind, int magic, short version) {
         return new IOException("the " + kind + " " + source + " is corrupt: " + what);
     }
 
-    /** Writes {@code bytes} to {@code file} through a temporary sibling; answers their size. */
-    public static long write(byte[] bytes, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(temporary, bytes);
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        return bytes.length;
-    }
-
-    /** The bytes of {@code file}, a file of this kind. */
-    public byte[] read(Path file) throws IOException {
-        try {
-            return Files.readAllBytes(file);
-        } catch (NoSuchFileException e) {
-            throw new IOException("the " + kind + " " + file + " does not exist", e);
-        }
-    }
-
     /**
-     * The local path of a storage or state location: a {@code file:} URI or a plain path.
+     * The bytes of the file of this kind at {@code location}, read from {@code storage}.
      *
-     * @throws IOException for any other scheme (the kit keeps its snapshots in local files)
+     * @throws IOException naming the location: it does not exist, or cannot be read
      */
-    public static Path localPath(String location) throws IOException {
-        if (!SCHEME.matcher(location).matches()) {
-            return Path.of(location);
-        }
-        if (!location.startsWith("file:")) {
-            throw new IOException("the kit keeps its snapshots in local files, and " + location
-                    + " is neither a file: URI nor a path");
-        }
+    public byte[] read(SnapshotStorage storage, String location) throws IOException {
         try {
-            return Path.of(URI.create(location));
-        } catch (IllegalArgumentException e) {
-            throw new IOException("the location " + location + " is not a valid file: URI: " + e.getMessage(), e);
+            return storage.read(location);
+        } catch (LocationNotFoundException e) {
+            throw new IOException("the " + kind + " " + location + " does not exist", e);
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.cairn.kit.task;
 import dev.cairn.kit.align.Alignment;
 import dev.cairn.kit.state.Generations;
 import dev.cairn.kit.state.Lineage;
-import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.wire.KitRecords;
 import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
@@ -14,7 +13,6 @@ import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -336,9 +334,8 @@ public final class KafkaSourceTask implements SnapshotHook {
                     request.checkpointId(), options.drain() ? " and drain: the input ends at its barrier" : "");
         }
         try {
-            Path file = StateFile.localPath(request.storageLocation()).resolve(config.stateFileName());
-            long size = SourceStateCodec.write(state(request.checkpointId(), ended), file);
-            String location = file.toUri().toString();
+            String location = config.storage().resolve(request.storageLocation(), config.stateFileName());
+            long size = SourceStateCodec.write(config.storage(), location, state(request.checkpointId(), ended));
             lineage.taken(request.checkpointId(), location);
             boolean finished = input.exhausted();
             LOG.debug("Source {}: snapshot of checkpoint {} at {} in {}{}", name(), request.checkpointId(),

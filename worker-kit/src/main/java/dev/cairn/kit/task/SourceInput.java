@@ -1,6 +1,5 @@
 package dev.cairn.kit.task;
 
-import dev.cairn.kit.state.StateFile;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
 import java.util.HashMap;
@@ -39,7 +38,7 @@ final class SourceInput {
      * @throws IOException when the file cannot be read, is corrupt, or belongs to another subtask or input
      */
     SourceState read(RestorePoint point) throws IOException {
-        SourceState state = SourceStateCodec.read(StateFile.localPath(point.location()));
+        SourceState state = SourceStateCodec.read(config.storage(), point.location());
         if (!state.taskId().equals(config.taskId()) || state.subtask() != config.subtask()
                 || !state.inputTopic().equals(config.inputTopic())) {
             throw new IOException("the snapshot " + point.location() + " belongs to source " + state.taskId()

@@ -1,11 +1,11 @@
 package dev.cairn.kit.task;
 
 import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.SnapshotStorage;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,8 +24,8 @@ import java.util.TreeMap;
  * <p>Version 1, written before drained stops existed, has no ended byte; it is still read (as not ended).
  *
  * <p>A file that is truncated, altered, of another format or version, or followed by extra bytes is refused with an
- * {@link IOException} naming the file and what is wrong. Files are written to a temporary sibling and moved into
- * place, so a crash while writing leaves no partial file under the name.
+ * {@link IOException} naming the file's location and what is wrong. Files are written through a
+ * {@link SnapshotStorage}, whole or not at all, so a crash while writing leaves no partial file under the name.
  */
 public final class SourceStateCodec {
 
@@ -73,14 +73,23 @@ public final class SourceStateCodec {
                 : FILE.decode(bytes, source, in -> readBody(in, source, true));
     }
 
-    /** Writes {@code state} to {@code file} (through a temporary sibling); answers the file's size. */
-    public static long write(SourceState state, Path file) throws IOException {
-        return StateFile.write(encode(state), file);
+    /**
+     * Writes {@code state} as the file at {@code location} of {@code storage} (whole or not at all, durable when this
+     * returns); answers the file's size.
+     */
+    public static long write(SnapshotStorage storage, String location, SourceState state) throws IOException {
+        byte[] bytes = encode(state);
+        storage.write(location, bytes);
+        return bytes.length;
     }
 
-    /** Reads the state in {@code file}. */
-    public static SourceState read(Path file) throws IOException {
-        return decode(FILE.read(file), file.toString());
+    /**
+     * Reads the state in the file at {@code location} of {@code storage}.
+     *
+     * @throws IOException naming the location when the file is missing, unreadable or not an intact state
+     */
+    public static SourceState read(SnapshotStorage storage, String location) throws IOException {
+        return decode(FILE.read(storage, location), location);
     }
 
     private static SourceState readBody(ByteBuffer in, String source, boolean withEnded) throws IOException {

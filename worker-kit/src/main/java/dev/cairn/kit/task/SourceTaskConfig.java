@@ -1,6 +1,8 @@
 package dev.cairn.kit.task;
 
 import dev.cairn.kit.state.Settings;
+import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.kit.storage.SnapshotStorages;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,9 +26,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param bounded whether the input ends at the end offsets seen at start: once reached, the next snapshot answers
  *     {@link dev.cairn.sidecar.hook.SnapshotResult#finishedWith} (for tests and known inputs)
  * @param pollTimeout how long one poll waits for input (also how late a snapshot request may be noticed)
+ * @param storage where the subtask writes and reads its snapshot files (the checkpoint's storage location says
+ *     where in it); {@link SnapshotStorages#defaults()} unless given: local files, and S3 as the environment says
  */
 public record SourceTaskConfig(String taskId, int subtask, int parallelism, String inputTopic, String outputTopic,
-        Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout) {
+        Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout,
+        SnapshotStorage storage) {
 
     /** Where a fresh start reads from. */
     public enum StartFrom { EARLIEST, LATEST }
@@ -37,6 +42,7 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
         Objects.requireNonNull(outputTopic, "outputTopic");
         Objects.requireNonNull(startFrom, "startFrom");
         Objects.requireNonNull(pollTimeout, "pollTimeout");
+        Objects.requireNonNull(storage, "storage");
         clientConfig = Map.copyOf(Objects.requireNonNull(clientConfig, "clientConfig"));
         Settings.requireId("a task id", taskId);
         Partitioning.assigned(0, parallelism, subtask);
@@ -47,6 +53,19 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
                 ProducerConfig.ACKS_CONFIG, ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         Settings.requirePositive("the poll timeout", pollTimeout);
+    }
+
+    /** A subtask keeping its snapshots in {@link SnapshotStorages#defaults()}. */
+    public SourceTaskConfig(String taskId, int subtask, int parallelism, String inputTopic, String outputTopic,
+            Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout) {
+        this(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom, bounded, pollTimeout,
+                SnapshotStorages.defaults());
+    }
+
+    /** This subtask keeping its snapshots in {@code storage} (the caller closes it, after the task). */
+    public SourceTaskConfig withStorage(SnapshotStorage storage) {
+        return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom,
+                bounded, pollTimeout, storage);
     }
 
     /** Unbounded, from the earliest offsets, with only a bootstrap address and a 100 ms poll. */

@@ -7,6 +7,7 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.kit.sink.RestorePlan;
 import dev.cairn.kit.sink.WriteAheadSinkConfig;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.kit.task.KafkaSourceTask;
 import dev.cairn.kit.task.SourceFunction;
 import dev.cairn.kit.task.SourceState;
@@ -180,7 +181,8 @@ final class KitJob implements AutoCloseable {
         if (!Files.exists(directory)) {
             directory = checkpoints.resolve("savepoint-" + id);
         }
-        return SourceStateCodec.read(directory.resolve("source-" + prefix + "-source-" + subtask + ".state"));
+        return SourceStateCodec.read(new FileStorage(),
+                directory.resolve("source-" + prefix + "-source-" + subtask + ".state").toString());
     }
 
     /** What sink subtask {@code name} decided at its latest start. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIOException;
 
 import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPositions;
+import dev.cairn.kit.storage.FileStorage;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,10 +27,11 @@ class OperatorStateCodecTest {
         OperatorState state = state(Map.of(key("a"), bytes("1"), key("b"), bytes("22")));
         Path file = directory.resolve("operator-count-1.state");
 
-        long size = OperatorStateCodec.write(OperatorStateCodec.encode(state), file);
-        OperatorState read = OperatorStateCodec.read(file);
+        byte[] bytes = OperatorStateCodec.encode(state);
+        new FileStorage().write(file.toString(), bytes);
+        OperatorState read = OperatorStateCodec.read(new FileStorage(), file.toUri().toString());
 
-        assertThat(size).isEqualTo(Files.size(file));
+        assertThat(bytes.length).isEqualTo(Files.size(file));
         assertThat(read.taskId()).isEqualTo("count");
         assertThat(read.subtask()).isEqualTo(1);
         assertThat(read.checkpointId()).isEqualTo(12);

@@ -5,6 +5,7 @@ import static dev.cairn.kit.sink.Records.record;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.kit.storage.FileStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -40,10 +41,10 @@ class SinkStateCodecTest {
         Path file = dir.resolve("chk-9").resolve("sink-orders-3.state");
 
         // when
-        long size = SinkStateCodec.write(state, file);
+        long size = SinkStateCodec.write(new FileStorage(), file.toString(), state);
 
         // then
-        assertThat(SinkStateCodec.read(file)).isEqualTo(state);
+        assertThat(SinkStateCodec.read(new FileStorage(), file.toUri().toString())).isEqualTo(state);
         assertThat(Files.size(file)).isEqualTo(size);
         try (var files = Files.list(file.getParent())) {
             assertThat(files).containsExactly(file);
@@ -128,7 +129,7 @@ class SinkStateCodecTest {
         Path missing = dir.resolve("nothing-here.state");
 
         // when / then
-        assertThatThrownBy(() -> SinkStateCodec.read(missing))
+        assertThatThrownBy(() -> SinkStateCodec.read(new FileStorage(), missing.toString()))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("does not exist");
     }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.kit.sink.RestorePlan.Verdict;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -256,13 +256,14 @@ class WriteAheadSinkTest {
     }
 
     @Test
-    void shouldRefuseAStorageLocationThatIsNotLocal() throws IOException {
+    void shouldRefuseAStorageLocationOfAnUnsupportedScheme() throws IOException {
         // given
         var sink = started();
 
         // when / then
-        assertThatThrownBy(() -> sink.snapshot(1, "s3://bucket/chk-1")).isInstanceOf(IOException.class)
-                .hasMessageContaining("neither a file: URI nor a path");
+        assertThatThrownBy(() -> sink.snapshot(1, "hdfs://namenode/chk-1")).isInstanceOf(IOException.class)
+                .hasMessageContaining("hdfs://namenode/chk-1").hasMessageContaining("scheme hdfs")
+                .hasMessageContaining("file: URIs, plain paths and s3://bucket/key locations");
     }
 
     @Test
@@ -275,7 +276,7 @@ class WriteAheadSinkTest {
         SinkSnapshot snapshot = sink.snapshot(1, dir.resolve("plain").toString());
 
         // then
-        assertThat(SinkStateCodec.read(Path.of(URI.create(snapshot.location()))).pending())
+        assertThat(SinkStateCodec.read(new FileStorage(), snapshot.location()).pending())
                 .extracting(Epoch::records).containsExactly(records("a"));
         assertThat(snapshot.sizeBytes()).isPositive();
     }

@@ -13,7 +13,7 @@ import dev.cairn.events.SavepointFormat;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kit.align.Alignment;
-import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.kit.task.KitOutput.Entry;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.sidecar.hook.AttemptNumber;
@@ -222,7 +222,8 @@ class KafkaSourceTaskIT {
     void shouldRefuseToRestoreAStateOfPartitionsThisSubtaskDoesNotRead() throws IOException {
         // given a state of subtask 0 that names partition 1 (written by a source of another parallelism)
         Path file = dir.resolve("source-orders-src-0.state");
-        long size = SourceStateCodec.write(new SourceState("orders-src", 0, 1, 5, input, Map.of(0, 3L, 1, 4L)), file);
+        long size = SourceStateCodec.write(new FileStorage(), file.toString(),
+                new SourceState("orders-src", 0, 1, 5, input, Map.of(0, 3L, 1, 4L)));
         KafkaSourceTask task = task(0);
 
         // when / then
@@ -391,6 +392,6 @@ class KafkaSourceTaskIT {
     }
 
     private static SourceState state(SnapshotResult result) throws IOException {
-        return SourceStateCodec.read(StateFile.localPath(result.location()));
+        return SourceStateCodec.read(new FileStorage(), result.location());
     }
 }

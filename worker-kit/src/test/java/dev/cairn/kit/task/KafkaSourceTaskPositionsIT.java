@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.kit.task.KitOutput.Entry;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.sidecar.hook.AttemptNumber;
@@ -154,8 +155,8 @@ class KafkaSourceTaskPositionsIT {
 
     private RestorePoint stateAt(long position, long generation) throws Exception {
         Path file = dir.resolve("source-orders-src-0-" + position + ".state");
-        long size = SourceStateCodec.write(new SourceState("orders-src", 0, 1, generation, input,
-                Map.of(0, position)), file);
+        long size = SourceStateCodec.write(new FileStorage(), file.toString(), new SourceState("orders-src", 0, 1,
+                generation, input, Map.of(0, position)));
         return new RestorePoint(1, file.toString(), size);
     }
 

@@ -10,7 +10,7 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.kit.task.KitOutput.Entry;
 import dev.cairn.kit.wire.KitRecord;
 import dev.cairn.sidecar.hook.CheckpointAbort;
@@ -131,7 +131,7 @@ class KafkaSourceTaskStopIT {
     }
 
     private static SourceState state(SnapshotResult result) throws IOException {
-        return SourceStateCodec.read(StateFile.localPath(result.location()));
+        return SourceStateCodec.read(new FileStorage(), result.location());
     }
 
     private void awaitDataRecords(long count) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.events.CheckpointType;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -43,7 +44,8 @@ class KafkaSourceTaskTest {
     void shouldRefuseToRestoreAnotherSubtasksStateBeforeConnecting() throws IOException {
         // given the state of subtask 0
         Path file = dir.resolve("source-orders-src-0.state");
-        long size = SourceStateCodec.write(new SourceState("orders-src", 0, 3, 42, "in", Map.of(0, 7L)), file);
+        long size = SourceStateCodec.write(new FileStorage(), file.toString(),
+                new SourceState("orders-src", 0, 3, 42, "in", Map.of(0, 7L)));
         KafkaSourceTask task = new KafkaSourceTask(config, SourceFunction.identity());
 
         // when / then

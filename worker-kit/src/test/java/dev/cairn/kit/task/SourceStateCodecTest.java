@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.kit.state.StateFile;
+import dev.cairn.kit.storage.FileStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -103,10 +104,10 @@ class SourceStateCodecTest {
         Path file = dir.resolve("chk-7").resolve("source-orders-src-1.state");
 
         // when
-        long size = SourceStateCodec.write(state, file);
+        long size = SourceStateCodec.write(new FileStorage(), file.toString(), state);
 
         // then
-        assertThat(SourceStateCodec.read(StateFile.localPath(file.toUri().toString()))).isEqualTo(state);
+        assertThat(SourceStateCodec.read(new FileStorage(), file.toUri().toString())).isEqualTo(state);
         assertThat(Files.size(file)).isEqualTo(size);
         try (var files = Files.list(file.getParent())) {
             assertThat(files).containsExactly(file);
@@ -177,13 +178,17 @@ class SourceStateCodecTest {
         Path missing = dir.resolve("nothing.state");
 
         // when / then
-        assertThatThrownBy(() -> SourceStateCodec.read(missing))
+        assertThatThrownBy(() -> SourceStateCodec.read(new FileStorage(), missing.toString()))
                 .isInstanceOf(IOException.class).hasMessageContaining("does not exist");
     }
 
     @Test
-    void shouldRefuseALocationThatIsNotLocal() {
-        assertThatThrownBy(() -> StateFile.localPath("s3://bucket/chk-1"))
-                .isInstanceOf(IOException.class).hasMessageContaining("local files");
+    void shouldNameTheLocationAndItsKindWhenTheFileIsMissing() {
+        // given
+        String missing = dir.resolve("chk-3").resolve("source-orders-src-1.state").toUri().toString();
+
+        // when / then
+        assertThatThrownBy(() -> SourceStateCodec.read(new FileStorage(), missing))
+                .isInstanceOf(IOException.class).hasMessage("the source state " + missing + " does not exist");
     }
 }
