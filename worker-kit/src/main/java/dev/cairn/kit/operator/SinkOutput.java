@@ -9,8 +9,8 @@ import dev.cairn.kit.sink.WriteAheadSink;
 import dev.cairn.kit.sink.WriteAheadSinkConfig;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
-import java.util.Objects;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 

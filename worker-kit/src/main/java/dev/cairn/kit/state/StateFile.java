@@ -15,8 +15,8 @@ import java.util.zip.CRC32;
  * One kind of the kit's snapshot files, and what every kind shares: a 4-byte magic number and a 2-byte format
  * version, the kind's content, then the CRC-32 of all that as 8 bytes. The files are kept in a
  * {@link SnapshotStorage} (local files or S3), which writes each whole or not at all. Reading checks all of it and
- * names the file's location and what is wrong in a {@link StateUnreadableException}: missing, not this kind, another version,
- * truncated, corrupt (its CRC-32 does not match), or bytes after the checksum.
+ * names the file's location and what is wrong in a {@link StateUnreadableException}: missing, not this kind, another
+ * version, truncated, corrupt (its CRC-32 does not match), or bytes after the checksum.
  *
  * @param kind what the file holds, for messages ({@code "sink state"}, {@code "source state"})
  * @param magic the kind's first four bytes
@@ -82,8 +82,8 @@ public record StateFile(String kind, int magic, short version) {
             verifyChecksum(bytes, in, source);
             return value;
         } catch (BufferUnderflowException e) {
-            throw new StateUnreadableException("the " + kind + " " + source + " is truncated: it ends after " + bytes.length
-                    + " bytes, in the middle of its content", e);
+            throw new StateUnreadableException("the " + kind + " " + source + " is truncated: it ends after "
+                    + bytes.length + " bytes, in the middle of its content", e);
         }
     }
 

@@ -85,8 +85,8 @@ class IncrementalSnapshotFilesTest {
 
         assertThat(first.shared()).hasSize(KeyGroups.COUNT).noneMatch(SharedObject::reused);
         assertThat(second.shared()).filteredOn(o -> !o.reused()).singleElement()
-                .satisfies(o -> assertThat(o.location()).contains("/job/shared/count-0/kg" + KeyGroups.of(bytes("key-7"))
-                        + "-c2-"));
+                .satisfies(o -> assertThat(o.location())
+                        .contains("/job/shared/count-0/kg" + KeyGroups.of(bytes("key-7")) + "-c2-"));
         assertThat(second.shared()).filteredOn(SharedObject::reused).hasSize(KeyGroups.COUNT - 1);
         long newGroup = second.shared().stream().filter(o -> !o.reused()).mapToLong(SharedObject::sizeBytes).sum();
         assertThat(newGroup).as("one group's bytes").isLessThan(first.sizeBytes() / 100);

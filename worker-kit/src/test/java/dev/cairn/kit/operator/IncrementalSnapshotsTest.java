@@ -65,7 +65,8 @@ class IncrementalSnapshotsTest {
         Plan plan = plan(2, false);
 
         assertThat(plan.toWrite()).containsOnlyKeys(KeyGroups.of(bytes(A)));
-        assertThat(plan.reused()).extracting(KeyGroupObject::location).containsExactly("mem://g" + KeyGroups.of(bytes(B))
+        assertThat(plan.reused()).extracting(KeyGroupObject::location)
+                .containsExactly("mem://g" + KeyGroups.of(bytes(B))
                 + "/c1");
     }
 
