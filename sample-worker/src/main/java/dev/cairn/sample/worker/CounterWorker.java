@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #notifyComplete} deletes its checkpoint states up to the last subsumed id in every job directory
  *       ({@code <base>/<job>}) it wrote to or restored from (never savepoints, nor its final state, nor a checkpoint
  *       a user chose to restore from: that one is not the coordinator's); {@link #notifyAborted} deletes the
- *       aborted checkpoint's state; {@link #discardState} deletes a state the coordinator discarded, if it lies
- *       under one of those job directories.</li>
+ *       aborted checkpoint's state; {@link #discardState} deletes a state of its own the coordinator discarded, if
+ *       it lies under one of those job directories.</li>
  *   <li>Bounded input: with {@code finishAfter} N, the snapshot that brings the counter to N writes the final
  *       state and answers {@link SnapshotResult#finishedWith} (the sidecar then publishes {@code TaskFinished});
  *       later snapshots answer the same final state, and so does the first snapshot after restoring a value of
@@ -186,14 +186,15 @@ public final class CounterWorker implements SnapshotHook {
     }
 
     /**
-     * Deletes the discarded state if it lies under a job directory the worker keeps its checkpoints in (and is not
-     * its final state).
+     * Deletes the discarded state if it is one of the worker's (its name) under a job directory the worker keeps its
+     * checkpoints in, and not its final state.
      */
     @Override
     public void discardState(DiscardedState state) throws IOException {
         boolean mine = false;
         for (Checkpoints owned : checkpoints) {
-            mine |= StateLocations.isUnder(state.location(), owned.jobDirectory());
+            mine |= StateLocations.isUnder(state.location(), owned.jobDirectory())
+                    && StateLocations.lastSegment(state.location()).equals(owned.name());
         }
         SnapshotResult kept = finalState.get();
         if (!mine || (kept != null && sameLocation(state.location(), kept.location()))) {

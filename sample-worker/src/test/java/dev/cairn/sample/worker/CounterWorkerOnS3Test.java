@@ -65,16 +65,19 @@ class CounterWorkerOnS3Test {
     }
 
     @Test
-    void shouldDeleteADiscardedStateOnlyWhenItLiesUnderTheJobsDirectory() throws Exception {
+    void shouldDeleteADiscardedStateOnlyWhenItIsItsOwnUnderTheJobsDirectory() throws Exception {
         try (CounterWorker worker = worker()) {
             SnapshotResult late = snapshot(worker, 1);
             S3.server().overwrite("elsewhere/state", new byte[] {1});
+            S3.server().overwrite(base + "/job-a/chk-1/map-0", new byte[] {1});
 
             worker.discardState(new DiscardedState(1, late.location(), 2, AckDiscardStatus.LATE, "late"));
             worker.discardState(new DiscardedState(1, S3.server().location("elsewhere/state"), 1,
                     AckDiscardStatus.UNKNOWN, "?"));
+            worker.discardState(new DiscardedState(1, S3.server().location(base + "/job-a/chk-1/map-0"), 1,
+                    AckDiscardStatus.UNKNOWN, "another subtask's"));
 
-            assertThat(S3.server().keys(base + "/")).isEmpty();
+            assertThat(S3.server().keys(base + "/")).containsExactly(base + "/job-a/chk-1/map-0");
             assertThat(S3.server().keys("elsewhere/")).containsExactly("elsewhere/state");
         }
     }
