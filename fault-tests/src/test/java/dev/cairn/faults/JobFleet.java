@@ -6,6 +6,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.kit.storage.SnapshotStorages;
 import dev.cairn.sample.worker.CounterWorker;
 import dev.cairn.sidecar.app.HookKind;
 import dev.cairn.sidecar.app.Sidecar;
@@ -72,7 +73,7 @@ final class JobFleet implements AutoCloseable {
 
     /** Starts the worker of subtask 0 of {@code task} with its sidecar, which restores it from the restore point. */
     private CounterWorker startSubtask(String jobId, String task) {
-        CounterWorker worker = new CounterWorker(workDir.resolve("workers"), Duration.ZERO, 0, 0);
+        CounterWorker worker = new CounterWorker(SnapshotStorages.defaults(), Duration.ZERO, 0, 0);
         workers.put(jobId + "/" + task, worker);
         sidecars.put(jobId + "/" + task, Sidecar.start(new SidecarConfig(bootstrapServers, topics, jobId, task, 0,
                 HookKind.JAVA, null, null, List.of(), SidecarConfig.DEFAULT_SNAPSHOT_TIMEOUT, Duration.ofSeconds(10),

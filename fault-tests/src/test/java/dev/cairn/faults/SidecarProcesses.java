@@ -1,6 +1,7 @@
 package dev.cairn.faults;
 
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.kit.storage.SnapshotStorages;
 import dev.cairn.sample.worker.CounterWorker;
 import dev.cairn.sample.worker.HookServer;
 import java.io.IOException;
@@ -25,9 +26,9 @@ import java.util.Map;
  * <p>Each job's worker is the sample worker ({@link CounterWorker} behind a {@link HookServer}, which is all that
  * {@code SampleWorkerMain} runs) serving the HTTP hook on loopback from this JVM, and it stays when its sidecar is
  * replaced, as a worker process would. One sample worker cannot serve several jobs: on every completion it deletes
- * the checkpoint files of every directory it wrote up to the last subsumed id, and the ids of different jobs do not
- * line up, so it would delete other jobs' restore points. A worker process per job would double the number of JVMs
- * that start on a 2-core machine; the workers are not what an upgrade changes.
+ * its checkpoint files in every job directory it wrote to up to the last subsumed id, and the ids of different jobs
+ * do not line up, so it would delete other jobs' restore points. A worker process per job would double the number
+ * of JVMs that start on a 2-core machine; the workers are not what an upgrade changes.
  */
 final class SidecarProcesses implements AutoCloseable {
 
@@ -94,10 +95,10 @@ final class SidecarProcesses implements AutoCloseable {
         return deployed;
     }
 
-    /** The job's sample worker, started on a free loopback port on first use, its snapshots under its own directory. */
+    /** The job's sample worker, started on a free loopback port on first use, its snapshots under the job's base. */
     private HookServer worker(String jobId) {
         return workers.computeIfAbsent(jobId, job -> {
-            CounterWorker worker = new CounterWorker(dir.resolve("worker-state").resolve(job), Duration.ZERO, 0, 0);
+            CounterWorker worker = new CounterWorker(SnapshotStorages.defaults(), Duration.ZERO, 0, 0);
             try {
                 return HookServer.start(worker, new InetSocketAddress("127.0.0.1", 0));
             } catch (IOException e) {

@@ -1,7 +1,7 @@
 package dev.cairn.sample.worker;
 
 import dev.cairn.events.CheckpointFailureReason;
-import dev.cairn.events.CheckpointType;
+import dev.cairn.kit.storage.SnapshotStorage;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -11,15 +11,11 @@ import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,29 +26,30 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The sample worker: a counter that advances by one every time it is asked for a snapshot (it processes one
- * record per checkpoint), and keeps each snapshot in its own file,
- * {@code <stateDir>/<job>/<task>-<subtask>/chk-<id>} ({@code savepoint-<id>} for savepoints;
- * {@code participant-<name>} instead of {@code <task>-<subtask>} when it serves a participant), holding the value
- * as decimal text. The snapshot's location is that file's {@code file:} URI.
+ * record per checkpoint), and keeps each snapshot as one object at the checkpoint's storage location,
+ * {@code <storageLocation>/<task>-<subtask>} ({@code participant-<name>} when it serves a participant), holding the
+ * value as decimal text: {@code <base>/<job>/chk-<id>/<task>-<subtask>} for a checkpoint, under the savepoint's
+ * target for a savepoint. It writes, reads and deletes through a {@link SnapshotStorage}, so the job's storage base
+ * may be local files ({@code file:}) or S3 ({@code s3://}).
  *
  * <ul>
- *   <li>{@link #restore} reads the value back from the handed location (a {@code file:} URI or a path) and
- *       continues counting from it; a fresh start counts from 0.</li>
- *   <li>{@link #notifyComplete} deletes the checkpoint files up to the last subsumed id (never savepoints, nor
- *       its final state, nor a checkpoint a user chose to restore from: that one is not the coordinator's);
- *       {@link #notifyAborted} deletes the aborted checkpoint's file; {@link #discardState} deletes a file the
- *       coordinator discarded, if it lies in the state directory.</li>
+ *   <li>{@link #restore} reads the value back from the handed location and continues counting from it; a fresh
+ *       start counts from 0.</li>
+ *   <li>{@link #notifyComplete} deletes its checkpoint states up to the last subsumed id in every job directory
+ *       ({@code <base>/<job>}) it wrote to or restored from (never savepoints, nor its final state, nor a checkpoint
+ *       a user chose to restore from: that one is not the coordinator's); {@link #notifyAborted} deletes the
+ *       aborted checkpoint's state; {@link #discardState} deletes a state of its own the coordinator discarded, if
+ *       it lies under one of those job directories.</li>
  *   <li>Bounded input: with {@code finishAfter} N, the snapshot that brings the counter to N writes the final
  *       state and answers {@link SnapshotResult#finishedWith} (the sidecar then publishes {@code TaskFinished});
  *       later snapshots answer the same final state, and so does the first snapshot after restoring a value of
  *       N or more.</li>
- *   <li>To exercise the coordinator it can be slow (the file is written that long after the request, on a
+ *   <li>To exercise the coordinator it can be slow (the state is written that long after the request, on a
  *       scheduler, so notifications are never held up) and it can decline every checkpoint whose id is a
  *       multiple of N.</li>
  * </ul>
@@ -60,30 +57,28 @@ import org.slf4j.LoggerFactory;
 public final class CounterWorker implements SnapshotHook {
 
     private static final Logger LOG = LoggerFactory.getLogger(CounterWorker.class);
-    private static final String CHECKPOINT_PREFIX = "chk-";
-    private static final String SAVEPOINT_PREFIX = "savepoint-";
-
-    private final Path stateDir;
+    private final SnapshotStorage storage;
     private final Duration slowness;
     private final int declineEvery;
     private final long finishAfter;
     /** The final state once the input is exhausted. */
     private final AtomicReference<SnapshotResult> finalState = new AtomicReference<>();
-    /** The file of a restore point a user chose: never deleted as subsumed (Flink: a NO_CLAIM restore). */
-    private final AtomicReference<Path> chosenRestore = new AtomicReference<>();
+    /** The state a user chose to restore from: never deleted as subsumed (Flink: a NO_CLAIM restore). */
+    private final AtomicReference<String> chosenRestore = new AtomicReference<>();
     private final ScheduledExecutorService scheduler;
     private final AtomicLong counter = new AtomicLong();
-    private final Set<Path> directories = ConcurrentHashMap.newKeySet();
+    /** The job directories it keeps checkpoint states in, with its name there. */
+    private final Set<Checkpoints> checkpoints = ConcurrentHashMap.newKeySet();
     private final Set<CompletableFuture<SnapshotResult>> pending = ConcurrentHashMap.newKeySet();
 
     /**
-     * @param stateDir where the snapshot files go
+     * @param storage where the states go (the requests' storage locations say where in it); the worker closes it
      * @param slowness how long after a request the snapshot completes (zero: at once)
      * @param declineEvery declines the checkpoints whose id is a multiple of this; 0 never declines
      * @param finishAfter the input's size: the worker finishes when its counter reaches it; 0 never finishes
      */
-    public CounterWorker(Path stateDir, Duration slowness, int declineEvery, long finishAfter) {
-        this.stateDir = Objects.requireNonNull(stateDir, "stateDir");
+    public CounterWorker(SnapshotStorage storage, Duration slowness, int declineEvery, long finishAfter) {
+        this.storage = Objects.requireNonNull(storage, "storage");
         this.slowness = Objects.requireNonNull(slowness, "slowness");
         if (slowness.isNegative()) {
             throw new IllegalArgumentException("slowness must not be negative, was " + slowness);
@@ -119,9 +114,10 @@ public final class CounterWorker implements SnapshotHook {
         if (exhausted != null) {
             return CompletableFuture.completedFuture(exhausted);
         }
-        Optional<String> badId = invalidSegment("jobId", request.jobId())
-                .or(() -> request.isParticipant() ? invalidSegment("participant", request.participant())
-                        : invalidSegment("taskId", request.taskId()));
+        String name = request.isParticipant() ? "participant-" + request.participant()
+                : request.taskId() + "-" + request.subtaskIndex();
+        Optional<String> badId = request.isParticipant() ? invalidSegment("participant", request.participant())
+                : invalidSegment("taskId", request.taskId());
         if (badId.isPresent()) {
             return declined(CheckpointFailureReason.CHECKPOINT_DECLINED, badId.get());
         }
@@ -133,18 +129,23 @@ public final class CounterWorker implements SnapshotHook {
                     + request.checkpointId());
         }
         long syncStart = System.nanoTime();
+        String location;
+        try {
+            location = storage.resolve(request.storageLocation(), name);
+            StateLocations.jobDirectory(storage, request.storageLocation())
+                    .ifPresent(directory -> checkpoints.add(new Checkpoints(directory, name)));
+        } catch (IOException | IllegalArgumentException e) {
+            return declined(CheckpointFailureReason.CHECKPOINT_DECLINED, "the sample worker cannot keep its state at "
+                    + request.storageLocation() + ": " + e.getMessage());
+        }
         long value = isFinished() ? counter.get() : counter.incrementAndGet();
-        Path directory = stateDir.resolve(request.jobId()).resolve(request.isParticipant()
-                ? "participant-" + request.participant() : request.taskId() + "-" + request.subtaskIndex());
-        String prefix = request.type() == CheckpointType.SAVEPOINT ? SAVEPOINT_PREFIX : CHECKPOINT_PREFIX;
-        Path file = directory.resolve(prefix + request.checkpointId());
         long syncMs = elapsedMs(syncStart);
         CompletableFuture<SnapshotResult> result = new CompletableFuture<>();
         pending.add(result);
         result.whenComplete((done, error) -> pending.remove(result));
         long asyncStart = System.nanoTime();
         try {
-            scheduler.schedule(() -> write(request, value, file, syncMs, asyncStart, result),
+            scheduler.schedule(() -> write(request, value, location, syncMs, asyncStart, result),
                     slowness.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closed) {
             result.cancel(false);
@@ -155,12 +156,11 @@ public final class CounterWorker implements SnapshotHook {
 
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) throws IOException {
-        SnapshotResult kept = finalState.get();
-        for (Path directory : directories) {
-            for (Path file : checkpointFiles(directory)) {
-                boolean isFinal = kept != null && file.toUri().toString().equals(kept.location());
-                if (checkpointId(file) <= lastSubsumedId && !isFinal && !file.equals(chosenRestore.get())) {
-                    Files.deleteIfExists(file);
+        for (Checkpoints owned : checkpoints) {
+            for (String location : storage.list(owned.jobDirectory())) {
+                OptionalLong id = StateLocations.checkpointId(location, owned.jobDirectory(), owned.name());
+                if (id.isPresent() && id.getAsLong() <= lastSubsumedId && !isKept(location)) {
+                    storage.delete(location);
                 }
             }
         }
@@ -185,26 +185,34 @@ public final class CounterWorker implements SnapshotHook {
         }
     }
 
-    /** Deletes the discarded file if it lies in the state directory (and is not the final state). */
+    /**
+     * Deletes the discarded state if it is one of the worker's (its name) under a job directory the worker keeps its
+     * checkpoints in, and not its final state.
+     */
     @Override
     public void discardState(DiscardedState state) throws IOException {
-        Path file = path(state.location()).toAbsolutePath().normalize();
+        boolean mine = false;
+        for (Checkpoints owned : checkpoints) {
+            mine |= StateLocations.isUnder(state.location(), owned.jobDirectory())
+                    && StateLocations.lastSegment(state.location()).equals(owned.name());
+        }
         SnapshotResult kept = finalState.get();
-        if (!file.startsWith(stateDir.toAbsolutePath().normalize())
-                || (kept != null && file.toUri().toString().equals(kept.location()))) {
+        if (!mine || (kept != null && sameLocation(state.location(), kept.location()))) {
             LOG.info("Not deleting discarded state {} of checkpoint {}: not a state of this worker", state.location(),
                     state.checkpointId());
             return;
         }
-        boolean deleted = Files.deleteIfExists(file);
+        boolean existed = storage.exists(state.location());
+        storage.delete(state.location());
         LOG.info("Discarded state {} of checkpoint {} ({}): {}", state.location(), state.checkpointId(),
-                state.status(), deleted ? "deleted" : "already gone");
+                state.status(), existed ? "deleted" : "already gone");
     }
 
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) throws IOException {
-        for (Path directory : directories) {
-            Files.deleteIfExists(directory.resolve(CHECKPOINT_PREFIX + checkpointId));
+        for (Checkpoints owned : checkpoints) {
+            storage.delete(storage.resolve(storage.resolve(owned.jobDirectory(), "chk-" + checkpointId),
+                    owned.name()));
         }
         LOG.info("Checkpoint {} aborted (latest completed {})", checkpointId, latestCompletedId);
     }
@@ -217,13 +225,12 @@ public final class CounterWorker implements SnapshotHook {
             return;
         }
         RestorePoint point = from.get();
-        Path file = path(point.location());
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8).strip();
+            text = new String(storage.read(point.location()), StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
             throw new IOException("cannot read the state of checkpoint " + point.checkpointId() + " at "
-                    + point.location() + ": " + e, e);
+                    + point.location() + ": " + e.getMessage(), e);
         }
         try {
             counter.set(Long.parseLong(text));
@@ -232,11 +239,9 @@ public final class CounterWorker implements SnapshotHook {
                     + " is not a counter value: \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text)
                     + "\"", e);
         }
-        if (file.getParent() != null) {
-            directories.add(file.getParent());
-        }
+        rememberCheckpoints(point.location());
         if (point.chosen()) {
-            chosenRestore.set(file);
+            chosenRestore.set(StateLocations.canonical(point.location()));
         }
         if (isFinished()) {
             finalState.set(SnapshotResult.finishedWith(point.location(), point.sizeBytes()));
@@ -245,36 +250,58 @@ public final class CounterWorker implements SnapshotHook {
                 counter.get(), isFinished() ? " (input exhausted: finished)" : "");
     }
 
-    /** Stops the scheduler; snapshots not written yet are declined as the task closing. */
+    /**
+     * Stops the scheduler, then closes the storage; snapshots not written yet are declined as the task closing.
+     */
     @Override
     public void close() {
         scheduler.shutdownNow();
         pending.forEach(result -> result.completeExceptionally(new SnapshotDeclinedException(
                 CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING, "the sample worker closed while writing")));
+        storage.close();
     }
 
-    private void write(SnapshotRequest request, long value, Path file, long syncMs, long asyncStart,
+    private void write(SnapshotRequest request, long value, String location, long syncMs, long asyncStart,
             CompletableFuture<SnapshotResult> result) {
         try {
-            Files.createDirectories(file.getParent());
-            directories.add(file.getParent());
-            Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-            Files.writeString(temporary, value + "\n", StandardCharsets.UTF_8);
-            Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            long size = Files.size(file);
+            byte[] bytes = (value + "\n").getBytes(StandardCharsets.UTF_8);
+            storage.write(location, bytes);
+            long size = bytes.length;
             boolean last = finishAfter > 0 && value >= finishAfter && !request.isParticipant();
             LOG.info("Snapshot of checkpoint {} for {}: counter {} in {}{}", request.checkpointId(), who(request),
-                    value, file, last ? " (input exhausted: final state)" : "");
-            SnapshotResult snapshot = new SnapshotResult(file.toUri().toString(), size, syncMs, elapsedMs(asyncStart),
-                    0, size, last);
+                    value, location, last ? " (input exhausted: final state)" : "");
+            SnapshotResult snapshot = new SnapshotResult(location, size, syncMs, elapsedMs(asyncStart), 0, size, last);
             if (last) {
                 finalState.compareAndSet(null, snapshot);
             }
             result.complete(finalState.get() != null ? finalState.get() : snapshot);
         } catch (IOException | RuntimeException e) {
             result.completeExceptionally(new SnapshotDeclinedException(
-                    CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION, "cannot write " + file + ": " + e));
+                    CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION, "cannot write " + location + ": " + e));
         }
+    }
+
+    /** Remembers the job directory of a restored checkpoint's state {@code <base>/<job>/chk-<id>/<name>}. */
+    private void rememberCheckpoints(String location) {
+        try {
+            String name = StateLocations.lastSegment(location);
+            StateLocations.jobDirectory(storage, storage.parent(location))
+                    .ifPresent(directory -> checkpoints.add(new Checkpoints(directory, name)));
+        } catch (IOException notACheckpointsState) {
+            LOG.debug("The restored state {} is not in a checkpoint's location: {}", location,
+                    notACheckpointsState.getMessage());
+        }
+    }
+
+    /** Whether {@code location} is kept whatever completes: the final state, or a restore point a user chose. */
+    private boolean isKept(String location) throws IOException {
+        SnapshotResult kept = finalState.get();
+        return (kept != null && sameLocation(location, kept.location()))
+                || StateLocations.canonical(location).equals(chosenRestore.get());
+    }
+
+    private static boolean sameLocation(String one, String other) throws IOException {
+        return StateLocations.canonical(one).equals(StateLocations.canonical(other));
     }
 
     private static String who(SnapshotRequest request) {
@@ -282,41 +309,11 @@ public final class CounterWorker implements SnapshotHook {
                 : request.taskId() + "-" + request.subtaskIndex());
     }
 
-    private static List<Path> checkpointFiles(Path directory) throws IOException {
-        if (!Files.isDirectory(directory)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.filter(file -> checkpointId(file) >= 0).toList();
-        }
-    }
-
-    /** The id in a {@code chk-<id>} file name, -1 for any other file. */
-    private static long checkpointId(Path file) {
-        String name = file.getFileName().toString();
-        if (!name.startsWith(CHECKPOINT_PREFIX)) {
-            return -1;
-        }
-        try {
-            return Long.parseLong(name.substring(CHECKPOINT_PREFIX.length()));
-        } catch (NumberFormatException e) {
-            return -1;
-        }
-    }
-
-    private static Path path(String location) throws IOException {
-        try {
-            return location.startsWith("file:") ? Path.of(URI.create(location)) : Path.of(location);
-        } catch (IllegalArgumentException | java.nio.file.FileSystemNotFoundException e) {
-            throw new IOException("the restore location " + location + " is neither a file: URI nor a path", e);
-        }
-    }
-
     private static Optional<String> invalidSegment(String field, String value) {
         if (value.isEmpty() || value.equals(".") || value.equals("..") || value.contains("/")
                 || value.contains("\\") || value.indexOf('\0') >= 0) {
             return Optional.of("the sample worker cannot store state for " + field + " \"" + value
-                    + "\": it must be usable as a directory name");
+                    + "\": it must be usable as a name in the checkpoint's storage location");
         }
         return Optional.empty();
     }
@@ -328,4 +325,7 @@ public final class CounterWorker implements SnapshotHook {
     private static long elapsedMs(long startNanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
     }
+
+    /** Where the worker keeps checkpoint states: a job directory {@code <base>/<job>}, and its name in each. */
+    private record Checkpoints(String jobDirectory, String name) {}
 }

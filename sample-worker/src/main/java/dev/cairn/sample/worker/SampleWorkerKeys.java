@@ -9,7 +9,9 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
  * The sample worker's configuration keys, defined once ({@link #SCHEMA}: flags, {@code CAIRN_WORKER_*}
- * environment variables and a {@code --config} file), read the way the coordinator and the sidecar read theirs.
+ * environment variables and a {@code --config} file), read the way the coordinator and the sidecar read theirs. How it
+ * reaches S3 is not among them: the worker kit's S3 settings come from {@code CAIRN_S3_*} and the AWS SDK's own
+ * environment ({@link dev.cairn.kit.storage.S3Settings#fromEnvironment}).
  */
 public final class SampleWorkerKeys {
 
@@ -26,8 +28,10 @@ public final class SampleWorkerKeys {
                     "Port to listen on, 0 for a free one.")
             .define(BIND_ADDRESS, Type.STRING, "127.0.0.1", new NonEmptyString(), Importance.HIGH,
                     "Address to listen on; loopback by default, as the sidecar runs beside the worker.")
-            .define(STATE_DIR, Type.STRING, "/tmp/cairn-worker", new NonEmptyString(), Importance.MEDIUM,
-                    "Where the snapshot files go.")
+            .define(STATE_DIR, Type.STRING, "/tmp/cairn-worker", new NonEmptyString(), Importance.LOW,
+                    "Unused: the counter is kept at each checkpoint's storage location (a file: or s3:// base, with "
+                            + "CAIRN_S3_* and the AWS SDK's variables for S3); still accepted, so that existing "
+                            + "configurations start.")
             .define(SLOW_MS, Type.LONG, 0L, Range.atLeast(0), Importance.LOW,
                     "Delay before a snapshot completes, in ms.")
             .define(DECLINE_EVERY, Type.INT, 0, Range.atLeast(0), Importance.LOW,

@@ -3,10 +3,11 @@ package dev.cairn.sample.worker;
 import dev.cairn.config.ConfigOptions;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.LayeredConfig;
+import dev.cairn.kit.storage.S3Settings;
+import dev.cairn.kit.storage.SnapshotStorages;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -21,8 +22,9 @@ import picocli.CommandLine.Spec;
  * Runs the sample {@link CounterWorker} behind the HTTP hook protocol ({@link HookServer}) until it is
  * stopped: what a sidecar configured with an HTTP hook talks to, and what the compose file runs beside each
  * sidecar. Its keys are {@link SampleWorkerKeys}: each is a flag, an environment variable (shown in
- * {@code --help}) and a key of the {@code --config} file. An invalid value exits with status 2 and a message
- * naming the key and where the value came from.
+ * {@code --help}) and a key of the {@code --config} file; S3 is reached as {@code CAIRN_S3_*} and the AWS SDK's own
+ * variables say ({@link S3Settings#fromEnvironment}). An invalid value exits with status 2 and a message naming the
+ * key or variable and what is wrong.
  */
 @Command(name = "cairn-sample-worker", mixinStandardHelpOptions = true,
         description = "Serves a sample counter worker over Cairn's HTTP hook protocol "
@@ -66,8 +68,8 @@ public final class SampleWorkerMain implements Callable<Integer> {
         HookServer started;
         try {
             config = config();
-            started = start(config);
-        } catch (ConfigProblem e) {
+            started = start(config, environment);
+        } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("Invalid cairn-sample-worker configuration: " + e.getMessage());
             return CONFIG_ERROR;
         }
@@ -75,9 +77,9 @@ public final class SampleWorkerMain implements Callable<Integer> {
             int declineEvery = config.getInt(SampleWorkerKeys.DECLINE_EVERY);
             long finishAfter = config.getLong(SampleWorkerKeys.FINISH_AFTER);
             spec.commandLine().getOut().printf(
-                    "cairn-sample-worker listening on %s (state in %s, slow %d ms, %s, %s)%n",
-                    server.baseUrl(), Path.of(config.getString(SampleWorkerKeys.STATE_DIR)).toAbsolutePath(),
-                    config.getLong(SampleWorkerKeys.SLOW_MS),
+                    "cairn-sample-worker listening on %s (state at each checkpoint's storage location, S3 %s, "
+                            + "slow %d ms, %s, %s)%n",
+                    server.baseUrl(), s3Settings(environment), config.getLong(SampleWorkerKeys.SLOW_MS),
                     declineEvery == 0 ? "never declines" : "declines every checkpoint id divisible by " + declineEvery,
                     finishAfter == 0 ? "unbounded input" : "finishes after " + finishAfter + " records");
             spec.commandLine().getOut().flush();
@@ -94,19 +96,21 @@ public final class SampleWorkerMain implements Callable<Integer> {
     }
 
     /**
-     * Starts serving the worker {@code config} describes.
+     * Starts serving the worker {@code config} describes, keeping its states in local files and in S3 as
+     * {@code environment} says ({@link S3Settings#fromEnvironment}).
      *
      * @throws ConfigProblem when the bind address does not resolve
+     * @throws IllegalArgumentException when an S3 setting of the environment is malformed (it names the variable)
      * @throws UncheckedIOException when the address cannot be bound
      */
-    static HookServer start(LayeredConfig config) {
+    static HookServer start(LayeredConfig config, Map<String, String> environment) {
         String bindAddress = config.getString(SampleWorkerKeys.BIND_ADDRESS);
         int port = config.getInt(SampleWorkerKeys.PORT);
         InetSocketAddress address = new InetSocketAddress(bindAddress, port);
         if (address.isUnresolved()) {
             throw config.problem(SampleWorkerKeys.BIND_ADDRESS, "unknown host " + bindAddress);
         }
-        CounterWorker worker = new CounterWorker(Path.of(config.getString(SampleWorkerKeys.STATE_DIR)),
+        CounterWorker worker = new CounterWorker(SnapshotStorages.of(s3Settings(environment)),
                 Duration.ofMillis(config.getLong(SampleWorkerKeys.SLOW_MS)),
                 config.getInt(SampleWorkerKeys.DECLINE_EVERY), config.getLong(SampleWorkerKeys.FINISH_AFTER));
         try {
@@ -115,5 +119,9 @@ public final class SampleWorkerMain implements Callable<Integer> {
             worker.close();
             throw new UncheckedIOException("cannot listen on " + bindAddress + ":" + port + ": " + e.getMessage(), e);
         }
+    }
+
+    private static S3Settings s3Settings(Map<String, String> environment) {
+        return S3Settings.fromEnvironment(environment);
     }
 }

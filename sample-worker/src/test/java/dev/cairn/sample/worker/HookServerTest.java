@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.events.AckDiscardStatus;
+import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -61,12 +62,12 @@ class HookServerTest {
 
     @Test
     void shouldSnapshotCompleteAndRestoreTheWorkerWhenDrivenEndToEnd() throws Exception {
-        CounterWorker worker = serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
+        CounterWorker worker = serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
         hook.restore(Optional.empty());
-        SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture()
+        SnapshotResult first = hook.snapshot(CounterWorkerTest.request(stateDir, 1)).toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
-        hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture().get(10, TimeUnit.SECONDS);
-        SnapshotResult third = hook.snapshot(CounterWorkerTest.request(3)).toCompletableFuture()
+        hook.snapshot(CounterWorkerTest.request(stateDir, 2)).toCompletableFuture().get(10, TimeUnit.SECONDS);
+        SnapshotResult third = hook.snapshot(CounterWorkerTest.request(stateDir, 3)).toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
         hook.notifyComplete(3, 2);
 
@@ -75,17 +76,17 @@ class HookServerTest {
         assertThat(third.sizeBytes()).isEqualTo(2);
         stop();
 
-        CounterWorker restarted = serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
+        CounterWorker restarted = serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
         hook.restore(Optional.of(new RestorePoint(3, third.location(), third.sizeBytes())));
         assertThat(restarted.value()).isEqualTo(3);
     }
 
     @Test
     void shouldDeclineWithTheWorkersReasonWhenTheWorkerDeclines() throws Exception {
-        serve(new CounterWorker(stateDir, Duration.ZERO, 2, 0));
+        serve(new CounterWorker(new FileStorage(), Duration.ZERO, 2, 0));
 
         SnapshotDeclinedException declined = CounterWorkerTest.declineOf(
-                hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture());
+                hook.snapshot(CounterWorkerTest.request(stateDir, 2)).toCompletableFuture());
 
         assertThat(declined.getMessage()).contains("answered 409").contains("CHECKPOINT_DECLINED")
                 .contains("multiple of 2");
@@ -93,7 +94,7 @@ class HookServerTest {
 
     @Test
     void shouldFailNamingTheCauseWhenTheRestoreFails() throws Exception {
-        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
+        serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
         String missing = stateDir.resolve("nothing-here").toUri().toString();
 
         assertThatThrownBy(() -> hook.restore(Optional.of(new RestorePoint(4, missing, 1))))
@@ -115,7 +116,7 @@ class HookServerTest {
         "/elsewhere | '{}'                                                        | 404 | no such endpoint: /elsewhere",
     })
     void malformedRequestIsRejectedWithAMessage(String path, String body, int status, String message) throws Exception {
-        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
+        serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve(path))
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
@@ -127,7 +128,7 @@ class HookServerTest {
 
     @Test
     void shouldRejectNamingTheAllowedMethodWhenTheMethodIsWrong() throws Exception {
-        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
+        serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve("/snapshot")).GET());
 
@@ -183,7 +184,7 @@ class HookServerTest {
         hook.notifyComplete(new CheckpointCompletion(9, 8, true, true));
         hook.notifyAborted(new CheckpointAbort(10, 9, true));
         hook.discardState(state);
-        SnapshotResult finished = hook.snapshot(CounterWorkerTest.request(11)).toCompletableFuture()
+        SnapshotResult finished = hook.snapshot(CounterWorkerTest.request(stateDir, 11)).toCompletableFuture()
                 .get(10, TimeUnit.SECONDS);
 
         // then
@@ -194,7 +195,7 @@ class HookServerTest {
 
     @Test
     void shouldAnswerUpWhenAskedForHealth() throws Exception {
-        serve(new CounterWorker(stateDir, Duration.ZERO, 0, 0));
+        serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
 
         HttpResponse<String> response = send(HttpRequest.newBuilder(server.baseUrl().resolve("/health")).GET());
 

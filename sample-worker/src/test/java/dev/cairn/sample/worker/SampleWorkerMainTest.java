@@ -78,11 +78,11 @@ class SampleWorkerMainTest {
     @Test
     void shouldAnswerFinishedOverHttpWhenItsBoundedInputIsExhausted() throws Exception {
         try (HookServer server = SampleWorkerMain.start(config(Map.of(),
-                "--port", "0", "--state-dir", stateDir.toString(), "--finish-after", "2"));
+                "--port", "0", "--state-dir", stateDir.toString(), "--finish-after", "2"), Map.of());
                 HttpSnapshotHook hook = new HttpSnapshotHook(server.baseUrl(), Duration.ofSeconds(10))) {
-            SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture()
+            SnapshotResult first = hook.snapshot(CounterWorkerTest.request(stateDir, 1)).toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
-            SnapshotResult last = hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture()
+            SnapshotResult last = hook.snapshot(CounterWorkerTest.request(stateDir, 2)).toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
 
             assertThat(first.finished()).isFalse();
@@ -94,27 +94,28 @@ class SampleWorkerMainTest {
     @Test
     void shouldConfigureTheServedWorkerWhenFlagsAreGiven() throws Exception {
         try (HookServer server = SampleWorkerMain.start(config(Map.of(),
-                "--port", "0", "--state-dir", stateDir.toString(), "--decline-every", "2"));
+                "--port", "0", "--decline-every", "2"), Map.of());
                 HttpSnapshotHook hook = new HttpSnapshotHook(server.baseUrl(), Duration.ofSeconds(10))) {
-            SnapshotResult first = hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture()
+            SnapshotResult first = hook.snapshot(CounterWorkerTest.request(stateDir, 1)).toCompletableFuture()
                     .get(10, TimeUnit.SECONDS);
 
             assertThat(server.baseUrl().getHost()).isEqualTo("127.0.0.1");
             assertThat(Path.of(URI.create(first.location())))
-                    .isEqualTo(stateDir.resolve("job-a").resolve("map-1").resolve("chk-1"));
+                    .isEqualTo(stateDir.resolve("job-a").resolve("chk-1").resolve("map-1"));
             assertThat(Files.readString(Path.of(URI.create(first.location())))).isEqualTo("1\n");
-            assertThat(CounterWorkerTest.declineOf(hook.snapshot(CounterWorkerTest.request(2)).toCompletableFuture())
-                    .getMessage()).contains("multiple of 2");
+            assertThat(CounterWorkerTest.declineOf(hook.snapshot(CounterWorkerTest.request(stateDir, 2))
+                    .toCompletableFuture()).getMessage()).contains("multiple of 2");
         }
     }
 
     @Test
     void shouldReadTheEnvironmentWhenAFlagIsNotGiven() throws Exception {
-        try (HookServer server = SampleWorkerMain.start(config(Map.of("CAIRN_WORKER_PORT", "0",
-                "CAIRN_WORKER_STATE_DIR", stateDir.toString(), "CAIRN_WORKER_DECLINE_EVERY", "1")));
+        Map<String, String> environment = Map.of("CAIRN_WORKER_PORT", "0", "CAIRN_WORKER_STATE_DIR",
+                stateDir.toString(), "CAIRN_WORKER_DECLINE_EVERY", "1", "CAIRN_S3_REGION", "eu-west-1");
+        try (HookServer server = SampleWorkerMain.start(config(environment), environment);
                 HttpSnapshotHook hook = new HttpSnapshotHook(server.baseUrl(), Duration.ofSeconds(10))) {
-            assertThat(CounterWorkerTest.declineOf(hook.snapshot(CounterWorkerTest.request(1)).toCompletableFuture())
-                    .getMessage()).contains("multiple of 1");
+            assertThat(CounterWorkerTest.declineOf(hook.snapshot(CounterWorkerTest.request(stateDir, 1))
+                    .toCompletableFuture()).getMessage()).contains("multiple of 1");
         }
     }
 
@@ -126,6 +127,19 @@ class SampleWorkerMainTest {
 
         assertThat(commandLine.execute()).isEqualTo(2);
         assertThat(err.toString()).contains("slow.ms", "(environment variable CAIRN_WORKER_SLOW_MS)");
+    }
+
+    @Test
+    void shouldNameTheVariableWhenAnS3SettingOfTheEnvironmentIsMalformed() {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = SampleWorkerMain.commandLine(Map.of("CAIRN_S3_ENDPOINT", "minio:9000",
+                "CAIRN_S3_PATH_STYLE_ACCESS", "true")).setErr(new PrintWriter(err));
+
+        int status = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> commandLine.execute("--port", "0"));
+
+        assertThat(status).isEqualTo(2);
+        assertThat(err.toString()).contains("Invalid cairn-sample-worker configuration: CAIRN_S3_ENDPOINT must be an "
+                + "http:// or https:// URI with a host");
     }
 
     private static LayeredConfig config(Map<String, String> environment, String... flags) {

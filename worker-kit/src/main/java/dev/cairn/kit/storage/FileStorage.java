@@ -111,9 +111,6 @@ public final class FileStorage implements SnapshotStorage {
     @Override
     public List<String> list(String location) throws IOException {
         Path directory = path(location);
-        if (Files.isRegularFile(directory)) {
-            return List.of(directory.toAbsolutePath().toUri().toString());
-        }
         if (!Files.isDirectory(directory)) {
             return List.of();
         }

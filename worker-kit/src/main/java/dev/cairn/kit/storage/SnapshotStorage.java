@@ -53,7 +53,7 @@ public interface SnapshotStorage extends AutoCloseable {
 
     /**
      * The locations of every object under the directory-like {@code location} (at every depth), sorted; empty when
-     * nothing is there.
+     * nothing is there (and for the location of an object: nothing lies under it).
      */
     List<String> list(String location) throws IOException;
 

@@ -65,13 +65,14 @@ class FileStorageTest extends SnapshotStorageContract {
     }
 
     @Test
-    void shouldListAFileItselfWhenTheLocationIsAFile() throws IOException {
+    void shouldListTheFilesOfADirectoryAndNothingUnderAFile() throws IOException {
         // given
         String location = storage.resolve(directory(), "single");
         storage.write(location, bytes("1"));
 
         // when / then
-        assertThat(storage.list(location)).containsExactly(location);
+        assertThat(storage.list(location)).isEmpty();
+        assertThat(storage.list(directory())).containsExactly(location);
     }
 
     @Test

@@ -110,6 +110,7 @@ abstract class SnapshotStorageContract {
         assertThat(storage().list(directory())).containsExactlyInAnyOrder(a, b, beside);
         assertThat(storage().totalBytes(chk1)).isEqualTo(10);
         assertThat(storage().list(storage().resolve(directory(), "chk-99"))).isEmpty();
+        assertThat(storage().list(a)).as("nothing lies under an object").isEmpty();
     }
 
     @Test
