@@ -13,6 +13,7 @@ import dev.cairn.kit.task.SourceFunction;
 import dev.cairn.kit.task.SourceState;
 import dev.cairn.kit.task.SourceStateCodec;
 import dev.cairn.kit.task.SourceTaskConfig;
+import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
@@ -66,6 +67,11 @@ final class KitJob implements AutoCloseable {
     private final Map<String, String> completedStates = new LinkedHashMap<>();
     private final Map<String, SinkOutput> sinkOutputs = new LinkedHashMap<>();
     private long nextId = 1;
+    /**
+     * The number of the next subtask incarnation the job starts, as a sidecar's registration would give it: later
+     * incarnations announce newer generations whatever states they restore.
+     */
+    private long attempts;
     private long latestCompleted = -1;
 
     KitJob(String bootstrap, String prefix, Path checkpoints) {
@@ -244,7 +250,7 @@ final class KitJob implements AutoCloseable {
                         PARALLELISM, prefix + ".counts", bootstrap), IDENTITY, output);
             }
         };
-        hook.restore(point);
+        hook.restore(point, new AttemptNumber(name + "-" + attempts, attempts++));
         subtasks.put(name, hook);
         return hook;
     }
