@@ -1,6 +1,7 @@
 package dev.cairn.sample.worker;
 
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.kit.storage.LocationNotFoundException;
 import dev.cairn.kit.storage.SnapshotStorage;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
@@ -10,6 +11,7 @@ import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -228,6 +230,9 @@ public final class CounterWorker implements SnapshotHook {
         String text;
         try {
             text = new String(storage.read(point.location()), StandardCharsets.UTF_8).strip();
+        } catch (LocationNotFoundException e) {
+            throw new StateUnreadableException("the state of checkpoint " + point.checkpointId() + " at "
+                    + point.location() + " does not exist", e);
         } catch (IOException e) {
             throw new IOException("cannot read the state of checkpoint " + point.checkpointId() + " at "
                     + point.location() + ": " + e.getMessage(), e);
@@ -235,9 +240,9 @@ public final class CounterWorker implements SnapshotHook {
         try {
             counter.set(Long.parseLong(text));
         } catch (NumberFormatException e) {
-            throw new IOException("the state of checkpoint " + point.checkpointId() + " at " + point.location()
-                    + " is not a counter value: \"" + (text.length() > 40 ? text.substring(0, 40) + "..." : text)
-                    + "\"", e);
+            throw new StateUnreadableException("the state of checkpoint " + point.checkpointId() + " at "
+                    + point.location() + " is not a counter value: \"" + (text.length() > 40
+                    ? text.substring(0, 40) + "..." : text) + "\"", e);
         }
         rememberCheckpoints(point.location());
         if (point.chosen()) {

@@ -5,6 +5,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import dev.cairn.sidecar.hook.http.HookJson;
 import dev.cairn.sidecar.hook.http.HookNotification;
 import dev.cairn.sidecar.hook.http.HttpSnapshotHook;
@@ -29,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code POST /snapshot}: 200 with the snapshot result; 409 {@code {"error","reason"}} when the
  *       worker declines; 500 {@code {"error"}} when it fails otherwise.</li>
  *   <li>{@code POST /notify}, {@code POST /restore}, {@code POST /discard}: 204 once the worker has handled it;
- *       500 {@code {"error"}} when it fails.</li>
+ *       422 {@code {"error"}} when the state to restore is missing or corrupt (the sidecar reports it, and the job
+ *       falls back to an older checkpoint); 500 {@code {"error"}} when it fails otherwise.</li>
  *   <li>{@code GET /health}: 200 {@code {"status":"UP"}}.</li>
  *   <li>A body that is not the expected JSON: 400 {@code {"error"}} naming what is wrong; a body over
  *       1 MiB: 413; another method: 405; another path: 404.</li>
@@ -209,6 +211,9 @@ public final class HookServer implements AutoCloseable {
     private void failed(HttpExchange exchange, String what, Throwable error) throws IOException {
         if (error instanceof SnapshotDeclinedException declined) {
             respond(exchange, 409, HookJson.declined(declined.reason().name(), declined.getMessage()));
+        } else if (error instanceof StateUnreadableException unreadable) {
+            LOG.warn("The worker cannot read the state to restore: {}", unreadable.getMessage());
+            respond(exchange, 422, HookJson.error(unreadable.getMessage()));
         } else {
             LOG.warn("The worker failed the {}", what, error);
             respond(exchange, 500, HookJson.error("the worker failed the " + what + ": " + error));

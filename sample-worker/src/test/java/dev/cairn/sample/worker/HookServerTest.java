@@ -15,6 +15,7 @@ import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import dev.cairn.sidecar.hook.http.HttpSnapshotHook;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -93,13 +94,13 @@ class HookServerTest {
     }
 
     @Test
-    void shouldFailNamingTheCauseWhenTheRestoreFails() throws Exception {
+    void shouldAnswerThatTheStateCannotBeReadWhenTheRestorePointIsMissing() throws Exception {
         serve(new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0));
         String missing = stateDir.resolve("nothing-here").toUri().toString();
 
         assertThatThrownBy(() -> hook.restore(Optional.of(new RestorePoint(4, missing, 1))))
-                .isInstanceOf(IOException.class).hasMessageContaining("answered 500")
-                .hasMessageContaining("cannot read the state of checkpoint 4");
+                .isInstanceOf(StateUnreadableException.class).hasMessageContaining("answered 422")
+                .hasMessageContaining("the state of checkpoint 4").hasMessageContaining("does not exist");
     }
 
     @ParameterizedTest(name = "{0} {1} -> {2}")
