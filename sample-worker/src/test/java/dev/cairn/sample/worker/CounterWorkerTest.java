@@ -16,7 +16,7 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
-import java.io.IOException;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -82,10 +82,12 @@ class CounterWorkerTest {
         Path corrupt = Files.writeString(stateDir.resolve("corrupt"), "forty-two");
         try (CounterWorker worker = new CounterWorker(new FileStorage(), Duration.ZERO, 0, 0)) {
             assertThatThrownBy(() -> worker.restore(Optional.of(new RestorePoint(5, corrupt.toUri().toString(), 9))))
-                    .isInstanceOf(IOException.class).hasMessageContaining("is not a counter value: \"forty-two\"");
+                    .isInstanceOf(StateUnreadableException.class)
+                    .hasMessageContaining("is not a counter value: \"forty-two\"");
             String missing = stateDir.resolve("missing").toUri().toString();
             assertThatThrownBy(() -> worker.restore(Optional.of(new RestorePoint(6, missing, 9))))
-                    .isInstanceOf(IOException.class).hasMessageContaining("cannot read").hasMessageContaining(missing);
+                    .isInstanceOf(StateUnreadableException.class).hasMessageContaining("does not exist")
+                    .hasMessageContaining(missing);
         }
     }
 
