@@ -8,6 +8,7 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.pipeline.CheckpointLocation;
 import dev.cairn.pipeline.InputEvents;
 import dev.cairn.pipeline.PipelineProcesses;
 import dev.cairn.pipeline.PipelineTopology;
@@ -99,8 +100,9 @@ final class ChaosPipeline implements AutoCloseable {
             throw new UncheckedIOException("cannot write the job key to " + keyFile, e);
         }
         PipelineProcesses workers = PipelineProcesses.start(new PipelineProcesses.Settings(
-                cluster.brokers.bootstrapServers(), jobId, checkpoints, keyFile, cluster.topics.prefix(),
-                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM, taskKafka));
+                cluster.brokers.bootstrapServers(), jobId, CheckpointLocation.of(checkpoints), keyFile,
+                cluster.topics.prefix(), dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM,
+                taskKafka, Map.of()));
         return new ChaosPipeline(cluster, jobId, input, workers, dir);
     }
 
