@@ -8,7 +8,6 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.serde.CairnSerdes;
-import dev.cairn.pipeline.CheckpointLocation;
 import dev.cairn.pipeline.InputEvents;
 import dev.cairn.pipeline.PipelineProcesses;
 import dev.cairn.pipeline.PipelineTopology;
@@ -56,8 +55,8 @@ final class ChaosPipeline implements AutoCloseable {
     final PipelineTopology topology;
     final InputEvents input;
     final PipelineProcesses workers;
+    final PipelineStorage storage;
     private final FaultCluster cluster;
-    private final Path dir;
     private final AtomicInteger produced = new AtomicInteger();
     private final AtomicReference<RuntimeException> produceFailure = new AtomicReference<>();
     private final ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
@@ -65,13 +64,13 @@ final class ChaosPipeline implements AutoCloseable {
     private volatile long producedAllAtMs;
 
     private ChaosPipeline(FaultCluster cluster, String jobId, InputEvents input, PipelineProcesses workers,
-            Path dir) {
+            PipelineStorage storage) {
         this.cluster = cluster;
         this.jobId = jobId;
         this.topology = new PipelineTopology(jobId);
         this.input = input;
         this.workers = workers;
-        this.dir = dir;
+        this.storage = storage;
     }
 
     /** Creates the topics, registers the job and starts its six worker processes. */
@@ -84,14 +83,24 @@ final class ChaosPipeline implements AutoCloseable {
      * tasks get {@code taskKafka} as Kafka client settings of their own ({@link PipelineProcesses.Settings}).
      */
     static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input, Map<String, String> taskKafka) {
+        return start(cluster, jobId, input, taskKafka, PipelineStorage.files(cluster.dir.resolve("pipeline")),
+                PipelineTopology.Checkpointing.DEFAULTS);
+    }
+
+    /**
+     * Creates the topics (one replica per Kafka node), registers the job, checkpointing as {@code checkpointing}
+     * says into {@code storage}, and starts its six worker processes, whose tasks get {@code taskKafka} as Kafka
+     * client settings of their own.
+     */
+    static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input, Map<String, String> taskKafka,
+            PipelineStorage storage, PipelineTopology.Checkpointing checkpointing) {
         PipelineTopology topology = new PipelineTopology(jobId);
         Path dir = cluster.dir.resolve("pipeline");
-        Path checkpoints = dir.resolve("checkpoints");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 cluster.brokers.bootstrapServers()))) {
             topology.createTopics(admin, (short) cluster.brokers.replicationFactor());
         }
-        register(cluster, jobId, new RequestEnvelope(topology.jobSpec(checkpoints)));
+        register(cluster, jobId, new RequestEnvelope(topology.jobSpec(storage.checkpoints().uri(), checkpointing)));
         Path keyFile = dir.resolve("job.key");
         try {
             Files.createDirectories(dir);
@@ -100,10 +109,10 @@ final class ChaosPipeline implements AutoCloseable {
             throw new UncheckedIOException("cannot write the job key to " + keyFile, e);
         }
         PipelineProcesses workers = PipelineProcesses.start(new PipelineProcesses.Settings(
-                cluster.brokers.bootstrapServers(), jobId, CheckpointLocation.of(checkpoints), keyFile,
-                cluster.topics.prefix(), dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM,
-                taskKafka, Map.of()));
-        return new ChaosPipeline(cluster, jobId, input, workers, dir);
+                cluster.brokers.bootstrapServers(), jobId, storage.checkpoints(), keyFile, cluster.topics.prefix(),
+                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM, taskKafka,
+                storage.workerEnvironment()));
+        return new ChaosPipeline(cluster, jobId, input, workers, storage);
     }
 
     private static void register(FaultCluster cluster, String jobId, RequestEnvelope request) {
@@ -252,9 +261,9 @@ final class ChaosPipeline implements AutoCloseable {
         throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId + ": " + answers);
     }
 
-    /** A {@code file:} URI under the run's directory for savepoint {@code name}. */
+    /** Where savepoint {@code name} goes, in the pipeline's storage. */
     String savepointTarget(String name) {
-        return dir.resolve("savepoints").resolve(name).toUri().toString();
+        return storage.savepoint(name);
     }
 
     @Override
