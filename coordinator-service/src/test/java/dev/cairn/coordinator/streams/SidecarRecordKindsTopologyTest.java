@@ -15,6 +15,7 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;
 import dev.cairn.events.StateHandle;
@@ -145,6 +146,9 @@ class SidecarRecordKindsTopologyTest {
         trigger("r-3");
         participantAcks(acks, 3);
         send(acks, Events.decline(JOB, 3, "source", 0, CoordinatorDriver.attempt("source", 0))
+                .setTimestampMs(driver.now()).build());
+        send(acks, RestoreFailed.newBuilder().setJobId(JOB).setCheckpointId(1).setTaskId("source").setSubtaskIndex(0)
+                .setAttemptId(CoordinatorDriver.attempt("source", 0)).setMessage("the state is corrupt")
                 .setTimestampMs(driver.now()).build());
         return sidecarRecordsSent;
     }

@@ -16,19 +16,15 @@ import java.util.Optional;
  */
 final class IncrementalSnapshots {
 
-    /** One key group's object: where it is and how large. */
-    record GroupObject(int group, String location, long sizeBytes) {
-    }
-
     /**
      * What a snapshot at a barrier decided: the groups to write, with their entries' bytes, and the objects of the
      * confirmed checkpoint it refers to for the others.
      */
-    record Plan(long checkpointId, long[] versions, Map<Integer, byte[]> toWrite, List<GroupObject> reused) {
+    record Plan(long checkpointId, long[] versions, Map<Integer, byte[]> toWrite, List<KeyGroupObject> reused) {
     }
 
     /** A snapshot's groups: the versions it saw and the object of every non-empty group. */
-    private record Groups(long[] versions, Map<Integer, GroupObject> objects) {
+    private record Groups(long[] versions, Map<Integer, KeyGroupObject> objects) {
     }
 
     private Groups confirmed;
@@ -43,9 +39,9 @@ final class IncrementalSnapshots {
     synchronized Plan plan(long checkpointId, KeyedState state, GroupEncoder encoder, boolean full) {
         long[] versions = state.versions();
         Map<Integer, byte[]> toWrite = new HashMap<>();
-        List<GroupObject> reused = new ArrayList<>();
+        List<KeyGroupObject> reused = new ArrayList<>();
         for (int group = 0; group < KeyGroups.COUNT; group++) {
-            GroupObject base = full || confirmed == null || confirmed.versions()[group] != versions[group] ? null
+            KeyGroupObject base = full || confirmed == null || confirmed.versions()[group] != versions[group] ? null
                     : confirmed.objects().get(group);
             if (base != null) {
                 reused.add(base);
@@ -57,8 +53,8 @@ final class IncrementalSnapshots {
     }
 
     /** The snapshot of {@code plan} is written: its groups' objects, new and reused. */
-    synchronized void written(Plan plan, List<GroupObject> objects) {
-        Map<Integer, GroupObject> byGroup = new HashMap<>();
+    synchronized void written(Plan plan, List<KeyGroupObject> objects) {
+        Map<Integer, KeyGroupObject> byGroup = new HashMap<>();
         objects.forEach(o -> byGroup.put(o.group(), o));
         taken.put(plan.checkpointId(), new Groups(plan.versions(), byGroup));
     }
@@ -81,15 +77,15 @@ final class IncrementalSnapshots {
      * The state was restored from a completed checkpoint whose groups are {@code objects}, {@code versions} being the
      * state's versions right after: that checkpoint is the base; snapshots taken before are forgotten.
      */
-    synchronized void restored(long[] versions, List<GroupObject> objects) {
-        Map<Integer, GroupObject> byGroup = new HashMap<>();
+    synchronized void restored(long[] versions, List<KeyGroupObject> objects) {
+        Map<Integer, KeyGroupObject> byGroup = new HashMap<>();
         objects.forEach(o -> byGroup.put(o.group(), o));
         confirmed = new Groups(versions.clone(), byGroup);
         taken.clear();
     }
 
     /** The base's object of {@code group}, if any (tests). */
-    synchronized Optional<GroupObject> base(int group) {
+    synchronized Optional<KeyGroupObject> base(int group) {
         return confirmed == null ? Optional.empty() : Optional.ofNullable(confirmed.objects().get(group));
     }
 

@@ -12,6 +12,7 @@ import dev.cairn.kit.wire.KitRecords;
 import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -70,6 +71,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private final TaskOutput output;
     private final KeyedState state = new KeyedState();
     private final SnapshotBook book = new SnapshotBook();
+    private final IncrementalSnapshots incremental = new IncrementalSnapshots();
     private final BlockingQueue<Command> commands = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean running;
@@ -156,6 +158,17 @@ public final class KafkaOperatorTask implements SnapshotHook {
     @Override
     public void notifyComplete(long checkpointId, long lastSubsumedId) {
         notifyComplete(CheckpointCompletion.of(checkpointId, lastSubsumedId));
+    }
+
+    /**
+     * Deletes a state object the coordinator discarded (its checkpoint was subsumed or aborted, or its ack was not
+     * taken), through the task's storage; deleting one that is gone already is no error.
+     */
+    @Override
+    public void discardState(DiscardedState state) throws IOException {
+        SnapshotFiles.discard(config, output.partNames(), state.location());
+        LOG.info("Operator {}: deleted {} of checkpoint {} ({})", config.name(), state.location(),
+                state.checkpointId(), state.cause());
     }
 
     @Override
@@ -286,17 +299,19 @@ public final class KafkaOperatorTask implements SnapshotHook {
     }
 
     private void aligned(Step.Snapshot<ConsumerRecord<byte[], byte[]>> snapshot) {
-        byte[] encoded = OperatorStateCodec.encode(new OperatorState(config.taskId(), config.subtask(),
-                snapshot.checkpointId(), generation, config.inputTopic(), snapshot.positions(), state.entries()));
+        OperatorState header = new OperatorState(config.taskId(), config.subtask(), snapshot.checkpointId(),
+                generation, config.inputTopic(), snapshot.positions(), Map.of());
+        PendingState pending = new PendingState(header, incremental.plan(snapshot.checkpointId(), state,
+                (group, entries) -> KeyGroupCodec.encode(config.taskId(), config.subtask(), group, entries), false));
         TaskOutput.Sealed sealed = output.barrier(snapshot.checkpointId(), snapshot.alignment());
         deadLetters.confirm();
-        book.aligned(new SnapshotBook.Aligned(snapshot.checkpointId(), encoded, sealed)).ifPresent(this::write);
+        book.aligned(new SnapshotBook.Aligned(snapshot.checkpointId(), pending, sealed)).ifPresent(this::write);
     }
 
     private void write(SnapshotBook.Ready ready) {
         long checkpointId = ready.request().request().checkpointId();
         try {
-            SnapshotResult result = SnapshotFiles.write(config, ready);
+            SnapshotResult result = SnapshotFiles.write(config, incremental, ready);
             book.taken(checkpointId, result.location());
             ready.request().result().complete(result);
         } catch (IOException | RuntimeException e) {
@@ -314,6 +329,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
                 completed(complete.completion());
             } else if (command instanceof Command.Abort abort) {
                 book.aborted(abort.checkpointId());
+                incremental.aborted(abort.checkpointId());
                 apply(aligner.cancel(abort.checkpointId()), null);
             }
         }
@@ -331,6 +347,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
 
     private void completed(CheckpointCompletion completion) {
         long id = completion.checkpointId();
+        incremental.completed(id);
         if (book.completed(id)) {
             aligner.completed(id);
             output.complete(id);
@@ -372,6 +389,8 @@ public final class KafkaOperatorTask implements SnapshotHook {
             boolean chosen, Map<Channel, Long> generations, String why) throws IOException {
         generation = incarnations.next(restored.map(OperatorState::generation).orElse(-1L));
         state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
+        incremental.restored(state.versions(), restored.filter(OperatorState::groupsShared)
+                .map(OperatorState::groups).orElse(List.of()));
         output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);

@@ -8,6 +8,8 @@ import dev.cairn.kit.storage.SnapshotStorage;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -16,14 +18,19 @@ import java.util.TreeMap;
  * kit state file shares ({@link StateFile}: magic, version, CRC-32), kept in a {@link SnapshotStorage}.
  *
  * <pre>
- * int    magic 0x434b4f53 ("CKOS")     short  format version (1)
+ * int    magic 0x434b4f53 ("CKOS")     short  format version (2; 1 is read too)
  * int    task id length, UTF-8 bytes   int    subtask    long checkpoint id    long generation
  * int    input topic length, UTF-8 bytes
  * int    number of restart offsets, then per partition (ascending): int partition, long offset
  * int    number of reflected channels, then per channel (ascending): int partition, int upstream, long offset
  * int    number of keys, then per key (ascending): int length, bytes; int length, bytes (the value)
+ * int    number of key group objects, then per group (ascending): int group, int length, UTF-8 bytes (the location),
+ *        long size                                                                        (version 2 only)
+ * byte   1 when the group objects are shared objects the coordinator counts, else 0      (version 2 only)
  * long   CRC-32 of every byte before it
  * </pre>
+ *
+ * <p>Version 1 files, written before key groups, hold every entry in the file and are read as such.
  *
  * <p>A file that is truncated, altered, of another format or version, or followed by extra bytes is refused with an
  * {@link IOException} naming the file and what is wrong.
@@ -32,10 +39,12 @@ public final class OperatorStateCodec {
 
     /** The first four bytes of an operator state file: "CKOS". */
     public static final int MAGIC = 0x434b4f53;
-    /** The format version this codec writes and reads. */
-    public static final short VERSION = 1;
+    /** The format version this codec writes. */
+    public static final short VERSION = 2;
 
     private static final StateFile FILE = new StateFile("operator state", MAGIC, VERSION);
+    /** The format of the files written before key groups, still read. */
+    private static final StateFile FILE_V1 = new StateFile("operator state", MAGIC, (short) 1);
 
     private OperatorStateCodec() {
     }
@@ -66,6 +75,13 @@ public final class OperatorStateCodec {
                 StateFile.writeBytes(out, entry.getKey().bytes());
                 StateFile.writeBytes(out, entry.getValue());
             }
+            out.writeInt(state.groups().size());
+            for (KeyGroupObject group : state.groups()) {
+                out.writeInt(group.group());
+                StateFile.writeBytes(out, group.location().getBytes(StandardCharsets.UTF_8));
+                out.writeLong(group.sizeBytes());
+            }
+            out.writeByte(state.groupsShared() ? 1 : 0);
         });
     }
 
@@ -76,9 +92,11 @@ public final class OperatorStateCodec {
      * @throws IOException when the bytes are not a whole, intact operator state of this format
      */
     public static OperatorState decode(byte[] bytes, String source) throws IOException {
-        return FILE.decode(bytes, source, in -> {
+        boolean first = bytes.length >= 6 && ByteBuffer.wrap(bytes, 4, 2).getShort() == 1;
+        return (first ? FILE_V1 : FILE).decode(bytes, source, in -> {
             try {
-                return readBody(in, source);
+                OperatorState state = readBody(in, source);
+                return first ? state : readGroups(in, source, state);
             } catch (IllegalArgumentException e) {
                 throw new IOException("the operator state " + source + " is inconsistent: " + e.getMessage(), e);
             }
@@ -126,6 +144,27 @@ public final class OperatorStateCodec {
         }
         return new OperatorState(taskId, subtask, checkpointId, generation, topic,
                 new InputPositions(restart, reflected), entries);
+    }
+
+    private static OperatorState readGroups(ByteBuffer in, String source, OperatorState state) throws IOException {
+        List<KeyGroupObject> groups = new ArrayList<>();
+        int count = FILE.count(in, source, "key group objects", 16);
+        int previous = -1;
+        for (int i = 0; i < count; i++) {
+            int group = in.getInt();
+            if (group <= previous) {
+                throw FILE.corrupt(source, "key group " + group + " comes after group " + previous);
+            }
+            previous = group;
+            groups.add(new KeyGroupObject(group, new String(bytes(in, source, "a key group's location"),
+                    StandardCharsets.UTF_8), in.getLong()));
+        }
+        byte shared = in.get();
+        if (shared != 0 && shared != 1) {
+            throw FILE.corrupt(source, "the shared flag is " + shared);
+        }
+        return new OperatorState(state.taskId(), state.subtask(), state.checkpointId(), state.generation(),
+                state.inputTopic(), state.positions(), state.entries(), groups, shared == 1);
     }
 
     private static byte[] bytes(ByteBuffer in, String source, String what) throws IOException {

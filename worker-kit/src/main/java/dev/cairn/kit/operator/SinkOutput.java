@@ -9,6 +9,7 @@ import dev.cairn.kit.sink.WriteAheadSink;
 import dev.cairn.kit.sink.WriteAheadSinkConfig;
 import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -67,6 +68,11 @@ public final class SinkOutput implements TaskOutput {
     @Override
     public void complete(long checkpointId) {
         guarded(() -> sink.notifyComplete(checkpointId));
+    }
+
+    @Override
+    public List<String> partNames() {
+        return List.of(config.snapshotFileName());
     }
 
     @Override

@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
 final class SnapshotBook {
 
     /** A snapshot taken at alignment, waiting for its request: the encoded state and the output's part. */
-    record Aligned(long checkpointId, byte[] state, TaskOutput.Sealed output) {}
+    record Aligned(long checkpointId, PendingState state, TaskOutput.Sealed output) {}
 
     /** A request waiting for its snapshot. */
     record Waiting(SnapshotRequest request, CompletableFuture<SnapshotResult> result) {}

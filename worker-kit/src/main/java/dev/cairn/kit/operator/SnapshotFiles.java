@@ -1,15 +1,28 @@
 package dev.cairn.kit.operator;
 
+import dev.cairn.events.BackupType;
+import dev.cairn.events.CheckpointType;
+import dev.cairn.kit.storage.LocationNotFoundException;
 import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
- * An operator subtask's snapshot files in a checkpoint's storage location: its state file
- * ({@link OperatorTaskConfig#stateFileName()}) and its output's part next to it, in the task's
- * {@link OperatorTaskConfig#storage()}.
+ * An operator subtask's snapshot objects: its state file ({@link OperatorTaskConfig#stateFileName()}) and its
+ * output's part in the checkpoint's storage location, and its key groups' objects. A checkpoint's group objects are
+ * shared objects under {@code <job's storage>/shared/<task>-<subtask>/}, written for the checkpoint whose snapshot
+ * found the group changed and referred to by the later ones that found it unchanged (an INCREMENTAL checkpoint); a
+ * FULL checkpoint writes every group anew, and a savepoint writes its groups into its own directory, so that it
+ * shares nothing. All through the task's {@link OperatorTaskConfig#storage()}.
  */
 final class SnapshotFiles {
 
@@ -17,26 +30,59 @@ final class SnapshotFiles {
     }
 
     /**
-     * Writes the snapshot of a {@link SnapshotBook.Ready} pair into the request's storage location; answers the
-     * state file's location and the bytes written.
+     * Writes the snapshot of a {@link SnapshotBook.Ready} pair; answers the state file's location, the bytes written
+     * and, for a checkpoint, its group objects as shared objects.
      */
-    static SnapshotResult write(OperatorTaskConfig config, SnapshotBook.Ready ready) throws IOException {
+    static SnapshotResult write(OperatorTaskConfig config, IncrementalSnapshots incremental, SnapshotBook.Ready ready)
+            throws IOException {
         SnapshotRequest request = ready.request().request();
         SnapshotStorage storage = config.storage();
-        String location = storage.resolve(request.storageLocation(), config.stateFileName());
-        byte[] state = ready.snapshot().state();
-        storage.write(location, state);
-        long size = state.length + ready.snapshot().output().writeTo(storage.parent(location));
-        return SnapshotResult.of(location, size);
+        PendingState pending = ready.snapshot().state();
+        boolean savepoint = request.type() == CheckpointType.SAVEPOINT;
+        boolean full = savepoint || request.options().backupType() == BackupType.FULL;
+        String manifest = storage.resolve(request.storageLocation(), config.stateFileName());
+        String groups = savepoint ? request.storageLocation()
+                : storage.resolve(storage.resolve(storage.parent(request.storageLocation()), "shared"),
+                        config.taskId() + "-" + config.subtask());
+        Map<Integer, byte[]> toWrite = new HashMap<>(pending.plan().toWrite());
+        List<KeyGroupObject> objects = new ArrayList<>();
+        List<SharedObject> shared = new ArrayList<>();
+        for (KeyGroupObject reused : pending.plan().reused()) {
+            if (full) {
+                toWrite.put(reused.group(), storage.read(reused.location()));
+            } else {
+                objects.add(reused);
+                shared.add(SharedObject.reused(reused.location(), reused.sizeBytes()));
+            }
+        }
+        long written = 0;
+        for (Map.Entry<Integer, byte[]> group : toWrite.entrySet()) {
+            String location = storage.resolve(groups, savepoint ? config.stateFileName() + ".kg" + group.getKey()
+                    : "kg" + group.getKey() + "-c" + request.checkpointId() + "-g" + pending.header().generation());
+            storage.write(location, group.getValue());
+            written += group.getValue().length;
+            objects.add(new KeyGroupObject(group.getKey(), location, group.getValue().length));
+            shared.add(SharedObject.written(location, group.getValue().length));
+        }
+        objects.sort(Comparator.comparingInt(KeyGroupObject::group));
+        byte[] state = OperatorStateCodec.encode(pending.header().withGroups(objects, !savepoint));
+        storage.write(manifest, state);
+        long size = state.length + written + ready.snapshot().output().writeTo(storage.parent(manifest));
+        if (savepoint) {
+            return SnapshotResult.of(manifest, size);
+        }
+        incremental.written(pending.plan(), objects);
+        return SnapshotResult.of(manifest, size).withShared(shared);
     }
 
     /**
-     * The subtask's state in the file at {@code location}.
+     * The subtask's state at {@code location}, its key groups' entries read from their objects.
      *
-     * @throws IOException when it cannot be read, is corrupt, or belongs to another subtask
+     * @throws StateUnreadableException when an object of it is missing, truncated or corrupt
+     * @throws IOException when it cannot be read, or belongs to another subtask
      */
     static OperatorState read(OperatorTaskConfig config, String location) throws IOException {
-        OperatorState restored = OperatorStateCodec.read(config.storage(), location);
+        OperatorState restored = readUnreadable(() -> OperatorStateCodec.read(config.storage(), location), location);
         if (!restored.taskId().equals(config.taskId()) || restored.subtask() != config.subtask()
                 || !restored.inputTopic().equals(config.inputTopic())) {
             throw new IOException("the snapshot " + location + " belongs to operator " + restored.taskId()
@@ -44,11 +90,53 @@ final class SnapshotFiles {
                     + config.name() + " reading " + config.inputTopic()
                     + " (an operator restores only its own subtask's snapshot)");
         }
-        return restored;
+        Map<KeyedState.Key, byte[]> entries = new HashMap<>(restored.entries());
+        for (KeyGroupObject group : restored.groups()) {
+            entries.putAll(readUnreadable(() -> KeyGroupCodec.decode(config.storage().read(group.location()),
+                    group.location(), config.taskId(), config.subtask(), group.group()), group.location()));
+        }
+        return new OperatorState(restored.taskId(), restored.subtask(), restored.checkpointId(),
+                restored.generation(), restored.inputTopic(), restored.positions(), entries, restored.groups(),
+                restored.groupsShared());
     }
 
     /** The directory of the snapshot whose state file is at {@code location}; empty for the initial state. */
     static Optional<String> directoryOf(OperatorTaskConfig config, Optional<String> location) throws IOException {
         return location.isPresent() ? Optional.of(config.storage().parent(location.get())) : Optional.empty();
+    }
+
+    /**
+     * Deletes an object the coordinator discarded: a shared object as it is named; the state file with the output's
+     * parts next to it.
+     */
+    static void discard(OperatorTaskConfig config, List<String> outputParts, String location) throws IOException {
+        SnapshotStorage storage = config.storage();
+        storage.delete(location);
+        if (location.endsWith("/" + config.stateFileName())) {
+            String directory = storage.parent(location);
+            for (String part : outputParts) {
+                storage.delete(storage.resolve(directory, part));
+            }
+        }
+    }
+
+    /** A read of a snapshot object. */
+    @FunctionalInterface
+    private interface Read<T> {
+        T read() throws IOException;
+    }
+
+    /**
+     * The read's value; a missing object is a {@link StateUnreadableException} naming the location, as one that is not
+     * an intact object of its kind already is ({@link dev.cairn.kit.state.StateFile}), so that the job falls back to
+     * an older checkpoint.
+     */
+    private static <T> T readUnreadable(Read<T> read, String location) throws IOException {
+        try {
+            return read.read();
+        } catch (LocationNotFoundException e) {
+            throw new StateUnreadableException("the snapshot object " + location + " does not exist: "
+                    + e.getMessage(), e);
+        }
     }
 }

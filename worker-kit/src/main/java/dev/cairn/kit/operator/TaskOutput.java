@@ -2,6 +2,7 @@ package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Alignment;
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -42,6 +43,11 @@ public interface TaskOutput extends AutoCloseable {
 
     /** Why the output stopped working, when it did. */
     Optional<Throwable> failure();
+
+    /** The names of the parts it writes next to the task's state file ({@link Sealed#writeTo}); none by default. */
+    default List<String> partNames() {
+        return List.of();
+    }
 
     @Override
     void close();

@@ -2,6 +2,7 @@ package dev.cairn.kit.state;
 
 import dev.cairn.kit.storage.LocationNotFoundException;
 import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -14,8 +15,8 @@ import java.util.zip.CRC32;
  * One kind of the kit's snapshot files, and what every kind shares: a 4-byte magic number and a 2-byte format
  * version, the kind's content, then the CRC-32 of all that as 8 bytes. The files are kept in a
  * {@link SnapshotStorage} (local files or S3), which writes each whole or not at all. Reading checks all of it and
- * names the file's location and what is wrong in an {@link IOException}: missing, not this kind, another version,
- * truncated, corrupt (its CRC-32 does not match), or bytes after the checksum.
+ * names the file's location and what is wrong in a {@link StateUnreadableException}: missing, not this kind, another
+ * version, truncated, corrupt (its CRC-32 does not match), or bytes after the checksum.
  *
  * @param kind what the file holds, for messages ({@code "sink state"}, {@code "source state"})
  * @param magic the kind's first four bytes
@@ -62,18 +63,18 @@ public record StateFile(String kind, int magic, short version) {
      */
     public <T> T decode(byte[] bytes, String source, ContentReader<T> content) throws IOException {
         if (bytes.length < FRAME_BYTES) {
-            throw new IOException("the " + kind + " " + source + " is truncated: " + bytes.length
+            throw new StateUnreadableException("the " + kind + " " + source + " is truncated: " + bytes.length
                     + " bytes, fewer than the " + FRAME_BYTES + " of an empty one");
         }
         ByteBuffer in = ByteBuffer.wrap(bytes);
         int foundMagic = in.getInt();
         if (foundMagic != magic) {
-            throw new IOException("the file " + source + " is not a " + kind + ": it starts with 0x"
+            throw new StateUnreadableException("the file " + source + " is not a " + kind + ": it starts with 0x"
                     + Integer.toHexString(foundMagic) + ", not 0x" + Integer.toHexString(magic));
         }
         short foundVersion = in.getShort();
         if (foundVersion != version) {
-            throw new IOException("the " + kind + " " + source + " has format version " + foundVersion
+            throw new StateUnreadableException("the " + kind + " " + source + " has format version " + foundVersion
                     + ", this kit reads version " + version);
         }
         try {
@@ -81,8 +82,8 @@ public record StateFile(String kind, int magic, short version) {
             verifyChecksum(bytes, in, source);
             return value;
         } catch (BufferUnderflowException e) {
-            throw new IOException("the " + kind + " " + source + " is truncated: it ends after " + bytes.length
-                    + " bytes, in the middle of its content", e);
+            throw new StateUnreadableException("the " + kind + " " + source + " is truncated: it ends after "
+                    + bytes.length + " bytes, in the middle of its content", e);
         }
     }
 
@@ -92,11 +93,11 @@ public record StateFile(String kind, int magic, short version) {
         CRC32 crc = new CRC32();
         crc.update(bytes, 0, contentEnd);
         if (crc.getValue() != stored) {
-            throw new IOException("the " + kind + " " + source + " is corrupt: its checksum is 0x"
+            throw new StateUnreadableException("the " + kind + " " + source + " is corrupt: its checksum is 0x"
                     + Long.toHexString(stored) + " but its content sums to 0x" + Long.toHexString(crc.getValue()));
         }
         if (in.hasRemaining()) {
-            throw new IOException("the " + kind + " " + source + " has " + in.remaining()
+            throw new StateUnreadableException("the " + kind + " " + source + " has " + in.remaining()
                     + " unexpected bytes after its checksum");
         }
     }
@@ -138,9 +139,9 @@ public record StateFile(String kind, int magic, short version) {
         out.write(bytes);
     }
 
-    /** An {@link IOException} saying the file {@code source} of this kind is corrupt: {@code what}. */
-    public IOException corrupt(String source, String what) {
-        return new IOException("the " + kind + " " + source + " is corrupt: " + what);
+    /** A {@link StateUnreadableException} saying the file {@code source} of this kind is corrupt: {@code what}. */
+    public StateUnreadableException corrupt(String source, String what) {
+        return new StateUnreadableException("the " + kind + " " + source + " is corrupt: " + what);
     }
 
     /**
@@ -152,7 +153,7 @@ public record StateFile(String kind, int magic, short version) {
         try {
             return storage.read(location);
         } catch (LocationNotFoundException e) {
-            throw new IOException("the " + kind + " " + location + " does not exist", e);
+            throw new StateUnreadableException("the " + kind + " " + location + " does not exist", e);
         }
     }
 }

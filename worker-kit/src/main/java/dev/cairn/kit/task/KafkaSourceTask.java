@@ -8,6 +8,7 @@ import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -182,6 +183,17 @@ public final class KafkaSourceTask implements SnapshotHook {
     }
 
     /** An aborted stop-with-savepoint this task paused at resumes reading; otherwise nothing to roll back. */
+    /**
+     * Deletes a state object the coordinator discarded (its checkpoint was subsumed or aborted, or its ack was not
+     * taken), through the task's storage; deleting one that is gone already is no error.
+     */
+    @Override
+    public void discardState(DiscardedState state) throws IOException {
+        config.storage().delete(state.location());
+        LOG.info("Source {}: deleted {} of checkpoint {} ({})", name(), state.location(),
+                state.checkpointId(), state.cause());
+    }
+
     @Override
     public void notifyAborted(long checkpointId, long latestCompletedId) {
         if (stop.aborted(checkpointId)) {

@@ -2,7 +2,6 @@ package dev.cairn.kit.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.cairn.kit.operator.IncrementalSnapshots.GroupObject;
 import dev.cairn.kit.operator.IncrementalSnapshots.Plan;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -38,8 +37,8 @@ class IncrementalSnapshotsTest {
 
     /** Writes the plan's groups at made-up locations and reports them. */
     private void write(Plan plan) {
-        List<GroupObject> objects = new ArrayList<>(plan.reused());
-        plan.toWrite().forEach((group, encoded) -> objects.add(new GroupObject(group, "mem://g" + group + "/c"
+        List<KeyGroupObject> objects = new ArrayList<>(plan.reused());
+        plan.toWrite().forEach((group, encoded) -> objects.add(new KeyGroupObject(group, "mem://g" + group + "/c"
                 + plan.checkpointId(), encoded.length)));
         snapshots.written(plan, objects);
     }
@@ -66,7 +65,8 @@ class IncrementalSnapshotsTest {
         Plan plan = plan(2, false);
 
         assertThat(plan.toWrite()).containsOnlyKeys(KeyGroups.of(bytes(A)));
-        assertThat(plan.reused()).extracting(GroupObject::location).containsExactly("mem://g" + KeyGroups.of(bytes(B))
+        assertThat(plan.reused()).extracting(KeyGroupObject::location)
+                .containsExactly("mem://g" + KeyGroups.of(bytes(B))
                 + "/c1");
     }
 
@@ -98,11 +98,11 @@ class IncrementalSnapshotsTest {
     @Test
     void shouldBuildOnTheRestoredCheckpoint() {
         state.replaceWith(Map.of(new KeyedState.Key(bytes(A)), bytes("1")));
-        snapshots.restored(state.versions(), List.of(new GroupObject(KeyGroups.of(bytes(A)), "mem://restored", 9)));
+        snapshots.restored(state.versions(), List.of(new KeyGroupObject(KeyGroups.of(bytes(A)), "mem://restored", 9)));
 
         Plan plan = plan(8, false);
 
         assertThat(plan.toWrite()).isEmpty();
-        assertThat(plan.reused()).extracting(GroupObject::location).containsExactly("mem://restored");
+        assertThat(plan.reused()).extracting(KeyGroupObject::location).containsExactly("mem://restored");
     }
 }

@@ -3,8 +3,10 @@ package dev.cairn.kit.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.CheckpointType;
+import dev.cairn.kit.align.InputPositions;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -153,7 +155,8 @@ class SnapshotBookTest {
     }
 
     private static SnapshotBook.Aligned aligned(long checkpointId) {
-        return new SnapshotBook.Aligned(checkpointId, new byte[] {1}, TaskOutput.Sealed.NOTHING);
+        return new SnapshotBook.Aligned(checkpointId, PendingState.empty(new OperatorState("op", 0, checkpointId, 1,
+                "in", InputPositions.NONE, Map.of())), TaskOutput.Sealed.NOTHING);
     }
 
     private static SnapshotBook.Waiting request(long checkpointId, long latestCompletedId) {
