@@ -44,16 +44,17 @@ class StorageLongRunFaultIT {
     private static final Duration RESTART_EVERY = Duration.ofSeconds(Integer.getInteger(
             "cairn.storage.restart.seconds", 25));
     private static final int RETAINED = 2;
-    private static final int MAX_CONCURRENT = 1;
-    private static final int EVENTS = Integer.getInteger("cairn.storage.events", 100_000);
-    private static final int KEYS = 1_000;
+    private static final int MAX_CONCURRENT = Integer.getInteger("cairn.storage.concurrent", 3);
+    private static final int EVENTS = Integer.getInteger("cairn.storage.events", 12_000);
+    private static final int KEYS = Integer.getInteger("cairn.storage.keys", 16);
     private static final Duration PRODUCE_OVER = Duration.ofSeconds(Integer.getInteger(
-            "cairn.storage.produce.seconds", 200));
+            "cairn.storage.produce.seconds", 240));
     private static final int SLICES = 200;
     private static final Duration SAMPLE_EVERY = Duration.ofSeconds(3);
     private static final Duration RUN_AT_MOST = Duration.ofMinutes(15);
     private static final Duration WAIT = Duration.ofMinutes(2);
     private static final double FLAT = 1.5;
+    private static final int STOP_ATTEMPTS = 3;
     /** Key groups of a subtask's keyed state (the kit cuts it into 128). */
     private static final int KEY_GROUPS = 128;
 
@@ -62,7 +63,7 @@ class StorageLongRunFaultIT {
         long seed = Long.getLong("cairn.storage.seed", System.nanoTime());
         PipelineTopology.Checkpointing checkpointing = new PipelineTopology.Checkpointing(INTERVAL, RETAINED,
                 MAX_CONCURRENT, BackupType.INCREMENTAL);
-        long bound = objectBound(RETAINED, MAX_CONCURRENT);
+        long bound = objectBound(RETAINED, MAX_CONCURRENT, KEYS);
         long started = System.currentTimeMillis();
         try (S3ProxyServer s3 = S3ProxyServer.start("storage-long-run");
                 FaultCluster cluster = FaultCluster.start("storage-long-run", 1, 1, 0);
@@ -97,6 +98,7 @@ class StorageLongRunFaultIT {
                     pipeline.aborted().size(), restarted.size(), restarted, samples.size(), SAMPLE_EVERY, maxObjects,
                     last.count(), bound, maxBytes, last.bytes(), firstThird, lastThird,
                     (System.currentTimeMillis() - started) / 1000.0);
+            System.out.println("[storage] " + WorkerFailures.of(pipeline.workers));
             System.out.println("[storage] left in the bucket after the job finished: " + audit);
             System.out.println("[storage] " + check);
 
@@ -113,14 +115,15 @@ class StorageLongRunFaultIT {
 
     /**
      * The most objects the job's prefix may hold at any moment: the own objects (one state per subtask, and a sink's
-     * output part) and the key groups of the count subtasks (each refers to at most {@value #KEY_GROUPS}), of every
-     * checkpoint that may exist at once: the retained ones, the ones in flight, and one more whose discard is decided
-     * but not carried out yet (the workers delete what the coordinator discards, asynchronously).
+     * output part) and the key groups of the count subtasks, of every checkpoint that may exist at once: the retained
+     * ones, the ones in flight, and one more whose discard is decided but not carried out yet (the workers delete
+     * what the coordinator discards, asynchronously). A count subtask refers to at most {@value #KEY_GROUPS} groups,
+     * and only to groups that hold a key: with {@code keys} keys, at most {@code keys} groups over both subtasks.
      */
-    static long objectBound(int retained, int maxConcurrent) {
+    static long objectBound(int retained, int maxConcurrent, int keys) {
         int subtasks = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
         int outputParts = PipelineTopology.PARALLELISM;
-        int keyGroups = KEY_GROUPS * PipelineTopology.PARALLELISM;
+        int keyGroups = Math.min(KEY_GROUPS * PipelineTopology.PARALLELISM, keys);
         int checkpoints = retained + maxConcurrent + 1;
         return (long) checkpoints * (subtasks + outputParts + keyGroups);
     }
@@ -165,6 +168,26 @@ class StorageLongRunFaultIT {
     }
 
     /**
+     * Stops the job with a savepoint that drains it; a stop that fails (a worker that restarted by itself, a sink
+     * whose commit Kafka refused, say, declines it and the job runs on) is asked for again once a checkpoint
+     * triggered after it completed, {@value #STOP_ATTEMPTS} times at most. Answers the last outcome.
+     */
+    private static RequestOutcome stopWithDrain(ChaosPipeline pipeline) {
+        RequestOutcome stop = null;
+        for (int attempt = 1; attempt <= STOP_ATTEMPTS; attempt++) {
+            String requestId = pipeline.requestStop(true, pipeline.savepointTarget("final-" + attempt));
+            stop = Awaitility.await("the final stop-with-savepoint ends").atMost(WAIT)
+                    .until(() -> pipeline.outcome(requestId), Optional::isPresent).orElseThrow();
+            System.out.println("[storage] stop-with-savepoint (drain) #" + attempt + ": " + stop);
+            if (stop.getStatus() == RequestStatus.COMPLETED) {
+                return stop;
+            }
+            pipeline.awaitCompletedTriggeredAfter(Instant.now(), WAIT);
+        }
+        return stop;
+    }
+
+    /**
      * Waits for every key's final count, stops the job with a drain, waits for every worker to exit, and checks the
      * whole output.
      */
@@ -174,9 +197,7 @@ class StorageLongRunFaultIT {
                 check)) {
             Awaitility.await("the output reaches every key's count").atMost(WAIT).pollInterval(Duration.ofSeconds(1))
                     .until(() -> results.readToEnd() >= 0 && check.reached());
-            String requestId = pipeline.requestStop(true, pipeline.savepointTarget("final"));
-            RequestOutcome stop = Awaitility.await("the final stop-with-savepoint ends").atMost(WAIT)
-                    .until(() -> pipeline.outcome(requestId), Optional::isPresent).orElseThrow();
+            RequestOutcome stop = stopWithDrain(pipeline);
             assertThat(stop.getStatus()).as(stop.toString()).isEqualTo(RequestStatus.COMPLETED);
             Awaitility.await("every worker exits after the stop").atMost(WAIT).until(() -> PipelineTopology.tasks()
                     .stream().allMatch(role -> pipeline.workers.finished(role, 0).isPresent()
