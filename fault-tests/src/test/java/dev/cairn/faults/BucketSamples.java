@@ -10,8 +10,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * What a pipeline's bucket holds of its job's checkpoints, sampled at a fixed rate on a thread of its own: when, how
- * many checkpoints had completed by then, and the objects and bytes under {@code checkpoints/<job>/}, read from the
- * S3 server's store.
+ * many checkpoints had completed by then, and the objects and bytes under {@code checkpoints/<job>/} (how many
+ * checkpoint directories, how many shared objects), read from the S3 server's store.
  */
 final class BucketSamples implements AutoCloseable {
 
@@ -22,8 +22,17 @@ final class BucketSamples implements AutoCloseable {
      * @param completed checkpoints completed by then
      * @param objects objects under the job's prefix
      * @param bytes their total size
+     * @param checkpoints how many {@code chk-N} directories hold them
+     * @param shared how many of them are shared objects (under {@code shared/})
      */
-    record Sample(long atMs, int completed, long objects, long bytes) {}
+    record Sample(long atMs, int completed, long objects, long bytes, long checkpoints, long shared) {
+
+        @Override
+        public String toString() {
+            return completed + " completed: " + objects + " objects (" + checkpoints + " chk, " + shared + " shared) "
+                    + bytes + " B";
+        }
+    }
 
     private final ChaosPipeline pipeline;
     private final List<Sample> samples = new CopyOnWriteArrayList<>();
@@ -46,9 +55,17 @@ final class BucketSamples implements AutoCloseable {
 
     private void sample() {
         int completed = pipeline.completed().size();
-        S3ProxyServer.StoredObjects stored = pipeline.storage.stored(pipeline.jobId).orElseThrow(() ->
+        S3ProxyServer server = pipeline.storage.s3().orElseThrow(() ->
                 new IllegalStateException("the pipeline keeps no checkpoints in S3"));
-        samples.add(new Sample(System.currentTimeMillis(), completed, stored.count(), stored.bytes()));
+        String prefix = pipeline.storage.jobPrefix(pipeline.jobId);
+        S3ProxyServer.StoredObjects stored = server.objects(prefix);
+        List<String> keys = server.keys(prefix);
+        long checkpoints = keys.stream().map(key -> key.substring(prefix.length()))
+                .filter(key -> key.startsWith("chk-")).map(key -> key.substring(0, key.indexOf('/'))).distinct()
+                .count();
+        long shared = keys.stream().filter(key -> key.startsWith(prefix + "shared/")).count();
+        samples.add(new Sample(System.currentTimeMillis(), completed, stored.count(), stored.bytes(), checkpoints,
+                shared));
     }
 
     /** The samples so far, in order. */

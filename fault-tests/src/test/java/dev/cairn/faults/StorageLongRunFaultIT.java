@@ -98,6 +98,7 @@ class StorageLongRunFaultIT {
                     pipeline.aborted().size(), restarted.size(), restarted, samples.size(), SAMPLE_EVERY, maxObjects,
                     last.count(), bound, maxBytes, last.bytes(), firstThird, lastThird,
                     (System.currentTimeMillis() - started) / 1000.0);
+            System.out.println("[storage] samples: " + samples);
             System.out.println("[storage] " + WorkerFailures.of(pipeline.workers));
             System.out.println("[storage] left in the bucket after the job finished: " + audit);
             System.out.println("[storage] " + check);
