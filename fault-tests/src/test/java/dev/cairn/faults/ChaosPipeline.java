@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,6 +50,7 @@ final class ChaosPipeline implements AutoCloseable {
 
     private static final List<String> WORKER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    private static final Duration UNAVAILABLE_WAIT = Duration.ofSeconds(30);
     private static final Pattern REQUEST_ID = Pattern.compile("\"request-id\"\\s*:\\s*\"([^\"]+)\"");
 
     final String jobId;
@@ -244,8 +246,29 @@ final class ChaosPipeline implements AutoCloseable {
         return post("/restore", "{}", "restore");
     }
 
+    /**
+     * Posts {@code body} to the first live coordinator that accepts it (202); while every one answers 503 (its
+     * stores not queryable during a rebalance), asks again for up to {@link #UNAVAILABLE_WAIT}.
+     */
     private String post(String route, String body, String what) {
-        StringBuilder answers = new StringBuilder();
+        List<String> answers = new ArrayList<>();
+        try {
+            return Awaitility.await("a coordinator accepts the " + what + " of " + jobId).atMost(UNAVAILABLE_WAIT)
+                    .pollInterval(Duration.ofMillis(500)).until(() -> postOnce(route, body, answers), id -> {
+                        if (id.isEmpty() && answers.stream().noneMatch(a -> a.contains(": 503 "))) {
+                            throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId
+                                    + ": " + answers);
+                        }
+                        return id.isPresent();
+                    }).orElseThrow();
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId + " within "
+                    + UNAVAILABLE_WAIT + ": " + answers, e);
+        }
+    }
+
+    private Optional<String> postOnce(String route, String body, List<String> answers) {
+        answers.clear();
         for (CoordinatorProcess coordinator : cluster.coordinators) {
             if (!coordinator.isAlive()) {
                 continue;
@@ -253,12 +276,11 @@ final class ChaosPipeline implements AutoCloseable {
             CoordinatorProcess.HttpAnswer answer = coordinator.post("/jobs/" + jobId + route, body);
             Matcher id = REQUEST_ID.matcher(answer.body());
             if (answer.status() == 202 && id.find()) {
-                return id.group(1);
+                return Optional.of(id.group(1));
             }
-            answers.append(coordinator.name()).append(": ").append(answer.status()).append(' ')
-                    .append(answer.body()).append("; ");
+            answers.add(coordinator.name() + ": " + answer.status() + " " + answer.body());
         }
-        throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId + ": " + answers);
+        return Optional.empty();
     }
 
     /** Where savepoint {@code name} goes, in the pipeline's storage. */
