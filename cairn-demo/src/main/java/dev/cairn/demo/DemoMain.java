@@ -54,6 +54,7 @@ public final class DemoMain implements Callable<Integer> {
     private static final Duration START_WAIT = Duration.ofSeconds(90);
     private static final Duration OUTPUT_WAIT = Duration.ofSeconds(120);
     private static final int WORKERS = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
+    private static final Duration STORAGE_SAMPLES = Duration.ofSeconds(1);
 
     @Option(names = "--duration", defaultValue = "PT12S",
             description = "How long the first half of the input is produced for, ISO-8601, before the job is "
@@ -81,6 +82,11 @@ public final class DemoMain implements Callable<Integer> {
             description = "How long the coordinator and its web page stay up after the job finished, ISO-8601 "
                     + "(default: ${DEFAULT-VALUE}; e.g. PT5M to look at the page).")
     Duration linger;
+
+    @Option(names = "--storage", defaultValue = "s3",
+            description = "Where the checkpoints and savepoints go: s3, a bucket of an S3 API server (S3Proxy) the "
+                    + "demo starts in its JVM, or file, a temporary directory (default: ${DEFAULT-VALUE}).")
+    String storage;
 
     @Option(names = "--job", defaultValue = "demo-job",
             description = "The id of the demo job (default: ${DEFAULT-VALUE}).")
@@ -119,6 +125,8 @@ public final class DemoMain implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--events and --keys must be positive, were "
                     + events + " and " + keys);
         }
+        DemoStorage.Kind storageKind = DemoStorage.Kind.named(storage).orElseThrow(() ->
+                new CommandLine.ParameterException(spec.commandLine(), "--storage must be s3 or file, was " + storage));
         out.println("Cairn demo: starting a single-node Kafka broker (KRaft) inside this JVM...");
         Path stateDir = Files.createTempDirectory("cairn-demo-state");
         SigningKey masterKey = SigningKey.generate();
@@ -137,9 +145,12 @@ public final class DemoMain implements Callable<Integer> {
                 return 1;
             }
             Path dir = Files.createTempDirectory("cairn-demo-pipeline");
-            try (KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap, masterKey.requestsKey());
+            try (DemoStorage store = DemoStorage.start(storageKind, dir);
+                 KafkaProducer<String, RequestEnvelope> requests = requestProducer(bootstrap, masterKey.requestsKey());
                  DemoJournal journal = new DemoJournal(bootstrap, coordinator.config().topics().journal());
-                 DemoPipeline pipeline = new DemoPipeline(bootstrap, jobId, new InputEvents(events, keys), dir)) {
+                 DemoPipeline pipeline = new DemoPipeline(bootstrap, jobId, new InputEvents(events, keys), dir,
+                         store)) {
+                out.println("Checkpoints and savepoints go to " + store.describe() + ".");
                 String requestsTopic = coordinator.config().topics().requests();
                 JobSpec spec = pipeline.prepare();
                 requests.send(new ProducerRecord<>(requestsTopic, jobId, new RequestEnvelope(spec))).get();
@@ -150,16 +161,21 @@ public final class DemoMain implements Callable<Integer> {
                         + "job's key (logs: " + pipeline.logDir() + ")");
                 DemoCli cli = new DemoCli(out, bootstrap, coordinator.config().topics().prefix(),
                         masterKey.requestsKey(), dir);
-                int exit = runJob(coordinator, journal, pipeline, cli);
+                int exit;
+                try (StorageSamples samples = StorageSamples.start(store, pipeline.checkpointsOfJob(),
+                        STORAGE_SAMPLES)) {
+                    exit = runJob(coordinator, journal, pipeline, cli, store);
+                    printStorage(store, pipeline, journal, samples);
+                }
                 lingerAt(api);
                 return exit;
             }
         }
     }
 
-    private int runJob(CoordinatorApp coordinator, DemoJournal journal, DemoPipeline pipeline, DemoCli cli)
-            throws Exception {
-        DemoRequests requests = new DemoRequests(out, jobId, cli, journal, pipeline.savepointDir());
+    private int runJob(CoordinatorApp coordinator, DemoJournal journal, DemoPipeline pipeline, DemoCli cli,
+            DemoStorage store) throws Exception {
+        DemoRequests requests = new DemoRequests(out, jobId, cli, journal, store::savepoint);
         if (!journal.followUntil(event -> event instanceof CheckpointCompleted, START_WAIT)) {
             out.println("The job completed no checkpoint within " + START_WAIT + ".");
             return 1;
@@ -320,6 +336,24 @@ public final class DemoMain implements Callable<Integer> {
                 stats.endToEndDurationMs().p50(), stats.endToEndDurationMs().p99());
 
         return !journal.completed().isEmpty();
+    }
+
+    /**
+     * Prints what the storage holds once the job finished, measured: the job's checkpoints (their own objects and the
+     * shared ones), the most that a sample held while it ran, and the savepoints, which are the user's and stay.
+     */
+    private void printStorage(DemoStorage store, DemoPipeline pipeline, DemoJournal journal, StorageSamples samples) {
+        String checkpoints = pipeline.checkpointsOfJob();
+        DemoStorage.Stored now = store.measure(checkpoints);
+        DemoStorage.Stored savepoints = store.measure(store.savepoints());
+        out.println();
+        out.printf("Storage: %s holds %,d objects, %,d bytes, of %d checkpoints %s, after %d completed checkpoints; "
+                + "while the job ran, at most %,d objects, %,d bytes and %d checkpoints (%d samples, one a second).%n",
+                checkpoints, now.objects(), now.bytes(), now.checkpoints().size(), now.checkpoints(),
+                journal.completed().size(), samples.maxObjects(), samples.maxBytes(), samples.maxCheckpoints(),
+                samples.samples());
+        out.printf("Storage: the savepoints, the user's until disposed of, hold %,d objects, %,d bytes.%n",
+                savepoints.objects(), savepoints.bytes());
     }
 
     /** Keeps the coordinator (and its web page) up for {@code --linger}, so that a user can look at the run. */

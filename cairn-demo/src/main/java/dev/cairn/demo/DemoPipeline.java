@@ -30,8 +30,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 /**
  * The demo's job: the sample pipeline (source x2 → count x2 → exactly-once sink x2, a running count per key), its
  * six subtasks as child processes under {@link PipelineProcesses} (each with its sidecar embedded, signing with the
- * job's key; the supervisor starts again whatever dies), its input produced in slices while it runs, and the
- * exactly-once check of what the sinks committed ({@link ExactlyOnceCheck}, reading read_committed).
+ * job's key; the supervisor starts again whatever dies), its checkpoints in the {@link DemoStorage}, its input
+ * produced in slices while it runs, and the exactly-once check of what the sinks committed ({@link ExactlyOnceCheck},
+ * reading read_committed).
  */
 final class DemoPipeline implements AutoCloseable {
 
@@ -45,6 +46,7 @@ final class DemoPipeline implements AutoCloseable {
     final InputEvents input;
     private final String bootstrapServers;
     private final Path dir;
+    private final DemoStorage storage;
     private final AtomicInteger produced = new AtomicInteger();
     private final AtomicReference<RuntimeException> produceFailure = new AtomicReference<>();
     private final ExecutorService producer = Executors.newSingleThreadExecutor(runnable -> {
@@ -56,11 +58,12 @@ final class DemoPipeline implements AutoCloseable {
     private PipelineProcesses workers;
     private ResultsReader results;
 
-    DemoPipeline(String bootstrapServers, String jobId, InputEvents input, Path dir) {
+    DemoPipeline(String bootstrapServers, String jobId, InputEvents input, Path dir, DemoStorage storage) {
         this.bootstrapServers = bootstrapServers;
         this.topology = new PipelineTopology(jobId);
         this.input = input;
         this.dir = dir;
+        this.storage = storage;
         this.check = new ExactlyOnceCheck(input.expectedCounts());
     }
 
@@ -69,7 +72,7 @@ final class DemoPipeline implements AutoCloseable {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             topology.createTopics(admin, (short) 1);
         }
-        return topology.jobSpec(dir.resolve("checkpoints"));
+        return topology.jobSpec(storage.checkpoints().uri());
     }
 
     /** Starts the six worker processes, each signing with {@code jobKey}; their logs go to {@link #logDir()}. */
@@ -82,8 +85,8 @@ final class DemoPipeline implements AutoCloseable {
             throw new UncheckedIOException("cannot write the job key to " + keyFile, e);
         }
         workers = PipelineProcesses.start(new PipelineProcesses.Settings(bootstrapServers, topology.jobId(),
-                dir.resolve("checkpoints"), keyFile, topics.prefix(), logDir(), System.getProperty("java.class.path"),
-                WORKER_JVM));
+                storage.checkpoints(), keyFile, topics.prefix(), logDir(), System.getProperty("java.class.path"),
+                WORKER_JVM, Map.of(), storage.workerEnvironment()));
         results = new ResultsReader(bootstrapServers, topology.resultsTopic(), check);
     }
 
@@ -132,9 +135,9 @@ final class DemoPipeline implements AutoCloseable {
         return workers.startFinished();
     }
 
-    /** Where the demo's savepoints are written. */
-    Path savepointDir() {
-        return dir.resolve("savepoints");
+    /** Where the job's checkpoints are: {@code <base>/<job>}, their own objects and the shared ones. */
+    String checkpointsOfJob() {
+        return storage.checkpoints().resolve(topology.jobId());
     }
 
     /** SIGKILLs {@code role}'s subtask {@code subtask}; the supervisor starts it again. */

@@ -5,17 +5,17 @@ import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * The demo's savepoints, stops and resume, asked for with the {@code cairn} command line ({@link DemoCli}) as a user
- * asks for them, their outcomes read from the journal ({@link DemoJournal}). Savepoints are written under the
- * demo's own directory.
+ * asks for them, their outcomes read from the journal ({@link DemoJournal}). Savepoints are written to the demo's
+ * storage ({@link DemoStorage}).
  */
 final class DemoRequests {
 
@@ -27,7 +27,7 @@ final class DemoRequests {
     private final String jobId;
     private final DemoCli cli;
     private final DemoJournal journal;
-    private final Path savepoints;
+    private final Function<String, String> savepoints;
 
     /**
      * A stop-with-savepoint that completed.
@@ -37,7 +37,9 @@ final class DemoRequests {
      */
     record Stopped(long checkpointId, String location) {}
 
-    DemoRequests(PrintStream out, String jobId, DemoCli cli, DemoJournal journal, Path savepoints) {
+    /** Requests for {@code jobId}, whose savepoint {@code name} goes where {@code savepoints} says. */
+    DemoRequests(PrintStream out, String jobId, DemoCli cli, DemoJournal journal,
+            Function<String, String> savepoints) {
         this.out = out;
         this.jobId = jobId;
         this.cli = cli;
@@ -105,7 +107,7 @@ final class DemoRequests {
     }
 
     private String target(String name) {
-        return savepoints.resolve(name).toUri().toString();
+        return savepoints.apply(name);
     }
 
     private Optional<RequestOutcome> outcome(String requestId) {

@@ -12,6 +12,9 @@ import picocli.CommandLine;
 
 class DemoMainIT {
 
+    /** The retained checkpoint, the one in flight, a subsumed one and an aborted one whose discards are under way. */
+    private static final long CHECKPOINTS_AT_ONCE = 4;
+
     @Test
     void shouldRunThePipelineExactlyOnceThroughAKillAStopARedeployFromTheSavepointAndADrainingStop() {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
@@ -27,16 +30,20 @@ class DemoMainIT {
                 .containsPattern("Web page: http://127\\.0\\.0\\.1:\\d+/   Metrics: "
                         + "http://127\\.0\\.0\\.1:\\d+/metrics")
                 .contains("Registered job spec for 'it-job': tasks source x2, count x2, sink x2")
+                .containsPattern("Checkpoints and savepoints go to an S3 API server \\(S3Proxy\\) in this JVM at "
+                        + "http://127\\.0\\.0\\.1:\\d+, bucket cairn-demo")
+                .contains("storage s3://cairn-demo/checkpoints")
                 .contains("Started the pipeline's 6 subtasks as worker processes")
                 .contains("Producing the first 10,000 of 20,000 events over 1,000 keys")
-                .contains("$ cairn trigger --job it-job --savepoint --target file:")
+                .contains("$ cairn trigger --job it-job --savepoint --target s3://cairn-demo/savepoints/sp-1")
                 .contains("Killed count-1 (SIGKILL) halfway")
                 .containsPattern("Operator count.*from checkpoint \\d+ as generation")
                 .containsPattern("Workers: [1-9]\\d* restarted, exit statuses after the stop \\[0, 0, 0, 0, 0, 0\\]")
                 .contains("$ cairn savepoint list --job it-job")
                 .containsPattern("Redeployed the stopped job: started \\[.*sink-1.*\\] again as new worker processes")
                 .containsPattern("Producing the other [1-9][0-9,]* events")
-                .containsPattern("\\$ cairn stop --job it-job --target file:\\S+ --request-id final-\\d+-\\S+ --drain")
+                .containsPattern("\\$ cairn stop --job it-job --target s3://cairn-demo/savepoints/final-\\d+ "
+                        + "--request-id final-\\d+-\\S+ --drain")
                 .containsPattern("Stopped the job with savepoint \\d+ after the tasks drained: the job is FINISHED")
                 .contains("Workers: exit statuses after the final stop [0, 0, 0, 0, 0, 0]")
                 .contains("Exactly once: 1,000 keys, 20,000 events, 20,000 results committed, every count 1..n "
@@ -56,6 +63,50 @@ class DemoMainIT {
                 .contains("RUNNING again from checkpoint " + savepoint + " (NO_CLAIM)")
                 .contains("The new workers restored savepoint " + savepoint)
                 .containsPattern("Source source-0: restored checkpoint " + savepoint + "\\b");
+        Matcher storage = Pattern.compile("Storage: s3://cairn-demo/checkpoints/it-job holds ([\\d,]+) objects, "
+                + "([\\d,]+) bytes, of (\\d+) checkpoints \\[[\\d, ]*\\], after (\\d+) completed checkpoints; while "
+                + "the job ran, at most ([\\d,]+) objects, ([\\d,]+) bytes and (\\d+) checkpoints \\((\\d+) samples")
+                .matcher(printed);
+        assertThat(storage.find()).as("the demo measures its bucket: %s", printed).isTrue();
+        long completed = number(storage.group(4));
+        assertThat(completed).as("completed checkpoints").isGreaterThanOrEqualTo(8);
+        assertThat(number(storage.group(3)))
+                .as("the final stop's savepoint subsumed the retained checkpoint, and the workers deleted what the "
+                        + "coordinator discarded: at most one checkpoint is left of %d", completed)
+                .isLessThanOrEqualTo(1L);
+        assertThat(number(storage.group(5))).as("while the job ran, the bucket held its states").isPositive()
+                .isLessThanOrEqualTo(maxObjects());
+        assertThat(number(storage.group(7)))
+                .as("while the job ran, at most the retained checkpoint, the one in flight, and those whose discard "
+                        + "was under way, of %d completed", completed)
+                .isLessThanOrEqualTo(CHECKPOINTS_AT_ONCE);
+        assertThat(number(storage.group(8))).as("samples, one a second").isGreaterThan(5);
+        assertThat(printed).containsPattern("Storage: the savepoints, the user's until disposed of, hold [1-9][\\d,]* "
+                + "objects");
+    }
+
+    /**
+     * The most objects the job's checkpoints may hold at once: {@link #CHECKPOINTS_AT_ONCE} checkpoints of one state
+     * per subtask, a sink's output part and, for each count subtask, at most 128 key groups.
+     */
+    private static long maxObjects() {
+        return CHECKPOINTS_AT_ONCE * (6 + 2 + 2 * 128);
+    }
+
+    private static long number(String figure) {
+        return Long.parseLong(figure.replace(",", ""));
+    }
+
+    @Test
+    void shouldExplainAnUnknownStorage() {
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        CommandLine command = new CommandLine(new DemoMain(System.out));
+        command.setErr(new java.io.PrintWriter(errors, true, StandardCharsets.UTF_8));
+
+        int exit = command.execute("--storage", "hdfs");
+
+        assertThat(exit).isEqualTo(2);
+        assertThat(errors.toString(StandardCharsets.UTF_8)).contains("--storage must be s3 or file, was hdfs");
     }
 
     @Test

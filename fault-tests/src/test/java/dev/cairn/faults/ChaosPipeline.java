@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,14 +50,15 @@ final class ChaosPipeline implements AutoCloseable {
 
     private static final List<String> WORKER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    private static final Duration UNAVAILABLE_WAIT = Duration.ofSeconds(30);
     private static final Pattern REQUEST_ID = Pattern.compile("\"request-id\"\\s*:\\s*\"([^\"]+)\"");
 
     final String jobId;
     final PipelineTopology topology;
     final InputEvents input;
     final PipelineProcesses workers;
+    final PipelineStorage storage;
     private final FaultCluster cluster;
-    private final Path dir;
     private final AtomicInteger produced = new AtomicInteger();
     private final AtomicReference<RuntimeException> produceFailure = new AtomicReference<>();
     private final ScheduledExecutorService producer = Executors.newSingleThreadScheduledExecutor();
@@ -64,13 +66,13 @@ final class ChaosPipeline implements AutoCloseable {
     private volatile long producedAllAtMs;
 
     private ChaosPipeline(FaultCluster cluster, String jobId, InputEvents input, PipelineProcesses workers,
-            Path dir) {
+            PipelineStorage storage) {
         this.cluster = cluster;
         this.jobId = jobId;
         this.topology = new PipelineTopology(jobId);
         this.input = input;
         this.workers = workers;
-        this.dir = dir;
+        this.storage = storage;
     }
 
     /** Creates the topics, registers the job and starts its six worker processes. */
@@ -83,14 +85,24 @@ final class ChaosPipeline implements AutoCloseable {
      * tasks get {@code taskKafka} as Kafka client settings of their own ({@link PipelineProcesses.Settings}).
      */
     static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input, Map<String, String> taskKafka) {
+        return start(cluster, jobId, input, taskKafka, PipelineStorage.files(cluster.dir.resolve("pipeline")),
+                PipelineTopology.Checkpointing.DEFAULTS);
+    }
+
+    /**
+     * Creates the topics (one replica per Kafka node), registers the job, checkpointing as {@code checkpointing}
+     * says into {@code storage}, and starts its six worker processes, whose tasks get {@code taskKafka} as Kafka
+     * client settings of their own.
+     */
+    static ChaosPipeline start(FaultCluster cluster, String jobId, InputEvents input, Map<String, String> taskKafka,
+            PipelineStorage storage, PipelineTopology.Checkpointing checkpointing) {
         PipelineTopology topology = new PipelineTopology(jobId);
         Path dir = cluster.dir.resolve("pipeline");
-        Path checkpoints = dir.resolve("checkpoints");
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 cluster.brokers.bootstrapServers()))) {
             topology.createTopics(admin, (short) cluster.brokers.replicationFactor());
         }
-        register(cluster, jobId, new RequestEnvelope(topology.jobSpec(checkpoints)));
+        register(cluster, jobId, new RequestEnvelope(topology.jobSpec(storage.checkpoints().uri(), checkpointing)));
         Path keyFile = dir.resolve("job.key");
         try {
             Files.createDirectories(dir);
@@ -99,9 +111,10 @@ final class ChaosPipeline implements AutoCloseable {
             throw new UncheckedIOException("cannot write the job key to " + keyFile, e);
         }
         PipelineProcesses workers = PipelineProcesses.start(new PipelineProcesses.Settings(
-                cluster.brokers.bootstrapServers(), jobId, checkpoints, keyFile, cluster.topics.prefix(),
-                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM, taskKafka));
-        return new ChaosPipeline(cluster, jobId, input, workers, dir);
+                cluster.brokers.bootstrapServers(), jobId, storage.checkpoints(), keyFile, cluster.topics.prefix(),
+                dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM, taskKafka,
+                storage.workerEnvironment()));
+        return new ChaosPipeline(cluster, jobId, input, workers, storage);
     }
 
     private static void register(FaultCluster cluster, String jobId, RequestEnvelope request) {
@@ -233,8 +246,29 @@ final class ChaosPipeline implements AutoCloseable {
         return post("/restore", "{}", "restore");
     }
 
+    /**
+     * Posts {@code body} to the first live coordinator that accepts it (202); while every one answers 503 (its
+     * stores not queryable during a rebalance), asks again for up to {@link #UNAVAILABLE_WAIT}.
+     */
     private String post(String route, String body, String what) {
-        StringBuilder answers = new StringBuilder();
+        List<String> answers = new ArrayList<>();
+        try {
+            return Awaitility.await("a coordinator accepts the " + what + " of " + jobId).atMost(UNAVAILABLE_WAIT)
+                    .pollInterval(Duration.ofMillis(500)).until(() -> postOnce(route, body, answers), id -> {
+                        if (id.isEmpty() && answers.stream().noneMatch(a -> a.contains(": 503 "))) {
+                            throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId
+                                    + ": " + answers);
+                        }
+                        return id.isPresent();
+                    }).orElseThrow();
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId + " within "
+                    + UNAVAILABLE_WAIT + ": " + answers, e);
+        }
+    }
+
+    private Optional<String> postOnce(String route, String body, List<String> answers) {
+        answers.clear();
         for (CoordinatorProcess coordinator : cluster.coordinators) {
             if (!coordinator.isAlive()) {
                 continue;
@@ -242,17 +276,16 @@ final class ChaosPipeline implements AutoCloseable {
             CoordinatorProcess.HttpAnswer answer = coordinator.post("/jobs/" + jobId + route, body);
             Matcher id = REQUEST_ID.matcher(answer.body());
             if (answer.status() == 202 && id.find()) {
-                return id.group(1);
+                return Optional.of(id.group(1));
             }
-            answers.append(coordinator.name()).append(": ").append(answer.status()).append(' ')
-                    .append(answer.body()).append("; ");
+            answers.add(coordinator.name() + ": " + answer.status() + " " + answer.body());
         }
-        throw new IllegalStateException("no coordinator accepted the " + what + " of " + jobId + ": " + answers);
+        return Optional.empty();
     }
 
-    /** A {@code file:} URI under the run's directory for savepoint {@code name}. */
+    /** Where savepoint {@code name} goes, in the pipeline's storage. */
     String savepointTarget(String name) {
-        return dir.resolve("savepoints").resolve(name).toUri().toString();
+        return storage.savepoint(name);
     }
 
     @Override

@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
  * The figures of a chaos run, printed as the docs quote them: kills by kind, restarts, the workers' own failures
  * (exit 1) by the reason their logs give, checkpoints completed and aborted (by reason), the recovery of every kill
  * (kill → the first checkpoint triggered after the replacement started, or the Kafka node was back, completed) with
- * its median and maximum per kind, for Kafka node faults also how long the node took to be back, and the throughput.
+ * its median and maximum per kind, for Kafka node faults also how long the node took to be back, the throughput,
+ * and, with the checkpoints in S3, what the bucket holds.
  */
 final class ChaosReport {
 
@@ -61,6 +62,11 @@ final class ChaosReport {
                 pipeline.input.keys(), (pipeline.producedAllAtMs() - pipeline.producingSinceMs()) / 1000.0,
                 events * 1000.0 / Math.max(1, pipeline.producedAllAtMs() - pipeline.producingSinceMs()),
                 elapsed.toMillis() / 1000.0, events * 1000.0 / Math.max(1, elapsed.toMillis())));
+        pipeline.storage.stored(pipeline.jobId).ifPresent(stored -> out.append(String.format("  storage: %s/%s holds "
+                + "%,d objects, %,d bytes at the end%s%n", pipeline.storage.checkpoints(), pipeline.jobId,
+                stored.count(), stored.bytes(), pipeline.storage.storedSavepoints().map(savepoints -> String.format(
+                        "; the savepoints %,d objects, %,d bytes", savepoints.count(), savepoints.bytes()))
+                        .orElse(""))));
         out.append("  ").append(check);
         return out.toString();
     }

@@ -1,7 +1,10 @@
 package dev.cairn.faults;
 
 import dev.cairn.pipeline.InputEvents;
+import dev.cairn.pipeline.PipelineTopology;
+import dev.cairn.s3.S3ProxyServer;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,7 +17,9 @@ import org.junit.jupiter.api.Test;
  * right after a stop-with-savepoint completed, before it committed (it restores the stop's savepoint and commits; the
  * job is then resumed from the savepoint and its stopped workers started again, as a user redeploys). Once the
  * input is drained, a stop-with-savepoint with drain must complete and every worker exit 0, and the results, read
- * read_committed, must count every key 1, 2, ..., n exactly once. Logs: {@code target/faults/pipeline-chaos-*}.
+ * read_committed, must count every key 1, 2, ..., n exactly once. The checkpoints and savepoints go to a bucket of an
+ * S3 API server (S3Proxy) in the test's JVM; the report ends with what the bucket holds. Logs:
+ * {@code target/faults/pipeline-chaos-*}.
  */
 class PipelineChaosFaultIT {
 
@@ -29,9 +34,11 @@ class PipelineChaosFaultIT {
     @Test
     void shouldCountEveryEventExactlyOnceWhenWorkersAndCoordinatorsAreKilledDuringAlignmentsCommitsAndStops() {
         long seed = Long.getLong("cairn.chaos.seed", System.nanoTime());
-        try (FaultCluster cluster = FaultCluster.start("pipeline-chaos", 1, 2, 0);
+        try (S3ProxyServer s3 = S3ProxyServer.start("pipeline-chaos");
+                FaultCluster cluster = FaultCluster.start("pipeline-chaos", 1, 2, 0);
                 ChaosPipeline pipeline = ChaosPipeline.start(cluster, "chaos-pipeline",
-                        new InputEvents(EVENTS, KEYS))) {
+                        new InputEvents(EVENTS, KEYS), Map.of(), PipelineStorage.s3(s3),
+                        PipelineTopology.Checkpointing.DEFAULTS)) {
             ChaosKills kills = new ChaosKills(pipeline, cluster, seed, KILLS);
             System.out.printf("[chaos] %,d events over %d keys produced over %s, %d kills (seed %d): %s%n", EVENTS,
                     KEYS, PRODUCE_OVER, KILLS, seed, kills.plan());

@@ -22,7 +22,14 @@ public final class PipelineKeys {
     public static final String SUBTASK = "subtask";
     public static final String JOB = "job";
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    /** The job's checkpoint directory, a path; or {@link #CHECKPOINT_LOCATION}, not both. */
     public static final String CHECKPOINT_DIR = "checkpoint.dir";
+    /**
+     * The job's checkpoint storage base as a URI ({@link CheckpointLocation}): {@code s3://bucket/prefix} (the S3
+     * settings from the environment: {@code CAIRN_S3_*} and the AWS SDK's own variables) or {@code file:///dir}; or
+     * {@link #CHECKPOINT_DIR}, not both.
+     */
+    public static final String CHECKPOINT_LOCATION = "checkpoint.location";
     public static final String AUTH_KEY_FILE = "auth.key.file";
     public static final String TOPIC_PREFIX = "topic.prefix";
     /**
@@ -43,9 +50,14 @@ public final class PipelineKeys {
                     "The job id; it prefixes the pipeline's topics (<job>.events, <job>.keyed, ...).")
             .define(BOOTSTRAP_SERVERS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(),
                     Importance.HIGH, "Kafka bootstrap servers.")
-            .define(CHECKPOINT_DIR, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(), Importance.HIGH,
-                    "The job's checkpoint directory (its storage base location), created when missing; the "
-                            + "snapshot files go under it.")
+            .define(CHECKPOINT_DIR, Type.STRING, null, new NonEmptyString(), Importance.HIGH,
+                    "The job's checkpoint directory (its storage base location) as a path, created when missing; "
+                            + "the snapshot files go under it. Give this or checkpoint.location.")
+            .define(CHECKPOINT_LOCATION, Type.STRING, null, new NonEmptyString(), Importance.HIGH,
+                    "The job's checkpoint storage base as a URI, as the job spec's storageBaseLocation: "
+                            + "s3://bucket/prefix (S3 settings from CAIRN_S3_ENDPOINT, CAIRN_S3_REGION, "
+                            + "CAIRN_S3_PATH_STYLE_ACCESS and the AWS SDK's AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, "
+                            + "AWS_REGION) or file:///dir (created when missing). Give this or checkpoint.dir.")
             .define(AUTH_KEY_FILE, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(), Importance.HIGH,
                     "A file holding the job's signing key (Base64, from `cairn keys job`), as the sidecar's "
                             + "auth.key.file.")

@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * dev.cairn.pipeline.PipelineWorkerMain ...}), each appending its output to {@code <logDir>/<role>-<subtask>.log},
  * under a supervisor that, like a Kubernetes Deployment, starts again every process that exits with a non-zero
  * status; one that exits 0 (a stop-with-savepoint) stays down. {@link #kill} is SIGKILL
- * ({@link Process#destroyForcibly()}); what happened is kept as {@link Event}s. {@link #close} stops every process
+ * ({@link Process#destroyForcibly()}), {@link #restart} a SIGTERM (a graceful stop) followed by a new process, as a
+ * rolling restart; what happened is kept as {@link Event}s. {@link #close} stops every process
  * (SIGTERM, then SIGKILL). The children exit with the JVM that started them: each watches its parent's pid.
  */
 public final class PipelineProcesses implements AutoCloseable {
@@ -33,8 +34,8 @@ public final class PipelineProcesses implements AutoCloseable {
     private static final Duration SUPERVISION = Duration.ofMillis(50);
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
-    /** What happened to a worker process: started (again), killed, or exited with a status. */
-    public enum Kind { STARTED, KILLED, EXITED }
+    /** What happened to a worker process: started (again), killed, terminated to restart, or exited with a status. */
+    public enum Kind { STARTED, KILLED, TERMINATED, EXITED }
 
     /**
      * One thing that happened to a worker process.
@@ -51,7 +52,8 @@ public final class PipelineProcesses implements AutoCloseable {
      *
      * @param bootstrapServers Kafka
      * @param jobId the job
-     * @param checkpointDir the job's checkpoint directory
+     * @param checkpointLocation the job's checkpoint storage base, handed to each worker as
+     *     {@code --checkpoint-location} ({@link CheckpointLocation}: {@code s3://} or {@code file:})
      * @param authKeyFile the file with the job's signing key
      * @param topicPrefix the prefix of Cairn's topics
      * @param logDir where the logs go
@@ -60,17 +62,20 @@ public final class PipelineProcesses implements AutoCloseable {
      * @param taskKafka Kafka client settings for every worker's task, not its sidecar (e.g. a short
      *     {@code delivery.timeout.ms}), handed to each worker as {@code --task-kafka key=value,...}
      *     ({@link PipelineKeys#TASK_KAFKA}); none by default
+     * @param environment environment variables set for every worker process on top of this JVM's, e.g. the S3
+     *     settings of an {@code s3://} base ({@link S3Environment#variables}); none by default
      * @throws IllegalArgumentException when {@code taskKafka} holds a setting that cannot be given so or that the
      *     worker would refuse ({@link TaskClientSettings})
      */
-    public record Settings(String bootstrapServers, String jobId, Path checkpointDir, Path authKeyFile,
-            String topicPrefix, Path logDir, String classPath, List<String> jvmOptions,
-            Map<String, String> taskKafka) {
+    public record Settings(String bootstrapServers, String jobId, CheckpointLocation checkpointLocation,
+            Path authKeyFile, String topicPrefix, Path logDir, String classPath, List<String> jvmOptions,
+            Map<String, String> taskKafka, Map<String, String> environment) {
 
         public Settings {
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
             Objects.requireNonNull(jobId, "jobId");
-            Objects.requireNonNull(checkpointDir, "checkpointDir");
+            Objects.requireNonNull(checkpointLocation, "checkpointLocation");
+            environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
             Objects.requireNonNull(authKeyFile, "authKeyFile");
             Objects.requireNonNull(topicPrefix, "topicPrefix");
             Objects.requireNonNull(logDir, "logDir");
@@ -80,11 +85,14 @@ public final class PipelineProcesses implements AutoCloseable {
             TaskClientSettings.format(taskKafka);
         }
 
-        /** Settings whose workers' tasks get no Kafka client settings of their own. */
+        /**
+         * Settings of workers keeping their checkpoints in the directory {@code checkpointDir}, whose tasks get no
+         * Kafka client settings of their own, with no environment variables of their own.
+         */
         public Settings(String bootstrapServers, String jobId, Path checkpointDir, Path authKeyFile,
                 String topicPrefix, Path logDir, String classPath, List<String> jvmOptions) {
-            this(bootstrapServers, jobId, checkpointDir, authKeyFile, topicPrefix, logDir, classPath, jvmOptions,
-                    Map.of());
+            this(bootstrapServers, jobId, CheckpointLocation.of(checkpointDir), authKeyFile, topicPrefix, logDir,
+                    classPath, jvmOptions, Map.of(), Map.of());
         }
     }
 
@@ -130,6 +138,23 @@ public final class PipelineProcesses implements AutoCloseable {
     }
 
     /**
+     * Stops the process of {@code role}'s subtask {@code subtask} gracefully (SIGTERM: its sidecar and task close)
+     * and starts a new one once it exited, as a rolling restart does; a process that has not exited after a grace is
+     * SIGKILLed.
+     */
+    public synchronized void restart(String role, int subtask) {
+        Worker worker = worker(role + "-" + subtask);
+        if (closing || worker.done) {
+            return;
+        }
+        events.add(new Event(Instant.now(), worker.name(), Kind.TERMINATED, 0));
+        worker.restarting = true;
+        worker.process.destroy();
+        worker.process.onExit().orTimeout(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionally(timeout -> worker.process.destroyForcibly());
+    }
+
+    /**
      * Starts again every worker whose process ended for good (exit 0, after a stop-with-savepoint), as a user redeploys
      * a stopped job's workers; answers their names. Each restores the job's restore point through its sidecar.
      */
@@ -145,7 +170,10 @@ public final class PipelineProcesses implements AutoCloseable {
         return started;
     }
 
-    /** How many processes the supervisor started again after a non-zero exit. */
+    /**
+     * How many processes were started again: by the supervisor after a non-zero exit or a {@link #restart}, and by
+     * {@link #startFinished}.
+     */
     public long restarts() {
         return events.stream().filter(e -> e.kind() == Kind.STARTED).count() - workers.size();
     }
@@ -193,7 +221,10 @@ public final class PipelineProcesses implements AutoCloseable {
             }
             int status = worker.process.exitValue();
             events.add(new Event(Instant.now(), worker.name(), Kind.EXITED, status));
-            if (status == 0) {
+            if (worker.restarting) {
+                worker.restarting = false;
+                launch(worker);
+            } else if (status == 0) {
                 worker.done = true;
             } else {
                 launch(worker);
@@ -221,7 +252,7 @@ public final class PipelineProcesses implements AutoCloseable {
         command.addAll(List.of("-cp", settings.classPath(), PipelineWorkerMain.class.getName(),
                 "--role", worker.role, "--subtask", Integer.toString(worker.subtask), "--job", settings.jobId(),
                 "--bootstrap-servers", settings.bootstrapServers(),
-                "--checkpoint-dir", settings.checkpointDir().toString(),
+                "--checkpoint-location", settings.checkpointLocation().uri(),
                 "--auth-key-file", settings.authKeyFile().toString(), "--topic-prefix", settings.topicPrefix()));
         if (!settings.taskKafka().isEmpty()) {
             command.addAll(List.of("--task-kafka", TaskClientSettings.format(settings.taskKafka())));
@@ -229,8 +260,10 @@ public final class PipelineProcesses implements AutoCloseable {
         try {
             Files.writeString(log, "=== " + Instant.now() + " starting " + worker.name() + "\n",
                     StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-            worker.process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(settings.environment());
+            worker.process = builder.start();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + worker.name() + ": " + command, e);
         }
@@ -243,6 +276,7 @@ public final class PipelineProcesses implements AutoCloseable {
         private final int subtask;
         private volatile Process process;
         private volatile boolean done;
+        private volatile boolean restarting;
 
         Worker(String role, int subtask) {
             this.role = role;

@@ -6,6 +6,8 @@ import dev.cairn.kit.operator.OperatorFunction;
 import dev.cairn.kit.operator.OperatorTaskConfig;
 import dev.cairn.kit.operator.SinkOutput;
 import dev.cairn.kit.sink.WriteAheadSinkConfig;
+import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.kit.storage.SnapshotStorages;
 import dev.cairn.kit.task.KafkaSourceTask;
 import dev.cairn.kit.task.SourceFunction;
 import dev.cairn.kit.task.SourceTaskConfig;
@@ -38,30 +40,40 @@ public final class PipelineTask {
     }
 
     /**
+     * The subtask {@code subtask} of {@code role} of {@code topology}, keeping its snapshots in
+     * {@link SnapshotStorages#defaults()} (files, and S3 as the process's environment says).
+     */
+    public static PipelineTask create(PipelineTopology topology, String role, int subtask,
+            Map<String, Object> clientConfig) {
+        return create(topology, role, subtask, clientConfig, SnapshotStorages.defaults());
+    }
+
+    /**
      * The subtask {@code subtask} of {@code role} (source, count or sink) of {@code topology}. The sink's id, which
      * names its transactional ids, is {@code <job>.sink}: transactional ids are unique across the Kafka cluster, so
      * two pipeline jobs on one cluster do not fence each other.
      *
      * @param clientConfig {@code bootstrap.servers} and any other Kafka client settings
+     * @param storage where the task writes and reads its snapshots (the caller closes it, after the task)
      * @throws IllegalArgumentException for an unknown role
      */
     public static PipelineTask create(PipelineTopology topology, String role, int subtask,
-            Map<String, Object> clientConfig) {
+            Map<String, Object> clientConfig, SnapshotStorage storage) {
         String task = role.toLowerCase(Locale.ROOT);
         int parallelism = PipelineTopology.PARALLELISM;
         return switch (task) {
             case PipelineTopology.SOURCE -> new PipelineTask(task, new KafkaSourceTask(new SourceTaskConfig(task,
                     subtask, parallelism, topology.eventsTopic(), topology.keyedTopic(), clientConfig,
-                    SourceTaskConfig.StartFrom.EARLIEST, false, POLL), SourceFunction.identity()), null);
+                    SourceTaskConfig.StartFrom.EARLIEST, false, POLL, storage), SourceFunction.identity()), null);
             case PipelineTopology.COUNT -> new PipelineTask(task, null, new KafkaOperatorTask(
                     new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.keyedTopic(),
-                            clientConfig, POLL),
+                            clientConfig, POLL, storage),
                     new RunningCount(), new KitTopicOutput(topology.countsTopic(), subtask, clientConfig)));
             case PipelineTopology.SINK -> new PipelineTask(task, null, new KafkaOperatorTask(
                     new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.countsTopic(),
-                            clientConfig, POLL),
+                            clientConfig, POLL, storage),
                     identity(), new SinkOutput(new WriteAheadSinkConfig(topology.jobId() + "." + task, subtask,
-                            topology.resultsTopic(), clientConfig, SINK_TIMEOUT))));
+                            topology.resultsTopic(), clientConfig, SINK_TIMEOUT, storage))));
             default -> throw new IllegalArgumentException("unknown role \"" + role + "\"; a pipeline subtask is one "
                     + "of " + PipelineTopology.tasks());
         };

@@ -1,5 +1,6 @@
 package dev.cairn.pipeline;
 
+import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TaskVertex;
@@ -25,10 +26,10 @@ import org.apache.kafka.common.errors.TopicExistsException;
  *     --sink x2 (write-ahead sink)--&gt; &lt;job&gt;.results (+ &lt;job&gt;.results.commits, the sink's markers)
  * </pre>
  *
- * <p>In: the job id and the directory its checkpoints go to. Out: the topic names, partition counts and
- * parallelisms every process of the pipeline agrees on, the Cairn {@link JobSpec} to register (the source is
- * triggered; count and sink are not, they acknowledge and are notified once the barriers reached them), and the
- * topics, created by {@link #createTopics}.
+ * <p>In: the job id, where its checkpoints go and how often ({@link Checkpointing}). Out: the topic names,
+ * partition counts and parallelisms every process of the pipeline agrees on, the Cairn {@link JobSpec} to register
+ * (the source is triggered; count and sink are not, they acknowledge and are notified once the barriers reached
+ * them), and the topics, created by {@link #createTopics}.
  *
  * @param jobId the job: letters, digits, '.', '_' and '-' (it prefixes the topic names)
  */
@@ -96,20 +97,64 @@ public record PipelineTopology(String jobId) {
     }
 
     /**
-     * The job as Cairn runs it: checkpoints every {@link #CHECKPOINT_INTERVAL}, exactly-once (aligned), stored under
-     * {@code checkpointDir} (a {@code file:} URI); only the source is triggered.
+     * How the job checkpoints: how often, how many completed checkpoints it retains, how many may be in flight at
+     * once, and whether its checkpoints are FULL or INCREMENTAL (the kit's operators then write only the key groups
+     * that changed, under {@code <base>/<job>/shared/}). Timeout {@link #CHECKPOINT_TIMEOUT}, exactly once.
+     *
+     * @param interval how often the coordinator triggers a checkpoint
+     * @param retained how many completed checkpoints are kept (1 or more)
+     * @param maxConcurrent how many checkpoints may be pending at once (1 or more)
+     * @param backupType FULL or INCREMENTAL
+     */
+    public record Checkpointing(Duration interval, int retained, int maxConcurrent, BackupType backupType) {
+
+        /** Every {@link #CHECKPOINT_INTERVAL}, one retained, one at a time, FULL. */
+        public static final Checkpointing DEFAULTS = new Checkpointing(CHECKPOINT_INTERVAL, 1, 1, BackupType.FULL);
+
+        public Checkpointing {
+            Objects.requireNonNull(interval, "interval");
+            Objects.requireNonNull(backupType, "backupType");
+            if (interval.isNegative() || interval.isZero() || retained < 1 || maxConcurrent < 1) {
+                throw new IllegalArgumentException("a checkpoint interval is positive and retained and "
+                        + "maxConcurrent are 1 or more, were " + interval + ", " + retained + ", " + maxConcurrent);
+            }
+        }
+    }
+
+    /**
+     * The job as Cairn runs it ({@link Checkpointing#DEFAULTS}), stored under the directory {@code checkpointDir}
+     * (its {@code file:} URI).
      */
     public JobSpec jobSpec(Path checkpointDir) {
+        return jobSpec(CheckpointLocation.of(checkpointDir).uri());
+    }
+
+    /**
+     * The job as Cairn runs it ({@link Checkpointing#DEFAULTS}), stored under {@code storageBase}, an
+     * {@code s3://bucket/prefix} or {@code file:} location ({@link CheckpointLocation}).
+     */
+    public JobSpec jobSpec(String storageBase) {
+        return jobSpec(storageBase, Checkpointing.DEFAULTS);
+    }
+
+    /**
+     * The job as Cairn runs it: checkpoints as {@code checkpointing} says, exactly-once (aligned), stored under
+     * {@code storageBase}; only the source is triggered.
+     */
+    public JobSpec jobSpec(String storageBase, Checkpointing checkpointing) {
         List<TaskVertex> vertices = List.of(
                 vertex(SOURCE, true),
                 vertex(COUNT, false),
                 vertex(SINK, false));
         CheckpointConfig config = CheckpointConfig.newBuilder()
-                .setIntervalMs(CHECKPOINT_INTERVAL.toMillis())
+                .setIntervalMs(checkpointing.interval().toMillis())
                 .setTimeoutMs(CHECKPOINT_TIMEOUT.toMillis())
                 .setTolerableFailures(Integer.MAX_VALUE)
                 .setExactlyOnce(true)
-                .setStorageBaseLocation(checkpointDir.toAbsolutePath().toUri().toString())
+                .setRetained(checkpointing.retained())
+                .setMaxConcurrent(checkpointing.maxConcurrent())
+                .setBackupType(checkpointing.backupType())
+                .setStorageBaseLocation(Objects.requireNonNull(storageBase, "storageBase"))
                 .build();
         return JobSpec.newBuilder().setJobId(jobId).setTasks(vertices).setConfig(config)
                 .setTimestampMs(System.currentTimeMillis()).build();

@@ -5,6 +5,8 @@ import dev.cairn.config.ConfigOptions;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.LayeredConfig;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.kit.storage.S3Settings;
+import dev.cairn.kit.storage.SnapshotStorages;
 import dev.cairn.sidecar.app.ShutdownHandshake;
 import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarConfig;
@@ -27,7 +29,9 @@ import picocli.CommandLine.Spec;
  * Runs one subtask of the {@link PipelineTopology} with its sidecar embedded, until it is stopped:
  * {@code --role source|count|sink --subtask N --job ID --bootstrap-servers HOST:PORT --checkpoint-dir DIR
  * --auth-key-file FILE} ({@link PipelineKeys}; flags, {@code CAIRN_PIPELINE_*} variables or a {@code --config}
- * file). The sidecar restores the task from the job's latest completed checkpoint and registers a new attempt.
+ * file); {@code --checkpoint-location s3://bucket/prefix} instead of {@code --checkpoint-dir} keeps the snapshots in
+ * S3, reached with the S3 settings of the environment ({@link S3Settings#fromEnvironment}). The sidecar restores
+ * the task from the job's latest completed checkpoint and registers a new attempt.
  * {@code --task-kafka key=value,...} gives the task's own Kafka clients settings that the sidecar does not get
  * ({@link TaskClientSettings}), e.g. a short {@code delivery.timeout.ms}.
  *
@@ -94,14 +98,20 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Settings settings;
         try {
-            settings = settings(options.load(environment));
+            settings = settings(options.load(environment), environment);
         } catch (ConfigProblem e) {
             err.println("Invalid cairn-pipeline-worker configuration: " + e.getMessage());
             err.flush();
             return CONFIG_ERROR;
         }
+        try (SnapshotStorages storage = SnapshotStorages.of(settings.s3())) {
+            return run(settings, storage, err);
+        }
+    }
+
+    private int run(Settings settings, SnapshotStorages storage, PrintWriter err) throws InterruptedException {
         PipelineTask task = PipelineTask.create(settings.topology(), settings.role(), settings.subtask(),
-                settings.clientConfig());
+                settings.clientConfig(), storage);
         Sidecar sidecar;
         try {
             sidecar = Sidecar.start(settings.sidecar(), task.hook());
@@ -142,9 +152,14 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         }
     }
 
-    /** What one invocation runs. */
+    /**
+     * What one invocation runs.
+     *
+     * @param checkpoints the job's checkpoint storage base
+     * @param s3 how to reach S3: from the environment for an {@code s3://} base, else {@link S3Settings#DEFAULTS}
+     */
     record Settings(PipelineTopology topology, String role, int subtask, Map<String, Object> clientConfig,
-            SidecarConfig sidecar) {
+            SidecarConfig sidecar, CheckpointLocation checkpoints, S3Settings s3) {
 
         String name() {
             return role + "-" + subtask;
@@ -157,13 +172,32 @@ public final class PipelineWorkerMain implements Callable<Integer> {
      * @throws ConfigProblem naming the key of a value that is wrong
      */
     static Settings settings(LayeredConfig config) {
+        return settings(config, Map.of());
+    }
+
+    /**
+     * The settings {@code config} describes, the S3 settings read from {@code environment}.
+     *
+     * @throws ConfigProblem naming the key or the environment variable of a value that is wrong
+     */
+    static Settings settings(LayeredConfig config, Map<String, String> environment) {
         PipelineTopology topology;
         try {
             topology = new PipelineTopology(config.getString(PipelineKeys.JOB));
         } catch (IllegalArgumentException e) {
             throw config.problem(PipelineKeys.JOB, e.getMessage());
         }
-        checkpointDir(config);
+        CheckpointLocation checkpoints = checkpoints(config);
+        S3Settings s3 = S3Settings.DEFAULTS;
+        if (checkpoints.isS3()) {
+            try {
+                s3 = S3Settings.fromEnvironment(environment);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigProblem(PipelineKeys.CHECKPOINT_LOCATION, config.describe(
+                        PipelineKeys.CHECKPOINT_LOCATION) + " is " + checkpoints + ", but the S3 settings of the "
+                        + "environment are wrong: " + e.getMessage());
+            }
+        }
         SigningKey key;
         try {
             key = SigningKey.fromFile(Path.of(config.getString(PipelineKeys.AUTH_KEY_FILE)));
@@ -195,18 +229,47 @@ public final class PipelineWorkerMain implements Callable<Integer> {
                     sidecar.hookTimeout(), sidecar.snapshotTimeout(), sidecar.startupTimeout(), sidecarProperties,
                     key, null, null, sidecar.metricsBindAddress());
         }
-        return new Settings(topology, role, subtask, clients, sidecar);
+        return new Settings(topology, role, subtask, clients, sidecar, checkpoints, s3);
     }
 
-    private static void checkpointDir(LayeredConfig config) {
-        Path dir = Path.of(config.getString(PipelineKeys.CHECKPOINT_DIR));
+    /**
+     * The storage base {@link PipelineKeys#CHECKPOINT_LOCATION} or {@link PipelineKeys#CHECKPOINT_DIR} names (one of
+     * them), a local directory created.
+     */
+    private static CheckpointLocation checkpoints(LayeredConfig config) {
+        String dirKey = PipelineKeys.CHECKPOINT_DIR;
+        String locationKey = PipelineKeys.CHECKPOINT_LOCATION;
+        String dir = config.getString(dirKey);
+        String location = config.getString(locationKey);
+        if (dir != null && location != null) {
+            throw config.contradiction(locationKey, dirKey);
+        }
+        if (dir == null && location == null) {
+            throw new ConfigProblem(locationKey, "the checkpoint storage is missing: " + LayeredConfig.ways(
+                    PipelineKeys.SCHEMA, locationKey) + " (" + CheckpointLocation.EXPECTED + "), or give a "
+                    + "directory with " + dirKey);
+        }
+        String key = dir != null ? dirKey : locationKey;
+        CheckpointLocation checkpoints;
+        try {
+            checkpoints = dir != null ? CheckpointLocation.of(Path.of(dir)) : CheckpointLocation.parse(location);
+        } catch (IllegalArgumentException e) {
+            throw config.problem(key, e.getMessage());
+        }
+        if (!checkpoints.isS3()) {
+            createDirectory(config, key, checkpoints.directory());
+        }
+        return checkpoints;
+    }
+
+    private static void createDirectory(LayeredConfig config, String key, Path dir) {
         try {
             Files.createDirectories(dir);
         } catch (IOException | RuntimeException e) {
-            throw config.problem(PipelineKeys.CHECKPOINT_DIR, "cannot be created as a directory: " + e);
+            throw config.problem(key, "cannot be created as a directory: " + e);
         }
         if (!Files.isWritable(dir)) {
-            throw config.problem(PipelineKeys.CHECKPOINT_DIR, "is not writable");
+            throw config.problem(key, "is not writable");
         }
     }
 }

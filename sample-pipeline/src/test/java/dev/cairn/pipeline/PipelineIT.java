@@ -110,9 +110,9 @@ class PipelineIT {
         PipelineProcesses.Settings settings = settings(kafka, job, dir);
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 settings.classPath(), PipelineWorkerMain.class.getName(), "--role", "count", "--subtask", "0",
-                "--job", job, "--bootstrap-servers", kafka.bootstrapServers(), "--checkpoint-dir",
-                settings.checkpointDir().toString(), "--auth-key-file", settings.authKeyFile().toString(),
-                "--topic-prefix", settings.topicPrefix());
+                "--job", job, "--bootstrap-servers", kafka.bootstrapServers(),
+                "--checkpoint-dir", settings.checkpointLocation().directory().toString(),
+                "--auth-key-file", settings.authKeyFile().toString(), "--topic-prefix", settings.topicPrefix());
         Path stderr = dir.resolve("stderr.txt");
         Process worker = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile()).start();

@@ -150,4 +150,94 @@ class PipelineWorkerMainTest {
         assertThat(run(Map.of("CAIRN_PIPELINE_ROLE", "nope"), args.toArray(String[]::new))).isEqualTo(2);
         assertThat(err.toString()).contains("CAIRN_PIPELINE_ROLE");
     }
+
+    private List<String> withLocation(String location) throws IOException {
+        List<String> args = valid();
+        int at = args.indexOf("--checkpoint-dir");
+        args.set(at, "--checkpoint-location");
+        args.set(at + 1, location);
+        return args;
+    }
+
+    private PipelineWorkerMain.Settings settings(List<String> args, Map<String, String> environment) {
+        Map<String, String> flags = new HashMap<>();
+        for (int i = 0; i < args.size(); i += 2) {
+            flags.put(args.get(i).substring(2).replace('-', '.'), args.get(i + 1));
+        }
+        return PipelineWorkerMain.settings(LayeredConfig.load(PipelineKeys.SCHEMA, flags, environment, Map.of(),
+                null), environment);
+    }
+
+    @Test
+    void shouldExitTwoNamingTheCheckpointLocationWhenItIsNoS3OrFileUri() throws IOException {
+        assertThat(run(Map.of(), withLocation("s3:/cairn/checkpoints").toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("checkpoint.location (flag --checkpoint-location)")
+                .contains("\"s3:/cairn/checkpoints\" names no bucket")
+                .contains("s3://bucket/prefix location or a file: URI");
+    }
+
+    @Test
+    void shouldExitTwoNamingTheVariableWhenTheCheckpointLocationHasAnUnknownScheme() throws IOException {
+        List<String> args = withLocation("unused");
+        int at = args.indexOf("--checkpoint-location");
+        args.remove(at + 1);
+        args.remove(at);
+
+        assertThat(run(Map.of("CAIRN_PIPELINE_CHECKPOINT_LOCATION", "gs://cairn/checkpoints"),
+                args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("checkpoint.location (environment variable "
+                + "CAIRN_PIPELINE_CHECKPOINT_LOCATION)").contains("the scheme gs");
+    }
+
+    @Test
+    void shouldExitTwoWhenBothACheckpointDirectoryAndALocationAreGiven() throws IOException {
+        List<String> args = valid();
+        args.addAll(List.of("--checkpoint-location", "s3://cairn/checkpoints"));
+
+        assertThat(run(Map.of(), args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("checkpoint.location (flag --checkpoint-location) and checkpoint.dir "
+                + "(flag --checkpoint-dir) are both set");
+    }
+
+    @Test
+    void shouldExitTwoSayingHowToGiveTheCheckpointStorageWhenNoneIsGiven() throws IOException {
+        List<String> args = valid();
+        int at = args.indexOf("--checkpoint-dir");
+        args.remove(at + 1);
+        args.remove(at);
+
+        assertThat(run(Map.of(), args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("the checkpoint storage is missing").contains("--checkpoint-location")
+                .contains("CAIRN_PIPELINE_CHECKPOINT_LOCATION").contains("checkpoint.dir");
+    }
+
+    @Test
+    void shouldExitTwoNamingTheS3VariableWhenTheEndpointIsNoUrl() throws IOException {
+        assertThat(run(Map.of("CAIRN_S3_ENDPOINT", "ftp://127.0.0.1:9000"),
+                withLocation("s3://cairn/checkpoints").toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("checkpoint.location (flag --checkpoint-location) is "
+                + "s3://cairn/checkpoints, but the S3 settings").contains("CAIRN_S3_ENDPOINT must be an http:// "
+                + "or https:// URI");
+    }
+
+    @Test
+    void shouldReadTheS3SettingsFromTheEnvironmentForAnS3Location() throws IOException {
+        PipelineWorkerMain.Settings settings = settings(withLocation("s3://cairn/checkpoints/"), Map.of(
+                "CAIRN_S3_ENDPOINT", "http://127.0.0.1:9000", "CAIRN_S3_PATH_STYLE_ACCESS", "true"));
+
+        assertThat(settings.checkpoints().uri()).isEqualTo("s3://cairn/checkpoints");
+        assertThat(settings.s3().endpoint()).hasValue(java.net.URI.create("http://127.0.0.1:9000"));
+        assertThat(settings.s3().pathStyleAccess()).isTrue();
+    }
+
+    @Test
+    void shouldIgnoreTheS3VariablesAndCreateTheDirectoryForAFileLocation() throws IOException {
+        Path checkpoints = dir.resolve("file-base");
+        PipelineWorkerMain.Settings settings = settings(withLocation(checkpoints.toUri().toString()),
+                Map.of("CAIRN_S3_ENDPOINT", "not a url"));
+
+        assertThat(settings.checkpoints().directory()).isEqualTo(checkpoints);
+        assertThat(settings.s3()).isEqualTo(dev.cairn.kit.storage.S3Settings.DEFAULTS);
+        assertThat(checkpoints).isDirectory();
+    }
 }

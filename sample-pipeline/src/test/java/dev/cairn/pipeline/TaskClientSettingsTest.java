@@ -102,8 +102,8 @@ class TaskClientSettingsTest {
     @Test
     void shouldRefuseSupervisorSettingsThatAWorkerWouldRefuse() {
         Path dir = Path.of("unused");
-        assertThatThrownBy(() -> new PipelineProcesses.Settings("127.0.0.1:1", "j", dir, dir, "cairn.", dir, "cp",
-                List.of(), Map.of("delivery.timeout.ms", "3000")))
+        assertThatThrownBy(() -> new PipelineProcesses.Settings("127.0.0.1:1", "j", CheckpointLocation.of(dir), dir,
+                "cairn.", dir, "cp", List.of(), Map.of("delivery.timeout.ms", "3000"), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("less than linger.ms");
     }
 }
