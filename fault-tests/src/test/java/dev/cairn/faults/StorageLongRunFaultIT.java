@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
  * (b) what it keeps fits {@link #objectBound}; (c) the only others are snapshots written but never acknowledged (a
  * restart between the write and the ack), at most {@link #orphansPerRestart} per restart; (d) after a
  * stop-with-savepoint that drains the job, the results count every key exactly once. It prints the figures
- * ({@code [storage]} lines) and what is left in the bucket at the end ({@link StorageAudit}). Logs: {@code target/faults/storage-long-run-*}.
+ * ({@code [storage]} lines) and what is left in the bucket at the end ({@link StorageAudit}). Logs:
+ * {@code target/faults/storage-long-run-*}.
  */
 class StorageLongRunFaultIT {
 
