@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Which key groups of an operator subtask's keyed state a snapshot writes, and which it refers to. Like Flink's
@@ -82,11 +81,6 @@ final class IncrementalSnapshots {
         objects.forEach(o -> byGroup.put(o.group(), o));
         confirmed = new Groups(versions.clone(), byGroup);
         taken.clear();
-    }
-
-    /** The base's object of {@code group}, if any (tests). */
-    synchronized Optional<KeyGroupObject> base(int group) {
-        return confirmed == null ? Optional.empty() : Optional.ofNullable(confirmed.objects().get(group));
     }
 
     @Override
