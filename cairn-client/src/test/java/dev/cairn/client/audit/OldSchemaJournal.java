@@ -73,7 +73,7 @@ final class OldSchemaJournal {
                 .setLastSubsumedId(id == 1 ? -1 : id - 1).setOptions(SnapshotOptions.newBuilder().build());
         if (lists) {
             completed.setSubtaskStates(acks.stream().map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(),
-                    a.getAttemptId(), a.getStateHandle())).toList()).setSubtaskCount(-1);
+                    a.getAttemptId(), a.getStateHandle(), -1)).toList()).setSubtaskCount(-1);
         } else {
             completed.setSubtaskStates(List.of()).setSubtaskCount(3);
         }

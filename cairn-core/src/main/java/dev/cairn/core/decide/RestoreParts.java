@@ -45,9 +45,9 @@ public final class RestoreParts {
             List<SubtaskState> states = new ArrayList<>(slice.size());
             for (CheckpointAcknowledged ack : slice) {
                 states.add(new SubtaskState(ack.getTaskId(), ack.getSubtaskIndex(), ack.getAttemptId(),
-                        ack.getStateHandle()));
+                        ack.getStateHandle(), -1));
             }
-            result.add(new RestorePart(jobId, checkpointId, part, parts, states));
+            result.add(new RestorePart(jobId, checkpointId, part, parts, states, List.of()));
         }
         return result;
     }

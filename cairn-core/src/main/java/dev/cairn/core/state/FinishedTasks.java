@@ -17,7 +17,7 @@ import java.util.List;
 public final class FinishedTasks {
 
     /** The state of a subtask that finished without one: nothing to restore. */
-    public static final StateHandle NO_STATE = new StateHandle("", 0L, List.of());
+    public static final StateHandle NO_STATE = new StateHandle("", 0L, List.of(), null, null);
 
     private FinishedTasks() {
     }

@@ -33,14 +33,25 @@ import java.util.List;
  * @param finished whether the task has finished for good (its location, if any, is its final state)
  * @param shared the shared objects the state is made of besides its own object; empty for a self-contained state
  *     ({@code null} reads as empty)
+ * @param keyGroups the key groups of the keyed state it holds ({@link #withKeyGroups}); {@code null}: not keyed
+ * @param operatorStateMode how its state is handed out on a rescale when it is not keyed
+ *     ({@link #withOperatorStateMode}); {@code null} with {@code null} key groups: the task cannot be rescaled
  */
 public record SnapshotResult(String location, long sizeBytes, long syncDurationMs, long asyncDurationMs,
-        long alignmentDurationMs, long bytesPersisted, boolean finished, List<SharedObject> shared) {
+        long alignmentDurationMs, long bytesPersisted, boolean finished, List<SharedObject> shared,
+        KeyGroupRange keyGroups, OperatorStateMode operatorStateMode) {
 
     /** Keeps an unmodifiable copy of {@code shared}, null entries included, so that the sidecar can name them. */
     public SnapshotResult {
         shared = shared == null || shared.isEmpty() ? List.of()
                 : Collections.unmodifiableList(new ArrayList<>(shared));
+    }
+
+    /** A result that declares neither key groups nor an operator state mode. */
+    public SnapshotResult(String location, long sizeBytes, long syncDurationMs, long asyncDurationMs,
+            long alignmentDurationMs, long bytesPersisted, boolean finished, List<SharedObject> shared) {
+        this(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs, bytesPersisted, finished,
+                shared, null, null);
     }
 
     /** A result without shared objects. */
@@ -79,7 +90,22 @@ public record SnapshotResult(String location, long sizeBytes, long syncDurationM
     /** This result made of {@code objects} besides its own object (replacing any it named). */
     public SnapshotResult withShared(List<SharedObject> objects) {
         return new SnapshotResult(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs,
-                bytesPersisted, finished, objects);
+                bytesPersisted, finished, objects, keyGroups, operatorStateMode);
+    }
+
+    /**
+     * This result holding the keyed state of {@code range} (Flink: a keyed state handle's key groups): on a restore
+     * with another parallelism it goes to every subtask whose key groups overlap it.
+     */
+    public SnapshotResult withKeyGroups(KeyGroupRange range) {
+        return new SnapshotResult(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs,
+                bytesPersisted, finished, shared, range, operatorStateMode);
+    }
+
+    /** This result's state, not keyed, handed out by {@code mode} on a restore with another parallelism. */
+    public SnapshotResult withOperatorStateMode(OperatorStateMode mode) {
+        return new SnapshotResult(location, sizeBytes, syncDurationMs, asyncDurationMs, alignmentDurationMs,
+                bytesPersisted, finished, shared, keyGroups, mode);
     }
 
     /** Whether it names a state (a non-blank location). */

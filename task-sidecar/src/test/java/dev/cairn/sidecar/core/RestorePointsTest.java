@@ -40,7 +40,7 @@ class RestorePointsTest {
         SubtaskState incremental = state(5, "map", 1);
         incremental.getHandle().setShared(List.of(new SharedState("file:///cp/shared/sst-2", 40L, true),
                 new SharedState("file:///cp/shared/sst-5", 60L, false)));
-        RestorePart part = new RestorePart("job", 5L, 0, 1, List.of(incremental));
+        RestorePart part = new RestorePart("job", 5L, 0, 1, List.of(incremental), List.of());
 
         // when
         Optional<RestorePoint> point = RestorePoints.latest(Optional.of(retained), List.of(part), "map", 1);
@@ -128,7 +128,7 @@ class RestorePointsTest {
         for (int i = 0; i < taskAndSubtask.length; i += 2) {
             states.add(state(id, (String) taskAndSubtask[i], (Integer) taskAndSubtask[i + 1]));
         }
-        return new RestorePart("job", id, part, parts, states);
+        return new RestorePart("job", id, part, parts, states, List.of());
     }
 
     private static SubtaskState state(long id, String task, int subtask) {

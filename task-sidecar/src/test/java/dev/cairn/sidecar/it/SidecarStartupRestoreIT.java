@@ -126,7 +126,7 @@ class SidecarStartupRestoreIT extends ControlRecordsTestBase {
         completed.setSubtaskCount(-1);
         completed.setSubtaskStates(List.of(new SubtaskState("sink", 0, "attempt-old",
                 StateHandle.newBuilder().setLocation(location(job, completed.getCheckpointId())).setSizeBytes(100L)
-                        .build())));
+                        .build(), -1)));
         return completed;
     }
 }

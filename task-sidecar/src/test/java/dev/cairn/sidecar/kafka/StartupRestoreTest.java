@@ -183,7 +183,7 @@ class StartupRestoreTest {
         return CheckpointCompleted.newBuilder().setJobId(JOB).setCheckpointId(id).setType(CheckpointType.CHECKPOINT)
                 .setTriggerTimestampMs(0).setCompletionTimestampMs(1).setStorageLocation("file:///cp/" + JOB)
                 .setSubtaskStates(List.of(new SubtaskState(TASK, 0, "attempt-old",
-                        StateHandle.newBuilder().setLocation(location(id)).setSizeBytes(100L).build())))
+                        StateHandle.newBuilder().setLocation(location(id)).setSizeBytes(100L).build(), -1)))
                 .setTotalSizeBytes(100).setLastSubsumedId(id - 1).setOptions(SnapshotOptions.newBuilder().build())
                 .build();
     }
