@@ -387,7 +387,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     public List<SubtaskState> states(CheckpointCompleted completed) {
         return journal(CheckpointAcknowledged.class, a -> a.getJobId().equals(completed.getJobId())
                 && a.getCheckpointId() == completed.getCheckpointId()).stream()
-                .map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(), a.getStateHandle(), -1))
+                .map(a -> new SubtaskState(a.getTaskId(), a.getSubtaskIndex(), a.getAttemptId(), a.getStateHandle(),
+                        -1))
                 .toList();
     }
 
