@@ -3,6 +3,7 @@ package dev.cairn.coordinator.rest.bodies;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.core.contract.InputLimits;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.contract.SpecProblem;
 import dev.cairn.core.contract.TriggerRequests;
 import dev.cairn.core.events.BoundedText;
@@ -13,7 +14,6 @@ import dev.cairn.events.RestoreMode;
 import dev.cairn.events.TaskRescale;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
-import dev.cairn.events.keygroups.KeyGroupRanges;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,10 +57,12 @@ public final class RescaleBodies {
      */
     public record SpecTask(String taskId, Integer maxParallelism) {
 
-        /** A vertex of the job's spec: its max parallelism, or Flink's default for its parallelism when it has none. */
+        /**
+         * A vertex of the job's spec: its max parallelism, which the coordinator sets when it registers the spec, or
+         * Flink's default for its parallelism for a spec registered before ({@link JobSpecs#maxParallelism}).
+         */
         public static SpecTask of(TaskVertex vertex) {
-            return new SpecTask(vertex.getTaskId(), vertex.getMaxParallelism() != null ? vertex.getMaxParallelism()
-                    : KeyGroupRanges.defaultMaxParallelism(vertex.getParallelism()));
+            return new SpecTask(vertex.getTaskId(), JobSpecs.maxParallelism(vertex));
         }
     }
 
