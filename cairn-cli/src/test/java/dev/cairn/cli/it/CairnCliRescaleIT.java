@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointTriggered;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.UUID;
@@ -36,7 +38,8 @@ import picocli.CommandLine;
 /**
  * {@code cairn rescale} against the real broker and a real coordinator, as a Flink user rescales with the Kubernetes
  * operator: a RUNNING job stops with a savepoint and runs again from it with the new parallelism, a stopped job takes
- * it at once from its restore point, and a rescale the coordinator refuses exits 1 with its reason. Each subtask's
+ * it at once from its restore point, and a rescale the coordinator refuses exits 1 with its reason; and the same
+ * through {@code POST /jobs/{jobId}/rescaling}, whose outcome is read under its request id. Each subtask's
  * state declares how it is redistributed (the count's by key group, the source's as a union), as a worker's does.
  */
 @ExtendWith(KafkaClusterExtension.class)
@@ -79,23 +82,37 @@ class CairnCliRescaleIT {
 
     @Test
     void shouldRescaleAStoppedJobAtOnceFromItsRestorePoint() {
-        String job = runningJob("cli-rescale-stopped-");
-        Run stopping = cli("stop", "--job", job, "--request-id", job + "-stop");
-        assertThat(stopping.exit).as(stopping.err).isZero();
-        CheckpointTriggered stop = cairn.awaitControl(CheckpointTriggered.class,
-                t -> t.getJobId().equals(job) && (job + "-stop").equals(t.getRequestId()));
-        ackDeclared(job, stop.getCheckpointId(), 2);
-        cairn.awaitJournal(RequestOutcome.class, o -> (job + "-stop").equals(o.getRequestId())
-                && o.getStatus() == RequestStatus.COMPLETED);
-        assertThat(cairn.awaitJournal(JobStatusChange.class, c -> c.getJobId().equals(job)
-                && c.getStatus() != JobStatus.RUNNING).getStatus()).isEqualTo(JobStatus.FINISHED);
+        String job = stoppedJob("cli-rescale-stopped-");
+        long savepoint = cairn.awaitControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job) && (job + "-stop").equals(t.getRequestId())).getCheckpointId();
 
         Run rescaled = cli("rescale", "--job", job, "--parallelism", "count=1", "--restore-mode", "claim");
 
         assertThat(rescaled.exit).as(rescaled.err).isZero();
         assertThat(rescaled.out).contains("Rescaled: job '" + job + "' is RUNNING again with count x1, from checkpoint "
-                + stop.getCheckpointId() + " (CLAIM), its restore point.");
+                + savepoint + " (CLAIM), its restore point.");
         assertThat(cairn.rest().awaitJson("/jobs/" + job, v -> v.get("tasks").get(1).get("parallelism").asInt() == 1)
+                .get("state").asText()).isEqualTo("RUNNING");
+    }
+
+    @Test
+    void shouldRescaleAStoppedJobThroughTheRestApiAndAnswerItsOutcomeUnderTheRequestId() {
+        String job = stoppedJob("rest-rescale-stopped-");
+
+        HttpResponse<String> refused = cairn.rest().post("/jobs/" + job + "/rescaling",
+                "{\"parallelism\":{\"count\":129}}");
+        HttpResponse<String> accepted = cairn.rest().post("/jobs/" + job + "/rescaling",
+                "{\"parallelism\":{\"count\":3},\"requestId\":\"" + job + "-rest\"}");
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(RestClient.error(refused)).contains("parallelism.count must be at most 128, the task's max "
+                + "parallelism");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+        assertThat(RestClient.json(accepted).get("request-id").asText()).isEqualTo(job + "-rest");
+        JsonNode outcome = cairn.rest().awaitJson("/jobs/" + job + "/savepoints/" + job + "-rest",
+                v -> v.get("stage").asText().equals("COMPLETED"));
+        assertThat(outcome.get("checkpoint_id").asLong()).isPositive();
+        assertThat(cairn.rest().awaitJson("/jobs/" + job, v -> v.get("tasks").get(1).get("parallelism").asInt() == 3)
                 .get("state").asText()).isEqualTo("RUNNING");
     }
 
@@ -126,6 +143,24 @@ class CairnCliRescaleIT {
         cairn.startTask(job, "source", 0, attempt("source", 0));
         cairn.startTask(job, "count", 0, attempt("count", 0));
         cairn.startTask(job, "count", 1, attempt("count", 1));
+        return job;
+    }
+
+    /**
+     * A running job stopped with a savepoint (request id {@code <job>-stop}): FINISHED, the savepoint its restore
+     * point.
+     */
+    private static String stoppedJob(String prefix) {
+        String job = runningJob(prefix);
+        Run stopping = cli("stop", "--job", job, "--request-id", job + "-stop");
+        assertThat(stopping.exit).as(stopping.err).isZero();
+        CheckpointTriggered stop = cairn.awaitControl(CheckpointTriggered.class,
+                t -> t.getJobId().equals(job) && (job + "-stop").equals(t.getRequestId()));
+        ackDeclared(job, stop.getCheckpointId(), 2);
+        cairn.awaitJournal(RequestOutcome.class, o -> (job + "-stop").equals(o.getRequestId())
+                && o.getStatus() == RequestStatus.COMPLETED);
+        assertThat(cairn.awaitJournal(JobStatusChange.class, c -> c.getJobId().equals(job)
+                && c.getStatus() != JobStatus.RUNNING).getStatus()).isEqualTo(JobStatus.FINISHED);
         return job;
     }
 
