@@ -215,7 +215,8 @@ public final class QueryApi {
 
     /**
      * Checks that the job exists (asking its owner if need be), then produces the request the body asked for: a
-     * checkpoint, a savepoint, a stop-with-savepoint, a restore or a disposal; answers 202 with its request id.
+     * checkpoint, a savepoint, a stop-with-savepoint, a restore, a rescale or a disposal; answers 202 with its request
+     * id.
      */
     private HttpAnswer publishFor(Route.Call call, Runnable publish, String what, String requestId) {
         return publishFor(call, null, publish, what, requestId);
