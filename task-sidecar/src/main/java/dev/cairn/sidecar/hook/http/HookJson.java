@@ -14,6 +14,7 @@ import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -250,6 +251,19 @@ public final class HookJson {
             return HookBinding.MAPPER.writeValueAsString(sharedBodies(shared));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write " + shared, e);
+        }
+    }
+
+    /**
+     * The states a restoring subtask reads as JSON, {@code [{"fromSubtask","location","sizeBytes","shared",
+     * "keyGroups","operatorStateMode"}]}: the {@code "states"} of a restore body, on its own (the command hook hands
+     * it to a restoring command in a file).
+     */
+    public static String states(List<RestoredState> states) {
+        try {
+            return HookBinding.MAPPER.writeValueAsString(RestoreJson.stateBodies(states));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + states, e);
         }
     }
 

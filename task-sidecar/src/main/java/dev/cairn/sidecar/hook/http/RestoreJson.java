@@ -119,7 +119,8 @@ final class RestoreJson {
         return 0;
     }
 
-    private static List<RestoredStateBody> stateBodies(List<RestoredState> states) {
+    /** The states a subtask reads, as JSON bodies. */
+    static List<RestoredStateBody> stateBodies(List<RestoredState> states) {
         return states.stream().map(s -> new RestoredStateBody((long) s.fromSubtask(), s.location(), s.sizeBytes(),
                 HookJson.sharedBodies(s.shared()), body(s.keyGroups()), s.operatorStateMode())).toList();
     }
