@@ -16,15 +16,23 @@ import java.util.Optional;
  * and the spec as it would be registered (max parallelism resolved); out: why not, naming the task, the values and
  * the point, or empty.
  */
-final class MaxParallelismChanges {
+public final class MaxParallelismChanges {
 
     private MaxParallelismChanges() {
     }
 
     static Optional<String> problem(Decision d, JobSpec spec) {
-        String jobId = spec.getJobId();
-        List<CheckpointCompleted> kept = new ArrayList<>(d.state.savepoints(jobId));
-        Retention.newest(d.state.retained(jobId)).ifPresent(kept::add);
+        List<CheckpointCompleted> kept = new ArrayList<>(d.state.savepoints(spec.getJobId()));
+        Retention.newest(d.state.retained(spec.getJobId())).ifPresent(kept::add);
+        return problem(spec, kept);
+    }
+
+    /**
+     * Why {@code spec} (its max parallelism resolved, {@code JobSpecs.withMaxParallelism}) cannot replace the spec of
+     * a job that keeps {@code kept} (its savepoints and restore point), or empty. The REST API answers a spec with it
+     * before sending it, and the coordinator refuses it with it.
+     */
+    public static Optional<String> problem(JobSpec spec, List<CheckpointCompleted> kept) {
         for (CheckpointCompleted point : kept) {
             for (TaskVertex vertex : spec.getTasks()) {
                 int wanted = JobSpecs.maxParallelism(vertex);
@@ -33,10 +41,10 @@ final class MaxParallelismChanges {
                         .map(TaskParallelism::getMaxParallelism).findFirst();
                 if (taken.isPresent() && taken.get() != wanted) {
                     return Optional.of("tasks[" + vertex.getTaskId() + "].maxParallelism: " + wanted + " differs from "
-                            + taken.get() + ", the max parallelism " + Restores.describe(point) + " of job " + jobId
-                            + " was taken with: its keyed state is split into " + taken.get() + " key groups, which a"
-                            + " restore cannot change (as in Flink); keep " + taken.get() + ", or register the job"
-                            + " under a new id");
+                            + taken.get() + ", the max parallelism " + Restores.describe(point) + " of job "
+                            + spec.getJobId() + " was taken with: its keyed state is split into " + taken.get()
+                            + " key groups, which a restore cannot change (as in Flink); keep " + taken.get()
+                            + ", or register the job under a new id");
                 }
             }
         }

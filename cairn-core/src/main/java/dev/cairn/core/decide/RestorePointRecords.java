@@ -37,7 +37,7 @@ final class RestorePointRecords {
     /** The records of the decision's new restore point; none when it made none. */
     static List<CompletedTopicRecord> of(List<SpecificRecord> events, CoordinatorState before,
             CoordinatorState after, CoordinatorSettings settings) {
-        CheckpointCompleted point = newRestorePoint(events, after);
+        CheckpointCompleted point = newRestorePoint(events, before, after);
         if (point == null) {
             return List.of();
         }
@@ -94,16 +94,22 @@ final class RestorePointRecords {
     /**
      * The job's restore point as the events leave it, if they make one or change the job's spec: a completed
      * checkpoint, the savepoint of a stop-with-savepoint, a point a user restored the job from (the last of them when
-     * they make several), or, for a new spec, the newest retained point again, handed to the new parallelism.
+     * they make several), or, for a spec that changes a task's parallelism, the newest retained point again, handed
+     * to the new parallelism when its states can be (else its subtasks restore their own states, as before).
      */
-    static CheckpointCompleted newRestorePoint(List<SpecificRecord> events, CoordinatorState after) {
+    static CheckpointCompleted newRestorePoint(List<SpecificRecord> events, CoordinatorState before,
+            CoordinatorState after) {
         CheckpointCompleted point = newRestorePoint(events);
         if (point != null) {
             return point;
         }
         for (SpecificRecord event : events) {
-            if (event instanceof JobSpec spec) {
-                return Retention.newest(after.retained(spec.getJobId())).orElse(null);
+            if (event instanceof JobSpec spec && !before.spec(spec.getJobId()).map(StateAssignment::parallelismOf)
+                    .equals(Optional.of(StateAssignment.parallelismOf(spec)))) {
+                return Retention.newest(after.retained(spec.getJobId()))
+                        .filter(newest -> StateAssignment.problem(newest, subtaskStates(newest, before, after), spec)
+                                .isEmpty())
+                        .orElse(null);
             }
         }
         return null;

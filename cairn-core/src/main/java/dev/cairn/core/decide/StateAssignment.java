@@ -54,8 +54,9 @@ public final class StateAssignment {
     }
 
     /**
-     * The states every subtask of {@code spec} reads from {@code point}; call {@link #problem} first: a state this
-     * cannot hand out (a task it finds a problem with) goes to its own subtask only, as before rescaling existed.
+     * The states every subtask of {@code spec} reads from {@code point}; call {@link #problem} first: the states of a
+     * task it finds a problem with go to their own subtasks only, as before rescaling existed, and the task is named
+     * as not rescaled.
      */
     public static Assigned assign(CheckpointCompleted point, List<CheckpointAcknowledged> states, JobSpec spec) {
         Map<String, List<CheckpointAcknowledged>> byTask = byTask(states);
@@ -70,11 +71,12 @@ public final class StateAssignment {
                 continue;
             }
             RestoredTask task = shape(point, vertex, entry.getValue());
-            tasks.add(task);
             if (task.getParallelism() == task.getPreviousParallelism()
                     || problem(point, task, entry.getValue()).isPresent()) {
+                tasks.add(RestoredTask.newBuilder(task).setPreviousParallelism(task.getParallelism()).build());
                 entry.getValue().forEach(ack -> assigned.add(own(ack)));
             } else {
+                tasks.add(task);
                 assigned.addAll(redistributed(task, entry.getValue()));
             }
         }

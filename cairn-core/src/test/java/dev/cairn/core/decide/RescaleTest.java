@@ -211,6 +211,22 @@ class RescaleTest {
     }
 
     @Test
+    void shouldHandTheRestorePointToTheNewParallelismWhenASpecChangesIt() {
+        Scenario scenario = runningWithACheckpoint().and(status(JobStatus.SUSPENDED), 1500);
+        JobSpec wider = spec(JOB, config().setRetained(2), vertex(SOURCE, 2, true, true), vertex(COUNT, 4, false,
+                true));
+
+        Then then = scenario.when(new Command.RegisterJob(wider, 0.0), 2000);
+
+        assertThat(partsOf(then, COUNT)).extracting(SubtaskState::getSubtaskIndex, SubtaskState::getFromSubtaskIndex)
+                .containsExactly(tuple(0, 0), tuple(1, 0), tuple(2, 1), tuple(3, 1));
+        JobSpec retimed = spec(JOB, config().setRetained(2).setIntervalMs(5000), vertex(SOURCE, 2, true, true),
+                vertex(COUNT, 2, false, true));
+        assertThat(runningWithACheckpoint().when(new Command.RegisterJob(retimed, 0.0), 2000).completedRecords())
+                .as("a spec that keeps the parallelism publishes nothing again").isEmpty();
+    }
+
+    @Test
     void shouldRefuseASpecThatChangesTheMaxParallelismOfKeptState() {
         Scenario scenario = runningWithACheckpoint();
         JobSpec changed = spec(JOB, config().setRetained(2), vertex(SOURCE, 2, true, true),
