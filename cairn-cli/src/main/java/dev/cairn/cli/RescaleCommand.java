@@ -86,7 +86,7 @@ final class RescaleCommand extends RequestSubcommand {
                         + " first), resuming in " + event.getRestoreMode() + " mode",
                 outcome -> "Rescaled: job '" + event.getJobId() + "' is RUNNING again with " + tasks
                         + ", from checkpoint " + outcome.getCheckpointId() + " (" + event.getRestoreMode()
-                        + "), its restore point.");
+                        + "), its restore point; start the workers of the new parallelism now.");
     }
 
     /** The stop the coordinator takes of a RUNNING job: its ids and target are checked by the coordinator's rules. */

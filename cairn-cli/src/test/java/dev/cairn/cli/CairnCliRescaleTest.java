@@ -39,7 +39,7 @@ class CairnCliRescaleTest {
                 + "s3://bucket/sp first), resuming in CLAIM mode.")
                 .contains("request id: s-1")
                 .contains("Rescaled: job 'orders' is RUNNING again with count x3, sink x1, from checkpoint 12 (CLAIM), "
-                        + "its restore point.");
+                        + "its restore point; start the workers of the new parallelism now.");
     }
 
     @Test

@@ -66,7 +66,8 @@ class CairnCliRescaleIT {
                 .contains("a rescale of the job to count x3 (if it is RUNNING, it stops with a savepoint to "
                         + base(job) + "/rescale-1 first), resuming in NO_CLAIM mode.")
                 .contains("Rescaled: job '" + job + "' is RUNNING again with count x3, from checkpoint "
-                        + stop.getCheckpointId() + " (NO_CLAIM), its restore point.");
+                        + stop.getCheckpointId() + " (NO_CLAIM), its restore point; start the workers of the new "
+                        + "parallelism now.");
         JobRestored restored = cairn.awaitJournal(JobRestored.class, r -> r.getJobId().equals(job));
         assertThat(restored.getRequestId()).isEqualTo(job + "-r1");
         assertThat(restored.getRestorePoint().getCheckpointId()).isEqualTo(stop.getCheckpointId());
@@ -90,7 +91,7 @@ class CairnCliRescaleIT {
 
         assertThat(rescaled.exit).as(rescaled.err).isZero();
         assertThat(rescaled.out).contains("Rescaled: job '" + job + "' is RUNNING again with count x1, from checkpoint "
-                + savepoint + " (CLAIM), its restore point.");
+                + savepoint + " (CLAIM), its restore point; start the workers of the new parallelism now.");
         assertThat(cairn.rest().awaitJson("/jobs/" + job, v -> v.get("tasks").get(1).get("parallelism").asInt() == 1)
                 .get("state").asText()).isEqualTo("RUNNING");
     }
