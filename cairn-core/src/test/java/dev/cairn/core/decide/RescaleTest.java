@@ -195,6 +195,35 @@ class RescaleTest {
     }
 
     @Test
+    void shouldRejectARescaleWhoseTargetOrTaskIdsAreOutOfBounds() {
+        Scenario scenario = runningWithACheckpoint();
+        RescaleJob outside = RescaleJob.newBuilder(rescale("r-8", COUNT, 3).event())
+                .setTargetLocation("file:///savepoints/../elsewhere").build();
+        RescaleJob longId = RescaleJob.newBuilder(rescale("r-9", COUNT, 3).event())
+                .setTasks(List.of(new TaskRescale("t".repeat(300), 3))).build();
+
+        Then then = scenario.when(new Command.Rescale(outside, 0.0), 2000);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).contains("targetLocation");
+        assertThat(then.job(JOB).getStatus()).isEqualTo(JobStatus.RUNNING);
+        assertThat(scenario.when(new Command.Rescale(longId, 0.0), 2000).single(CommandRejected.class).getReason())
+                .contains("task id");
+    }
+
+    @Test
+    void shouldRejectAnAckWhoseKeyGroupsAreNoRange() {
+        Scenario scenario = Scenario.runningJob(job(), 1000).and(tick(), 1000);
+        var ack = Fixtures.ack(JOB, 1, COUNT, 0, attempt(COUNT, 0, 1), 10);
+        ack.getStateHandle().setKeyGroups(new dev.cairn.events.KeyGroupRange(9, 3));
+
+        Then then = scenario.when(new Command.Acknowledge(ack), 1100);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).contains("keyGroups [9, 3] is no range");
+    }
+
+    @Test
     void shouldKeepTheJobRunningWithItsParallelismWhenTheStopFails() {
         Scenario stopping = runningWithACheckpoint().and(rescale("r-7", COUNT, 3), 2000);
 
