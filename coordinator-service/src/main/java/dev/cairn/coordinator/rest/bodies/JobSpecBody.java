@@ -21,7 +21,8 @@ import java.util.function.Consumer;
  * The body of {@code PUT /jobs/{jobId}}, the job's tasks, checkpoint configuration and coordinator-side
  * participants, as Jackson binds it:
  * <pre>
- * {"tasks": [{"taskId": "source", "parallelism": 1, "triggered": true, "acknowledges": true, "notified": true}],
+ * {"tasks": [{"taskId": "source", "parallelism": 1, "maxParallelism": 128, "triggered": true, "acknowledges": true,
+ *             "notified": true}],
  *  "config": {"intervalMs": 2000, "timeoutMs": 10000, "minPauseMs": 0, "maxConcurrent": 1,
  *             "tolerableFailures": 0, "retained": 1, "storageBaseLocation": "file:///tmp/cairn",
  *             "exactlyOnce": true, "unalignedEnabled": false, "alignedTimeoutMs": 0,
@@ -29,7 +30,9 @@ import java.util.function.Consumer;
  *  "participants": ["enumerator"], "masterHooks": ["offsets-hook"]}
  * </pre>
  * {@code taskId}, {@code parallelism}, {@code intervalMs}, {@code timeoutMs} and {@code storageBaseLocation} are
- * required; the role flags of a task default to true, the other config fields to the schema's defaults (Flink's),
+ * required; a task's {@code maxParallelism} (its number of key groups) is optional: left out, the coordinator keeps the
+ * task's current one, or gives a new task Flink's default for its parallelism ({@link JobSpecs#withMaxParallelism});
+ * the role flags of a task default to true, the other config fields to the schema's defaults (Flink's),
  * {@code participants} (asked first; Flink's operator coordinators) and {@code masterHooks} (asked after them;
  * Flink's master hooks) to none. What a valid spec is, is the
  * coordinator's rule ({@link JobSpecs#problems}): a body is answered with every problem at once, each named by
@@ -51,8 +54,12 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
         CairnRecords.trustGeneratedClasses();
     }
 
-    /** One task of the body; {@code null} flags take the schema's default (true). */
-    public record Task(String taskId, Long parallelism, Boolean triggered, Boolean acknowledges, Boolean notified) {
+    /**
+     * One task of the body; {@code null} flags take the schema's default (true), a {@code null} max parallelism is
+     * left for the coordinator to resolve.
+     */
+    public record Task(String taskId, Long parallelism, Long maxParallelism, Boolean triggered, Boolean acknowledges,
+            Boolean notified) {
     }
 
     /** The checkpoint configuration of the body; {@code null} fields take the schema's defaults. */
@@ -122,12 +129,13 @@ public record JobSpecBody(List<Task> tasks, Config config, List<String> particip
             String at = "tasks[" + i + "]";
             if (task == null) {
                 missing.putIfAbsent(at, MISSING);
-                task = new Task("", 1L, null, null, null);
+                task = new Task("", 1L, null, null, null, null);
             }
             long parallelism = required(task.parallelism(), at + ".parallelism", 1L, missing);
             TaskVertex.Builder vertex = TaskVertex.newBuilder()
                     .setTaskId(required(task.taskId(), at + ".taskId", "", missing))
                     .setParallelism(toInt(parallelism, at + ".parallelism", missing));
+            set(task.maxParallelism(), max -> vertex.setMaxParallelism(toInt(max, at + ".maxParallelism", missing)));
             set(task.triggered(), vertex::setTriggered);
             set(task.acknowledges(), vertex::setAcknowledges);
             set(task.notified(), vertex::setNotified);

@@ -254,14 +254,40 @@ public final class QueryApi {
 
     /**
      * Validates the body as the coordinator would, then produces the job spec. Registering the same spec
-     * again changes nothing (the coordinator ignores it); a different spec replaces the job's.
+     * again changes nothing (the coordinator ignores it); a different spec replaces the job's. When this instance
+     * owns the job and can read its stores, the spec's max parallelism is checked against them as the coordinator
+     * will check it ({@link KeptMaxParallelism}); otherwise (another instance owns it, or no instance does right now)
+     * the coordinator alone decides, and a refusal is a {@code CommandRejected} in the journal.
      */
     HttpAnswer register(Route.Call call) {
         String jobId = call.jobId();
         JobSpec spec = JobSpecBody.read(call.request().bodyText(), jobId, clock.getAsLong(), limits);
+        if (source.locate(jobId) instanceof JobLocation.Local local) {
+            checkKeptMaxParallelism(local, spec);
+        }
         publisher.publish(spec);
         LOG.info("REST: {} registered job {} ({} tasks)", call.principal(), jobId, spec.getTasks().size());
         return HttpAnswer.json(202, new ApiViews.Registered(jobId));
+    }
+
+    /**
+     * Answers 400 when the coordinator would refuse the spec's max parallelism; stores that cannot be read right now
+     * (moving, restoring) leave the decision to the coordinator, as for a job another instance owns: a registration
+     * never waited for the stores.
+     */
+    private void checkKeptMaxParallelism(JobLocation.Local local, JobSpec spec) {
+        try {
+            KeptMaxParallelism.require(source.reader(local.partition()), spec, limits);
+        } catch (InvalidStateStoreException e) {
+            LOG.info("REST: cannot read the stores of job {} to check its max parallelism ({}); the coordinator "
+                    + "decides", spec.getJobId(), e.getMessage());
+        } catch (ApiException e) {
+            if (e.status() != 503) {
+                throw e;
+            }
+            LOG.info("REST: cannot read the stores of job {} to check its max parallelism ({}); the coordinator "
+                    + "decides", spec.getJobId(), e.getMessage());
+        }
     }
 
     /** @return the principal, or {@code null} when the route is open to anyone */

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.rest.bodies;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.core.contract.InputLimits;
@@ -65,6 +66,32 @@ class JobSpecBodyTest {
     }
 
     @Test
+    void shouldSetATasksMaxParallelismWhenTheBodyGivesItAndLeaveItToTheCoordinatorOtherwise() {
+        JobSpec spec = JobSpecBody.read("{\"tasks\":[{\"taskId\":\"count\",\"parallelism\":2,"
+                + "\"maxParallelism\":256},{\"taskId\":\"sink\",\"parallelism\":1,\"maxParallelism\":null}],"
+                + CONFIG + "}", "job-1", 1L, InputLimits.DEFAULTS);
+
+        assertThat(spec.getTasks()).extracting(TaskVertex::getTaskId, TaskVertex::getMaxParallelism)
+                .containsExactly(tuple("count", 256), tuple("sink", null));
+    }
+
+    @Test
+    void shouldNameTheMaxParallelismOfEachTaskWhenItIsMalformedOrOutOfBounds() {
+        assertRejected("{\"tasks\":[{\"taskId\":\"a\",\"parallelism\":1,\"maxParallelism\":\"many\"},"
+                + "{\"taskId\":\"b\",\"parallelism\":1,\"maxParallelism\":1.5},"
+                + "{\"taskId\":\"c\",\"parallelism\":1,\"maxParallelism\":3000000000},"
+                + "{\"taskId\":\"d\",\"parallelism\":1,\"maxParallelism\":0},"
+                + "{\"taskId\":\"e\",\"parallelism\":1,\"maxParallelism\":32769},"
+                + "{\"taskId\":\"f\",\"parallelism\":8,\"maxParallelism\":4}]," + CONFIG + "}")
+                .hasMessage("tasks[0].maxParallelism must be a whole number, not the string \"many\"; "
+                        + "tasks[1].maxParallelism must be a whole number, not the number 1.5; "
+                        + "tasks[2].maxParallelism must be a whole number of at most 2147483647, not 3000000000; "
+                        + "tasks[3].maxParallelism max parallelism must be between 1 and 32768, not 0; "
+                        + "tasks[4].maxParallelism max parallelism must be between 1 and 32768, not 32769; "
+                        + "tasks[5].maxParallelism parallelism 8 exceeds the max parallelism 4");
+    }
+
+    @Test
     void shouldAnswerEveryProblemOfTheSpecByItsJsonFieldWhenABodyHasSeveral() {
         assertRejected("{\"tasks\":[{\"taskId\":\"b\",\"parallelism\":0}],\"config\":{\"intervalMs\":0,"
                 + "\"timeoutMs\":10,\"minPauseMs\":-1,\"maxConcurrent\":0,\"tolerableFailures\":-1,"
@@ -100,7 +127,7 @@ class JobSpecBodyTest {
         assertRejected("{\"tasks\":[{\"taskId\":\"a\",\"parallelism\":1,\"role\":\"x\"}],\"config\":{\"intervalMs\":1,"
                 + "\"timeoutMs\":1,\"storageBaseLocation\":\"f\",\"interval\":1},\"name\":\"x\"}")
                 .hasMessageContaining("unknown field 'tasks[0].role' (known fields of tasks[0]: acknowledges, "
-                        + "notified, parallelism, taskId, triggered)")
+                        + "maxParallelism, notified, parallelism, taskId, triggered)")
                 .hasMessageContaining("unknown field 'config.interval' (known fields of config: alignedTimeoutMs")
                 .hasMessageContaining("unknown field 'name' (known fields: config, masterHooks, participants, tasks)");
     }

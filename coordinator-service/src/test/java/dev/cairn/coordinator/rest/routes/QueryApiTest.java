@@ -264,6 +264,68 @@ class QueryApiTest {
     }
 
     @Test
+    void shouldAnswer400AndPublishNothingWhenThePutChangesAMaxParallelismTheJobKeepsAPointOf() throws Exception {
+        cairn.ack(JOB, pendingId, "source", 0, 100);
+
+        HttpResponse<String> changed = put(a, "/jobs/" + JOB, putBody("{\"taskId\":\"source\",\"parallelism\":2,"
+                + "\"maxParallelism\":256}"));
+        HttpResponse<String> aboveKept = put(a, "/jobs/" + JOB, putBody("{\"taskId\":\"source\",\"parallelism\":200}"));
+
+        assertThat(changed.statusCode()).isEqualTo(400);
+        assertThat(json(changed).get("error").asText()).isEqualTo("tasks[source].maxParallelism: 256 differs from "
+                + "128, the max parallelism checkpoint " + pendingId + " (file:///cp/job-1/chk-" + pendingId
+                + ") of job job-1 was taken with: its keyed state is split into 128 key groups, which a restore "
+                + "cannot change (as in Flink); keep 128, or register the job under a new id");
+        assertThat(aboveKept.statusCode()).isEqualTo(400);
+        assertThat(json(aboveKept).get("error").asText()).isEqualTo("tasks[0].maxParallelism: parallelism 200 "
+                + "exceeds the max parallelism 128 the task keeps from the job's registered spec (a task that leaves "
+                + "maxParallelism out keeps it)");
+        assertThat(registered).isEmpty();
+    }
+
+    @Test
+    void shouldPublishAPutThatKeepsTheMaxParallelismOfTheJobsPoints() throws Exception {
+        cairn.ack(JOB, pendingId, "source", 0, 100);
+
+        HttpResponse<String> same = put(a, "/jobs/" + JOB, putBody("{\"taskId\":\"source\",\"parallelism\":4,"
+                + "\"maxParallelism\":128}"));
+        HttpResponse<String> leftOut = put(a, "/jobs/" + JOB, putBody("{\"taskId\":\"source\",\"parallelism\":3}"));
+
+        assertThat(same.statusCode()).as(same.body()).isEqualTo(202);
+        assertThat(leftOut.statusCode()).as(leftOut.body()).isEqualTo(202);
+        assertThat(registered).extracting(s -> s.getTasks().get(0).getMaxParallelism())
+                .as("published as given: the coordinator resolves a max parallelism left out")
+                .containsExactly(128, null);
+    }
+
+    @Test
+    void shouldLeaveAMaxParallelismChangeToTheCoordinatorWhenAnotherInstanceOwnsTheJob() throws Exception {
+        cairn.ack(JOB, pendingId, "source", 0, 100);
+        sourceA.location = remote(b);
+        String body = putBody("{\"taskId\":\"source\",\"parallelism\":2,\"maxParallelism\":256}");
+
+        HttpResponse<String> viaOther = put(a, "/jobs/" + JOB, body);
+        HttpResponse<String> viaOwner = put(b, "/jobs/" + JOB, body);
+
+        assertThat(viaOther.statusCode()).as(viaOther.body()).isEqualTo(202);
+        assertThat(viaOwner.statusCode()).isEqualTo(400);
+        assertThat(registered).singleElement().satisfies(spec -> assertThat(spec.getTasks().get(0)
+                .getMaxParallelism()).isEqualTo(256));
+    }
+
+    @Test
+    void shouldLeaveAMaxParallelismChangeToTheCoordinatorWhenTheStoresCannotBeReadNow() throws Exception {
+        cairn.ack(JOB, pendingId, "source", 0, 100);
+        sourceA.brokenStores = true;
+
+        HttpResponse<String> response = put(a, "/jobs/" + JOB, putBody("{\"taskId\":\"source\",\"parallelism\":2,"
+                + "\"maxParallelism\":256}"));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        assertThat(registered).hasSize(1);
+    }
+
+    @Test
     void shouldAnswer503WhenTheJobSpecCannotBeSent() throws Exception {
         QueryServer failing = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
         failing.start(sourceA, new AlwaysUp(), (jobId, request) -> {
@@ -280,6 +342,12 @@ class QueryApiTest {
         } finally {
             failing.close();
         }
+    }
+
+    /** A PUT body with one task, {@code task}, and a valid configuration. */
+    private static String putBody(String task) {
+        return "{\"tasks\":[" + task + "],\"config\":{\"intervalMs\":2000,\"timeoutMs\":10000,"
+                + "\"storageBaseLocation\":\"file:///tmp/cairn\"}}";
     }
 
     /** What the publisher of the servers records, by kind of request. */
