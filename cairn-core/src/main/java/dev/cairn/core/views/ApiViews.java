@@ -35,8 +35,13 @@ public final class ApiViews {
             int pendingCheckpoints, int consecutiveFailures, List<QueuedRequest> queuedRequests) {
     }
 
-    /** A vertex of the job spec and its roles in a checkpoint. */
-    public record Task(String taskId, int parallelism, boolean triggered, boolean acknowledges, boolean notified) {
+    /**
+     * A vertex of the job spec and its roles in a checkpoint. {@code max_parallelism} is the task's number of key
+     * groups, the most it can be rescaled to: as its spec sets it (the coordinator sets it on every spec it
+     * registers), else Flink's default for its parallelism.
+     */
+    public record Task(String taskId, int parallelism, int maxParallelism, boolean triggered, boolean acknowledges,
+            boolean notified) {
     }
 
     /**

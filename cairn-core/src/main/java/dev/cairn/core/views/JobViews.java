@@ -5,6 +5,7 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.contract.SnapshotOptionsRules;
 import dev.cairn.core.events.CairnRecords;
 import dev.cairn.core.state.CheckpointProgress;
@@ -44,8 +45,8 @@ public final class JobViews {
     /** {@code GET /jobs/{jobId}}: the job's state and its registered spec. */
     public static ApiViews.Job job(JobState job, JobSpec spec) {
         List<ApiViews.Task> tasks = spec.getTasks().stream()
-                .map(t -> new ApiViews.Task(t.getTaskId(), t.getParallelism(), t.getTriggered(), t.getAcknowledges(),
-                        t.getNotified()))
+                .map(t -> new ApiViews.Task(t.getTaskId(), t.getParallelism(), JobSpecs.maxParallelism(t),
+                        t.getTriggered(), t.getAcknowledges(), t.getNotified()))
                 .toList();
         ApiViews.Config config = config(spec.getConfig());
         List<ApiViews.QueuedRequest> queue = job.getQueue().stream().map(q -> queued(q, job.getConfig())).toList();

@@ -11,10 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The tasks of a job that a rescale is checked against: from the spec in this instance's stores, with each task's
- * max parallelism, or from the job's view ({@code GET /jobs/{jobId}}) that the instance owning the job answered,
- * which names the tasks but, unless it carries a {@code max_parallelism}, not their max parallelism: the coordinator
- * checks that when it decides the rescale.
+ * The tasks of a job that a rescale is checked against, with each task's max parallelism: from the spec in this
+ * instance's stores, or from the job's view ({@code GET /jobs/{jobId}}) that the instance owning the job answered,
+ * whose tasks carry their {@code max_parallelism}. An owner of an earlier release answers a view without it: its
+ * tasks are then checked by name only, and the coordinator checks the max parallelism when it decides the rescale.
  */
 final class JobTasks {
 
@@ -31,7 +31,7 @@ final class JobTasks {
         return spec.getTasks().stream().map(SpecTask::of).toList();
     }
 
-    /** The tasks of the job's view its owner answered. */
+    /** The tasks of the job's view its owner answered; a task without a whole {@code max_parallelism} has none. */
     static List<SpecTask> ofView(byte[] jobView, String owner) {
         JsonNode tasks;
         try {

@@ -117,6 +117,8 @@ class JobQueriesTest {
 
         assertThat(job.state()).isEqualTo("RUNNING");
         assertThat(job.spec().tasks()).extracting(ApiViews.Task::taskId).containsExactly("source", "sink");
+        assertThat(job.spec().tasks()).extracting(ApiViews.Task::maxParallelism).as("fixed when registered")
+                .containsExactly(128, 128);
         assertThat(job.schedule().latestCompletedId()).isEqualTo(first.getCheckpointId());
         assertThat(job.schedule().nextCheckpointId()).isEqualTo(second.getCheckpointId() + 1);
     }

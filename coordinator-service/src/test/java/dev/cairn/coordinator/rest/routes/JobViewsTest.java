@@ -64,6 +64,19 @@ class JobViewsTest {
     }
 
     @Test
+    void shouldWriteEachTasksMaxParallelismAsItsSpecSetsItElseFlinksDefault() {
+        JobSpec spec = JobSpec.newBuilder(spec()).setTasks(List.of(
+                TaskVertex.newBuilder(vertex("source", 2, true)).setMaxParallelism(4).build(),
+                vertex("sink", 200, true))).build();
+
+        JsonNode tasks = json(JobViews.job(job(), spec)).get("tasks");
+
+        assertThat(tasks.get(0).get("max_parallelism").asInt()).isEqualTo(4);
+        assertThat(tasks.get(1).get("max_parallelism").asInt()).as("1.5 x 200 rounded up to a power of two")
+                .isEqualTo(512);
+    }
+
+    @Test
     void shouldWriteAbsentValuesAsNull() {
         JobState fresh = job();
         fresh.setLatestCompletedId(-1L);

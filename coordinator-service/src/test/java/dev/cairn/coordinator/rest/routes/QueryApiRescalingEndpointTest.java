@@ -145,6 +145,17 @@ class QueryApiRescalingEndpointTest {
     }
 
     @Test
+    void shouldCheckTheMaxParallelismTheOwnersViewShowsWhenAnotherInstanceReceivesTheRescale() {
+        HttpResponse<String> tooMany = viaOther.send("POST", "/jobs/" + JOB + "/rescaling",
+                "{\"parallelism\":{\"count\":5,\"source\":129}}");
+
+        assertThat(tooMany.statusCode()).isEqualTo(400);
+        assertThat(error(tooMany)).contains("parallelism.count must be at most 4, the task's max parallelism")
+                .contains("parallelism.source must be at most 128, the task's max parallelism");
+        assertThat(published).isEmpty();
+    }
+
+    @Test
     void shouldRefuseARescaleWithoutAMutationToken() {
         HttpResponse<String> response = new RestClient(() -> owner.uri(), null).send("POST",
                 "/jobs/" + JOB + "/rescaling", "{\"parallelism\":{\"count\":3}}");
