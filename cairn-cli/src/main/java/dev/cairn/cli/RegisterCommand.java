@@ -46,6 +46,14 @@ final class RegisterCommand extends RequestSubcommand {
                     + "a task without --task-roles has all three.")
     List<String> taskRoles = new ArrayList<>();
 
+    @Option(names = TaskFlags.MAX_FLAG, paramLabel = "TASK:MAX_PARALLELISM",
+            description = "The max parallelism of a task (its number of key groups, the most it can be rescaled to), "
+                    + "from its parallelism to 32768, like count:256; repeat for every task to set. A task without "
+                    + "it keeps the one it has, and a new task takes Flink's default for its parallelism (128, or "
+                    + "1.5 x the parallelism rounded up to a power of two). The coordinator refuses a change while the "
+                    + "job keeps a savepoint or restore point taken with another.")
+    List<String> maxParallelism = new ArrayList<>();
+
     @Option(names = "--interval-ms", required = true, paramLabel = "MS",
             description = "Time between periodic checkpoints, > 0.")
     long intervalMs;
@@ -188,7 +196,7 @@ final class RegisterCommand extends RequestSubcommand {
      */
     JobSpec jobSpec() {
         List<String> problems = new ArrayList<>();
-        TaskFlags.Tasks vertices = TaskFlags.vertices(tasks, taskRoles, problems);
+        TaskFlags.Tasks vertices = TaskFlags.vertices(tasks, taskRoles, maxParallelism, problems);
         JobSpec job = JobSpec.newBuilder()
                 .setJobId(jobId)
                 .setTasks(vertices.vertices())
@@ -207,18 +215,21 @@ final class RegisterCommand extends RequestSubcommand {
             if (vertices.vertices().isEmpty() && problem.path().startsWith("tasks") && !problems.isEmpty()) {
                 continue;
             }
-            problems.add(flag(problem.path(), vertices.values()) + " " + problem.message());
+            problems.add(flag(problem.path(), vertices) + " " + problem.message());
         }
         CairnCli.requireNoProblems(spec, problems);
         return job;
     }
 
     /** The flag (and its value, for a repeated flag) of a path of the spec's problems. */
-    private String flag(String path, List<String> taskValues) {
+    private String flag(String path, TaskFlags.Tasks vertices) {
         int index = SpecProblem.index(path);
         if (index >= 0 && path.startsWith("tasks[")) {
             String field = path.substring(path.indexOf(']') + 1);
-            return "--task '" + taskValues.get(index) + "':" + (field.equals(".taskId") ? " task id"
+            if (field.equals(".maxParallelism")) {
+                return TaskFlags.MAX_FLAG + " '" + vertices.maxValues().get(index) + "':";
+            }
+            return "--task '" + vertices.values().get(index) + "':" + (field.equals(".taskId") ? " task id"
                     : field.equals(".parallelism") ? " parallelism" : " roles");
         }
         if (index >= 0 && path.startsWith("participants[")) {

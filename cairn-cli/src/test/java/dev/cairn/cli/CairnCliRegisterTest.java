@@ -1,6 +1,7 @@
 package dev.cairn.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
@@ -183,6 +184,44 @@ class CairnCliRegisterTest {
 
         assertRefused(run, "--task 'source:one': parallelism must be a whole number");
         assertThat(run.err).contains("--task 'map': expected TASK:PARALLELISM");
+    }
+
+    @Test
+    void shouldSetTheMaxParallelismOfTheTasksThatGiveItAndLeaveTheOthersToTheCoordinator() {
+        CliRun run = register("--task", "source:1", "--task", "count:2", "--task", "sink:1", "--task-roles",
+                "sink:ack,notify", "--max-parallelism", "count:256", "--max-parallelism", "sink: 4");
+
+        assertThat(run.exit).as(run.err).isZero();
+        assertThat(((JobSpec) run.event()).getTasks()).extracting(TaskVertex::getTaskId,
+                TaskVertex::getMaxParallelism).containsExactly(tuple("source", null), tuple("count", 256),
+                tuple("sink", 4));
+        assertThat(run.out).contains("tasks:       source x1, count x2 (max parallelism 256), sink x1 (max "
+                + "parallelism 4; ack, notify)");
+    }
+
+    @Test
+    void shouldExplainTheMaxParallelismFlagWhenItIsMalformed() {
+        CliRun run = register("--task", "count:2", "--max-parallelism", "count", "--max-parallelism", "count:many",
+                "--max-parallelism", "cnt:8", "--max-parallelism", "count:1.5");
+
+        assertRefused(run, "--max-parallelism 'count': expected TASK:MAX_PARALLELISM, e.g. count:256");
+        assertThat(run.err).contains("--max-parallelism 'count:many': max parallelism must be a whole number, not "
+                + "'many'").contains("--max-parallelism 'cnt:8': no --task declares a task 'cnt' (tasks: count)")
+                .contains("--max-parallelism 'count:1.5': max parallelism must be a whole number, not '1.5'");
+    }
+
+    @Test
+    void shouldRefuseAMaxParallelismOutOfBoundsOrBelowTheParallelismOrGivenTwice() {
+        assertRefused(register("--task", "count:2", "--max-parallelism", "count:0"),
+                "--max-parallelism 'count:0': max parallelism must be between 1 and 32768, not 0");
+        assertRefused(register("--task", "count:2", "--max-parallelism", "count:32769"),
+                "--max-parallelism 'count:32769': max parallelism must be between 1 and 32768, not 32769");
+        assertRefused(register("--task", "count:2", "--max-parallelism", "count:9999999999"),
+                "--max-parallelism 'count:9999999999': max parallelism must be between 1 and 32768, not 9999999999");
+        assertRefused(register("--task", "count:8", "--max-parallelism", "count:4"),
+                "--max-parallelism 'count:4': parallelism 8 exceeds the max parallelism 4");
+        assertRefused(register("--task", "count:2", "--max-parallelism", "count:4", "--max-parallelism", "count:8"),
+                "--max-parallelism 'count:8': the max parallelism of task 'count' is given twice; give it once");
     }
 
     @Test
