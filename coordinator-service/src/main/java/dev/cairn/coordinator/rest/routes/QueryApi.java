@@ -278,12 +278,9 @@ public final class QueryApi {
     private void checkKeptMaxParallelism(JobLocation.Local local, JobSpec spec) {
         try {
             KeptMaxParallelism.require(source.reader(local.partition()), spec, limits);
-        } catch (InvalidStateStoreException e) {
-            LOG.info("REST: cannot read the stores of job {} to check its max parallelism ({}); the coordinator "
-                    + "decides", spec.getJobId(), e.getMessage());
-        } catch (ApiException e) {
-            if (e.status() != 503) {
-                throw e;
+        } catch (InvalidStateStoreException | ApiException e) {
+            if (e instanceof ApiException refused && refused.status() != 503) {
+                throw refused;
             }
             LOG.info("REST: cannot read the stores of job {} to check its max parallelism ({}); the coordinator "
                     + "decides", spec.getJobId(), e.getMessage());
