@@ -14,6 +14,7 @@ import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -69,7 +71,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private final OperatorTaskConfig config;
     private final OperatorFunction function;
     private final TaskOutput output;
-    private final KeyedState state = new KeyedState();
+    private final KeyedState state;
     private final SnapshotBook book = new SnapshotBook();
     private final IncrementalSnapshots incremental = new IncrementalSnapshots();
     private final BlockingQueue<Command> commands = new LinkedBlockingQueue<>();
@@ -79,6 +81,9 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private volatile long generation = -1;
     private Generations incarnations;
     private volatile int rollbacks;
+    private volatile long neighbours;
+    private RestorePoint rescaledFrom;
+    private Set<Channel> retired = Set.of();
     private OperatorInput input;
     private DeadLetters deadLetters;
     private BarrierAligner<ConsumerRecord<byte[], byte[]>> aligner;
@@ -89,6 +94,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
         this.config = Objects.requireNonNull(config, "config");
         this.function = Objects.requireNonNull(function, "function");
         this.output = Objects.requireNonNull(output, "output");
+        this.state = new KeyedState(config.maxParallelism());
     }
 
     /**
@@ -115,15 +121,16 @@ public final class KafkaOperatorTask implements SnapshotHook {
         if (input != null) {
             throw new IllegalStateException("operator " + config.name() + " was restored already");
         }
-        Optional<OperatorState> restored = from.isPresent()
-                ? Optional.of(SnapshotFiles.read(config, from.get().location())) : Optional.empty();
+        Optional<OperatorState> restored = OperatorRestore.read(config, from);
+        rescaledFrom = from.filter(RestorePoint::rescaled).orElse(null);
         incarnations = new Generations("operator " + config.name(), attempt);
         input = new OperatorInput(config);
         deadLetters = new DeadLetters(config.inputTopic() + ".dead-letters", config.name(), config.clientConfig());
         try {
-            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L),
-                    from.map(RestorePoint::location), from.map(RestorePoint::chosen).orElse(false), Map.of(),
-                    "the subtask restarted");
+            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L), lineageLocation(from),
+                    from.map(RestorePoint::chosen).orElse(false), Map.of(), from.isPresent() && from.get().rescaled()
+                    ? "the subtask restored rescaled (" + from.get().previousParallelism() + " to "
+                    + from.get().parallelism() + " subtasks)" : "the subtask restarted");
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
@@ -184,6 +191,14 @@ public final class KafkaOperatorTask implements SnapshotHook {
     /** How many times the subtask rolled back to one of its snapshots because an upstream restarted. */
     public int rollbacks() {
         return rollbacks;
+    }
+
+    /**
+     * How many data records of its input the subtask dropped as its neighbours' (their key groups are not its own,
+     * in a partition it shares with a neighbour).
+     */
+    public long droppedForNeighbours() {
+        return neighbours;
     }
 
     /** Why the loop stopped, when it failed; empty while it runs, after a stop-with-savepoint or a plain close. */
@@ -255,7 +270,19 @@ public final class KafkaOperatorTask implements SnapshotHook {
         KitRecord kind = KitRecords.read(record);
         long offset = record.offset();
         List<Step<ConsumerRecord<byte[], byte[]>>> steps;
+        int from = from(kind);
+        if (from >= 0 && !retired.isEmpty() && retired.contains(channel(record, from))) {
+            return false;
+        }
         if (kind instanceof KitRecord.Data data) {
+            KeyGroupFilter.Verdict verdict = input.filter().of(record.key(), record.partition());
+            if (verdict == KeyGroupFilter.Verdict.NEIGHBOURS) {
+                neighbours++;
+                return false;
+            } else if (verdict == KeyGroupFilter.Verdict.MISROUTED) {
+                deadLetters.send(record, "misrouted: " + input.filter().misrouted(record.key(), record.partition()));
+                return false;
+            }
             steps = aligner.onData(channel(record, data.from()), offset, data.generation(), record);
         } else if (kind instanceof KitRecord.Barrier barrier) {
             steps = aligner.onBarrier(channel(record, barrier.from()), offset, barrier.checkpointId(),
@@ -375,8 +402,9 @@ public final class KafkaOperatorTask implements SnapshotHook {
         }
         Map<Channel, Long> generations = aligner.generationsAfter(rollback);
         long seen = aligner.newestBarrier();
-        Optional<OperatorState> restored = location.isPresent()
-                ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
+        Optional<OperatorState> restored = rescaledFrom != null && target == rescaledFrom.checkpointId()
+                ? Optional.of(OperatorRestore.read(config, rescaledFrom))
+                : location.isPresent() ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
         rollbacks++;
         LOG.info("Operator {}: rolls back to checkpoint {}: {}", config.name(), target, rollback.reason());
         incarnate(restored, target, location, false, generations,
@@ -389,15 +417,48 @@ public final class KafkaOperatorTask implements SnapshotHook {
             boolean chosen, Map<Channel, Long> generations, String why) throws IOException {
         generation = incarnations.next(restored.map(OperatorState::generation).orElse(-1L));
         state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
+        boolean rescaled = rescaledFrom != null && checkpointId == rescaledFrom.checkpointId();
         incremental.restored(state.versions(), restored.filter(OperatorState::groupsShared)
                 .map(OperatorState::groups).orElse(List.of()));
-        output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
+        if (rescaled) {
+            output.startRescaled(rescaledFrom, generation);
+        } else {
+            output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
+        }
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
+        retired = Set.copyOf(OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
         input.seek(positions);
         book.rebase(checkpointId, location, why);
         LOG.info("Operator {}: {} from {} as generation {}, {} keys", config.name(), why,
                 checkpointId < 0 ? "the initial state" : "checkpoint " + checkpointId, generation, state.size());
+    }
+
+    /**
+     * The location the lineage keeps for the restored checkpoint: the own state's; after a rescale the first state
+     * handed (a rollback to that checkpoint reads the rescaled restore point again).
+     */
+    private static Optional<String> lineageLocation(Optional<RestorePoint> from) {
+        if (from.isEmpty() || !from.get().rescaled()) {
+            return from.map(RestorePoint::location);
+        }
+        return from.get().states().stream().findFirst().map(RestoredState::location);
+    }
+
+    /**
+     * The upstream subtask of a well-formed record; -1 for a malformed one. A record of a retired channel (an upstream
+     * subtask beyond the parallelism now, named by the restored positions) is dropped: what it wrote before the
+     * restored barriers is in the state, what it wrote after is written again by the upstream's new subtasks.
+     */
+    private static int from(KitRecord kind) {
+        if (kind instanceof KitRecord.Data data) {
+            return data.from();
+        } else if (kind instanceof KitRecord.Barrier barrier) {
+            return barrier.from();
+        } else if (kind instanceof KitRecord.Resume resume) {
+            return resume.from();
+        }
+        return -1;
     }
 
     private Channel channel(ConsumerRecord<byte[], byte[]> record, int from) {
