@@ -312,9 +312,12 @@ public final class KafkaSourceTask implements SnapshotHook {
         input.batchDone(consumer);
     }
 
-    /** Whether the loop reads nothing now: paused at a stop, the input ended, or a bounded input exhausted. */
+    /**
+     * Whether the loop reads nothing now: paused at a stop, the input ended, a bounded input exhausted, or no input
+     * partition is this subtask's (more subtasks than partitions).
+     */
     private boolean idle() {
-        return stop.idle() || input.exhausted();
+        return stop.idle() || input.exhausted() || input.none();
     }
 
     private void serve() {

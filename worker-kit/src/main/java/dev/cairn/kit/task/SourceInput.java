@@ -148,6 +148,11 @@ final class SourceInput {
         positions.forEach(consumer::seek);
     }
 
+    /** Whether the subtask reads no partition at all (it has more subtasks than the input has partitions). */
+    boolean none() {
+        return positions.isEmpty();
+    }
+
     /** Whether a bounded input was read to its end (never for an unbounded one). */
     boolean exhausted() {
         return config.bounded()
