@@ -14,7 +14,6 @@ import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
-import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -24,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -81,9 +79,8 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private volatile long generation = -1;
     private Generations incarnations;
     private volatile int rollbacks;
-    private volatile long neighbours;
     private RestorePoint rescaledFrom;
-    private Set<Channel> retired = Set.of();
+    private InputGate gate;
     private OperatorInput input;
     private DeadLetters deadLetters;
     private BarrierAligner<ConsumerRecord<byte[], byte[]>> aligner;
@@ -125,9 +122,10 @@ public final class KafkaOperatorTask implements SnapshotHook {
         rescaledFrom = from.filter(RestorePoint::rescaled).orElse(null);
         incarnations = new Generations("operator " + config.name(), attempt);
         input = new OperatorInput(config);
+        gate = new InputGate(input.filter());
         deadLetters = new DeadLetters(config.inputTopic() + ".dead-letters", config.name(), config.clientConfig());
         try {
-            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L), lineageLocation(from),
+            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L), OperatorRestore.lineageLocation(from),
                     from.map(RestorePoint::chosen).orElse(false), Map.of(), from.isPresent() && from.get().rescaled()
                     ? "the subtask restored rescaled (" + from.get().previousParallelism() + " to "
                     + from.get().parallelism() + " subtasks)" : "the subtask restarted");
@@ -198,7 +196,8 @@ public final class KafkaOperatorTask implements SnapshotHook {
      * in a partition it shares with a neighbour).
      */
     public long droppedForNeighbours() {
-        return neighbours;
+        InputGate current = gate;
+        return current == null ? 0 : current.neighbours();
     }
 
     /** Why the loop stopped, when it failed; empty while it runs, after a stop-with-savepoint or a plain close. */
@@ -270,19 +269,10 @@ public final class KafkaOperatorTask implements SnapshotHook {
         KitRecord kind = KitRecords.read(record);
         long offset = record.offset();
         List<Step<ConsumerRecord<byte[], byte[]>>> steps;
-        int from = from(kind);
-        if (from >= 0 && !retired.isEmpty() && retired.contains(channel(record, from))) {
+        if (!gate.admits(record, kind, deadLetters)) {
             return false;
         }
         if (kind instanceof KitRecord.Data data) {
-            KeyGroupFilter.Verdict verdict = input.filter().of(record.key(), record.partition());
-            if (verdict == KeyGroupFilter.Verdict.NEIGHBOURS) {
-                neighbours++;
-                return false;
-            } else if (verdict == KeyGroupFilter.Verdict.MISROUTED) {
-                deadLetters.send(record, "misrouted: " + input.filter().misrouted(record.key(), record.partition()));
-                return false;
-            }
             steps = aligner.onData(channel(record, data.from()), offset, data.generation(), record);
         } else if (kind instanceof KitRecord.Barrier barrier) {
             steps = aligner.onBarrier(channel(record, barrier.from()), offset, barrier.checkpointId(),
@@ -426,39 +416,15 @@ public final class KafkaOperatorTask implements SnapshotHook {
             output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
         }
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
-        retired = Set.copyOf(OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));
+        if (rescaled) {
+            OperatorRestore.requireEveryPartition(config, positions, input.partitions(), checkpointId);
+        }
+        gate.retire(OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
         input.seek(positions);
         book.rebase(checkpointId, location, why);
         LOG.info("Operator {}: {} from {} as generation {}, {} keys", config.name(), why,
                 checkpointId < 0 ? "the initial state" : "checkpoint " + checkpointId, generation, state.size());
-    }
-
-    /**
-     * The location the lineage keeps for the restored checkpoint: the own state's; after a rescale the first state
-     * handed (a rollback to that checkpoint reads the rescaled restore point again).
-     */
-    private static Optional<String> lineageLocation(Optional<RestorePoint> from) {
-        if (from.isEmpty() || !from.get().rescaled()) {
-            return from.map(RestorePoint::location);
-        }
-        return from.get().states().stream().findFirst().map(RestoredState::location);
-    }
-
-    /**
-     * The upstream subtask of a well-formed record; -1 for a malformed one. A record of a retired channel (an upstream
-     * subtask beyond the parallelism now, named by the restored positions) is dropped: what it wrote before the
-     * restored barriers is in the state, what it wrote after is written again by the upstream's new subtasks.
-     */
-    private static int from(KitRecord kind) {
-        if (kind instanceof KitRecord.Data data) {
-            return data.from();
-        } else if (kind instanceof KitRecord.Barrier barrier) {
-            return barrier.from();
-        } else if (kind instanceof KitRecord.Resume resume) {
-            return resume.from();
-        }
-        return -1;
     }
 
     private Channel channel(ConsumerRecord<byte[], byte[]> record, int from) {

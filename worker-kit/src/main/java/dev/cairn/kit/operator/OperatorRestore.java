@@ -115,6 +115,24 @@ final class OperatorRestore {
                 .toList();
     }
 
+    /**
+     * Checks that a rescaled restore knows where every partition the subtask reads now stands (some handed state read
+     * each of them, since its key groups overlap the partition's): reading one from its beginning instead would count
+     * its records twice.
+     *
+     * @throws IllegalStateException naming the partitions no state holds a position of
+     */
+    static void requireEveryPartition(OperatorTaskConfig config, InputPositions positions, List<Integer> partitions,
+            long checkpointId) {
+        List<Integer> missing = partitions.stream().filter(partition -> positions.restartOffset(
+                new InputPartition(config.inputTopic(), partition)).isEmpty()).toList();
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("operator " + config.name() + ": no state of checkpoint " + checkpointId
+                    + " it was handed holds a position of the partitions " + missing + " of " + config.inputTopic()
+                    + " it reads now");
+        }
+    }
+
     private static <K> void agree(Map<K, Long> merged, K key, long offset) {
         Long before = merged.putIfAbsent(key, offset);
         if (before != null && before != offset) {
@@ -126,5 +144,16 @@ final class OperatorRestore {
     /** The state of a restore point, when there is one. */
     static Optional<OperatorState> read(OperatorTaskConfig config, Optional<RestorePoint> from) throws IOException {
         return from.isPresent() ? Optional.of(read(config, from.get())) : Optional.empty();
+    }
+
+    /**
+     * The location the lineage keeps for the restored checkpoint: the own state's; after a rescale the first state
+     * handed (a rollback to that checkpoint reads the rescaled restore point again).
+     */
+    static Optional<String> lineageLocation(Optional<RestorePoint> from) {
+        if (from.isEmpty() || !from.get().rescaled()) {
+            return from.map(RestorePoint::location);
+        }
+        return from.get().states().stream().findFirst().map(RestoredState::location);
     }
 }
