@@ -171,7 +171,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
      */
     @Override
     public void discardState(DiscardedState state) throws IOException {
-        SnapshotFiles.discard(config, output.partNames(), state.location());
+        SnapshotFiles.discard(config, output::partNames, state.location());
         LOG.info("Operator {}: deleted {} of checkpoint {} ({})", config.name(), state.location(),
                 state.checkpointId(), state.cause());
     }

@@ -143,6 +143,11 @@ public final class SinkOutput implements TaskOutput {
     }
 
     @Override
+    public List<String> partNames(int subtask) {
+        return List.of(config.forSubtask(subtask).snapshotFileName());
+    }
+
+    @Override
     public Optional<Throwable> failure() {
         return Optional.ofNullable(failure);
     }

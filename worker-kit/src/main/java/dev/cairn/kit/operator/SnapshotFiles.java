@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * An operator subtask's snapshot objects: its state file ({@link OperatorTaskConfig#stateFileName()}) and its
@@ -136,15 +137,20 @@ final class SnapshotFiles {
     }
 
     /**
-     * Deletes an object the coordinator discarded: a shared object as it is named; the state file with the output's
-     * parts next to it.
+     * Deletes an object the coordinator discarded: a shared object as it is named; a state file of the task (this
+     * subtask's, or after a rescale another index's) with that index's output parts next to it.
      */
-    static void discard(OperatorTaskConfig config, List<String> outputParts, String location) throws IOException {
+    static void discard(OperatorTaskConfig config, IntFunction<List<String>> outputParts, String location)
+            throws IOException {
         SnapshotStorage storage = config.storage();
         storage.delete(location);
-        if (location.endsWith("/" + config.stateFileName())) {
+        String prefix = "/operator-" + config.taskId() + "-";
+        int at = location.lastIndexOf(prefix);
+        String index = at < 0 || !location.endsWith(".state") ? ""
+                : location.substring(at + prefix.length(), location.length() - ".state".length());
+        if (!index.isEmpty() && index.chars().allMatch(Character::isDigit) && index.length() < 10) {
             String directory = storage.parent(location);
-            for (String part : outputParts) {
+            for (String part : outputParts.apply(Integer.parseInt(index))) {
                 storage.delete(storage.resolve(directory, part));
             }
         }

@@ -61,6 +61,14 @@ public interface TaskOutput extends AutoCloseable {
         return List.of();
     }
 
+    /**
+     * The names of the parts subtask {@code subtask} of the task writes next to its state file: after a rescale, a
+     * subtask may be told to delete another index's snapshot. By default {@link #partNames()}.
+     */
+    default List<String> partNames(int subtask) {
+        return partNames();
+    }
+
     @Override
     void close();
 

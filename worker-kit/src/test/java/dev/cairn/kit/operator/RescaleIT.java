@@ -82,6 +82,28 @@ class RescaleIT {
     }
 
     @Test
+    void shouldCountEveryKeyExactlyOnceWhenOnlyTheUpstreamOfTheSinkIsRescaled() throws Exception {
+        // given a running job stopped with a savepoint while input was in flight
+        job.start();
+        produce(1_000);
+        awaitCommittedAtLeast(1);
+        produce(1_000);
+        stopAndAwait();
+
+        // when the count goes to 3 subtasks and then to 1 while the sink keeps its 2, restoring its own states
+        job.rescale(Map.of("count", 3));
+        produce(1_000);
+        awaitExactlyOnce();
+        stopAndAwait();
+        job.rescale(Map.of("count", 1));
+        produce(1_000);
+
+        // then the sink's channels of count-1 and count-2, gone, are retired, and every key is counted exactly once
+        awaitExactlyOnce();
+        assertThat(job.restorePlan("sink-0")).map(RestorePlan::verdict).hasValue(Verdict.ALREADY_COMMITTED);
+    }
+
+    @Test
     void shouldCommitAGoneSinkSubtasksPendingEpochsOnceThroughTheSubtaskThatResolvesIt() throws Exception {
         // given a job stopped with a savepoint that sink-1 never committed (it crashed before)
         job.start();

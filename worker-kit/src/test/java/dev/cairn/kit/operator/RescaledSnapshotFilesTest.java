@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An operator's snapshots on real files restored with another parallelism: a subtask reads, of the states handed to
  * it, only the key group objects of its own range, and of a file that holds its entries itself (format 1) only the
- * keys of its range; its positions come from whichever state read each partition.
+ * keys of its range; its positions come from whichever state read each partition. And a discarded state of another
+ * index goes with that index's parts.
  */
 class RescaledSnapshotFilesTest {
 
@@ -157,6 +158,21 @@ class RescaledSnapshotFilesTest {
 
         assertThat(own.entries()).containsOnlyKeys(keysOf(new KeyGroupRange(0, 63)).keySet());
         assertThat(rescaled.entries()).isEmpty();
+    }
+
+    @Test
+    void shouldDeleteAnotherIndexsStateFileWithThatIndexsPartsWhenDiscarded() throws IOException {
+        Path checkpoint = Files.createDirectories(dir.resolve("chk-9"));
+        Path state = Files.write(checkpoint.resolve("operator-count-3.state"), bytes("s"));
+        Path part = Files.write(checkpoint.resolve("sink-out-3.state"), bytes("p"));
+        Path own = Files.write(checkpoint.resolve("sink-out-0.state"), bytes("p"));
+
+        SnapshotFiles.discard(config(0, 2), index -> List.of("sink-out-" + index + ".state"),
+                state.toUri().toString());
+
+        assertThat(state).doesNotExist();
+        assertThat(part).doesNotExist();
+        assertThat(own).exists();
     }
 
     /** An operator state file of format 1, as the release before key groups wrote it: every entry in the file. */
