@@ -41,6 +41,8 @@ import picocli.CommandLine.Spec;
  *   <li>{@code cairn stop}: the {@code TriggerRequest} of a stop-with-savepoint;</li>
  *   <li>{@code cairn status}: a {@code JobStatusChange};</li>
  *   <li>{@code cairn resume}: a {@code RestoreJob}, whose outcome it waits for ({@link Outcomes});</li>
+ *   <li>{@code cairn rescale}: a {@code RescaleJob} (new parallelism for some of a job's tasks), whose outcome it
+ *       waits for;</li>
  *   <li>{@code cairn savepoint}: lists a job's savepoints (from the journal) or disposes of one;</li>
  *   <li>{@code cairn keys}: makes the keys that sign sidecar records and requests (sends nothing);</li>
  *   <li>{@code cairn audit}: reads the journal directly (sends nothing): a checkpoint's timeline, the journal's
@@ -52,11 +54,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
-                + "stop a job with a savepoint and resume it from one, list and dispose of savepoints, change a job's "
-                + "status; audits the journal.",
+                + "stop a job with a savepoint and resume it from one, change a job's parallelism, list and dispose of "
+                + "savepoints, change a job's status; audits the journal.",
         subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, ResumeCommand.class,
-                SavepointCommand.class, StatusCommand.class, KeysCommand.class, AuditCommand.class},
-        synopsisSubcommandLabel = "(register | trigger | stop | resume | savepoint | status | keys | audit)",
+                RescaleCommand.class, SavepointCommand.class, StatusCommand.class, KeysCommand.class,
+                AuditCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | stop | resume | rescale | savepoint | status | keys | audit)",
         footer = {"", "Examples:",
                 "  export CAIRN_REQUESTS_KEY_FILE=requests.key   # or --requests-key-file on every command",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
@@ -68,6 +71,7 @@ import picocli.CommandLine.Spec;
                 "  cairn stop --job orders --drain --target s3://bucket/savepoints/final --format native",
                 "  cairn savepoint list --job orders",
                 "  cairn resume --job orders --from-savepoint s3://bucket/savepoints/sp-1 --restore-mode no_claim",
+                "  cairn rescale --job orders --parallelism map=4 --parallelism sink=2",
                 "  cairn savepoint dispose --job orders --path s3://bucket/savepoints/sp-1",
                 "  cairn status --job orders --status SUSPENDED",
                 "  cairn keys generate --out master.key",
@@ -76,8 +80,9 @@ import picocli.CommandLine.Spec;
                 "  cairn audit timeline --job orders --checkpoint 42",
                 "  cairn audit check",
                 "",
-                "Exit codes: 0 sent and acknowledged (resume, savepoint dispose: and completed), 2 malformed flags "
-                        + "(nothing sent), 1 not sent (resume, savepoint dispose: or refused, or no outcome in time)."})
+                "Exit codes: 0 sent and acknowledged (resume, rescale, savepoint dispose: and completed), 2 malformed "
+                        + "flags (nothing sent), 1 not sent (resume, rescale, savepoint dispose: or refused, or no "
+                        + "outcome in time)."})
 public final class CairnCli implements Runnable {
 
     /** The requester recorded in every TriggerRequest the CLI produces. */
@@ -168,7 +173,7 @@ public final class CairnCli implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "Name what to send: register, trigger, stop, resume, savepoint or status.");
+                "Name what to send: register, trigger, stop, resume, rescale, savepoint or status.");
     }
 
     /** Waits for outcomes through {@code watches} instead of the journal (tests). */

@@ -157,7 +157,8 @@ class CairnCliKafkaOptionsTest {
         CliRun run = CliRun.of("--bootstrap-servers", "k:9092");
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(run.err).contains("Name what to send: register, trigger, stop, resume, savepoint or status.");
+        assertThat(run.err)
+                .contains("Name what to send: register, trigger, stop, resume, rescale, savepoint or status.");
     }
 
     @Test

@@ -83,8 +83,8 @@ public final class KafkaRequestSender implements RequestSender {
         }
     }
 
-    /** Avro, then the signature when there is a key. */
-    private static Serializer<RequestEnvelope> serializer(Optional<SigningKey> requestsKey) {
+    /** Avro, then the signature when there is a key: the same for every kind of request of the envelope's union. */
+    static Serializer<RequestEnvelope> serializer(Optional<SigningKey> requestsKey) {
         return requestsKey.<Serializer<RequestEnvelope>>map(
                 key -> new SigningSerializer<>(CairnSerdes.requests().serializer(), key))
                 .orElseGet(() -> CairnSerdes.requests().serializer());

@@ -3,15 +3,16 @@ package dev.cairn.client.requests;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Produces requests (job specs, trigger requests, status changes, restores and savepoint disposals) to the requests
- * topic, keyed by job id so that every request of a job reaches the stream task that owns it, signed with the requests
- * key (a coordinator with a master key takes no other), and waits for the broker's acknowledgement. The
+ * Produces requests (job specs, trigger requests, status changes, restores, rescales and savepoint disposals) to the
+ * requests topic, keyed by job id so that every request of a job reaches the stream task that owns it, signed with
+ * the requests key (a coordinator with a master key takes no other), and waits for the broker's acknowledgement. The
  * REST API and the CLI both send through one ({@link KafkaRequestSender}).
  */
 public interface RequestSender extends AutoCloseable {
@@ -30,6 +31,14 @@ public interface RequestSender extends AutoCloseable {
      */
     default Delivery send(RestoreJob restore) {
         return send(restore.getJobId(), new RequestEnvelope(restore));
+    }
+
+    /**
+     * Sends a change of the parallelism of some of a job's tasks (Flink's Kubernetes operator: stop with a savepoint,
+     * change the parallelism, resume from the savepoint), keyed and signed like every request.
+     */
+    default Delivery send(RescaleJob rescale) {
+        return send(rescale.getJobId(), new RequestEnvelope(rescale));
     }
 
     /** Sends the disposal of one of a job's savepoints (Flink: {@code flink savepoint -d}). */

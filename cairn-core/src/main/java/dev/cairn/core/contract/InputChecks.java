@@ -4,11 +4,17 @@ import dev.cairn.core.events.Command;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.KeyGroupRange;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.SharedState;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerRequest;
+import dev.cairn.events.keygroups.KeyGroupRanges;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -38,7 +44,21 @@ public final class InputChecks {
             problems = status(c.event(), limits);
         } else if (command instanceof Command.FinishTask c) {
             problems = finished(c.event(), limits);
-        } else if (command instanceof Command.AcknowledgeParticipant c) {
+        } else {
+            problems = otherProblems(command, limits);
+        }
+        for (String problem : problems) {
+            if (problem != null) {
+                return Optional.of(problem);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The checks of the participants' messages, the restore requests, the rescale and the rest. */
+    private static String[] otherProblems(Command command, InputLimits limits) {
+        String[] problems;
+        if (command instanceof Command.AcknowledgeParticipant c) {
             problems = of(limits.checkId("job id", c.event().getJobId()),
                     limits.checkId("participant", c.event().getParticipant()),
                     handle(c.event().getState(), limits));
@@ -52,6 +72,8 @@ public final class InputChecks {
         } else if (command instanceof Command.Dispose c) {
             problems = restore(c.event().getJobId(), c.event().getRequestId(), c.event().getRequester(),
                     c.event().getSavepointPath(), c.event().getCheckpointId(), limits);
+        } else if (command instanceof Command.Rescale c) {
+            problems = rescale(c.event(), limits);
         } else if (command instanceof Command.FailRestore c) {
             problems = of(limits.checkId("job id", c.event().getJobId()),
                     limits.checkId("task id", c.event().getTaskId()),
@@ -59,16 +81,11 @@ public final class InputChecks {
                     limits.checkId("attempt id", c.event().getAttemptId()),
                     limits.checkMessage("restore failure message", c.event().getMessage()));
         } else if (command instanceof Command.RegisterJob) {
-            return Optional.empty();
+            problems = of();
         } else {
             problems = of(limits.checkId("job id", command.jobId()));
         }
-        for (String problem : problems) {
-            if (problem != null) {
-                return Optional.of(problem);
-            }
-        }
-        return Optional.empty();
+        return problems;
     }
 
     /** The checks of one command, each a problem or {@code null}. */
@@ -91,6 +108,27 @@ public final class InputChecks {
                 path == null ? null : limits.checkLocation("savepoint path", path),
                 checkpointId == null || checkpointId >= 0 ? null
                         : "checkpoint id must be >= 0 but is " + checkpointId);
+    }
+
+    /** A rescale: its ids, a savepoint target as a stop's, and every task's id (the tasks' bounds are the job's). */
+    private static String[] rescale(RescaleJob rescale, InputLimits limits) {
+        List<String> problems = new ArrayList<>(Arrays.asList(
+                limits.checkId("job id", rescale.getJobId()),
+                limits.checkId("request id", rescale.getRequestId()),
+                limits.checkId("requester", rescale.getRequester())));
+        CharSequence target = rescale.getTargetLocation();
+        if (target != null) {
+            String problem = target.toString().isBlank() ? "is empty (leave it out for the job's storage base"
+                    + " location)" : limits.targetProblem(target);
+            problems.add(problem == null ? null : "targetLocation " + problem);
+        }
+        if (rescale.getTasks().size() > limits.maxVertices()) {
+            problems.add("a rescale names " + rescale.getTasks().size() + " tasks, more than the limit of "
+                    + limits.maxVertices());
+        } else {
+            rescale.getTasks().forEach(task -> problems.add(limits.checkId("task id", task.getTaskId())));
+        }
+        return problems.toArray(String[]::new);
     }
 
     private static String[] status(JobStatusChange change, InputLimits limits) {
@@ -140,6 +178,13 @@ public final class InputChecks {
         String location = limits.checkLocation("state handle location", handle.getLocation());
         String problem = location != null ? location
                 : handle.getSizeBytes() < 0 ? "state size must be >= 0 but is " + handle.getSizeBytes() : null;
+        KeyGroupRange groups = handle.getKeyGroups();
+        if (problem == null && groups != null && (groups.getStartKeyGroup() < 0
+                || groups.getEndKeyGroup() < groups.getStartKeyGroup()
+                || groups.getEndKeyGroup() >= KeyGroupRanges.UPPER_BOUND_MAX_PARALLELISM)) {
+            problem = "state handle keyGroups " + KeyGroupRanges.describe(groups) + " is no range of key groups"
+                    + " (0 <= start <= end < " + KeyGroupRanges.UPPER_BOUND_MAX_PARALLELISM + ")";
+        }
         for (int i = 0; problem == null && i < handle.getShared().size(); i++) {
             SharedState shared = handle.getShared().get(i);
             problem = limits.checkLocation("shared state location", shared.getLocation());

@@ -3,6 +3,7 @@ package dev.cairn.core.contract;
 import dev.cairn.events.CheckpointConfig;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.TaskVertex;
+import dev.cairn.events.keygroups.KeyGroupRanges;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -123,6 +124,10 @@ public final class JobSpecs {
                         + "] but is " + task.getParallelism()));
             } else {
                 subtasks += task.getParallelism();
+                if (task.getMaxParallelism() != null) {
+                    add(problems, at + "maxParallelism", KeyGroupRanges.problem(task.getMaxParallelism(),
+                            task.getParallelism()));
+                }
             }
             if (idProblem == null && !(task.getTriggered() && task.getAcknowledges() && task.getNotified())) {
                 rolesBytes += taskId.getBytes(StandardCharsets.UTF_8).length + ROLE_BYTES;
@@ -223,6 +228,33 @@ public final class JobSpecs {
     }
 
     /** Equal apart from the timestamp: re-registering it changes nothing. */
+    /**
+     * A task's max parallelism: as its vertex sets it, else Flink's default from its parallelism (a vertex of a spec
+     * registered before max parallelism existed; the coordinator sets it on every spec it registers now).
+     */
+    public static int maxParallelism(TaskVertex vertex) {
+        return vertex.getMaxParallelism() != null ? vertex.getMaxParallelism()
+                : KeyGroupRanges.defaultMaxParallelism(vertex.getParallelism());
+    }
+
+    /**
+     * The spec as the coordinator registers it: every task's max parallelism set, so that it never changes silently
+     * (Flink fixes it when a job first runs). A task that does not set it keeps the value it has in the job's
+     * {@code current} spec, and a new task takes the default from its parallelism ({@link #maxParallelism}).
+     */
+    public static JobSpec withMaxParallelism(JobSpec spec, Optional<JobSpec> current) {
+        Map<String, Integer> known = new HashMap<>();
+        current.ifPresent(c -> c.getTasks().forEach(v -> known.put(v.getTaskId(), maxParallelism(v))));
+        List<TaskVertex> tasks = new ArrayList<>(spec.getTasks().size());
+        for (TaskVertex vertex : spec.getTasks()) {
+            Integer max = vertex.getMaxParallelism() != null ? vertex.getMaxParallelism()
+                    : known.getOrDefault(vertex.getTaskId(), maxParallelism(vertex));
+            tasks.add(max.equals(vertex.getMaxParallelism()) ? vertex
+                    : TaskVertex.newBuilder(vertex).setMaxParallelism(max).build());
+        }
+        return JobSpec.newBuilder(spec).setTasks(tasks).build();
+    }
+
     public static boolean sameSpec(JobSpec a, JobSpec b) {
         return a.getJobId().equals(b.getJobId()) && a.getTasks().equals(b.getTasks())
                 && a.getConfig().equals(b.getConfig()) && a.getParticipants().equals(b.getParticipants())

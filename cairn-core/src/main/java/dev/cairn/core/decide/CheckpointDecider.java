@@ -96,6 +96,7 @@ public final class CheckpointDecider {
                     (ParticipantAcknowledged) c.event());
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
             case RESTORE_JOB -> (d, c) -> Restores.restore(d, (Command.Restore) c);
+            case RESCALE_JOB -> (d, c) -> Rescales.rescale(d, (Command.Rescale) c);
             case DISPOSE_SAVEPOINT -> (d, c) -> Restores.dispose(d, (Command.Dispose) c);
             case RESTORE_FAILED -> (d, c) -> RestoreFallbacks.failed(d, c, (RestoreFailed) c.event());
             case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
@@ -108,14 +109,19 @@ public final class CheckpointDecider {
     }
 
     private static void register(Decision d, Command.RegisterJob command) {
-        JobSpec spec = command.event();
-        Optional<String> invalid = JobSpecs.validate(spec, d.settings.limits());
+        Optional<String> invalid = JobSpecs.validate(command.event(), d.settings.limits());
         if (invalid.isPresent()) {
-            d.reject(spec.getJobId(), command, "invalid job spec: " + invalid.get());
+            d.reject(command.event().getJobId(), command, "invalid job spec: " + invalid.get());
             return;
         }
-        String jobId = spec.getJobId();
+        String jobId = command.event().getJobId();
         Optional<JobSpec> existing = d.state.spec(jobId);
+        JobSpec spec = JobSpecs.withMaxParallelism(command.event(), existing);
+        invalid = JobSpecs.validate(spec, d.settings.limits()).or(() -> MaxParallelismChanges.problem(d, spec));
+        if (invalid.isPresent()) {
+            d.reject(jobId, command, "invalid job spec: " + invalid.get());
+            return;
+        }
         if (existing.isPresent() && JobSpecs.sameSpec(existing.get(), spec)) {
             return;
         }

@@ -48,16 +48,21 @@ final class Completions {
                 .setLastSubsumedId(lastSubsumed)
                 .setParticipantStates(inSpecOrder(pending))
                 .setOptions(pending.getOptions())
+                .setParallelism(d.state.spec(jobId).map(StateAssignment::parallelismOf).orElse(List.of()))
                 .build();
         List<StateDiscarded> discards = Discards.ofCompletion(d, completed, SnapshotKinds.isRestorePoint(completed));
         d.emit(completed);
         Discards.emit(d, discards);
-        if (pending.getRequestId() != null) {
+        boolean rescaling = Rescales.waitsFor(job, pending);
+        if (pending.getRequestId() != null && !rescaling) {
             d.outcome(jobId, pending.getRequestId(), RequestStatus.COMPLETED, null, null, pending.getCheckpointId());
         }
         if (SnapshotKinds.isSynchronous(pending.getOptions())) {
             JobStatuses.change(d, jobId, JobStatus.FINISHED, 0, "job " + jobId + " stopped with savepoint "
                     + pending.getCheckpointId());
+            if (rescaling) {
+                Rescales.afterStop(d, jobId, completed);
+            }
             return;
         }
         if (savepoint) {

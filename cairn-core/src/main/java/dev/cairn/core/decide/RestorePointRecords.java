@@ -4,9 +4,11 @@ import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.events.SnapshotKinds;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.RestorePoints;
+import dev.cairn.core.state.Retention;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.JobRestored;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.RetainedCheckpoints;
@@ -15,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -34,7 +37,7 @@ final class RestorePointRecords {
     /** The records of the decision's new restore point; none when it made none. */
     static List<CompletedTopicRecord> of(List<SpecificRecord> events, CoordinatorState before,
             CoordinatorState after, CoordinatorSettings settings) {
-        CheckpointCompleted point = newRestorePoint(events);
+        CheckpointCompleted point = newRestorePoint(events, before, after);
         if (point == null) {
             return List.of();
         }
@@ -43,19 +46,73 @@ final class RestorePointRecords {
         after.retained(jobId).ifPresent(retained -> records.add(new CompletedTopicRecord(jobId,
                 fitting(retained, settings.maxRecordBytes()))));
         int statesPerPart = RestoreParts.statesPerPart(settings.limits(), settings.maxRecordBytes());
-        List<RestorePart> parts = RestoreParts.split(jobId, point.getCheckpointId(), subtaskStates(point, after),
-                statesPerPart);
+        List<RestorePart> parts = parts(point, before, after, statesPerPart);
         parts.forEach(part -> records.add(new CompletedTopicRecord(CairnTopics.restorePartKey(jobId,
                 part.getPart()), part)));
-        int previousParts = before.retained(jobId).map(RetainedCheckpoints::getCheckpoints)
-                .filter(list -> !list.isEmpty())
-                .map(list -> RestoreParts.partCount(Math.max(0, list.get(list.size() - 1).getSubtaskCount()),
-                        statesPerPart))
-                .orElse(0);
+        int previousParts = Retention.newest(before.retained(jobId))
+                .map(previous -> previousPartCount(previous, events, before, statesPerPart)).orElse(0);
         for (int part = parts.size(); part < previousParts; part++) {
             records.add(new CompletedTopicRecord(CairnTopics.restorePartKey(jobId, part), null));
         }
         return records;
+    }
+
+    /**
+     * How many parts the previous restore point was published in: one per subtask state, unless it was handed to
+     * another parallelism (its recorded parallelism differs from the spec, or the decision changes the spec, which
+     * may have handed it out anew), when its assignment is computed again.
+     */
+    private static int previousPartCount(CheckpointCompleted previous, List<SpecificRecord> events,
+            CoordinatorState before, int statesPerPart) {
+        boolean respecified = events.stream().anyMatch(JobSpec.class::isInstance);
+        boolean rescaled = before.spec(previous.getJobId()).map(spec -> !StateAssignment.parallelismOf(spec)
+                .containsAll(previous.getParallelism())).orElse(false);
+        if (respecified || rescaled) {
+            return parts(previous, before, before, statesPerPart).size();
+        }
+        return RestoreParts.partCount(Math.max(0, previous.getSubtaskCount()), statesPerPart);
+    }
+
+    /**
+     * The restore point's states cut into parts, handed to the job's tasks as its spec now has them
+     * ({@link StateAssignment}); the states are read in the state before the decision, where the vertices they were
+     * taken with still are.
+     */
+    private static List<RestorePart> parts(CheckpointCompleted point, CoordinatorState before,
+            CoordinatorState after, int statesPerPart) {
+        String jobId = point.getJobId();
+        List<CheckpointAcknowledged> states = subtaskStates(point, before, after);
+        Optional<JobSpec> spec = after.spec(jobId);
+        if (spec.isEmpty()) {
+            return RestoreParts.split(jobId, point.getCheckpointId(), states, statesPerPart);
+        }
+        StateAssignment.Assigned assigned = StateAssignment.assign(point, states, spec.get());
+        return RestoreParts.split(jobId, point.getCheckpointId(), assigned.states(), assigned.tasks(),
+                statesPerPart);
+    }
+
+    /**
+     * The job's restore point as the events leave it, if they make one or change the job's spec: a completed
+     * checkpoint, the savepoint of a stop-with-savepoint, a point a user restored the job from (the last of them when
+     * they make several), or, for a spec that changes a task's parallelism, the newest retained point again, handed
+     * to the new parallelism when its states can be (else its subtasks restore their own states, as before).
+     */
+    static CheckpointCompleted newRestorePoint(List<SpecificRecord> events, CoordinatorState before,
+            CoordinatorState after) {
+        CheckpointCompleted point = newRestorePoint(events);
+        if (point != null) {
+            return point;
+        }
+        for (SpecificRecord event : events) {
+            if (event instanceof JobSpec spec && !before.spec(spec.getJobId()).map(StateAssignment::parallelismOf)
+                    .equals(Optional.of(StateAssignment.parallelismOf(spec)))) {
+                return Retention.newest(after.retained(spec.getJobId()))
+                        .filter(newest -> StateAssignment.problem(newest, subtaskStates(newest, before, after), spec)
+                                .isEmpty())
+                        .orElse(null);
+            }
+        }
+        return null;
     }
 
     /**
@@ -78,12 +135,14 @@ final class RestorePointRecords {
 
     /**
      * The subtask states of a restore point: its accepted acks, and, when it also counts subtasks that had finished
-     * before it was triggered, their final states (one scan of the job's finished subtasks).
+     * before it was triggered, their final states (one scan of the job's finished subtasks), among the subtasks of
+     * the vertices it was taken with (those before the decision, which may change the spec).
      */
-    private static List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted point, CoordinatorState state) {
+    private static List<CheckpointAcknowledged> subtaskStates(CheckpointCompleted point, CoordinatorState before,
+            CoordinatorState after) {
         String jobId = point.getJobId();
-        return RestorePoints.statesOf(point, state.acks(jobId, point.getCheckpointId()), () -> state.finished(jobId),
-                taskId -> state.vertex(jobId, taskId));
+        return RestorePoints.statesOf(point, after.acks(jobId, point.getCheckpointId()), () -> after.finished(jobId),
+                taskId -> before.vertex(jobId, taskId).or(() -> after.vertex(jobId, taskId)));
     }
 
     /** The retained checkpoints as they fit in one record of at most {@code maxRecordBytes}: the newest that do. */

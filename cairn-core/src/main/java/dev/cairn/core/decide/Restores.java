@@ -4,14 +4,17 @@ import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.state.Retention;
+import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobRestored;
+import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RestoreJob;
+import dev.cairn.events.RestoreMode;
 import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.StateDiscarded;
 import java.util.List;
@@ -52,24 +55,44 @@ final class Restores {
                     + " and /jobs/" + jobId + "/checkpoints)");
             return;
         }
-        CheckpointCompleted chosen = point.get();
-        if (chosen.getSubtaskCount() > 0 && d.state.acks(jobId, chosen.getCheckpointId()).isEmpty()
-                && d.state.finished(jobId).isEmpty()) {
-            fail(d, jobId, request.getRequestId(), "the subtask states of " + describe(chosen)
-                    + " are no longer kept");
+        resume(d, jobId, request.getRequestId(), point.get(), request.getRestoreMode(), null,
+                command.initialDelayFraction());
+    }
+
+    /**
+     * Resumes the job from {@code chosen}, with {@code spec} (a rescale's) registered first when not null: refused,
+     * with the reason in the request's outcome, when the point's states are no longer kept or cannot be handed to
+     * the job's tasks ({@link StateAssignment}); else the job's restore point is {@code chosen} and it is RUNNING.
+     */
+    static void resume(Decision d, String jobId, String requestId, CheckpointCompleted chosen, RestoreMode mode,
+            JobSpec spec, double initialDelayFraction) {
+        List<CheckpointAcknowledged> states = RestorePoints.statesOf(chosen, d.state.acks(jobId,
+                chosen.getCheckpointId()), () -> d.state.finished(jobId), taskId -> d.state.vertex(jobId, taskId));
+        if (chosen.getSubtaskCount() > 0 && states.isEmpty()) {
+            fail(d, jobId, requestId, "the subtask states of " + describe(chosen) + " are no longer kept");
             return;
         }
-        List<StateDiscarded> discards = Discards.ofRestore(d, jobId, chosen, request.getRestoreMode());
+        Optional<JobSpec> target = spec != null ? Optional.of(spec) : d.state.spec(jobId);
+        Optional<String> unassignable = target.flatMap(s -> StateAssignment.problem(chosen, states, s));
+        if (unassignable.isPresent()) {
+            fail(d, jobId, requestId, "cannot restore job " + jobId + " from " + describe(chosen) + ": "
+                    + unassignable.get());
+            return;
+        }
+        if (spec != null) {
+            d.emit(spec);
+        }
+        List<StateDiscarded> discards = Discards.ofRestore(d, jobId, chosen, mode);
         d.emit(JobRestored.newBuilder()
                 .setJobId(jobId)
-                .setRequestId(request.getRequestId())
+                .setRequestId(requestId)
                 .setRestorePoint(chosen)
-                .setRestoreMode(request.getRestoreMode())
+                .setRestoreMode(mode)
                 .setTimestampMs(d.now)
                 .build());
         Discards.emit(d, discards);
-        d.outcome(jobId, request.getRequestId(), RequestStatus.COMPLETED, null, null, chosen.getCheckpointId());
-        JobStatuses.change(d, jobId, JobStatus.RUNNING, command.initialDelayFraction(), null);
+        d.outcome(jobId, requestId, RequestStatus.COMPLETED, null, null, chosen.getCheckpointId());
+        JobStatuses.change(d, jobId, JobStatus.RUNNING, initialDelayFraction, null);
     }
 
     static void dispose(Decision d, Command.Dispose command) {
@@ -107,7 +130,7 @@ final class Restores {
     }
 
     /** A request needs an id; one whose id the job knows already was decided before. */
-    private static boolean acceptable(Decision d, Command command, String jobId, String requestId) {
+    static boolean acceptable(Decision d, Command command, String jobId, String requestId) {
         if (requestId == null || requestId.isBlank()) {
             d.reject(jobId, command, "request id is empty");
             return false;
@@ -115,7 +138,7 @@ final class Restores {
         return d.state.request(jobId, requestId).isEmpty();
     }
 
-    private static void fail(Decision d, String jobId, String requestId, String message) {
+    static void fail(Decision d, String jobId, String requestId, String message) {
         d.outcome(jobId, requestId, RequestStatus.FAILED, CheckpointFailureReason.INVALID_REQUEST, message, null);
     }
 
@@ -126,7 +149,7 @@ final class Restores {
         return location != null ? what + " at " + location : what;
     }
 
-    private static String describe(CheckpointCompleted point) {
+    static String describe(CheckpointCompleted point) {
         return (point.getType() == CheckpointType.SAVEPOINT ? "savepoint " : "checkpoint ") + point.getCheckpointId()
                 + " (" + point.getStorageLocation() + ")";
     }

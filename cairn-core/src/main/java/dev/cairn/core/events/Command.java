@@ -7,6 +7,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TaskFinished;
@@ -47,6 +48,7 @@ public sealed interface Command {
             case RESTORE_JOB -> new Restore((RestoreJob) event, random.getAsDouble());
             case DISPOSE_SAVEPOINT -> new Dispose((DisposeSavepoint) event);
             case RESTORE_FAILED -> new FailRestore((RestoreFailed) event);
+            case RESCALE_JOB -> new Rescale((RescaleJob) event, random.getAsDouble());
             case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
                     CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
@@ -125,6 +127,15 @@ public sealed interface Command {
      * @param initialDelayFraction as for {@link RegisterJob}: used when the job enters RUNNING
      */
     record Restore(RestoreJob event, double initialDelayFraction) implements Input {
+    }
+
+    /**
+     * Changes the parallelism of some of a job's tasks: a stop-with-savepoint first when the job is RUNNING, then a
+     * resume from that savepoint (or from the latest restore point of a job that is not RUNNING).
+     *
+     * @param initialDelayFraction as for {@link RegisterJob}: used when the job enters RUNNING
+     */
+    record Rescale(RescaleJob event, double initialDelayFraction) implements Input {
     }
 
     /** Disposes of one of a job's savepoints. */

@@ -83,7 +83,7 @@ public final class EventDescriptions {
             case RESTORE_POINT_REJECTED -> "Rejected the restore point of job " + ((RestorePointRejected) event)
                     .getJobId() + ": " + ((RestorePointRejected) event).getMessage();
             case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
-                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT -> null;
+                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT, RESCALE_JOB -> null;
         };
     }
 

@@ -21,6 +21,7 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestorePointRejected;
@@ -73,7 +74,8 @@ public enum EventKind {
     SAVEPOINT_DISPOSED(SavepointDisposed.class, Origin.DECIDED, false, null),
     STATE_DISCARDED(StateDiscarded.class, Origin.DECIDED, true, null),
     RESTORE_FAILED(RestoreFailed.class, Origin.ACKS, false, null),
-    RESTORE_POINT_REJECTED(RestorePointRejected.class, Origin.DECIDED, true, null);
+    RESTORE_POINT_REJECTED(RestorePointRejected.class, Origin.DECIDED, true, null),
+    RESCALE_JOB(RescaleJob.class, Origin.REQUESTS, false, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

@@ -34,6 +34,7 @@ import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.SavepointDisposed;
 import dev.cairn.events.SnapshotOptions;
@@ -111,15 +112,22 @@ public final class CheckpointEvolver {
             case PERIODIC_TRIGGER_SCHEDULED -> (self, s, e) -> onScheduled(s, (PeriodicTriggerScheduled) e);
             case PERIODIC_TRIGGER_STOPPED -> (self, s, e) -> onStopped(s, (PeriodicTriggerStopped) e);
             case REQUEST_QUEUED -> (self, s, e) -> onQueued(s, (RequestQueued) e);
-            case REQUEST_OUTCOME -> (self, s, e) -> self.requests.outcome(s, (RequestOutcome) e);
+            case REQUEST_OUTCOME -> (self, s, e) -> {
+                self.requests.outcome(s, (RequestOutcome) e);
+                RescaleRecorder.outcome(s, (RequestOutcome) e);
+            };
             case REQUEST_DEQUEUED -> (self, s, e) -> onDequeued(s, (RequestDequeued) e);
             case TRIGGER_FAILED -> (self, s, e) -> update(s, ((TriggerFailed) e).getJobId(),
                     j -> j.setCounts(counts(j, 0, 0, 0, 1)));
             case CHECKPOINT_FAILURE_COUNTED -> (self, s, e) -> self.onFailureCounted(s, (CheckpointFailureCounted) e);
             case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
-            case JOB_RESTORED -> (self, s, e) -> RestorePointRecorder.restored(s, (JobRestored) e);
+            case JOB_RESTORED -> (self, s, e) -> {
+                RestorePointRecorder.restored(s, (JobRestored) e);
+                RescaleRecorder.restored(s, ((JobRestored) e).getJobId(), ((JobRestored) e).getRequestId());
+            };
             case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
             case RESTORE_POINT_REJECTED -> (self, s, e) -> RestorePointRecorder.rejected(s, (RestorePointRejected) e);
+            case RESCALE_JOB -> (self, s, e) -> RescaleRecorder.requested(s, (RescaleJob) e);
             case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
                     ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_FAILED -> NOTHING;
         };

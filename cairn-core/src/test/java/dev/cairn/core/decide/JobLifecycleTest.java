@@ -10,6 +10,7 @@ import static dev.cairn.core.testing.Fixtures.status;
 import static dev.cairn.core.testing.Fixtures.vertex;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.core.testing.Fixtures;
@@ -30,6 +31,7 @@ import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.TriggerRequest;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +47,8 @@ class JobLifecycleTest {
 
         Then then = Scenario.given().when(new Command.RegisterJob(spec, 0.5), 10_000);
 
-        then.then(spec, PeriodicTriggerScheduled.newBuilder().setJobId(JOB).setDueAtMs(10_000 + 200 + 400)
+        then.then(JobSpecs.withMaxParallelism(spec, Optional.empty()), PeriodicTriggerScheduled.newBuilder()
+                .setJobId(JOB).setDueAtMs(10_000 + 200 + 400)
                 .setTimestampMs(10_000).build());
         assertThat(then.job(JOB).getStatus()).isEqualTo(JobStatus.RUNNING);
         assertThat(then.job(JOB).getNextCheckpointId()).isEqualTo(1);
@@ -136,7 +139,7 @@ class JobLifecycleTest {
         assertThat(aborted.getMessage()).isEqualTo("job spec replaced");
         assertThat(then.single(PeriodicTriggerScheduled.class).getDueAtMs()).isEqualTo(1100);
         assertThat(then.job(JOB).getConfig().getIntervalMs()).isEqualTo(5000);
-        assertThat(then.state().spec(JOB)).contains(replaced);
+        assertThat(then.state().spec(JOB)).contains(JobSpecs.withMaxParallelism(replaced, Optional.of(spec())));
         assertThat(then.job(JOB).getPending()).isEmpty();
         assertThat(then.job(JOB).getNextCheckpointId()).as("ids are never reused").isEqualTo(2);
     }
@@ -148,10 +151,11 @@ class JobLifecycleTest {
 
         Then then = scenario.when(new Command.RegisterJob(replaced, 0.0), 1003);
 
-        assertThat(then.state().spec(JOB)).contains(replaced);
+        JobSpec registered = JobSpecs.withMaxParallelism(replaced, Optional.of(spec()));
+        assertThat(then.state().spec(JOB)).contains(registered);
         assertThat(then.state().values(StateTable.VERTICES, JOB).stream().map(TaskVertex::getTaskId).sorted())
                 .containsExactly("new-task", SOURCE);
-        assertThat(then.state().vertex(JOB, SOURCE)).contains(replaced.getTasks().get(0));
+        assertThat(then.state().vertex(JOB, SOURCE)).contains(registered.getTasks().get(0));
         assertThat(then.state().vertex(JOB, SINK)).isEmpty();
         then.scenario().when(Fixtures.start(SINK, 0, 2), 1004).thenTypes(TaskStarted.class);
         then.scenario().when(Fixtures.start(SOURCE, 2, 1), 1005).thenTypes(TaskStarted.class);

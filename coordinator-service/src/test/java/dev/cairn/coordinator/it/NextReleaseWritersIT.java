@@ -7,6 +7,7 @@ import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.FaultChecks;
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.CheckpointCompleted;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
@@ -120,7 +122,9 @@ class NextReleaseWritersIT {
         cairn.startTask(job, "source", 0, "a-1");
 
         assertThat(cairn.awaitNextControl(CheckpointTriggered.class, t -> t.getJobId().equals(job))).isNotNull();
-        assertThat(cairn.awaitJournal(JobSpec.class, s -> s.getJobId().equals(job))).isEqualTo(spec);
+        assertThat(cairn.awaitJournal(JobSpec.class, s -> s.getJobId().equals(job)))
+                .as("registered with its max parallelism fixed").isEqualTo(JobSpecs.withMaxParallelism(spec,
+                        Optional.empty()));
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.cairn.coordinator.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.core.contract.JobSpecs;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.AckEnvelope;
@@ -25,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -118,9 +120,10 @@ class CoordinatorTopologyTest {
         requests.pipeInput("job-5", new RequestEnvelope(sourceOnly));
 
         CoordinatorState stores = stores();
-        assertThat(stores.spec("job-5")).contains(sourceOnly);
+        JobSpec registered = JobSpecs.withMaxParallelism(sourceOnly, Optional.empty());
+        assertThat(stores.spec("job-5")).contains(registered);
         assertThat(stores.vertex("job-5", "sink")).isEmpty();
-        assertThat(stores.vertex("job-5", "source")).contains(sourceOnly.getTasks().get(0));
+        assertThat(stores.vertex("job-5", "source")).contains(registered.getTasks().get(0));
         assertThat(stores.job("job-5").orElseThrow().getConfig()).isEqualTo(sourceOnly.getConfig());
     }
 

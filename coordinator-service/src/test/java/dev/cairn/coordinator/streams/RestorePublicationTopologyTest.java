@@ -34,13 +34,13 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a completion publishes on the completed topic: the retained checkpoints under the job id, and the
  * newest checkpoint's subtask states in parts under part keys; parts a newer, smaller checkpoint no longer
- * has are tombstoned. Records of 16 KiB at most, so that a part holds two states at the default limits.
+ * has are tombstoned. Records of 18 KiB at most, so that a part holds two states at the default limits.
  */
 class RestorePublicationTopologyTest {
 
     private static final CairnTopics TOPICS = CoordinatorDriver.TOPICS;
     private static final Instant START = CoordinatorDriver.START;
-    private static final int MAX_RECORD_BYTES = 16 * 1024;
+    private static final int MAX_RECORD_BYTES = 18 * 1024;
 
     @TempDir
     Path stateDir;

@@ -15,11 +15,13 @@ import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskFinished;
+import dev.cairn.events.TaskRescale;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,6 +105,9 @@ class SidecarRecordKindsTopologyTest {
             driver.send(JOB, new RequestEnvelope(DisposeSavepoint.newBuilder().setJobId(JOB)
                     .setRequestId("dispose-1").setCheckpointId(1L).setRequester("test").setTimestampMs(driver.now())
                     .build()));
+            driver.send(JOB, new RequestEnvelope(RescaleJob.newBuilder().setJobId(JOB).setRequestId("rescale-1")
+                    .setTasks(List.of(new TaskRescale(spec().getTasks().get(0).getTaskId(), 2)))
+                    .setRestoreMode(RestoreMode.NO_CLAIM).setRequester("test").setTimestampMs(driver.now()).build()));
 
             assertThat(driver.deadLetters().isEmpty()).as("signing %s", master != null ? "on" : "off").isTrue();
             assertThat(kindsInJournal()).containsAll(requestKinds());

@@ -3,6 +3,8 @@ package dev.cairn.sidecar.core;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.KeyGroupRange;
+import dev.cairn.events.OperatorStateMode;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.RestoreFailed;
@@ -179,7 +181,10 @@ public final class AckEvents {
                         + (cause.getMessage() != null ? ": " + cause.getMessage() : ""));
     }
 
-    /** The state handle of a result: its location, size and shared objects. */
+    /**
+     * The state handle of a result: its location, size and shared objects, and the key groups or the operator state
+     * mode it declares (what a restore with another parallelism redistributes it by; {@code null} when undeclared).
+     */
     private static StateHandle handle(SnapshotResult result) {
         List<SharedState> shared = new ArrayList<>(result.shared().size());
         for (SharedObject object : result.shared()) {
@@ -187,12 +192,27 @@ public final class AckEvents {
                     .setReused(object.reused()).build());
         }
         return StateHandle.newBuilder().setLocation(result.location()).setSizeBytes(result.sizeBytes())
-                .setShared(shared).build();
+                .setShared(shared).setKeyGroups(keyGroups(result.keyGroups()))
+                .setOperatorStateMode(mode(result.operatorStateMode())).build();
+    }
+
+    /** A key-group range of the hook SPI as the events have it; {@code null} stays {@code null}. */
+    static KeyGroupRange keyGroups(dev.cairn.sidecar.hook.KeyGroupRange range) {
+        return range == null ? null : new KeyGroupRange(range.startKeyGroup(), range.endKeyGroup());
+    }
+
+    /** An operator state mode of the hook SPI as the events have it; {@code null} stays {@code null}. */
+    static OperatorStateMode mode(dev.cairn.sidecar.hook.OperatorStateMode mode) {
+        return mode == null ? null : OperatorStateMode.valueOf(mode.name());
     }
 
     private static StateHandle copy(StateHandle handle) {
+        KeyGroupRange keyGroups = handle.getKeyGroups();
         return StateHandle.newBuilder().setLocation(handle.getLocation()).setSizeBytes(handle.getSizeBytes())
-                .setShared(new ArrayList<>(handle.getShared())).build();
+                .setShared(new ArrayList<>(handle.getShared()))
+                .setKeyGroups(keyGroups == null ? null : new KeyGroupRange(keyGroups.getStartKeyGroup(),
+                        keyGroups.getEndKeyGroup()))
+                .setOperatorStateMode(handle.getOperatorStateMode()).build();
     }
 
     private static Throwable unwrap(Throwable error) {

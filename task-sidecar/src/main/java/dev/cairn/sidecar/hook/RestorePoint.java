@@ -10,6 +10,12 @@ import java.util.List;
  * of {@link #states}. After a rescale ({@link #rescaled()}) it reads every entry of {@link #states}, the states the
  * coordinator handed to it, and keeps of their keyed state the key groups of {@link #keyGroups} only; its own
  * {@link #location} is then {@code null}, and {@link #states} may be empty (a new subtask with nothing to read).
+ * Of a state that is not keyed it takes what it needs: a {@link OperatorStateMode#UNION} state comes to every new
+ * subtask, a {@link OperatorStateMode#SPLIT_DISTRIBUTE} state to one.
+ *
+ * <p>A point of a coordinator written before rescaling existed says nothing of the task's parallelism (0 for all
+ * three, {@code null} key groups, never {@link #rescaled()}); its {@link #states} is the own state alone, its
+ * {@link RestoredState#fromSubtask} -1.
  *
  * @param checkpointId the completed checkpoint (or savepoint)
  * @param location the subtask's own state handle location; {@code null} after a rescale

@@ -7,7 +7,8 @@ import java.util.Objects;
  * One state a restoring subtask reads: its own state of the restore point, or, after a rescale, one of the states of
  * the restore point's subtasks that the coordinator handed to it.
  *
- * @param fromSubtask the subtask of the restore point that wrote it
+ * @param fromSubtask the subtask of the restore point that wrote it; -1 when the coordinator did not say (one written
+ *     before rescaling existed, whose point holds only the subtask's own state)
  * @param location the state's location
  * @param sizeBytes its size
  * @param shared the shared objects it is made of besides its own object (an incremental snapshot)

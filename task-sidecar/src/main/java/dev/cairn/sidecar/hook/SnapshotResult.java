@@ -23,6 +23,12 @@ import java.util.List;
  * them and tells the subtask to delete each once no checkpoint refers to it. A participant's result that names any
  * is declined, and so is a result whose shared objects are malformed (see {@link SharedObject}).
  *
+ * <p>Key groups ({@link #withKeyGroups}) and an operator state mode ({@link #withOperatorStateMode}) say how a
+ * task's state is handed out when the job restores with another parallelism; a task whose snapshots declare neither
+ * cannot be rescaled (the coordinator refuses the rescale, saying why). They are for a task's state only: a
+ * participant's result that declares either is declined, and so is a declaration without a state, and a key-group
+ * range that holds no key group (its end before its start).
+ *
  * @param location the state handle's location; {@code null} for no state
  * @param sizeBytes the state's size: for an incremental snapshot, its own object and the shared objects it wrote
  *     (not those it reuses)

@@ -54,10 +54,12 @@ final class Startup {
     /**
      * Restores the worker from the newest restore point on the completed topic, never from one older than a
      * completion already visible on control ({@link RestoreCheck}): when control shows a newer restore point
-     * completed, reads the completed topic again until it shows it too.
+     * completed, reads the completed topic again until it shows it too. A task's restore point is read whole: while
+     * some of its restore parts are missing ({@link RestorePoints#missingParts}), it reads the completed topic again
+     * until it shows them all.
      *
      * @throws IllegalStateException when the completed topic does not catch up by the deadline (the message names
-     *         both checkpoints), or the worker's restore fails
+     *         both checkpoints, or the parts missing), or the worker's restore fails
      */
     static Restored restore(SnapshotHook hook, RuntimeSettings settings, StartupSource source, Deadline deadline,
             Optional<AttemptNumber> attempt) {
@@ -65,31 +67,67 @@ final class Startup {
         List<CheckpointCompleted> onControl = lookBack.completions();
         RestoreRecords records = source.restoreRecords();
         RestoreCheck.Verdict verdict = RestoreCheck.check(settings.jobId(), records.retained(), onControl);
-        if (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
-            LOG.info("{} shows checkpoint {} of job {} completed, {} shows {}: waiting for it to catch up before"
-                    + " restoring", settings.topics().control(), awaited.checkpointId(), settings.jobId(),
-                    settings.topics().completed(), describe(RestoreCheck.newestRetained(records.retained())));
+        Optional<String> waiting = waitingFor(settings, records, verdict);
+        if (waiting.isPresent()) {
+            LOG.info("{}: waiting for it to catch up before restoring", waiting.get());
         }
-        while (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
+        while (waiting.isPresent()) {
             if (!deadline.passed()) {
                 StartupReads.pause(REREAD);
             }
             if (deadline.passed()) {
-                throw new IllegalStateException(settings.topics().control() + " shows checkpoint "
-                        + awaited.checkpointId() + " of job " + settings.jobId() + " completed, but "
-                        + settings.topics().completed() + " still shows "
-                        + describe(RestoreCheck.newestRetained(records.retained())) + " as its restore point after "
-                        + deadline.total().toMillis() + " ms; not restoring the worker behind a completed checkpoint");
+                throw new IllegalStateException(waiting.get() + ", still after " + deadline.total().toMillis()
+                        + " ms; not restoring the worker " + (verdict instanceof RestoreCheck.AwaitCompleted
+                                ? "behind a completed checkpoint" : "from part of a checkpoint"));
             }
             records = source.restoreRecords();
             verdict = RestoreCheck.check(settings.jobId(), records.retained(), onControl);
+            waiting = waitingFor(settings, records, verdict);
         }
-        Optional<RestorePoint> point = settings.isParticipant()
-                ? RestorePoints.participant(records.retained(), settings.participant())
-                : RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
-                        settings.subtaskIndex());
+        Optional<RestorePoint> point;
+        if (settings.isParticipant()) {
+            point = RestorePoints.participant(records.retained(), settings.participant());
+        } else {
+            point = RestorePoints.latest(records.retained(), records.parts().values(), settings.taskId(),
+                    settings.subtaskIndex());
+            warnIfGone(settings, records);
+        }
         restore(hook, settings, point, attempt);
         return new Restored(point, verdict.latestCompletedOnControl(), lookBack.discards());
+    }
+
+    /**
+     * What start-up waits for before it restores, as it says so; empty when it may restore: control shows a newer
+     * restore point completed than the completed topic, or (for a task) the completed topic shows only some of the
+     * restore parts of its newest checkpoint.
+     */
+    private static Optional<String> waitingFor(RuntimeSettings settings, RestoreRecords records,
+            RestoreCheck.Verdict verdict) {
+        if (verdict instanceof RestoreCheck.AwaitCompleted awaited) {
+            return Optional.of(settings.topics().control() + " shows checkpoint " + awaited.checkpointId()
+                    + " of job " + settings.jobId() + " completed, but " + settings.topics().completed() + " shows "
+                    + describe(RestoreCheck.newestRetained(records.retained())) + " as its restore point");
+        }
+        if (settings.isParticipant()) {
+            return Optional.empty();
+        }
+        return RestorePoints.missingParts(records.retained(), records.parts().values())
+                .map(missing -> settings.topics().completed() + " shows " + missing + " of job " + settings.jobId());
+    }
+
+    /**
+     * Says so when the job restores its task with fewer subtasks than this one's index: the worker was deployed
+     * with an index the job no longer has, and starts with nothing to restore.
+     */
+    private static void warnIfGone(RuntimeSettings settings, RestoreRecords records) {
+        RestorePoints.restoredTask(records.retained(), records.parts().values(), settings.taskId())
+                .filter(task -> settings.subtaskIndex() >= task.getParallelism())
+                .ifPresent(task -> LOG.warn("Task {} subtask {} of job {}: the job restores checkpoint {} with"
+                        + " parallelism {} for task {} (previously {}), so it has no subtask {} any more; the worker"
+                        + " starts with nothing to restore. Was it deployed with the job's old parallelism?",
+                        settings.taskId(), settings.subtaskIndex(), settings.jobId(),
+                        RestoreCheck.newestRetained(records.retained()), task.getParallelism(), settings.taskId(),
+                        task.getPreviousParallelism(), settings.subtaskIndex()));
     }
 
     /**
@@ -150,8 +188,7 @@ final class Startup {
             Optional<AttemptNumber> attempt) {
         LOG.info("Restoring {} of job {} from {}", settings.isParticipant() ? "participant " + settings.participant()
                 : "task " + settings.taskId() + " subtask " + settings.subtaskIndex(), settings.jobId(),
-                point.map(p -> "checkpoint " + p.checkpointId() + " (" + p.location() + ")")
-                        .orElse("nothing (fresh start)"));
+                point.map(Startup::describe).orElse("nothing (fresh start)"));
         try {
             if (attempt.isPresent()) {
                 hook.restore(point, attempt.get());
@@ -159,14 +196,27 @@ final class Startup {
                 hook.restore(point);
             }
         } catch (Exception e) {
-            String message = "the worker's restore from " + point.map(RestorePoint::location).orElse("nothing")
-                    + " failed: " + e.getMessage();
+            String message = "the worker's restore from " + point.map(p -> p.rescaled() ? "checkpoint "
+                    + p.checkpointId() + " (rescaled)" : p.location()).orElse("nothing") + " failed: " + e.getMessage();
             if (point.isPresent() && unreadable(e)) {
                 throw new UnreadableRestorePoint(point.get().checkpointId(), "checkpoint "
                         + point.get().checkpointId() + " cannot be restored: " + message, e);
             }
             throw new IllegalStateException(message, e);
         }
+    }
+
+    /**
+     * A restore point as start-up logs it: the checkpoint and the own state's location, or after a rescale the
+     * parallelism then and now, the key groups the subtask owns and how many states it reads.
+     */
+    private static String describe(RestorePoint point) {
+        if (!point.rescaled()) {
+            return "checkpoint " + point.checkpointId() + " (" + point.location() + ")";
+        }
+        return "checkpoint " + point.checkpointId() + ", rescaled from parallelism " + point.previousParallelism()
+                + " to " + point.parallelism() + ": key groups " + point.keyGroups() + ", " + point.states().size()
+                + " state(s) to read";
     }
 
     private static boolean unreadable(Throwable error) {

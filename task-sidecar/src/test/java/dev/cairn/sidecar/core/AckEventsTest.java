@@ -2,15 +2,24 @@ package dev.cairn.sidecar.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.StateHandle;
+import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskStarted;
+import dev.cairn.sidecar.hook.KeyGroupRange;
+import dev.cairn.sidecar.hook.OperatorStateMode;
 import dev.cairn.sidecar.hook.SnapshotDeclinedException;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
 class AckEventsTest {
+
+    private static final TaskAttempt ATTEMPT = new TaskAttempt("job", "map", 2, "a-1");
 
     @Test
     void shouldAnnounceTheSubtasksAttemptWhenRegistering() {
@@ -66,5 +75,52 @@ class AckEventsTest {
 
         assertThat(failure.reason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_ASYNC_EXCEPTION);
         assertThat(failure.message()).contains("java.lang.NullPointerException");
+    }
+
+    @Test
+    void shouldPutTheDeclaredKeyGroupsIntoTheAcksStateHandleWhenTheSnapshotIsKeyed() {
+        SnapshotResult keyed = SnapshotResult.of("file:///s/chk-3/map-2", 80).withKeyGroups(new KeyGroupRange(64, 95));
+
+        CheckpointAcknowledged ack = AckEvents.ack(ATTEMPT, 3, keyed, 1, 2, 10);
+
+        StateHandle handle = ack.getStateHandle();
+        assertThat(handle.getKeyGroups()).isEqualTo(new dev.cairn.events.KeyGroupRange(64, 95));
+        assertThat(handle.getOperatorStateMode()).isNull();
+    }
+
+    @Test
+    void shouldPutTheDeclaredModeIntoTheAcksStateHandleWhenTheStateIsNotKeyed() {
+        SnapshotResult split = SnapshotResult.of("file:///s/chk-3/map-2", 80)
+                .withOperatorStateMode(OperatorStateMode.SPLIT_DISTRIBUTE);
+        SnapshotResult union = SnapshotResult.of("file:///s/chk-3/map-2", 80)
+                .withOperatorStateMode(OperatorStateMode.UNION);
+
+        assertThat(AckEvents.ack(ATTEMPT, 3, split, 1, 2, 10).getStateHandle().getOperatorStateMode())
+                .isEqualTo(dev.cairn.events.OperatorStateMode.SPLIT_DISTRIBUTE);
+        assertThat(AckEvents.ack(ATTEMPT, 3, union, 1, 2, 10).getStateHandle().getOperatorStateMode())
+                .isEqualTo(dev.cairn.events.OperatorStateMode.UNION);
+        assertThat(AckEvents.ack(ATTEMPT, 3, union, 1, 2, 10).getStateHandle().getKeyGroups()).isNull();
+    }
+
+    @Test
+    void shouldDeclareNeitherWhenTheSnapshotDeclaresNeither() {
+        StateHandle handle = AckEvents.ack(ATTEMPT, 3, SnapshotResult.of("file:///s/x", 1), 1, 2, 10)
+                .getStateHandle();
+
+        assertThat(handle.getKeyGroups()).isNull();
+        assertThat(handle.getOperatorStateMode()).isNull();
+    }
+
+    @Test
+    void shouldKeepTheDeclaredKeyGroupsOfTheFinalStateWhenTheTaskFinishes() {
+        SnapshotResult last = SnapshotResult.finishedWith("file:///s/final", 5).withKeyGroups(new KeyGroupRange(0, 9))
+                .withOperatorStateMode(OperatorStateMode.UNION);
+
+        TaskFinished finished = AckEvents.finished(ATTEMPT, AckEvents.stateOf(last), 10);
+
+        assertThat(finished.getFinalState().getKeyGroups()).isEqualTo(new dev.cairn.events.KeyGroupRange(0, 9));
+        assertThat(finished.getFinalState().getOperatorStateMode())
+                .isEqualTo(dev.cairn.events.OperatorStateMode.UNION);
+        assertThat(AckEvents.finished(ATTEMPT, Optional.empty(), 10).getFinalState()).isNull();
     }
 }

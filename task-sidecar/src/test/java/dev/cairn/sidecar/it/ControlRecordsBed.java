@@ -15,6 +15,7 @@ import dev.cairn.events.DiscardReason;
 import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PostCheckpointAction;
+import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.SnapshotOptions;
 import dev.cairn.events.StateDiscarded;
@@ -22,6 +23,7 @@ import dev.cairn.events.StateHandle;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EnvelopeJobIds;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.events.topics.JobPartitions;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.TopicTail;
 import dev.cairn.sidecar.app.Sidecar;
@@ -48,30 +50,33 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>In: the test's {@link CheckpointTriggered}, {@link ParticipantsTriggered}, {@link CheckpointCompleted},
  * {@link CheckpointAborted}, {@link AckDiscarded}, {@link StateDiscarded} (on the control topic) and
- * {@link RetainedCheckpoints} (on the
- * completed topic). Out: every {@link AckEnvelope} event the sidecars publish, read from the beginning and verified
- * as the coordinator verifies them: the sidecars sign with their job's key, and a record that is unsigned or signed
- * with another key fails the read.
+ * {@link RetainedCheckpoints} and {@link RestorePart}s (on the completed topic). Out: every {@link AckEnvelope}
+ * event the sidecars publish, read from the beginning and verified as the coordinator verifies them: the sidecars
+ * sign with their job's key, and a record that is unsigned or signed with another key fails the read.
  */
 public final class ControlRecordsBed implements AutoCloseable {
 
     /** How long the helpers wait for an event. */
     public static final Duration WAIT = Duration.ofSeconds(60);
+    /** How many partitions each of this bed's topics has. */
+    private static final int PARTITIONS = 3;
 
     private final KafkaCluster kafka;
     private final SigningKey master = SigningKey.generate();
     private final CairnTopics topics = new CairnTopics("it-wire-" + UUID.randomUUID().toString().substring(0, 8) + ".");
     private final KafkaProducer<String, ControlEnvelope> control;
     private final KafkaProducer<String, RetainedCheckpoints> completed;
+    private final KafkaProducer<String, RestorePart> parts;
     private final TopicTail<AckEnvelope> acks;
     private final List<Sidecar> sidecars = new CopyOnWriteArrayList<>();
 
     /** Creates this bed's topics (3 partitions each) and waits until they take writes. */
     public ControlRecordsBed(KafkaCluster kafka) {
         this.kafka = kafka;
-        kafka.createTopics(3, topics.all().toArray(String[]::new));
+        kafka.createTopics(PARTITIONS, topics.all().toArray(String[]::new));
         this.control = producer(CairnSerdes.control().serializer());
         this.completed = producer(CairnSerdes.retained().serializer());
+        this.parts = producer(CairnSerdes.restoreParts().serializer());
         this.acks = TopicTail.fromBeginning(kafka.bootstrapServers(), topics.acks(),
                 new VerifyingDeserializer<>(CairnSerdes.acks(), master, EnvelopeJobIds::of), AckEnvelope::getEvent);
     }
@@ -118,6 +123,19 @@ public final class ControlRecordsBed implements AutoCloseable {
     /** Writes the job's retained checkpoints to the completed topic. */
     public void retain(RetainedCheckpoints retained) {
         send(completed, topics.completed(), retained.getJobId(), retained);
+    }
+
+    /**
+     * Writes one restore part of the job's restore point to the completed topic, under its part key, on the job's
+     * partition (as the coordinator's partitioner puts it there, whatever the key hashes to).
+     */
+    public void restorePart(RestorePart part) {
+        try {
+            parts.send(new ProducerRecord<>(topics.completed(), JobPartitions.of(part.getJobId(), PARTITIONS),
+                    CairnTopics.restorePartKey(part.getJobId(), part.getPart()), part)).get();
+        } catch (Exception e) {
+            throw new AssertionError("cannot produce to " + topics.completed(), e);
+        }
     }
 
     private static <V> void send(KafkaProducer<String, V> producer, String topic, String key, V value) {
@@ -224,6 +242,7 @@ public final class ControlRecordsBed implements AutoCloseable {
         stopSidecars();
         control.close();
         completed.close();
+        parts.close();
         acks.close();
     }
 }

@@ -19,20 +19,13 @@ import dev.cairn.sidecar.core.SidecarAction;
 import dev.cairn.sidecar.core.SidecarCore;
 import dev.cairn.sidecar.core.TaskAttempt;
 import dev.cairn.sidecar.hook.RestorePoint;
-import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
-import dev.cairn.sidecar.hook.SnapshotResult;
-import dev.cairn.sidecar.kafka.StartupReads.ControlLookBack;
 import dev.cairn.sidecar.kafka.StartupReads.Deadline;
 import dev.cairn.sidecar.kafka.StartupReads.RestoreRecords;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,8 +48,9 @@ class StartupRestoreTest {
     @Test
     void shouldRestoreTheNewerCheckpointWhenTheCompletedTopicCatchesUpWithControl() {
         // given control shows checkpoint 5 completed, and the completed topic shows 4 twice before it shows 5
-        FakeReads reads = new FakeReads(List.of(completed(4), completed(5)), retained(4), retained(4), retained(5));
-        RecordingRestore hook = new RecordingRestore();
+        FakeStartupSource reads = new FakeStartupSource(List.of(completed(4), completed(5)), retained(4), retained(4),
+                retained(5));
+        RecordingRestoreHook hook = new RecordingRestoreHook();
 
         // when
         Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)),
@@ -74,8 +68,8 @@ class StartupRestoreTest {
     @Test
     void shouldFailTheStartUpNamingBothCheckpointsWhenTheCompletedTopicNeverCatchesUp() {
         // given control shows 5 completed, the completed topic shows 4 on every read
-        FakeReads reads = new FakeReads(List.of(completed(5)), retained(4));
-        RecordingRestore hook = new RecordingRestore();
+        FakeStartupSource reads = new FakeStartupSource(List.of(completed(5)), retained(4));
+        RecordingRestoreHook hook = new RecordingRestoreHook();
 
         // when / then
         assertThatThrownBy(() -> Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofMillis(500)),
@@ -90,8 +84,8 @@ class StartupRestoreTest {
     @Test
     void shouldRestoreAtOnceWhenControlShowsNothingNewerThanTheCompletedTopic() {
         // given
-        FakeReads reads = new FakeReads(List.of(completed(3), completed(4)), retained(4));
-        RecordingRestore hook = new RecordingRestore();
+        FakeStartupSource reads = new FakeStartupSource(List.of(completed(3), completed(4)), retained(4));
+        RecordingRestoreHook hook = new RecordingRestoreHook();
 
         // when
         Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)),
@@ -108,8 +102,8 @@ class StartupRestoreTest {
         // given a plain savepoint 5 (not a restore point) completed after the restore point 4
         CheckpointCompleted savepoint = completed(5);
         savepoint.setType(CheckpointType.SAVEPOINT);
-        FakeReads reads = new FakeReads(List.of(completed(4), savepoint), retained(4));
-        RecordingRestore hook = new RecordingRestore();
+        FakeStartupSource reads = new FakeStartupSource(List.of(completed(4), savepoint), retained(4));
+        RecordingRestoreHook hook = new RecordingRestoreHook();
 
         // when
         Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofSeconds(30)),
@@ -126,10 +120,10 @@ class StartupRestoreTest {
         // given another job's completion 9 on the same control partition
         CheckpointCompleted otherJob = completed(9);
         otherJob.setJobId("payments");
-        FakeReads reads = new FakeReads(List.of(otherJob), retained(4));
+        FakeStartupSource reads = new FakeStartupSource(List.of(otherJob), retained(4));
 
         // when
-        Startup.Restored restored = Startup.restore(new RecordingRestore(), SETTINGS, reads,
+        Startup.Restored restored = Startup.restore(new RecordingRestoreHook(), SETTINGS, reads,
                 Deadline.after(Duration.ofSeconds(30)),
                 Optional.empty());
 
@@ -146,10 +140,10 @@ class StartupRestoreTest {
                 .setPart(0).setParts(1).setObjects(List.of(DiscardedObject.newBuilder().setTaskId(TASK)
                         .setSubtaskIndex(0).setLocation(location(3)).setSizeBytes(100L).build()))
                 .setTimestampMs(1).build();
-        FakeReads reads = new FakeReads(List.of(completed(4)), List.of(subsumed), retained(4));
+        FakeStartupSource reads = new FakeStartupSource(List.of(completed(4)), List.of(subsumed), retained(4));
 
         // when
-        Startup.Restored restored = Startup.restore(new RecordingRestore(), SETTINGS, reads,
+        Startup.Restored restored = Startup.restore(new RecordingRestoreHook(), SETTINGS, reads,
                 Deadline.after(Duration.ofSeconds(30)), Optional.empty());
 
         // then the core set up as the sidecar sets it up hands the subtask's object to the worker
@@ -192,59 +186,5 @@ class StartupRestoreTest {
     private static RestoreRecords retained(long newest) {
         return new RestoreRecords(Optional.of(RetainedCheckpoints.newBuilder().setJobId(JOB)
                 .setCheckpoints(List.of(completed(newest - 1), completed(newest))).build()), Map.of());
-    }
-
-    /** The topics as a starting sidecar would read them: control once, the completed topic read after read. */
-    private static final class FakeReads implements StartupSource {
-        private final List<CheckpointCompleted> onControl;
-        private final List<Object> discards;
-        private final Deque<RestoreRecords> completed = new ArrayDeque<>();
-        private RestoreRecords last;
-        int completedReads;
-
-        FakeReads(List<CheckpointCompleted> onControl, RestoreRecords... completedReads) {
-            this(onControl, List.of(), completedReads);
-        }
-
-        FakeReads(List<CheckpointCompleted> onControl, List<Object> discards, RestoreRecords... completedReads) {
-            this.onControl = onControl;
-            this.discards = discards;
-            this.completed.addAll(List.of(completedReads));
-        }
-
-        @Override
-        public ControlLookBack controlLookBack() {
-            return new ControlLookBack(onControl, discards);
-        }
-
-        @Override
-        public RestoreRecords restoreRecords() {
-            completedReads++;
-            last = completed.isEmpty() ? last : completed.pollFirst();
-            return last;
-        }
-    }
-
-    /** A worker that only records what it was asked to restore from. */
-    private static final class RecordingRestore implements SnapshotHook {
-        final List<Optional<RestorePoint>> restores = new CopyOnWriteArrayList<>();
-
-        @Override
-        public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
-            throw new UnsupportedOperationException("not in these tests");
-        }
-
-        @Override
-        public void notifyComplete(long checkpointId, long lastSubsumedId) {
-        }
-
-        @Override
-        public void notifyAborted(long checkpointId, long latestCompletedId) {
-        }
-
-        @Override
-        public void restore(Optional<RestorePoint> from) {
-            restores.add(from);
-        }
     }
 }

@@ -3,6 +3,8 @@ package dev.cairn.coordinator.rest.routes;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.rest.access.AccessPolicy;
 import dev.cairn.coordinator.rest.bodies.JobSpecBody;
+import dev.cairn.coordinator.rest.bodies.RescaleBodies;
+import dev.cairn.coordinator.rest.bodies.RescaleBodies.SpecTask;
 import dev.cairn.coordinator.rest.bodies.RestoreBodies;
 import dev.cairn.coordinator.rest.bodies.TriggerBodies;
 import dev.cairn.coordinator.rest.sources.HealthSource;
@@ -15,6 +17,7 @@ import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.views.ApiViews;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
 import java.net.URLDecoder;
@@ -24,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -187,6 +191,18 @@ public final class QueryApi {
                 + restore.getRestoreMode() + ")", restore.getRequestId());
     }
 
+    /**
+     * {@code POST /jobs/{jobId}/rescaling}: reads the body, checks it against the job's tasks (asking its owner if need
+     * be), produces the RescaleJob.
+     */
+    HttpAnswer rescale(Route.Call call) {
+        RescaleJob rescale = RescaleBodies.rescale(call.request().bodyText(), call.jobId(), clock.getAsLong(),
+                () -> UUID.randomUUID().toString(), limits);
+        return publishFor(call, tasks -> RescaleBodies.requireFits(rescale, tasks), () -> publisher.publish(rescale),
+                "a rescale to " + RescaleBodies.describe(rescale) + " (" + rescale.getRestoreMode() + ")",
+                rescale.getRequestId());
+    }
+
     /** {@code POST /jobs/{jobId}/savepoints/dispose}: the same for a DisposeSavepoint. */
     HttpAnswer dispose(Route.Call call) {
         DisposeSavepoint dispose = RestoreBodies.dispose(call.request().bodyText(), call.jobId(), clock.getAsLong(),
@@ -199,9 +215,19 @@ public final class QueryApi {
 
     /**
      * Checks that the job exists (asking its owner if need be), then produces the request the body asked for: a
-     * checkpoint, a savepoint, a stop-with-savepoint, a restore or a disposal; answers 202 with its request id.
+     * checkpoint, a savepoint, a stop-with-savepoint, a restore, a rescale or a disposal; answers 202 with its request
+     * id.
      */
     private HttpAnswer publishFor(Route.Call call, Runnable publish, String what, String requestId) {
+        return publishFor(call, null, publish, what, requestId);
+    }
+
+    /**
+     * The same, checking the request against the job's tasks with {@code fits} first ({@link JobTasks}; {@code null}
+     * checks only that the job exists).
+     */
+    private HttpAnswer publishFor(Route.Call call, Consumer<List<SpecTask>> fits, Runnable publish, String what,
+            String requestId) {
         ApiRequest request = call.request();
         String jobId = call.jobId();
         JobLocation location = source.locate(jobId);
@@ -210,6 +236,11 @@ public final class QueryApi {
             if (answer.status() != 200) {
                 return answer;
             }
+            if (fits != null) {
+                fits.accept(JobTasks.ofView(answer.body(), owner.authority()));
+            }
+        } else if (location instanceof JobLocation.Local local && fits != null) {
+            fits.accept(JobTasks.local(source.reader(local.partition()), jobId));
         } else if (location instanceof JobLocation.Local local) {
             JobQueries.job(source.reader(local.partition()), jobId);
         } else {

@@ -38,6 +38,10 @@ public enum Route {
     RESTORE("POST", "/jobs/{jobId}/restore", Access.JOB_CHANGE, QueryApi::restore,
             "restore a job that is not RUNNING from a savepoint or retained checkpoint, in CLAIM or NO_CLAIM mode",
             "none: `flink run -s <path> --restoreMode` (Flink's `POST /jars/:jarid/run` with `savepointPath`)"),
+    RESCALING("POST", "/jobs/{jobId}/rescaling", Access.JOB_CHANGE, QueryApi::rescale,
+            "change the parallelism of some of the job's tasks: stop with a savepoint if RUNNING, resume from it",
+            "none: the Kubernetes operator's savepoint upgrade (Flink's old `PATCH /jobs/:jobid/rescaling` is "
+                    + "disabled)"),
     SAVEPOINTS("GET", "/jobs/{jobId}/savepoints", Access.JOB_READ,
             (api, c) -> api.read(c, s -> JobQueries.savepoints(s, c.jobId())),
             "the savepoints the job keeps, newest first, and its restore point", "none"),

@@ -8,6 +8,7 @@ import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
 import java.time.Duration;
@@ -17,8 +18,8 @@ import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, disposals): the requests
- * topic, keyed by job id, signed with the requests key when the coordinator has a master key, through a
+ * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, rescales, disposals): the
+ * requests topic, keyed by job id, signed with the requests key when the coordinator has a master key, through a
  * {@link RequestSender}; a send that fails is answered 503.
  */
 @FunctionalInterface
@@ -47,6 +48,11 @@ public interface RequestPublisher extends AutoCloseable {
     /** Sends a restore ({@code POST /jobs/{jobId}/restore}). */
     default void publish(RestoreJob restore) {
         publish(restore.getJobId(), new RequestEnvelope(restore));
+    }
+
+    /** Sends a rescale ({@code POST /jobs/{jobId}/rescaling}). */
+    default void publish(RescaleJob rescale) {
+        publish(rescale.getJobId(), new RequestEnvelope(rescale));
     }
 
     /** Sends a savepoint's disposal ({@code POST /jobs/{jobId}/savepoints/dispose}). */

@@ -15,8 +15,6 @@ import dev.cairn.sidecar.hook.StateUnreadableException;
 import dev.cairn.sidecar.hook.http.HookJson;
 import dev.cairn.sidecar.hook.http.MalformedHookMessageException;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 /**
  * A worker reached by running a command (an argv list, run without a shell unless the command itself is
@@ -52,13 +51,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       {@code CAIRN_STOPPING} and {@code CAIRN_DRAIN} ({@code true} for a stop-with-savepoint, the job stops);
  *       abort: {@code CAIRN_CHECKPOINT_ID}, {@code CAIRN_LATEST_COMPLETED_ID} (-1 when none),
  *       {@code CAIRN_STOP_FAILED} ({@code true}: a stop-with-savepoint failed, resume);</li>
- *   <li>restore: {@code CAIRN_RESTORE_CHECKPOINT_ID}, {@code CAIRN_RESTORE_LOCATION},
- *       {@code CAIRN_RESTORE_SIZE_BYTES}, {@code CAIRN_RESTORE_CHOSEN} ({@code true} when a user chose the
- *       point), {@code CAIRN_RESTORE_SHARED_COUNT} (how many shared objects the state is made of besides its own)
- *       and {@code CAIRN_RESTORE_SHARED_FILE} (a file holding them as a JSON array,
- *       {@code [{"location","sizeBytes","reused"}]}, {@code []} for a self-contained state; a file, not a variable,
- *       since an incremental state may name more objects than an environment holds; deleted once the command
- *       exited), all unset when there is nothing to restore;</li>
+ *   <li>restore: {@code CAIRN_RESTORE_CHECKPOINT_ID}, {@code CAIRN_RESTORE_LOCATION} (unset after a rescale,
+ *       when the subtask has no own state), {@code CAIRN_RESTORE_SIZE_BYTES}, {@code CAIRN_RESTORE_CHOSEN}
+ *       ({@code true} when a user chose the point), {@code CAIRN_RESTORE_SHARED_COUNT} (how many shared objects the
+ *       state is made of besides its own) and {@code CAIRN_RESTORE_SHARED_FILE} (a file holding them as a JSON
+ *       array, {@code [{"location","sizeBytes","reused"}]}, {@code []} for a self-contained state; a file, not a
+ *       variable, since an incremental state may name more objects than an environment holds); then how the task
+ *       restores, {@code CAIRN_RESTORE_RESCALED} ({@code true} when its parallelism changed), and when the
+ *       coordinator said, {@code CAIRN_RESTORE_PARALLELISM}, {@code CAIRN_RESTORE_PREVIOUS_PARALLELISM},
+ *       {@code CAIRN_RESTORE_MAX_PARALLELISM} and {@code CAIRN_RESTORE_KEY_GROUPS} ({@code start-end}: the key
+ *       groups the subtask owns now); then every state the subtask reads (its own, or after a rescale those handed
+ *       to it): {@code CAIRN_RESTORE_STATES_COUNT}, {@code CAIRN_RESTORE_STATES_FILE} (one line per state,
+ *       {@code fromSubtask sizeBytes keyGroups mode location}, {@code -} for key groups or a mode its snapshot did
+ *       not declare) and {@code CAIRN_RESTORE_STATES_JSON_FILE} (the same as a JSON array, with each state's shared
+ *       objects; see {@link RestoreVariables}). The files are deleted once the command exited; all these are unset
+ *       when there is nothing to restore;</li>
  *   <li>discard (optional: a command that ignores it and exits 0 deletes nothing): {@code CAIRN_CHECKPOINT_ID},
  *       {@code CAIRN_DISCARD_LOCATION}, {@code CAIRN_DISCARD_SIZE_BYTES}, {@code CAIRN_DISCARD_SHARED}
  *       ({@code true} for a shared object), and either {@code CAIRN_DISCARD_STATUS} ({@code UNKNOWN},
@@ -71,7 +78,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A snapshot acknowledges when the command exits 0 with a snapshot result as JSON on stdout (see
  * {@link HookJson}: a participant may print {@code {}} for no state, a task {@code {"finished":true,...}} when
- * its input is exhausted, an incremental snapshot lists its {@code "shared"} objects); it declines
+ * its input is exhausted, an incremental snapshot lists its {@code "shared"} objects, a state that can be rescaled
+ * declares its {@code "keyGroups"} or its {@code "operatorStateMode"}); it declines
  * ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) on a non-zero exit (with the exit code and the last lines of
  * stderr), on a timeout (the command and its descendants are destroyed) and on an exit 0 whose stdout is not a valid
  * result. Other calls throw an {@link IOException} in
@@ -83,15 +91,14 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
     static final int UNREADABLE_STATE = 3;
 
     /** Every variable this protocol sets; inherited values of these never leak into a call. */
-    static final List<String> PROTOCOL_VARIABLES = List.of("CAIRN_HOOK_ACTION", "CAIRN_CHECKPOINT_ID",
-            "CAIRN_CHECKPOINT_TYPE", "CAIRN_CHECKPOINT_TIMESTAMP", "CAIRN_STORAGE_LOCATION", "CAIRN_JOB_ID",
-            "CAIRN_TASK_ID", "CAIRN_SUBTASK_INDEX", "CAIRN_PARTICIPANT", "CAIRN_BACKUP_TYPE", "CAIRN_SAVEPOINT_FORMAT",
-            "CAIRN_POST_CHECKPOINT_ACTION", "CAIRN_ALIGNMENT", "CAIRN_ALIGNED_TIMEOUT_MS", "CAIRN_SYNCHRONOUS",
-            "CAIRN_DRAIN", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_STOPPING", "CAIRN_LATEST_COMPLETED_ID",
-            "CAIRN_STOP_FAILED", "CAIRN_RESTORE_LOCATION", "CAIRN_RESTORE_CHECKPOINT_ID", "CAIRN_RESTORE_SIZE_BYTES",
-            "CAIRN_RESTORE_CHOSEN", "CAIRN_RESTORE_SHARED_COUNT", "CAIRN_RESTORE_SHARED_FILE",
-            "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES", "CAIRN_DISCARD_STATUS", "CAIRN_DISCARD_REASON",
-            "CAIRN_DISCARD_SHARED");
+    static final List<String> PROTOCOL_VARIABLES = Stream.concat(Stream.of("CAIRN_HOOK_ACTION",
+            "CAIRN_CHECKPOINT_ID", "CAIRN_CHECKPOINT_TYPE", "CAIRN_CHECKPOINT_TIMESTAMP", "CAIRN_STORAGE_LOCATION",
+            "CAIRN_JOB_ID", "CAIRN_TASK_ID", "CAIRN_SUBTASK_INDEX", "CAIRN_PARTICIPANT", "CAIRN_BACKUP_TYPE",
+            "CAIRN_SAVEPOINT_FORMAT", "CAIRN_POST_CHECKPOINT_ACTION", "CAIRN_ALIGNMENT", "CAIRN_ALIGNED_TIMEOUT_MS",
+            "CAIRN_SYNCHRONOUS", "CAIRN_DRAIN", "CAIRN_LAST_SUBSUMED_ID", "CAIRN_STOPPING",
+            "CAIRN_LATEST_COMPLETED_ID", "CAIRN_STOP_FAILED", "CAIRN_DISCARD_LOCATION", "CAIRN_DISCARD_SIZE_BYTES",
+            "CAIRN_DISCARD_STATUS", "CAIRN_DISCARD_REASON", "CAIRN_DISCARD_SHARED"),
+            RestoreVariables.NAMES.stream()).toList();
 
     private static final AtomicInteger HOOKS = new AtomicInteger();
 
@@ -229,24 +236,9 @@ public final class CommandSnapshotHook extends RecordNotifiedHook {
             throws IOException, InterruptedException {
         Map<String, String> variables = new LinkedHashMap<>(attempt);
         variables.put("CAIRN_HOOK_ACTION", "restore");
-        Path shared = null;
-        try {
-            if (from.isPresent()) {
-                RestorePoint point = from.get();
-                shared = Files.createTempFile("cairn-restore-shared-", ".json");
-                Files.writeString(shared, HookJson.shared(point.shared()));
-                variables.put("CAIRN_RESTORE_CHECKPOINT_ID", Long.toString(point.checkpointId()));
-                variables.put("CAIRN_RESTORE_LOCATION", point.location());
-                variables.put("CAIRN_RESTORE_SIZE_BYTES", Long.toString(point.sizeBytes()));
-                variables.put("CAIRN_RESTORE_CHOSEN", Boolean.toString(point.chosen()));
-                variables.put("CAIRN_RESTORE_SHARED_COUNT", Integer.toString(point.shared().size()));
-                variables.put("CAIRN_RESTORE_SHARED_FILE", shared.toString());
-            }
+        try (RestoreVariables restore = RestoreVariables.of(from)) {
+            variables.putAll(restore.variables());
             await("restore", variables);
-        } finally {
-            if (shared != null) {
-                Files.deleteIfExists(shared);
-            }
         }
     }
 

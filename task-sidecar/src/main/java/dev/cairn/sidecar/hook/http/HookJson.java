@@ -14,6 +14,7 @@ import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -46,8 +47,11 @@ import java.util.Optional;
  *   <li>snapshot result: {@code {"location","sizeBytes"}} plus optional {@code "syncDurationMs",
  *       "asyncDurationMs", "alignmentDurationMs", "bytesPersisted"} (durations default to 0,
  *       {@code bytesPersisted} to {@code sizeBytes}) and {@code "shared"}: the shared objects of an incremental
- *       snapshot, {@code [{"location","sizeBytes","reused"}]} ({@code reused} defaults to false; absent: none);
- *       other fields are ignored. A participant may answer without {@code "location"} (e.g. {@code {}}): no state.
+ *       snapshot, {@code [{"location","sizeBytes","reused"}]} ({@code reused} defaults to false; absent: none),
+ *       and what it declares for a rescale: {@code "keyGroups"} ({@code {"startKeyGroup","endKeyGroup"}}, both
+ *       included, {@code 0 <= start <= end}) for keyed state, {@code "operatorStateMode"}
+ *       ({@code SPLIT_DISTRIBUTE|UNION}) for state that is not keyed (absent: not declared); other fields are
+ *       ignored. A participant may answer without {@code "location"} (e.g. {@code {}}): no state.
  *       A task whose input is exhausted may answer {@code {"finished":true}}, with {@code "location","sizeBytes"}
  *       (and {@code "shared"}) for its final state.</li>
  *   <li>notification: {@code {"checkpointId","outcome":"COMPLETED","lastSubsumedId","stopping","drain"}} or
@@ -61,8 +65,10 @@ import java.util.Optional;
  *       absent</li>
  *   <li>restore: {@code {"checkpointId","location","sizeBytes","chosen","shared"}} ({@code "shared"}: the restore
  *       point's shared objects as in a snapshot result, {@code []} for a self-contained state; absent reads as
- *       none), or {@code {}} when there is nothing to restore; a task's attempt as {@code "attemptId"} and
- *       {@code "attemptNumber"}</li>
+ *       none), then {@code "parallelism","previousParallelism","maxParallelism","rescaled","keyGroups","states"}
+ *       (how the task restores and every state the subtask reads, {@link RestoreJson}; {@code "location"} absent
+ *       after a rescale), or {@code {}} when there is nothing to restore; a task's attempt as
+ *       {@code "attemptId"} and {@code "attemptNumber"}</li>
  *   <li>error: {@code {"error": "..."}}, with {@code "reason"} (a checkpoint failure reason) when a worker
  *       declines</li>
  * </ul>
@@ -132,7 +138,8 @@ public final class HookJson {
         return write(new SnapshotResultBody(result.location(), hasState ? result.sizeBytes() : null,
                 result.syncDurationMs(), result.asyncDurationMs(), result.alignmentDurationMs(),
                 result.bytesPersisted(), result.finished() ? Boolean.TRUE : null,
-                result.shared().isEmpty() ? null : sharedBodies(result.shared())));
+                result.shared().isEmpty() ? null : sharedBodies(result.shared()), RestoreJson.body(result.keyGroups()),
+                result.operatorStateMode()));
     }
 
     /** Reads a task's snapshot result: it needs a location unless it says the task finished. */
@@ -157,7 +164,8 @@ public final class HookJson {
                 optionalInteger(r.asyncDurationMs(), "asyncDurationMs", 0, 0),
                 optionalInteger(r.alignmentDurationMs(), "alignmentDurationMs", 0, 0),
                 optionalInteger(r.bytesPersisted(), "bytesPersisted", 0, sizeBytes), finished,
-                sharedObjects(r.shared()));
+                sharedObjects(r.shared(), "shared"), RestoreJson.keyGroups(r.keyGroups(), "keyGroups"),
+                r.operatorStateMode());
     }
 
     /** The body of a notification. */
@@ -207,27 +215,21 @@ public final class HookJson {
     }
 
     /**
-     * The body of a restore call: the point to restore from with its shared objects (no field of it for a fresh
-     * start), and a task's attempt as {@code attemptId} and {@code attemptNumber}.
+     * The body of a restore call: the point to restore from with its shared objects, how its task restores and the
+     * states the subtask reads (no field of it for a fresh start; see {@link RestoreJson}), and a task's attempt as
+     * {@code attemptId} and {@code attemptNumber}.
      */
     public static String restore(Optional<RestorePoint> from, Optional<AttemptNumber> attempt) {
-        String attemptId = attempt.map(AttemptNumber::attemptId).orElse(null);
-        Long attemptNumber = attempt.map(AttemptNumber::number).orElse(null);
-        return write(from.map(p -> new RestoreBody(p.checkpointId(), p.location(), p.sizeBytes(),
-                        p.chosen() ? Boolean.TRUE : null, attemptId, attemptNumber, sharedBodies(p.shared())))
-                .orElse(new RestoreBody(null, null, null, null, attemptId, attemptNumber, null)));
+        return RestoreJson.restore(from, attempt);
     }
 
-    /** Reads the point of a restore body: no field of a restore point (as in {@code {}}) is a fresh start. */
+    /**
+     * Reads the point of a restore body: no field of a restore point (as in {@code {}}) is a fresh start; a body
+     * without the fields of a rescale (written before rescaling existed) reads as the own state, the task's
+     * parallelism unknown.
+     */
     public static Optional<RestorePoint> parseRestore(String body) throws MalformedHookMessageException {
-        RestoreBody r = read(body, "restore request", RestoreBody.class);
-        if (r.checkpointId() == null && r.location() == null && r.sizeBytes() == null && r.chosen() == null
-                && r.shared() == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new RestorePoint(integer(r.checkpointId(), "checkpointId", 0),
-                text(r.location(), "location"), integer(r.sizeBytes(), "sizeBytes", 0),
-                Boolean.TRUE.equals(r.chosen()), sharedObjects(r.shared())));
+        return RestoreJson.parseRestore(body);
     }
 
     /** Reads the attempt of a restore body: empty when it names none (a participant's). */
@@ -252,24 +254,39 @@ public final class HookJson {
         }
     }
 
+    /**
+     * The states a restoring subtask reads as JSON, {@code [{"fromSubtask","location","sizeBytes","shared",
+     * "keyGroups","operatorStateMode"}]}: the {@code "states"} of a restore body, on its own (the command hook hands
+     * it to a restoring command in a file).
+     */
+    public static String states(List<RestoredState> states) {
+        try {
+            return HookBinding.MAPPER.writeValueAsString(RestoreJson.stateBodies(states));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write " + states, e);
+        }
+    }
+
     /** The shared objects of a state, as JSON bodies. */
-    private static List<SharedBody> sharedBodies(List<SharedObject> shared) {
+    static List<SharedBody> sharedBodies(List<SharedObject> shared) {
         return shared.stream().map(o -> new SharedBody(o.location(), o.sizeBytes(), o.reused())).toList();
     }
 
     /**
      * The shared objects of a state read from JSON ({@code null}: none); each needs a location and a size of at
      * least 0, {@code reused} reads as false when absent. A shared object that is a state's own location, or listed
-     * twice, is no JSON matter: the sidecar declines such a result itself.
+     * twice, is no JSON matter: the sidecar declines such a result itself. Errors name an object by its path,
+     * {@code name[i]}.
      */
-    private static List<SharedObject> sharedObjects(List<SharedBody> bodies) throws MalformedHookMessageException {
+    static List<SharedObject> sharedObjects(List<SharedBody> bodies, String name)
+            throws MalformedHookMessageException {
         if (bodies == null) {
             return List.of();
         }
         List<SharedObject> shared = new ArrayList<>(bodies.size());
         for (int i = 0; i < bodies.size(); i++) {
             SharedBody body = bodies.get(i);
-            String field = "shared[" + i + "]";
+            String field = name + "[" + i + "]";
             if (body == null) {
                 throw new MalformedHookMessageException("field " + field + " must be an object, was null");
             }

@@ -8,6 +8,7 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DiscardReason;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
+import dev.cairn.sidecar.hook.OperatorStateMode;
 import java.util.List;
 
 /**
@@ -34,9 +35,23 @@ final class HookMessages {
             Long latestCompletedId) {
     }
 
-    /** A snapshot result; {@code shared} (the shared objects of an incremental snapshot) added after the others. */
+    /**
+     * A snapshot result; {@code shared} (the shared objects of an incremental snapshot) added after the others, then
+     * what it declares for a rescale: the key groups of its keyed state, or how its state that is not keyed is handed
+     * out.
+     */
     record SnapshotResultBody(String location, Long sizeBytes, Long syncDurationMs, Long asyncDurationMs,
-            Long alignmentDurationMs, Long bytesPersisted, Boolean finished, List<SharedBody> shared) {
+            Long alignmentDurationMs, Long bytesPersisted, Boolean finished, List<SharedBody> shared,
+            KeyGroupsBody keyGroups, OperatorStateMode operatorStateMode) {
+    }
+
+    /** A key-group range, both ends included. */
+    record KeyGroupsBody(Long startKeyGroup, Long endKeyGroup) {
+    }
+
+    /** One state a restoring subtask reads: its own, or after a rescale one handed to it. */
+    record RestoredStateBody(Long fromSubtask, String location, Long sizeBytes, List<SharedBody> shared,
+            KeyGroupsBody keyGroups, OperatorStateMode operatorStateMode) {
     }
 
     /** A shared object of a state: in a snapshot result and in a restore point. */
@@ -58,10 +73,14 @@ final class HookMessages {
 
     /**
      * The point to restore from, every field of it absent for a fresh start; and a task's attempt (id and number),
-     * absent for a participant; then the point's shared objects, added after the others.
+     * absent for a participant; then the point's shared objects, added after the others; then how the task restores
+     * (its parallelism now and then, its max parallelism, the subtask's key groups: absent when the coordinator did
+     * not say) and every state the subtask reads. {@code rescaled} is derived from the parallelisms and not read.
      */
     record RestoreBody(Long checkpointId, String location, Long sizeBytes, Boolean chosen, String attemptId,
-            Long attemptNumber, List<SharedBody> shared) {
+            Long attemptNumber, List<SharedBody> shared, Long parallelism, Long previousParallelism,
+            Long maxParallelism, @JsonProperty(access = JsonProperty.Access.READ_ONLY) Boolean rescaled,
+            KeyGroupsBody keyGroups, List<RestoredStateBody> states) {
     }
 
     /** An error, with the checkpoint failure reason when a worker declines. */

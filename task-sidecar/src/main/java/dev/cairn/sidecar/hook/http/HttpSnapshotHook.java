@@ -40,9 +40,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code {base}/snapshot}: a 2xx answer carrying a snapshot result acknowledges; any other status,
  *       a 2xx body that is not a valid result, a transport error or no answer within the timeout declines
  *       the checkpoint ({@link CheckpointFailureReason#CHECKPOINT_DECLINED}) with a message naming the
- *       cause (status and the start of the body for an error status).</li>
+ *       cause (status and the start of the body for an error status, the field at fault for a malformed result,
+ *       such as {@code keyGroups.endKeyGroup} or {@code operatorStateMode}).</li>
  *   <li>{@code {base}/notify}: the checkpoint's outcome (with {@code stopping}/{@code drain} or
- *       {@code stopFailed}); {@code {base}/restore}: the restore point (with its shared objects) or {@code {}};
+ *       {@code stopFailed}); {@code {base}/restore}: the restore point (with its shared objects, how its
+ *       task restores and every state the subtask reads, which after a rescale are the states handed to it) or
+ *       {@code {}};
  *       {@code {base}/discard}: a state object the coordinator discarded, to delete (with the discarded ack's
  *       {@code status} or the checkpoint's {@code reason}, and whether it is {@code shared}). Their answers'
  *       bodies are ignored; a non-2xx status,

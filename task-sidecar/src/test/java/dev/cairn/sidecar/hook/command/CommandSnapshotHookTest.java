@@ -96,7 +96,9 @@ class CommandSnapshotHookTest {
             assertThat(Files.readAllLines(seen)).map(CommandSnapshotHookTest::withoutTempPath).containsExactly(
                     "CAIRN_HOOK_ACTION=restore", "CAIRN_JOB_ID=job-a", "CAIRN_RESTORE_CHECKPOINT_ID=12",
                     "CAIRN_RESTORE_CHOSEN=false", "CAIRN_RESTORE_LOCATION=file:///state/12",
-                    "CAIRN_RESTORE_SHARED_COUNT=0", "CAIRN_RESTORE_SHARED_FILE=<file>", "CAIRN_RESTORE_SIZE_BYTES=77");
+                    "CAIRN_RESTORE_RESCALED=false", "CAIRN_RESTORE_SHARED_COUNT=0", "CAIRN_RESTORE_SHARED_FILE=<file>",
+                    "CAIRN_RESTORE_SIZE_BYTES=77", "CAIRN_RESTORE_STATES_COUNT=1", "CAIRN_RESTORE_STATES_FILE=<file>",
+                    "CAIRN_RESTORE_STATES_JSON_FILE=<file>");
 
             hook.restore(Optional.of(new RestorePoint(12, "file:///state/12", 77, true)));
             assertThat(Files.readAllLines(seen)).contains("CAIRN_RESTORE_CHOSEN=true");
@@ -290,7 +292,9 @@ class CommandSnapshotHookTest {
 
     /** A variable line with the path of a temporary file masked, as {@code <file>}. */
     static String withoutTempPath(String line) {
-        return line.startsWith("CAIRN_RESTORE_SHARED_FILE=") ? "CAIRN_RESTORE_SHARED_FILE=<file>" : line;
+        int equals = line.indexOf('=');
+        return equals > 0 && line.substring(0, equals).endsWith("_FILE") ? line.substring(0, equals) + "=<file>"
+                : line;
     }
 
     private static boolean alive(long pid) {

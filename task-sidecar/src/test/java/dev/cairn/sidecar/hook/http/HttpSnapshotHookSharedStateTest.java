@@ -80,9 +80,10 @@ class HttpSnapshotHookSharedStateTest {
         hook.restore(Optional.of(new RestorePoint(4, "file:///state/4", 99, false,
                 List.of(SharedObject.reused("file:///state/shared/sst-1", 40)))));
 
+        String shared = "[{\"location\":\"file:///state/shared/sst-1\",\"sizeBytes\":40,\"reused\":true}]";
         assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\","
-                + "\"sizeBytes\":99,\"shared\":[{\"location\":\"file:///state/shared/sst-1\",\"sizeBytes\":40,"
-                + "\"reused\":true}]}"));
+                + "\"sizeBytes\":99,\"shared\":" + shared + ",\"rescaled\":false,\"states\":[{\"fromSubtask\":-1,"
+                + "\"location\":\"file:///state/4\",\"sizeBytes\":99,\"shared\":" + shared + "}]}"));
     }
 
     private JsonNode json(int index) throws IOException {

@@ -198,7 +198,8 @@ class HttpSnapshotHookTest {
                 .containsExactly("/restore", "/restore");
         assertThat(json(0))
                 .isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\",\"sizeBytes\":99,"
-                        + "\"shared\":[]}"));
+                        + "\"shared\":[],\"rescaled\":false,\"states\":[{\"fromSubtask\":-1,"
+                        + "\"location\":\"file:///state/4\",\"sizeBytes\":99,\"shared\":[]}]}"));
         assertThat(json(1)).isEqualTo(JSON.readTree("{}"));
     }
 
