@@ -9,6 +9,8 @@ import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RequestOutcome;
+import dev.cairn.events.RequestStatus;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreMode;
 import dev.cairn.events.TaskRescale;
@@ -24,7 +26,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -38,7 +39,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * after the rescale completed). Logs: {@code target/pipeline-it/<job>/logs}.
  */
 @ExtendWith(KafkaClusterExtension.class)
-@Disabled("needs the coordinator's RescaleJob and the sidecar's rescaled restore points; enable once both are on main")
 class PipelineRescaleIT {
 
     @RegisterExtension
@@ -108,7 +108,7 @@ class PipelineRescaleIT {
             // when the count goes to 3 subtasks and count-1 is SIGKILLed as soon as the new workers started,
             // before a checkpoint after the rescale completed; the supervisor starts it again
             int before = completed(job);
-            requestRescale(job, Map.of(PipelineTopology.COUNT, 3), before);
+            awaitRescaled(job, requestRescale(job, Map.of(PipelineTopology.COUNT, 3), before));
             awaitEveryWorkerExitsZero(workers);
             workers.startRescaled(new PipelineTopology.Parallelism(2, 3, 2));
             workers.kill(PipelineTopology.COUNT, 1);
@@ -131,19 +131,34 @@ class PipelineRescaleIT {
     private static void rescale(String job, PipelineProcesses workers, PipelineTopology.Parallelism next,
             Map<String, Integer> tasks) {
         int before = completed(job);
-        requestRescale(job, tasks, before);
+        awaitRescaled(job, requestRescale(job, tasks, before));
         awaitEveryWorkerExitsZero(workers);
         workers.startRescaled(next);
         awaitCompleted(job, before + 2);
     }
 
-    private static void requestRescale(String job, Map<String, Integer> tasks, int completedBefore) {
+    /**
+     * Waits for the rescale's outcome: COMPLETED once the stop's savepoint completed and the job runs again with the
+     * new parallelism, when the new workers may start (started earlier, they would read the old restore point).
+     */
+    private static void awaitRescaled(String job, String requestId) {
+        await("the rescale " + requestId + " of " + job + " completes").atMost(WAIT).until(() -> !CAIRN.journal(
+                RequestOutcome.class, o -> requestId.equals(o.getRequestId())
+                        && o.getStatus() != RequestStatus.TRIGGERED).isEmpty());
+        assertThat(CAIRN.journal(RequestOutcome.class, o -> requestId.equals(o.getRequestId())
+                && o.getStatus() != RequestStatus.TRIGGERED)).extracting(RequestOutcome::getStatus)
+                .containsOnly(RequestStatus.COMPLETED);
+    }
+
+    private static String requestRescale(String job, Map<String, Integer> tasks, int completedBefore) {
+        String requestId = "rescale-" + job + "-" + completedBefore;
         CAIRN.sendRequest(job, new RequestEnvelope(RescaleJob.newBuilder().setJobId(job)
-                .setRequestId("rescale-" + job + "-" + completedBefore)
+                .setRequestId(requestId)
                 .setTasks(tasks.entrySet().stream().map(task -> TaskRescale.newBuilder().setTaskId(task.getKey())
                         .setParallelism(task.getValue()).build()).toList())
                 .setRestoreMode(RestoreMode.NO_CLAIM).setRequester("PipelineRescaleIT")
                 .setTimestampMs(System.currentTimeMillis()).build()));
+        return requestId;
     }
 
     private static PipelineProcesses.Settings settings(KafkaCluster kafka, String job, Path dir) throws IOException {

@@ -416,7 +416,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
             output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
         }
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
-        if (rescaled) {
+        if (rescaled || !positions.restartOffsets().isEmpty()) {
             OperatorRestore.requireEveryPartition(config, positions, input.partitions(), checkpointId);
         }
         gate.retire(OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));

@@ -116,9 +116,10 @@ final class OperatorRestore {
     }
 
     /**
-     * Checks that a rescaled restore knows where every partition the subtask reads now stands (some handed state read
-     * each of them, since its key groups overlap the partition's): reading one from its beginning instead would count
-     * its records twice.
+     * Checks that a restore knows where every partition the subtask reads now stands (after a rescale some handed
+     * state read each of them, since its key groups overlap the partition's): reading one from its beginning instead
+     * would count its records twice. A snapshot of the release before key-group routing, which read other partitions,
+     * fails here rather than reading a partition it did not read from its beginning.
      *
      * @throws IllegalStateException naming the partitions no state holds a position of
      */
@@ -128,8 +129,9 @@ final class OperatorRestore {
                 new InputPartition(config.inputTopic(), partition)).isEmpty()).toList();
         if (!missing.isEmpty()) {
             throw new IllegalStateException("operator " + config.name() + ": no state of checkpoint " + checkpointId
-                    + " it was handed holds a position of the partitions " + missing + " of " + config.inputTopic()
-                    + " it reads now");
+                    + " it restores holds a position of the partitions " + missing + " of " + config.inputTopic()
+                    + " it reads now (a snapshot of a release before key-group routing, or partitions added to the "
+                    + "topic?); reading them from their beginning would count their records twice");
         }
     }
 
