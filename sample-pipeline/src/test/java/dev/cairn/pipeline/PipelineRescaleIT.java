@@ -88,7 +88,7 @@ class PipelineRescaleIT {
     }
 
     @Test
-    void shouldCountEveryKeyExactlyOnceWhenANewWorkerIsKilledDuringTheRescalesRestore(KafkaCluster kafka)
+    void shouldCountEveryKeyExactlyOnceWhenNewWorkersAreKilledDuringTheRescalesRestore(KafkaCluster kafka)
             throws IOException {
         // given the pipeline running with two subtasks per task, with input produced
         String job = CoordinatorTestBed.uniqueJobId("rescale-kill");
@@ -105,28 +105,42 @@ class PipelineRescaleIT {
             awaitCompleted(job, 1);
             input.produce(kafka.bootstrapServers(), topology.eventsTopic(), 0, EVENTS / 2);
 
-            // when the count goes to 3 subtasks and count-1 is SIGKILLed as soon as the new workers started,
-            // before a checkpoint after the rescale completed; the supervisor starts it again
-            int before = completed(job);
-            awaitRescaled(job, requestRescale(job, Map.of(PipelineTopology.COUNT, 3), before));
+            // when the count goes to 3 subtasks and the sink to 1, and the new workers start
+            awaitRescaled(job, requestRescale(job, Map.of(PipelineTopology.COUNT, 3, PipelineTopology.SINK, 1),
+                    completed(job)));
             awaitEveryWorkerExitsZero(workers);
-            workers.startRescaled(new PipelineTopology.Parallelism(2, 3, 2));
-            workers.kill(PipelineTopology.COUNT, 1);
-            input.produce(kafka.bootstrapServers(), topology.eventsTopic(), EVENTS / 2, EVENTS);
+            int atRescale = completed(job);
+            workers.startRescaled(new PipelineTopology.Parallelism(2, 3, 1));
 
-            // then every event is counted exactly once
+            // and sink-0 is SIGKILLed while it restores (resolving sink-1's old state too), so no checkpoint after
+            // the rescale can have completed; and count-1 once it restored and input flows again
+            awaitLog(workers, PipelineTopology.SINK, 0, "rescaled from parallelism 2 to 1");
+            workers.kill(PipelineTopology.SINK, 0);
+            assertThat(completed(job)).as("no checkpoint completed after the rescale's savepoint").isEqualTo(atRescale);
+            awaitLog(workers, PipelineTopology.COUNT, 1, "restored rescaled");
+            input.produce(kafka.bootstrapServers(), topology.eventsTopic(), EVENTS / 2, 3 * EVENTS / 4);
+            workers.kill(PipelineTopology.COUNT, 1);
+            input.produce(kafka.bootstrapServers(), topology.eventsTopic(), 3 * EVENTS / 4, EVENTS);
+
+            // then the supervisor started them again, and every event is counted exactly once
             await("the output reaches every key's count").atMost(WAIT).pollInterval(Duration.ofMillis(500))
                     .until(() -> results.readToEnd() >= 0 && check.reached());
-            assertThat(workers.restarts()).as("the killed worker was started again").isGreaterThanOrEqualTo(1);
+            assertThat(workers.restarts()).as("the killed workers were started again").isGreaterThanOrEqualTo(2);
             results.readToEnd();
             ExactlyOnceCheck.Report report = check.report();
             assertThat(report.passed()).as(report.toString()).isTrue();
         }
     }
 
+    /** Waits until the log of {@code role}'s subtask {@code subtask} says {@code what}. */
+    private static void awaitLog(PipelineProcesses workers, String role, int subtask, String what) {
+        await(role + "-" + subtask + " logs \"" + what + "\"").atMost(WAIT).pollInterval(Duration.ofMillis(20))
+                .until(() -> Files.readString(workers.log(role, subtask)).contains(what));
+    }
+
     /**
-     * Asks the coordinator to rescale {@code tasks}, waits until every worker exited 0 after the stop's savepoint and
-     * the job runs again, and starts the workers of {@code next}.
+     * Asks the coordinator to rescale {@code tasks}, waits until the job runs again with the new parallelism and every
+     * worker exited 0 after the stop's savepoint, starts the workers of {@code next}, and waits for two checkpoints.
      */
     private static void rescale(String job, PipelineProcesses workers, PipelineTopology.Parallelism next,
             Map<String, Integer> tasks) {
@@ -134,7 +148,7 @@ class PipelineRescaleIT {
         awaitRescaled(job, requestRescale(job, tasks, before));
         awaitEveryWorkerExitsZero(workers);
         workers.startRescaled(next);
-        awaitCompleted(job, before + 2);
+        awaitCompleted(job, before + 3);
     }
 
     /**
