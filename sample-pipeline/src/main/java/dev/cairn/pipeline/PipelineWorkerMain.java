@@ -29,11 +29,12 @@ import picocli.CommandLine.Spec;
  * Runs one subtask of the {@link PipelineTopology} with its sidecar embedded, until it is stopped:
  * {@code --role source|count|sink --subtask N --job ID --bootstrap-servers HOST:PORT --checkpoint-dir DIR
  * --auth-key-file FILE} ({@link PipelineKeys}; flags, {@code CAIRN_PIPELINE_*} variables or a {@code --config}
- * file); {@code --checkpoint-location s3://bucket/prefix} instead of {@code --checkpoint-dir} keeps the snapshots in
- * S3, reached with the S3 settings of the environment ({@link S3Settings#fromEnvironment}). The sidecar restores
- * the task from the job's latest completed checkpoint and registers a new attempt.
- * {@code --task-kafka key=value,...} gives the task's own Kafka clients settings that the sidecar does not get
- * ({@link TaskClientSettings}), e.g. a short {@code delivery.timeout.ms}.
+ * file), with {@code --parallelism N} for the role's task and {@code --upstream-parallelism M} for the task writing
+ * its input (2 each unless given; after a rescale, the new ones); {@code --checkpoint-location s3://bucket/prefix}
+ * instead of {@code --checkpoint-dir} keeps the snapshots in S3, reached with the S3 settings of the environment
+ * ({@link S3Settings#fromEnvironment}). The sidecar restores the task from the job's latest completed checkpoint and
+ * registers a new attempt. {@code --task-kafka key=value,...} gives the task's own Kafka clients settings that the
+ * sidecar does not get ({@link TaskClientSettings}), e.g. a short {@code delivery.timeout.ms}.
  *
  * <p>Exit status: 0 after a stop-with-savepoint completed (or on SIGTERM); 1, with a one-line reason on stderr, when
  * the task fails or finds it is behind (its supervisor restarts it, and the restart restores the latest completed
