@@ -20,6 +20,13 @@ public final class PipelineKeys {
 
     public static final String ROLE = "role";
     public static final String SUBTASK = "subtask";
+    /** How many subtasks the role's task runs (the job spec's parallelism of the task). */
+    public static final String PARALLELISM = "parallelism";
+    /**
+     * How many subtasks the task writing the role's input runs (count: the source's, sink: the count's; a source
+     * reads no kit topic and ignores it): a partition carries one channel per upstream subtask.
+     */
+    public static final String UPSTREAM_PARALLELISM = "upstream.parallelism";
     public static final String JOB = "job";
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     /** The job's checkpoint directory, a path; or {@link #CHECKPOINT_LOCATION}, not both. */
@@ -44,8 +51,15 @@ public final class PipelineKeys {
             .define(ROLE, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, CaseInsensitiveValidString.in(
                     PipelineTopology.SOURCE, PipelineTopology.COUNT, PipelineTopology.SINK), Importance.HIGH,
                     "The task this process runs a subtask of.")
-            .define(SUBTASK, Type.INT, ConfigDef.NO_DEFAULT_VALUE, Range.between(0, PipelineTopology.PARALLELISM - 1),
-                    Importance.HIGH, "The subtask's index.")
+            .define(SUBTASK, Type.INT, ConfigDef.NO_DEFAULT_VALUE, Range.atLeast(0),
+                    Importance.HIGH, "The subtask's index, below the parallelism.")
+            .define(PARALLELISM, Type.INT, PipelineTopology.PARALLELISM,
+                    Range.between(1, PipelineTopology.MAX_PARALLELISM), Importance.HIGH,
+                    "How many subtasks the role's task runs, as the job spec says (after a rescale, the new one).")
+            .define(UPSTREAM_PARALLELISM, Type.INT, PipelineTopology.PARALLELISM,
+                    Range.between(1, PipelineTopology.MAX_PARALLELISM), Importance.HIGH,
+                    "How many subtasks the task writing the role's input runs: for count the source's, for sink "
+                            + "the count's; a source ignores it.")
             .define(JOB, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(), Importance.HIGH,
                     "The job id; it prefixes the pipeline's topics (<job>.events, <job>.keyed, ...).")
             .define(BOOTSTRAP_SERVERS, Type.STRING, ConfigDef.NO_DEFAULT_VALUE, new NonEmptyString(),

@@ -21,13 +21,14 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The six subtasks of a {@link PipelineTopology} as child OS processes ({@code java -cp <class path>
- * dev.cairn.pipeline.PipelineWorkerMain ...}), each appending its output to {@code <logDir>/<role>-<subtask>.log},
- * under a supervisor that, like a Kubernetes Deployment, starts again every process that exits with a non-zero
- * status; one that exits 0 (a stop-with-savepoint) stays down. {@link #kill} is SIGKILL
- * ({@link Process#destroyForcibly()}), {@link #restart} a SIGTERM (a graceful stop) followed by a new process, as a
- * rolling restart; what happened is kept as {@link Event}s. {@link #close} stops every process
- * (SIGTERM, then SIGKILL). The children exit with the JVM that started them: each watches its parent's pid.
+ * The subtasks of a {@link PipelineTopology} (six unless told: {@link PipelineTopology.Parallelism}) as child OS
+ * processes ({@code java -cp <class path> dev.cairn.pipeline.PipelineWorkerMain ...}), each appending its output to
+ * {@code <logDir>/<role>-<subtask>.log}, under a supervisor that, like a Kubernetes Deployment, starts again every
+ * process that exits with a non-zero status; one that exits 0 (a stop-with-savepoint) stays down. {@link #kill} is
+ * SIGKILL ({@link Process#destroyForcibly()}), {@link #restart} a SIGTERM (a graceful stop) followed by a new process,
+ * as a rolling restart; what happened is kept as {@link Event}s. {@link #close} stops every process (SIGTERM, then
+ * SIGKILL). The children exit with the JVM that started them: each watches its parent's pid. After a
+ * stop-with-savepoint, {@link #startRescaled} starts the workers of other parallelisms.
  */
 public final class PipelineProcesses implements AutoCloseable {
 
@@ -98,6 +99,8 @@ public final class PipelineProcesses implements AutoCloseable {
 
     private final Settings settings;
     private final Map<String, Worker> workers = new LinkedHashMap<>();
+    private long slots;
+    private PipelineTopology.Parallelism parallelism;
     private final List<Event> events = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService supervisor = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "cairn-pipeline-supervisor");
@@ -110,20 +113,21 @@ public final class PipelineProcesses implements AutoCloseable {
         this.settings = settings;
     }
 
-    /** Starts every subtask of every task and the supervisor. */
+    /** Starts every subtask of every task ({@link PipelineTopology#PARALLELISM} each) and the supervisor. */
     public static PipelineProcesses start(Settings settings) {
+        return start(settings, PipelineTopology.Parallelism.DEFAULTS);
+    }
+
+    /** Starts every subtask of every task, as many as {@code parallelism} says, and the supervisor. */
+    public static PipelineProcesses start(Settings settings, PipelineTopology.Parallelism parallelism) {
         PipelineProcesses processes = new PipelineProcesses(settings);
         try {
             Files.createDirectories(settings.logDir());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the log directory " + settings.logDir(), e);
         }
-        for (String role : PipelineTopology.tasks()) {
-            for (int subtask = 0; subtask < PipelineTopology.PARALLELISM; subtask++) {
-                Worker worker = new Worker(role, subtask);
-                processes.workers.put(worker.name(), worker);
-                processes.launch(worker);
-            }
+        synchronized (processes) {
+            processes.launchAll(parallelism);
         }
         processes.supervisor.scheduleWithFixedDelay(processes::supervise, SUPERVISION.toMillis(),
                 SUPERVISION.toMillis(), TimeUnit.MILLISECONDS);
@@ -171,11 +175,46 @@ public final class PipelineProcesses implements AutoCloseable {
     }
 
     /**
+     * Starts a new set of workers, as many per task as {@code next} says, once every worker's process ended for good
+     * (exit 0 after a stop-with-savepoint): as a user redeploys a job the coordinator rescaled, each new worker
+     * restores, through its sidecar, the states of the savepoint the coordinator hands it. Answers their names.
+     *
+     * @throws IllegalStateException while a worker still runs
+     */
+    public synchronized List<String> startRescaled(PipelineTopology.Parallelism next) {
+        List<String> running = workers.values().stream().filter(worker -> !worker.done).map(Worker::name).toList();
+        if (!running.isEmpty() || closing) {
+            throw new IllegalStateException("the workers " + running + " still run: stop the job with a savepoint "
+                    + "before starting the workers of another parallelism");
+        }
+        workers.clear();
+        return launchAll(next);
+    }
+
+    /** The parallelism of the workers started last. */
+    public synchronized PipelineTopology.Parallelism parallelism() {
+        return parallelism;
+    }
+
+    private List<String> launchAll(PipelineTopology.Parallelism next) {
+        parallelism = next;
+        for (String role : PipelineTopology.tasks()) {
+            for (int subtask = 0; subtask < next.of(role); subtask++) {
+                Worker worker = new Worker(role, subtask, next.of(role), Math.max(1, next.upstreamOf(role)));
+                workers.put(worker.name(), worker);
+                slots++;
+                launch(worker);
+            }
+        }
+        return List.copyOf(workers.keySet());
+    }
+
+    /**
      * How many processes were started again: by the supervisor after a non-zero exit or a {@link #restart}, and by
      * {@link #startFinished}.
      */
     public long restarts() {
-        return events.stream().filter(e -> e.kind() == Kind.STARTED).count() - workers.size();
+        return events.stream().filter(e -> e.kind() == Kind.STARTED).count() - slots;
     }
 
     /** Everything that happened so far, in order. */
@@ -251,6 +290,8 @@ public final class PipelineProcesses implements AutoCloseable {
         command.add("-Dslf4j.provider=ch.qos.logback.classic.spi.LogbackServiceProvider");
         command.addAll(List.of("-cp", settings.classPath(), PipelineWorkerMain.class.getName(),
                 "--role", worker.role, "--subtask", Integer.toString(worker.subtask), "--job", settings.jobId(),
+                "--parallelism", Integer.toString(worker.parallelism),
+                "--upstream-parallelism", Integer.toString(worker.upstreamParallelism),
                 "--bootstrap-servers", settings.bootstrapServers(),
                 "--checkpoint-location", settings.checkpointLocation().uri(),
                 "--auth-key-file", settings.authKeyFile().toString(), "--topic-prefix", settings.topicPrefix()));
@@ -274,13 +315,17 @@ public final class PipelineProcesses implements AutoCloseable {
     private static final class Worker {
         private final String role;
         private final int subtask;
+        private final int parallelism;
+        private final int upstreamParallelism;
         private volatile Process process;
         private volatile boolean done;
         private volatile boolean restarting;
 
-        Worker(String role, int subtask) {
+        Worker(String role, int subtask, int parallelism, int upstreamParallelism) {
             this.role = role;
             this.subtask = subtask;
+            this.parallelism = parallelism;
+            this.upstreamParallelism = upstreamParallelism;
         }
 
         String name() {

@@ -59,19 +59,35 @@ public final class PipelineTask {
      */
     public static PipelineTask create(PipelineTopology topology, String role, int subtask,
             Map<String, Object> clientConfig, SnapshotStorage storage) {
+        return create(topology, role, subtask, PipelineTopology.Parallelism.DEFAULTS, clientConfig, storage);
+    }
+
+    /**
+     * The subtask {@code subtask} of {@code role} (source, count or sink) of {@code topology} run with
+     * {@code parallelism} subtasks per task; every task's max parallelism is
+     * {@link PipelineTopology#MAX_PARALLELISM}, which the writers of its input route by. The sink's id, which
+     * names its transactional ids, is {@code <job>.sink}: transactional ids are unique across the Kafka cluster, so
+     * two pipeline jobs on one cluster do not fence each other.
+     *
+     * @param clientConfig {@code bootstrap.servers} and any other Kafka client settings
+     * @param storage where the task writes and reads its snapshots (the caller closes it, after the task)
+     * @throws IllegalArgumentException for an unknown role or a subtask beyond the role's parallelism
+     */
+    public static PipelineTask create(PipelineTopology topology, String role, int subtask,
+            PipelineTopology.Parallelism parallelism, Map<String, Object> clientConfig, SnapshotStorage storage) {
         String task = role.toLowerCase(Locale.ROOT);
-        int parallelism = PipelineTopology.PARALLELISM;
+        int max = PipelineTopology.MAX_PARALLELISM;
         return switch (task) {
             case PipelineTopology.SOURCE -> new PipelineTask(task, new KafkaSourceTask(new SourceTaskConfig(task,
-                    subtask, parallelism, topology.eventsTopic(), topology.keyedTopic(), clientConfig,
-                    SourceTaskConfig.StartFrom.EARLIEST, false, POLL, storage), SourceFunction.identity()), null);
+                    subtask, parallelism.source(), topology.eventsTopic(), topology.keyedTopic(), clientConfig,
+                    SourceTaskConfig.StartFrom.EARLIEST, false, POLL, storage, max), SourceFunction.identity()), null);
             case PipelineTopology.COUNT -> new PipelineTask(task, null, new KafkaOperatorTask(
-                    new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.keyedTopic(),
-                            clientConfig, POLL, storage),
-                    new RunningCount(), new KitTopicOutput(topology.countsTopic(), subtask, clientConfig)));
+                    new OperatorTaskConfig(task, subtask, parallelism.count(), parallelism.source(),
+                            topology.keyedTopic(), clientConfig, POLL, storage, max),
+                    new RunningCount(), new KitTopicOutput(topology.countsTopic(), subtask, max, clientConfig)));
             case PipelineTopology.SINK -> new PipelineTask(task, null, new KafkaOperatorTask(
-                    new OperatorTaskConfig(task, subtask, parallelism, parallelism, topology.countsTopic(),
-                            clientConfig, POLL, storage),
+                    new OperatorTaskConfig(task, subtask, parallelism.sink(), parallelism.count(),
+                            topology.countsTopic(), clientConfig, POLL, storage, max),
                     identity(), new SinkOutput(new WriteAheadSinkConfig(topology.jobId() + "." + task, subtask,
                             topology.resultsTopic(), clientConfig, SINK_TIMEOUT, storage))));
             default -> throw new IllegalArgumentException("unknown role \"" + role + "\"; a pipeline subtask is one "

@@ -41,8 +41,13 @@ public record PipelineTopology(String jobId) {
     public static final String COUNT = "count";
     /** The sink task: reads {@link #countsTopic()}, commits to {@link #resultsTopic()}. */
     public static final String SINK = "sink";
-    /** Subtasks of every task. */
+    /** Subtasks of every task unless told otherwise ({@link Parallelism#DEFAULTS}). */
     public static final int PARALLELISM = 2;
+    /**
+     * The max parallelism of every task: its number of key groups, which the writers of a kit topic route by, and the
+     * upper bound of its parallelism; fixed for the job's life.
+     */
+    public static final int MAX_PARALLELISM = 128;
     /** Partitions of every data topic (the sink's commits topic has one). */
     public static final int PARTITIONS = 4;
     /** How often the coordinator triggers a checkpoint. */
@@ -58,6 +63,50 @@ public record PipelineTopology(String jobId) {
         if (!ID.matcher(jobId).matches()) {
             throw new IllegalArgumentException("a job id of the pipeline is made of letters, digits, '.', '_' and "
                     + "'-' (it prefixes topic names), was \"" + jobId + "\"");
+        }
+    }
+
+    /**
+     * How many subtasks each task runs: each 1 to {@link #MAX_PARALLELISM}. A job stopped with a savepoint goes on
+     * with other parallelisms (a rescale): each new subtask restores the states its sidecar hands it.
+     *
+     * @param source subtasks of the source
+     * @param count subtasks of the count
+     * @param sink subtasks of the sink
+     */
+    public record Parallelism(int source, int count, int sink) {
+
+        /** {@link #PARALLELISM} subtasks of every task. */
+        public static final Parallelism DEFAULTS = new Parallelism(PARALLELISM, PARALLELISM, PARALLELISM);
+
+        public Parallelism {
+            for (int value : new int[] {source, count, sink}) {
+                if (value < 1 || value > MAX_PARALLELISM) {
+                    throw new IllegalArgumentException("a task of the pipeline runs 1 to " + MAX_PARALLELISM
+                            + " subtasks, not " + value);
+                }
+            }
+        }
+
+        /** The subtasks of {@code role}. */
+        public int of(String role) {
+            return switch (role) {
+                case SOURCE -> source;
+                case COUNT -> count;
+                case SINK -> sink;
+                default -> throw new IllegalArgumentException("unknown role \"" + role + "\"; a pipeline subtask is "
+                        + "one of " + tasks());
+            };
+        }
+
+        /** The subtasks of the task that writes {@code role}'s input: the source's for count, count's for sink. */
+        public int upstreamOf(String role) {
+            return switch (role) {
+                case SOURCE -> 0;
+                case COUNT -> source;
+                case SINK -> count;
+                default -> of(role);
+            };
         }
     }
 
@@ -142,10 +191,19 @@ public record PipelineTopology(String jobId) {
      * {@code storageBase}; only the source is triggered.
      */
     public JobSpec jobSpec(String storageBase, Checkpointing checkpointing) {
+        return jobSpec(storageBase, checkpointing, Parallelism.DEFAULTS);
+    }
+
+    /**
+     * The job as Cairn runs it, with {@code parallelism} subtasks per task (every task's max parallelism
+     * {@link #MAX_PARALLELISM}): checkpoints as {@code checkpointing} says, exactly-once (aligned), stored under
+     * {@code storageBase}; only the source is triggered.
+     */
+    public JobSpec jobSpec(String storageBase, Checkpointing checkpointing, Parallelism parallelism) {
         List<TaskVertex> vertices = List.of(
-                vertex(SOURCE, true),
-                vertex(COUNT, false),
-                vertex(SINK, false));
+                vertex(SOURCE, parallelism.source(), true),
+                vertex(COUNT, parallelism.count(), false),
+                vertex(SINK, parallelism.sink(), false));
         CheckpointConfig config = CheckpointConfig.newBuilder()
                 .setIntervalMs(checkpointing.interval().toMillis())
                 .setTimeoutMs(CHECKPOINT_TIMEOUT.toMillis())
@@ -160,9 +218,10 @@ public record PipelineTopology(String jobId) {
                 .setTimestampMs(System.currentTimeMillis()).build();
     }
 
-    private static TaskVertex vertex(String taskId, boolean triggered) {
-        return TaskVertex.newBuilder().setTaskId(taskId).setParallelism(PARALLELISM).setTriggered(triggered)
-                .setAcknowledges(true).setNotified(true).build();
+    private static TaskVertex vertex(String taskId, int parallelism, boolean triggered) {
+        return TaskVertex.newBuilder().setTaskId(taskId).setParallelism(parallelism)
+                .setMaxParallelism(MAX_PARALLELISM).setTriggered(triggered).setAcknowledges(true).setNotified(true)
+                .build();
     }
 
     /**

@@ -29,11 +29,12 @@ import picocli.CommandLine.Spec;
  * Runs one subtask of the {@link PipelineTopology} with its sidecar embedded, until it is stopped:
  * {@code --role source|count|sink --subtask N --job ID --bootstrap-servers HOST:PORT --checkpoint-dir DIR
  * --auth-key-file FILE} ({@link PipelineKeys}; flags, {@code CAIRN_PIPELINE_*} variables or a {@code --config}
- * file); {@code --checkpoint-location s3://bucket/prefix} instead of {@code --checkpoint-dir} keeps the snapshots in
- * S3, reached with the S3 settings of the environment ({@link S3Settings#fromEnvironment}). The sidecar restores
- * the task from the job's latest completed checkpoint and registers a new attempt.
- * {@code --task-kafka key=value,...} gives the task's own Kafka clients settings that the sidecar does not get
- * ({@link TaskClientSettings}), e.g. a short {@code delivery.timeout.ms}.
+ * file), with {@code --parallelism N} for the role's task and {@code --upstream-parallelism M} for the task writing
+ * its input (2 each unless given; after a rescale, the new ones); {@code --checkpoint-location s3://bucket/prefix}
+ * instead of {@code --checkpoint-dir} keeps the snapshots in S3, reached with the S3 settings of the environment
+ * ({@link S3Settings#fromEnvironment}). The sidecar restores the task from the job's latest completed checkpoint and
+ * registers a new attempt. {@code --task-kafka key=value,...} gives the task's own Kafka clients settings that the
+ * sidecar does not get ({@link TaskClientSettings}), e.g. a short {@code delivery.timeout.ms}.
  *
  * <p>Exit status: 0 after a stop-with-savepoint completed (or on SIGTERM); 1, with a one-line reason on stderr, when
  * the task fails or finds it is behind (its supervisor restarts it, and the restart restores the latest completed
@@ -111,7 +112,7 @@ public final class PipelineWorkerMain implements Callable<Integer> {
 
     private int run(Settings settings, SnapshotStorages storage, PrintWriter err) throws InterruptedException {
         PipelineTask task = PipelineTask.create(settings.topology(), settings.role(), settings.subtask(),
-                settings.clientConfig(), storage);
+                settings.parallelism(), settings.clientConfig(), storage);
         Sidecar sidecar;
         try {
             sidecar = Sidecar.start(settings.sidecar(), task.hook());
@@ -158,8 +159,8 @@ public final class PipelineWorkerMain implements Callable<Integer> {
      * @param checkpoints the job's checkpoint storage base
      * @param s3 how to reach S3: from the environment for an {@code s3://} base, else {@link S3Settings#DEFAULTS}
      */
-    record Settings(PipelineTopology topology, String role, int subtask, Map<String, Object> clientConfig,
-            SidecarConfig sidecar, CheckpointLocation checkpoints, S3Settings s3) {
+    record Settings(PipelineTopology topology, String role, int subtask, PipelineTopology.Parallelism parallelism,
+            Map<String, Object> clientConfig, SidecarConfig sidecar, CheckpointLocation checkpoints, S3Settings s3) {
 
         String name() {
             return role + "-" + subtask;
@@ -220,6 +221,7 @@ public final class PipelineWorkerMain implements Callable<Integer> {
         clients.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         String role = config.getString(PipelineKeys.ROLE).toLowerCase(Locale.ROOT);
         int subtask = config.getInt(PipelineKeys.SUBTASK);
+        PipelineTopology.Parallelism parallelism = parallelism(config, role, subtask);
         Map<String, String> sidecarProperties = new HashMap<>(config.passThrough());
         SidecarConfig sidecar = SidecarConfig.forTask(bootstrap, topology.jobId(), role, subtask).withTopics(topics)
                 .withAuthKey(key);
@@ -229,7 +231,28 @@ public final class PipelineWorkerMain implements Callable<Integer> {
                     sidecar.hookTimeout(), sidecar.snapshotTimeout(), sidecar.startupTimeout(), sidecarProperties,
                     key, null, null, sidecar.metricsBindAddress());
         }
-        return new Settings(topology, role, subtask, clients, sidecar, checkpoints, s3);
+        return new Settings(topology, role, subtask, parallelism, clients, sidecar, checkpoints, s3);
+    }
+
+    /**
+     * The parallelisms {@link PipelineKeys#PARALLELISM} and {@link PipelineKeys#UPSTREAM_PARALLELISM} give the role's
+     * task and its upstream (the third task, which this worker does not talk to, at its default).
+     *
+     * @throws ConfigProblem when the subtask is not below the parallelism
+     */
+    private static PipelineTopology.Parallelism parallelism(LayeredConfig config, String role, int subtask) {
+        int own = config.getInt(PipelineKeys.PARALLELISM);
+        int upstream = config.getInt(PipelineKeys.UPSTREAM_PARALLELISM);
+        if (subtask >= own) {
+            throw config.problem(PipelineKeys.SUBTASK, "is " + subtask + ", but the " + role + " task runs "
+                    + own + " subtasks (" + PipelineKeys.PARALLELISM + "): a subtask index is 0 to " + (own - 1));
+        }
+        int fallback = PipelineTopology.PARALLELISM;
+        return switch (role) {
+            case PipelineTopology.SOURCE -> new PipelineTopology.Parallelism(own, fallback, fallback);
+            case PipelineTopology.COUNT -> new PipelineTopology.Parallelism(upstream, own, fallback);
+            default -> new PipelineTopology.Parallelism(fallback, upstream, own);
+        };
     }
 
     /**

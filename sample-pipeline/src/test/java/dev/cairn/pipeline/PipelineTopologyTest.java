@@ -2,9 +2,12 @@ package dev.cairn.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointConfig;
+import dev.cairn.events.JobSpec;
+import dev.cairn.events.TaskVertex;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -41,6 +44,24 @@ class PipelineTopologyTest {
         assertThat(config.getRetained()).isEqualTo(2);
         assertThat(config.getMaxConcurrent()).isEqualTo(2);
         assertThat(config.getBackupType()).isEqualTo(BackupType.INCREMENTAL);
+    }
+
+    @Test
+    void shouldRunEachTaskWithItsParallelismAndTheFixedMaxParallelism() {
+        JobSpec spec = topology.jobSpec("s3://cairn/checkpoints", PipelineTopology.Checkpointing.DEFAULTS,
+                new PipelineTopology.Parallelism(1, 3, 2));
+
+        assertThat(spec.getTasks()).extracting(TaskVertex::getTaskId, TaskVertex::getParallelism,
+                TaskVertex::getMaxParallelism).containsExactly(tuple("source", 1, 128), tuple("count", 3, 128),
+                tuple("sink", 2, 128));
+        assertThat(new PipelineTopology.Parallelism(1, 3, 2).upstreamOf("sink")).isEqualTo(3);
+        assertThat(new PipelineTopology.Parallelism(1, 3, 2).upstreamOf("count")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAParallelismBeyondTheMaxParallelism() {
+        assertThatThrownBy(() -> new PipelineTopology.Parallelism(1, 129, 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("129");
     }
 
     @Test

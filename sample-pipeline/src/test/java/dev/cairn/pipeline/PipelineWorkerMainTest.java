@@ -64,6 +64,49 @@ class PipelineWorkerMainTest {
     }
 
     @Test
+    void shouldExitTwoNamingTheSubtaskWhenItIsNotBelowTheGivenParallelism() throws IOException {
+        List<String> args = valid();
+        args.addAll(List.of("--subtask", "3", "--parallelism", "3"));
+        args.subList(2, 4).clear();
+
+        assertThat(run(Map.of(), args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("subtask (flag --subtask)").contains("runs 3 subtasks");
+    }
+
+    @Test
+    void shouldExitTwoNamingTheParallelismWhenItIsNotOneToTheMaxParallelism() throws IOException {
+        List<String> args = valid();
+        args.addAll(List.of("--parallelism", "0"));
+        assertThat(run(Map.of(), args.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("parallelism").contains("0");
+
+        List<String> upstream = valid();
+        upstream.addAll(List.of("--upstream-parallelism", "129"));
+        assertThat(run(Map.of(), upstream.toArray(String[]::new))).isEqualTo(2);
+        assertThat(err.toString()).contains("upstream.parallelism").contains("129");
+    }
+
+    @Test
+    void shouldRunTheRolesTaskWithTheGivenParallelismAndItsUpstreams() throws IOException {
+        List<String> args = valid();
+        args.addAll(List.of("--parallelism", "3", "--upstream-parallelism", "1"));
+        Map<String, String> flags = new HashMap<>();
+        for (int i = 0; i < args.size(); i += 2) {
+            flags.put(args.get(i).substring(2).replace('-', '.'), args.get(i + 1));
+        }
+        PipelineWorkerMain.Settings count = PipelineWorkerMain.settings(LayeredConfig.load(PipelineKeys.SCHEMA,
+                flags, Map.of(), Map.of(), null));
+        flags.put(PipelineKeys.ROLE, "sink");
+        PipelineWorkerMain.Settings sink = PipelineWorkerMain.settings(LayeredConfig.load(PipelineKeys.SCHEMA,
+                flags, Map.of(), Map.of(), null));
+
+        assertThat(count.parallelism().count()).isEqualTo(3);
+        assertThat(count.parallelism().source()).isEqualTo(1);
+        assertThat(sink.parallelism().sink()).isEqualTo(3);
+        assertThat(sink.parallelism().count()).isEqualTo(1);
+    }
+
+    @Test
     void shouldExitTwoNamingTheSubtaskWhenItIsNotANumber() throws IOException {
         assertThat(runWith("--subtask", "one")).isEqualTo(2);
         assertThat(err.toString()).contains("subtask").contains("one");
@@ -134,10 +177,10 @@ class PipelineWorkerMainTest {
     @Test
     void shouldExitTwoNamingAnUnknownFlag() throws IOException {
         List<String> args = valid();
-        args.add("--parallelism=3");
+        args.add("--replicas=3");
 
         assertThat(run(Map.of(), args.toArray(String[]::new))).isEqualTo(2);
-        assertThat(err.toString()).contains("--parallelism=3");
+        assertThat(err.toString()).contains("--replicas=3");
     }
 
     @Test

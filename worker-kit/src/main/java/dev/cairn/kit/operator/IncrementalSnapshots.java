@@ -39,7 +39,7 @@ final class IncrementalSnapshots {
         long[] versions = state.versions();
         Map<Integer, byte[]> toWrite = new HashMap<>();
         List<KeyGroupObject> reused = new ArrayList<>();
-        for (int group = 0; group < KeyGroups.COUNT; group++) {
+        for (int group = 0; group < versions.length; group++) {
             KeyGroupObject base = full || confirmed == null || confirmed.versions()[group] != versions[group] ? null
                     : confirmed.objects().get(group);
             if (base != null) {

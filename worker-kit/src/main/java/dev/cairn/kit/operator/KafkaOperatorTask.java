@@ -69,7 +69,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private final OperatorTaskConfig config;
     private final OperatorFunction function;
     private final TaskOutput output;
-    private final KeyedState state = new KeyedState();
+    private final KeyedState state;
     private final SnapshotBook book = new SnapshotBook();
     private final IncrementalSnapshots incremental = new IncrementalSnapshots();
     private final BlockingQueue<Command> commands = new LinkedBlockingQueue<>();
@@ -79,6 +79,8 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private volatile long generation = -1;
     private Generations incarnations;
     private volatile int rollbacks;
+    private RestorePoint rescaledFrom;
+    private InputGate gate;
     private OperatorInput input;
     private DeadLetters deadLetters;
     private BarrierAligner<ConsumerRecord<byte[], byte[]>> aligner;
@@ -89,6 +91,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
         this.config = Objects.requireNonNull(config, "config");
         this.function = Objects.requireNonNull(function, "function");
         this.output = Objects.requireNonNull(output, "output");
+        this.state = new KeyedState(config.maxParallelism());
     }
 
     /**
@@ -115,15 +118,17 @@ public final class KafkaOperatorTask implements SnapshotHook {
         if (input != null) {
             throw new IllegalStateException("operator " + config.name() + " was restored already");
         }
-        Optional<OperatorState> restored = from.isPresent()
-                ? Optional.of(SnapshotFiles.read(config, from.get().location())) : Optional.empty();
+        Optional<OperatorState> restored = OperatorRestore.read(config, from);
+        rescaledFrom = from.filter(RestorePoint::rescaled).orElse(null);
         incarnations = new Generations("operator " + config.name(), attempt);
         input = new OperatorInput(config);
+        gate = new InputGate(input.filter());
         deadLetters = new DeadLetters(config.inputTopic() + ".dead-letters", config.name(), config.clientConfig());
         try {
-            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L),
-                    from.map(RestorePoint::location), from.map(RestorePoint::chosen).orElse(false), Map.of(),
-                    "the subtask restarted");
+            incarnate(restored, from.map(RestorePoint::checkpointId).orElse(-1L), OperatorRestore.lineageLocation(from),
+                    from.map(RestorePoint::chosen).orElse(false), Map.of(), from.isPresent() && from.get().rescaled()
+                    ? "the subtask restored rescaled (" + from.get().previousParallelism() + " to "
+                    + from.get().parallelism() + " subtasks)" : "the subtask restarted");
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
@@ -166,7 +171,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
      */
     @Override
     public void discardState(DiscardedState state) throws IOException {
-        SnapshotFiles.discard(config, output.partNames(), state.location());
+        SnapshotFiles.discard(config, output::partNames, state.location());
         LOG.info("Operator {}: deleted {} of checkpoint {} ({})", config.name(), state.location(),
                 state.checkpointId(), state.cause());
     }
@@ -184,6 +189,15 @@ public final class KafkaOperatorTask implements SnapshotHook {
     /** How many times the subtask rolled back to one of its snapshots because an upstream restarted. */
     public int rollbacks() {
         return rollbacks;
+    }
+
+    /**
+     * How many data records of its input the subtask dropped as its neighbours' (their key groups are not its own,
+     * in a partition it shares with a neighbour).
+     */
+    public long droppedForNeighbours() {
+        InputGate current = gate;
+        return current == null ? 0 : current.neighbours();
     }
 
     /** Why the loop stopped, when it failed; empty while it runs, after a stop-with-savepoint or a plain close. */
@@ -255,6 +269,9 @@ public final class KafkaOperatorTask implements SnapshotHook {
         KitRecord kind = KitRecords.read(record);
         long offset = record.offset();
         List<Step<ConsumerRecord<byte[], byte[]>>> steps;
+        if (!gate.admits(record, kind, deadLetters)) {
+            return false;
+        }
         if (kind instanceof KitRecord.Data data) {
             steps = aligner.onData(channel(record, data.from()), offset, data.generation(), record);
         } else if (kind instanceof KitRecord.Barrier barrier) {
@@ -375,8 +392,9 @@ public final class KafkaOperatorTask implements SnapshotHook {
         }
         Map<Channel, Long> generations = aligner.generationsAfter(rollback);
         long seen = aligner.newestBarrier();
-        Optional<OperatorState> restored = location.isPresent()
-                ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
+        Optional<OperatorState> restored = rescaledFrom != null && target == rescaledFrom.checkpointId()
+                ? Optional.of(OperatorRestore.read(config, rescaledFrom))
+                : location.isPresent() ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
         rollbacks++;
         LOG.info("Operator {}: rolls back to checkpoint {}: {}", config.name(), target, rollback.reason());
         incarnate(restored, target, location, false, generations,
@@ -389,10 +407,19 @@ public final class KafkaOperatorTask implements SnapshotHook {
             boolean chosen, Map<Channel, Long> generations, String why) throws IOException {
         generation = incarnations.next(restored.map(OperatorState::generation).orElse(-1L));
         state.replaceWith(restored.map(OperatorState::entries).orElse(Map.of()));
+        boolean rescaled = rescaledFrom != null && checkpointId == rescaledFrom.checkpointId();
         incremental.restored(state.versions(), restored.filter(OperatorState::groupsShared)
                 .map(OperatorState::groups).orElse(List.of()));
-        output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
+        if (rescaled) {
+            output.startRescaled(rescaledFrom, generation);
+        } else {
+            output.start(checkpointId, SnapshotFiles.directoryOf(config, location), generation, chosen);
+        }
         InputPositions positions = restored.map(OperatorState::positions).orElse(InputPositions.NONE);
+        if (rescaled || !positions.restartOffsets().isEmpty()) {
+            OperatorRestore.requireEveryPartition(config, positions, input.partitions(), checkpointId);
+        }
+        gate.retire(OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
         input.seek(positions);
         book.rebase(checkpointId, location, why);

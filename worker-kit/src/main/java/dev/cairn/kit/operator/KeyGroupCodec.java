@@ -46,10 +46,12 @@ final class KeyGroupCodec {
      * The entries of the key group file in {@code bytes}.
      *
      * @param source where the bytes were read (a location), for the messages
+     * @param subtask the subtask that wrote it (after a rescale, another than the reader)
+     * @param maxParallelism the task's max parallelism, which the key's groups were computed with
      * @throws IOException when the bytes are not an intact key group file of this subtask and group
      */
-    static Map<KeyedState.Key, byte[]> decode(byte[] bytes, String source, String taskId, int subtask, int group)
-            throws IOException {
+    static Map<KeyedState.Key, byte[]> decode(byte[] bytes, String source, String taskId, int subtask, int group,
+            int maxParallelism) throws IOException {
         return FILE.decode(bytes, source, in -> {
             String foundTask = new String(bytes(in, source, "the task id"), StandardCharsets.UTF_8);
             int foundSubtask = in.getInt();
@@ -63,8 +65,10 @@ final class KeyGroupCodec {
             int keys = FILE.count(in, source, "keys", 8);
             for (int i = 0; i < keys; i++) {
                 KeyedState.Key key = new KeyedState.Key(bytes(in, source, "a key"));
-                if (KeyGroups.of(key.bytes()) != group) {
-                    throw FILE.corrupt(source, "a key of group " + KeyGroups.of(key.bytes()) + " is in group " + group);
+                int found = KeyGroups.of(key.bytes(), maxParallelism);
+                if (found != group) {
+                    throw FILE.corrupt(source, "a key of group " + found + " of " + maxParallelism + " is in group "
+                            + group + " (was the state written with another max parallelism?)");
                 }
                 if (entries.put(key, bytes(in, source, "a value")) != null) {
                     throw FILE.corrupt(source, "a key appears twice");

@@ -17,9 +17,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * An operator subtask's results as kit records on a topic that the next task reads: data records to the partition
- * of their key, barrier N into every partition when the subtask's input aligned on N, and at every start (restore or
- * rollback) a resume record into every partition with the new generation and the checkpoint restored from. One
- * idempotent producer ({@code acks=all}) keeps each partition's records in the order written.
+ * of their key group (among the next task's max parallelism, {@link Partitioning#forKey}), barrier N into every
+ * partition when the subtask's input aligned on N, and at every start (restore or rollback) a resume record into every
+ * partition with the new generation and the checkpoint restored from. One idempotent producer ({@code acks=all}) keeps
+ * each partition's records in the order written.
  *
  * <p>Kafka may give up on a batch ({@code delivery.timeout.ms}, while a partition has no leader) and still deliver a
  * later batch to the same partition: a barrier could then arrive downstream without a record before it. So
@@ -32,6 +33,7 @@ public final class KitTopicOutput implements TaskOutput {
 
     private final String topic;
     private final int subtask;
+    private final int downstreamMaxParallelism;
     private final Supplier<Producer<byte[], byte[]>> producers;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private Producer<byte[], byte[]> producer;
@@ -44,14 +46,31 @@ public final class KitTopicOutput implements TaskOutput {
      * @param clientConfig {@code bootstrap.servers} and security settings; idempotence and acks are set here
      */
     public KitTopicOutput(String topic, int subtask, Map<String, Object> clientConfig) {
-        this(topic, subtask, () -> new KafkaProducer<>(producerSettings(topic, subtask, clientConfig),
-                new ByteArraySerializer(), new ByteArraySerializer()));
+        this(topic, subtask, Partitioning.DEFAULT_MAX_PARALLELISM, clientConfig);
+    }
+
+    /**
+     * An output to {@code topic} written by subtask {@code subtask}, read by a task of max parallelism
+     * {@code downstreamMaxParallelism}: a record goes to the partition of its key group among that many.
+     *
+     * @param clientConfig {@code bootstrap.servers} and security settings; idempotence and acks are set here
+     */
+    public KitTopicOutput(String topic, int subtask, int downstreamMaxParallelism, Map<String, Object> clientConfig) {
+        this(topic, subtask, downstreamMaxParallelism, () -> new KafkaProducer<>(producerSettings(topic, subtask,
+                clientConfig), new ByteArraySerializer(), new ByteArraySerializer()));
     }
 
     /** An output through the producer {@code producers} makes at the first start. */
     KitTopicOutput(String topic, int subtask, Supplier<Producer<byte[], byte[]>> producers) {
+        this(topic, subtask, Partitioning.DEFAULT_MAX_PARALLELISM, producers);
+    }
+
+    private KitTopicOutput(String topic, int subtask, int downstreamMaxParallelism,
+            Supplier<Producer<byte[], byte[]>> producers) {
         this.topic = Objects.requireNonNull(topic, "topic");
         this.subtask = subtask;
+        Partitioning.keyGroup(new byte[0], downstreamMaxParallelism);
+        this.downstreamMaxParallelism = downstreamMaxParallelism;
         this.producers = Objects.requireNonNull(producers, "producers");
     }
 
@@ -82,7 +101,8 @@ public final class KitTopicOutput implements TaskOutput {
 
     @Override
     public void emit(byte[] key, byte[] value) {
-        send(KitRecords.data(topic, Partitioning.forKey(key, partitions, subtask), key, value, subtask, generation));
+        int partition = Partitioning.forKey(key, partitions, downstreamMaxParallelism, subtask);
+        send(KitRecords.data(topic, partition, key, value, subtask, generation));
     }
 
     @Override

@@ -16,8 +16,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * An operator subtask's consumer: its share of the input topic's partitions, the channels they carry, and seeking to
- * a snapshot's positions. No group and no committed offsets: the snapshot holds the positions.
+ * An operator subtask's consumer: the input topic's partitions whose key groups overlap the subtask's
+ * ({@link Partitioning#readBy}), the channels they carry, and seeking to a snapshot's positions. No group and no
+ * committed offsets: the snapshot holds the positions.
  */
 final class OperatorInput implements AutoCloseable {
 
@@ -25,6 +26,7 @@ final class OperatorInput implements AutoCloseable {
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final List<TopicPartition> partitions;
     private final List<Channel> channels;
+    private final KeyGroupFilter filter;
 
     /**
      * Assigns the subtask's partitions of the input topic.
@@ -41,7 +43,8 @@ final class OperatorInput implements AutoCloseable {
                 throw new IllegalStateException("operator " + config.name() + ": the input topic "
                         + config.inputTopic() + " does not exist");
             }
-            List<Integer> mine = Partitioning.assigned(count, config.parallelism(), config.subtask());
+            List<Integer> mine = Partitioning.readBy(count, config.maxParallelism(), config.keyGroups());
+            this.filter = new KeyGroupFilter(config.keyGroups(), count, config.maxParallelism());
             this.partitions = mine.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
             this.channels = config.channels(mine);
             consumer.assign(partitions);
@@ -49,6 +52,16 @@ final class OperatorInput implements AutoCloseable {
             consumer.close();
             throw e;
         }
+    }
+
+    /** Which of the data records read the subtask processes: those of its key groups. */
+    KeyGroupFilter filter() {
+        return filter;
+    }
+
+    /** The partitions read, ascending. */
+    List<Integer> partitions() {
+        return partitions.stream().map(TopicPartition::partition).toList();
     }
 
     /** The channels of the subtask's partitions. */

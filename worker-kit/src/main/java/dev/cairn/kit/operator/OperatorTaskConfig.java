@@ -1,10 +1,12 @@
 package dev.cairn.kit.operator;
 
+import dev.cairn.events.keygroups.KeyGroupRanges;
 import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.state.Settings;
 import dev.cairn.kit.storage.SnapshotStorage;
 import dev.cairn.kit.storage.SnapshotStorages;
 import dev.cairn.kit.task.Partitioning;
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,18 +22,23 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * @param taskId the operator task's id, shared by its subtasks: letters, digits, '.', '_' and '-' (names the state
  *     file {@code operator-<taskId>-<subtask>.state})
  * @param subtask this subtask's index, within 0 and {@code parallelism - 1}
- * @param parallelism the number of subtasks of the operator (a restore needs the same; rescaling is not supported)
- * @param upstreamParallelism the number of subtasks writing the input topic: each writes every partition, so a
+ * @param parallelism the number of subtasks of the operator now (a restore from a checkpoint of another parallelism
+ *     is a rescale: the subtask reads the states its sidecar hands it)
+ * @param upstreamParallelism the number of subtasks writing the input topic now: each writes every partition, so a
  *     partition carries that many channels
- * @param inputTopic the kit topic read (subtask {@code i} reads the partitions {@code p % parallelism == i})
+ * @param inputTopic the kit topic read (subtask {@code i} reads the partitions whose key groups overlap its own,
+ *     {@link #keyGroups()}; the writers route by key group with this task's max parallelism)
  * @param clientConfig settings for the consumer ({@code bootstrap.servers}, security); the task sets group and
  *     offset-commit settings itself
  * @param pollTimeout how long one poll waits for input (also how late a request or notification may be served)
  * @param storage where the subtask writes and reads its snapshot files (the checkpoint's storage location says
  *     where in it); {@link SnapshotStorages#defaults()} unless given: local files, and S3 as the environment says
+ * @param maxParallelism the task's max parallelism: the number of key groups of its keyed state, fixed for the
+ *     job's life ({@link KeyGroupRanges#defaultMaxParallelism} of the parallelism unless given)
  */
 public record OperatorTaskConfig(String taskId, int subtask, int parallelism, int upstreamParallelism,
-        String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout, SnapshotStorage storage) {
+        String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout, SnapshotStorage storage,
+        int maxParallelism) {
 
     public OperatorTaskConfig {
         Objects.requireNonNull(taskId, "taskId");
@@ -51,6 +58,17 @@ public record OperatorTaskConfig(String taskId, int subtask, int parallelism, in
         Settings.requireClientSettings("the operator", clientConfig, ConsumerConfig.GROUP_ID_CONFIG,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG);
         Settings.requirePositive("the poll timeout", pollTimeout);
+        String problem = KeyGroupRanges.problem(maxParallelism, parallelism);
+        if (problem != null) {
+            throw new IllegalArgumentException("operator " + taskId + ": " + problem);
+        }
+    }
+
+    /** A subtask of the default max parallelism for its parallelism. */
+    public OperatorTaskConfig(String taskId, int subtask, int parallelism, int upstreamParallelism,
+            String inputTopic, Map<String, Object> clientConfig, Duration pollTimeout, SnapshotStorage storage) {
+        this(taskId, subtask, parallelism, upstreamParallelism, inputTopic, clientConfig, pollTimeout, storage,
+                KeyGroupRanges.defaultMaxParallelism(parallelism));
     }
 
     /** A subtask keeping its snapshots in {@link SnapshotStorages#defaults()}. */
@@ -63,7 +81,21 @@ public record OperatorTaskConfig(String taskId, int subtask, int parallelism, in
     /** This subtask keeping its snapshots in {@code storage} (the caller closes it, after the task). */
     public OperatorTaskConfig withStorage(SnapshotStorage storage) {
         return new OperatorTaskConfig(taskId, subtask, parallelism, upstreamParallelism, inputTopic, clientConfig,
-                pollTimeout, storage);
+                pollTimeout, storage, maxParallelism);
+    }
+
+    /**
+     * This subtask with {@code maxParallelism} key groups: the same for every subtask of the task and for its whole
+     * life (a restore of another max parallelism fails), and what the writers of the input topic route by.
+     */
+    public OperatorTaskConfig withMaxParallelism(int maxParallelism) {
+        return new OperatorTaskConfig(taskId, subtask, parallelism, upstreamParallelism, inputTopic, clientConfig,
+                pollTimeout, storage, maxParallelism);
+    }
+
+    /** The key groups this subtask owns ({@link KeyGroupRange#forSubtask}). */
+    public KeyGroupRange keyGroups() {
+        return KeyGroupRange.forSubtask(maxParallelism, parallelism, subtask);
     }
 
     /** A subtask with only a bootstrap address and a 50 ms poll. */

@@ -4,6 +4,7 @@ import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.kit.storage.LocationNotFoundException;
 import dev.cairn.kit.storage.SnapshotStorage;
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -15,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 /**
  * An operator subtask's snapshot objects: its state file ({@link OperatorTaskConfig#stateFileName()}) and its
@@ -22,7 +24,9 @@ import java.util.Optional;
  * shared objects under {@code <job's storage>/shared/<task>-<subtask>/}, written for the checkpoint whose snapshot
  * found the group changed and referred to by the later ones that found it unchanged (an INCREMENTAL checkpoint); a
  * FULL checkpoint writes every group anew, and a savepoint writes its groups into its own directory, so that it
- * shares nothing. All through the task's {@link OperatorTaskConfig#storage()}.
+ * shares nothing. A snapshot declares the key groups it holds (the subtask's, {@link OperatorTaskConfig#keyGroups()}),
+ * so that a rescaled restore hands it to every subtask whose groups overlap them. All through the task's
+ * {@link OperatorTaskConfig#storage()}.
  */
 final class SnapshotFiles {
 
@@ -69,34 +73,61 @@ final class SnapshotFiles {
         storage.write(manifest, state);
         long size = state.length + written + ready.snapshot().output().writeTo(storage.parent(manifest));
         if (savepoint) {
-            return SnapshotResult.of(manifest, size);
+            return SnapshotResult.of(manifest, size).withKeyGroups(config.keyGroups());
         }
         incremental.written(pending.plan(), objects);
-        return SnapshotResult.of(manifest, size).withShared(shared);
+        return SnapshotResult.of(manifest, size).withShared(shared).withKeyGroups(config.keyGroups());
     }
 
     /**
-     * The subtask's state at {@code location}, its key groups' entries read from their objects.
+     * The subtask's own state at {@code location}, the entries of its key groups read from their objects.
      *
      * @throws StateUnreadableException when an object of it is missing, truncated or corrupt
      * @throws IOException when it cannot be read, or belongs to another subtask
      */
     static OperatorState read(OperatorTaskConfig config, String location) throws IOException {
+        return read(config, location, config.subtask());
+    }
+
+    /**
+     * The state at {@code location}, written by subtask {@code writer} of the task (another than this one after a
+     * rescale), keeping only the key groups this subtask owns ({@link OperatorTaskConfig#keyGroups()}): only their
+     * objects are read, and of a file that holds its entries itself (format 1) only their keys are kept.
+     *
+     * @throws StateUnreadableException when an object of it is missing, truncated or corrupt
+     * @throws IOException when it cannot be read, or belongs to another task, input or subtask
+     */
+    static OperatorState read(OperatorTaskConfig config, String location, int writer) throws IOException {
         OperatorState restored = readUnreadable(() -> OperatorStateCodec.read(config.storage(), location), location);
-        if (!restored.taskId().equals(config.taskId()) || restored.subtask() != config.subtask()
+        if (!restored.taskId().equals(config.taskId()) || restored.subtask() != writer
                 || !restored.inputTopic().equals(config.inputTopic())) {
             throw new IOException("the snapshot " + location + " belongs to operator " + restored.taskId()
                     + " subtask " + restored.subtask() + " reading " + restored.inputTopic() + ", not to operator "
-                    + config.name() + " reading " + config.inputTopic()
-                    + " (an operator restores only its own subtask's snapshot)");
+                    + config.taskId() + " subtask " + writer + " reading " + config.inputTopic()
+                    + " (an operator restores only the snapshots its restore point names)");
         }
-        Map<KeyedState.Key, byte[]> entries = new HashMap<>(restored.entries());
+        KeyGroupRange range = config.keyGroups();
+        int max = config.maxParallelism();
+        Map<KeyedState.Key, byte[]> entries = new HashMap<>();
+        restored.entries().forEach((key, value) -> {
+            if (range.contains(KeyGroups.of(key.bytes(), max))) {
+                entries.put(key, value);
+            }
+        });
+        List<KeyGroupObject> kept = new ArrayList<>();
         for (KeyGroupObject group : restored.groups()) {
-            entries.putAll(readUnreadable(() -> KeyGroupCodec.decode(config.storage().read(group.location()),
-                    group.location(), config.taskId(), config.subtask(), group.group()), group.location()));
+            if (group.group() >= max) {
+                throw new IOException("the snapshot " + location + " holds key group " + group.group() + ", and "
+                        + "operator " + config.name() + " has " + max + " (its max parallelism changed?)");
+            }
+            if (range.contains(group.group())) {
+                kept.add(group);
+                entries.putAll(readUnreadable(() -> KeyGroupCodec.decode(config.storage().read(group.location()),
+                        group.location(), config.taskId(), writer, group.group(), max), group.location()));
+            }
         }
         return new OperatorState(restored.taskId(), restored.subtask(), restored.checkpointId(),
-                restored.generation(), restored.inputTopic(), restored.positions(), entries, restored.groups(),
+                restored.generation(), restored.inputTopic(), restored.positions(), entries, kept,
                 restored.groupsShared());
     }
 
@@ -106,15 +137,20 @@ final class SnapshotFiles {
     }
 
     /**
-     * Deletes an object the coordinator discarded: a shared object as it is named; the state file with the output's
-     * parts next to it.
+     * Deletes an object the coordinator discarded: a shared object as it is named; a state file of the task (this
+     * subtask's, or after a rescale another index's) with that index's output parts next to it.
      */
-    static void discard(OperatorTaskConfig config, List<String> outputParts, String location) throws IOException {
+    static void discard(OperatorTaskConfig config, IntFunction<List<String>> outputParts, String location)
+            throws IOException {
         SnapshotStorage storage = config.storage();
         storage.delete(location);
-        if (location.endsWith("/" + config.stateFileName())) {
+        String prefix = "/operator-" + config.taskId() + "-";
+        int at = location.lastIndexOf(prefix);
+        String index = at < 0 || !location.endsWith(".state") ? ""
+                : location.substring(at + prefix.length(), location.length() - ".state".length());
+        if (!index.isEmpty() && index.chars().allMatch(Character::isDigit) && index.length() < 10) {
             String directory = storage.parent(location);
-            for (String part : outputParts) {
+            for (String part : outputParts.apply(Integer.parseInt(index))) {
                 storage.delete(storage.resolve(directory, part));
             }
         }

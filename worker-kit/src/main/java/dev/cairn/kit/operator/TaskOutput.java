@@ -1,6 +1,7 @@
 package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Alignment;
+import dev.cairn.sidecar.hook.RestorePoint;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,17 @@ public interface TaskOutput extends AutoCloseable {
     void start(long restoredFrom, Optional<String> snapshotDirectory, long generation, boolean chosen)
             throws IOException;
 
+    /**
+     * Starts the incarnation restored from a rescaled restore point ({@link RestorePoint#rescaled()}): the subtask's
+     * parallelism changed since {@code point} was taken, and its state comes from the states the point hands it. By
+     * default as {@link #start} from the point's checkpoint, without a snapshot directory of its own.
+     *
+     * @throws IOException when the output's parts of the handed states cannot be read
+     */
+    default void startRescaled(RestorePoint point, long generation) throws IOException {
+        start(point.checkpointId(), Optional.empty(), generation, point.chosen());
+    }
+
     /** Writes one result. */
     void emit(byte[] key, byte[] value);
 
@@ -47,6 +59,14 @@ public interface TaskOutput extends AutoCloseable {
     /** The names of the parts it writes next to the task's state file ({@link Sealed#writeTo}); none by default. */
     default List<String> partNames() {
         return List.of();
+    }
+
+    /**
+     * The names of the parts subtask {@code subtask} of the task writes next to its state file: after a rescale, a
+     * subtask may be told to delete another index's snapshot. By default {@link #partNames()}.
+     */
+    default List<String> partNames(int subtask) {
+        return partNames();
     }
 
     @Override

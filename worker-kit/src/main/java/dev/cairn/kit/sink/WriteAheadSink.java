@@ -41,8 +41,10 @@ import org.slf4j.LoggerFactory;
  * at-least-once alignment records that passed barrier N early land in epoch N and are replayed after a restore.
  *
  * <p>Thread-safe: a worker's processing thread may {@link #send} while the sidecar's threads snapshot and notify.
- * Snapshots go to the config's {@link WriteAheadSinkConfig#storage() storage} (local files or S3). Rescaling is not
- * supported: a subtask restores only a snapshot of its own sink id and index.
+ * Snapshots go to the config's {@link WriteAheadSinkConfig#storage() storage} (local files or S3). A subtask restores
+ * only a snapshot of its own sink id and index; after a rescale, another subtask resolves a snapshot of an index
+ * that is gone with a sink of that index ({@link SinkHandover}), and a new index starts with
+ * {@link #restoreEmpty}.
  *
  * @param <K> the key type
  * @param <V> the value type
@@ -86,12 +88,33 @@ public final class WriteAheadSink<K, V> implements AutoCloseable {
      *     and the sink stops)
      */
     public RestorePlan restore(Optional<RestorePoint> from) throws IOException {
+        requireNew();
+        Optional<SinkState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
+        return restore(state, from.map(RestorePoint::chosen).orElse(false));
+    }
+
+    /**
+     * Takes over the subtask's output as restored from checkpoint {@code checkpointId} with nothing pending: a sink
+     * subtask that a rescale added (it has no snapshot of that checkpoint). A marker of an earlier run, older than
+     * the checkpoint (the subtask existed before a rescale down), is set to it; a newer one is compared as by
+     * {@link #restore(Optional)}.
+     *
+     * @throws SinkFailedException as {@link #restore(Optional)}
+     */
+    public RestorePlan restoreEmpty(long checkpointId, boolean chosen) {
+        requireNew();
+        return restore(Optional.of(new SinkState(config.sinkId(), config.subtask(), checkpointId, List.of())),
+                chosen);
+    }
+
+    private void requireNew() {
         if (phase != Phase.NEW) {
             throw new IllegalStateException("sink " + config.transactionalId() + " restores once, before anything "
                     + "else; it is " + phase);
         }
-        Optional<SinkState> state = from.isPresent() ? Optional.of(readState(from.get())) : Optional.empty();
-        boolean chosen = from.map(RestorePoint::chosen).orElse(false);
+    }
+
+    private RestorePlan restore(Optional<SinkState> state, boolean chosen) {
         OptionalLong marker = guarded(committer::initialise);
         RestorePlan plan = state.map(s -> RestorePlan.restore(s, marker, chosen))
                 .orElseGet(() -> RestorePlan.fresh(marker));

@@ -14,8 +14,8 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * Where a write-ahead sink subtask writes and how it reaches Kafka.
  *
  * @param sinkId the sink's id, shared by its subtasks: letters, digits, '.', '_' and '-'
- * @param subtask this subtask's index (0 or more); a restore needs a snapshot of the same sink id and subtask
- *     (rescaling a sink is not supported)
+ * @param subtask this subtask's index (0 or more); a restore reads a snapshot of the same sink id and subtask (after
+ *     a rescale, see {@link SinkHandover})
  * @param outputTopic the topic the sink writes; its commit markers go to {@link #commitsTopic()}
  * @param clientConfig settings for the sink's producer, consumer and admin client ({@code bootstrap.servers} and
  *     security); the sink sets the transactional id, idempotence and the isolation level itself
@@ -64,6 +64,14 @@ public record WriteAheadSinkConfig(String sinkId, int subtask, String outputTopi
     public static WriteAheadSinkConfig of(String sinkId, int subtask, String outputTopic, String bootstrapServers) {
         return new WriteAheadSinkConfig(sinkId, subtask, outputTopic,
                 Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), Duration.ofMinutes(2));
+    }
+
+    /**
+     * The settings of subtask {@code index} of the same sink: after a rescale, a subtask resolves the pending epochs
+     * of an old index with them ({@link SinkHandover}).
+     */
+    public WriteAheadSinkConfig forSubtask(int index) {
+        return new WriteAheadSinkConfig(sinkId, index, outputTopic, clientConfig, timeout, storage);
     }
 
     /** The compacted topic of the commit markers: {@code <output>.commits}. */

@@ -9,6 +9,7 @@ import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.DiscardedState;
+import dev.cairn.sidecar.hook.OperatorStateMode;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
@@ -42,8 +43,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>{@link #restore}: called once, before anything else. Reads the state file of the restore point (or starts
- *       from {@link SourceTaskConfig#startFrom()}), picks this incarnation's generation, writes a resume record into
- *       every output partition, then starts the task's loop thread.</li>
+ *       from {@link SourceTaskConfig#startFrom()}; after a rescale, the positions of its partitions in every old
+ *       subtask's state: a snapshot declares its state {@code UNION}), picks this incarnation's generation,
+ *       writes a resume record into every output partition, then starts the task's loop thread.</li>
  *   <li>{@link #snapshot}: hands the request to the loop, which, between two records, takes its input positions (the
  *       first record not yet processed, per partition), writes barrier N into every output partition, flushes the
  *       producer (the barrier follows every record of the epoch) and writes
@@ -124,7 +126,8 @@ public final class KafkaSourceTask implements SnapshotHook {
         if (consumer != null) {
             throw new IllegalStateException("source " + name() + " was restored already");
         }
-        Optional<SourceState> state = from.isPresent() ? Optional.of(input.read(from.get())) : Optional.empty();
+        Optional<SourceState> state = from.isEmpty() ? Optional.empty()
+                : Optional.of(from.get().rescaled() ? input.readRescaled(from.get()) : input.read(from.get()));
         stop = new SourceStop(state.map(SourceState::ended).orElse(false));
         generation = new Generations("source " + name(), attempt)
                 .next(state.map(SourceState::generation).orElse(-1L));
@@ -299,7 +302,8 @@ public final class KafkaSourceTask implements SnapshotHook {
                 continue;
             }
             for (SourceFunction.Output output : function.apply(record)) {
-                int target = Partitioning.forKey(output.key(), outputPartitions, config.subtask());
+                int target = Partitioning.forKey(output.key(), outputPartitions,
+                        config.downstreamMaxParallelism(), config.subtask());
                 send(KitRecords.data(config.outputTopic(), target, output.key(), output.value(), config.subtask(),
                         generation));
             }
@@ -308,9 +312,12 @@ public final class KafkaSourceTask implements SnapshotHook {
         input.batchDone(consumer);
     }
 
-    /** Whether the loop reads nothing now: paused at a stop, the input ended, or a bounded input exhausted. */
+    /**
+     * Whether the loop reads nothing now: paused at a stop, the input ended, a bounded input exhausted, or no input
+     * partition is this subtask's (more subtasks than partitions).
+     */
     private boolean idle() {
-        return stop.idle() || input.exhausted();
+        return stop.idle() || input.exhausted() || input.none();
     }
 
     private void serve() {
@@ -352,8 +359,8 @@ public final class KafkaSourceTask implements SnapshotHook {
             boolean finished = input.exhausted();
             LOG.debug("Source {}: snapshot of checkpoint {} at {} in {}{}", name(), request.checkpointId(),
                     input, location, finished ? " (input exhausted: finished)" : "");
-            pending.result().complete(finished ? SnapshotResult.finishedWith(location, size)
-                    : SnapshotResult.of(location, size));
+            pending.result().complete((finished ? SnapshotResult.finishedWith(location, size)
+                    : SnapshotResult.of(location, size)).withOperatorStateMode(OperatorStateMode.UNION));
         } catch (IOException | RuntimeException e) {
             LOG.warn("Source {}: declined checkpoint {}: {}", name(), request.checkpointId(), e.toString());
             pending.result().completeExceptionally(e);

@@ -1,7 +1,9 @@
 package dev.cairn.kit.task;
 
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -49,6 +51,30 @@ final class SourceInput {
     }
 
     /**
+     * The state of the rescaled restore point {@code point}: of every state it hands (every old subtask's, a source's
+     * states being {@code UNION}), the positions of the partitions this subtask reads now ({@link SourceRescale}).
+     *
+     * @throws IOException when a file cannot be read, is corrupt, or belongs to another task or input
+     */
+    SourceState readRescaled(RestorePoint point) throws IOException {
+        List<SourceState> olds = new ArrayList<>();
+        for (RestoredState handed : point.states()) {
+            SourceState state = SourceStateCodec.read(config.storage(), handed.location());
+            if (!state.taskId().equals(config.taskId()) || !state.inputTopic().equals(config.inputTopic())) {
+                throw new IOException("the snapshot " + handed.location() + " belongs to source " + state.taskId()
+                        + " reading " + state.inputTopic() + ", not to source " + config.taskId() + " reading "
+                        + config.inputTopic());
+            }
+            olds.add(state);
+        }
+        SourceState merged = SourceRescale.merge(config, point.checkpointId(), olds);
+        LOG.info("Source {}: rescaled from {} to {} subtasks: takes the positions {} from {} states of checkpoint {}",
+                name, point.previousParallelism(), point.parallelism(), merged.positions(), olds.size(),
+                point.checkpointId());
+        return merged;
+    }
+
+    /**
      * Assigns the subtask's partitions to {@code consumer} and seeks it to the restored positions (or the
      * configured start).
      *
@@ -66,7 +92,7 @@ final class SourceInput {
             if (!assigned.containsAll(s.positions().keySet())) {
                 throw new IllegalStateException("source " + name + ": the restored state holds positions of the "
                         + "partitions " + s.positions().keySet() + ", and this subtask reads " + assigned
-                        + " (the parallelism changed?); rescaling a kit source is not supported");
+                        + " (the parallelism changed without a rescaled restore point?)");
             }
         });
         List<TopicPartition> mine = assigned.stream().map(p -> new TopicPartition(config.inputTopic(), p)).toList();
@@ -120,6 +146,11 @@ final class SourceInput {
     /** The rest of a batch is left unprocessed: the consumer goes back to the positions, to read it again. */
     void rewind(Consumer<byte[], byte[]> consumer) {
         positions.forEach(consumer::seek);
+    }
+
+    /** Whether the subtask reads no partition at all (it has more subtasks than the input has partitions). */
+    boolean none() {
+        return positions.isEmpty();
     }
 
     /** Whether a bounded input was read to its end (never for an unbounded one). */

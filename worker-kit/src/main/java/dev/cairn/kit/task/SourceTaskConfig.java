@@ -17,9 +17,10 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param taskId the source task's id, shared by its subtasks: letters, digits, '.', '_' and '-' (names the state
  *     file {@code source-<taskId>-<subtask>.state})
  * @param subtask this subtask's index, within 0 and {@code parallelism - 1}
- * @param parallelism the number of subtasks of the source (a restore needs the same; rescaling is not supported)
+ * @param parallelism the number of subtasks of the source now (a restore from a checkpoint of another parallelism
+ *     takes the positions of its partitions from every old subtask's state)
  * @param inputTopic the topic read (subtask {@code i} reads the partitions {@code p % parallelism == i})
- * @param outputTopic the topic written (kit records, partitioned by key)
+ * @param outputTopic the topic written (kit records, partitioned by key group, {@link Partitioning#forKey})
  * @param clientConfig settings for the consumer and producer ({@code bootstrap.servers}, security); the task sets
  *     group, offset-commit, idempotence and acknowledgement settings itself
  * @param startFrom where a fresh start reads from
@@ -28,10 +29,12 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * @param pollTimeout how long one poll waits for input (also how late a snapshot request may be noticed)
  * @param storage where the subtask writes and reads its snapshot files (the checkpoint's storage location says
  *     where in it); {@link SnapshotStorages#defaults()} unless given: local files, and S3 as the environment says
+ * @param downstreamMaxParallelism the max parallelism of the task reading the output topic: a record goes to the
+ *     partition of its key group among that many ({@link Partitioning#DEFAULT_MAX_PARALLELISM} unless given)
  */
 public record SourceTaskConfig(String taskId, int subtask, int parallelism, String inputTopic, String outputTopic,
         Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout,
-        SnapshotStorage storage) {
+        SnapshotStorage storage, int downstreamMaxParallelism) {
 
     /** Where a fresh start reads from. */
     public enum StartFrom { EARLIEST, LATEST }
@@ -53,6 +56,15 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
                 ProducerConfig.ACKS_CONFIG, ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         Settings.requirePositive("the poll timeout", pollTimeout);
+        Partitioning.keyGroup(new byte[0], downstreamMaxParallelism);
+    }
+
+    /** A subtask writing for a downstream task of the default max parallelism. */
+    public SourceTaskConfig(String taskId, int subtask, int parallelism, String inputTopic, String outputTopic,
+            Map<String, Object> clientConfig, StartFrom startFrom, boolean bounded, Duration pollTimeout,
+            SnapshotStorage storage) {
+        this(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom, bounded, pollTimeout,
+                storage, Partitioning.DEFAULT_MAX_PARALLELISM);
     }
 
     /** A subtask keeping its snapshots in {@link SnapshotStorages#defaults()}. */
@@ -65,7 +77,13 @@ public record SourceTaskConfig(String taskId, int subtask, int parallelism, Stri
     /** This subtask keeping its snapshots in {@code storage} (the caller closes it, after the task). */
     public SourceTaskConfig withStorage(SnapshotStorage storage) {
         return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom,
-                bounded, pollTimeout, storage);
+                bounded, pollTimeout, storage, downstreamMaxParallelism);
+    }
+
+    /** This subtask writing for a downstream task of max parallelism {@code maxParallelism}. */
+    public SourceTaskConfig withDownstreamMaxParallelism(int maxParallelism) {
+        return new SourceTaskConfig(taskId, subtask, parallelism, inputTopic, outputTopic, clientConfig, startFrom,
+                bounded, pollTimeout, storage, maxParallelism);
     }
 
     /** Unbounded, from the earliest offsets, with only a bootstrap address and a 100 ms poll. */

@@ -17,7 +17,9 @@ import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.CheckpointOptions;
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
@@ -41,11 +43,14 @@ import java.util.concurrent.TimeoutException;
  * {@code keyed} → count (2) → {@code counts} → sink (2) → {@code results}. {@link #checkpoint} asks every subtask for
  * a snapshot, as sidecars would after a trigger, and completes or aborts it; {@link #restart} replaces one subtask
  * by a new incarnation restored from its snapshot of the latest completed checkpoint, as a restarted process would.
- * {@link #stop} stops the job with a savepoint, which becomes the restore point, as the coordinator does.
+ * {@link #stop} stops the job with a savepoint, which becomes the restore point, as the coordinator does;
+ * {@link #rescale} then starts the tasks with other parallelisms, each subtask restored from the states the coordinator
+ * would hand it (a keyed state to every subtask whose key groups overlap it, a source's state to every source subtask).
  */
 final class KitJob implements AutoCloseable {
 
     static final int PARALLELISM = 2;
+    static final int MAX_PARALLELISM = 128;
     private static final Duration SNAPSHOT_WAIT = Duration.ofSeconds(30);
 
     /** A running count per key: the new count as decimal text. */
@@ -64,7 +69,10 @@ final class KitJob implements AutoCloseable {
     private final String prefix;
     private final Path checkpoints;
     private final Map<String, SnapshotHook> subtasks = new LinkedHashMap<>();
-    private final Map<String, String> completedStates = new LinkedHashMap<>();
+    private final Map<String, SnapshotResult> completedStates = new LinkedHashMap<>();
+    private final Map<String, RestorePoint> restorePoints = new LinkedHashMap<>();
+    private final Map<String, Integer> parallelism = new LinkedHashMap<>(Map.of("source", PARALLELISM, "count",
+            PARALLELISM, "sink", PARALLELISM));
     private final Map<String, SinkOutput> sinkOutputs = new LinkedHashMap<>();
     private long nextId = 1;
     /**
@@ -108,7 +116,7 @@ final class KitJob implements AutoCloseable {
     List<String> names() {
         List<String> names = new ArrayList<>();
         for (String task : List.of("source", "count", "sink")) {
-            for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+            for (int subtask = 0; subtask < parallelism.get(task); subtask++) {
                 names.add(task + "-" + subtask);
             }
         }
@@ -125,13 +133,12 @@ final class KitJob implements AutoCloseable {
      */
     boolean checkpoint() throws Exception {
         long id = nextId++;
-        Optional<Map<String, String>> states = snapshotAll(id, CheckpointType.CHECKPOINT, CheckpointOptions.DEFAULTS,
-                checkpoints.resolve("chk-" + id));
+        Optional<Map<String, SnapshotResult>> states = snapshotAll(id, CheckpointType.CHECKPOINT,
+                CheckpointOptions.DEFAULTS, checkpoints.resolve("chk-" + id));
         if (states.isEmpty()) {
             return false;
         }
-        completedStates.putAll(states.get());
-        latestCompleted = id;
+        completed(id, states.get());
         for (SnapshotHook hook : subtasks.values()) {
             hook.notifyComplete(CheckpointCompletion.of(id, -1));
         }
@@ -151,11 +158,10 @@ final class KitJob implements AutoCloseable {
         long id = nextId++;
         CheckpointOptions options = new CheckpointOptions(BackupType.FULL, SavepointFormat.CANONICAL,
                 drain ? PostCheckpointAction.TERMINATE : PostCheckpointAction.SUSPEND, AlignmentType.ALIGNED, -1);
-        Map<String, String> states = snapshotAll(id, CheckpointType.SAVEPOINT, options,
+        Map<String, SnapshotResult> states = snapshotAll(id, CheckpointType.SAVEPOINT, options,
                 checkpoints.resolve("savepoint-" + id)).orElseThrow(() -> new IllegalStateException(
                         "the stop-with-savepoint " + id + " was declined"));
-        completedStates.putAll(states);
-        latestCompleted = id;
+        completed(id, states);
         for (String crashed : crashBeforeCommit) {
             subtasks.remove(crashed).close();
         }
@@ -163,6 +169,61 @@ final class KitJob implements AutoCloseable {
             hook.notifyComplete(new CheckpointCompletion(id, -1, true, drain));
         }
         return id;
+    }
+
+    private void completed(long id, Map<String, SnapshotResult> states) {
+        completedStates.clear();
+        completedStates.putAll(states);
+        latestCompleted = id;
+        restorePoints.clear();
+        states.forEach((name, state) -> restorePoints.put(name, new RestorePoint(id, state.location(), 0)));
+    }
+
+    /**
+     * The stopped job goes on with the tasks' parallelisms in {@code changed} (the others as they were), as the
+     * coordinator rescales it: every subtask of the old parallelism is closed, and every subtask of the new one
+     * starts restored from the states the restore point hands it ({@link #rescaledPoint}).
+     */
+    void rescale(Map<String, Integer> changed) throws Exception {
+        for (SnapshotHook hook : subtasks.values()) {
+            hook.close();
+        }
+        subtasks.clear();
+        Map<String, Integer> previous = new LinkedHashMap<>(parallelism);
+        parallelism.putAll(changed);
+        restorePoints.clear();
+        for (String name : names()) {
+            String task = name.split("-")[0];
+            int subtask = Integer.parseInt(name.split("-")[1]);
+            restorePoints.put(name, rescaledPoint(task, subtask, previous.get(task)));
+        }
+        for (String name : names()) {
+            start(name, Optional.of(restorePoints.get(name)));
+        }
+    }
+
+    /**
+     * What the coordinator hands subtask {@code subtask} of {@code task} after a rescale from {@code previous}
+     * subtasks: its own state when the parallelism did not change; else of a keyed task every old state whose
+     * declared key groups overlap the subtask's, and of a source every old state (declared {@code UNION}).
+     */
+    private RestorePoint rescaledPoint(String task, int subtask, int previous) {
+        int now = parallelism.get(task);
+        boolean keyed = !task.equals("source");
+        KeyGroupRange range = keyed ? KeyGroupRange.forSubtask(MAX_PARALLELISM, now, subtask) : null;
+        List<RestoredState> states = new ArrayList<>();
+        for (int old = 0; old < previous; old++) {
+            SnapshotResult state = completedStates.get(task + "-" + old);
+            if (previous == now && old != subtask
+                    || keyed && !state.keyGroups().overlaps(range)) {
+                continue;
+            }
+            states.add(new RestoredState(old, state.location(), state.sizeBytes(), List.of(), state.keyGroups(),
+                    state.operatorStateMode()));
+        }
+        String own = previous == now ? states.get(0).location() : null;
+        return new RestorePoint(latestCompleted, own, 0, false, List.of(), now, previous, MAX_PARALLELISM, range,
+                states);
     }
 
     /** The job resumes (its status RUNNING again): every subtask restarts from the restore point. */
@@ -175,7 +236,7 @@ final class KitJob implements AutoCloseable {
     /** How many input records the sources had read when they took their snapshots of checkpoint {@code id}. */
     long inputRead(long id) throws Exception {
         long read = 0;
-        for (int subtask = 0; subtask < PARALLELISM; subtask++) {
+        for (int subtask = 0; Files.exists(sourceFile(id, subtask)); subtask++) {
             read += sourceState(id, subtask).positions().values().stream().mapToLong(Long::longValue).sum();
         }
         return read;
@@ -183,12 +244,15 @@ final class KitJob implements AutoCloseable {
 
     /** Source subtask {@code subtask}'s state of checkpoint or savepoint {@code id}. */
     SourceState sourceState(long id, int subtask) throws Exception {
+        return SourceStateCodec.read(new FileStorage(), sourceFile(id, subtask).toString());
+    }
+
+    private Path sourceFile(long id, int subtask) {
         Path directory = checkpoints.resolve("chk-" + id);
         if (!Files.exists(directory)) {
             directory = checkpoints.resolve("savepoint-" + id);
         }
-        return SourceStateCodec.read(new FileStorage(),
-                directory.resolve("source-" + prefix + "-source-" + subtask + ".state").toString());
+        return directory.resolve("source-" + prefix + "-source-" + subtask + ".state");
     }
 
     /** What sink subtask {@code name} decided at its latest start. */
@@ -196,7 +260,12 @@ final class KitJob implements AutoCloseable {
         return sinkOutputs.get(name).lastRestore();
     }
 
-    private Optional<Map<String, String>> snapshotAll(long id, CheckpointType type, CheckpointOptions options,
+    /** What sink subtask {@code name} resolved of old subtasks' snapshots at its latest rescaled start. */
+    List<RestorePlan> handedOver(String name) {
+        return sinkOutputs.get(name).handedOver();
+    }
+
+    private Optional<Map<String, SnapshotResult>> snapshotAll(long id, CheckpointType type, CheckpointOptions options,
             Path directory) throws Exception {
         Map<String, CompletableFuture<SnapshotResult>> answers = new LinkedHashMap<>();
         String location = directory.toUri().toString();
@@ -206,11 +275,10 @@ final class KitJob implements AutoCloseable {
                     parts[0], Integer.parseInt(parts[1]), options).withLatestCompletedId(latestCompleted);
             answers.put(subtask.getKey(), subtask.getValue().snapshot(request).toCompletableFuture());
         }
-        Map<String, String> states = new LinkedHashMap<>();
+        Map<String, SnapshotResult> states = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, CompletableFuture<SnapshotResult>> answer : answers.entrySet()) {
-                states.put(answer.getKey(), answer.getValue().get(SNAPSHOT_WAIT.toMillis(), TimeUnit.MILLISECONDS)
-                        .location());
+                states.put(answer.getKey(), answer.getValue().get(SNAPSHOT_WAIT.toMillis(), TimeUnit.MILLISECONDS));
             }
         } catch (ExecutionException | TimeoutException declined) {
             for (SnapshotHook hook : subtasks.values()) {
@@ -227,9 +295,7 @@ final class KitJob implements AutoCloseable {
         if (previous != null) {
             previous.close();
         }
-        String location = completedStates.get(name);
-        return start(name, location == null ? Optional.empty()
-                : Optional.of(new RestorePoint(latestCompleted, location, 0)));
+        return start(name, Optional.ofNullable(restorePoints.get(name)));
     }
 
     /** Starts a subtask restored from {@code point}, without telling the others. */
@@ -237,17 +303,18 @@ final class KitJob implements AutoCloseable {
         String[] parts = name.split("-");
         int subtask = Integer.parseInt(parts[1]);
         SnapshotHook hook = switch (parts[0]) {
-            case "source" -> new KafkaSourceTask(SourceTaskConfig.of(prefix + "-source", subtask, PARALLELISM,
-                    input(), prefix + ".keyed", bootstrap), SourceFunction.identity());
-            case "count" -> new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-count", subtask, PARALLELISM,
-                    PARALLELISM, prefix + ".keyed", bootstrap), COUNT, new KitTopicOutput(prefix + ".counts",
-                    subtask, Map.of("bootstrap.servers", bootstrap)));
+            case "source" -> new KafkaSourceTask(SourceTaskConfig.of(prefix + "-source", subtask,
+                    parallelism.get("source"), input(), prefix + ".keyed", bootstrap), SourceFunction.identity());
+            case "count" -> new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-count", subtask,
+                    parallelism.get("count"), parallelism.get("source"), prefix + ".keyed", bootstrap), COUNT,
+                    new KitTopicOutput(prefix + ".counts", subtask, Map.of("bootstrap.servers", bootstrap)));
             default -> {
                 SinkOutput output = new SinkOutput(WriteAheadSinkConfig.of(prefix + "-sink", subtask, results(),
                         bootstrap));
                 sinkOutputs.put(name, output);
-                yield new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-sink", subtask, PARALLELISM,
-                        PARALLELISM, prefix + ".counts", bootstrap), IDENTITY, output);
+                yield new KafkaOperatorTask(OperatorTaskConfig.of(prefix + "-sink", subtask,
+                        parallelism.get("sink"), parallelism.get("count"), prefix + ".counts", bootstrap), IDENTITY,
+                        output);
             }
         };
         hook.restore(point, new AttemptNumber(name + "-" + attempts, attempts++));

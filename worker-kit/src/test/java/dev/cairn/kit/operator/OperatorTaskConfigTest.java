@@ -4,12 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import dev.cairn.kit.align.Channel;
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** An operator subtask's settings: the channels it reads, and what it refuses. */
+/** An operator subtask's settings: the channels it reads, its key groups, and what it refuses. */
 class OperatorTaskConfigTest {
 
     private static final Map<String, Object> CLIENT = Map.of("bootstrap.servers", "localhost:9092");
@@ -34,6 +35,32 @@ class OperatorTaskConfigTest {
         assertRefused("count", 0, 1, 1, Map.of(), "must name bootstrap.servers");
         assertRefused("count", 0, 1, 1, Map.of("bootstrap.servers", "b:9092", "group.id", "g"),
                 "sets group.id itself");
+    }
+
+    @Test
+    void shouldOwnTheKeyGroupsOfItsIndexAmongItsMaxParallelism() {
+        OperatorTaskConfig config = OperatorTaskConfig.of("count", 1, 3, 2, "keyed", "localhost:9092");
+
+        assertThat(config.maxParallelism()).isEqualTo(128);
+        assertThat(config.keyGroups()).isEqualTo(new KeyGroupRange(43, 85));
+        assertThat(config.withMaxParallelism(12).keyGroups()).isEqualTo(new KeyGroupRange(4, 7));
+        assertThat(OperatorTaskConfig.of("count", 0, 100, 2, "keyed", "localhost:9092").maxParallelism())
+                .isEqualTo(256);
+        assertThatIllegalArgumentException().isThrownBy(() -> config.withMaxParallelism(2))
+                .withMessageContaining("parallelism 3 exceeds the max parallelism 2");
+    }
+
+    @Test
+    void shouldKeepAKeyInTheGroupOfItsHashAmongTheMaxParallelism() {
+        KeyedState state = new KeyedState(1000);
+        byte[] key = "customer-17".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        state.put(key, new byte[] {1});
+
+        int group = KeyGroups.of(key, 1000);
+        assertThat(state.group(group)).containsOnlyKeys(new KeyedState.Key(key));
+        assertThat(state.versions()).hasSize(1000);
+        assertThat(state.versions()[group]).isEqualTo(1);
+        assertThat(state.get(key)).containsExactly(1);
     }
 
     private static void assertRefused(String taskId, int subtask, int parallelism, int upstream,

@@ -220,7 +220,8 @@ class KafkaSourceTaskIT {
 
     @Test
     void shouldRefuseToRestoreAStateOfPartitionsThisSubtaskDoesNotRead() throws IOException {
-        // given a state of subtask 0 that names partition 1 (written by a source of another parallelism)
+        // given a state of subtask 0 that names partition 1 (written by a source of another parallelism), handed as
+        // its own state, not as a rescaled restore point
         Path file = dir.resolve("source-orders-src-0.state");
         long size = SourceStateCodec.write(new FileStorage(), file.toString(),
                 new SourceState("orders-src", 0, 1, 5, input, Map.of(0, 3L, 1, 4L)));
@@ -228,7 +229,7 @@ class KafkaSourceTaskIT {
 
         // when / then
         assertThatThrownBy(() -> task.restore(Optional.of(new RestorePoint(1, file.toString(), size))))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("rescaling");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("without a rescaled restore point");
         assertThat(task.isRunning()).isFalse();
     }
 

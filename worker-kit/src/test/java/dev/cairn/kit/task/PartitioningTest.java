@@ -3,10 +3,11 @@ package dev.cairn.kit.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.clients.producer.internals.BuiltInPartitioner;
+import org.apache.kafka.common.utils.Utils;
 import org.junit.jupiter.api.Test;
 
 class PartitioningTest {
@@ -49,34 +50,78 @@ class PartitioningTest {
     }
 
     @Test
-    void shouldPickThePartitionKafkasDefaultPartitionerPicksForAKey() {
+    void shouldPutAKeyInTheKeyGroupOfItsMurmurHashModuloTheMaxParallelism() {
         for (int i = 0; i < 200; i++) {
             byte[] key = ("key-" + i).getBytes(StandardCharsets.UTF_8);
-            for (int partitions : new int[] {1, 3, 8}) {
-                assertThat(Partitioning.forKey(key, partitions, 0))
-                        .isEqualTo(BuiltInPartitioner.partitionForKey(key, partitions));
+            for (int max : new int[] {1, 128, 256, 1000}) {
+                assertThat(Partitioning.keyGroup(key, max)).isEqualTo(Utils.toPositive(Utils.murmur2(key)) % max);
             }
         }
     }
 
     @Test
-    void shouldSendEveryRecordOfAKeyToOnePartitionWhicheverSubtaskWritesIt() {
+    void shouldSendAKeyToThePartitionOfItsKeyGroupWhicheverSubtaskWritesIt() {
         byte[] key = "customer-17".getBytes(StandardCharsets.UTF_8);
-        int first = Partitioning.forKey(key, 5, 0);
+        int group = Partitioning.keyGroup(key, 128);
         for (int subtask = 0; subtask < 4; subtask++) {
-            assertThat(Partitioning.forKey(key.clone(), 5, subtask)).isEqualTo(first);
+            assertThat(Partitioning.forKey(key.clone(), 4, 128, subtask)).isEqualTo(group * 4 / 128);
+        }
+    }
+
+    @Test
+    void shouldGiveEachPartitionAContiguousRangeOfKeyGroupsCoveringAllOnce() {
+        for (int partitions : new int[] {1, 3, 4, 7, 128, 200}) {
+            for (int max : new int[] {1, 5, 128, 256}) {
+                int next = 0;
+                for (int partition = 0; partition < partitions; partition++) {
+                    KeyGroupRange range = Partitioning.keyGroupsOf(partition, partitions, max);
+                    assertThat(range.startKeyGroup()).as("%d of %d, max %d", partition, partitions, max)
+                            .isEqualTo(next);
+                    for (int group = range.startKeyGroup(); group <= range.endKeyGroup(); group++) {
+                        assertThat(Partitioning.forKeyGroup(group, partitions, max)).isEqualTo(partition);
+                    }
+                    next = range.endKeyGroup() + 1;
+                }
+                assertThat(next).isEqualTo(max);
+            }
+        }
+    }
+
+    @Test
+    void shouldReadThePartitionsOverlappingTheSubtasksKeyGroups() {
+        assertThat(Partitioning.keyGroupsOf(1, 4, 128)).isEqualTo(new KeyGroupRange(32, 63));
+        assertThat(Partitioning.readBy(4, 128, KeyGroupRange.forSubtask(128, 2, 0))).containsExactly(0, 1);
+        assertThat(Partitioning.readBy(4, 128, KeyGroupRange.forSubtask(128, 2, 1))).containsExactly(2, 3);
+        assertThat(Partitioning.readBy(4, 128, KeyGroupRange.forSubtask(128, 3, 0))).containsExactly(0, 1);
+        assertThat(Partitioning.readBy(4, 128, KeyGroupRange.forSubtask(128, 3, 1))).containsExactly(1, 2);
+        assertThat(Partitioning.readBy(4, 128, KeyGroupRange.forSubtask(128, 3, 2))).containsExactly(2, 3);
+        assertThat(Partitioning.readBy(4, 128, KeyGroupRange.forSubtask(128, 1, 0))).containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
+    void shouldLetEveryKeyBeReadBySomeSubtaskOwningItsGroupAtAnyParallelism() {
+        for (int parallelism = 1; parallelism <= 9; parallelism++) {
+            for (int i = 0; i < 300; i++) {
+                byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
+                int group = Partitioning.keyGroup(key, 128);
+                int owner = group * parallelism / 128;
+                assertThat(Partitioning.readBy(5, 128, KeyGroupRange.forSubtask(128, parallelism, owner)))
+                        .contains(Partitioning.forKey(key, 5, 128, 0));
+            }
         }
     }
 
     @Test
     void shouldSendARecordWithoutKeyToTheWritingSubtasksPartition() {
-        assertThat(Partitioning.forKey(null, 3, 0)).isZero();
-        assertThat(Partitioning.forKey(null, 3, 4)).isEqualTo(1);
+        assertThat(Partitioning.forKey(null, 3, 128, 0)).isZero();
+        assertThat(Partitioning.forKey(null, 3, 128, 4)).isEqualTo(1);
     }
 
     @Test
-    void shouldRejectATopicWithoutPartitions() {
-        assertThatThrownBy(() -> Partitioning.forKey(new byte[] {1}, 0, 0))
+    void shouldRejectATopicWithoutPartitionsOrABadMaxParallelism() {
+        assertThatThrownBy(() -> Partitioning.forKey(new byte[] {1}, 0, 128, 0))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Partitioning.keyGroup(new byte[] {1}, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("max parallelism");
     }
 }
