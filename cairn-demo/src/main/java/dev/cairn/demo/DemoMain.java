@@ -42,8 +42,10 @@ import picocli.CommandLine.Option;
  * sample pipeline's job (source x2, count x2, exactly-once sink x2; {@link DemoPipeline}) whose six subtasks run as
  * worker processes, each with its sidecar embedded. It runs the job twice over: half the input produced while it runs,
  * a savepoint, one worker SIGKILLed and restarted, and a stop-with-savepoint while input still flows; then the workers
- * redeployed as new processes and the job resumed from that savepoint with {@code cairn resume}, the rest of the
- * input, and a stop-with-savepoint that drains the tasks and finishes the job. At the end, the exactly-once check of
+ * redeployed as new processes and the job resumed from that savepoint with {@code cairn resume}, more input, the
+ * counting task rescaled from 2 to 3 subtasks with {@code cairn rescale} while input flows (a stop with a savepoint,
+ * resumed from it with the new parallelism, the workers of the new parallelism started), the rest of the input, and a
+ * stop-with-savepoint that drains the tasks and finishes the job. At the end, the exactly-once check of
  * every result committed over both runs, a summary and an audit: the journal replayed into a fresh state must equal
  * the live store. Requests go through the {@code cairn} command line ({@link DemoCli}), signed as users sign them.
  */
@@ -53,7 +55,8 @@ public final class DemoMain implements Callable<Integer> {
 
     private static final Duration START_WAIT = Duration.ofSeconds(90);
     private static final Duration OUTPUT_WAIT = Duration.ofSeconds(120);
-    private static final int WORKERS = PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
+    /** The counting task's parallelism after the rescale halfway through the second run. */
+    private static final int RESCALED_COUNT = 3;
     private static final Duration STORAGE_SAMPLES = Duration.ofSeconds(1);
 
     @Option(names = "--duration", defaultValue = "PT12S",
@@ -257,14 +260,22 @@ public final class DemoMain implements Callable<Integer> {
     }
 
     /**
-     * The second run: the rest of the input, then, once every key's final count is committed, a stop with a
-     * savepoint that drains the tasks (Flink's {@code stop --drain}); answers that savepoint.
+     * The second run: more input, the counting task rescaled to {@link #RESCALED_COUNT} subtasks, the rest of the
+     * input, then, once every key's final count is committed, a stop with a savepoint that drains the tasks (Flink's
+     * {@code stop --drain}); answers that savepoint.
      */
     private Optional<DemoRequests.Stopped> secondRun(DemoJournal journal, DemoPipeline pipeline,
             DemoRequests requests) {
+        int threeQuarters = pipeline.input.events() * 3 / 4;
+        out.printf("Producing %,d more events over %s.%n", threeQuarters - pipeline.produced(),
+                duration.dividedBy(4));
+        pipeline.produceOver(duration.dividedBy(4), threeQuarters);
+        if (!rescale(journal, pipeline, requests, threeQuarters)) {
+            return Optional.empty();
+        }
         out.printf("Producing the other %,d events over %s.%n", pipeline.input.events() - pipeline.produced(),
-                duration.dividedBy(2));
-        pipeline.produceOver(duration.dividedBy(2), pipeline.input.events());
+                duration.dividedBy(4));
+        pipeline.produceOver(duration.dividedBy(4), pipeline.input.events());
         long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
         while (!pipeline.outputComplete() && System.nanoTime() < deadline) {
             journal.followUntil(event -> false, Duration.ofMillis(500));
@@ -277,13 +288,47 @@ public final class DemoMain implements Callable<Integer> {
         return Optional.empty();
     }
 
+    /**
+     * Rescales the counting task from 2 to {@link #RESCALED_COUNT} subtasks while input flows ({@code cairn rescale}:
+     * a stop with a savepoint, then the job resumes from it with the new parallelism), once the events up to
+     * {@code produced} are produced; then starts the workers of the new parallelism, as a user redeploys the job.
+     * Answers whether a checkpoint completed after the rescale.
+     */
+    private boolean rescale(DemoJournal journal, DemoPipeline pipeline, DemoRequests requests, int produced) {
+        long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
+        while (pipeline.produced() < produced && System.nanoTime() < deadline) {
+            journal.followUntil(event -> false, Duration.ofMillis(200));
+        }
+        out.println();
+        Optional<DemoRequests.Stopped> rescaled = requests.rescale(PipelineTopology.COUNT, RESCALED_COUNT);
+        if (rescaled.isEmpty() || !awaitWorkersExited(journal, pipeline)) {
+            return false;
+        }
+        out.println("Rescaled the counting task to " + RESCALED_COUNT + " subtasks: the job stopped with savepoint "
+                + rescaled.get().checkpointId() + " and resumed from it; every worker exited "
+                + pipeline.exitStatuses() + ".");
+        PipelineTopology.Parallelism next = new PipelineTopology.Parallelism(PipelineTopology.PARALLELISM,
+                RESCALED_COUNT, PipelineTopology.PARALLELISM);
+        out.println("Started the workers of the new parallelism: " + pipeline.startRescaled(next));
+        boolean running = journal.followUntil(event -> event instanceof CheckpointCompleted c
+                && c.getJobId().equals(jobId) && c.getCheckpointId() > rescaled.get().checkpointId(), START_WAIT);
+        out.println(running ? "Each count subtask restored the key groups of its range from the savepoint's states,"
+                + " and the job checkpoints again with " + pipeline.workerCount() + " subtasks."
+                : "No checkpoint completed within " + START_WAIT + " after the rescale.");
+        for (int subtask = 0; subtask < RESCALED_COUNT; subtask++) {
+            out.println("What count-" + subtask + " restored:");
+            pipeline.restoreLines(PipelineTopology.COUNT, subtask).forEach(line -> out.println("  " + line));
+        }
+        return running;
+    }
+
     /** Waits until every worker exited after a stop; answers whether they all did. */
     private boolean awaitWorkersExited(DemoJournal journal, DemoPipeline pipeline) {
         long deadline = System.nanoTime() + OUTPUT_WAIT.toNanos();
-        while (pipeline.exitStatuses().size() < WORKERS && System.nanoTime() < deadline) {
+        while (pipeline.exitStatuses().size() < pipeline.workerCount() && System.nanoTime() < deadline) {
             journal.followUntil(event -> false, Duration.ofMillis(200));
         }
-        if (pipeline.exitStatuses().size() < WORKERS) {
+        if (pipeline.exitStatuses().size() < pipeline.workerCount()) {
             out.println("Not every worker exited within " + OUTPUT_WAIT + " of the stop: " + pipeline.exitStatuses());
             return false;
         }

@@ -135,6 +135,20 @@ final class DemoPipeline implements AutoCloseable {
         return workers.startFinished();
     }
 
+    /**
+     * Starts the workers of {@code parallelism} once every worker ended after the rescale's stop, as a user redeploys
+     * a job the coordinator rescaled; answers their names.
+     */
+    List<String> startRescaled(PipelineTopology.Parallelism parallelism) {
+        return workers.startRescaled(parallelism);
+    }
+
+    /** How many workers the job runs now. */
+    int workerCount() {
+        PipelineTopology.Parallelism parallelism = workers.parallelism();
+        return PipelineTopology.tasks().stream().mapToInt(parallelism::of).sum();
+    }
+
     /** Where the job's checkpoints are: {@code <base>/<job>}, their own objects and the shared ones. */
     String checkpointsOfJob() {
         return storage.checkpoints().resolve(topology.jobId());
@@ -173,8 +187,9 @@ final class DemoPipeline implements AutoCloseable {
 
     /** The exit status of every worker whose process ended for good (after a stop-with-savepoint). */
     List<Integer> exitStatuses() {
+        PipelineTopology.Parallelism parallelism = workers.parallelism();
         return PipelineTopology.tasks().stream()
-                .flatMap(role -> IntStream.range(0, PipelineTopology.PARALLELISM)
+                .flatMap(role -> IntStream.range(0, parallelism.of(role))
                         .mapToObj(subtask -> workers.finished(role, subtask)))
                 .flatMap(Optional::stream).toList();
     }

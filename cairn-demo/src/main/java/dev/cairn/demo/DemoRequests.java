@@ -96,6 +96,31 @@ final class DemoRequests {
         return Optional.empty();
     }
 
+    /**
+     * Rescales the running job's {@code task} to {@code parallelism} ({@code cairn rescale}): the coordinator stops it
+     * with a savepoint and resumes it from that savepoint with the new parallelism; the command waits for that. A
+     * rescale whose stop failed (a restarted subtask that has not caught up declines it) leaves the job running with
+     * its parallelism, and the demo asks again, at most {@link #STOP_ATTEMPTS} times.
+     *
+     * @return the savepoint the job resumed from with the new parallelism
+     */
+    Optional<Stopped> rescale(String task, int parallelism) {
+        for (int attempt = 1; attempt <= STOP_ATTEMPTS; attempt++) {
+            String requestId = "rescale-" + attempt + "-" + UUID.randomUUID().toString().substring(0, 8);
+            String target = target("rescale-" + attempt);
+            cli.run("rescale", "--job", jobId, "--parallelism", task + "=" + parallelism, "--target", target,
+                    "--request-id", requestId);
+            Optional<RequestOutcome> outcome = outcome(requestId);
+            if (outcome.isPresent() && outcome.get().getStatus() == RequestStatus.COMPLETED) {
+                return Optional.of(new Stopped(outcome.get().getCheckpointId(), target));
+            }
+            out.println("The rescale failed (" + outcome.map(o -> o.getReason() + ": " + o.getMessage())
+                    .orElse("no outcome within " + OUTCOME_WAIT) + ")" + (attempt < STOP_ATTEMPTS
+                    ? "; the job keeps running with its parallelism, asking again." : "."));
+        }
+        return Optional.empty();
+    }
+
     /** Resumes the stopped job from the savepoint at {@code location} ({@code cairn resume --from-savepoint}). */
     boolean resume(String location) {
         return cli.run("resume", "--job", jobId, "--from-savepoint", location) == 0;

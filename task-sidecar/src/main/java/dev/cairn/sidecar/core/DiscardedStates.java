@@ -23,8 +23,10 @@ import java.util.Set;
  *       accepted). At start-up, a discarded ack of any attempt of this subtask counts: the worker of an attempt
  *       that ended may not have deleted its states;</li>
  *   <li>of a {@link StateDiscarded}: every object naming this subtask (job, task, subtask; any attempt's, the
- *       state belongs to the subtask) or this participant, with the reason (SUBSUMED, ABORTED, DISPOSED); other
- *       objects are ignored.</li>
+ *       state belongs to the subtask) or this participant, with the reason (SUBSUMED, ABORTED, DISPOSED); after a
+ *       rescale down, also the objects of the subtasks the task no longer has whose index modulo the task's
+ *       parallelism is this subtask's, so that every object keeps exactly one subtask to delete it; other objects
+ *       are ignored.</li>
  * </ul>
  * It remembers the newest {@value #REMEMBERED} states it handed out, by checkpoint and location, and hands none of
  * them out again, whether the subtask finished or the job is stopping or not. No Kafka, no clock; not thread-safe.
@@ -38,11 +40,18 @@ final class DiscardedStates {
             EnumSet.of(AckDiscardStatus.UNKNOWN, AckDiscardStatus.DISCARDED, AckDiscardStatus.LATE);
 
     private final SidecarIdentity identity;
+    private final int parallelism;
     private final RecentKeys<String> handedOut = new RecentKeys<>(REMEMBERED);
 
-    DiscardedStates(SidecarIdentity identity) {
+    /**
+     * @param parallelism the task's parallelism as the restore point gave it; 0 when unknown (then only this
+     *     subtask's own objects are its to delete)
+     */
+    DiscardedStates(SidecarIdentity identity, int parallelism) {
         this.identity = identity;
+        this.parallelism = parallelism;
     }
+
 
     /** What to hand the worker for a discarded ack ({@link #ofAck}), but not what it was handed already. */
     List<SidecarAction> onAck(AckDiscarded discard, boolean anyAttempt) {
@@ -93,7 +102,7 @@ final class DiscardedStates {
      * The objects of a checkpoint's discarded state that name this sidecar: for a task, its job, task and subtask
      * (any attempt: the state belongs to the subtask); for a participant, its job and name.
      */
-    private static List<DiscardedState> ofCheckpoint(SidecarIdentity identity, StateDiscarded discarded) {
+    private List<DiscardedState> ofCheckpoint(SidecarIdentity identity, StateDiscarded discarded) {
         if (!identity.jobId().equals(discarded.getJobId())) {
             return List.of();
         }
@@ -107,10 +116,12 @@ final class DiscardedStates {
         return states;
     }
 
-    private static boolean names(SidecarIdentity identity, DiscardedObject object) {
+    private boolean names(SidecarIdentity identity, DiscardedObject object) {
         if (identity instanceof TaskAttempt attempt) {
+            int subtask = object.getSubtaskIndex();
+            boolean gone = parallelism > 0 && subtask >= parallelism;
             return object.getParticipant() == null && attempt.taskId().equals(object.getTaskId())
-                    && attempt.subtaskIndex() == object.getSubtaskIndex();
+                    && (attempt.subtaskIndex() == subtask || gone && subtask % parallelism == attempt.subtaskIndex());
         }
         return ((Participant) identity).name().equals(object.getParticipant());
     }

@@ -154,7 +154,7 @@ public final class SidecarCore {
         this.latestCompletedId = restoredFrom.map(RestorePoint::checkpointId)
                 .orElse(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
         this.announcements = identity instanceof TaskAttempt attempt ? new Announcements(attempt) : null;
-        this.discarded = new DiscardedStates(identity);
+        this.discarded = new DiscardedStates(identity, restoredFrom.map(RestorePoint::parallelism).orElse(0));
         this.snapshotTimeoutMs = snapshotTimeout.toMillis();
         if (snapshotTimeoutMs <= 0) {
             throw new IllegalArgumentException("snapshot timeout must be positive, was " + snapshotTimeout);

@@ -17,8 +17,10 @@ import dev.cairn.events.DiscardReason;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.sidecar.core.SidecarAction.DiscardState;
 import dev.cairn.sidecar.hook.DiscardedState;
+import dev.cairn.sidecar.hook.RestorePoint;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -47,6 +49,26 @@ class SidecarCoreStateDiscardTest {
         assertThat(actions).containsExactly(
                 new DiscardState(DiscardedState.ofCheckpoint(4, "file:///s/4/sink-1", 32, false, reason, why)),
                 new DiscardState(DiscardedState.ofCheckpoint(4, "file:///s/shared/sst-2", 32, true, reason, why)));
+    }
+
+    @Test
+    void shouldAlsoHandOverTheObjectsOfSubtasksARescaleDownRemovedWhoseIndexMapsToThisOne() {
+        // given subtask 1 restored after its task went from 5 subtasks to 2
+        RestorePoint rescaled = new RestorePoint(4, null, 0, false, List.of(), 2, 5, 128, null, List.of());
+        SidecarCore afterRescale = new SidecarCore(ME, Duration.ofSeconds(5), Optional.of(rescaled));
+        StateDiscarded discard = stateDiscarded(4, DiscardReason.SUBSUMED,
+                subtaskObject(TASK, 0, "file:///s/4/sink-0", false),
+                subtaskObject(TASK, 1, "file:///s/4/sink-1", false),
+                subtaskObject(TASK, 2, "file:///s/4/sink-2", false),
+                subtaskObject(TASK, 3, "file:///s/4/sink-3", false),
+                subtaskObject(TASK, 4, "file:///s/4/sink-4", false));
+
+        // when
+        List<SidecarAction> actions = afterRescale.onStateDiscarded(discard);
+
+        // then its own object and that of gone subtask 3 (3 % 2 == 1); subtask 0 deletes those of 2 and 4
+        assertThat(actions).extracting(a -> ((DiscardState) a).state().location())
+                .containsExactly("file:///s/4/sink-1", "file:///s/4/sink-3");
     }
 
     @Test
