@@ -1,6 +1,7 @@
 package dev.cairn.kit.operator;
 
 import dev.cairn.kit.align.Channel;
+import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.wire.DeadLetters;
 import dev.cairn.kit.wire.KitRecord;
 import java.util.Collection;
@@ -16,20 +17,28 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  *   <li>the data records of the neighbours' key groups in a partition the subtask shares ({@link KeyGroupFilter}),
  *       counted; a misrouted one is sent to the dead letters by the one subtask that reports it.</li>
  * </ul>
+ * A data record its channel's restored position says is reflected in the state already is not filtered: the aligner
+ * drops it as replayed. Read again after restoring a snapshot of the release before key-group routing, it was routed
+ * by that release, and is neither a neighbour's nor misrouted.
  * The task's loop thread owns it.
  */
 final class InputGate {
 
     private final KeyGroupFilter filter;
     private Set<Channel> retired = Set.of();
+    private InputPositions restored = InputPositions.NONE;
     private volatile long neighbours;
 
     InputGate(KeyGroupFilter filter) {
         this.filter = filter;
     }
 
-    /** From now on the records of {@code channels} are dropped (a restore names the retired channels anew). */
-    void retire(Collection<Channel> channels) {
+    /**
+     * From now on the records of {@code channels} are dropped, and the data records {@code positions} says are
+     * reflected pass unfiltered (a restore names both anew).
+     */
+    void restored(InputPositions positions, Collection<Channel> channels) {
+        restored = positions;
         retired = Set.copyOf(channels);
     }
 
@@ -40,7 +49,8 @@ final class InputGate {
                 && retired.contains(Channel.of(record.topic(), record.partition(), from))) {
             return false;
         }
-        if (!(kind instanceof KitRecord.Data)) {
+        if (!(kind instanceof KitRecord.Data)
+                || record.offset() <= restored.reflectedThrough(Channel.of(record.topic(), record.partition(), from))) {
             return true;
         }
         KeyGroupFilter.Verdict verdict = filter.of(record.key(), record.partition());

@@ -394,7 +394,8 @@ public final class KafkaOperatorTask implements SnapshotHook {
         long seen = aligner.newestBarrier();
         Optional<OperatorState> restored = rescaledFrom != null && target == rescaledFrom.checkpointId()
                 ? Optional.of(OperatorRestore.read(config, rescaledFrom))
-                : location.isPresent() ? Optional.of(SnapshotFiles.read(config, location.get())) : Optional.empty();
+                : location.isPresent() ? Optional.of(OperatorRestore.readOwn(config, location.get()))
+                : Optional.empty();
         rollbacks++;
         LOG.info("Operator {}: rolls back to checkpoint {}: {}", config.name(), target, rollback.reason());
         incarnate(restored, target, location, false, generations,
@@ -419,7 +420,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
         if (rescaled || !positions.restartOffsets().isEmpty()) {
             OperatorRestore.requireEveryPartition(config, positions, input.partitions(), checkpointId);
         }
-        gate.retire(OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));
+        gate.restored(positions, OperatorRestore.retired(positions, input.partitions(), config.upstreamParallelism()));
         aligner = BarrierAligner.restored(input.channels(), positions, checkpointId, generations);
         input.seek(positions);
         book.rebase(checkpointId, location, why);

@@ -5,6 +5,7 @@ import dev.cairn.kit.align.InputPartition;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.RestoredState;
+import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,7 +15,8 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What an operator subtask restores from a restore point: its own snapshot, or after a rescale
+ * What an operator subtask restores from a restore point: its own snapshot (of the release before key-group routing,
+ * the snapshots of all its subtasks, {@link #readOwn}), or after a rescale
  * ({@link RestorePoint#rescaled()}) the snapshots its sidecar hands it, combined: of each, the key groups this
  * subtask owns; their input positions merged ({@link #merge}); the newest generation among them.
  */
@@ -39,7 +41,7 @@ final class OperatorRestore {
                 throw new IllegalStateException("operator " + config.name() + ": the restore point of checkpoint "
                         + point.checkpointId() + " names no state of it");
             }
-            return SnapshotFiles.read(config, location);
+            return readOwn(config, location);
         }
         if (point.states().isEmpty()) {
             throw new IllegalStateException("operator " + config.name() + ": the rescaled restore point of checkpoint "
@@ -54,6 +56,56 @@ final class OperatorRestore {
             }
         }
         return combine(config, point.checkpointId(), parts);
+    }
+
+    /**
+     * The subtask's own state at {@code location}, for a restore that is not rescaled or a rollback. A state file of
+     * format 1 is a snapshot of the release before key-group routing, whose subtask {@code i} read the partitions
+     * {@code p % parallelism == i} and held every key routed there, while this subtask owns its key groups and reads
+     * the partitions overlapping them: it reads the format-1 files of every subtask of that checkpoint, which that
+     * release wrote beside each other ({@link SnapshotFiles#stateFileBeside}; a restore that is not rescaled runs the
+     * task with the parallelism it was taken with), and {@link #combine combines} them as after a rescale.
+     *
+     * @throws StateUnreadableException naming the file when the own file, or another subtask's file of a format-1
+     *     snapshot, is missing, truncated or corrupt
+     * @throws IOException when a file cannot be read, belongs to another task, subtask or checkpoint, or is not of
+     *     format 1 beside a file of format 1
+     */
+    static OperatorState readOwn(OperatorTaskConfig config, String location) throws IOException {
+        OperatorStateCodec.Versioned own = SnapshotFiles.readVersioned(config, location, config.subtask());
+        if (!own.formatOne()) {
+            return own.state();
+        }
+        long checkpointId = own.state().checkpointId();
+        List<OperatorState> parts = new ArrayList<>();
+        for (int subtask = 0; subtask < config.parallelism(); subtask++) {
+            parts.add(subtask == config.subtask() ? own.state()
+                    : previousRelease(config, location, checkpointId, subtask));
+        }
+        return combine(config, checkpointId, parts);
+    }
+
+    /** Subtask {@code subtask}'s format-1 file beside the own format-1 file at {@code own}, of its key groups. */
+    private static OperatorState previousRelease(OperatorTaskConfig config, String own, long checkpointId,
+            int subtask) throws IOException {
+        String location = SnapshotFiles.stateFileBeside(config, own, subtask);
+        String why = "operator " + config.name() + " restores checkpoint " + checkpointId + " of the release before "
+                + "key-group routing (its state file " + own + " is of format 1), so it reads the files of all "
+                + config.parallelism() + " subtasks of that checkpoint, and the file of subtask " + subtask;
+        OperatorStateCodec.Versioned sibling;
+        try {
+            sibling = SnapshotFiles.readVersioned(config, location, subtask);
+        } catch (StateUnreadableException e) {
+            throw new StateUnreadableException(why + " cannot be read: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IOException(why + " cannot be restored: " + e.getMessage(), e);
+        }
+        if (!sibling.formatOne() || sibling.state().checkpointId() != checkpointId) {
+            throw new IOException(why + ", " + location + ", is of format " + sibling.version() + " and checkpoint "
+                    + sibling.state().checkpointId() + ", not of format 1 and checkpoint " + checkpointId
+                    + ": a checkpoint taken by workers of both releases (a rolling upgrade) cannot be restored");
+        }
+        return sibling.state();
     }
 
     /** Whether the point and the configuration agree on the task's max parallelism, parallelism and key groups. */
@@ -118,8 +170,9 @@ final class OperatorRestore {
     /**
      * Checks that a restore knows where every partition the subtask reads now stands (after a rescale some handed
      * state read each of them, since its key groups overlap the partition's): reading one from its beginning instead
-     * would count its records twice. A snapshot of the release before key-group routing, which read other partitions,
-     * fails here rather than reading a partition it did not read from its beginning.
+     * would count its records twice; a snapshot of the release before key-group routing, which read other partitions,
+     * is read with the files of all its subtasks ({@link #readOwn}). Partitions added to the topic since fail here
+     * rather than being read from their beginning.
      *
      * @throws IllegalStateException naming the partitions no state holds a position of
      */
@@ -130,8 +183,8 @@ final class OperatorRestore {
         if (!missing.isEmpty()) {
             throw new IllegalStateException("operator " + config.name() + ": no state of checkpoint " + checkpointId
                     + " it restores holds a position of the partitions " + missing + " of " + config.inputTopic()
-                    + " it reads now (a snapshot of a release before key-group routing, or partitions added to the "
-                    + "topic?); reading them from their beginning would count their records twice");
+                    + " it reads now (partitions added to the topic?); reading them from their beginning would "
+                    + "count their records twice");
         }
     }
 

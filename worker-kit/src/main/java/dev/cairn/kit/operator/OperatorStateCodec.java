@@ -109,7 +109,26 @@ public final class OperatorStateCodec {
      * @throws IOException naming the location when the file is missing, unreadable or not an intact state
      */
     public static OperatorState read(SnapshotStorage storage, String location) throws IOException {
-        return decode(FILE.read(storage, location), location);
+        return readVersioned(storage, location).state();
+    }
+
+    /**
+     * As {@link #read}, with the file's format version: 1 for a file of the release before key groups, whose
+     * subtasks read other partitions than this release's ({@link OperatorRestore#readOwn}).
+     */
+    static Versioned readVersioned(SnapshotStorage storage, String location) throws IOException {
+        byte[] bytes = FILE.read(storage, location);
+        OperatorState state = decode(bytes, location);
+        return new Versioned(state, ByteBuffer.wrap(bytes, 4, 2).getShort());
+    }
+
+    /** A state read from its file, and the file's format version. */
+    record Versioned(OperatorState state, short version) {
+
+        /** Whether the file is of format 1, written by the release before key groups. */
+        boolean formatOne() {
+            return version == 1;
+        }
     }
 
     private static OperatorState readBody(ByteBuffer in, String source) throws IOException {

@@ -128,7 +128,12 @@ public record OperatorTaskConfig(String taskId, int subtask, int parallelism, in
 
     /** The name of this subtask's state file in a checkpoint's storage location. */
     public String stateFileName() {
-        return "operator-" + taskId + "-" + subtask + ".state";
+        return stateFileName(subtask);
+    }
+
+    /** The name of subtask {@code index}'s state file of this task in a checkpoint's storage location. */
+    public String stateFileName(int index) {
+        return "operator-" + taskId + "-" + index + ".state";
     }
 
     /** The subtask's name in logs and errors. */

@@ -98,7 +98,15 @@ final class SnapshotFiles {
      * @throws IOException when it cannot be read, or belongs to another task, input or subtask
      */
     static OperatorState read(OperatorTaskConfig config, String location, int writer) throws IOException {
-        OperatorState restored = readUnreadable(() -> OperatorStateCodec.read(config.storage(), location), location);
+        return readVersioned(config, location, writer).state();
+    }
+
+    /** As {@link #read(OperatorTaskConfig, String, int)}, with the state file's format version. */
+    static OperatorStateCodec.Versioned readVersioned(OperatorTaskConfig config, String location, int writer)
+            throws IOException {
+        OperatorStateCodec.Versioned file = readUnreadable(
+                () -> OperatorStateCodec.readVersioned(config.storage(), location), location);
+        OperatorState restored = file.state();
         if (!restored.taskId().equals(config.taskId()) || restored.subtask() != writer
                 || !restored.inputTopic().equals(config.inputTopic())) {
             throw new IOException("the snapshot " + location + " belongs to operator " + restored.taskId()
@@ -126,9 +134,18 @@ final class SnapshotFiles {
                         group.location(), config.taskId(), writer, group.group(), max), group.location()));
             }
         }
-        return new OperatorState(restored.taskId(), restored.subtask(), restored.checkpointId(),
-                restored.generation(), restored.inputTopic(), restored.positions(), entries, kept,
-                restored.groupsShared());
+        return new OperatorStateCodec.Versioned(new OperatorState(restored.taskId(), restored.subtask(),
+                restored.checkpointId(), restored.generation(), restored.inputTopic(), restored.positions(), entries,
+                kept, restored.groupsShared()), file.version());
+    }
+
+    /**
+     * The location of subtask {@code subtask}'s state file in the directory of the state file at {@code location}:
+     * the file that index wrote of the same checkpoint, named as {@link OperatorTaskConfig#stateFileName()} names
+     * a subtask's.
+     */
+    static String stateFileBeside(OperatorTaskConfig config, String location, int subtask) throws IOException {
+        return config.storage().resolve(config.storage().parent(location), config.stateFileName(subtask));
     }
 
     /** The directory of the snapshot whose state file is at {@code location}; empty for the initial state. */

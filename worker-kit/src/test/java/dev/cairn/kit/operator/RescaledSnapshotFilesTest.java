@@ -9,7 +9,6 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPositions;
-import dev.cairn.kit.state.StateFile;
 import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.sidecar.hook.CheckpointOptions;
 import dev.cairn.sidecar.hook.KeyGroupRange;
@@ -148,7 +147,8 @@ class RescaledSnapshotFilesTest {
         for (int old = 0; old < 2; old++) {
             Path file = dir.resolve("chk-5").resolve("operator-count-" + old + ".state");
             Files.createDirectories(file.getParent());
-            Files.write(file, formatOne(old, positions(old), old == 0 ? all : Map.of()));
+            Files.write(file, PreviousRelease.stateFile("count", old, 5, 40 + old, TOPIC, positions(old),
+                    old == 0 ? all : Map.of()));
             olds.add(SnapshotResult.of(file.toUri().toString(), 1)
                     .withKeyGroups(KeyGroupRange.forSubtask(MAX, 2, old)));
         }
@@ -173,32 +173,5 @@ class RescaledSnapshotFilesTest {
         assertThat(state).doesNotExist();
         assertThat(part).doesNotExist();
         assertThat(own).exists();
-    }
-
-    /** An operator state file of format 1, as the release before key groups wrote it: every entry in the file. */
-    private static byte[] formatOne(int subtask, InputPositions positions, Map<KeyedState.Key, byte[]> entries) {
-        return new StateFile("operator state", OperatorStateCodec.MAGIC, (short) 1).encode(out -> {
-            StateFile.writeBytes(out, bytes("count"));
-            out.writeInt(subtask);
-            out.writeLong(5);
-            out.writeLong(40 + subtask);
-            StateFile.writeBytes(out, bytes(TOPIC));
-            out.writeInt(positions.restartOffsets().size());
-            for (var offset : positions.restartOffsets().entrySet()) {
-                out.writeInt(offset.getKey().partition());
-                out.writeLong(offset.getValue());
-            }
-            out.writeInt(positions.reflectedThrough().size());
-            for (var offset : positions.reflectedThrough().entrySet()) {
-                out.writeInt(offset.getKey().partition().partition());
-                out.writeInt(offset.getKey().upstream());
-                out.writeLong(offset.getValue());
-            }
-            out.writeInt(entries.size());
-            for (var entry : entries.entrySet()) {
-                StateFile.writeBytes(out, entry.getKey().bytes());
-                StateFile.writeBytes(out, entry.getValue());
-            }
-        });
     }
 }
