@@ -18,7 +18,9 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.RestoreMode;
 import dev.cairn.events.TriggerRequest;
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -107,7 +109,8 @@ class RestoreFromSavepointIT extends SidecarTestBase {
         // then the worker restores the savepoint, on purpose
         assertThat(restored.getRestorePoint().getCheckpointId()).isEqualTo(older.getCheckpointId());
         assertThat(second.restores()).containsExactly(Optional.of(new RestorePoint(older.getCheckpointId(),
-                savepointState, 1_000, true)));
+                savepointState, 1_000, true, List.of(), 1, 1, 128, new KeyGroupRange(0, 127),
+                List.of(new RestoredState(0, savepointState, 1_000, List.of())))));
         // and the checkpoints after it take new ids, the first completed one full, and none says the savepoint is
         // subsumed (a checkpoint triggered before the new worker registered is aborted: its attempt was replaced)
         CheckpointCompleted firstAfter = bed.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals(job)

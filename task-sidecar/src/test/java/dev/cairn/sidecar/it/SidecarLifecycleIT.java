@@ -16,10 +16,13 @@ import dev.cairn.sidecar.app.Sidecar;
 import dev.cairn.sidecar.app.SidecarKeys;
 import dev.cairn.sidecar.app.SidecarMain;
 import dev.cairn.sidecar.app.SidecarMainAccess;
+import dev.cairn.sidecar.hook.KeyGroupRange;
 import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SnapshotHook;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -55,7 +58,9 @@ class SidecarLifecycleIT extends SidecarTestBase {
                 a -> a.getJobId().equals(job) && a.getCheckpointId() == 3);
         assertThat(aborted.getReason()).isEqualTo(CheckpointFailureReason.TASK_FAILURE);
         // ...the fresh worker restored from the sink's state in checkpoint 2...
-        RestorePoint expected = new RestorePoint(2, "file:///cairn-it/" + job + "/chk-2/sink-0", 1_000);
+        String state = "file:///cairn-it/" + job + "/chk-2/sink-0";
+        RestorePoint expected = new RestorePoint(2, state, 1_000, false, List.of(), 1, 1, 128,
+                new KeyGroupRange(0, 127), List.of(new RestoredState(0, state, 1_000, List.of())));
         assertThat(restartedSink.restores()).containsExactly(Optional.of(expected));
         assertThat(second.restoredFrom()).contains(expected);
         // ...and checkpoints resume with the new attempt
