@@ -1,39 +1,23 @@
 package dev.cairn.kit.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.cairn.kafka.test.KafkaCluster;
-import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kit.align.Channel;
 import dev.cairn.kit.align.InputPartition;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.sink.RestorePlan;
 import dev.cairn.kit.sink.RestorePlan.Verdict;
 import dev.cairn.kit.storage.FileStorage;
-import dev.cairn.kit.task.KafkaSourceTask;
-import dev.cairn.sidecar.hook.SnapshotHook;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.stream.Stream;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An upgrade in place from the release before key-group routing on a source → count → sink dataflow of kit tasks
@@ -42,32 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
  * the partitions {@code p % 2 == i} of the 4 of its input and every key routed there by {@code murmur2 % 4}), and
  * every subtask of this release resumes from it at the same parallelism: the counts go on exactly once.
  */
-@ExtendWith(KafkaClusterExtension.class)
-class PreviousReleaseUpgradeIT {
+class PreviousReleaseUpgradeIT extends KitJobTestBase {
 
-    private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final int KEYS = 50;
     private static final int PARTITIONS = 4;
 
-    @TempDir
-    Path checkpoints;
-
-    private KafkaCluster kafka;
-    private KitJob job;
-    private String prefix;
-    private int produced;
-
-    @BeforeEach
-    void createJob(KafkaCluster cluster) {
-        kafka = cluster;
-        prefix = "upgrade-" + UUID.randomUUID();
-        job = new KitJob(cluster.bootstrapServers(), prefix, checkpoints);
-        job.topics().forEach((topic, partitions) -> cluster.createTopics(partitions, topic));
-    }
-
-    @AfterEach
-    void stopJob() throws Exception {
-        job.close();
+    PreviousReleaseUpgradeIT() {
+        super("upgrade");
     }
 
     @Test
@@ -77,8 +41,7 @@ class PreviousReleaseUpgradeIT {
         produce(1_000);
         awaitCommittedAtLeast(1);
         produce(1_000);
-        long savepoint = job.stop(false, Set.of());
-        awaitStopped(job.names().toArray(String[]::new));
+        long savepoint = stopAndAwait();
         Path directory = checkpoints.resolve("savepoint-" + savepoint);
         asPreviousRelease(directory, "count", ".keyed");
         asPreviousRelease(directory, "sink", ".counts");
@@ -152,46 +115,5 @@ class PreviousReleaseUpgradeIT {
             }
         });
         return new InputPositions(restart, reflected);
-    }
-
-    private void awaitStopped(String... names) {
-        await().atMost(WAIT).untilAsserted(() -> {
-            for (String name : names) {
-                SnapshotHook hook = job.subtask(name);
-                boolean stopped = hook instanceof KafkaSourceTask source ? source.isStopped() && !source.isRunning()
-                        : ((KafkaOperatorTask) hook).isStopped() && !((KafkaOperatorTask) hook).isRunning();
-                assertThat(stopped).as(name + " stopped").isTrue();
-            }
-        });
-    }
-
-    private void produce(int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                String key = Counts.key(produced + i, KEYS);
-                producer.send(new ProducerRecord<>(job.input(), Math.floorMod(key.hashCode(), 2), key, "e"));
-            }
-        }
-        produced += count;
-    }
-
-    private void awaitCommittedAtLeast(int keys) {
-        await().atMost(WAIT).until(() -> {
-            job.checkpoint();
-            return Counts.committed(kafka.bootstrapServers(), job.results()).size() >= keys;
-        });
-    }
-
-    /** Checkpoints until the committed counts reach the expectation, then compares them whole. */
-    private void awaitExactlyOnce() {
-        Map<String, List<Long>> expected = Counts.expected(produced, KEYS);
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
-            job.checkpoint();
-            return Counts.committed(kafka.bootstrapServers(), job.results()).values().stream()
-                    .mapToInt(List::size).sum() >= produced;
-        });
-        assertThat(Counts.committed(kafka.bootstrapServers(), job.results())).isEqualTo(expected);
     }
 }

@@ -1,29 +1,12 @@
 package dev.cairn.kit.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.cairn.kafka.test.KafkaCluster;
-import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.kit.sink.RestorePlan;
 import dev.cairn.kit.sink.RestorePlan.Verdict;
-import dev.cairn.kit.task.KafkaSourceTask;
-import dev.cairn.sidecar.hook.SnapshotHook;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Rescaling a source → count → sink dataflow of kit tasks against the in-JVM KRaft broker, with the test in the
@@ -31,29 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
  * parallelisms, each subtask restored from the states the coordinator would hand it. Every key's committed counts
  * stay exactly 1, 2, ..., n.
  */
-@ExtendWith(KafkaClusterExtension.class)
-class RescaleIT {
+class RescaleIT extends KitJobTestBase {
 
-    private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final int KEYS = 50;
-
-    @TempDir
-    Path checkpoints;
-
-    private KafkaCluster kafka;
-    private KitJob job;
-    private int produced;
-
-    @BeforeEach
-    void createJob(KafkaCluster cluster) {
-        kafka = cluster;
-        job = new KitJob(cluster.bootstrapServers(), "rescale-" + UUID.randomUUID(), checkpoints);
-        job.topics().forEach((topic, partitions) -> cluster.createTopics(partitions, topic));
-    }
-
-    @AfterEach
-    void stopJob() throws Exception {
-        job.close();
+    RescaleIT() {
+        super("rescale");
     }
 
     @Test
@@ -139,54 +103,5 @@ class RescaleIT {
 
         // then its downstream rolls back to the rescaled point as needed, and every key is counted exactly once
         awaitExactlyOnce();
-    }
-
-    private void stopAndAwait() throws Exception {
-        job.stop(false, Set.of());
-        awaitStopped(job.names().toArray(String[]::new));
-    }
-
-    private void awaitStopped(String... names) {
-        await().atMost(WAIT).untilAsserted(() -> {
-            for (String name : names) {
-                SnapshotHook hook = job.subtask(name);
-                boolean stopped = hook instanceof KafkaSourceTask source ? source.isStopped() && !source.isRunning()
-                        : ((KafkaOperatorTask) hook).isStopped() && !((KafkaOperatorTask) hook).isRunning();
-                assertThat(stopped).as(name + " stopped").isTrue();
-            }
-        });
-    }
-
-    private void produce(int count) {
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
-                new StringSerializer())) {
-            for (int i = 0; i < count; i++) {
-                String key = Counts.key(produced + i, KEYS);
-                producer.send(new ProducerRecord<>(job.input(), Math.floorMod(key.hashCode(), 2), key, "e"));
-            }
-        }
-        produced += count;
-    }
-
-    private void awaitCommittedAtLeast(int keys) {
-        await().atMost(WAIT).until(() -> {
-            job.checkpoint();
-            return Counts.committed(kafka.bootstrapServers(), job.results()).size() >= keys;
-        });
-    }
-
-    private static long total(Map<String, List<Long>> committed) {
-        return committed.values().stream().mapToLong(List::size).sum();
-    }
-
-    /** Checkpoints until the committed counts reach the expectation, then compares them whole. */
-    private void awaitExactlyOnce() {
-        Map<String, List<Long>> expected = Counts.expected(produced, KEYS);
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(300)).until(() -> {
-            job.checkpoint();
-            return total(Counts.committed(kafka.bootstrapServers(), job.results())) >= produced;
-        });
-        assertThat(Counts.committed(kafka.bootstrapServers(), job.results())).isEqualTo(expected);
     }
 }
