@@ -1,44 +1,22 @@
 package dev.cairn.sidecar.hook.http;
 
-import static dev.cairn.sidecar.hook.http.HttpSnapshotHookTest.declineOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.sidecar.hook.AttemptNumber;
 import dev.cairn.sidecar.hook.KeyGroupRange;
 import dev.cairn.sidecar.hook.OperatorStateMode;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
-import java.io.IOException;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The HTTP hook with a worker that can be rescaled: what its answers declare, what a rescaled restore posts. */
-class HttpSnapshotHookRescaleTest {
+class HttpSnapshotHookRescaleTest extends HttpSnapshotHookTestBase {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SnapshotRequest REQUEST = new SnapshotRequest(7, 1_700_000_000_123L,
             CheckpointType.CHECKPOINT, "file:///checkpoints/job-a/chk-7", "job-a", "map", 1);
-
-    private StubWorkerServer worker;
-    private HttpSnapshotHook hook;
-
-    @BeforeEach
-    void startWorker() throws IOException {
-        worker = new StubWorkerServer();
-        hook = new HttpSnapshotHook(worker.baseUrl(), Duration.ofSeconds(5));
-    }
-
-    @AfterEach
-    void stop() {
-        hook.close();
-        worker.close();
-    }
 
     @Test
     void shouldAckWithTheKeyGroupsWhenTheWorkerDeclaresThem() throws Exception {

@@ -1,10 +1,7 @@
 package dev.cairn.sidecar.hook.http;
 
-import static dev.cairn.sidecar.hook.http.HttpSnapshotHookTest.declineOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DiscardReason;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -12,36 +9,16 @@ import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.SharedObject;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
-import java.io.IOException;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The HTTP hook with an incremental worker: shared objects in results and restore points, checkpoint discards. */
-class HttpSnapshotHookSharedStateTest {
+class HttpSnapshotHookSharedStateTest extends HttpSnapshotHookTestBase {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SnapshotRequest REQUEST = new SnapshotRequest(7, 1_700_000_000_123L,
             CheckpointType.CHECKPOINT, "file:///checkpoints/job-a/chk-7", "job-a", "map", 2);
-
-    private StubWorkerServer worker;
-    private HttpSnapshotHook hook;
-
-    @BeforeEach
-    void startWorker() throws IOException {
-        worker = new StubWorkerServer();
-        hook = new HttpSnapshotHook(worker.baseUrl(), Duration.ofSeconds(5));
-    }
-
-    @AfterEach
-    void stop() {
-        hook.close();
-        worker.close();
-    }
 
     @Test
     void shouldAckWithTheSharedObjectsWhenTheWorkerNamesThem() throws Exception {
@@ -84,9 +61,5 @@ class HttpSnapshotHookSharedStateTest {
         assertThat(json(0)).isEqualTo(JSON.readTree("{\"checkpointId\":4,\"location\":\"file:///state/4\","
                 + "\"sizeBytes\":99,\"shared\":" + shared + ",\"rescaled\":false,\"states\":[{\"fromSubtask\":-1,"
                 + "\"location\":\"file:///state/4\",\"sizeBytes\":99,\"shared\":" + shared + "}]}"));
-    }
-
-    private JsonNode json(int index) throws IOException {
-        return JSON.readTree(worker.received().get(index).body());
     }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cairn.events.AckDiscardStatus;
 import dev.cairn.events.AlignmentType;
 import dev.cairn.events.BackupType;
@@ -25,32 +24,13 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class HttpSnapshotHookTest {
+class HttpSnapshotHookTest extends HttpSnapshotHookTestBase {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final SnapshotRequest REQUEST = new SnapshotRequest(7, 1_700_000_000_123L,
             CheckpointType.SAVEPOINT, "file:///savepoints/job-a/chk-7", "job-a", "map", 2);
-
-    private StubWorkerServer worker;
-    private HttpSnapshotHook hook;
-
-    @BeforeEach
-    void startWorker() throws IOException {
-        worker = new StubWorkerServer();
-        hook = new HttpSnapshotHook(worker.baseUrl(), Duration.ofSeconds(5));
-    }
-
-    @AfterEach
-    void stop() {
-        hook.close();
-        worker.close();
-    }
 
     @Test
     void shouldPostJsonAndAckWithTheWorkersResultWhenSnapshotting() throws Exception {
@@ -344,20 +324,5 @@ class HttpSnapshotHookTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("http or https");
         assertThatThrownBy(() -> new HttpSnapshotHook(URI.create("http://localhost"), Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout must be positive");
-    }
-
-    private JsonNode json(int index) throws IOException {
-        return JSON.readTree(worker.received().get(index).body());
-    }
-
-    /** The decline a snapshot ended with, waiting at most 10 s. */
-    static SnapshotDeclinedException declineOf(CompletableFuture<SnapshotResult> snapshot) throws Exception {
-        try {
-            SnapshotResult result = snapshot.get(10, TimeUnit.SECONDS);
-            throw new AssertionError("expected a decline, got " + result);
-        } catch (ExecutionException e) {
-            assertThat(e.getCause()).isInstanceOf(SnapshotDeclinedException.class);
-            return (SnapshotDeclinedException) e.getCause();
-        }
     }
 }
