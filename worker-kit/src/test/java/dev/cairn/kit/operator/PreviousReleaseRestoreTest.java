@@ -1,5 +1,8 @@
 package dev.cairn.kit.operator;
 
+import static dev.cairn.kit.operator.TestKeys.KEYS;
+import static dev.cairn.kit.operator.TestKeys.MAX;
+import static dev.cairn.kit.operator.TestKeys.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,11 +11,9 @@ import dev.cairn.kit.align.InputPartition;
 import dev.cairn.kit.align.InputPositions;
 import dev.cairn.kit.storage.FileStorage;
 import dev.cairn.kit.task.Partitioning;
-import dev.cairn.sidecar.hook.KeyGroupRange;
 import dev.cairn.sidecar.hook.RestorePoint;
 import dev.cairn.sidecar.hook.StateUnreadableException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,8 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PreviousReleaseRestoreTest {
 
-    private static final int KEYS = 1_000;
-    private static final int MAX = 128;
     private static final int PARTITIONS = 4;
     private static final int PARALLELISM = 2;
     private static final String TOPIC = "job.keyed";
@@ -45,32 +44,10 @@ class PreviousReleaseRestoreTest {
                 Duration.ofMillis(50), new FileStorage());
     }
 
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
     /** The keys and counts that old subtask {@code subtask} held: those routed to the partitions it read. */
     private static Map<KeyedState.Key, byte[]> heldBefore(int subtask) {
-        Map<KeyedState.Key, byte[]> keys = new TreeMap<>();
-        for (int i = 0; i < KEYS; i++) {
-            byte[] key = bytes("key-" + i);
-            if (PreviousRelease.readBy(PreviousRelease.partitionOf(key, PARTITIONS), PARALLELISM, subtask)) {
-                keys.put(new KeyedState.Key(key), bytes("v" + i));
-            }
-        }
-        return keys;
-    }
-
-    /** Every key of {@code range}, with its count. */
-    private static Map<KeyedState.Key, byte[]> keysOf(KeyGroupRange range) {
-        Map<KeyedState.Key, byte[]> keys = new TreeMap<>();
-        for (int i = 0; i < KEYS; i++) {
-            byte[] key = bytes("key-" + i);
-            if (range.contains(KeyGroups.of(key, MAX))) {
-                keys.put(new KeyedState.Key(key), bytes("v" + i));
-            }
-        }
-        return keys;
+        return TestKeys.keysWhere(key -> PreviousRelease.readBy(PreviousRelease.partitionOf(key, PARTITIONS),
+                PARALLELISM, subtask));
     }
 
     /** Old subtask {@code subtask}'s positions: of the partitions it read, channels 0 and 1 at 10 + p and 20 + p. */

@@ -1,5 +1,9 @@
 package dev.cairn.kit.operator;
 
+import static dev.cairn.kit.operator.TestKeys.KEYS;
+import static dev.cairn.kit.operator.TestKeys.MAX;
+import static dev.cairn.kit.operator.TestKeys.bytes;
+import static dev.cairn.kit.operator.TestKeys.keysOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.events.AlignmentType;
@@ -17,7 +21,6 @@ import dev.cairn.sidecar.hook.RestoredState;
 import dev.cairn.sidecar.hook.SnapshotRequest;
 import dev.cairn.sidecar.hook.SnapshotResult;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,8 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RescaledSnapshotFilesTest {
 
-    private static final int KEYS = 1_000;
-    private static final int MAX = 128;
     private static final String TOPIC = "job.keyed";
 
     @TempDir
@@ -48,21 +49,6 @@ class RescaledSnapshotFilesTest {
     private static OperatorTaskConfig config(int subtask, int parallelism) {
         return new OperatorTaskConfig("count", subtask, parallelism, 2, TOPIC, Map.of("bootstrap.servers", "x:9"),
                 Duration.ofMillis(50), new FileStorage());
-    }
-
-    private static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static Map<KeyedState.Key, byte[]> keysOf(KeyGroupRange range) {
-        Map<KeyedState.Key, byte[]> keys = new TreeMap<>();
-        for (int i = 0; i < KEYS; i++) {
-            byte[] key = bytes("key-" + i);
-            if (range.contains(KeyGroups.of(key, MAX))) {
-                keys.put(new KeyedState.Key(key), bytes("v" + i));
-            }
-        }
-        return keys;
     }
 
     /** Subtask {@code subtask} of 2 reads partitions 2 x subtask and 2 x subtask + 1, their barriers at 10 + p. */
