@@ -4,30 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointType;
-import dev.cairn.events.PostCheckpointAction;
-import dev.cairn.events.RequestEnvelope;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,19 +47,13 @@ class PipelineIT {
     private static final int KILLS = Integer.getInteger("pipeline.kills", 3);
     private static final Duration KILL_WINDOW = Duration.ofSeconds(21);
     private static final Duration WAIT = Duration.ofSeconds(90);
-    private static final List<String> WORKER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-Xshare:auto");
 
     @Test
     void shouldCountEveryEventExactlyOnceWhenWorkersAreKilledWhileCheckpointsRun(KafkaCluster kafka)
             throws IOException {
-        String job = CoordinatorTestBed.uniqueJobId("pipeline");
-        PipelineTopology topology = new PipelineTopology(job);
-        Path dir = Path.of("target", "pipeline-it", job).toAbsolutePath();
-        try (Admin admin = kafka.createAdmin()) {
-            topology.createTopics(admin, (short) 1);
-        }
-        CAIRN.register(topology.jobSpec(dir.resolve("checkpoints")));
+        PipelineJob pipeline = PipelineJob.named(CAIRN, kafka, "pipeline", WAIT);
+        String job = pipeline.id();
+        PipelineTopology topology = pipeline.register();
         InputEvents input = new InputEvents(EVENTS, KEYS);
         long seed = System.nanoTime();
         KillSchedule schedule = new KillSchedule(seed, KILLS, KILL_WINDOW);
@@ -75,10 +61,10 @@ class PipelineIT {
                 seed, schedule.kills());
 
         ExactlyOnceCheck check = new ExactlyOnceCheck(input.expectedCounts());
-        try (PipelineProcesses workers = PipelineProcesses.start(settings(kafka, job, dir));
+        try (PipelineProcesses workers = PipelineProcesses.start(pipeline.settings());
                 ResultsReader results = new ResultsReader(kafka.bootstrapServers(), topology.resultsTopic(), check);
                 schedule) {
-            awaitCompleted(job, 1);
+            pipeline.awaitCompleted(1);
             Instant start = Instant.now();
             AtomicInteger produced = produceInSlices(kafka, topology, input);
             schedule.start(workers);
@@ -87,33 +73,31 @@ class PipelineIT {
                     .until(() -> schedule.finished() && produced.get() == EVENTS && results.readToEnd() >= 0
                             && check.reached());
             Duration elapsed = Duration.between(start, Instant.now());
-            awaitCompleted(job, completed(job).size() + 2);
+            pipeline.awaitCompleted(pipeline.completed().size() + 2);
             results.readToEnd();
             ExactlyOnceCheck.Report report = check.report();
 
-            printFigures(job, workers, elapsed, report);
+            printFigures(pipeline, workers, elapsed, report);
             assertThat(report.passed()).as(report.toString()).isTrue();
             assertThat(kills(workers)).isEqualTo(KILLS);
             assertThat(workers.restarts()).isGreaterThanOrEqualTo(KILLS);
 
-            stopWithSavepoint(job);
-            await("every worker exits 0 after the stop-with-savepoint").atMost(WAIT)
-                    .until(() -> allFinished(workers));
-            assertThat(exitStatuses(workers)).containsOnly(0);
+            pipeline.stopWithSavepoint();
+            pipeline.awaitEveryWorkerExitsZero(workers);
         }
     }
 
     @Test
     void shouldExitOneWithAOneLineReasonWhenItsTaskCannotStart(KafkaCluster kafka) throws Exception {
-        String job = CoordinatorTestBed.uniqueJobId("no-topics");
-        Path dir = Path.of("target", "pipeline-it", job).toAbsolutePath();
-        PipelineProcesses.Settings settings = settings(kafka, job, dir);
+        PipelineJob pipeline = PipelineJob.named(CAIRN, kafka, "no-topics", WAIT);
+        String job = pipeline.id();
+        PipelineProcesses.Settings settings = pipeline.settings();
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 settings.classPath(), PipelineWorkerMain.class.getName(), "--role", "count", "--subtask", "0",
                 "--job", job, "--bootstrap-servers", kafka.bootstrapServers(),
                 "--checkpoint-dir", settings.checkpointLocation().directory().toString(),
                 "--auth-key-file", settings.authKeyFile().toString(), "--topic-prefix", settings.topicPrefix());
-        Path stderr = dir.resolve("stderr.txt");
+        Path stderr = pipeline.dir().resolve("stderr.txt");
         Process worker = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(stderr.toFile()).start();
         try {
@@ -127,14 +111,6 @@ class PipelineIT {
         assertThat(worker.exitValue()).isEqualTo(PipelineWorkerMain.FAILED);
         assertThat(reason).singleElement().asString().contains("could not start")
                 .contains(job + ".keyed does not exist");
-    }
-
-    private static PipelineProcesses.Settings settings(KafkaCluster kafka, String job, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path keyFile = dir.resolve("job.key");
-        Files.writeString(keyFile, CAIRN.jobKey(job).orElseThrow().toBase64() + "\n", StandardCharsets.US_ASCII);
-        return new PipelineProcesses.Settings(kafka.bootstrapServers(), job, dir.resolve("checkpoints"), keyFile,
-                CAIRN.topics().prefix(), dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM);
     }
 
     /** Produces the input in {@link #SLICES} slices, one every {@link #PRODUCE_EVERY}; answers the count so far. */
@@ -154,36 +130,14 @@ class PipelineIT {
         return produced;
     }
 
-    private static List<CheckpointCompleted> completed(String job) {
-        return CAIRN.journal(CheckpointCompleted.class, c -> c.getJobId().equals(job));
-    }
-
-    private static void awaitCompleted(String job, int count) {
-        await("checkpoint number " + count + " of " + job + " completes").atMost(WAIT)
-                .until(() -> completed(job).size() >= count);
-    }
-
-    private static void stopWithSavepoint(String job) {
-        CAIRN.sendRequest(job, new RequestEnvelope(Events.triggerRequest(job, "stop-" + job)
-                .setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(PostCheckpointAction.SUSPEND).build()));
-    }
-
-    private static boolean allFinished(PipelineProcesses workers) {
-        return exitStatuses(workers).size() == PipelineTopology.tasks().size() * PipelineTopology.PARALLELISM;
-    }
-
-    private static List<Integer> exitStatuses(PipelineProcesses workers) {
-        return PipelineTopology.tasks().stream().flatMap(role -> IntStream.range(0, PipelineTopology.PARALLELISM)
-                .mapToObj(subtask -> workers.finished(role, subtask))).flatMap(Optional::stream).toList();
-    }
-
     private static long kills(PipelineProcesses workers) {
         return workers.events().stream().filter(e -> e.kind() == PipelineProcesses.Kind.KILLED).count();
     }
 
-    private static void printFigures(String job, PipelineProcesses workers, Duration elapsed,
+    private static void printFigures(PipelineJob pipeline, PipelineProcesses workers, Duration elapsed,
             ExactlyOnceCheck.Report report) {
-        List<CheckpointCompleted> completed = completed(job);
+        String job = pipeline.id();
+        List<CheckpointCompleted> completed = pipeline.completed();
         List<CheckpointAborted> aborted = CAIRN.journal(CheckpointAborted.class, a -> a.getJobId().equals(job));
         Map<String, Long> abortReasons = aborted.stream()
                 .collect(Collectors.groupingBy(a -> a.getReason().toString(), Collectors.counting()));

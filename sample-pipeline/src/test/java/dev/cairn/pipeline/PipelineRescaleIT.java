@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
-import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
-import dev.cairn.events.CheckpointType;
-import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
@@ -17,15 +14,10 @@ import dev.cairn.events.TaskRescale;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.stream.IntStream;
-import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -47,31 +39,25 @@ class PipelineRescaleIT {
     private static final int EVENTS = 30_000;
     private static final int KEYS = 300;
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final List<String> WORKER_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-Xshare:auto");
 
     @Test
     void shouldCountEveryKeyExactlyOnceWhileTheCountAndTheSinkAreRescaled(KafkaCluster kafka) throws IOException {
         // given the pipeline running with two subtasks per task, and a third of the input produced
-        String job = CoordinatorTestBed.uniqueJobId("rescale");
-        PipelineTopology topology = new PipelineTopology(job);
-        Path dir = Path.of("target", "pipeline-it", job).toAbsolutePath();
-        try (Admin admin = kafka.createAdmin()) {
-            topology.createTopics(admin, (short) 1);
-        }
-        CAIRN.register(topology.jobSpec(dir.resolve("checkpoints")));
+        PipelineJob pipeline = PipelineJob.named(CAIRN, kafka, "rescale", WAIT);
+        String job = pipeline.id();
+        PipelineTopology topology = pipeline.register();
         InputEvents input = new InputEvents(EVENTS, KEYS);
         ExactlyOnceCheck check = new ExactlyOnceCheck(input.expectedCounts());
         try (ResultsReader results = new ResultsReader(kafka.bootstrapServers(), topology.resultsTopic(), check);
-                PipelineProcesses workers = PipelineProcesses.start(settings(kafka, job, dir))) {
-            awaitCompleted(job, 1);
+                PipelineProcesses workers = PipelineProcesses.start(pipeline.settings())) {
+            pipeline.awaitCompleted(1);
             input.produce(kafka.bootstrapServers(), topology.eventsTopic(), 0, EVENTS / 3);
 
             // when the count goes to 3 subtasks, more input comes, and then count and sink go to 1
-            rescale(job, workers, new PipelineTopology.Parallelism(2, 3, 2), Map.of(PipelineTopology.COUNT, 3));
+            rescale(pipeline, workers, new PipelineTopology.Parallelism(2, 3, 2), Map.of(PipelineTopology.COUNT, 3));
             input.produce(kafka.bootstrapServers(), topology.eventsTopic(), EVENTS / 3, 2 * EVENTS / 3);
-            awaitCompleted(job, completed(job) + 2);
-            rescale(job, workers, new PipelineTopology.Parallelism(2, 1, 1),
+            pipeline.awaitCompleted(pipeline.completed().size() + 2);
+            rescale(pipeline, workers, new PipelineTopology.Parallelism(2, 1, 1),
                     Map.of(PipelineTopology.COUNT, 1, PipelineTopology.SINK, 1));
             input.produce(kafka.bootstrapServers(), topology.eventsTopic(), 2 * EVENTS / 3, EVENTS);
 
@@ -79,8 +65,8 @@ class PipelineRescaleIT {
             await("the output reaches every key's count").atMost(WAIT).pollInterval(Duration.ofMillis(500))
                     .until(() -> results.readToEnd() >= 0 && check.reached());
             assertThat(workers.restarts()).as("no worker failed").isZero();
-            stopWithSavepoint(job);
-            awaitEveryWorkerExitsZero(workers);
+            pipeline.stopWithSavepoint();
+            pipeline.awaitEveryWorkerExitsZero(workers);
             results.readToEnd();
             ExactlyOnceCheck.Report report = check.report();
             assertThat(report.passed()).as(report.toString()).isTrue();
@@ -91,24 +77,20 @@ class PipelineRescaleIT {
     void shouldCountEveryKeyExactlyOnceWhenNewWorkersAreKilledDuringTheRescalesRestore(KafkaCluster kafka)
             throws IOException {
         // given the pipeline running with two subtasks per task, with input produced
-        String job = CoordinatorTestBed.uniqueJobId("rescale-kill");
-        PipelineTopology topology = new PipelineTopology(job);
-        Path dir = Path.of("target", "pipeline-it", job).toAbsolutePath();
-        try (Admin admin = kafka.createAdmin()) {
-            topology.createTopics(admin, (short) 1);
-        }
-        CAIRN.register(topology.jobSpec(dir.resolve("checkpoints")));
+        PipelineJob pipeline = PipelineJob.named(CAIRN, kafka, "rescale-kill", WAIT);
+        String job = pipeline.id();
+        PipelineTopology topology = pipeline.register();
         InputEvents input = new InputEvents(EVENTS, KEYS);
         ExactlyOnceCheck check = new ExactlyOnceCheck(input.expectedCounts());
         try (ResultsReader results = new ResultsReader(kafka.bootstrapServers(), topology.resultsTopic(), check);
-                PipelineProcesses workers = PipelineProcesses.start(settings(kafka, job, dir))) {
-            awaitCompleted(job, 1);
+                PipelineProcesses workers = PipelineProcesses.start(pipeline.settings())) {
+            pipeline.awaitCompleted(1);
             input.produce(kafka.bootstrapServers(), topology.eventsTopic(), 0, EVENTS / 2);
 
             // when the count goes to 3 subtasks and the sink to 1, and the new workers start
             long savepoint = awaitRescaled(job, requestRescale(job, Map.of(PipelineTopology.COUNT, 3,
-                    PipelineTopology.SINK, 1), completed(job)));
-            awaitEveryWorkerExitsZero(workers);
+                    PipelineTopology.SINK, 1), pipeline.completed().size()));
+            pipeline.awaitEveryWorkerExitsZero(workers);
             workers.startRescaled(new PipelineTopology.Parallelism(2, 3, 1));
 
             // and sink-0 is SIGKILLed while it restores (resolving sink-1's old state too), so no checkpoint after
@@ -143,13 +125,13 @@ class PipelineRescaleIT {
      * Asks the coordinator to rescale {@code tasks}, waits until the job runs again with the new parallelism and every
      * worker exited 0 after the stop's savepoint, starts the workers of {@code next}, and waits for two checkpoints.
      */
-    private static void rescale(String job, PipelineProcesses workers, PipelineTopology.Parallelism next,
+    private static void rescale(PipelineJob pipeline, PipelineProcesses workers, PipelineTopology.Parallelism next,
             Map<String, Integer> tasks) {
-        int before = completed(job);
-        awaitRescaled(job, requestRescale(job, tasks, before));
-        awaitEveryWorkerExitsZero(workers);
+        int before = pipeline.completed().size();
+        awaitRescaled(pipeline.id(), requestRescale(pipeline.id(), tasks, before));
+        pipeline.awaitEveryWorkerExitsZero(workers);
         workers.startRescaled(next);
-        awaitCompleted(job, before + 3);
+        pipeline.awaitCompleted(before + 3);
     }
 
     /**
@@ -176,41 +158,5 @@ class PipelineRescaleIT {
                 .setRestoreMode(RestoreMode.NO_CLAIM).setRequester("PipelineRescaleIT")
                 .setTimestampMs(System.currentTimeMillis()).build()));
         return requestId;
-    }
-
-    private static PipelineProcesses.Settings settings(KafkaCluster kafka, String job, Path dir) throws IOException {
-        Files.createDirectories(dir);
-        Path keyFile = dir.resolve("job.key");
-        Files.writeString(keyFile, CAIRN.jobKey(job).orElseThrow().toBase64() + "\n", StandardCharsets.US_ASCII);
-        return new PipelineProcesses.Settings(kafka.bootstrapServers(), job, dir.resolve("checkpoints"), keyFile,
-                CAIRN.topics().prefix(), dir.resolve("logs"), System.getProperty("java.class.path"), WORKER_JVM);
-    }
-
-    private static void stopWithSavepoint(String job) {
-        CAIRN.sendRequest(job, new RequestEnvelope(Events.triggerRequest(job, "stop-" + job)
-                .setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(PostCheckpointAction.SUSPEND).build()));
-    }
-
-    private static int completed(String job) {
-        return CAIRN.journal(CheckpointCompleted.class, c -> c.getJobId().equals(job)).size();
-    }
-
-    private static void awaitCompleted(String job, int count) {
-        await("checkpoint number " + count + " of " + job + " completes").atMost(WAIT)
-                .until(() -> completed(job) >= count);
-    }
-
-    private static void awaitEveryWorkerExitsZero(PipelineProcesses workers) {
-        PipelineTopology.Parallelism running = workers.parallelism();
-        int all = running.source() + running.count() + running.sink();
-        await("every worker exits after the stop-with-savepoint").atMost(WAIT)
-                .until(() -> exitStatuses(workers).size() == all);
-        assertThat(exitStatuses(workers)).containsOnly(0);
-    }
-
-    private static List<Integer> exitStatuses(PipelineProcesses workers) {
-        PipelineTopology.Parallelism running = workers.parallelism();
-        return PipelineTopology.tasks().stream().flatMap(role -> IntStream.range(0, running.of(role))
-                .mapToObj(subtask -> workers.finished(role, subtask))).flatMap(Optional::stream).toList();
     }
 }
