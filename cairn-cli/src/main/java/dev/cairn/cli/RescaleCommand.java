@@ -10,11 +10,9 @@ import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreMode;
 import dev.cairn.events.TaskRescale;
 import dev.cairn.events.TriggerRequest;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,14 +25,11 @@ import picocli.CommandLine.Option;
                 + "location), then takes the new parallelism and resumes from that savepoint, its state redistributed "
                 + "over the new subtasks; a job that is not RUNNING takes it and resumes from its restore point at "
                 + "once. Produces a RescaleJob and waits for the coordinator's outcome.")
-final class RescaleCommand extends RequestSubcommand {
+final class RescaleCommand extends AwaitedSubcommand {
 
     /** The flag of each field of the stop's savepoint request, as {@link TriggerRequests}' problems name them. */
     private static final Map<String, String> FLAGS = Map.of("jobId", "--job", "requestId", "--request-id",
             "targetLocation", "--target");
-
-    @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
-    String jobId;
 
     @Option(names = ParallelismFlags.FLAG, paramLabel = "TASK=N",
             description = "A task's new parallelism, from 1 to the task's max parallelism; repeat it for each task "
@@ -50,19 +45,9 @@ final class RescaleCommand extends RequestSubcommand {
                     + "checkpoint after it is a full one) or claim (Cairn discards it once subsumed).")
     RestoreMode restoreMode;
 
-    @Mixin
-    AwaitFlags await;
-
     @Override
-    public Integer call() {
-        return request().send(cli, spec, await.waitMs);
-    }
-
-    /** The request the flags describe. */
     AwaitedRequest request() {
-        List<String> problems = new ArrayList<>();
-        CairnCli.requireText("--job", jobId, problems);
-        await.check(problems);
+        List<String> problems = commonProblems();
         List<TaskRescale> tasks = ParallelismFlags.tasks(parallelism, problems);
         RescaleJob event = RescaleJob.newBuilder().setJobId(jobId).setRequestId(await.requestIdOrNew())
                 .setTasks(tasks).setTargetLocation(target)

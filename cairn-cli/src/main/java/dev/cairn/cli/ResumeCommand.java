@@ -2,11 +2,9 @@ package dev.cairn.cli;
 
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestoreJob;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * {@code cairn resume}: produces a {@code RestoreJob} (Flink: {@code flink run -s <path> --restoreMode}) and waits for
@@ -18,27 +16,14 @@ import picocli.CommandLine.Option;
                 + "by default its restore point (after cairn stop: the stop's savepoint). The point becomes the "
                 + "job's restore point, which every sidecar restores, and the job is RUNNING again. Produces a "
                 + "RestoreJob and waits for the coordinator's outcome.")
-final class ResumeCommand extends RequestSubcommand {
-
-    @Option(names = "--job", required = true, paramLabel = "JOB", description = "The job id.")
-    String jobId;
+final class ResumeCommand extends AwaitedSubcommand {
 
     @Mixin
     RestoreFlags restore;
 
-    @Mixin
-    AwaitFlags await;
-
     @Override
-    public Integer call() {
-        return request().send(cli, spec, await.waitMs);
-    }
-
-    /** The request the flags describe. */
     AwaitedRequest request() {
-        List<String> problems = new ArrayList<>();
-        CairnCli.requireText("--job", jobId, problems);
-        await.check(problems);
+        List<String> problems = commonProblems();
         RestoreJob event = restore.event(jobId, await.requestIdOrNew(), cli.nowMs(), problems);
         CairnCli.requireNoProblems(spec, problems);
         return restoring(event);
