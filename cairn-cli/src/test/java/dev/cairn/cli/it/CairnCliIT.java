@@ -3,7 +3,6 @@ package dev.cairn.cli.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointConfig;
@@ -21,17 +20,11 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,11 +46,11 @@ class CairnCliIT {
     void shouldRegisterAJobAndTriggerASavepointThatTheCoordinatorRuns() {
         String job = "cli-" + UUID.randomUUID();
 
-        Run register = cli("register", "--job", job, "--task", "source:1", "--task", "map:2", "--task", "sink:1",
+        CliRun register = cli("register", "--job", job, "--task", "source:1", "--task", "map:2", "--task", "sink:1",
                 "--task-roles", "sink:ack,notify", "--interval-ms", "60000", "--timeout-ms", "30000",
                 "--max-concurrent", "2", "--tolerable-failures", "5", "--storage", "file:///tmp/cairn-cli-it");
-        assertThat(register.exit).as(register.err).isZero();
-        assertThat(register.out).contains("Sent JobSpec of job '" + job + "' to " + cairn.topics().requests());
+        assertThat(register.exit()).as(register.err()).isZero();
+        assertThat(register.out()).contains("Sent JobSpec of job '" + job + "' to " + cairn.topics().requests());
 
         JobSpec accepted = cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job));
         assertThat(accepted.getTasks()).extracting(TaskVertex::getTaskId, TaskVertex::getParallelism,
@@ -75,9 +68,9 @@ class CairnCliIT {
         cairn.startTask(job, "map", 1, "map-1");
         cairn.startTask(job, "sink", 0, "sink-0");
 
-        Run trigger = cli("trigger", "--job", job, "--savepoint", "--target", "file:///tmp/cairn-cli-it/sp-1");
-        assertThat(trigger.exit).as(trigger.err).isZero();
-        String requestId = requestId(trigger.out);
+        CliRun trigger = cli("trigger", "--job", job, "--savepoint", "--target", "file:///tmp/cairn-cli-it/sp-1");
+        assertThat(trigger.exit()).as(trigger.err()).isZero();
+        String requestId = requestId(trigger.out());
 
         CheckpointTriggered savepoint = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && t.getType() == CheckpointType.SAVEPOINT);
@@ -91,8 +84,8 @@ class CairnCliIT {
         assertThat(outcome.getStatus()).isEqualTo(RequestStatus.TRIGGERED);
         assertThat(outcome.getCheckpointId()).isEqualTo(savepoint.getCheckpointId());
 
-        Run suspend = cli("status", "--job", job, "--status", "SUSPENDED");
-        assertThat(suspend.exit).as(suspend.err).isZero();
+        CliRun suspend = cli("status", "--job", job, "--status", "SUSPENDED");
+        assertThat(suspend.exit()).as(suspend.err()).isZero();
         assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
                 .isEqualTo(JobStatus.SUSPENDED);
         CheckpointAborted aborted = cairn.awaitNextControl(CheckpointAborted.class,
@@ -103,15 +96,15 @@ class CairnCliIT {
     @Test
     void shouldStopAJobWithASavepointThatDrainsItsTasksAndFinishesIt() {
         String job = "cli-stop-" + UUID.randomUUID();
-        Run register = cli("register", "--job", job, "--task", "source:1", "--interval-ms", "60000",
+        CliRun register = cli("register", "--job", job, "--task", "source:1", "--interval-ms", "60000",
                 "--timeout-ms", "30000", "--storage", "file:///tmp/cairn-cli-it");
-        assertThat(register.exit).as(register.err).isZero();
+        assertThat(register.exit()).as(register.err()).isZero();
         cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job));
         cairn.startTask(job, "source", 0, "source-0");
 
-        Run stop = cli("stop", "--job", job, "--drain", "--target", "file:///tmp/cairn-cli-it/final");
-        assertThat(stop.exit).as(stop.err).isZero();
-        String requestId = requestId(stop.out);
+        CliRun stop = cli("stop", "--job", job, "--drain", "--target", "file:///tmp/cairn-cli-it/final");
+        assertThat(stop.exit()).as(stop.err()).isZero();
+        String requestId = requestId(stop.out());
 
         CheckpointTriggered savepoint = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && requestId.equals(t.getRequestId()));
@@ -131,12 +124,12 @@ class CairnCliIT {
         }
         long started = System.nanoTime();
 
-        Run run = execute("trigger", "--job", "nowhere", "--bootstrap-servers", "127.0.0.1:" + closedPort,
-                "--send-timeout-ms", "1500", "--requests-key-file", requestsKeyFile().toString());
+        CliRun run = CliRun.run("trigger", "--job", "nowhere", "--bootstrap-servers", "127.0.0.1:" + closedPort,
+                "--send-timeout-ms", "1500", "--requests-key-file", CliRun.requestsKeyFile(cairn).toString());
 
         Duration took = Duration.ofNanos(System.nanoTime() - started);
-        assertThat(run.exit).as(run.out).isEqualTo(CommandLine.ExitCode.SOFTWARE);
-        assertThat(run.err).contains("cairn trigger: could not send the TriggerRequest of job 'nowhere'")
+        assertThat(run.exit()).as(run.out()).isEqualTo(CommandLine.ExitCode.SOFTWARE);
+        assertThat(run.err()).contains("cairn trigger: could not send the TriggerRequest of job 'nowhere'")
                 .contains("127.0.0.1:" + closedPort).contains("within 1500 ms").contains("--send-timeout-ms")
                 .contains("request id: ");
         assertThat(took).isLessThan(Duration.ofSeconds(20));
@@ -146,12 +139,12 @@ class CairnCliIT {
     void shouldRefuseToCreateTheRequestsTopicOfAMistypedPrefix(KafkaCluster kafka) throws Exception {
         String prefix = "typo-" + UUID.randomUUID().toString().substring(0, 8) + ".";
 
-        Run run = execute("status", "--job", "orders", "--status", "RUNNING",
+        CliRun run = CliRun.run("status", "--job", "orders", "--status", "RUNNING",
                 "--bootstrap-servers", kafka.bootstrapServers(), "--topic-prefix", prefix, "--send-timeout-ms", "10000",
-                "--requests-key-file", requestsKeyFile().toString());
+                "--requests-key-file", CliRun.requestsKeyFile(cairn).toString());
 
-        assertThat(run.exit).isEqualTo(CommandLine.ExitCode.SOFTWARE);
-        assertThat(run.err).contains("did not send the JobStatusChange of job 'orders' to " + prefix + "requests")
+        assertThat(run.exit()).isEqualTo(CommandLine.ExitCode.SOFTWARE);
+        assertThat(run.err()).contains("did not send the JobStatusChange of job 'orders' to " + prefix + "requests")
                 .contains("the topic does not exist");
         try (Admin admin = kafka.createAdmin()) {
             assertThat(admin.listTopics().names().get()).doesNotContain(prefix + "requests");
@@ -159,31 +152,8 @@ class CairnCliIT {
     }
 
     /** Runs the CLI against the harness' broker and topics, signing with the harness' requests key. */
-    private static Run cli(String... args) {
-        return execute(Stream.concat(Stream.of(args), Stream.of("--bootstrap-servers", cairn.bootstrapServers(),
-                "--topic-prefix", cairn.topics().prefix(), "--send-timeout-ms", "20000",
-                "--requests-key-file", requestsKeyFile().toString())).toArray(String[]::new));
-    }
-
-    /** A file holding the harness' requests key, as {@code cairn keys requests --out} writes it. */
-    private static Path requestsKeyFile() {
-        try {
-            Path file = Files.createTempFile("cairn-cli-it-", ".key");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, cairn.requestsKey().orElseThrow().toBase64() + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static Run execute(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = CairnCli.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exit = commandLine.execute(args);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun cli(String... args) {
+        return CliRun.against(cairn, args);
     }
 
     private static String requestId(String out) {
@@ -191,6 +161,4 @@ class CairnCliIT {
         assertThat(matcher.find()).as("a request id in: %s", out).isTrue();
         return matcher.group(1);
     }
-
-    private record Run(int exit, String out, String err) {}
 }

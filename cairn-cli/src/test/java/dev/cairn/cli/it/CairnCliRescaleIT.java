@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.core.testing.Events;
@@ -20,20 +19,12 @@ import dev.cairn.events.RequestStatus;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.keygroups.KeyGroupRanges;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import picocli.CommandLine;
 
 /**
  * {@code cairn rescale} against the real broker and a real coordinator, as a Flink user rescales with the Kubernetes
@@ -54,15 +45,15 @@ class CairnCliRescaleIT {
     void shouldStopARunningJobWithASavepointAndRunItAgainFromItWithTheNewParallelism() {
         String job = runningJob("cli-rescale-running-");
 
-        CompletableFuture<Run> rescaling = CompletableFuture.supplyAsync(() -> cli("rescale", "--job", job,
+        CompletableFuture<CliRun> rescaling = CompletableFuture.supplyAsync(() -> cli("rescale", "--job", job,
                 "--parallelism", "count=3", "--request-id", job + "-r1", "--target", base(job) + "/rescale-1"));
         CheckpointTriggered stop = cairn.awaitControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && (job + "-r1").equals(t.getRequestId()));
         ackDeclared(job, stop.getCheckpointId(), 2);
-        Run rescaled = rescaling.join();
+        CliRun rescaled = rescaling.join();
 
-        assertThat(rescaled.exit).as(rescaled.err).isZero();
-        assertThat(rescaled.out).contains("Sent RescaleJob of job '" + job + "'")
+        assertThat(rescaled.exit()).as(rescaled.err()).isZero();
+        assertThat(rescaled.out()).contains("Sent RescaleJob of job '" + job + "'")
                 .contains("a rescale of the job to count x3 (if it is RUNNING, it stops with a savepoint to "
                         + base(job) + "/rescale-1 first), resuming in NO_CLAIM mode.")
                 .contains("Rescaled: job '" + job + "' is RUNNING again with count x3, from checkpoint "
@@ -87,11 +78,12 @@ class CairnCliRescaleIT {
         long savepoint = cairn.awaitControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && (job + "-stop").equals(t.getRequestId())).getCheckpointId();
 
-        Run rescaled = cli("rescale", "--job", job, "--parallelism", "count=1", "--restore-mode", "claim");
+        CliRun rescaled = cli("rescale", "--job", job, "--parallelism", "count=1", "--restore-mode", "claim");
 
-        assertThat(rescaled.exit).as(rescaled.err).isZero();
-        assertThat(rescaled.out).contains("Rescaled: job '" + job + "' is RUNNING again with count x1, from checkpoint "
-                + savepoint + " (CLAIM), its restore point; start the workers of the new parallelism now.");
+        assertThat(rescaled.exit()).as(rescaled.err()).isZero();
+        assertThat(rescaled.out()).contains("Rescaled: job '" + job + "' is RUNNING again with count x1, from "
+                + "checkpoint " + savepoint + " (CLAIM), its restore point; start the workers of the new parallelism "
+                + "now.");
         assertThat(cairn.rest().awaitJson("/jobs/" + job, v -> v.get("tasks").get(1).get("parallelism").asInt() == 1)
                 .get("state").asText()).isEqualTo("RUNNING");
     }
@@ -121,14 +113,14 @@ class CairnCliRescaleIT {
     void shouldExitOneWithTheCoordinatorsReasonWhenTheJobHasNoSuchTaskOrTheParallelismIsAboveTheMax() {
         String job = runningJob("cli-rescale-refused-");
 
-        Run unknown = cli("rescale", "--job", job, "--parallelism", "map=2");
-        Run tooMany = cli("rescale", "--job", job, "--parallelism", "count=129");
+        CliRun unknown = cli("rescale", "--job", job, "--parallelism", "map=2");
+        CliRun tooMany = cli("rescale", "--job", job, "--parallelism", "count=129");
 
-        assertThat(unknown.exit).as(unknown.out).isEqualTo(1);
-        assertThat(unknown.err).contains("cairn rescale: the coordinator refused the request: job " + job
+        assertThat(unknown.exit()).as(unknown.out()).isEqualTo(1);
+        assertThat(unknown.err()).contains("cairn rescale: the coordinator refused the request: job " + job
                 + " has no task map (its tasks: count, source)");
-        assertThat(tooMany.exit).as(tooMany.out).isEqualTo(1);
-        assertThat(tooMany.err).contains("task count can run with a parallelism from 1 to its max parallelism 128, "
+        assertThat(tooMany.exit()).as(tooMany.out()).isEqualTo(1);
+        assertThat(tooMany.err()).contains("task count can run with a parallelism from 1 to its max parallelism 128, "
                 + "not 129");
         assertThat(cairn.rest().awaitJson("/jobs/" + job, v -> true).get("tasks").get(1).get("parallelism").asInt())
                 .as("the job keeps its parallelism").isEqualTo(2);
@@ -137,9 +129,9 @@ class CairnCliRescaleIT {
     /** A job of source x1 and count x2, registered through the CLI, every subtask started. */
     private static String runningJob(String prefix) {
         String job = prefix + UUID.randomUUID();
-        Run registered = cli("register", "--job", job, "--task", "source:1", "--task", "count:2", "--interval-ms",
+        CliRun registered = cli("register", "--job", job, "--task", "source:1", "--task", "count:2", "--interval-ms",
                 "600000", "--timeout-ms", "60000", "--storage", base(job));
-        assertThat(registered.exit).as(registered.err).isZero();
+        assertThat(registered.exit()).as(registered.err()).isZero();
         cairn.awaitJournal(JobSpec.class, s -> s.getJobId().equals(job));
         cairn.startTask(job, "source", 0, attempt("source", 0));
         cairn.startTask(job, "count", 0, attempt("count", 0));
@@ -153,8 +145,8 @@ class CairnCliRescaleIT {
      */
     private static String stoppedJob(String prefix) {
         String job = runningJob(prefix);
-        Run stopping = cli("stop", "--job", job, "--request-id", job + "-stop");
-        assertThat(stopping.exit).as(stopping.err).isZero();
+        CliRun stopping = cli("stop", "--job", job, "--request-id", job + "-stop");
+        assertThat(stopping.exit()).as(stopping.err()).isZero();
         CheckpointTriggered stop = cairn.awaitControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && (job + "-stop").equals(t.getRequestId()));
         ackDeclared(job, stop.getCheckpointId(), 2);
@@ -193,28 +185,7 @@ class CairnCliRescaleIT {
     }
 
     /** Runs the CLI against the harness' broker and topics, signing with the harness' requests key. */
-    private static Run cli(String... args) {
-        String[] all = Stream.concat(Stream.of(args), Stream.of("--bootstrap-servers", cairn.bootstrapServers(),
-                "--topic-prefix", cairn.topics().prefix(), "--send-timeout-ms", "20000",
-                "--requests-key-file", requestsKeyFile().toString())).toArray(String[]::new);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = CairnCli.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exit = commandLine.execute(all);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun cli(String... args) {
+        return CliRun.against(cairn, args);
     }
-
-    private static Path requestsKeyFile() {
-        try {
-            Path file = Files.createTempFile("cairn-cli-rescale-it-", ".key");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, cairn.requestsKey().orElseThrow().toBase64() + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private record Run(int exit, String out, String err) {}
 }

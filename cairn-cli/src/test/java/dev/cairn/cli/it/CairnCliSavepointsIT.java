@@ -3,7 +3,6 @@ package dev.cairn.cli.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.cli.CairnCli;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;
@@ -12,16 +11,9 @@ import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import dev.cairn.kafka.test.KafkaClusterExtension;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -45,28 +37,28 @@ class CairnCliSavepointsIT {
         String job = "cli-sp-" + UUID.randomUUID();
         String base = "file:///tmp/cairn-cli-sp-it/" + job;
         assertThat(cli("register", "--job", job, "--task", "source:1", "--interval-ms", "600000", "--timeout-ms",
-                "60000", "--storage", base).exit).isZero();
+                "60000", "--storage", base).exit()).isZero();
         cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job));
         cairn.startTask(job, "source", 0, "source-0");
 
         long first = savepoint(job, cli("trigger", "--job", job, "--savepoint", "--target", base + "/sp-1"));
-        Run stop = cli("stop", "--job", job, "--target", base + "/final");
-        assertThat(stop.out).contains("cairn resume --job " + job + " continues from it");
+        CliRun stop = cli("stop", "--job", job, "--target", base + "/final");
+        assertThat(stop.out()).contains("cairn resume --job " + job + " continues from it");
         long last = savepoint(job, stop);
         assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
                 .isEqualTo(JobStatus.FINISHED);
 
-        Run listed = cli("savepoint", "list", "--job", job);
-        assertThat(listed.exit).as(listed.err).isZero();
-        assertThat(listed.out).contains("restore point savepoint " + last + " at " + base + "/final");
-        assertThat(row(listed.out, last)).contains("SUSPEND").contains("yes");
-        assertThat(row(listed.out, first)).contains("NONE").doesNotContain("yes");
-        assertThat(listed.out.indexOf(base + "/final")).as("newest first")
-                .isLessThan(listed.out.indexOf(base + "/sp-1"));
+        CliRun listed = cli("savepoint", "list", "--job", job);
+        assertThat(listed.exit()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("restore point savepoint " + last + " at " + base + "/final");
+        assertThat(row(listed.out(), last)).contains("SUSPEND").contains("yes");
+        assertThat(row(listed.out(), first)).contains("NONE").doesNotContain("yes");
+        assertThat(listed.out().indexOf(base + "/final")).as("newest first")
+                .isLessThan(listed.out().indexOf(base + "/sp-1"));
 
-        Run resumed = cli("resume", "--job", job, "--from-savepoint", base + "/sp-1", "--restore-mode", "no_claim");
-        assertThat(resumed.exit).as(resumed.err).isZero();
-        assertThat(resumed.out).contains("Restored: job '" + job + "' is RUNNING again from checkpoint " + first
+        CliRun resumed = cli("resume", "--job", job, "--from-savepoint", base + "/sp-1", "--restore-mode", "no_claim");
+        assertThat(resumed.exit()).as(resumed.err()).isZero();
+        assertThat(resumed.out()).contains("Restored: job '" + job + "' is RUNNING again from checkpoint " + first
                 + " (NO_CLAIM)");
         assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
                 .isEqualTo(JobStatus.RUNNING);
@@ -78,28 +70,28 @@ class CairnCliSavepointsIT {
         assertThat(cairn.rest().awaitJson("/jobs/" + job + "/checkpoints/latest-completed", v -> true)
                 .get("id").asLong()).isEqualTo(first);
 
-        Run refused = cli("savepoint", "dispose", "--job", job, "--id", String.valueOf(first));
-        assertThat(refused.exit).isEqualTo(1);
-        assertThat(refused.err).contains("is the restore point of job " + job);
-        Run disposed = cli("savepoint", "dispose", "--job", job, "--path", base + "/final");
-        assertThat(disposed.exit).as(disposed.err).isZero();
-        assertThat(disposed.out).contains("Disposed of savepoint " + last + " of job '" + job + "'");
-        assertThat(cli("savepoint", "list", "--job", job).out).doesNotContain(base + "/final");
+        CliRun refused = cli("savepoint", "dispose", "--job", job, "--id", String.valueOf(first));
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("is the restore point of job " + job);
+        CliRun disposed = cli("savepoint", "dispose", "--job", job, "--path", base + "/final");
+        assertThat(disposed.exit()).as(disposed.err()).isZero();
+        assertThat(disposed.out()).contains("Disposed of savepoint " + last + " of job '" + job + "'");
+        assertThat(cli("savepoint", "list", "--job", job).out()).doesNotContain(base + "/final");
     }
 
     @Test
     void shouldExitTwoNamingTheFlagWhenTheRestoreModeIsUnknown() {
-        Run run = cli("resume", "--job", "any", "--restore-mode", "legacy");
+        CliRun run = cli("resume", "--job", "any", "--restore-mode", "legacy");
 
-        assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
-        assertThat(run.err).contains("Invalid value for option '--restore-mode'").contains("CLAIM, NO_CLAIM");
+        assertThat(run.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(run.err()).contains("Invalid value for option '--restore-mode'").contains("CLAIM, NO_CLAIM");
     }
 
     /** Acks the savepoint a trigger or stop asked for and waits for its completion; its checkpoint id. */
-    private static long savepoint(String job, Run sent) {
-        assertThat(sent.exit).as(sent.err).isZero();
-        Matcher matcher = REQUEST_ID.matcher(sent.out);
-        assertThat(matcher.find()).as("a request id in: %s", sent.out).isTrue();
+    private static long savepoint(String job, CliRun sent) {
+        assertThat(sent.exit()).as(sent.err()).isZero();
+        Matcher matcher = REQUEST_ID.matcher(sent.out());
+        assertThat(matcher.find()).as("a request id in: %s", sent.out()).isTrue();
         String requestId = matcher.group(1);
         CheckpointTriggered triggered = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && requestId.equals(t.getRequestId()));
@@ -116,28 +108,7 @@ class CairnCliSavepointsIT {
     }
 
     /** Runs the CLI against the harness' broker and topics, signing with the harness' requests key. */
-    private static Run cli(String... args) {
-        String[] all = Stream.concat(Stream.of(args), Stream.of("--bootstrap-servers", cairn.bootstrapServers(),
-                "--topic-prefix", cairn.topics().prefix(), "--send-timeout-ms", "20000",
-                "--requests-key-file", requestsKeyFile().toString())).toArray(String[]::new);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine commandLine = CairnCli.commandLine();
-        commandLine.setOut(new PrintWriter(out, true));
-        commandLine.setErr(new PrintWriter(err, true));
-        int exit = commandLine.execute(all);
-        return new Run(exit, out.toString(), err.toString());
+    private static CliRun cli(String... args) {
+        return CliRun.against(cairn, args);
     }
-
-    private static Path requestsKeyFile() {
-        try {
-            Path file = Files.createTempFile("cairn-cli-sp-it-", ".key");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, cairn.requestsKey().orElseThrow().toBase64() + "\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private record Run(int exit, String out, String err) {}
 }
