@@ -16,6 +16,7 @@ import dev.cairn.events.topics.CairnTopics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import org.apache.avro.specific.SpecificRecord;
@@ -65,8 +66,8 @@ final class RestorePointRecords {
     private static int previousPartCount(CheckpointCompleted previous, List<SpecificRecord> events,
             CoordinatorState before, int statesPerPart) {
         boolean respecified = events.stream().anyMatch(JobSpec.class::isInstance);
-        boolean rescaled = before.spec(previous.getJobId()).map(spec -> !StateAssignment.parallelismOf(spec)
-                .containsAll(previous.getParallelism())).orElse(false);
+        boolean rescaled = before.spec(previous.getJobId()).map(spec -> !new HashSet<>(StateAssignment
+                .parallelismOf(spec)).containsAll(previous.getParallelism())).orElse(false);
         if (respecified || rescaled) {
             return parts(previous, before, before, statesPerPart).size();
         }

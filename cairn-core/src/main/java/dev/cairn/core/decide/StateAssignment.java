@@ -12,8 +12,10 @@ import dev.cairn.events.SubtaskState;
 import dev.cairn.events.TaskParallelism;
 import dev.cairn.events.TaskVertex;
 import dev.cairn.events.keygroups.KeyGroupRanges;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +34,9 @@ import java.util.Optional;
  */
 public final class StateAssignment {
 
+    /** What one recorded task adds besides its id: a length prefix and two ints, rounded up. */
+    private static final int TASK_PARALLELISM_BYTES = 16;
+
     private StateAssignment() {
     }
 
@@ -43,9 +48,11 @@ public final class StateAssignment {
     public static Optional<String> problem(CheckpointCompleted point, List<CheckpointAcknowledged> states,
             JobSpec spec) {
         Map<String, List<CheckpointAcknowledged>> byTask = byTask(states);
+        Map<String, TaskParallelism> recorded = recorded(point);
         for (TaskVertex vertex : spec.getTasks()) {
-            RestoredTask task = shape(point, vertex, byTask.getOrDefault(vertex.getTaskId(), List.of()));
-            Optional<String> problem = problem(point, task, byTask.getOrDefault(vertex.getTaskId(), List.of()));
+            List<CheckpointAcknowledged> taskStates = byTask.getOrDefault(vertex.getTaskId(), List.of());
+            RestoredTask task = shape(recorded, vertex, taskStates);
+            Optional<String> problem = problem(point, recorded, task, taskStates);
             if (problem.isPresent()) {
                 return problem;
             }
@@ -64,15 +71,16 @@ public final class StateAssignment {
         spec.getTasks().forEach(v -> vertices.put(v.getTaskId(), v));
         List<SubtaskState> assigned = new ArrayList<>(states.size());
         List<RestoredTask> tasks = new ArrayList<>();
+        Map<String, TaskParallelism> recorded = recorded(point);
         for (Map.Entry<String, List<CheckpointAcknowledged>> entry : byTask.entrySet()) {
             TaskVertex vertex = vertices.get(entry.getKey());
             if (vertex == null) {
                 entry.getValue().forEach(ack -> assigned.add(own(ack)));
                 continue;
             }
-            RestoredTask task = shape(point, vertex, entry.getValue());
+            RestoredTask task = shape(recorded, vertex, entry.getValue());
             if (task.getParallelism() == task.getPreviousParallelism()
-                    || problem(point, task, entry.getValue()).isPresent()) {
+                    || problem(point, recorded, task, entry.getValue()).isPresent()) {
                 tasks.add(RestoredTask.newBuilder(task).setPreviousParallelism(task.getParallelism()).build());
                 entry.getValue().forEach(ack -> assigned.add(own(ack)));
             } else {
@@ -84,16 +92,22 @@ public final class StateAssignment {
     }
 
     /**
-     * The parallelism and max parallelism of every task of {@code spec}, as a checkpoint taken now records them
-     * ({@code CheckpointCompleted.parallelism}).
+     * The parallelism and max parallelism of the tasks of {@code spec} that acknowledge (those with state), as a
+     * checkpoint taken now records them ({@code CheckpointCompleted.parallelism}); none when their ids would take more
+     * than {@link JobSpecs#MAX_ROLES_BYTES} (a completion stays far below Kafka's record limit whatever the job; a
+     * restore then counts each task's states, as for a point of an earlier release).
      */
     public static List<TaskParallelism> parallelismOf(JobSpec spec) {
-        List<TaskParallelism> tasks = new ArrayList<>(spec.getTasks().size());
+        List<TaskParallelism> tasks = new ArrayList<>();
+        long bytes = 0;
         for (TaskVertex vertex : spec.getTasks()) {
-            tasks.add(new TaskParallelism(vertex.getTaskId(), vertex.getParallelism(),
-                    JobSpecs.maxParallelism(vertex)));
+            if (vertex.getAcknowledges()) {
+                tasks.add(new TaskParallelism(vertex.getTaskId(), vertex.getParallelism(),
+                        JobSpecs.maxParallelism(vertex)));
+                bytes += vertex.getTaskId().getBytes(StandardCharsets.UTF_8).length + TASK_PARALLELISM_BYTES;
+            }
         }
-        return tasks;
+        return bytes > JobSpecs.MAX_ROLES_BYTES ? List.of() : tasks;
     }
 
     /**
@@ -101,18 +115,19 @@ public final class StateAssignment {
      * point was taken with (recorded in the point; in a point of an earlier release, its number of subtask states;
      * with no state, the parallelism now).
      */
-    static RestoredTask shape(CheckpointCompleted point, TaskVertex vertex, List<CheckpointAcknowledged> states) {
-        int previous = recorded(point, vertex.getTaskId()).map(TaskParallelism::getParallelism)
+    static RestoredTask shape(Map<String, TaskParallelism> recorded, TaskVertex vertex,
+            List<CheckpointAcknowledged> states) {
+        int previous = Optional.ofNullable(recorded.get(vertex.getTaskId())).map(TaskParallelism::getParallelism)
                 .orElseGet(() -> states.isEmpty() ? vertex.getParallelism()
                         : states.stream().mapToInt(CheckpointAcknowledged::getSubtaskIndex).max().orElse(0) + 1);
         return new RestoredTask(vertex.getTaskId(), vertex.getParallelism(), JobSpecs.maxParallelism(vertex),
                 previous);
     }
 
-    private static Optional<String> problem(CheckpointCompleted point, RestoredTask task,
-            List<CheckpointAcknowledged> states) {
+    private static Optional<String> problem(CheckpointCompleted point, Map<String, TaskParallelism> taken,
+            RestoredTask task, List<CheckpointAcknowledged> states) {
         String taskId = task.getTaskId();
-        Optional<TaskParallelism> recorded = recorded(point, taskId);
+        Optional<TaskParallelism> recorded = Optional.ofNullable(taken.get(taskId));
         if (recorded.isPresent() && recorded.get().getMaxParallelism() != task.getMaxParallelism()) {
             return Optional.of("task " + taskId + " has max parallelism " + task.getMaxParallelism() + " but "
                     + describe(point) + " was taken with " + recorded.get().getMaxParallelism()
@@ -196,8 +211,11 @@ public final class StateAssignment {
         return handle != null && handle.getLocation() != null && !handle.getLocation().isEmpty();
     }
 
-    private static Optional<TaskParallelism> recorded(CheckpointCompleted point, String taskId) {
-        return point.getParallelism().stream().filter(t -> t.getTaskId().equals(taskId)).findFirst();
+    /** The parallelism the point recorded, by task id (none in a point of an earlier release). */
+    private static Map<String, TaskParallelism> recorded(CheckpointCompleted point) {
+        Map<String, TaskParallelism> recorded = new HashMap<>();
+        point.getParallelism().forEach(t -> recorded.putIfAbsent(t.getTaskId(), t));
+        return recorded;
     }
 
     private static Map<String, List<CheckpointAcknowledged>> byTask(List<CheckpointAcknowledged> states) {

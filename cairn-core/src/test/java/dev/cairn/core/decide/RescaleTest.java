@@ -256,6 +256,20 @@ class RescaleTest {
     }
 
     @Test
+    void shouldRecordTheParallelismOfTheAcknowledgingTasksUnlessTheirIdsWouldMakeACompletionTooLarge() {
+        assertThat(StateAssignment.parallelismOf(job())).containsExactly(new TaskParallelism(SOURCE, 2, 128),
+                new TaskParallelism(COUNT, 2, 128));
+        List<TaskVertex> many = new ArrayList<>();
+        for (int i = 0; i < 1_100; i++) {
+            many.add(vertex(String.format("%0250d", i), 1, i == 0, true));
+        }
+        JobSpec huge = JobSpec.newBuilder(job()).setTasks(many).build();
+
+        assertThat(StateAssignment.parallelismOf(huge)).as("1,100 ids of 250 bytes: a restore counts states instead")
+                .isEmpty();
+    }
+
+    @Test
     void shouldRefuseASpecThatChangesTheMaxParallelismOfKeptState() {
         Scenario scenario = runningWithACheckpoint();
         JobSpec changed = spec(JOB, config().setRetained(2), vertex(SOURCE, 2, true, true),
