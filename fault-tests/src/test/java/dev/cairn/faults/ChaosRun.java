@@ -8,6 +8,7 @@ import dev.cairn.pipeline.ExactlyOnceCheck;
 import dev.cairn.pipeline.PipelineTopology;
 import dev.cairn.pipeline.ResultsReader;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
@@ -16,9 +17,10 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * The course of a pipeline chaos test, the same whatever its faults: wait for the job's first checkpoint, produce the
- * input in slices while the faults run one after another, wait until the output, read read_committed, reaches every
- * key's count, stop the job with a savepoint that drains it, read the output to its end and print the run's figures
- * ({@link ChaosReport}); then {@link #assertHeld} checks what every such run must show.
+ * input in slices, wait until a checkpoint triggered with the input flowing completes (the run's processes have
+ * warmed up), run the faults one after another while the input goes on, wait until the output, read
+ * read_committed, reaches every key's count, stop the job with a savepoint that drains it, read the output to its
+ * end and print the run's figures ({@link ChaosReport}); then {@link #assertHeld} checks what every such run must show.
  */
 final class ChaosRun {
 
@@ -49,7 +51,12 @@ final class ChaosRun {
         Awaitility.await("the pipeline completes its first checkpoint").atMost(STOP_WAIT)
                 .pollInterval(Duration.ofMillis(100)).until(() -> !pipeline.completed().isEmpty());
 
+        Instant producing = Instant.now();
         pipeline.produceInSlices(slices, produceOver.dividedBy(slices));
+        if (pipeline.awaitCompletedTriggeredAfter(producing, STOP_WAIT).isEmpty()) {
+            throw new IllegalStateException("no checkpoint triggered after the input started completed within "
+                    + STOP_WAIT + ": the pipeline never ran with input, before any fault");
+        }
         kills.runAll();
         try (ResultsReader results = new ResultsReader(pipeline.bootstrapServers(), pipeline.topology.resultsTopic(),
                 check)) {
