@@ -361,6 +361,7 @@ public final class CheckpointEvolver {
             SharedStates.release(state, e.getJobId(), e.getCheckpointId());
         }
         history.aborted(state, next, pending, progress, e);
+        state.acksSettled(e.getJobId(), e.getCheckpointId());
         state.putJob(next);
     }
 

@@ -129,6 +129,11 @@ public final class CoordinatorState {
         }
     }
 
+    /** One group of a grouped table takes no more writes: see {@link Storage#settled}. */
+    public <K, V extends SpecificRecord> void settled(StateTable<K, V> table, Object group) {
+        storage.settled(table, group);
+    }
+
     /** Every value of one group of a grouped table (every value of the table for {@code null}), in no order. */
     public <K, V extends SpecificRecord> List<V> values(StateTable<K, V> table, Object group) {
         return new ArrayList<>(storage.scan(table, group).values());
@@ -164,6 +169,11 @@ public final class CoordinatorState {
         List<CheckpointAcknowledged> acks = values(StateTable.ACKS, new CheckpointKey(jobId, checkpointId));
         acks.sort(ACKS_BY_SUBTASK);
         return acks;
+    }
+
+    /** The checkpoint ended and takes no more acks: its acks stay stored, and a backing may let go of its copies. */
+    public void acksSettled(String jobId, long checkpointId) {
+        settled(StateTable.ACKS, new CheckpointKey(jobId, checkpointId));
     }
 
     /** Removes every accepted ack of one checkpoint. */

@@ -33,6 +33,8 @@ public final class OverlayStorage implements Storage {
     private final Map<Object, Object>[] written = new Map[StateTable.ALL.size()];
     /** Groups removed here, by table index, in order; made on the first removal. */
     private Set<?>[] removedGroups;
+    /** Groups settled here, by table index, in order; made on the first. */
+    private Set<?>[] settledGroups;
 
     public OverlayStorage(Storage base) {
         this.base = Objects.requireNonNull(base, "base");
@@ -61,6 +63,12 @@ public final class OverlayStorage implements Storage {
                 } else {
                     target.put(table, (K) write.getKey(), (V) write.getValue());
                 }
+            }
+        }
+        Set<?> settled = settledGroups == null ? null : settledGroups[table.index()];
+        if (settled != null) {
+            for (Object group : settled) {
+                target.settled(table, group);
             }
         }
     }
@@ -158,11 +166,25 @@ public final class OverlayStorage implements Storage {
         if (removedGroups == null) {
             removedGroups = new Set<?>[StateTable.ALL.size()];
         }
-        Set<Object> groups = (Set<Object>) removedGroups[table.index()];
+        groupsOf(removedGroups, table).add(group);
+    }
+
+    /** Kept until {@link #applyTo}, which passes it on: the base's memory is not the overlay's to change. */
+    @Override
+    public <K, V extends SpecificRecord> void settled(StateTable<K, V> table, Object group) {
+        if (settledGroups == null) {
+            settledGroups = new Set<?>[StateTable.ALL.size()];
+        }
+        groupsOf(settledGroups, table).add(group);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Set<Object> groupsOf(Set<?>[] byTable, StateTable<?, ?> table) {
+        Set<Object> groups = (Set<Object>) byTable[table.index()];
         if (groups == null) {
             groups = new LinkedHashSet<>();
-            removedGroups[table.index()] = groups;
+            byTable[table.index()] = groups;
         }
-        groups.add(group);
+        return groups;
     }
 }

@@ -25,4 +25,11 @@ public interface Storage {
 
     /** Removes every entry of one group of a grouped table. */
     <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group);
+
+    /**
+     * One group of a grouped table takes no more writes (the acks of a checkpoint that ended): a backing may let go of
+     * what it keeps of the group in memory besides its store. Changes no value.
+     */
+    default <K, V extends SpecificRecord> void settled(StateTable<K, V> table, Object group) {
+    }
 }

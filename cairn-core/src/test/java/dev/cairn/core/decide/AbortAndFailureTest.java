@@ -15,6 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.core.events.Command;
+import dev.cairn.core.state.MapStorage;
+import dev.cairn.core.state.StateKeys.CheckpointKey;
+import dev.cairn.core.testing.CountingStorage;
 import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
@@ -68,6 +71,21 @@ class AbortAndFailureTest {
             assertThat(s.getFailureReason()).isEqualTo(CheckpointFailureReason.CHECKPOINT_DECLINED);
         });
         assertThat(then.job(JOB).getConsecutiveFailures()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldTellTheStorageThatAnAbortedCheckpointTakesNoMoreAcks() {
+        CountingStorage storage = new CountingStorage(new MapStorage());
+        Scenario scenario = Scenario.over(storage).runningJobOf(spec(config()), 1000).and(tick(), 1000)
+                .and(acknowledge(1, SOURCE, 0), 1050);
+        assertThat(storage.settled).isEmpty();
+
+        scenario.and(decline(1, SINK, 0), 1100);
+
+        assertThat(scenario.history(JOB)).singleElement()
+                .satisfies(s -> assertThat(s.getStatus()).isEqualTo(CheckpointStatus.FAILED));
+        assertThat(storage.settled).containsExactly(new CheckpointKey(JOB, 1));
+        assertThat(scenario.state().acks(JOB, 1)).as("the stored acks stay for the summary").hasSize(1);
     }
 
     @ParameterizedTest

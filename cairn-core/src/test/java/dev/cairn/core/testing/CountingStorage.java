@@ -3,7 +3,9 @@ package dev.cairn.core.testing;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateTable;
 import dev.cairn.core.state.Storage;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 
@@ -21,6 +23,8 @@ public final class CountingStorage implements Storage {
     public int scans;
     public long bytesRead;
     public long bytesWritten;
+    /** The groups the state said were settled ({@link Storage#settled}), in order. */
+    public final List<Object> settled = new ArrayList<>();
 
     public CountingStorage(Storage delegate) {
         this.delegate = delegate;
@@ -111,5 +115,11 @@ public final class CountingStorage implements Storage {
     public <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {
         scans++;
         delegate.deleteGroup(table, group);
+    }
+
+    @Override
+    public <K, V extends SpecificRecord> void settled(StateTable<K, V> table, Object group) {
+        settled.add(group);
+        delegate.settled(table, group);
     }
 }

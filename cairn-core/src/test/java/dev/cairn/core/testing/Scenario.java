@@ -23,11 +23,21 @@ import org.apache.avro.specific.SpecificRecord;
 public final class Scenario {
 
     private final CheckpointDecider decider;
-    private final CoordinatorState state = CoordinatorState.inMemory();
+    private final CoordinatorState state;
     private final List<SpecificRecord> journal = new ArrayList<>();
 
-    private Scenario(CoordinatorSettings settings) {
+    private Scenario(CoordinatorSettings settings, CoordinatorState state) {
         this.decider = new CheckpointDecider(settings);
+        this.state = state;
+    }
+
+    private Scenario(CoordinatorSettings settings) {
+        this(settings, CoordinatorState.inMemory());
+    }
+
+    /** A scenario whose state lives in {@code storage}, empty at first: for what a backing is told. */
+    public static Scenario over(dev.cairn.core.state.Storage storage) {
+        return new Scenario(CoordinatorSettings.DEFAULTS, CoordinatorState.over(storage));
     }
 
     public static Scenario given(SpecificRecord... events) {

@@ -15,9 +15,11 @@ import java.util.Set;
  *       stays until its group goes (another key may share it); one that is there only costs a store read.</li>
  *   <li>the values of each group this storage wrote whole, that is, one that had no key when its first value was
  *       put (a checkpoint whose first ack came after the task started), until the group is first read whole (its
- *       completion) or removed, so that reading it decodes nothing. These are the acks of the checkpoints in
- *       progress, which Flink's coordinator holds in memory too. A group is not kept once about
- *       {@value #MAX_VALUES} values are, so a burst of checkpoints that never complete cannot fill the heap.</li>
+ *       completion), settled (its checkpoint aborted) or removed, so that reading it decodes nothing. These are the
+ *       acks of the checkpoints in progress, which Flink's coordinator holds in memory too. At most
+ *       {@value #MAX_VALUES} values are kept, checked at every put: a value that would pass the bound lets go of
+ *       its whole group, which is read from the store when its checkpoint ends, so a burst of checkpoints that
+ *       start together (the first tick after a failover) cannot fill the heap.</li>
  * </ul>
  *
  * @param <K> the table's key
@@ -25,7 +27,7 @@ import java.util.Set;
  */
 final class KeptGroups<K, V> {
 
-    /** About the most values kept at once: a group is kept only while fewer are. */
+    /** The most values kept at once. */
     static final int MAX_VALUES = 100_000;
 
     /** One group: the hashes of its keys, and its values while this storage wrote them all ({@code null} after). */
@@ -61,9 +63,27 @@ final class KeptGroups<K, V> {
             groups.put(group, ofGroup);
         }
         ofGroup.hashes.add(key.hashCode());
-        if (ofGroup.whole != null && ofGroup.whole.put(key, value) == null) {
+        if (ofGroup.whole == null) {
+            return;
+        }
+        if (!ofGroup.whole.containsKey(key) && values >= MAX_VALUES) {
+            values -= ofGroup.whole.size();
+            ofGroup.whole = null;
+            return;
+        }
+        if (ofGroup.whole.put(key, value) == null) {
             values++;
         }
+    }
+
+    /** How many values are kept now: never more than {@link #MAX_VALUES}. */
+    int valuesKept() {
+        return values;
+    }
+
+    /** The group will take no more values (its checkpoint ended): its values are let go, its hashes stay. */
+    void settled(Object group) {
+        takeWhole(group);
     }
 
     /** A key was removed: its group's values are no longer whole here (its hash stays, see the class). */

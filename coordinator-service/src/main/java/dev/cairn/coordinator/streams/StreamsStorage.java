@@ -172,6 +172,20 @@ public final class StreamsStorage implements Storage {
         return entries;
     }
 
+    @Override
+    public <K, V extends SpecificRecord> void settled(StateTable<K, V> table, Object group) {
+        KeptGroups<K, V> groups = kept(table);
+        if (groups != null) {
+            groups.settled(group);
+        }
+    }
+
+    /** How many values of {@code table} are kept in memory beside its store: at most {@link KeptGroups#MAX_VALUES}. */
+    int valuesKept(StateTable<?, ?> table) {
+        KeptGroups<?, ?> groups = kept[table.index()];
+        return groups == null ? 0 : groups.valuesKept();
+    }
+
     /** Deletes one group's keys: a scan of that group's key range, never of the whole store. */
     @Override
     public <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {

@@ -146,6 +146,47 @@ class StreamsStorageTest {
         assertThat(acks.scans).isEqualTo(scansBefore + 1);
     }
 
+    @Test
+    void shouldKeepAtMostItsBoundOfAcksWhenManyCheckpointsStartTogether() {
+        CountingStore acks = new CountingStore();
+        StreamsStorage storage = StreamsStorage.forTask(name -> acks);
+        CoordinatorState state = CoordinatorState.over(storage);
+        int checkpoints = 12;
+        int subtasks = KeptGroups.MAX_VALUES / 10;
+        int mostKept = 0;
+
+        for (int subtask = 0; subtask < subtasks; subtask++) {
+            for (long checkpoint = 1; checkpoint <= checkpoints; checkpoint++) {
+                state.putAck(ack("j", checkpoint, "t", subtask));
+                mostKept = Math.max(mostKept, storage.valuesKept(StateTable.ACKS));
+            }
+        }
+
+        assertThat(checkpoints * subtasks).isGreaterThan(KeptGroups.MAX_VALUES);
+        assertThat(mostKept).isEqualTo(KeptGroups.MAX_VALUES);
+        for (long checkpoint = 1; checkpoint <= checkpoints; checkpoint++) {
+            assertThat(state.acks("j", checkpoint)).as("checkpoint %d", checkpoint).hasSize(subtasks);
+        }
+        assertThat(storage.valuesKept(StateTable.ACKS)).isZero();
+        assertThat(acks.scans).as("the checkpoints let go of were read from the store").isPositive();
+    }
+
+    @Test
+    void shouldLetGoOfTheAcksOfACheckpointThatEndedWithoutCompleting() {
+        CountingStore acks = new CountingStore();
+        StreamsStorage storage = StreamsStorage.forTask(name -> acks);
+        CoordinatorState state = CoordinatorState.over(storage);
+        state.putAck(ack("j", 1, "a", 0));
+        state.putAck(ack("j", 1, "b", 0));
+        state.putAck(ack("j", 2, "a", 0));
+
+        state.acksSettled("j", 1);
+
+        assertThat(storage.valuesKept(StateTable.ACKS)).isOne();
+        assertThat(state.acks("j", 1)).hasSize(2);
+        assertThat(acks.scans).isOne();
+    }
+
     /** An in-memory store that counts its single-key reads and its prefix scans. */
     private static final class CountingStore extends InMemoryKeyValueStore {
         final List<Bytes> reads = new ArrayList<>();
