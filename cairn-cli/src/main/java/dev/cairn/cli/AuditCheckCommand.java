@@ -14,13 +14,19 @@ import picocli.CommandLine.Command;
         description = "Checks the journal's invariants: every record decodes and is keyed by its job, checkpoint ids "
                 + "strictly increase per job, a checkpoint ends at most once and only after it was triggered, it "
                 + "completes only after every required ack, no ack is accepted after its end, counts and sizes agree. "
-                + "Prints every violation with its partition/offset; exit code 1 when there is any.")
+                + "Prints every violation with its partition/offset, and the offsets of each partition it replayed; "
+                + "exit code 1 when there is any violation.")
 final class AuditCheckCommand extends AuditSubcommand {
 
     static final List<String> CSV_HEADER = List.of("partition", "offset", "job", "rule", "message");
 
-    /** What a check found, as the JSON output shows it. */
-    record Report(String topic, long records, int partitions, int jobs, List<Violation> violations) {}
+    /**
+     * What a check found, as the JSON output shows it.
+     *
+     * @param history the offsets of each partition the check replayed
+     */
+    record Report(String topic, long records, int partitions, int jobs, List<Violation> violations,
+            List<JournalReader.History> history) {}
 
     @Override
     public Integer call() {
@@ -29,7 +35,7 @@ final class AuditCheckCommand extends AuditSubcommand {
             JournalReader.Summary summary = audit.read(spec, JournalReader.Bounds.ALL, checker::accept, true);
             List<Violation> violations = checker.finish();
             Report report = new Report(audit.cli.topics(spec).journal(), checker.records(),
-                    summary.partitions().size(), checker.state().jobIds().size(), violations);
+                    summary.partitions().size(), checker.state().jobIds().size(), violations, summary.history());
             write(spec.commandLine().getOut(), report);
             return violations.isEmpty() ? 0 : 1;
         });
@@ -49,6 +55,8 @@ final class AuditCheckCommand extends AuditSubcommand {
                         + (report.jobs() == 1 ? " job): " : " jobs): ")
                         + (report.violations().isEmpty() ? "no violation." : report.violations().size()
                                 + " violation" + (report.violations().size() == 1 ? "." : "s.")));
+                out.println("History replayed: " + String.join(", ",
+                        report.history().stream().map(JournalReader.History::describe).toList()) + ".");
                 out.flush();
             }
         }

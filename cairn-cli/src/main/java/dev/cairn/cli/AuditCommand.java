@@ -134,6 +134,10 @@ final class AuditCommand implements Runnable {
         if (warned[0] > MAX_WARNINGS) {
             err.println("warning: skipped " + warned[0] + " records of " + topic + " that do not decode in all");
         }
+        summary.history().stream().filter(JournalReader.History::headDeleted).forEach(history -> err.println(
+                "warning: " + topic + " " + history.describe() + ": Kafka no longer holds the history before "
+                        + "offset " + history.firstOffset() + " (a finite retention, compaction or deleted records), "
+                        + "so the replay starts there"));
         err.flush();
         return summary;
     }

@@ -77,6 +77,8 @@ final class AuditRun {
             progress.advanced(read, journal.size());
         }
         progress.finished();
-        return new JournalReader.Summary(read, Map.of(0, new long[] {0, journal.size()}));
+        long first = journal.isEmpty() ? 0 : journal.get(0).offset();
+        long end = journal.isEmpty() ? 0 : journal.get(journal.size() - 1).offset() + 1;
+        return new JournalReader.Summary(read, Map.of(0, new long[] {first, end}));
     }
 }

@@ -85,7 +85,29 @@ class CairnCliAuditTest {
 
         assertThat(check.exit).as(check.err).isZero();
         assertThat(check.out).isEqualTo("Checked " + journal.size() + " records of cairn.journal (1 partitions, "
-                + "2 jobs): no violation." + System.lineSeparator());
+                + "2 jobs): no violation." + System.lineSeparator() + "History replayed: partition 0 offsets 0 to "
+                + (journal.size() - 1) + "." + System.lineSeparator());
+        assertThat(check.err).doesNotContain("warning");
+    }
+
+    @Test
+    void shouldSayWhereTheHistoryStartsWhenTheJournalsHeadWasDeleted() throws Exception {
+        int deleted = 5;
+        List<JournalEntry> trimmed = journal.subList(deleted, journal.size());
+
+        AuditRun text = new AuditRun().withJournal(trimmed).run("audit", "check");
+        AuditRun json = new AuditRun().withJournal(trimmed).run("audit", "check", "--format", "json");
+        AuditRun state = new AuditRun().withJournal(trimmed).run("audit", "state", "--job", "orders");
+
+        String range = "partition 0 offsets " + deleted + " to " + (journal.size() - 1) + " (the " + deleted
+                + " records before were deleted)";
+        assertThat(text.out).contains("History replayed: " + range + ".");
+        assertThat(text.err).contains("warning: cairn.journal " + range + ": Kafka no longer holds the history "
+                + "before offset " + deleted);
+        JsonNode history = Json.MAPPER.readTree(json.out).get("history").get(0);
+        assertThat(history.get("first_offset").asLong()).isEqualTo(deleted);
+        assertThat(history.get("end_offset").asLong()).isEqualTo(journal.size());
+        assertThat(state.err).contains("so the replay starts there");
     }
 
     @Test

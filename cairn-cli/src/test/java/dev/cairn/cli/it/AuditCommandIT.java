@@ -24,9 +24,11 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
@@ -172,6 +174,32 @@ class AuditCommandIT {
         assertThat(state.out)
                 .contains("history (newest first): 4 COMPLETED, 3 COMPLETED, 2 FAILED (CHECKPOINT_DECLINED), "
                         + "1 COMPLETED");
+    }
+
+    @Test
+    void shouldSayWhereTheHistoryStartsWhenKafkaDeletedTheJournalsHead(KafkaCluster kafka) throws Exception {
+        String prefix = "trimmed-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        TopicPartition journal = new TopicPartition(prefix + "journal", 0);
+        int written = AuditJournalsAccess.oldSchemaValues().size();
+        try (Admin admin = kafka.createAdmin()) {
+            admin.createTopics(List.of(new NewTopic(journal.topic(), 1, (short) 1))).all().get();
+            try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
+                    new ByteArraySerializer())) {
+                for (byte[] value : AuditJournalsAccess.oldSchemaValues()) {
+                    producer.send(new ProducerRecord<>(journal.topic(), AuditJournalsAccess.OLD_SCHEMA_JOB, value))
+                            .get();
+                }
+            }
+            admin.deleteRecords(Map.of(journal, RecordsToDelete.beforeOffset(2))).all().get();
+        }
+
+        Run check = run("audit", "check", "--bootstrap-servers", kafka.bootstrapServers(), "--topic-prefix", prefix);
+
+        String range = "partition 0 offsets 2 to " + (written - 1) + " (the 2 records before were deleted)";
+        assertThat(check.out).contains("Checked " + (written - 2) + " records").contains("History replayed: " + range);
+        assertThat(check.err).contains("warning: " + journal.topic() + " " + range
+                + ": Kafka no longer holds the history before offset 2");
     }
 
     /** {@code cairn audit ...} against the harness' broker and topics. */

@@ -79,9 +79,40 @@ public final class JournalReader {
      * What a read covered.
      *
      * @param records records handed on
-     * @param partitions the partitions read, with the offset each read started at and the offset it stopped before
+     * @param partitions the partitions read, with the offset each read started at (the partition's first: Kafka
+     *     keeps nothing before it) and the offset it stopped before
      */
-    public record Summary(long records, Map<Integer, long[]> partitions) {}
+    public record Summary(long records, Map<Integer, long[]> partitions) {
+
+        /** The partitions read, by number, each with the offsets it holds from and was read to. */
+        public List<History> history() {
+            return partitions.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                    .map(e -> new History(e.getKey(), e.getValue()[0], e.getValue()[1])).toList();
+        }
+    }
+
+    /**
+     * The history one partition holds and a read replayed.
+     *
+     * @param partition the partition
+     * @param firstOffset its first offset: above 0 when records before it were deleted (a finite retention,
+     *     compaction or deleted records), which no replay can see
+     * @param endOffset the offset the read stopped before
+     */
+    public record History(int partition, long firstOffset, long endOffset) {
+
+        /** Whether records were deleted from the partition's head. */
+        public boolean headDeleted() {
+            return firstOffset > 0;
+        }
+
+        /** {@code partition 0 offsets 0 to 41}, {@code partition 2 empty}, with the deleted head said. */
+        public String describe() {
+            String range = endOffset > firstOffset ? "offsets " + firstOffset + " to " + (endOffset - 1) : "empty";
+            return "partition " + partition + " " + range + (headDeleted() ? " (the " + firstOffset
+                    + " records before were deleted)" : "");
+        }
+    }
 
     private final Map<String, Object> config;
 
