@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
  * application that starts reading its inputs from the beginning skips what it already decided. Progress goes to the log
  * and to the {@link DecisionListener} (metrics).
  */
-final class StoreRebuild {
+public final class StoreRebuild {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreRebuild.class);
     private static final long PROGRESS_EVERY_MS = 5_000;
@@ -52,6 +52,11 @@ final class StoreRebuild {
      * thread's transaction may be open meanwhile and would be fenced once it outlived {@code transaction.timeout.ms}.
      */
     static final long INLINE_RECORDS = 10_000;
+    /**
+     * The Kafka Streams property that sets another bound than {@link #INLINE_RECORDS} (0: every journal that has a
+     * record is folded in the background).
+     */
+    public static final String INLINE_RECORDS_CONFIG = "cairn.rebuild.inline.records";
 
     private final CoordinatorSettings settings;
     private final JournalSource journal;
@@ -93,8 +98,10 @@ final class StoreRebuild {
      * {@code Processor.init}; a partition whose length cannot be known is not.
      */
     boolean inline(Map<String, Object> appConfigs, String journalTopic, int partition) {
+        Object bound = appConfigs.get(INLINE_RECORDS_CONFIG);
+        long inline = bound == null ? INLINE_RECORDS : Long.parseLong(bound.toString().strip());
         long records = journal.records(appConfigs, journalTopic, partition);
-        return records >= 0 && records <= INLINE_RECORDS;
+        return records >= 0 && records <= inline;
     }
 
     /**
@@ -116,8 +123,8 @@ final class StoreRebuild {
     /**
      * Reads and folds the task's journal partition into memory; touches no store, so it may run on any thread.
      *
-     * @param cancelled asked after every record: the fold stops with a {@link java.util.concurrent.CancellationException}
-     *     once it answers true (the task was closed)
+     * @param cancelled asked before every record: the fold stops with a {@link CancellationException} once it
+     *     answers true (the task was closed)
      */
     Folded fold(Map<String, Object> appConfigs, String journalTopic, int partition, String reason, long nowMs,
             BooleanSupplier cancelled) {
