@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates Cairn's topics idempotently at start-up and waits until they can take writes.
+ * Creates Cairn's topics idempotently at start-up and waits until they can take writes. A topic is created with the
+ * replication factor asked for, or, for {@value #BROKER_DEFAULT_REPLICAS}, with the brokers' own
+ * {@code default.replication.factor} (as Kafka Streams creates its internal topics since Kafka 3.0).
  *
  * <p>Topics that exist already are kept as they are, but a partition count that differs from the one
  * asked for is an error: one job's events must land in the same partition number on every topic.
@@ -27,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * producing to a topic right after its creation can lose the first batch (KAFKA-15591).
  */
 public final class TopicInitializer {
+
+    /** The replication factor that leaves the count to the brokers' {@code default.replication.factor}. */
+    public static final short BROKER_DEFAULT_REPLICAS = -1;
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicInitializer.class);
 
@@ -41,6 +47,8 @@ public final class TopicInitializer {
     /**
      * Makes sure every topic of {@code topics} exists with {@code partitions} partitions and is ready.
      *
+     * @param replicationFactor the replicas of each topic it creates, or {@value #BROKER_DEFAULT_REPLICAS}: as many
+     *     as the brokers' {@code default.replication.factor}
      * @return the names of the topics this call created
      * @throws IllegalStateException when a topic exists with another partition count, or is not ready in time
      */
@@ -48,12 +56,15 @@ public final class TopicInitializer {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
         }
-        if (replicationFactor < 1) {
-            throw new IllegalArgumentException("replication factor must be at least 1, was " + replicationFactor);
+        if (replicationFactor != BROKER_DEFAULT_REPLICAS && replicationFactor < 1) {
+            throw new IllegalArgumentException("replication factor must be " + BROKER_DEFAULT_REPLICAS + " (the "
+                    + "brokers' default.replication.factor) or at least 1, was " + replicationFactor);
         }
+        Optional<Short> replicas = replicationFactor == BROKER_DEFAULT_REPLICAS ? Optional.empty()
+                : Optional.of(replicationFactor);
         List<NewTopic> wanted = new ArrayList<>();
         topics.withConfigs().forEach((name, config) ->
-                wanted.add(new NewTopic(name, partitions, replicationFactor).configs(config)));
+                wanted.add(new NewTopic(name, Optional.of(partitions), replicas).configs(config)));
         CreateTopicsResult result = admin.createTopics(wanted);
         List<String> created = new ArrayList<>();
         for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> entry : result.values().entrySet()) {
@@ -76,7 +87,7 @@ public final class TopicInitializer {
         checkPartitionCounts(topics.all(), partitions);
         if (!created.isEmpty()) {
             LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions,
-                    replicationFactor);
+                    replicas.map(String::valueOf).orElse("of the brokers' default"));
         }
         return created;
     }
