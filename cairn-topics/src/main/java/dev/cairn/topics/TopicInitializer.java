@@ -6,15 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,10 +21,10 @@ import org.slf4j.LoggerFactory;
  * replication factor asked for, or, for {@value #BROKER_DEFAULT_REPLICAS}, with the brokers' own
  * {@code default.replication.factor} (as Kafka Streams creates its internal topics since Kafka 3.0).
  *
- * <p>Topics that exist already are kept as they are, but a partition count that differs from the one
- * asked for is an error: one job's events must land in the same partition number on every topic.
- * After creation it waits until every partition has a leader and answers a ListOffsets request, since
- * producing to a topic right after its creation can lose the first batch (KAFKA-15591).
+ * <p>Topics that exist already are kept as they are, whatever their partition count and configuration: whether the
+ * coordinator may run on them is the coordinator's start-up check to judge. After creation it waits until every
+ * partition has a leader and answers a ListOffsets request, since producing to a topic right after its creation can
+ * lose the first batch (KAFKA-15591).
  */
 public final class TopicInitializer {
 
@@ -50,7 +47,8 @@ public final class TopicInitializer {
      * @param replicationFactor the replicas of each topic it creates, or {@value #BROKER_DEFAULT_REPLICAS}: as many
      *     as the brokers' {@code default.replication.factor}
      * @return the names of the topics this call created
-     * @throws IllegalStateException when a topic exists with another partition count, or is not ready in time
+     * @throws IllegalStateException when a topic cannot be created
+     * @throws TopicNotReadyException when a topic is not ready in time
      */
     public List<String> ensure(CairnTopics topics, int partitions, short replicationFactor) {
         if (partitions < 1) {
@@ -84,36 +82,10 @@ public final class TopicInitializer {
             }
         }
         TopicReadiness.awaitReady(admin, topics.all(), timeout);
-        checkPartitionCounts(topics.all(), partitions);
         if (!created.isEmpty()) {
             LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions,
                     replicas.map(String::valueOf).orElse("of the brokers' default"));
         }
         return created;
-    }
-
-    private void checkPartitionCounts(List<String> names, int partitions) {
-        Map<String, TopicDescription> descriptions = describe(names);
-        List<String> mismatched = descriptions.values().stream()
-                .filter(d -> d.partitions().size() != partitions)
-                .map(d -> d.name() + " has " + d.partitions().size())
-                .toList();
-        if (!mismatched.isEmpty()) {
-            throw new IllegalStateException("every Cairn topic must have " + partitions
-                    + " partitions so that a job's events share one partition number, but " + mismatched);
-        }
-    }
-
-    private Map<String, TopicDescription> describe(List<String> names) {
-        try {
-            return admin.describeTopics(Set.copyOf(names)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe topics " + names.stream().collect(Collectors.joining(", "))
-                    + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing topics", e);
-        }
     }
 }

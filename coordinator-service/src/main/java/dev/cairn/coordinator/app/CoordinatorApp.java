@@ -51,6 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class CoordinatorApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorApp.class);
+    private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
 
     private final CoordinatorConfig config;
     private final KafkaStreams streams;
@@ -78,8 +79,13 @@ public final class CoordinatorApp implements AutoCloseable {
      * Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance.
      * The topics are checked and the REST API bound while the topology is built (each takes up to a second
      * in a fresh JVM, which is most of a restart after a crash), and processing starts once the topics are
-     * ready. Then, beside processing, it checks that Kafka keeps what Cairn writes to them ({@link KafkaDurability}:
-     * it warns of one replica, {@code min.insync.replicas=1} and unclean leader election, and never fails).
+     * ready and fit to run on. Then, beside processing, it checks that Kafka keeps what Cairn writes to them
+     * ({@link KafkaDurability}: it warns of one replica, {@code min.insync.replicas=1} and unclean leader election,
+     * and never fails).
+     *
+     * @throws TopicsRefusedException when a topic is not fit to run on ({@link TopicRules}: a journal that deletes
+     *     records, a partition count that is not the journal's, too few replicas, a topic it cannot describe);
+     *     Kafka Streams never started then
      */
     public static CoordinatorApp start(CoordinatorConfig config) {
         CompletableFuture<Void> topicsReady = CompletableFuture.runAsync(() -> ensureTopics(config));
@@ -137,10 +143,16 @@ public final class CoordinatorApp implements AutoCloseable {
                 .withListener(listener).withJournal(new KafkaJournalSource(schemas)));
     }
 
+    /**
+     * Creates the missing topics and refuses to start on topics that are not fit to run on ({@link TopicChecks}),
+     * before anything is written to them.
+     */
     private static void ensureTopics(CoordinatorConfig config) {
         try (Admin admin = Admin.create(adminProperties(config))) {
-            new TopicInitializer(admin, Duration.ofSeconds(60))
+            TopicChecks.checkBeforeCreating(admin, config, TOPIC_TIMEOUT);
+            new TopicInitializer(admin, TOPIC_TIMEOUT)
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
+            TopicChecks.check(admin, config, TOPIC_TIMEOUT);
         }
         CoordinatorSchemas.publish(config);
     }

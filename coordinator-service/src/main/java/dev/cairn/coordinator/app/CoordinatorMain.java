@@ -15,7 +15,8 @@ import picocli.CommandLine.ScopeType;
  * {@link CoordinatorKeys#SCHEMA}, each a flag ({@code --http-port}), an environment variable
  * ({@code CAIRN_HTTP_PORT}) and a key of the {@code --config} file ({@code http.port}), in that order of
  * precedence; {@code docs/configuration.md} lists them. A wrong setting exits with 2 and a message naming the key
- * and where its value came from.
+ * and where its value came from; topics it refuses to start on ({@link TopicsRefusedException}) exit with 1 and a
+ * message naming each topic, what was found and what to change.
  */
 @Command(name = "cairn-coordinator", mixinStandardHelpOptions = true,
         description = "Runs the Cairn checkpoint coordinator (a Kafka Streams application).")
@@ -59,6 +60,10 @@ public final class CoordinatorMain implements Callable<Integer> {
             if (error instanceof IllegalArgumentException) {
                 cmd.getErr().println("cairn-coordinator: " + error.getMessage());
                 return CommandLine.ExitCode.USAGE;
+            }
+            if (error instanceof TopicsRefusedException) {
+                cmd.getErr().println("cairn-coordinator: " + error.getMessage());
+                return TopicsRefusedException.EXIT_STATUS;
             }
             if (error instanceof UncheckedIOException) {
                 cmd.getErr().println("cairn-coordinator: " + error.getMessage());
