@@ -5,12 +5,9 @@ import java.util.List;
 /**
  * The coordinator refused to start: Cairn's topics are not fit to run on ({@link TopicRules}). Its message lists
  * every refusal, one a line, each naming the topic, what was found and what to change; {@link CoordinatorMain}
- * prints it and exits with {@value #EXIT_STATUS}.
+ * prints it and exits with {@value CoordinatorMain#EXIT_REFUSED}.
  */
 public final class TopicsRefusedException extends RuntimeException {
-
-    /** The exit status of a coordinator that refused its topics. */
-    public static final int EXIT_STATUS = 1;
 
     private static final long serialVersionUID = 1L;
 
