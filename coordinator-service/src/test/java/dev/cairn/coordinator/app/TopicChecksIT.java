@@ -42,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * master key, with a REST tokens file and the default replication factor (the brokers'). A journal created beforehand
  * with the broker's 7-day retention, a compacted journal, an input topic with another partition count than the
  * journal's, and a journal of another count than {@code --partitions} each make it exit with 1 and say what to
- * change, before Kafka Streams joined any group; once the journal keeps everything, the same command starts. And a
+ * change, before Kafka Streams joined any group; once the journal keeps everything, the same command starts (and
+ * still warns of the single replica its topics got from the broker's default replication factor). And a
  * coordinator of a new application id, which rebuilds its stores from the journal, over a journal partition whose
  * first records were deleted, folds nothing of it and exits with 1 naming the partition and its first offset.
  */
@@ -93,6 +94,10 @@ class TopicChecksIT {
             try (CoordinatorApp app = CoordinatorApp.start(config)) {
                 Awaitility.await().atMost(CoordinatorTestBed.WAIT)
                         .until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
+                assertThat(app.durabilityWarnings().get(CoordinatorTestBed.WAIT.toSeconds(), TimeUnit.SECONDS))
+                        .as("topics of the brokers' default replication factor, 1 here, are still warned of")
+                        .anyMatch(warning -> warning.startsWith(String.join(", ", topics.all())
+                                + ": replication factor is 1: "));
             }
         }
     }
