@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads, at start-up, what the brokers keep of Cairn's topics and of this application's changelog topics (the
  * replication factor from {@code DescribeTopics}, the effective {@code min.insync.replicas} and
- * {@code unclean.leader.election.enable} from {@code DescribeConfigs}) and logs one WARN per problem
- * {@link DurabilityRules} finds. It never fails start-up: a topic it cannot describe (no {@code Describe} or
- * {@code DescribeConfigs} permission, a time-out) gets one WARN that says so and why.
+ * {@code unclean.leader.election.enable} from {@code DescribeConfigs}, through {@link TopicDescriptions}) and logs one
+ * WARN per problem {@link DurabilityRules} finds. It never fails start-up: a topic it cannot describe (no
+ * {@code Describe} or {@code DescribeConfigs} permission, a time-out) gets one WARN that says so and why. (Cairn's own
+ * topics were read before processing started, by {@link TopicChecks}, which refuses to start without them.)
  *
  * <p>Changelog topics are those named {@code <application id>-...-changelog} that exist when the check runs: the
  * first start of an application checks them from its next start, since Kafka Streams creates them once the
