@@ -5,28 +5,31 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.CreateTopicsResult;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates Cairn's topics idempotently at start-up and waits until they can take writes.
+ * Creates Cairn's topics idempotently at start-up and waits until they can take writes. A topic is created with the
+ * replication factor asked for, or, for {@value #BROKER_DEFAULT_REPLICAS}, with the brokers' own
+ * {@code default.replication.factor} (as Kafka Streams creates its internal topics since Kafka 3.0).
  *
- * <p>Topics that exist already are kept as they are, but a partition count that differs from the one
- * asked for is an error: one job's events must land in the same partition number on every topic.
- * After creation it waits until every partition has a leader and answers a ListOffsets request, since
- * producing to a topic right after its creation can lose the first batch (KAFKA-15591).
+ * <p>Topics that exist already are kept as they are, whatever their partition count and configuration: whether the
+ * coordinator may run on them is the coordinator's start-up check to judge. After creation it waits until every
+ * partition has a leader and answers a ListOffsets request, since producing to a topic right after its creation can
+ * lose the first batch (KAFKA-15591).
  */
 public final class TopicInitializer {
+
+    /** The replication factor that leaves the count to the brokers' {@code default.replication.factor}. */
+    public static final short BROKER_DEFAULT_REPLICAS = -1;
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicInitializer.class);
 
@@ -41,19 +44,25 @@ public final class TopicInitializer {
     /**
      * Makes sure every topic of {@code topics} exists with {@code partitions} partitions and is ready.
      *
+     * @param replicationFactor the replicas of each topic it creates, or {@value #BROKER_DEFAULT_REPLICAS}: as many
+     *     as the brokers' {@code default.replication.factor}
      * @return the names of the topics this call created
-     * @throws IllegalStateException when a topic exists with another partition count, or is not ready in time
+     * @throws IllegalStateException when a topic cannot be created
+     * @throws TopicNotReadyException when a topic is not ready in time
      */
     public List<String> ensure(CairnTopics topics, int partitions, short replicationFactor) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be at least 1, was " + partitions);
         }
-        if (replicationFactor < 1) {
-            throw new IllegalArgumentException("replication factor must be at least 1, was " + replicationFactor);
+        if (replicationFactor != BROKER_DEFAULT_REPLICAS && replicationFactor < 1) {
+            throw new IllegalArgumentException("replication factor must be " + BROKER_DEFAULT_REPLICAS + " (the "
+                    + "brokers' default.replication.factor) or at least 1, was " + replicationFactor);
         }
+        Optional<Short> replicas = replicationFactor == BROKER_DEFAULT_REPLICAS ? Optional.empty()
+                : Optional.of(replicationFactor);
         List<NewTopic> wanted = new ArrayList<>();
         topics.withConfigs().forEach((name, config) ->
-                wanted.add(new NewTopic(name, partitions, replicationFactor).configs(config)));
+                wanted.add(new NewTopic(name, Optional.of(partitions), replicas).configs(config)));
         CreateTopicsResult result = admin.createTopics(wanted);
         List<String> created = new ArrayList<>();
         for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> entry : result.values().entrySet()) {
@@ -73,36 +82,10 @@ public final class TopicInitializer {
             }
         }
         TopicReadiness.awaitReady(admin, topics.all(), timeout);
-        checkPartitionCounts(topics.all(), partitions);
         if (!created.isEmpty()) {
             LOG.info("Created topics {} with {} partitions, replication factor {}", created, partitions,
-                    replicationFactor);
+                    replicas.map(String::valueOf).orElse("of the brokers' default"));
         }
         return created;
-    }
-
-    private void checkPartitionCounts(List<String> names, int partitions) {
-        Map<String, TopicDescription> descriptions = describe(names);
-        List<String> mismatched = descriptions.values().stream()
-                .filter(d -> d.partitions().size() != partitions)
-                .map(d -> d.name() + " has " + d.partitions().size())
-                .toList();
-        if (!mismatched.isEmpty()) {
-            throw new IllegalStateException("every Cairn topic must have " + partitions
-                    + " partitions so that a job's events share one partition number, but " + mismatched);
-        }
-    }
-
-    private Map<String, TopicDescription> describe(List<String> names) {
-        try {
-            return admin.describeTopics(Set.copyOf(names)).allTopicNames()
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe topics " + names.stream().collect(Collectors.joining(", "))
-                    + ": " + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing topics", e);
-        }
     }
 }

@@ -91,7 +91,7 @@ public final class RebuildBenchmark {
             long events) throws InterruptedException {
         CoordinatorConfig config = new CoordinatorConfig(bootstrap, "rebuild-" + stateDir.getFileName(), topics,
                 partitions, (short) 1, stateDir, Duration.ofMillis(100), Duration.ofMillis(100), Map.of(), null,
-                CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS);
+                CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS, (short) 1);
         long started = System.nanoTime();
         try (CoordinatorApp app = CoordinatorApp.start(config)) {
             MeterRegistry registry = app.metrics().registry();

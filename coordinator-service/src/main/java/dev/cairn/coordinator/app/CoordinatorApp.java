@@ -11,6 +11,7 @@ import dev.cairn.coordinator.streams.CoordinatorTopology;
 import dev.cairn.coordinator.streams.DeadLetterQueueHandler;
 import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
+import dev.cairn.coordinator.streams.JournalHeadDeletedException;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.coordinator.streams.TopologyOptions;
@@ -29,6 +30,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -37,6 +39,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +54,7 @@ import org.slf4j.LoggerFactory;
 public final class CoordinatorApp implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CoordinatorApp.class);
+    private static final Duration TOPIC_TIMEOUT = Duration.ofSeconds(60);
 
     private final CoordinatorConfig config;
     private final KafkaStreams streams;
@@ -60,10 +64,12 @@ public final class CoordinatorApp implements AutoCloseable {
     private final RequestPublisher requestPublisher;
     private final CoordinatorMetrics metrics;
     private final CompletableFuture<List<String>> durabilityWarnings;
+    private final CompletableFuture<RuntimeException> stopped;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private CoordinatorApp(CoordinatorConfig config, KafkaStreams streams, ProcessingGate gate, CountDownLatch running,
             QueryServer queryServer, RequestPublisher requestPublisher, CoordinatorMetrics metrics,
-            CompletableFuture<List<String>> durabilityWarnings) {
+            CompletableFuture<List<String>> durabilityWarnings, CompletableFuture<RuntimeException> stopped) {
         this.gate = gate;
         this.config = config;
         this.metrics = metrics;
@@ -72,14 +78,20 @@ public final class CoordinatorApp implements AutoCloseable {
         this.queryServer = queryServer;
         this.requestPublisher = requestPublisher;
         this.durabilityWarnings = durabilityWarnings;
+        this.stopped = stopped;
     }
 
     /**
      * Creates the topics (idempotently) and starts processing; returns at once, before the first rebalance.
      * The topics are checked and the REST API bound while the topology is built (each takes up to a second
      * in a fresh JVM, which is most of a restart after a crash), and processing starts once the topics are
-     * ready. Then, beside processing, it checks that Kafka keeps what Cairn writes to them ({@link KafkaDurability}:
-     * it warns of one replica, {@code min.insync.replicas=1} and unclean leader election, and never fails).
+     * ready and fit to run on. Then, beside processing, it checks that Kafka keeps what Cairn writes to them
+     * ({@link KafkaDurability}: it warns of one replica, {@code min.insync.replicas=1} and unclean leader election,
+     * and never fails).
+     *
+     * @throws TopicsRefusedException when a topic is not fit to run on ({@link TopicRules}: a journal that deletes
+     *     records, a partition count that is not the journal's, too few replicas, a topic it cannot describe);
+     *     Kafka Streams never started then
      */
     public static CoordinatorApp start(CoordinatorConfig config) {
         CompletableFuture<Void> topicsReady = CompletableFuture.runAsync(() -> ensureTopics(config));
@@ -137,10 +149,16 @@ public final class CoordinatorApp implements AutoCloseable {
                 .withListener(listener).withJournal(new KafkaJournalSource(schemas)));
     }
 
+    /**
+     * Creates the missing topics and refuses to start on topics that are not fit to run on ({@link TopicChecks}),
+     * before anything is written to them.
+     */
     private static void ensureTopics(CoordinatorConfig config) {
         try (Admin admin = Admin.create(adminProperties(config))) {
-            new TopicInitializer(admin, Duration.ofSeconds(60))
+            TopicChecks.checkBeforeCreating(admin, config, TOPIC_TIMEOUT);
+            new TopicInitializer(admin, TOPIC_TIMEOUT)
                     .ensure(config.topics(), config.partitions(), config.replicationFactor());
+            TopicChecks.check(admin, config, TOPIC_TIMEOUT);
         }
         CoordinatorSchemas.publish(config);
     }
@@ -184,12 +202,8 @@ public final class CoordinatorApp implements AutoCloseable {
                     return warnings;
                 });
         StreamThreadFailures failures = new StreamThreadFailures();
-        streams.setUncaughtExceptionHandler(error -> {
-            failures.recordFailure(System.currentTimeMillis());
-            LOG.error("Coordinator stream thread failed; replacing it", error);
-            return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
-                    .REPLACE_THREAD;
-        });
+        CompletableFuture<RuntimeException> stopped = new CompletableFuture<>();
+        streams.setUncaughtExceptionHandler(error -> onStreamThreadFailure(error, failures, stopped));
         CountDownLatch running = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             if (now == KafkaStreams.State.RUNNING) {
@@ -211,7 +225,26 @@ public final class CoordinatorApp implements AutoCloseable {
             queryServer.start(state, new StreamsHealth(streams::state, failures, System::currentTimeMillis, state),
                     publisher, config.inputLimits(), api -> new MetricsHandler(metrics, api));
         }
-        return new CoordinatorApp(config, streams, gate, running, queryServer, publisher, metrics, durability);
+        return new CoordinatorApp(config, streams, gate, running, queryServer, publisher, metrics, durability,
+                stopped);
+    }
+
+    /**
+     * A failed stream thread is replaced, unless what failed is one no retry mends (a journal partition whose head was
+     * deleted, {@link JournalHeadDeletedException}): then this instance stops processing for good, and
+     * {@code stopped} completes with why.
+     */
+    private static StreamThreadExceptionResponse onStreamThreadFailure(Throwable error, StreamThreadFailures failures,
+            CompletableFuture<RuntimeException> stopped) {
+        failures.recordFailure(System.currentTimeMillis());
+        Optional<JournalHeadDeletedException> deleted = JournalHeadDeletedException.in(error);
+        if (deleted.isPresent()) {
+            LOG.error("{}", deleted.get().getMessage());
+            stopped.complete(deleted.get());
+            return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        }
+        LOG.error("Coordinator stream thread failed; replacing it", error);
+        return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 
     /**
@@ -299,10 +332,13 @@ public final class CoordinatorApp implements AutoCloseable {
 
     /**
      * Stops the REST API, then processing, and leaves the group, so that other instances take over this
-     * one's jobs at once.
+     * one's jobs at once. Closing again does nothing.
      */
     @Override
     public void close() {
+        if (closed.getAndSet(true)) {
+            return;
+        }
         LOG.info("Coordinator {} stopping: REST API first, then processing", config.applicationId());
         if (queryServer != null) {
             queryServer.close();
@@ -328,6 +364,15 @@ public final class CoordinatorApp implements AutoCloseable {
      */
     public CompletableFuture<List<String>> durabilityWarnings() {
         return durabilityWarnings;
+    }
+
+    /**
+     * Completes when this instance stopped processing for good because of an error that no retry mends (a journal
+     * partition whose head was deleted: {@link JournalHeadDeletedException}), with that error; the instance is then
+     * to be closed, and its command exits. Never completes otherwise.
+     */
+    public CompletableFuture<RuntimeException> stopped() {
+        return stopped;
     }
 
     /** The registry of this instance's metrics (what {@code GET /metrics} serves). */

@@ -4,6 +4,7 @@ import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.topics.TopicInitializer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -18,7 +19,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * @param applicationId the Kafka Streams application id; instances with the same id share the work
  * @param topics the topic names (by prefix)
  * @param partitions partitions of every Cairn topic (created if missing)
- * @param replicationFactor replication factor of topics the coordinator creates
+ * @param replicationFactor replication factor of the topics the coordinator creates and of Kafka Streams' changelog
+ *     topics; {@value #BROKER_DEFAULT_REPLICAS} takes the brokers' {@code default.replication.factor}
  * @param stateDir Kafka Streams' state directory: the process id and the always empty instance store (the tables
  *     live in memory, restored from their changelogs)
  * @param tickInterval how often the wall-clock punctuator looks for due timers
@@ -34,6 +36,8 @@ import org.apache.kafka.streams.StreamsConfig;
  *     one is still checked); meaningless without a master key
  * @param inputLimits what the coordinator accepts of a request (the location schemes it allows among them), checked
  *     by the decider and, so that a client hears of a problem at once, by the REST API
+ * @param minReplicationFactor the fewest replicas every Cairn topic must have: the coordinator refuses to start on
+ *     a topic with fewer ({@code docs/operations.md}, Start-up checks)
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -49,7 +53,11 @@ public record CoordinatorConfig(
         Failover failover,
         SigningKey sidecarMasterKey,
         boolean allowUnsignedRequests,
-        InputLimits inputLimits) {
+        InputLimits inputLimits,
+        short minReplicationFactor) {
+
+    /** The replication factor that leaves the count to the brokers' {@code default.replication.factor}. */
+    public static final short BROKER_DEFAULT_REPLICAS = TopicInitializer.BROKER_DEFAULT_REPLICAS;
 
     /**
      * The group membership and task placement settings that decide how long jobs go untriggered when an
@@ -114,7 +122,16 @@ public record CoordinatorConfig(
         Objects.requireNonNull(topics, "topics");
         Objects.requireNonNull(stateDir, "stateDir");
         requirePositive("partitions", partitions);
-        requirePositive("replication-factor", replicationFactor);
+        if (replicationFactor != BROKER_DEFAULT_REPLICAS && replicationFactor < 1) {
+            throw new IllegalArgumentException("replication-factor must be " + BROKER_DEFAULT_REPLICAS + " (the "
+                    + "brokers' default.replication.factor) or at least 1, was " + replicationFactor);
+        }
+        requirePositive("min-replication-factor", minReplicationFactor);
+        if (replicationFactor != BROKER_DEFAULT_REPLICAS && replicationFactor < minReplicationFactor) {
+            throw new IllegalArgumentException("replication-factor (" + replicationFactor + ") is below "
+                    + "min-replication-factor (" + minReplicationFactor + "): the coordinator would refuse the "
+                    + "topics it creates");
+        }
         requirePositive("tick-interval", tickInterval.toMillis());
         requirePositive("commit-interval", commitInterval.toMillis());
         if (bootstrapServers.isBlank()) {
@@ -151,7 +168,8 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS);
+                commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS,
+                (short) 1);
     }
 
     /** A coordinator without REST API. */
@@ -159,7 +177,8 @@ public record CoordinatorConfig(
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS);
+                commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS,
+                (short) 1);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
@@ -171,21 +190,28 @@ public record CoordinatorConfig(
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor,
                 stateDir, tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, newQueryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor);
     }
 
     /** The same settings, requiring sidecar records and requests signed with keys derived from {@code masterKey}. */
     public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                masterKey, allowUnsignedRequests, inputLimits);
+                masterKey, allowUnsignedRequests, inputLimits, minReplicationFactor);
+    }
+
+    /** The same settings, refusing to start on a Cairn topic with fewer than {@code minimum} replicas. */
+    public CoordinatorConfig withMinReplicationFactor(short minimum) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minimum);
     }
 
     /** The key requests are signed with, derived from the master key; empty without one. */

@@ -1,5 +1,7 @@
 package dev.cairn.coordinator.app;
 
+import static dev.cairn.coordinator.app.CoordinatorConfig.BROKER_DEFAULT_REPLICAS;
+
 import dev.cairn.auth.SigningKey;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.ConfigSchema;
@@ -18,6 +20,7 @@ import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.NonEmptyString;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The coordinator's configuration keys, defined once ({@link #SCHEMA}: flags, {@code CAIRN_*} environment
@@ -31,6 +34,7 @@ public final class CoordinatorKeys {
     static final String TOPIC_PREFIX = "topic.prefix";
     static final String PARTITIONS = "partitions";
     static final String REPLICATION_FACTOR = "replication.factor";
+    static final String MIN_REPLICATION_FACTOR = "min.replication.factor";
     static final String STATE_DIR = "state.dir";
     static final String TICK_INTERVAL_MS = "tick.interval.ms";
     static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
@@ -46,6 +50,15 @@ public final class CoordinatorKeys {
     static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
     static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
     static final String TRANSACTION_TIMEOUT_MS = "transaction.timeout.ms";
+
+    /** -1 (the brokers' default) or a replica count of at least 1. */
+    private static final ConfigDef.Validator REPLICAS_OR_BROKER_DEFAULT = ConfigDef.LambdaValidator.with(
+            (name, value) -> {
+                if (value instanceof Short replicas && replicas != BROKER_DEFAULT_REPLICAS && replicas < 1) {
+                    throw new ConfigException(name, value, "Value must be -1 (the brokers' "
+                            + "default.replication.factor) or at least 1");
+                }
+            }, () -> "-1 or [1,...]");
 
     /** Every key of the coordinator, its environment variables {@code CAIRN_<KEY>}. */
     public static final ConfigSchema SCHEMA = new ConfigSchema("cairn-coordinator", HttpKeys.define(definition()),
@@ -64,8 +77,13 @@ public final class CoordinatorKeys {
                         "Prefix of every topic name.")
                 .define(PARTITIONS, Type.INT, 6, Range.atLeast(1), Importance.MEDIUM,
                         "Partitions of every Cairn topic (created if missing).")
-                .define(REPLICATION_FACTOR, Type.SHORT, (short) 1, Range.atLeast(1), Importance.MEDIUM,
-                        "Replication factor of created topics.")
+                .define(REPLICATION_FACTOR, Type.SHORT, BROKER_DEFAULT_REPLICAS, REPLICAS_OR_BROKER_DEFAULT,
+                        Importance.MEDIUM, "Replication factor of the topics the coordinator creates and of Kafka "
+                                + "Streams' changelog topics; -1 takes the brokers' default.replication.factor, as "
+                                + "Kafka Streams does.")
+                .define(MIN_REPLICATION_FACTOR, Type.SHORT, (short) 1, Range.atLeast(1), Importance.MEDIUM,
+                        "The fewest replicas every Cairn topic must have: the coordinator refuses to start when one "
+                                + "has fewer (docs/operations.md, Start-up checks).")
                 .define(STATE_DIR, Type.STRING, "/tmp/cairn-coordinator", new NonEmptyString(), Importance.MEDIUM,
                         "Where Kafka Streams keeps this instance's process id and stores.")
                 .define(TICK_INTERVAL_MS, Type.LONG, 100L, Range.atLeast(1), Importance.LOW,
@@ -132,11 +150,28 @@ public final class CoordinatorKeys {
             throw config.problem(TOPIC_PREFIX, e.getMessage());
         }
         return new CoordinatorConfig(config.getString(BOOTSTRAP_SERVERS), config.getString(APPLICATION_ID),
-                topics, config.getInt(PARTITIONS), config.getShort(REPLICATION_FACTOR), stateDir,
+                topics, config.getInt(PARTITIONS), replicationFactor(config), stateDir,
                 Duration.ofMillis(config.getLong(TICK_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(COMMIT_INTERVAL_MS)), kafkaProperties(config),
                 HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config),
-                config.getBoolean(ALLOW_UNSIGNED_REQUESTS), inputLimits(config));
+                config.getBoolean(ALLOW_UNSIGNED_REQUESTS), inputLimits(config),
+                config.getShort(MIN_REPLICATION_FACTOR));
+    }
+
+    /**
+     * The replication factor, refused when it is below {@value #MIN_REPLICATION_FACTOR}: the topics it creates would
+     * then be refused at start-up.
+     */
+    private static short replicationFactor(LayeredConfig config) {
+        short replicas = config.getShort(REPLICATION_FACTOR);
+        short minimum = config.getShort(MIN_REPLICATION_FACTOR);
+        if (replicas != BROKER_DEFAULT_REPLICAS && replicas < minimum) {
+            throw config.problem(REPLICATION_FACTOR, "creates topics with " + replicas + " replicas, fewer than "
+                    + config.describe(MIN_REPLICATION_FACTOR) + " requires (" + minimum + "), so the coordinator "
+                    + "would refuse to start on them; raise " + REPLICATION_FACTOR + " or lower "
+                    + MIN_REPLICATION_FACTOR);
+        }
+        return replicas;
     }
 
     /** The default limits, with the location schemes of {@value #LOCATION_SCHEMES}. */

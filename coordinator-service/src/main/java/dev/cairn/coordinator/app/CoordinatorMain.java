@@ -1,10 +1,11 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.config.ConfigOptions;
+import dev.cairn.coordinator.streams.JournalHeadDeletedException;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,11 +16,16 @@ import picocli.CommandLine.ScopeType;
  * {@link CoordinatorKeys#SCHEMA}, each a flag ({@code --http-port}), an environment variable
  * ({@code CAIRN_HTTP_PORT}) and a key of the {@code --config} file ({@code http.port}), in that order of
  * precedence; {@code docs/configuration.md} lists them. A wrong setting exits with 2 and a message naming the key
- * and where its value came from.
+ * and where its value came from; topics it refuses to start on ({@link TopicsRefusedException}) and a journal it
+ * cannot rebuild its stores from ({@link JournalHeadDeletedException}) exit with {@value #EXIT_REFUSED} and a
+ * message naming the topic, what was found and what to change.
  */
 @Command(name = "cairn-coordinator", mixinStandardHelpOptions = true,
         description = "Runs the Cairn checkpoint coordinator (a Kafka Streams application).")
 public final class CoordinatorMain implements Callable<Integer> {
+
+    /** The exit status when the coordinator refuses its topics, or stops on a journal it cannot rebuild from. */
+    public static final int EXIT_REFUSED = 1;
 
     @Option(names = "--rehearse",
             description = "Build everything a start builds (topology, serdes, REST API on a free loopback port, Kafka "
@@ -60,6 +66,10 @@ public final class CoordinatorMain implements Callable<Integer> {
                 cmd.getErr().println("cairn-coordinator: " + error.getMessage());
                 return CommandLine.ExitCode.USAGE;
             }
+            if (error instanceof TopicsRefusedException || error instanceof JournalHeadDeletedException) {
+                cmd.getErr().println("cairn-coordinator: " + error.getMessage());
+                return EXIT_REFUSED;
+            }
             if (error instanceof UncheckedIOException) {
                 cmd.getErr().println("cairn-coordinator: " + error.getMessage());
                 return CommandLine.ExitCode.SOFTWARE;
@@ -74,19 +84,29 @@ public final class CoordinatorMain implements Callable<Integer> {
         return CoordinatorKeys.toConfig(options.load(environment));
     }
 
+    /**
+     * Runs the coordinator until the process is told to stop (0), or until it stops for good on an error no retry
+     * mends ({@link CoordinatorApp#stopped()}), which it closes and throws: the command then exits with
+     * {@value #EXIT_REFUSED} and the error's message.
+     */
     @Override
-    public Integer call() throws InterruptedException {
+    public Integer call() {
         if (rehearse) {
             CoordinatorApp.rehearse(config());
             return 0;
         }
         CoordinatorApp app = CoordinatorApp.start(config());
-        CountDownLatch closed = new CountDownLatch(1);
+        CompletableFuture<Void> shutDown = new CompletableFuture<>();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             app.close();
-            closed.countDown();
+            shutDown.complete(null);
         }, "cairn-shutdown"));
-        closed.await();
+        CompletableFuture.anyOf(shutDown, app.stopped()).join();
+        RuntimeException stopped = app.stopped().getNow(null);
+        if (stopped != null) {
+            app.close();
+            throw stopped;
+        }
         return 0;
     }
 }

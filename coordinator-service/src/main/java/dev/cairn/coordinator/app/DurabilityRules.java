@@ -88,7 +88,8 @@ final class DurabilityRules {
         return Optional.of("replication factor is " + topic.replicas() + ": every record is lost with that broker's "
                 + "disk, and while the broker restarts Kafka can leave the coordinator's transaction open (its jobs "
                 + "stop) or take back what it committed; use 3 replicas on three or more brokers "
-                + "(--replication-factor=3 when the coordinator creates the topics)");
+                + "(when the coordinator creates the topics: default.replication.factor=3 on the brokers, or "
+                + "--replication-factor=3)");
     }
 
     private static Optional<String> oneInsyncReplica(TopicSettings topic) {

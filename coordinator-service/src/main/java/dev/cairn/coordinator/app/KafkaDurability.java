@@ -9,20 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.DescribeConfigsOptions;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaFuture;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +22,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads, at start-up, what the brokers keep of Cairn's topics and of this application's changelog topics (the
  * replication factor from {@code DescribeTopics}, the effective {@code min.insync.replicas} and
- * {@code unclean.leader.election.enable} from {@code DescribeConfigs}) and logs one WARN per problem
- * {@link DurabilityRules} finds. It never fails start-up: a topic it cannot describe (no {@code Describe} or
- * {@code DescribeConfigs} permission, a time-out) gets one WARN that says so and why.
+ * {@code unclean.leader.election.enable} from {@code DescribeConfigs}, through {@link TopicDescriptions}) and logs one
+ * WARN per problem {@link DurabilityRules} finds. It never fails start-up: a topic it cannot describe (no
+ * {@code Describe} or {@code DescribeConfigs} permission, a time-out) gets one WARN that says so and why. (Cairn's own
+ * topics were read before processing started, by {@link TopicChecks}, which refuses to start without them.)
  *
  * <p>Changelog topics are those named {@code <application id>-...-changelog} that exist when the check runs: the
  * first start of an application checks them from its next start, since Kafka Streams creates them once the
@@ -91,27 +84,16 @@ final class KafkaDurability {
      * @param applicationId the coordinator's application id, whose changelog topics a warning counts
      */
     static List<String> check(Admin admin, Collection<String> topics, String applicationId, Duration timeout) {
-        Set<String> names = new LinkedHashSet<>(topics);
-        Map<String, KafkaFuture<TopicDescription>> descriptions = admin.describeTopics(names,
-                new DescribeTopicsOptions().timeoutMs(millis(timeout))).topicNameValues();
-        Map<ConfigResource, KafkaFuture<Config>> configs = admin.describeConfigs(names.stream()
-                .map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList(),
-                new DescribeConfigsOptions().timeoutMs(millis(timeout))).values();
+        TopicDescriptions.Read read = TopicDescriptions.read(admin, topics, timeout);
         List<TopicSettings> settings = new ArrayList<>();
-        Map<String, String> unchecked = new LinkedHashMap<>();
-        for (String name : names) {
+        Map<String, String> unchecked = new LinkedHashMap<>(read.unreadable());
+        for (DescribedTopic topic : read.described()) {
             try {
-                settings.add(settings(name,
-                        descriptions.get(name).get(millis(timeout), TimeUnit.MILLISECONDS),
-                        configs.get(new ConfigResource(ConfigResource.Type.TOPIC, name))
-                                .get(millis(timeout), TimeUnit.MILLISECONDS)));
-            } catch (ExecutionException e) {
-                unchecked.put(name, e.getCause().toString());
-            } catch (TimeoutException | IllegalStateException | NumberFormatException e) {
-                unchecked.put(name, e.toString());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                unchecked.put(name, "interrupted");
+                settings.add(new TopicSettings(topic.topic(), topic.replicas(),
+                        Integer.parseInt(topic.value(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG)),
+                        Boolean.parseBoolean(topic.value(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG))));
+            } catch (IllegalStateException | NumberFormatException e) {
+                unchecked.put(topic.topic(), e.toString());
             }
         }
         List<String> warnings = new ArrayList<>();
@@ -123,23 +105,6 @@ final class KafkaDurability {
             warnings.add(warn(couldNotCheck(List.copyOf(unchecked.keySet()), applicationId, why)));
         }
         return warnings;
-    }
-
-    private static TopicSettings settings(String name, TopicDescription description, Config config) {
-        int replicas = description.partitions().stream()
-                .mapToInt(partition -> partition.replicas().size())
-                .min().orElseThrow(() -> new IllegalStateException("the broker described no partition of " + name));
-        return new TopicSettings(name, replicas,
-                Integer.parseInt(value(config, name, TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG)),
-                Boolean.parseBoolean(value(config, name, TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG)));
-    }
-
-    private static String value(Config config, String topic, String key) {
-        ConfigEntry entry = config.get(key);
-        if (entry == null || entry.value() == null) {
-            throw new IllegalStateException("the broker did not describe " + key + " of " + topic);
-        }
-        return entry.value();
     }
 
     /** The one warning for topics whose settings could not be read. */

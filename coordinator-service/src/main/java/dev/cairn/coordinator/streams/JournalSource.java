@@ -33,6 +33,13 @@ public interface JournalSource {
          */
         void accept(long offset, Headers headers, byte[] value);
 
+        /**
+         * Told, before the first record, the first offset the partition still holds (its log start offset): above 0
+         * when records were deleted from its head. Sources that cannot tell do not call it.
+         */
+        default void start(long firstOffset) {
+        }
+
         /** Told, before the first record, the offset reading stops at (the partition's end when it began). */
         default void end(long endOffset) {
         }

@@ -15,9 +15,10 @@ import org.apache.kafka.streams.errors.StreamsException;
 /**
  * Reads a journal partition from Kafka with a consumer of its own, configured as Kafka Streams configures the
  * consumer that restores a changelog (the application's connection and security settings, no group, read_committed
- * under exactly-once), so that a rebuild folds exactly what the previous owner of the partition committed. It
- * reads up to the end offset it found when it began; a partition that makes no progress for {@link #STALL} fails
- * the rebuild, and Kafka Streams retries the task.
+ * under exactly-once), so that a rebuild folds exactly what the previous owner of the partition committed. It tells
+ * the rebuild the partition's first offset (its log start offset, which is above 0 when records were deleted from its
+ * head) and reads up to the end offset it found when it began; a partition that makes no progress for {@link #STALL}
+ * fails the rebuild, and Kafka Streams retries the task.
  */
 public final class KafkaJournalSource implements JournalSource {
 
@@ -63,6 +64,7 @@ public final class KafkaJournalSource implements JournalSource {
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(appConfigs, partition)) {
             consumer.assign(List.of(journal));
             consumer.seekToBeginning(List.of(journal));
+            sink.start(consumer.beginningOffsets(List.of(journal)).get(journal));
             long end = consumer.endOffsets(List.of(journal)).get(journal);
             sink.end(end);
             long lastProgress = System.nanoTime();

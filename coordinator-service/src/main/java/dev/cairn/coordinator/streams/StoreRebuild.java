@@ -33,13 +33,19 @@ import org.slf4j.LoggerFactory;
  * layout, or none at all (a new application id, lost changelogs) while the journal has records.
  *
  * <p>In: the journal partition of the task, every record from the first (each event decoded by any frozen schema
- * version), folded with the same {@link CheckpointEvolver} that built the stores, into memory. Out: every store of
- * the task emptied and written with the fold (jobs, specs, vertices, attempts, finished subtasks, acks, summaries,
- * retained checkpoints, request records and indexes); the timers the journal's events set (each one already due
- * becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and the layout and
- * the last input offset of each input topic the journal reflects ({@link StoreLayout#inputPositions}), so that an
+ * version), folded with the same {@link CheckpointEvolver} that built the stores, into memory. A partition whose first
+ * offset is above 0 lost records from its head (retention, compaction, {@code kafka-delete-records.sh}): it is not
+ * folded, the rebuild fails with a {@link JournalHeadDeletedException} and the stores stay as they were. Out: every
+ * store of the task emptied and written with the fold (jobs, specs, vertices, attempts, finished subtasks, acks,
+ * summaries, retained checkpoints, request records and indexes); the timers the journal's events set (each one already
+ * due becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and the layout
+ * and the last input offset of each input topic the journal reflects ({@link StoreLayout#inputPositions}), so that an
  * application that starts reading its inputs from the beginning skips what it already decided. Progress goes to the log
  * and to the {@link DecisionListener} (metrics).
+ *
+ * <p>Two halves: {@link #fold} reads and folds, on any thread, touching no store; a {@link Writer} empties and writes
+ * the stores on the stream thread, in steps. {@link #rebuild} runs both at once, within {@code Processor.init}, for a
+ * short journal ({@link #inline}); {@link BackgroundRebuild} runs the fold on a thread of its own for a long one.
  */
 public final class StoreRebuild {
 
@@ -110,6 +116,7 @@ public final class StoreRebuild {
      * @param appConfigs the application's Kafka Streams configuration (how the journal is read)
      * @param stores the task's stores by name
      * @param nowMs the wall-clock time: timers due by then become one tick of their job at this time
+     * @throws JournalHeadDeletedException when records were deleted from the head of the journal partition
      */
     Result rebuild(Map<String, Object> appConfigs, String journalTopic, int partition, String reason,
             Function<String, KeyValueStore<?, ?>> stores, long nowMs) {
@@ -130,7 +137,7 @@ public final class StoreRebuild {
             BooleanSupplier cancelled) {
         long started = System.nanoTime();
         LOG.info("Rebuilding the stores of partition {} from {} ({})", partition, journalTopic, reason);
-        Fold fold = new Fold(partition, nowMs, cancelled);
+        Fold fold = new Fold(journalTopic, partition, nowMs, cancelled);
         journal.read(appConfigs, journalTopic, partition, fold);
         return new Folded(fold, started);
     }
@@ -252,6 +259,7 @@ public final class StoreRebuild {
 
     /** Folds the partition's records as they are read. */
     private final class Fold implements JournalSource.RecordSink {
+        private final String topic;
         private final int partition;
         private final long nowMs;
         private final CheckpointEvolver evolver = new CheckpointEvolver(settings);
@@ -266,10 +274,19 @@ public final class StoreRebuild {
 
         private final BooleanSupplier cancelled;
 
-        private Fold(int partition, long nowMs, BooleanSupplier cancelled) {
+        private Fold(String topic, int partition, long nowMs, BooleanSupplier cancelled) {
+            this.topic = topic;
             this.partition = partition;
             this.nowMs = nowMs;
             this.cancelled = cancelled;
+        }
+
+        /** Refuses a partition whose head was deleted: what is left would fold into stores without those jobs. */
+        @Override
+        public void start(long firstOffset) {
+            if (firstOffset > 0) {
+                throw new JournalHeadDeletedException(topic, partition, firstOffset);
+            }
         }
 
         @Override

@@ -113,6 +113,80 @@ class CoordinatorMainTest {
     }
 
     @Test
+    void shouldLeaveTheReplicationFactorToTheBrokersAndAskForOneReplicaWhenNothingIsGiven() {
+        CoordinatorConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests").config();
+
+        assertThat(config.replicationFactor()).isEqualTo(CoordinatorConfig.BROKER_DEFAULT_REPLICAS)
+                .isEqualTo((short) -1);
+        assertThat(config.minReplicationFactor()).isEqualTo((short) 1);
+        assertThat(CoordinatorApp.streamsProperties(config)).containsEntry("replication.factor", "-1");
+    }
+
+    @Test
+    void shouldRefuseStartUpNamingWhatIsAllowedWhenTheReplicationFactorIsZero() {
+        Result result = run("--replication-factor", "0", "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("Invalid value 0 for configuration replication.factor: Value must be -1 (the "
+                + "brokers' default.replication.factor) or at least 1 (flag --replication-factor)");
+    }
+
+    @Test
+    void shouldRefuseStartUpNamingTheVariableWhenTheReplicationFactorIsBelowMinusOne() {
+        Result result = runWith(Map.of("CAIRN_REPLICATION_FACTOR", "-2"), "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("Invalid value -2 for configuration replication.factor: Value must be -1 "
+                + "(the brokers' default.replication.factor) or at least 1 (environment variable "
+                + "CAIRN_REPLICATION_FACTOR)");
+    }
+
+    @Test
+    void shouldRefuseStartUpNamingTheFileWhenTheMinReplicationFactorIsNotANumber() throws Exception {
+        Path file = Files.writeString(dir.resolve("coordinator.properties"), "min.replication.factor=abc\n");
+
+        Result result = run("--config", file.toString(), "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("Invalid value abc for configuration min.replication.factor: Not a number "
+                + "of type SHORT (file " + file + ")");
+    }
+
+    @Test
+    void shouldRefuseStartUpWhenTheMinReplicationFactorIsZero() {
+        Result result = run("--min-replication-factor", "0", "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("Invalid value 0 for configuration min.replication.factor: Value must be "
+                + "at least 1 (flag --min-replication-factor)");
+    }
+
+    @Test
+    void shouldRefuseStartUpWhenTheTopicsItCreatesWouldHaveFewerReplicasThanTheMinimum() {
+        Result result = run("--replication-factor", "2", "--min-replication-factor", "3",
+                "--allow-unsigned-sidecar-records", "--allow-unsigned-requests");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("replication.factor (flag --replication-factor): creates topics with 2 "
+                + "replicas, fewer than min.replication.factor (flag --min-replication-factor) requires (3), so the "
+                + "coordinator would refuse to start on them; raise replication.factor or lower "
+                + "min.replication.factor");
+    }
+
+    @Test
+    void shouldAcceptAMinReplicationFactorAboveTheBrokersDefaultReplicationFactor() {
+        CoordinatorConfig config = parse("--min-replication-factor", "3", "--allow-unsigned-sidecar-records",
+                "--allow-unsigned-requests").config();
+
+        assertThat(config.replicationFactor()).isEqualTo((short) -1);
+        assertThat(config.minReplicationFactor()).isEqualTo((short) 3);
+    }
+
+    @Test
     void shouldRefuseStartUpWhenKafkaCannotNameTheTopicPrefix() {
         Result result = run("--topic-prefix", "cairn/");
         assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);

@@ -49,8 +49,8 @@ class DurabilityRulesTest {
                 "cairn.requests, cairn.journal: replication factor is 1: every record is lost with that broker's "
                 + "disk, and while the broker restarts Kafka can leave the coordinator's transaction open (its jobs "
                 + "stop) or take back what it committed; use 3 replicas on three or more brokers "
-                + "(--replication-factor=3 when the coordinator creates the topics) (docs/operations.md, What Kafka "
-                + "can lose)");
+                + "(when the coordinator creates the topics: default.replication.factor=3 on the brokers, or "
+                + "--replication-factor=3) (docs/operations.md, What Kafka can lose)");
     }
 
     @Test

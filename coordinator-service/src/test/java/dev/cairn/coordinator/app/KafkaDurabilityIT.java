@@ -69,8 +69,8 @@ class KafkaDurabilityIT {
             assertThat(first).containsExactly(String.join(", ", topics.all()) + ": replication factor is 1: every "
                     + "record is lost with that broker's disk, and while the broker restarts Kafka can leave the "
                     + "coordinator's transaction open (its jobs stop) or take back what it committed; use 3 replicas "
-                    + "on three or more brokers (--replication-factor=3 when the coordinator creates the topics) "
-                    + "(docs/operations.md, What Kafka can lose)");
+                    + "on three or more brokers (when the coordinator creates the topics: default.replication.factor=3 "
+                    + "on the brokers, or --replication-factor=3) (docs/operations.md, What Kafka can lose)");
             assertThat(warningsLogged()).isEqualTo(first);
             assertThat(durabilityGauge(cairn)).isEqualTo(1.0);
 

@@ -3,6 +3,7 @@ package dev.cairn.coordinator.streams;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.spec;
 import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
@@ -91,6 +92,39 @@ class StoreRebuildTopologyTest {
             assertThat(rebuilt.journal().readValuesToList()).as("nothing decided twice").isEmpty();
             assertThat(contents(rebuilt)).isEqualTo(afterRebuild);
         }
+    }
+
+    @Test
+    void shouldFoldNothingAndFailNamingThePartitionAndItsFirstOffsetWhenTheJournalsHeadWasDeleted() {
+        List<TestRecord<String, byte[]>> journal;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+        }
+        List<Long> folded = new ArrayList<>();
+        JournalSource headDeleted = (configs, topic, partition, sink) -> {
+            sink.start(3);
+            sink.end(journal.size());
+            for (int offset = 3; offset < journal.size(); offset++) {
+                folded.add((long) offset);
+                sink.accept(offset, journal.get(offset).headers(), journal.get(offset).value());
+            }
+        };
+
+        Throwable failure = catchThrowable(() -> CoordinatorDriver.on(second).rebuildingFrom(headDeleted).start()
+                .close());
+
+        assertThat(JournalHeadDeletedException.in(failure)).as("the rebuild fails, whatever wraps it")
+                .hasValueSatisfying(deleted -> {
+                    assertThat(deleted.partition()).isZero();
+                    assertThat(deleted.firstOffset()).isEqualTo(3);
+                    assertThat(deleted).hasMessageStartingWith("Cannot rebuild the stores of partition 0 from "
+                            + CoordinatorDriver.TOPICS.journal() + ": the partition's first offset is 3, so its "
+                            + "records at offsets 0 to 2 were deleted (by retention, compaction or "
+                            + "kafka-delete-records.sh), and a fold of the rest would silently lose the jobs whose "
+                            + "history they held. Nothing was folded");
+                });
+        assertThat(folded).as("no record of the partition folded").isEmpty();
     }
 
     @Test

@@ -215,7 +215,7 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
                 settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20),
                 settings.kafkaProperties, queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
-                settings.masterKey == null, InputLimits.DEFAULTS);
+                settings.masterKey == null, InputLimits.DEFAULTS, (short) 1);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;

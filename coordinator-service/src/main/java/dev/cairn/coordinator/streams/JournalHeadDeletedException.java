@@ -1,0 +1,66 @@
+package dev.cairn.coordinator.streams;
+
+import java.util.Optional;
+import org.apache.kafka.streams.errors.StreamsException;
+
+/**
+ * A stream task's stores cannot be rebuilt ({@link StoreRebuild}): records were deleted from the head of its journal
+ * partition (by retention, compaction or {@code kafka-delete-records.sh}), so its first offset is above 0 and a fold
+ * of what is left would silently lose the jobs whose history they held. Nothing is folded. No retry mends it (the
+ * records do not come back), so the coordinator stops the instance instead of replacing the stream thread, and its
+ * command exits with the message.
+ */
+public final class JournalHeadDeletedException extends StreamsException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String topic;
+    private final int partition;
+    private final long firstOffset;
+
+    /**
+     * @param topic       the journal topic
+     * @param partition   the partition whose head was deleted
+     * @param firstOffset the first offset it still holds, above 0
+     */
+    JournalHeadDeletedException(String topic, int partition, long firstOffset) {
+        super("Cannot rebuild the stores of partition " + partition + " from " + topic + ": the partition's first "
+                + "offset is " + firstOffset + ", so " + (firstOffset == 1 ? "its record at offset 0 was"
+                        : "its records at offsets 0 to " + (firstOffset - 1) + " were")
+                + " deleted (by retention, compaction or kafka-delete-records.sh), and a fold of the rest would "
+                + "silently lose the jobs whose history they held. Nothing was folded, and this instance stops: "
+                + "bring the deleted records back (from a backup or a mirror of " + topic + ") before starting it "
+                + "again (docs/operations.md, Start-up checks)");
+        this.topic = topic;
+        this.partition = partition;
+        this.firstOffset = firstOffset;
+    }
+
+    /** The journal topic. */
+    public String topic() {
+        return topic;
+    }
+
+    /** The partition whose head was deleted. */
+    public int partition() {
+        return partition;
+    }
+
+    /** The first offset the partition still holds. */
+    public long firstOffset() {
+        return firstOffset;
+    }
+
+    /** This exception among {@code error} and its causes, e.g. as Kafka Streams wraps a failed processor's. */
+    public static Optional<JournalHeadDeletedException> in(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof JournalHeadDeletedException deleted) {
+                return Optional.of(deleted);
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return Optional.empty();
+    }
+}
