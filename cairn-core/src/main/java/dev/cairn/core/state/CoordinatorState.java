@@ -148,8 +148,13 @@ public final class CoordinatorState {
         return copied;
     }
 
+    /** Every entry of one table, by key: a scan of the whole table. */
+    public <K, V extends SpecificRecord> Map<K, V> entries(StateTable<K, V> table) {
+        return storage.scan(table, null);
+    }
+
     private <K, V extends SpecificRecord> int copyTable(StateTable<K, V> table, CoordinatorState target) {
-        Map<K, V> entries = storage.scan(table, null);
+        Map<K, V> entries = entries(table);
         entries.forEach((key, value) -> target.put(table, key, value));
         return entries.size();
     }

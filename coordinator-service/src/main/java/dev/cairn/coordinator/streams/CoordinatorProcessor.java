@@ -20,6 +20,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -39,8 +40,12 @@ import org.slf4j.LoggerFactory;
  * its own: it encodes, measures and forwards.
  *
  * <p>When Kafka Streams initialises the task and its stores are not of this release's layout (or there are none),
- * it first rebuilds them from the task's journal partition ({@link StoreRebuild}), before it decides anything;
- * every journal record decided on an input names that input in its headers ({@link StoreLayout}).
+ * they are rebuilt from the task's journal partition before it decides anything: at once when the partition is short
+ * ({@link StoreRebuild#inline}), else in the background ({@link BackgroundRebuild}) while the task keeps its inputs
+ * in a {@link RebuildBacklog}; a punctuator every {@link #CATCH_UP_EVERY} writes the fold in steps of at most
+ * {@link #CATCH_UP_STEP}, then decides the kept inputs in their order, and asks for a commit after each step. Timers
+ * fire once nothing is left to catch up with. Every journal record decided on an input names that input in its
+ * headers ({@link StoreLayout}).
  *
  * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
  * {@code Error} included), and a decision whose records cannot be encoded or would be too large to send (every
@@ -55,6 +60,10 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private static final Logger LOG = LoggerFactory.getLogger("dev.cairn.coordinator.CheckpointCoordinator");
     static final Bytes NO_VALUE = Bytes.wrap(new byte[0]);
     private static final long TICK_RETRY_MS = 10_000;
+    /** How often a task that rebuilds its stores, or has kept inputs, catches up. */
+    static final Duration CATCH_UP_EVERY = Duration.ofMillis(20);
+    /** The longest a catching-up step runs: well within a transaction's time-out. */
+    static final Duration CATCH_UP_STEP = Duration.ofMillis(50);
 
     private final Decide decide;
     private final CommandMapper commands;
@@ -69,6 +78,10 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private UnsendableInputs unsendable;
     private CoordinatorState state;
     private KeyValueStore<Bytes, Bytes> timers;
+    /** The rebuild under way in the background, {@code null} when there is none. */
+    private BackgroundRebuild rebuilding;
+    private RebuildBacklog backlog;
+    private Cancellable catchingUp;
     /** Kafka Streams' commit interval, and when this processor last asked for a commit sooner. */
     private long commitIntervalMs;
     private long commitRequestedAtMs = Long.MIN_VALUE;
@@ -97,16 +110,101 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         this.timers = context.getStateStore(CoordinatorStores.TIMERS);
         Object commitInterval = context.appConfigs().get(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
         this.commitIntervalMs = commitInterval == null ? 0 : Long.parseLong(commitInterval.toString());
-        StoreLayout.rebuildReason(timers).ifPresent(reason -> rebuild.rebuild(context.appConfigs(), journalTopic,
-                context.taskId().partition(), reason, context::getStateStore, context.currentSystemTimeMs()));
+        this.backlog = RebuildBacklog.in(timers);
+        int partition = context.taskId().partition();
+        Optional<String> reason = StoreLayout.rebuildReason(timers);
+        if (reason.isPresent() && rebuild.inline(context.appConfigs(), journalTopic, partition)) {
+            rebuild.rebuild(context.appConfigs(), journalTopic, partition, reason.get(), context::getStateStore,
+                    context.currentSystemTimeMs());
+            reason = Optional.empty();
+        }
+        if (reason.isPresent()) {
+            rebuilding = BackgroundRebuild.start(rebuild, context.appConfigs(), journalTopic, partition, reason.get(),
+                    context.currentSystemTimeMs());
+        } else {
+            goLive();
+        }
+        if (rebuilding != null || !backlog.isEmpty()) {
+            catchingUp = context.schedule(CATCH_UP_EVERY, PunctuationType.WALL_CLOCK_TIME, this::catchUp);
+        }
+        context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
+    }
+
+    /** The stores are of this release's layout: decisions read them from now on. */
+    private void goLive() {
         this.reflectedInputs = StoreLayout.inputPositions(timers);
         this.state = CoordinatorState.over(StreamsStorage.forTask(context::getStateStore));
-        context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
+    }
+
+    /** Whether inputs wait: the stores are rebuilt, or inputs kept meanwhile are not all decided yet. */
+    private boolean catchingUp() {
+        return rebuilding != null || !backlog.isEmpty();
+    }
+
+    /**
+     * One step of catching up, at most {@link #CATCH_UP_STEP} long: the rebuild's writing of the stores, then the
+     * kept inputs, oldest first; a commit is asked for after each step.
+     *
+     * @throws BackloggedInputException when a kept input fails as it would have failed when it came (it is
+     *     dead-lettered with its reason, and the next step goes on)
+     */
+    private void catchUp(long now) {
+        long deadline = System.nanoTime() + CATCH_UP_STEP.toNanos();
+        if (rebuilding != null) {
+            if (rebuilding.folding()) {
+                return;
+            }
+            if (rebuilding.step(context::getStateStore, deadline).isEmpty()) {
+                context.commit();
+                return;
+            }
+            rebuilding = null;
+            goLive();
+            LOG.info("Partition {} rebuilt; deciding the {} inputs kept meanwhile", context.taskId().partition(),
+                    backlog.size());
+        }
+        while (System.nanoTime() < deadline) {
+            Optional<RebuildBacklog.Entry> kept = backlog.take();
+            if (kept.isEmpty()) {
+                break;
+            }
+            RebuildBacklog.Entry entry = kept.get();
+            try {
+                handle(entry, entry.key(), entry.envelope());
+            } catch (StreamsException storeOrTaskFailure) {
+                throw storeOrTaskFailure;
+            } catch (RuntimeException failure) {
+                context.commit();
+                throw new BackloggedInputException(entry, failure);
+            }
+        }
+        if (backlog.isEmpty() && catchingUp != null) {
+            catchingUp.cancel();
+            catchingUp = null;
+        }
+        context.commit();
+    }
+
+    @Override
+    public void close() {
+        if (rebuilding != null) {
+            rebuilding.close();
+        }
     }
 
     @Override
     public void process(Record<String, SpecificRecord> record) {
         RecordMetadata input = context.recordMetadata().orElse(null);
+        if (input != null && catchingUp()) {
+            commands.toCommand(record.key(), record.value());
+            backlog.append(input, record.key(), record.value());
+            return;
+        }
+        handle(input, record.key(), record.value());
+    }
+
+    /** Decides one input (read now, or kept while the stores were rebuilt) and sends what it decided. */
+    private void handle(RecordMetadata input, String key, SpecificRecord envelope) {
         if (input != null && reflected(input)) {
             return;
         }
@@ -119,7 +217,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             unsendable.processing(input);
         }
         try {
-            Command command = commands.toCommand(record.key(), record.value());
+            Command command = commands.toCommand(key, envelope);
             long now = context.currentSystemTimeMs();
             apply(command, decide(command, now), now, input == null ? null : StoreLayout.headersOf(input));
         } finally {
@@ -132,6 +230,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
      * reads only the timers due by then (the in-memory store copies the keys of the range it iterates).
      */
     private void fireDueTimers(long now) {
+        if (catchingUp()) {
+            return;
+        }
         Set<String> dueJobs = new LinkedHashSet<>();
         List<Bytes> fired = new ArrayList<>();
         try (KeyValueIterator<Bytes, Bytes> it = timers.range(null, TimerKeys.dueBy(now))) {

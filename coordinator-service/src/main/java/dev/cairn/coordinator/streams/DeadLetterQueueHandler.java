@@ -156,6 +156,12 @@ public final class DeadLetterQueueHandler
                     context.partition(), context.offset(), BoundedText.of(exception.toString(), MAX_MESSAGE_CHARS));
             return ProcessingExceptionHandler.Response.fail();
         }
+        if (exception instanceof BackloggedInputException kept) {
+            RebuildBacklog.Entry input = kept.input();
+            return ProcessingExceptionHandler.Response.resume(List.of(deadLetter("processing", kept.reason(),
+                    input.topic(), input.partition(), input.offset(), RebuildBacklog.keyBytes(input),
+                    RebuildBacklog.envelopeBytes(input), kept.getCause())));
+        }
         return ProcessingExceptionHandler.Response.resume(
                 List.of(deadLetter("processing", context, context.sourceRawKey(), context.sourceRawValue(),
                         exception)));
@@ -246,17 +252,23 @@ public final class DeadLetterQueueHandler
         String reason = exception instanceof EventDecodingException decoding ? decoding.problem().name()
                 : exception instanceof CommandFailedException failed ? failed.reason()
                 : exception.getClass().getSimpleName();
+        return deadLetter(stage, reason, context.topic(), context.partition(), context.offset(), key, value,
+                exception);
+    }
+
+    private ProducerRecord<byte[], byte[]> deadLetter(String stage, String reason, String topic, int partition,
+            long offset, byte[] key, byte[] value, Throwable exception) {
         String message = BoundedText.of(String.valueOf(exception.getMessage()), maxMessageChars);
-        LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", context.topic(), context.partition(),
-                context.offset(), deadLetterTopic, stage, reason, message);
+        LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", topic, partition, offset, deadLetterTopic, stage,
+                reason, message);
         deadLetters(stage, reason).increment();
         RecordHeaders headers = new RecordHeaders();
         headers.add(REASON, utf8(reason));
         headers.add(MESSAGE, utf8(message));
         headers.add(STAGE, utf8(stage));
-        headers.add(SOURCE_TOPIC, utf8(String.valueOf(context.topic())));
-        headers.add(SOURCE_PARTITION, utf8(Integer.toString(context.partition())));
-        headers.add(SOURCE_OFFSET, utf8(Long.toString(context.offset())));
+        headers.add(SOURCE_TOPIC, utf8(String.valueOf(topic)));
+        headers.add(SOURCE_PARTITION, utf8(Integer.toString(partition)));
+        headers.add(SOURCE_OFFSET, utf8(Long.toString(offset)));
         byte[] kept = bounded(value, maxValueBytes, headers, TRUNCATED_FROM, VALUE_SHA256);
         byte[] keptKey = bounded(key, maxKeyBytes, headers, KEY_TRUNCATED_FROM, KEY_SHA256);
         return new ProducerRecord<>(deadLetterTopic, null, keptKey, kept, headers);

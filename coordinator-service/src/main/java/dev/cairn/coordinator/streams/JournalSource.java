@@ -46,6 +46,14 @@ public interface JournalSource {
     }
 
     /**
+     * How many records {@link #read} would hand on, at most (the partition's end offset less its first); -1 when it
+     * cannot tell. Decides whether a rebuild folds at once or in the background ({@link StoreRebuild#inline}).
+     */
+    default long records(Map<String, Object> appConfigs, String topic, int partition) {
+        return 0;
+    }
+
+    /**
      * Hands every committed record of {@code topic}'s {@code partition} to {@code sink}, oldest first, up to the
      * partition's end when reading began.
      *

@@ -39,14 +39,29 @@ public final class KafkaJournalSource implements JournalSource {
     }
 
     @Override
-    public void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink) {
+    public long records(Map<String, Object> appConfigs, String topic, int partition) {
+        TopicPartition journal = new TopicPartition(topic, partition);
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(appConfigs, partition)) {
+            List<TopicPartition> partitions = List.of(journal);
+            return consumer.endOffsets(partitions, STALL).get(journal)
+                    - consumer.beginningOffsets(partitions, STALL).get(journal);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> appConfigs, int partition) {
         StreamsConfig streams = new StreamsConfig(appConfigs);
         Map<String, Object> config = streams.getRestoreConsumerConfigs(
                 streams.getString(StreamsConfig.APPLICATION_ID_CONFIG) + "-journal-rebuild-" + partition);
         config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
+        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    @Override
+    public void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink) {
         TopicPartition journal = new TopicPartition(topic, partition);
-        try (KafkaConsumer<byte[], byte[]> consumer =
-                     new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer = consumer(appConfigs, partition)) {
             consumer.assign(List.of(journal));
             consumer.seekToBeginning(List.of(journal));
             sink.start(consumer.beginningOffsets(List.of(journal)).get(journal));

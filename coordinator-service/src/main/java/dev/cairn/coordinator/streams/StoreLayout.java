@@ -13,6 +13,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The layout of a stream task's stores, and the input positions its journal reflects, kept in the task's timer
@@ -58,8 +59,16 @@ public final class StoreLayout {
     }
 
     /** The layout the task's stores record, if any. */
-    static Optional<Long> recorded(KeyValueStore<Bytes, Bytes> timers) {
+    static Optional<Long> recorded(ReadOnlyKeyValueStore<Bytes, Bytes> timers) {
         return Optional.ofNullable(timers.get(TimerKeys.timer(NEVER, LAYOUT_KEY))).map(StoreLayout::decode);
+    }
+
+    /**
+     * Whether a task's stores, as {@code timers} tells, are of this release's layout and whole: not while a rebuild
+     * writes them, whose first write removes the layout entry and whose last writes it.
+     */
+    public static boolean isCurrent(ReadOnlyKeyValueStore<Bytes, Bytes> timers) {
+        return recorded(timers).filter(layout -> layout == CURRENT).isPresent();
     }
 
     /** Why the stores must be rebuilt from the journal, or empty when they are of this release's layout. */

@@ -5,13 +5,17 @@ import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.events.TimerIndex;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.core.state.StateTable;
 import dev.cairn.events.serde.EventDecodingException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
@@ -38,12 +42,27 @@ import org.slf4j.LoggerFactory;
  * and the last input offset of each input topic the journal reflects ({@link StoreLayout#inputPositions}), so that an
  * application that starts reading its inputs from the beginning skips what it already decided. Progress goes to the log
  * and to the {@link DecisionListener} (metrics).
+ *
+ * <p>Two halves: {@link #fold} reads and folds, on any thread, touching no store; a {@link Writer} empties and writes
+ * the stores on the stream thread, in steps. {@link #rebuild} runs both at once, within {@code Processor.init}, for a
+ * short journal ({@link #inline}); {@link BackgroundRebuild} runs the fold on a thread of its own for a long one.
  */
-final class StoreRebuild {
+public final class StoreRebuild {
 
     private static final Logger LOG = LoggerFactory.getLogger(StoreRebuild.class);
     private static final long PROGRESS_EVERY_MS = 5_000;
     private static final int LOGGED_UNDECODABLE = 10;
+    /**
+     * The most journal records a rebuild folds within {@code Processor.init}, on the stream thread: about 20 ms of
+     * folding. A longer journal is folded on a thread of its own ({@link BackgroundRebuild}), since the stream
+     * thread's transaction may be open meanwhile and would be fenced once it outlived {@code transaction.timeout.ms}.
+     */
+    static final long INLINE_RECORDS = 10_000;
+    /**
+     * The Kafka Streams property that sets another bound than {@link #INLINE_RECORDS} (0: every journal that has a
+     * record is folded in the background).
+     */
+    public static final String INLINE_RECORDS_CONFIG = "cairn.rebuild.inline.records";
 
     private final CoordinatorSettings settings;
     private final JournalSource journal;
@@ -55,12 +74,44 @@ final class StoreRebuild {
         this.listener = listener;
     }
 
-    /** What one rebuild folded. */
+    /** What one rebuild folded, and how long folding and writing took. */
     record Result(long records, long undecodable, Map<String, Long> inputPositions, long millis) {
     }
 
+    /** The journal partition folded into memory, not yet written to the stores. */
+    static final class Folded {
+        private final int partition;
+        private final CoordinatorState state;
+        private final Set<TimerIndex.Timer> timers;
+        private final Map<String, Long> inputPositions;
+        private final long records;
+        private final long undecodable;
+        private final long startedNanos;
+
+        private Folded(Fold fold, long startedNanos) {
+            this.partition = fold.partition;
+            this.state = fold.state;
+            this.timers = fold.timers;
+            this.inputPositions = Map.copyOf(fold.inputPositions);
+            this.records = fold.records;
+            this.undecodable = fold.undecodable;
+            this.startedNanos = startedNanos;
+        }
+    }
+
     /**
-     * Empties the task's stores and writes them anew from the journal.
+     * Whether the task's journal partition is short enough ({@link #INLINE_RECORDS}) to be folded at once, within
+     * {@code Processor.init}; a partition whose length cannot be known is not.
+     */
+    boolean inline(Map<String, Object> appConfigs, String journalTopic, int partition) {
+        Object bound = appConfigs.get(INLINE_RECORDS_CONFIG);
+        long inline = bound == null ? INLINE_RECORDS : Long.parseLong(bound.toString().strip());
+        long records = journal.records(appConfigs, journalTopic, partition);
+        return records >= 0 && records <= inline;
+    }
+
+    /**
+     * Empties the task's stores and writes them anew from the journal, at once.
      *
      * @param appConfigs the application's Kafka Streams configuration (how the journal is read)
      * @param stores the task's stores by name
@@ -69,32 +120,136 @@ final class StoreRebuild {
      */
     Result rebuild(Map<String, Object> appConfigs, String journalTopic, int partition, String reason,
             Function<String, KeyValueStore<?, ?>> stores, long nowMs) {
-        long started = System.nanoTime();
-        LOG.info("Rebuilding the stores of partition {} from {} ({})", partition, journalTopic, reason);
-        Fold fold = new Fold(journalTopic, partition, nowMs);
-        journal.read(appConfigs, journalTopic, partition, fold);
-        CoordinatorStores.REBUILT.forEach(name -> clear(stores.apply(name)));
-        CoordinatorState target = CoordinatorState.over(StreamsStorage.forTask(name -> cast(stores.apply(name))));
-        long entries = fold.state.copyTo(target);
-        KeyValueStore<Bytes, Bytes> timers = cast(stores.apply(CoordinatorStores.TIMERS));
-        fold.timers.forEach(timer -> timers.put(TimerKeys.timer(timer.dueAtMs(), timer.jobId()),
-                CoordinatorProcessor.NO_VALUE));
-        StoreLayout.record(timers, fold.inputPositions);
-        long millis = (System.nanoTime() - started) / 1_000_000;
-        LOG.info("Rebuilt the stores of partition {} from {} journal records ({} undecodable, skipped) in {} ms: "
-                        + "{} entries, {} timers, inputs reflected up to {}", partition, fold.records, fold.undecodable,
-                millis, entries, fold.timers.size(), fold.inputPositions);
-        listener.rebuilt(partition, fold.records, millis);
-        return new Result(fold.records, fold.undecodable, Map.copyOf(fold.inputPositions), millis);
+        Writer writer = writer(fold(appConfigs, journalTopic, partition, reason, nowMs, () -> false), stores);
+        while (!writer.step(Long.MAX_VALUE)) {
+            // one step writes everything when it has no deadline
+        }
+        return writer.result();
     }
 
-    private static void clear(KeyValueStore<?, ?> store) {
-        KeyValueStore<Object, Object> entries = cast(store);
-        List<Object> keys = new ArrayList<>();
-        try (KeyValueIterator<Object, Object> it = entries.all()) {
-            it.forEachRemaining(entry -> keys.add(entry.key));
+    /**
+     * Reads and folds the task's journal partition into memory; touches no store, so it may run on any thread.
+     *
+     * @param cancelled asked before every record: the fold stops with a {@link CancellationException} once it
+     *     answers true (the task was closed)
+     */
+    Folded fold(Map<String, Object> appConfigs, String journalTopic, int partition, String reason, long nowMs,
+            BooleanSupplier cancelled) {
+        long started = System.nanoTime();
+        LOG.info("Rebuilding the stores of partition {} from {} ({})", partition, journalTopic, reason);
+        Fold fold = new Fold(journalTopic, partition, nowMs, cancelled);
+        journal.read(appConfigs, journalTopic, partition, fold);
+        return new Folded(fold, started);
+    }
+
+    /** Writes {@code folded} to the task's stores, in steps ({@link Writer#step}), on the stream thread. */
+    Writer writer(Folded folded, Function<String, KeyValueStore<?, ?>> stores) {
+        return new Writer(folded, stores);
+    }
+
+    /**
+     * Empties the stores a rebuild writes and writes them from a fold, a bounded number of store operations at a
+     * time, so that no step holds the stream thread's transaction open for long. Its first operation removes the
+     * layout entry, its last writes it ({@link StoreLayout#record}): stores left half written by a task closed
+     * between steps record no layout, and are rebuilt again. Inputs kept in a backlog ({@link RebuildBacklog}) stay.
+     */
+    final class Writer {
+        private final Folded folded;
+        private final Function<String, KeyValueStore<?, ?>> stores;
+        private final KeyValueStore<Bytes, Bytes> timers;
+        private final Iterator<String> clearing = CoordinatorStores.REBUILT.iterator();
+        private final Iterator<StateTable<?, ?>> tables = StateTable.ALL.iterator();
+        private KeyValueStore<Object, Object> cleared;
+        private Iterator<Object> clearKeys = java.util.Collections.emptyIterator();
+        private CoordinatorState target;
+        private Iterator<? extends Map.Entry<?, ?>> entries = java.util.Collections.emptyIterator();
+        private StateTable<?, ?> table;
+        private Iterator<TimerIndex.Timer> timersLeft;
+        private boolean unmarked;
+        private boolean done;
+        private long written;
+        private Result result;
+
+        private Writer(Folded folded, Function<String, KeyValueStore<?, ?>> stores) {
+            this.folded = folded;
+            this.stores = stores;
+            this.timers = cast(stores.apply(CoordinatorStores.TIMERS));
         }
-        keys.forEach(entries::delete);
+
+        /**
+         * Carries out store operations until {@code deadlineNanos} ({@link System#nanoTime}) passes or the stores are
+         * written; whether they are.
+         */
+        boolean step(long deadlineNanos) {
+            if (!unmarked) {
+                timers.delete(TimerKeys.timer(StoreLayout.NEVER, StoreLayout.LAYOUT_KEY));
+                unmarked = true;
+            }
+            int operations = 0;
+            while (!done) {
+                if ((++operations & 0xff) == 0 && System.nanoTime() > deadlineNanos) {
+                    return false;
+                }
+                next();
+            }
+            return true;
+        }
+
+        /** One store operation: a delete, a put or the last bookkeeping. */
+        private void next() {
+            if (clearKeys.hasNext()) {
+                cleared.delete(clearKeys.next());
+            } else if (clearing.hasNext()) {
+                String name = clearing.next();
+                cleared = cast(stores.apply(name));
+                List<Object> keys = new ArrayList<>();
+                try (KeyValueIterator<Object, Object> it = cleared.all()) {
+                    it.forEachRemaining(entry -> {
+                        if (!name.equals(CoordinatorStores.TIMERS) || !RebuildBacklog.isEntry((Bytes) entry.key)) {
+                            keys.add(entry.key);
+                        }
+                    });
+                }
+                clearKeys = keys.iterator();
+            } else if (entries.hasNext()) {
+                put(table, entries.next());
+                written++;
+            } else if (tables.hasNext()) {
+                if (target == null) {
+                    target = CoordinatorState.over(StreamsStorage.forTask(name -> cast(stores.apply(name))));
+                }
+                table = tables.next();
+                entries = folded.state.entries(table).entrySet().iterator();
+            } else if (timersLeft == null) {
+                timersLeft = folded.timers.iterator();
+            } else if (timersLeft.hasNext()) {
+                TimerIndex.Timer timer = timersLeft.next();
+                timers.put(TimerKeys.timer(timer.dueAtMs(), timer.jobId()), CoordinatorProcessor.NO_VALUE);
+            } else {
+                StoreLayout.record(timers, folded.inputPositions);
+                finish();
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private <K, V extends SpecificRecord> void put(StateTable<K, V> table, Map.Entry<?, ?> entry) {
+            target.put(table, (K) entry.getKey(), (V) entry.getValue());
+        }
+
+        private void finish() {
+            done = true;
+            long millis = (System.nanoTime() - folded.startedNanos) / 1_000_000;
+            LOG.info("Rebuilt the stores of partition {} from {} journal records ({} undecodable, skipped) in {} ms: "
+                            + "{} entries, {} timers, inputs reflected up to {}", folded.partition, folded.records,
+                    folded.undecodable, millis, written, folded.timers.size(), folded.inputPositions);
+            listener.rebuilt(folded.partition, folded.records, millis);
+            result = new Result(folded.records, folded.undecodable, folded.inputPositions, millis);
+        }
+
+        /** What the rebuild folded and how long it took, once {@link #step} answered true. */
+        Result result() {
+            return result;
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -117,10 +272,13 @@ final class StoreRebuild {
         private long end = -1;
         private long lastProgressMs = System.currentTimeMillis();
 
-        private Fold(String topic, int partition, long nowMs) {
+        private final BooleanSupplier cancelled;
+
+        private Fold(String topic, int partition, long nowMs, BooleanSupplier cancelled) {
             this.topic = topic;
             this.partition = partition;
             this.nowMs = nowMs;
+            this.cancelled = cancelled;
         }
 
         /** Refuses a partition whose head was deleted: what is left would fold into stores without those jobs. */
@@ -138,6 +296,10 @@ final class StoreRebuild {
 
         @Override
         public void accept(long offset, Headers headers, byte[] value) {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("the rebuild of partition " + partition + " was cancelled at offset "
+                        + offset + ": its task was closed");
+            }
             SpecificRecord event;
             try {
                 event = decoder.decode("journal", value);

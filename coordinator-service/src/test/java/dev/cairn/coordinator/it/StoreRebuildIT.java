@@ -8,6 +8,7 @@ import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.streams.StoreLayout;
+import dev.cairn.coordinator.streams.StoreRebuild;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.core.testing.Events;
@@ -17,6 +18,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -78,6 +80,48 @@ class StoreRebuildIT {
             assertThat(cairn.journal(CheckpointTriggered.class, t -> t.getJobId().equals(job)
                     && t.getCheckpointId() <= pending.getCheckpointId()))
                     .as("no checkpoint triggered twice: the re-read inputs were skipped").hasSize(2);
+        }
+    }
+
+    @Test
+    void shouldRebuildInTheBackgroundKeepingTheInputsReadMeanwhileAndGoOn(KafkaCluster kafka, @TempDir Path first,
+            @TempDir Path second) {
+        List<String> jobs = List.of(CoordinatorTestBed.uniqueJobId("background-a"),
+                CoordinatorTestBed.uniqueJobId("background-b"), CoordinatorTestBed.uniqueJobId("background-c"));
+        try (CoordinatorTestBed cairn = CoordinatorTestBed.on(kafka, first).partitions(3)
+                .kafkaProperty(StoreRebuild.INLINE_RECORDS_CONFIG, "0").start()) {
+            Map<String, Long> pending = new java.util.HashMap<>();
+            for (String job : jobs) {
+                cairn.register(Events.job(job, 400, 60_000, TASKS.toArray(String[]::new)));
+                TASKS.forEach(task -> cairn.startTask(job, task, 0, task + "-1"));
+                CheckpointTriggered first1 = cairn.awaitNextControl(CheckpointTriggered.class,
+                        t -> t.getJobId().equals(job));
+                TASKS.forEach(task -> cairn.ack(job, first1.getCheckpointId(), task, 0, task + "-1"));
+                CheckpointTriggered next = cairn.awaitNextControl(CheckpointTriggered.class,
+                        t -> t.getJobId().equals(job) && t.getCheckpointId() > first1.getCheckpointId());
+                cairn.ack(job, next.getCheckpointId(), "source", 0, "source-1");
+                cairn.awaitJournal(CheckpointAcknowledged.class, a -> a.getJobId().equals(job)
+                        && a.getCheckpointId() == next.getCheckpointId());
+                pending.put(job, next.getCheckpointId());
+            }
+
+            cairn.restartAsNewApplication(second, oldApplication -> deleteGroup(kafka, oldApplication));
+
+            for (String job : jobs) {
+                long id = pending.get(job);
+                JobState rebuilt = await("job " + job + " rebuilt").atMost(CoordinatorTestBed.WAIT)
+                        .until(() -> cairn.liveJob(job), java.util.Objects::nonNull);
+                assertThat(rebuilt.getNextCheckpointId()).isEqualTo(id + 1);
+                cairn.ack(job, id, "sink", 0, "sink-1");
+                cairn.awaitNextControl(CheckpointCompleted.class,
+                        c -> c.getJobId().equals(job) && c.getCheckpointId() == id);
+                assertThat(cairn.journal(CheckpointTriggered.class, t -> t.getJobId().equals(job)
+                        && t.getCheckpointId() <= id))
+                        .as("no checkpoint triggered twice: the inputs kept while rebuilding were skipped").hasSize(2);
+            }
+            MeterRegistry registry = cairn.coordinator().metrics().registry();
+            assertThat(registry.find("cairn.store.rebuilds").counters()).as("every partition rebuilt once")
+                    .hasSize(3).allSatisfy(counter -> assertThat(counter.count()).isEqualTo(1.0));
         }
     }
 

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StoreRebuildTopologyTest {
 
-    private static final String JOB = "job";
+    static final String JOB = "job";
     /** The stores a rebuild must reproduce exactly; timers are rebuilt as due ticks and are compared apart. */
     private static final List<String> COMPARED = CoordinatorStores.REBUILT.stream()
             .filter(name -> !name.equals(CoordinatorStores.TIMERS))
@@ -178,7 +178,7 @@ class StoreRebuildTopologyTest {
      * Checkpoint 1 completes; checkpoint 2 waits for two of its three acks; a manual request waits in the queue
      * behind it (one checkpoint at a time).
      */
-    private static void runUntilOnePendingAndOneQueued(CoordinatorDriver driver) {
+    static void runUntilOnePendingAndOneQueued(CoordinatorDriver driver) {
         driver.register(spec(JOB, task("source", 2), task("sink", 1)));
         startTasks(driver);
         assertThat(driver.nextTrigger().getCheckpointId()).isEqualTo(1);
@@ -191,7 +191,7 @@ class StoreRebuildTopologyTest {
     }
 
     /** The inputs of {@link #runUntilOnePendingAndOneQueued}, in order, as a consumer reading them again sees them. */
-    private static void sendTheInputsOf(CoordinatorDriver driver) {
+    static void sendTheInputsOf(CoordinatorDriver driver) {
         driver.register(spec(JOB, task("source", 2), task("sink", 1)));
         startTasks(driver);
         ackFirst(driver);
@@ -212,7 +212,7 @@ class StoreRebuildTopologyTest {
         driver.ack(JOB, 1, "sink", 0, 10);
     }
 
-    private static JournalSource source(List<TestRecord<String, byte[]>> journal) {
+    static JournalSource source(List<TestRecord<String, byte[]>> journal) {
         return (configs, topic, partition, sink) -> {
             sink.end(journal.size());
             for (int offset = 0; offset < journal.size(); offset++) {
@@ -222,7 +222,7 @@ class StoreRebuildTopologyTest {
     }
 
     /** Every compared store's entries, byte-array values wrapped so that they compare by content. */
-    private static Map<String, Map<Object, Object>> contents(CoordinatorDriver driver) {
+    static Map<String, Map<Object, Object>> contents(CoordinatorDriver driver) {
         Map<String, Map<Object, Object>> contents = new HashMap<>();
         for (String name : COMPARED) {
             Map<Object, Object> entries = new HashMap<>();
@@ -237,7 +237,7 @@ class StoreRebuildTopologyTest {
         return contents;
     }
 
-    private static KeyValueStore<Bytes, Bytes> timers(CoordinatorDriver driver) {
+    static KeyValueStore<Bytes, Bytes> timers(CoordinatorDriver driver) {
         return driver.driver().getKeyValueStore(CoordinatorStores.TIMERS);
     }
 

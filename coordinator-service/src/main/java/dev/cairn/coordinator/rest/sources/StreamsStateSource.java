@@ -2,12 +2,14 @@ package dev.cairn.coordinator.rest.sources;
 
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.streams.CoordinatorStores;
+import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.coordinator.streams.StreamsStorage;
 import dev.cairn.core.state.CoordinatorState;
 import java.util.List;
 import java.util.TreeSet;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -61,8 +63,23 @@ public final class StreamsStateSource implements StateSource {
         return new JobLocation.Remote(metadata.activeHost().host(), metadata.activeHost().port());
     }
 
+    /**
+     * A reader of the partition's stores; answers 503 while they are rebuilt from the journal (they record no layout
+     * of this release until the rebuild wrote them whole).
+     */
     @Override
     public CoordinatorState reader(int partition) {
+        boolean current;
+        try {
+            current = StoreLayout.isCurrent(this.<Bytes, Bytes>store(CoordinatorStores.TIMERS, partition));
+        } catch (InvalidStateStoreException e) {
+            throw ApiException.unavailable("the stores of partition " + partition
+                    + " are not queryable right now (" + e.getMessage() + ")");
+        }
+        if (!current) {
+            throw ApiException.unavailable("the stores of partition " + partition + " are being rebuilt from the "
+                    + "journal; ask again once the rebuild is done (cairn_store_rebuild_remaining_records)");
+        }
         return CoordinatorState.over(StreamsStorage.forQueries(name -> {
             try {
                 return store(name, partition);
