@@ -13,6 +13,7 @@ import dev.cairn.core.views.SavepointViews;
 import dev.cairn.core.views.StateViews;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -90,9 +91,13 @@ final class JobQueries {
                         + stores.requestIndex(jobId).map(i -> i.getRequestIds().size()).orElse(0) + " kept now)"));
     }
 
-    private static JobState existing(CoordinatorState stores, String jobId) {
-        return stores.job(jobId)
-                .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' does not exist (never registered)"));
+    /** The job; 404 for an unknown job, naming when and by which request it was removed if it was. */
+    static JobState existing(CoordinatorState stores, String jobId) {
+        return stores.job(jobId).orElseThrow(() -> ApiException.notFound(stores.removed(jobId)
+                .map(removed -> "job '" + jobId + "' was removed at " + Instant.ofEpochMilli(removed.getRemovedAtMs())
+                        + " (request " + removed.getRequestId() + "); its journal keeps its history (cairn audit), "
+                        + "and registered again it takes checkpoint ids from " + removed.getNextCheckpointId() + " on")
+                .orElse("job '" + jobId + "' does not exist (never registered)")));
     }
 
     /** The spec of a job that exists: registered together with its state. */
