@@ -13,7 +13,6 @@ import dev.cairn.core.views.SavepointViews;
 import dev.cairn.core.views.StateViews;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.JobSpec;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -93,10 +92,8 @@ final class JobQueries {
 
     /** The job; 404 for an unknown job, naming when and by which request it was removed if it was. */
     static JobState existing(CoordinatorState stores, String jobId) {
-        return stores.job(jobId).orElseThrow(() -> ApiException.notFound(stores.removed(jobId)
-                .map(removed -> "job '" + jobId + "' was removed at " + Instant.ofEpochMilli(removed.getRemovedAtMs())
-                        + " (request " + removed.getRequestId() + "); its journal keeps its history (cairn audit), "
-                        + "and registered again it takes checkpoint ids from " + removed.getNextCheckpointId() + " on")
+        return stores.job(jobId).orElseThrow(() -> ApiException.notFound(StateViews.removal(stores, jobId)
+                .map(removal -> removal + "; its journal keeps its history (cairn audit)")
                 .orElse("job '" + jobId + "' does not exist (never registered)")));
     }
 

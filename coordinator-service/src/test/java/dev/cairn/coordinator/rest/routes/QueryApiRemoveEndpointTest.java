@@ -139,7 +139,7 @@ class QueryApiRemoveEndpointTest {
 
         assertThat(job.statusCode()).isEqualTo(404);
         assertThat(error(job)).startsWith("job 'job-1' was removed at ").contains("(request remove-1)")
-                .contains("registered again it takes checkpoint ids from 1 on");
+                .contains("registered again it takes checkpoint ids from 1 on; its journal keeps its history");
         assertThat(checkpoints.statusCode()).isEqualTo(404);
         assertThat(status.statusCode()).as("the removal's own request names it").isEqualTo(404);
         assertThat(error(status)).contains("(request remove-1)");
