@@ -50,8 +50,9 @@ import org.apache.avro.specific.SpecificRecord;
  * <p>These are counted per coordinator instance, in memory: they start at zero when the instance starts,
  * count only the decisions made on this instance (a job that moves here starts counting here; its series
  * stay, unchanging, on the instance it left), and may count the events of a transaction that Kafka Streams
- * aborted and reprocessed twice. A job's removal ({@code JobRemoved}) removes its series from this instance. Use {@code rate()}/{@code increase()} on them, and the figures of
- * {@link JobMetrics}, read from the stores, for exact totals.
+ * aborted and reprocessed twice. A job's removal ({@code JobRemoved}) removes its series from this instance. Use
+ * {@code rate()}/{@code increase()} on them, and the figures of {@link JobMetrics}, read from the stores, for exact
+ * totals.
  */
 public final class DecisionMetrics implements DecisionListener {
 
