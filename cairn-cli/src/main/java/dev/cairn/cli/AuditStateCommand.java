@@ -6,7 +6,9 @@ import dev.cairn.core.audit.Replay;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.core.views.ApiViews;
 import dev.cairn.core.views.StateViews;
+import dev.cairn.events.JobRemoved;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -47,11 +49,22 @@ final class AuditStateCommand extends AuditSubcommand {
             Replay replay = new Replay(CoordinatorSettings.DEFAULTS, jobId);
             JournalReader.Bounds bounds = new JournalReader.Bounds(jobId, point == null ? null : point.offset(),
                     point == null ? null : point.timeMs());
-            audit.read(spec, bounds, replay::accept, false);
+            List<JournalEntry> removals = new ArrayList<>();
+            audit.read(spec, bounds, entry -> {
+                replay.accept(entry);
+                if (entry.decoded() && entry.event() instanceof JobRemoved removed
+                        && removed.getJobId().equals(jobId)) {
+                    removals.add(entry);
+                }
+            }, false);
             if (StateViews.job(replay.state(), jobId).isEmpty()) {
-                return AuditCommand.notFound(spec, "job '" + jobId + "' "
-                        + (replay.applied() == 0 ? "has no record in the journal" : "was not registered")
-                        + (point == null ? "" : " as of " + point.describe()));
+                String asOfPoint = point == null ? "" : " as of " + point.describe();
+                return AuditCommand.notFound(spec, StateViews.removal(replay.state(), jobId)
+                        .map(removal -> removal + asOfPoint + ", by the journal record at "
+                                + removals.get(removals.size() - 1).position() + "; --as-of "
+                                + (removals.get(removals.size() - 1).offset() - 1) + " shows the job as it was")
+                        .orElse("job '" + jobId + "' " + (replay.applied() == 0 ? "has no record in the journal"
+                                : "was not registered") + asOfPoint));
             }
             JournalEntry last = replay.last();
             Report report = new Report(jobId, last.partition(), last.offset(), last.timestampMs(), replay.applied(),

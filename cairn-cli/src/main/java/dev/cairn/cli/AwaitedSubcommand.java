@@ -7,7 +7,8 @@ import picocli.CommandLine.Option;
 
 /**
  * A {@code cairn} subcommand that sends one request about a job ({@code --job}) and waits for the coordinator's
- * outcome of it ({@link AwaitFlags}): {@code resume} and {@code rescale}. Each says which request its flags describe.
+ * outcome of it ({@link AwaitFlags}): {@code resume}, {@code rescale} and {@code remove}. Each says which request its
+ * flags describe.
  */
 abstract class AwaitedSubcommand extends RequestSubcommand {
 

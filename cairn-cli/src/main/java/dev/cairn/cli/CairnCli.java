@@ -44,6 +44,8 @@ import picocli.CommandLine.Spec;
  *   <li>{@code cairn rescale}: a {@code RescaleJob} (new parallelism for some of a job's tasks), whose outcome it
  *       waits for;</li>
  *   <li>{@code cairn savepoint}: lists a job's savepoints (from the journal) or disposes of one;</li>
+ *   <li>{@code cairn remove}: a {@code RemoveJob} (a job that is not RUNNING leaves the stores), whose outcome it
+ *       waits for;</li>
  *   <li>{@code cairn keys}: makes the keys that sign sidecar records and requests (sends nothing);</li>
  *   <li>{@code cairn audit}: reads the journal directly (sends nothing): a checkpoint's timeline, the journal's
  *       invariants, a job's state as it was, the replay against the live coordinator ({@link AuditCommand}).</li>
@@ -55,11 +57,12 @@ import picocli.CommandLine.Spec;
 @Command(name = "cairn",
         description = "Produces Cairn requests to Kafka: register a job, trigger a checkpoint or savepoint, "
                 + "stop a job with a savepoint and resume it from one, change a job's parallelism, list and dispose of "
-                + "savepoints, change a job's status; audits the journal.",
+                + "savepoints, change a job's status, remove a job; audits the journal.",
         subcommands = {RegisterCommand.class, TriggerCommand.class, StopCommand.class, ResumeCommand.class,
-                RescaleCommand.class, SavepointCommand.class, StatusCommand.class, KeysCommand.class,
-                AuditCommand.class},
-        synopsisSubcommandLabel = "(register | trigger | stop | resume | rescale | savepoint | status | keys | audit)",
+                RescaleCommand.class, SavepointCommand.class, StatusCommand.class, RemoveCommand.class,
+                KeysCommand.class, AuditCommand.class},
+        synopsisSubcommandLabel = "(register | trigger | stop | resume | rescale | savepoint | status | remove | keys "
+                + "| audit)",
         footer = {"", "Examples:",
                 "  export CAIRN_REQUESTS_KEY_FILE=requests.key   # or --requests-key-file on every command",
                 "  cairn register --job orders --task source:1 --task map:2 --task sink:1 \\",
@@ -74,15 +77,16 @@ import picocli.CommandLine.Spec;
                 "  cairn rescale --job orders --parallelism map=4 --parallelism sink=2",
                 "  cairn savepoint dispose --job orders --path s3://bucket/savepoints/sp-1",
                 "  cairn status --job orders --status SUSPENDED",
+                "  cairn remove --job orders",
                 "  cairn keys generate --out master.key",
                 "  cairn keys job --job orders --master-key-file master.key",
                 "  cairn keys requests --master-key-file master.key --out requests.key",
                 "  cairn audit timeline --job orders --checkpoint 42",
                 "  cairn audit check",
                 "",
-                "Exit codes: 0 sent and acknowledged (resume, rescale, savepoint dispose: and completed), 2 malformed "
-                        + "flags (nothing sent), 1 not sent (resume, rescale, savepoint dispose: or refused, or no "
-                        + "outcome in time)."})
+                "Exit codes: 0 sent and acknowledged (resume, rescale, savepoint dispose, remove: and completed), 2 "
+                        + "malformed flags (nothing sent), 1 not sent (resume, rescale, savepoint dispose, remove: or "
+                        + "refused, or no outcome in time)."})
 public final class CairnCli implements Runnable {
 
     /** The requester recorded in every TriggerRequest the CLI produces. */
@@ -173,7 +177,7 @@ public final class CairnCli implements Runnable {
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(),
-                "Name what to send: register, trigger, stop, resume, rescale, savepoint or status.");
+                "Name what to send: register, trigger, stop, resume, rescale, savepoint, status or remove.");
     }
 
     /** Waits for outcomes through {@code watches} instead of the journal (tests). */

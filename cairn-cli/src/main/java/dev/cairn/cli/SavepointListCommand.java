@@ -68,7 +68,10 @@ final class SavepointListCommand implements Callable<Integer> {
                         }
                     }, JournalReader.Progress.NONE, Duration.ofMillis(timeoutMs));
             if (StateViews.job(replay.state(), jobId).isEmpty()) {
-                return AuditCommand.notFound(spec, "job '" + jobId + "' is not registered");
+                return AuditCommand.notFound(spec, StateViews.removal(replay.state(), jobId)
+                        .map(removal -> removal + "; its savepoints' files stay where they are (cairn audit state"
+                                + " --job " + jobId + " --as-of a time before the removal lists them)")
+                        .orElse("job '" + jobId + "' is not registered"));
             }
             SavepointViews.Savepoints view = SavepointViews.savepoints(replay.state(), jobId);
             PrintWriter out = spec.commandLine().getOut();

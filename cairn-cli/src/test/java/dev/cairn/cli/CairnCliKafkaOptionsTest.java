@@ -158,7 +158,7 @@ class CairnCliKafkaOptionsTest {
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(run.err)
-                .contains("Name what to send: register, trigger, stop, resume, rescale, savepoint or status.");
+                .contains("Name what to send: register, trigger, stop, resume, rescale, savepoint, status or remove.");
     }
 
     @Test

@@ -176,6 +176,9 @@ class ReadmeCommandsIT {
         ackAll(job, last.getCheckpointId(), "a1", "source", 2, "sink", 1);
         Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> cairn.liveJob(job).getStatus()
                 == JobStatus.FINISHED);
+        Run removed = SHELL.run(ran, one("curl -X DELETE localhost:8081/jobs/demo-job"), ROOT, Map.of());
+        assertThat(Json.MAPPER.readTree(removed.out()).get("request-id").asText()).isNotBlank();
+        assertThat(cairn.rest().awaitBody("/jobs/" + job, r -> r.statusCode() == 404)).contains("was removed at");
         Run heap = SHELL.run(ran, one("curl -s localhost:8081/metrics"), ROOT, Map.of());
         assertThat(heap.out()).contains("jvm_memory_used_bytes{area=\"heap\"", "jvm_gc_live_data_size_bytes");
         assertRanEvery(ran, "curl");

@@ -2,6 +2,7 @@ package dev.cairn.client.requests;
 
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.DisposeSavepoint;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
@@ -10,7 +11,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Produces requests (job specs, trigger requests, status changes, restores, rescales and savepoint disposals) to the
+ * Produces requests (job specs, trigger requests, status changes, restores, rescales, savepoint disposals and job
+ * removals) to the
  * requests topic, keyed by job id so that every request of a job reaches the stream task that owns it, signed with
  * the requests key (a coordinator with a master key takes no other), and waits for the broker's acknowledgement. The
  * REST API and the CLI both send through one ({@link KafkaRequestSender}).
@@ -44,6 +46,11 @@ public interface RequestSender extends AutoCloseable {
     /** Sends the disposal of one of a job's savepoints (Flink: {@code flink savepoint -d}). */
     default Delivery send(DisposeSavepoint dispose) {
         return send(dispose.getJobId(), new RequestEnvelope(dispose));
+    }
+
+    /** Sends the removal of a job that is not RUNNING, keyed and signed like every request. */
+    default Delivery send(RemoveJob remove) {
+        return send(remove.getJobId(), new RequestEnvelope(remove));
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.cairn.auth.SharedKeyVerifyingDeserializer;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.DisposeSavepoint;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
@@ -21,8 +22,8 @@ import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
 /**
- * A restore, a rescale and a savepoint's disposal go the way of every request: in an envelope, keyed by their job
- * id, and signed with the requests key as the coordinator verifies it.
+ * A restore, a rescale, a savepoint's disposal and a job's removal go the way of every request: in an envelope, keyed
+ * by their job id, and signed with the requests key as the coordinator verifies it.
  */
 class RequestSenderTest {
 
@@ -44,19 +45,23 @@ class RequestSenderTest {
     };
 
     @Test
-    void shouldSendARestoreARescaleAndADisposalKeyedByTheirJob() {
+    void shouldSendARestoreARescaleADisposalAndARemovalKeyedByTheirJob() {
         RestoreJob restore = RestoreJob.newBuilder().setJobId("orders").setRequestId("r1").setCheckpointId(7L)
                 .setRestoreMode(RestoreMode.CLAIM).setRequester("test").setTimestampMs(1).build();
         RescaleJob rescale = rescale("billing");
         DisposeSavepoint dispose = DisposeSavepoint.newBuilder().setJobId("orders").setRequestId("d1")
                 .setSavepointPath("file:///sp-1").setRequester("test").setTimestampMs(2).build();
 
+        RemoveJob remove = RemoveJob.newBuilder().setJobId("billing").setRequestId("x1").setRequester("test")
+                .setTimestampMs(3).build();
+
         sender.send(restore);
         sender.send(rescale);
         sender.send(dispose);
+        sender.send(remove);
 
-        assertThat(keys).containsExactly("orders", "billing", "orders");
-        assertThat(sent).extracting(RequestEnvelope::getEvent).containsExactly(restore, rescale, dispose);
+        assertThat(keys).containsExactly("orders", "billing", "orders", "billing");
+        assertThat(sent).extracting(RequestEnvelope::getEvent).containsExactly(restore, rescale, dispose, remove);
     }
 
     @Test

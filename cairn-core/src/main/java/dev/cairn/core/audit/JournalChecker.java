@@ -34,7 +34,8 @@ import org.apache.avro.specific.SpecificRecord;
  * replayed state at the end. The invariants are those of {@link Rule}; each violation names the record
  * (partition and offset) that breaks it. At {@link #finish()} the job's counts as the evolver rebuilt them are
  * compared with the counts the events add up to (triggers, completions, aborts and failed triggers, pending
- * checkpoints).
+ * checkpoints). A job's removal starts its counts again, as a job registered again under its id starts them, while
+ * its checkpoint ids must still increase: a job registered again never reuses an id of the removed one.
  */
 public final class JournalChecker {
 
@@ -110,6 +111,7 @@ public final class JournalChecker {
             case CHECKPOINT_FAILURE_COUNTED -> failureCounted(entry, jobId, (CheckpointFailureCounted) event);
             case STATE_DISCARDED -> DiscardCheck.check((StateDiscarded) event, state)
                     .ifPresent(problem -> violate(entry, jobId, Rule.DISCARDED_WHILE_KEPT, problem));
+            case JOB_REMOVED -> removed(entry, jobId, job);
             default -> {
                 // the other kinds are checked by no rule
             }
@@ -155,6 +157,18 @@ public final class JournalChecker {
                     + " names latest completed checkpoint " + e.getLatestCompletedId() + ", the journal's is "
                     + latest);
         }
+    }
+
+    /** The job's counts start again; its ids go on, and a checkpoint it left open is a violation. */
+    private void removed(JournalEntry entry, String jobId, JobTrack job) {
+        if (!job.open.isEmpty()) {
+            violate(entry, jobId, Rule.COUNTERS, "job " + jobId + " was removed with checkpoints "
+                    + new TreeSet<>(job.open.keySet()) + " open");
+        }
+        job.open.clear();
+        job.started = 0;
+        job.completed = 0;
+        job.failed = 0;
     }
 
     private void failureCounted(JournalEntry entry, String jobId, CheckpointFailureCounted e) {

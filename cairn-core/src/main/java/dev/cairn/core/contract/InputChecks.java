@@ -55,7 +55,7 @@ public final class InputChecks {
         return Optional.empty();
     }
 
-    /** The checks of the participants' messages, the restore requests, the rescale and the rest. */
+    /** The checks of the participants' messages, the restore requests, the rescale, the removal and the rest. */
     private static String[] otherProblems(Command command, InputLimits limits) {
         String[] problems;
         if (command instanceof Command.AcknowledgeParticipant c) {
@@ -74,6 +74,10 @@ public final class InputChecks {
                     c.event().getSavepointPath(), c.event().getCheckpointId(), limits);
         } else if (command instanceof Command.Rescale c) {
             problems = rescale(c.event(), limits);
+        } else if (command instanceof Command.Remove c) {
+            problems = of(limits.checkId("job id", c.event().getJobId()),
+                    limits.checkId("request id", c.event().getRequestId()),
+                    limits.checkId("requester", c.event().getRequester()));
         } else if (command instanceof Command.FailRestore c) {
             problems = of(limits.checkId("job id", c.event().getJobId()),
                     limits.checkId("task id", c.event().getTaskId()),

@@ -70,12 +70,15 @@ public final class CheckpointDecider {
         return d.decided();
     }
 
-    /** Registrations and task starts may come before the job; every other input needs it. */
+    /**
+     * Registrations and task starts may come before the job, and a removal answers for an unknown job itself; every
+     * other input needs the job.
+     */
     private static void decide(Decision d, Command.Input command) {
         EventKind kind = command.kind();
-        if (kind != EventKind.JOB_SPEC && kind != EventKind.TASK_STARTED
+        if (kind != EventKind.JOB_SPEC && kind != EventKind.TASK_STARTED && kind != EventKind.REMOVE_JOB
                 && d.state.job(command.jobId()).isEmpty()) {
-            d.reject(command.jobId(), command, "unknown job " + command.jobId());
+            d.reject(command.jobId(), command, Removals.unknownJob(d.state, command.jobId()));
             return;
         }
         step(kind).accept(d, command);
@@ -97,13 +100,14 @@ public final class CheckpointDecider {
             case PARTICIPANT_DECLINED -> (d, c) -> Participants.decline(d, c, (ParticipantDeclined) c.event());
             case RESTORE_JOB -> (d, c) -> Restores.restore(d, (Command.Restore) c);
             case RESCALE_JOB -> (d, c) -> Rescales.rescale(d, (Command.Rescale) c);
+            case REMOVE_JOB -> (d, c) -> Removals.remove(d, (Command.Remove) c);
             case DISPOSE_SAVEPOINT -> (d, c) -> Restores.dispose(d, (Command.Dispose) c);
             case RESTORE_FAILED -> (d, c) -> RestoreFallbacks.failed(d, c, (RestoreFailed) c.event());
-            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
-                    CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
-                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
-                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED,
-                    RESTORE_POINT_REJECTED ->
+            case JOB_REMOVED, JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED,
+                    CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED,
+                    PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED,
+                    TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED,
+                    STATE_DISCARDED, RESTORE_POINT_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
     }

@@ -144,7 +144,9 @@ public final class Participants {
         AckDiscardStatus status = job.getRecentlyEndedIds().contains(id) ? AckDiscardStatus.LATE
                 : PendingCheckpoints.find(job, id).isPresent() ? AckDiscardStatus.UNKNOWN
                 : AckDiscardStatus.DISCARDED;
-        Optional<String> kept = KeptStates.whyKept(d.state, job, ack.getParticipant(), ack.getState());
+        Optional<String> kept = ack.getState() == null ? Optional.<String>empty()
+                : KeptStates.ofRemovedJob(d.state, ack.getJobId(), id)
+                        .or(() -> KeptStates.whyKept(d.state, job, ack.getParticipant(), ack.getState()));
         d.emit(AckDiscarded.newBuilder()
                 .setJobId(ack.getJobId())
                 .setCheckpointId(id)

@@ -7,6 +7,7 @@ import dev.cairn.core.state.RestorePoints;
 import dev.cairn.core.state.Retention;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.JobRemoved;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.RestorePart;
@@ -28,16 +29,22 @@ import org.apache.avro.specific.SpecificRecord;
  * the job's retained checkpoints, as many of the newest as fit in one record (the newest always does: its completion
  * was measured with the journal's records); the restore point's subtask states in {@link RestoreParts}, which fit by
  * their number of states; and a tombstone for every part of the previous restore point the new one does not
- * overwrite. A sidecar reads them to know what to restore.
+ * overwrite. A sidecar reads them to know what to restore. A decision that removes the job replaces them all
+ * ({@link #ofRemoval}).
  */
 final class RestorePointRecords {
 
     private RestorePointRecords() {
     }
 
-    /** The records of the decision's new restore point; none when it made none. */
+    /** The records of the decision's new restore point, or of its removal of the job; none when it made neither. */
     static List<CompletedTopicRecord> of(List<SpecificRecord> events, CoordinatorState before,
             CoordinatorState after, CoordinatorSettings settings) {
+        for (SpecificRecord event : events) {
+            if (event instanceof JobRemoved removed) {
+                return ofRemoval(removed, events, before, settings);
+            }
+        }
         CheckpointCompleted point = newRestorePoint(events, before, after);
         if (point == null) {
             return List.of();
@@ -53,6 +60,29 @@ final class RestorePointRecords {
         int previousParts = Retention.newest(before.retained(jobId))
                 .map(previous -> previousPartCount(previous, events, before, statesPerPart)).orElse(0);
         for (int part = parts.size(); part < previousParts; part++) {
+            records.add(new CompletedTopicRecord(CairnTopics.restorePartKey(jobId, part), null));
+        }
+        return records;
+    }
+
+    /**
+     * What the removal of a job leaves on the completed topic, so that nothing there makes a job registered again
+     * under the id restore the removed job's state: under the job id, retained checkpoints with none in them whose
+     * {@code chosenAfterId} is the newest id the removed job could have used (a starting sidecar restores nothing and
+     * ignores the removed job's completions it sees on {@code cairn.control}); and a tombstone for every part of the
+     * removed job's restore point. The value under the job id stays until the job registered again completes a
+     * checkpoint, whose ids are all above it.
+     */
+    static List<CompletedTopicRecord> ofRemoval(JobRemoved removed, List<SpecificRecord> events,
+            CoordinatorState before, CoordinatorSettings settings) {
+        String jobId = removed.getJobId();
+        List<CompletedTopicRecord> records = new ArrayList<>();
+        records.add(new CompletedTopicRecord(jobId, RetainedCheckpoints.newBuilder().setJobId(jobId)
+                .setCheckpoints(List.of()).setChosenAfterId(removed.getNextCheckpointId() - 1).build()));
+        int statesPerPart = RestoreParts.statesPerPart(settings.limits(), settings.maxRecordBytes());
+        int previousParts = Retention.newest(before.retained(jobId))
+                .map(previous -> previousPartCount(previous, events, before, statesPerPart)).orElse(0);
+        for (int part = 0; part < previousParts; part++) {
             records.add(new CompletedTopicRecord(CairnTopics.restorePartKey(jobId, part), null));
         }
         return records;

@@ -7,6 +7,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreJob;
@@ -49,11 +50,12 @@ public sealed interface Command {
             case DISPOSE_SAVEPOINT -> new Dispose((DisposeSavepoint) event);
             case RESTORE_FAILED -> new FailRestore((RestoreFailed) event);
             case RESCALE_JOB -> new Rescale((RescaleJob) event, random.getAsDouble());
-            case JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED, CHECKPOINT_COMPLETED,
-                    CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED, PERIODIC_TRIGGER_SCHEDULED,
-                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED, TRIGGER_FAILED,
-                    CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED,
-                    RESTORE_POINT_REJECTED ->
+            case REMOVE_JOB -> new Remove((RemoveJob) event);
+            case JOB_REMOVED, JOB_RESTORED, SAVEPOINT_DISPOSED, PARTICIPANTS_TRIGGERED, CHECKPOINT_TRIGGERED,
+                    CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED,
+                    PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED,
+                    TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED,
+                    STATE_DISCARDED, RESTORE_POINT_REJECTED ->
                     throw new IllegalArgumentException("a " + kind + " event is decided by the coordinator, not sent"
                             + " to it");
         };
@@ -136,6 +138,10 @@ public sealed interface Command {
      * @param initialDelayFraction as for {@link RegisterJob}: used when the job enters RUNNING
      */
     record Rescale(RescaleJob event, double initialDelayFraction) implements Input {
+    }
+
+    /** Removes a job that is not RUNNING: its state leaves the stores, its checkpoint id counter stays. */
+    record Remove(RemoveJob event) implements Input {
     }
 
     /** Disposes of one of a job's savepoints. */

@@ -10,6 +10,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobRemoved;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
@@ -82,9 +83,17 @@ public final class EventDescriptions {
                     + ((RestoreFailed) event).getMessage();
             case RESTORE_POINT_REJECTED -> "Rejected the restore point of job " + ((RestorePointRejected) event)
                     .getJobId() + ": " + ((RestorePointRejected) event).getMessage();
+            case JOB_REMOVED -> removed((JobRemoved) event);
             case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
-                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT, RESCALE_JOB -> null;
+                    PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT, RESCALE_JOB,
+                    REMOVE_JOB -> null;
         };
+    }
+
+    private static String removed(JobRemoved e) {
+        return "Removed job " + e.getJobId() + " (" + e.getStatus() + ", request " + e.getRequestId() + "): its state"
+                + " left the stores, its journal and its files stay; registered again, it takes checkpoint ids from "
+                + e.getNextCheckpointId() + " on";
     }
 
     private static String discarded(StateDiscarded e) {

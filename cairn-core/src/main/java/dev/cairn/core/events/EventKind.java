@@ -10,6 +10,7 @@ import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobRemoved;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatusChange;
@@ -18,6 +19,7 @@ import dev.cairn.events.ParticipantDeclined;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
@@ -75,7 +77,9 @@ public enum EventKind {
     STATE_DISCARDED(StateDiscarded.class, Origin.DECIDED, true, null),
     RESTORE_FAILED(RestoreFailed.class, Origin.ACKS, false, null),
     RESTORE_POINT_REJECTED(RestorePointRejected.class, Origin.DECIDED, true, null),
-    RESCALE_JOB(RescaleJob.class, Origin.REQUESTS, false, null);
+    RESCALE_JOB(RescaleJob.class, Origin.REQUESTS, false, null),
+    REMOVE_JOB(RemoveJob.class, Origin.REQUESTS, false, null),
+    JOB_REMOVED(JobRemoved.class, Origin.DECIDED, false, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

@@ -22,6 +22,7 @@ import dev.cairn.events.CheckpointFailureCounted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.JobFailed;
+import dev.cairn.events.JobRemoved;
 import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
@@ -56,7 +57,7 @@ import org.apache.avro.specific.SpecificRecord;
  * Applies one journal event to the state: the only place where state changes. It takes no
  * decision; every choice was made by {@code CheckpointDecider} and recorded in the event, so the
  * stores are exactly {@code fold(evolve, journal)}. A request's outcome is kept by {@link RequestRecorder}, a task's
- * start and its end by {@link SubtaskRecorder}. An
+ * start and its end by {@link SubtaskRecorder}, a job's removal by {@link RemovalRecorder}. An
  * accepted ack changes only its own key (its checkpoint's progress follows from the acks) and the reference counts of
  * the shared objects it names ({@link SharedStates}), which a checkpoint that stops being kept releases. Events
  * that change nothing (requests, discarded acks, rejections, declines whose abort follows, participants' declines)
@@ -128,7 +129,8 @@ public final class CheckpointEvolver {
             case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
             case RESTORE_POINT_REJECTED -> (self, s, e) -> RestorePointRecorder.rejected(s, (RestorePointRejected) e);
             case RESCALE_JOB -> (self, s, e) -> RescaleRecorder.requested(s, (RescaleJob) e);
-            case RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
+            case JOB_REMOVED -> (self, s, e) -> RemovalRecorder.removed(s, (JobRemoved) e);
+            case REMOVE_JOB, RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
                     ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_FAILED -> NOTHING;
         };
     }
@@ -189,7 +191,8 @@ public final class CheckpointEvolver {
 
     /**
      * Stores the spec and its vertices, one key each: writes the vertices that are new or changed and removes
-     * those the new spec dropped (O(vertices), once per registration). The job keeps only the config.
+     * those the new spec dropped (O(vertices), once per registration). The job keeps only the config. A new job's
+     * checkpoint ids start above those of a job removed under its id.
      */
     private static void onJobSpec(CoordinatorState state, JobSpec spec) {
         String jobId = spec.getJobId();
@@ -215,6 +218,7 @@ public final class CheckpointEvolver {
                 .setJobId(jobId)
                 .setConfig(spec.getConfig())
                 .setStatus(JobStatus.RUNNING)
+                .setNextCheckpointId(RemovalRecorder.firstCheckpointId(state, jobId))
                 .setQueue(new ArrayList<>())
                 .setPending(new ArrayList<>())
                 .setCountedFailureIds(new ArrayList<>())

@@ -4,6 +4,7 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.KeptSavepoints;
+import dev.cairn.coordinator.state.RemovedJob;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.coordinator.state.SharedStateEntry;
@@ -20,6 +21,7 @@ import dev.cairn.events.RetainedCheckpoints;
 import dev.cairn.events.TaskFinished;
 import dev.cairn.events.TaskVertex;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -39,7 +41,7 @@ import org.apache.avro.specific.SpecificRecord;
  * one ack: nothing it touches grows with the job. A checkpoint's {@link #progress} is derived from its acks: found
  * by one scan of them when first read, then kept up to date as acks are put, so reading it after an ack is a
  * lookup. The only scans are over one group: one checkpoint's acks, or one job's finished subtasks, vertices or
- * requests.
+ * requests. A job's removal ({@link #removeJob}) removes its groups and its keys, never scanning another job's.
  */
 public final class CoordinatorState {
 
@@ -123,7 +125,51 @@ public final class CoordinatorState {
 
     /** Removes every value of one group of keys ({@link KeyCodec#group}) of a table removed by group. */
     public <K, V extends SpecificRecord> void removeGroup(StateTable<K, V> table, Object group) {
-        storage.deleteGroup(table, table.removableGroup(group));
+        deleteGroup(table, table.removableGroup(group));
+    }
+
+    /**
+     * Removes every entry of the job from every table but those that outlive it ({@link StateTable.JobEntries#KEPT}),
+     * whatever the tables' {@link StateTable.Removal}: a job's removal. The entries of the tables kept per checkpoint
+     * are those of {@code checkpointIds}, which must name every checkpoint the job keeps anything of (pending, in its
+     * history, retained, its savepoints).
+     */
+    public void removeJob(String jobId, Collection<Long> checkpointIds) {
+        for (StateTable<?, ?> table : StateTable.ALL) {
+            removeJobEntries(table, jobId, checkpointIds);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private <K, V extends SpecificRecord> void removeJobEntries(StateTable<K, V> table, String jobId,
+            Collection<Long> checkpointIds) {
+        switch (table.jobEntries()) {
+            case KEY -> delete(table, (K) jobId);
+            case GROUP -> deleteGroup(table, jobId);
+            case CHECKPOINTS -> {
+                for (long id : checkpointIds) {
+                    CheckpointKey checkpoint = new CheckpointKey(jobId, id);
+                    if (table.grouped()) {
+                        deleteGroup(table, checkpoint);
+                    } else {
+                        delete(table, (K) checkpoint);
+                    }
+                }
+            }
+            case KEPT -> {
+                // outlives the job
+            }
+        }
+    }
+
+    /** Removes the value under {@code key} whatever the table's removal: an overlay's changes, a job's removal. */
+    <K, V extends SpecificRecord> void delete(StateTable<K, V> table, K key) {
+        storage.delete(table, key);
+    }
+
+    /** Removes a group whatever the table's removal: an overlay's changes, a job's removal. */
+    <K, V extends SpecificRecord> void deleteGroup(StateTable<K, V> table, Object group) {
+        storage.deleteGroup(table, group);
         if (table == StateTable.ACKS && base == null) {
             progress.remove(group);
         }
@@ -290,6 +336,11 @@ public final class CoordinatorState {
     /** The job's savepoints that are points to restore from, oldest first; empty when it has none. */
     public List<CheckpointCompleted> savepoints(String jobId) {
         return get(StateTable.SAVEPOINTS, jobId).map(KeptSavepoints::getSavepoints).orElse(List.of());
+    }
+
+    /** What is kept of the job removed under {@code jobId}, empty when none was. */
+    public Optional<RemovedJob> removed(String jobId) {
+        return get(StateTable.REMOVED, jobId);
     }
 
     /** The job's shared state object at {@code location}, empty when no kept checkpoint refers to it. */

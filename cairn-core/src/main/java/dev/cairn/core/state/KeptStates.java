@@ -19,7 +19,8 @@ import java.util.Optional;
  * completed (Flink's RPC never delivers one twice): the state handle of a discarded ack is handed out for clean-up
  * only when no pending or retained checkpoint, and no finished subtask's final state, refers to its location. A
  * retained checkpoint whose accepted acks are no longer stored (they left the history) is taken to refer to every
- * state of its own id: nothing is handed out that might be part of it.
+ * state of its own id: nothing is handed out that might be part of it. A checkpoint of a job removed under the
+ * same id ({@link #ofRemovedJob}) keeps its states too: the removed job's checkpoints and savepoints stay the user's.
  */
 public final class KeptStates {
 
@@ -33,6 +34,10 @@ public final class KeptStates {
             return Optional.empty();
         }
         String jobId = ack.getJobId();
+        Optional<String> removed = ofRemovedJob(state, jobId, ack.getCheckpointId());
+        if (removed.isPresent()) {
+            return removed;
+        }
         for (long id : keptIds(state, job)) {
             Optional<CheckpointAcknowledged> accepted = state.ack(jobId, id, ack.getTaskId(), ack.getSubtaskIndex());
             if (accepted.isPresent() && sameLocation(accepted.get().getStateHandle(), handle)) {
@@ -71,6 +76,17 @@ public final class KeptStates {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Why the states of checkpoint {@code checkpointId} must be kept when a job removed under {@code jobId} used its
+     * id (a late ack of the removed job, arriving after the id was registered again); else empty. Cairn no longer
+     * knows which of the removed job's checkpoints and savepoints refer to a state, so it hands none out.
+     */
+    public static Optional<String> ofRemovedJob(CoordinatorState state, String jobId, long checkpointId) {
+        return state.removed(jobId).filter(removed -> checkpointId < removed.getNextCheckpointId())
+                .map(removed -> "checkpoint " + checkpointId + " belongs to the job removed under this id (request "
+                        + removed.getRequestId() + "), whose states stay the user's");
     }
 
     /** Whether {@code ack} equals an accepted one: same checkpoint, subtask, attempt and state handle. */

@@ -52,14 +52,14 @@ public final class OverlayStorage implements Storage {
         Set<?> groups = removedGroups == null ? null : removedGroups[table.index()];
         if (groups != null) {
             for (Object group : groups) {
-                target.removeGroup(table, group);
+                target.deleteGroup(table, group);
             }
         }
         Map<Object, Object> writes = written[table.index()];
         if (writes != null) {
             for (Map.Entry<Object, Object> write : writes.entrySet()) {
                 if (write.getValue() == REMOVED) {
-                    target.remove(table, (K) write.getKey());
+                    target.delete(table, (K) write.getKey());
                 } else {
                     target.put(table, (K) write.getKey(), (V) write.getValue());
                 }

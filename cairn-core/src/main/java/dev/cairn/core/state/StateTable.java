@@ -4,6 +4,7 @@ import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.KeptSavepoints;
+import dev.cairn.coordinator.state.RemovedJob;
 import dev.cairn.coordinator.state.RequestIndex;
 import dev.cairn.coordinator.state.RequestRecord;
 import dev.cairn.coordinator.state.SharedStateEntry;
@@ -27,8 +28,9 @@ import org.apache.avro.specific.SpecificRecord;
  * The catalogue of the coordinator's state: every table, declared once, with the name of the store that holds
  * it, how its keys and values are encoded, whether its entries are ever removed, and how the decider reads it (a
  * store backing keeps the values of the tables read on every message decoded, and the keys of those read mostly
- * for keys they do not hold). {@link CoordinatorState} reads and writes any table; a backing ({@link Storage})
- * keeps every table of {@link #ALL}. Adding a table is one line here and its codec.
+ * for keys they do not hold), and where a job's entries are when the job is removed ({@link JobEntries}).
+ * {@link CoordinatorState} reads and writes any table; a backing ({@link Storage}) keeps every table of {@link #ALL}.
+ * Adding a table is one line here and its codec.
  *
  * @param <K> the key: a job id or one of {@link StateKeys}
  * @param <V> the value, an Avro record (immutable by convention: writers put new values)
@@ -37,61 +39,87 @@ public final class StateTable<K, V extends SpecificRecord> {
 
     /** Status, checkpoint config, schedule, queue, pending summaries, counters: small, nothing per task. */
     public static final StateTable<String, JobState> JOBS = new StateTable<>("cairn-jobs", StateKeys.JOB,
-            JobState.class, Removal.NEVER, Reads.OFTEN);
+            JobState.class, Removal.NEVER, Reads.OFTEN, JobEntries.KEY);
     /** The registered spec, every vertex in spec order: read at registration, triggering and by the REST views. */
     public static final StateTable<String, JobSpec> SPECS = new StateTable<>("cairn-specs", StateKeys.JOB,
-            JobSpec.class, Removal.NEVER, Reads.OFTEN);
+            JobSpec.class, Removal.NEVER, Reads.OFTEN, JobEntries.KEY);
     /** The spec's vertices one key each: the per-message lookup of acks, declines and task starts. */
     public static final StateTable<VertexKey, TaskVertex> VERTICES = new StateTable<>("cairn-vertices",
-            StateKeys.VERTEX, TaskVertex.class, Removal.BY_KEY, Reads.OFTEN);
+            StateKeys.VERTEX, TaskVertex.class, Removal.BY_KEY, Reads.OFTEN, JobEntries.GROUP);
     /** A subtask's current attempt and the start time its TaskStarted carried. */
     public static final StateTable<AttemptKey, CurrentAttempt> ATTEMPTS = new StateTable<>("cairn-attempts",
-            StateKeys.SUBTASK, CurrentAttempt.class, Removal.NEVER, Reads.OFTEN);
+            StateKeys.SUBTASK, CurrentAttempt.class, Removal.NEVER, Reads.OFTEN, JobEntries.GROUP);
     /** A subtask that finished for good, with its final state, until a new attempt of it starts. */
     public static final StateTable<AttemptKey, TaskFinished> FINISHED = new StateTable<>("cairn-finished",
-            StateKeys.SUBTASK, TaskFinished.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+            StateKeys.SUBTASK, TaskFinished.class, Removal.BY_KEY, Reads.WHEN_NEEDED, JobEntries.GROUP);
     /**
      * The accepted acks, read a checkpoint at a time; they double as per-subtask stats while their checkpoint is
      * pending or in the job's history. A checkpoint's progress is derived from them ({@link CoordinatorState}).
      */
     public static final StateTable<AckKey, CheckpointAcknowledged> ACKS = new StateTable<>("cairn-acks",
-            StateKeys.ACK, CheckpointAcknowledged.class, Removal.BY_GROUP, Reads.MOSTLY_ABSENT);
+            StateKeys.ACK, CheckpointAcknowledged.class, Removal.BY_GROUP, Reads.MOSTLY_ABSENT,
+            JobEntries.CHECKPOINTS);
     /** One ended checkpoint of the job's history. */
     public static final StateTable<CheckpointKey, CheckpointSummary> SUMMARIES = new StateTable<>("cairn-summaries",
-            StateKeys.CHECKPOINT, CheckpointSummary.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+            StateKeys.CHECKPOINT, CheckpointSummary.class, Removal.BY_KEY, Reads.WHEN_NEEDED, JobEntries.CHECKPOINTS);
     /** The retained completed checkpoints, written only at completion; read with the schemas of older releases. */
     public static final StateTable<String, RetainedCheckpoints> RETAINED = new StateTable<>("cairn-retained",
-            StateKeys.JOB, CairnSerdes.retained(), Removal.NEVER, Reads.WHEN_NEEDED);
+            StateKeys.JOB, CairnSerdes.retained(), Removal.NEVER, Reads.WHEN_NEEDED, JobEntries.KEY);
     /** What became of one trigger request (its latest outcome), for the status queries. */
     public static final StateTable<RequestKey, RequestRecord> REQUESTS = new StateTable<>("cairn-requests",
-            StateKeys.REQUEST, RequestRecord.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+            StateKeys.REQUEST, RequestRecord.class, Removal.BY_KEY, Reads.WHEN_NEEDED, JobEntries.GROUP);
     /** The job's requests whose records are kept, oldest first (bounded). */
     public static final StateTable<String, RequestIndex> REQUEST_INDEXES = new StateTable<>("cairn-request-index",
-            StateKeys.JOB, RequestIndex.class, Removal.NEVER, Reads.WHEN_NEEDED);
+            StateKeys.JOB, RequestIndex.class, Removal.NEVER, Reads.WHEN_NEEDED, JobEntries.KEY);
 
     /** The job's savepoints that are points to restore from, oldest first, until a user disposes of one. */
     public static final StateTable<String, KeptSavepoints> SAVEPOINTS = new StateTable<>("cairn-savepoints",
-            StateKeys.JOB, KeptSavepoints.class, Removal.NEVER, Reads.WHEN_NEEDED);
+            StateKeys.JOB, KeptSavepoints.class, Removal.NEVER, Reads.WHEN_NEEDED, JobEntries.KEY);
 
     /**
      * The job's shared state objects and how many acks of kept checkpoints refer to each ({@link SharedStates}):
      * read for the shared objects an ack names, and when a checkpoint's state is discarded.
      */
     public static final StateTable<SharedKey, SharedStateEntry> SHARED_STATES = new StateTable<>("cairn-shared",
-            StateKeys.SHARED, SharedStateEntry.class, Removal.BY_KEY, Reads.WHEN_NEEDED);
+            StateKeys.SHARED, SharedStateEntry.class, Removal.BY_KEY, Reads.WHEN_NEEDED, JobEntries.GROUP);
+
+    /**
+     * What is kept of a removed job ({@link RemovedJob}): where its checkpoint id counter had got to. It outlives the
+     * job, and stays when the id is registered again (a later removal replaces it).
+     */
+    public static final StateTable<String, RemovedJob> REMOVED = new StateTable<>("cairn-removed", StateKeys.JOB,
+            RemovedJob.class, Removal.NEVER, Reads.WHEN_NEEDED, JobEntries.KEPT);
 
     /** Every table, in the order a state lists them. */
     public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, ACKS,
-            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS, SHARED_STATES);
+            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS, SHARED_STATES, REMOVED);
 
-    /** Which entries of a table are ever removed. */
+    /**
+     * Which entries of a table are ever removed while their job lives. A job's removal removes every entry of the
+     * job, whatever its table's removal ({@link CoordinatorState#removeJob}, by {@link JobEntries}).
+     */
     public enum Removal {
-        /** None: the entry lives as long as the job; removing one is a bug. */
+        /** None: the entry lives as long as the job; removing one otherwise is a bug. */
         NEVER,
         /** One key at a time. */
         BY_KEY,
         /** A group of keys at once ({@link KeyCodec#group}). */
         BY_GROUP
+    }
+
+    /** Where a job's entries are in a table, for the job's removal to find every one of them. */
+    public enum JobEntries {
+        /** Under the job id: one entry per job. */
+        KEY,
+        /** In the group of the job id ({@link KeyCodec#group}). */
+        GROUP,
+        /**
+         * One entry (or group) per checkpoint of the job, under its {@link StateKeys.CheckpointKey}: found through the
+         * checkpoints the job may keep something of.
+         */
+        CHECKPOINTS,
+        /** None: the table keeps what outlives a removed job. */
+        KEPT
     }
 
     /** How often the decider reads a table. */
@@ -118,18 +146,22 @@ public final class StateTable<K, V extends SpecificRecord> {
     private final AvroEventSerde<V> values;
     private final Removal removal;
     private final Reads reads;
+    private final JobEntries jobEntries;
     private final int index;
 
-    private StateTable(String store, KeyCodec<K> keys, Class<V> type, Removal removal, Reads reads) {
-        this(store, keys, AvroEventSerde.currentOnly(type), removal, reads);
+    private StateTable(String store, KeyCodec<K> keys, Class<V> type, Removal removal, Reads reads,
+            JobEntries jobEntries) {
+        this(store, keys, AvroEventSerde.currentOnly(type), removal, reads, jobEntries);
     }
 
-    private StateTable(String store, KeyCodec<K> keys, AvroEventSerde<V> values, Removal removal, Reads reads) {
+    private StateTable(String store, KeyCodec<K> keys, AvroEventSerde<V> values, Removal removal, Reads reads,
+            JobEntries jobEntries) {
         this.store = store;
         this.keys = keys;
         this.values = values;
         this.removal = removal;
         this.reads = reads;
+        this.jobEntries = jobEntries;
         this.index = nextIndex();
     }
 
@@ -163,6 +195,11 @@ public final class StateTable<K, V extends SpecificRecord> {
     /** Whether a store backing keeps every key of this table in memory, to answer a read of an absent key. */
     public boolean keysKept() {
         return reads == Reads.MOSTLY_ABSENT;
+    }
+
+    /** Where a job's entries are in this table, for the job's removal. */
+    public JobEntries jobEntries() {
+        return jobEntries;
     }
 
     /** Whether this table is read and removed a group of keys at a time. */

@@ -22,6 +22,7 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobSpec;
 import dev.cairn.events.PeriodicTriggerScheduled;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.StateHandle;
 import dev.cairn.events.TaskStarted;
 import dev.cairn.events.TriggerFailed;
@@ -82,6 +83,8 @@ class InputBoundsAndOrderTest {
         noHandle.setStateHandle(null);
         CheckpointDeclined longMessage = Fixtures.declined(1, SOURCE, 0, null);
         longMessage.setMessage("m".repeat(16_385));
+        RemoveJob.Builder removal = RemoveJob.newBuilder().setJobId(JOB).setRequestId("r1").setRequester("test")
+                .setTimestampMs(0);
         return Stream.of(
                 Arguments.of("target location", new Command.RequestTrigger(longTarget), "targetLocation is 1105"),
                 Arguments.of("request id", new Command.RequestTrigger(longRequestId), "requestId is 257"),
@@ -97,7 +100,11 @@ class InputBoundsAndOrderTest {
                 Arguments.of("ack's attempt id", new Command.Acknowledge(controlAttempt),
                         "attempt id contains a control character"),
                 Arguments.of("missing state handle", new Command.Acknowledge(noHandle), "state handle is missing"),
-                Arguments.of("decline message", new Command.Decline(longMessage), "decline message is 16385"));
+                Arguments.of("decline message", new Command.Decline(longMessage), "decline message is 16385"),
+                Arguments.of("removal's request id", new Command.Remove(removal.setRequestId(LONG_ID).build()),
+                        "request id is 257"),
+                Arguments.of("removal's requester", new Command.Remove(RemoveJob.newBuilder(removal.build())
+                        .setRequestId("r1").setRequester("a\u0000b").build()), "requester contains a control"));
     }
 
     @ParameterizedTest(name = "{0}")

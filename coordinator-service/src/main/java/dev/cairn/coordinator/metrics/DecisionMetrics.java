@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.specific.SpecificRecord;
@@ -49,8 +50,9 @@ import org.apache.avro.specific.SpecificRecord;
  * <p>These are counted per coordinator instance, in memory: they start at zero when the instance starts,
  * count only the decisions made on this instance (a job that moves here starts counting here; its series
  * stay, unchanging, on the instance it left), and may count the events of a transaction that Kafka Streams
- * aborted and reprocessed twice. Use {@code rate()}/{@code increase()} on them, and the figures of
- * {@link JobMetrics}, read from the stores, for exact totals.
+ * aborted and reprocessed twice. A job's removal ({@code JobRemoved}) removes its series from this instance. Use
+ * {@code rate()}/{@code increase()} on them, and the figures of {@link JobMetrics}, read from the stores, for exact
+ * totals.
  */
 public final class DecisionMetrics implements DecisionListener {
 
@@ -59,6 +61,11 @@ public final class DecisionMetrics implements DecisionListener {
             Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2_500),
             Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(1),
             Duration.ofMinutes(2), Duration.ofMinutes(5), Duration.ofMinutes(10));
+
+    /** The names of the series labelled by job that this class registers. */
+    private static final Set<String> JOB_SERIES = Set.of("cairn.checkpoint.acks", "cairn.checkpoint.acks.discarded",
+            "cairn.state.discarded.objects", "cairn.state.discarded.bytes", "cairn.restore.points.rejected",
+            "cairn.task.starts.rejected", "cairn.checkpoint.failures", "cairn.checkpoint.duration");
 
     private final MeterRegistry registry;
     private final Map<Integer, AtomicLong> rebuildRemaining = new ConcurrentHashMap<>();
@@ -85,6 +92,7 @@ public final class DecisionMetrics implements DecisionListener {
                 case TASK_START_REJECTED -> rejectedStarts(jobId).increment();
                 case STATE_DISCARDED -> discardedState(jobId, (StateDiscarded) event);
                 case RESTORE_POINT_REJECTED -> rejectedRestorePoints(jobId).increment();
+                case JOB_REMOVED -> removeSeriesOf(jobId);
                 default -> {
                     // the other kinds count towards no metric
                 }
@@ -119,6 +127,15 @@ public final class DecisionMetrics implements DecisionListener {
     private AtomicLong remaining(int partition) {
         return rebuildRemaining.computeIfAbsent(partition, p -> registry.gauge("cairn.store.rebuild.remaining.records",
                 List.of(Tag.of("partition", Integer.toString(p))), new AtomicLong()));
+    }
+
+    /** Removes the job's series: a removed job counts nothing more, and a job registered again starts at zero. */
+    private void removeSeriesOf(String jobId) {
+        acksByJob.remove(jobId);
+        registry.getMeters().stream()
+                .filter(meter -> JOB_SERIES.contains(meter.getId().getName())
+                        && jobId.equals(meter.getId().getTag("job")))
+                .toList().forEach(registry::remove);
     }
 
     private void completed(String jobId, CheckpointCompleted completed) {

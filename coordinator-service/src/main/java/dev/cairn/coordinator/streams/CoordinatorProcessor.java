@@ -7,6 +7,7 @@ import dev.cairn.core.events.Command;
 import dev.cairn.core.events.EventDescriptions;
 import dev.cairn.core.events.TimerIndex;
 import dev.cairn.core.state.CoordinatorState;
+import dev.cairn.events.JobRemoved;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -38,6 +39,9 @@ import org.slf4j.LoggerFactory;
  * notifications to the control topic, and the records of a new restore point ({@link Decided#completedRecords}) to
  * the completed topic; then it hands the events to its {@link DecisionListener} (metrics). It makes no decision of
  * its own: it encodes, measures and forwards.
+ *
+ * <p>The timer index is the shell's own: a due timer becomes a {@link Command.Tick}, and a job's removal
+ * ({@link JobRemoved}) removes the job's timers from it, as the evolve removes the job from the other stores.
  *
  * <p>When Kafka Streams initialises the task and its stores are not of this release's layout (or there are none),
  * they are rebuilt from the task's journal partition before it decides anything: at once when the partition is short
@@ -316,6 +320,11 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
                 context.forward(new Record<>(jobId, output.control(), now), CoordinatorTopology.CONTROL_SINK);
             }
         }
+        for (SpecificRecord event : decided.events()) {
+            if (event instanceof JobRemoved removed) {
+                removeTimers(removed.getJobId());
+            }
+        }
         for (CompletedTopicRecord completed : decided.completedRecords()) {
             context.forward(new Record<>(completed.key(), (Object) completed.value(), now),
                     CoordinatorTopology.COMPLETED_SINK);
@@ -326,6 +335,23 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         if (!decided.events().isEmpty()) {
             tell(jobId, decided, now);
         }
+    }
+
+    /**
+     * Removes a removed job's timers from the index, so that it keeps nothing of the job (a tick of a job that no
+     * longer exists would decide nothing): one scan of the timers that can come due, as rare as a removal.
+     */
+    private void removeTimers(String jobId) {
+        List<Bytes> keys = new ArrayList<>();
+        try (KeyValueIterator<Bytes, Bytes> it = timers.range(null, TimerKeys.timer(StoreLayout.NEVER, ""))) {
+            while (it.hasNext()) {
+                Bytes key = it.next().key;
+                if (TimerKeys.timerDueAt(key) < StoreLayout.NEVER && jobId.equals(TimerKeys.timerJob(key))) {
+                    keys.add(key);
+                }
+            }
+        }
+        keys.forEach(timers::delete);
     }
 
     /**

@@ -40,8 +40,8 @@ public final class StoreLayout {
     /**
      * The layout this release writes. 1: that of 0.1.0, the first release, of 0.2.0, which first records it, and of
      * 0.3.0, whose stores are 0.2.0's byte for byte. 2: the savepoints store ({@code cairn-savepoints}), the shared
-     * state store ({@code cairn-shared}), and a stop-with-savepoint's savepoint among the retained checkpoints, so
-     * stores of layout 1 are rebuilt from the journal.
+     * state store ({@code cairn-shared}), the removed jobs' store ({@code cairn-removed}), and a stop-with-savepoint's
+     * savepoint among the retained checkpoints, so stores of layout 1 are rebuilt from the journal.
      */
     public static final long CURRENT = 2;
     /** The due time of the bookkeeping entries in the timer index: never due. */

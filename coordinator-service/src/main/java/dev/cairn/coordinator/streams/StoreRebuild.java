@@ -6,6 +6,7 @@ import dev.cairn.core.events.TimerIndex;
 import dev.cairn.core.evolve.CheckpointEvolver;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.state.StateTable;
+import dev.cairn.events.JobRemoved;
 import dev.cairn.events.serde.EventDecodingException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -38,10 +39,10 @@ import org.slf4j.LoggerFactory;
  * folded, the rebuild fails with a {@link JournalHeadDeletedException} and the stores stay as they were. Out: every
  * store of the task emptied and written with the fold (jobs, specs, vertices, attempts, finished subtasks, acks,
  * summaries, retained checkpoints, request records and indexes); the timers the journal's events set (each one already
- * due becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger); and the layout
- * and the last input offset of each input topic the journal reflects ({@link StoreLayout#inputPositions}), so that an
- * application that starts reading its inputs from the beginning skips what it already decided. Progress goes to the log
- * and to the {@link DecisionListener} (metrics).
+ * due becomes one tick of its job now, which decides what is overdue: a timeout or a periodic trigger; none of a job
+ * removed since); and the layout and the last input offset of each input topic the journal reflects
+ * ({@link StoreLayout#inputPositions}), so that an application that starts reading its inputs from the beginning skips
+ * what it already decided. Progress goes to the log and to the {@link DecisionListener} (metrics).
  *
  * <p>Two halves: {@link #fold} reads and folds, on any thread, touching no store; a {@link Writer} empties and writes
  * the stores on the stream thread, in steps. {@link #rebuild} runs both at once, within {@code Processor.init}, for a
@@ -318,6 +319,9 @@ public final class StoreRebuild {
             }
             TimerIndex.timer(event).ifPresent(t -> timers.add(t.dueAtMs() > nowMs ? t
                     : new TimerIndex.Timer(t.jobId(), nowMs)));
+            if (event instanceof JobRemoved removed) {
+                timers.removeIf(timer -> timer.jobId().equals(removed.getJobId()));
+            }
             StoreLayout.inputOf(headers).ifPresent(input -> inputPositions.merge(input.topic(), input.offset(),
                     Math::max));
             records++;

@@ -12,6 +12,8 @@ import dev.cairn.events.CheckpointFailureReason;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DiscardReason;
 import dev.cairn.events.DiscardedObject;
+import dev.cairn.events.JobRemoved;
+import dev.cairn.events.JobStatus;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStartRejected;
@@ -56,6 +58,22 @@ class DecisionMetricsTest {
                 .isEqualTo(2.0);
         assertThat(Scrapes.value(scrape, "cairn_state_discarded_bytes_total{job=\"orders\",reason=\"SUBSUMED\"}"))
                 .isEqualTo(150.0);
+    }
+
+    @Test
+    void shouldRemoveTheSeriesOfARemovedJobAndKeepTheOthers() {
+        metrics.decided("orders", List.of(ack("orders", 0), rejectedStart("orders")), 1_000);
+        metrics.decided("billing", List.of(ack("billing", 0)), 1_000);
+
+        metrics.decided("orders", List.of(JobRemoved.newBuilder().setJobId("orders").setRequestId("rm-1")
+                .setStatus(JobStatus.FINISHED).setNextCheckpointId(5).setTimestampMs(2_000).build()), 2_000);
+        metrics.decided("orders", List.of(ack("orders", 0)), 3_000);
+
+        String scrape = registry.scrape();
+        assertThat(scrape).doesNotContain("cairn_task_starts_rejected_total{job=\"orders\"}");
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"orders\"}"))
+                .as("a job registered again under the id counts from zero").isEqualTo(1.0);
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"billing\"}")).isEqualTo(1.0);
     }
 
     @Test

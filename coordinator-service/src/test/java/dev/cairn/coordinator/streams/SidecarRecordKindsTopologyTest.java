@@ -14,6 +14,7 @@ import dev.cairn.events.JobSpec;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.ParticipantAcknowledged;
 import dev.cairn.events.ParticipantDeclined;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreFailed;
@@ -108,6 +109,8 @@ class SidecarRecordKindsTopologyTest {
             driver.send(JOB, new RequestEnvelope(RescaleJob.newBuilder().setJobId(JOB).setRequestId("rescale-1")
                     .setTasks(List.of(new TaskRescale(spec().getTasks().get(0).getTaskId(), 2)))
                     .setRestoreMode(RestoreMode.NO_CLAIM).setRequester("test").setTimestampMs(driver.now()).build()));
+            driver.send(JOB, new RequestEnvelope(RemoveJob.newBuilder().setJobId(JOB).setRequestId("remove-1")
+                    .setRequester("test").setTimestampMs(driver.now()).build()));
 
             assertThat(driver.deadLetters().isEmpty()).as("signing %s", master != null ? "on" : "off").isTrue();
             assertThat(kindsInJournal()).containsAll(requestKinds());

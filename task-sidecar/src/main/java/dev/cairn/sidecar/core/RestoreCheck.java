@@ -29,7 +29,8 @@ import java.util.Optional;
  *       ({@link Verdict#latestCompletedOnControl}), at least, when it asks its first snapshot.</li>
  * </ul>
  * Other jobs' completions are ignored, and so are those that came before a user chose the restore point (a restore
- * from an older savepoint is behind them on purpose).
+ * from an older savepoint is behind them on purpose) and those of a job removed under the same id (the completed
+ * topic then shows no checkpoint, and the ids the removed job used: a job registered again starts afresh).
  */
 public final class RestoreCheck {
 
@@ -100,10 +101,12 @@ public final class RestoreCheck {
 
     /**
      * When the newest retained checkpoint is a point a user chose to restore from: the newest id the job had used
-     * then (completions up to it are older than the restore, whatever their ids); else -1.
+     * then (completions up to it are older than the restore, whatever their ids). When the job was removed (no
+     * checkpoint retained, and the ids the removed job used): the newest of them (its completions belong to the
+     * removed job, not to one registered again under its id). Else -1.
      */
     public static long beforeChosenPoint(Optional<RetainedCheckpoints> retained) {
-        return retained.filter(r -> r.getChosenRestoreId() >= 0
+        return retained.filter(r -> r.getCheckpoints().isEmpty() || r.getChosenRestoreId() >= 0
                 && r.getChosenRestoreId() == newestRetained(retained)).map(RetainedCheckpoints::getChosenAfterId)
                 .orElse(-1L);
     }

@@ -165,4 +165,34 @@ class RestoreCheckTest {
         // then
         assertThat(verdict).isEqualTo(new AwaitCompleted(7, 7));
     }
+
+    @Test
+    void shouldRestoreNothingIgnoringTheCompletionsOfAJobRemovedUnderTheSameId() {
+        // given job-1 was removed after its ids up to 4 (its stop's savepoint, 4, is still on control); the id is
+        // registered again, and the completed topic shows no checkpoint and the ids the removed job used
+        RetainedCheckpoints removed = RetainedCheckpoints.newBuilder().setJobId(JOB).setCheckpoints(List.of())
+                .setChosenAfterId(4).build();
+        List<CheckpointCompleted> onControl = List.of(completed(3, 2), savepointCompleted(4,
+                PostCheckpointAction.SUSPEND));
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, Optional.of(removed), onControl);
+
+        // then the worker starts afresh at once, and is told of no completion of the removed job
+        assertThat(verdict).isEqualTo(new Restore(SnapshotRequest.NO_COMPLETED_CHECKPOINT));
+        assertThat(RestorePoints.latest(Optional.of(removed), List.of(), "source", 0)).isEmpty();
+    }
+
+    @Test
+    void shouldStillWaitForACompletionOfTheJobRegisteredAgainAfterARemoval() {
+        // given the job registered again completed checkpoint 5 on control, the completed topic still shows the removal
+        RetainedCheckpoints removed = RetainedCheckpoints.newBuilder().setJobId(JOB).setCheckpoints(List.of())
+                .setChosenAfterId(4).build();
+
+        // when
+        RestoreCheck.Verdict verdict = RestoreCheck.check(JOB, Optional.of(removed), List.of(completed(5, -1)));
+
+        // then
+        assertThat(verdict).isEqualTo(new AwaitCompleted(5, 5));
+    }
 }

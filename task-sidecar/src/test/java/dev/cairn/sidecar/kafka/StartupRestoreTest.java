@@ -154,6 +154,25 @@ class StartupRestoreTest {
                 .containsExactly(location(3));
     }
 
+    @Test
+    void shouldStartAJobRegisteredAgainAfterARemovalAfreshAtOnceWhateverTheRemovedJobCompletedOnControl() {
+        // given the removed job's checkpoints 4 and 5 are still on control, and the completed topic shows the removal:
+        // no checkpoint, and the ids up to 5 used by the removed job
+        RestoreRecords removal = new RestoreRecords(Optional.of(RetainedCheckpoints.newBuilder().setJobId(JOB)
+                .setCheckpoints(List.of()).setChosenAfterId(5).build()), Map.of());
+        FakeStartupSource reads = new FakeStartupSource(List.of(completed(4), completed(5)), removal);
+        RecordingRestoreHook hook = new RecordingRestoreHook();
+
+        // when
+        Startup.Restored restored = Startup.restore(hook, SETTINGS, reads, Deadline.after(Duration.ofMillis(500)),
+                Optional.empty());
+
+        // then the worker starts with nothing to restore, after one read, knowing of no completion
+        assertThat(hook.restores).containsExactly(Optional.empty());
+        assertThat(reads.completedReads).isEqualTo(1);
+        assertThat(restored.latestCompletedOnControl()).isEqualTo(SnapshotRequest.NO_COMPLETED_CHECKPOINT);
+    }
+
     /** The snapshot request a core set up as the sidecar sets it up asks for the next trigger. */
     private static SnapshotRequest firstRequest(Startup.Restored restored) {
         SidecarCore core = new SidecarCore(new TaskAttempt(JOB, TASK, 0, "attempt-new"), Duration.ofSeconds(5),

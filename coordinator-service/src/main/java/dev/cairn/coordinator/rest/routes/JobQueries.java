@@ -90,9 +90,11 @@ final class JobQueries {
                         + stores.requestIndex(jobId).map(i -> i.getRequestIds().size()).orElse(0) + " kept now)"));
     }
 
-    private static JobState existing(CoordinatorState stores, String jobId) {
-        return stores.job(jobId)
-                .orElseThrow(() -> ApiException.notFound("job '" + jobId + "' does not exist (never registered)"));
+    /** The job; 404 for an unknown job, naming when and by which request it was removed if it was. */
+    static JobState existing(CoordinatorState stores, String jobId) {
+        return stores.job(jobId).orElseThrow(() -> ApiException.notFound(StateViews.removal(stores, jobId)
+                .map(removal -> removal + "; its journal keeps its history (cairn audit)")
+                .orElse("job '" + jobId + "' does not exist (never registered)")));
     }
 
     /** The spec of a job that exists: registered together with its state. */

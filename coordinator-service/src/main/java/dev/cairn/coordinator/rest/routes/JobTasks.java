@@ -23,9 +23,7 @@ final class JobTasks {
 
     /** The tasks of the job's spec here; 404 when the job does not exist. */
     static List<SpecTask> local(CoordinatorState stores, String jobId) {
-        if (stores.job(jobId).isEmpty()) {
-            throw ApiException.notFound("job '" + jobId + "' does not exist (never registered)");
-        }
+        JobQueries.existing(stores, jobId);
         JobSpec spec = stores.spec(jobId)
                 .orElseThrow(() -> new IllegalStateException("job '" + jobId + "' has a state but no spec"));
         return spec.getTasks().stream().map(SpecTask::of).toList();

@@ -3,6 +3,7 @@ package dev.cairn.coordinator.rest.routes;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.rest.access.AccessPolicy;
 import dev.cairn.coordinator.rest.bodies.JobSpecBody;
+import dev.cairn.coordinator.rest.bodies.RemoveBody;
 import dev.cairn.coordinator.rest.bodies.RescaleBodies;
 import dev.cairn.coordinator.rest.bodies.RescaleBodies.SpecTask;
 import dev.cairn.coordinator.rest.bodies.RestoreBodies;
@@ -17,6 +18,7 @@ import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.views.ApiViews;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
@@ -43,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * route; below {@code /jobs/{jobId}} the caller's token is checked first (every method but GET and HEAD as a
  * mutation), so that no mutation added later can skip the check. A GET for a job owned by another instance is
  * forwarded to it (see {@link Forwarder}); every answer names the instance that served it in
- * {@value Forwarder#SERVED_BY}. A PUT or POST is produced to the requests topic by whichever instance receives it:
+ * {@value Forwarder#SERVED_BY}. A PUT, POST or DELETE is produced to the requests topic by whichever instance receives
+ * it:
  * the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no request, however broken, stops
  * the server. It knows nothing of the HTTP server: {@link JettyApiHandler} turns Jetty's requests into
  * {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
@@ -203,6 +206,17 @@ public final class QueryApi {
                 rescale.getRequestId());
     }
 
+    /**
+     * {@code DELETE /jobs/{jobId}}: reads the optional body (its request id), checks that the job exists (asking its
+     * owner if need be), produces the RemoveJob; the coordinator removes the job if it is not RUNNING, and its outcome
+     * says so.
+     */
+    HttpAnswer remove(Route.Call call) {
+        RemoveJob remove = RemoveBody.remove(call.request().bodyText(), call.jobId(), clock.getAsLong(),
+                () -> UUID.randomUUID().toString(), limits);
+        return publishFor(call, () -> publisher.publish(remove), "the removal of the job", remove.getRequestId());
+    }
+
     /** {@code POST /jobs/{jobId}/savepoints/dispose}: the same for a DisposeSavepoint. */
     HttpAnswer dispose(Route.Call call) {
         DisposeSavepoint dispose = RestoreBodies.dispose(call.request().bodyText(), call.jobId(), clock.getAsLong(),
@@ -215,8 +229,8 @@ public final class QueryApi {
 
     /**
      * Checks that the job exists (asking its owner if need be), then produces the request the body asked for: a
-     * checkpoint, a savepoint, a stop-with-savepoint, a restore, a rescale or a disposal; answers 202 with its request
-     * id.
+     * checkpoint, a savepoint, a stop-with-savepoint, a restore, a rescale, a disposal or a removal; answers 202 with
+     * its request id.
      */
     private HttpAnswer publishFor(Route.Call call, Runnable publish, String what, String requestId) {
         return publishFor(call, null, publish, what, requestId);

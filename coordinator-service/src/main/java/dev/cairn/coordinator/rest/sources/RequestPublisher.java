@@ -7,6 +7,7 @@ import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
@@ -18,7 +19,8 @@ import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
- * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, rescales, disposals): the
+ * Where the REST API sends the requests it accepts (trigger requests, job specs, restores, rescales, disposals,
+ * removals): the
  * requests topic, keyed by job id, signed with the requests key when the coordinator has a master key, through a
  * {@link RequestSender}; a send that fails is answered 503.
  */
@@ -53,6 +55,11 @@ public interface RequestPublisher extends AutoCloseable {
     /** Sends a rescale ({@code POST /jobs/{jobId}/rescaling}). */
     default void publish(RescaleJob rescale) {
         publish(rescale.getJobId(), new RequestEnvelope(rescale));
+    }
+
+    /** Sends a job's removal ({@code DELETE /jobs/{jobId}}). */
+    default void publish(RemoveJob remove) {
+        publish(remove.getJobId(), new RequestEnvelope(remove));
     }
 
     /** Sends a savepoint's disposal ({@code POST /jobs/{jobId}/savepoints/dispose}). */

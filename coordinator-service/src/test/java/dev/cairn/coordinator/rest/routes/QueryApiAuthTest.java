@@ -90,9 +90,9 @@ class QueryApiAuthTest {
     void shouldTreatEveryMethodButGetAsAMutationThatNeedsAToken() throws Exception {
         QueryServer server = start(TestTokens.mutations(), new JobLocation.Local(0));
 
-        HttpResponse<String> delete = http.send(request(server, "/jobs/job-1").DELETE().build(),
+        HttpResponse<String> delete = http.send(request(server, "/jobs/job-1/checkpoints").DELETE().build(),
                 HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> deleteWithToken = http.send(request(server, "/jobs/job-1")
+        HttpResponse<String> deleteWithToken = http.send(request(server, "/jobs/job-1/checkpoints")
                 .header("Authorization", "Bearer " + TestTokens.OPS).DELETE().build(),
                 HttpResponse.BodyHandlers.ofString());
 

@@ -217,7 +217,8 @@ class QueryApiTest {
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).get("error").asText()).startsWith("no endpoint GET /overview; the API serves");
         assertThat(wrongMethod.statusCode()).isEqualTo(405);
-        assertThat(json(wrongMethod).get("error").asText()).isEqualTo("POST is not allowed here; allowed: GET, PUT");
+        assertThat(json(wrongMethod).get("error").asText())
+                .isEqualTo("POST is not allowed here; allowed: DELETE, GET, PUT");
         assertThat(badId.statusCode()).isEqualTo(400);
         assertThat(json(badId).get("error").asText())
                 .isEqualTo("checkpoint id must be a number (or 'latest-completed'), not 'latest'");
