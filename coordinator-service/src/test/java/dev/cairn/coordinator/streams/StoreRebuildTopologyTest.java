@@ -17,7 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -67,13 +66,7 @@ class StoreRebuildTopologyTest {
             rebuilt.ack(JOB, 2, "source", 1, 10);
             rebuilt.ack(JOB, 2, "sink", 0, 10);
 
-            List<Object> control = rebuilt.control().readValuesToList().stream().map(ControlEnvelope::getEvent)
-                    .collect(Collectors.toList());
-            assertThat(control).filteredOn(CheckpointCompleted.class::isInstance)
-                    .extracting(e -> ((CheckpointCompleted) e).getCheckpointId()).containsExactly(2L);
-            assertThat(control).filteredOn(CheckpointTriggered.class::isInstance)
-                    .as("the queued request runs once the pending checkpoint completed, with the next id")
-                    .extracting(e -> ((CheckpointTriggered) e).getCheckpointId()).containsExactly(3L);
+            assertWentOnWhereTheWriterLeft(rebuilt);
         }
     }
 
@@ -188,6 +181,19 @@ class StoreRebuildTopologyTest {
         driver.send(JOB, new RequestEnvelope(Events.triggerRequest(JOB, "manual-1").setTimestampMs(driver.now())
                 .build()));
         driver.advance(Duration.ofMillis(200));
+    }
+
+    /**
+     * After {@link #runUntilOnePendingAndOneQueued} and the last two acks of checkpoint 2: it completed, and the queued
+     * request ran with the next id.
+     */
+    static void assertWentOnWhereTheWriterLeft(CoordinatorDriver rebuilt) {
+        List<Object> control = rebuilt.control().readValuesToList().stream().map(ControlEnvelope::getEvent).toList();
+        assertThat(control).filteredOn(CheckpointCompleted.class::isInstance)
+                .extracting(e -> ((CheckpointCompleted) e).getCheckpointId()).containsExactly(2L);
+        assertThat(control).filteredOn(CheckpointTriggered.class::isInstance)
+                .as("the queued request runs once the pending checkpoint completed, with the next id")
+                .extracting(e -> ((CheckpointTriggered) e).getCheckpointId()).containsExactly(3L);
     }
 
     /** The inputs of {@link #runUntilOnePendingAndOneQueued}, in order, as a consumer reading them again sees them. */

@@ -7,13 +7,9 @@ import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.http.QueryServer;
-import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.access.TestTokens;
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.coordinator.testbed.RestClient;
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.RemoveJob;
@@ -21,8 +17,6 @@ import dev.cairn.events.RequestEnvelope;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,25 +34,22 @@ class QueryApiRemoveEndpointTest {
     @TempDir
     Path stateDir;
 
-    private final List<RequestEnvelope> published = new CopyOnWriteArrayList<>();
+    private PublishingApi api;
     private CoordinatorDriver cairn;
-    private QueryServer server;
-    private final RestClient ops = new RestClient(() -> server.uri(), TestTokens.OPS);
+    private List<RequestEnvelope> published;
+    private RestClient ops;
 
     @BeforeEach
     void start() {
-        cairn = CoordinatorDriver.start(stateDir);
-        cairn.register(spec(JOB, task("source", 1)));
-        cairn.register(spec("job-2", task("source", 1)));
-        server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        server.start(cairn.localSource(), new AlwaysUp(), (jobId, request) -> published.add(request),
-                InputLimits.DEFAULTS, UnaryOperator.identity());
+        api = PublishingApi.start(stateDir, spec(JOB, task("source", 1)), spec("job-2", task("source", 1)));
+        cairn = api.cairn();
+        published = api.published();
+        ops = api.client(TestTokens.OPS);
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        cairn.close();
+        api.close();
     }
 
     @Test
@@ -115,9 +106,9 @@ class QueryApiRemoveEndpointTest {
 
     @Test
     void shouldRefuseARemovalWithoutATokenThatCoversTheJob() {
-        HttpResponse<String> unknown = new RestClient(() -> server.uri(), "not-a-token")
+        HttpResponse<String> unknown = api.client("not-a-token")
                 .send("DELETE", "/jobs/" + JOB, null);
-        HttpResponse<String> otherScope = new RestClient(() -> server.uri(), TestTokens.CI)
+        HttpResponse<String> otherScope = api.client(TestTokens.CI)
                 .send("DELETE", "/jobs/" + JOB, null);
 
         assertThat(unknown.statusCode()).isEqualTo(401);

@@ -7,13 +7,9 @@ import static dev.cairn.coordinator.testbed.RestClient.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.cairn.coordinator.http.QueryServer;
-import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.coordinator.rest.access.TestTokens;
-import dev.cairn.coordinator.rest.sources.AlwaysUp;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.coordinator.testbed.RestClient;
-import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DisposeSavepoint;
@@ -25,8 +21,6 @@ import dev.cairn.events.TriggerRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,24 +39,22 @@ class QueryApiRestoreEndpointsTest {
     @TempDir
     Path stateDir;
 
-    private final List<RequestEnvelope> published = new CopyOnWriteArrayList<>();
+    private PublishingApi api;
     private CoordinatorDriver cairn;
-    private QueryServer server;
-    private final RestClient client = new RestClient(() -> server.uri(), TestTokens.OPS);
+    private List<RequestEnvelope> published;
+    private RestClient client;
 
     @BeforeEach
     void start() {
-        cairn = CoordinatorDriver.start(stateDir);
-        cairn.register(spec(JOB, task("source", 1)));
-        server = QueryServer.bind(QueryServerConfig.loopback().withAccess(TestTokens.mutations()));
-        server.start(cairn.localSource(), new AlwaysUp(), (jobId, request) -> published.add(request),
-                InputLimits.DEFAULTS, UnaryOperator.identity());
+        api = PublishingApi.start(stateDir, spec(JOB, task("source", 1)));
+        cairn = api.cairn();
+        published = api.published();
+        client = api.client(TestTokens.OPS);
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        cairn.close();
+        api.close();
     }
 
     @Test
@@ -144,7 +136,7 @@ class QueryApiRestoreEndpointsTest {
 
     @Test
     void shouldRefuseARestoreWithoutAMutationToken() {
-        HttpResponse<String> response = new RestClient(() -> server.uri(), null).send("POST",
+        HttpResponse<String> response = api.client(null).send("POST",
                 "/jobs/" + JOB + "/restore", "{}");
 
         assertThat(response.statusCode()).isIn(401, 403);
