@@ -13,6 +13,8 @@ import dev.cairn.coordinator.streams.DecisionListener;
 import dev.cairn.coordinator.streams.InputAuthentication;
 import dev.cairn.coordinator.streams.JournalHeadDeletedException;
 import dev.cairn.coordinator.streams.KafkaJournalSource;
+import dev.cairn.coordinator.streams.KafkaSnapshotStore;
+import dev.cairn.coordinator.streams.SnapshotStore;
 import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.coordinator.streams.TopologyOptions;
 import dev.cairn.coordinator.streams.UnsendableInputs;
@@ -146,7 +148,8 @@ public final class CoordinatorApp implements AutoCloseable {
         return CoordinatorTopology.build(TopologyOptions.of(config.topics(), settings,
                         () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval())
                 .withAuth(new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(), schemas))
-                .withListener(listener).withJournal(new KafkaJournalSource(schemas)));
+                .withListener(listener).withJournal(new KafkaJournalSource(schemas))
+                .withSnapshots(config.snapshotInterval().isZero() ? SnapshotStore.NONE : new KafkaSnapshotStore()));
     }
 
     /**
@@ -280,6 +283,7 @@ public final class CoordinatorApp implements AutoCloseable {
         // waits for its other input partition to have data
         props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), "10");
+        props.put(SnapshotStore.INTERVAL_CONFIG, Long.toString(config.snapshotInterval().toMillis()));
         putFailoverSettings(props, config);
         config.kafkaProperties().forEach(props::put);
         return props;

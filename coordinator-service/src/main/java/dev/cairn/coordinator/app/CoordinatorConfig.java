@@ -38,6 +38,8 @@ import org.apache.kafka.streams.StreamsConfig;
  *     by the decider and, so that a client hears of a problem at once, by the REST API
  * @param minReplicationFactor the fewest replicas every Cairn topic must have: the coordinator refuses to start on
  *     a topic with fewer ({@code docs/operations.md}, Start-up checks)
+ * @param snapshotInterval how often each stream task writes a snapshot of its journal partition's fold to the
+ *     snapshots topic, from which rebuilds start; zero writes none (and then the journal must keep every record)
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -54,7 +56,11 @@ public record CoordinatorConfig(
         SigningKey sidecarMasterKey,
         boolean allowUnsignedRequests,
         InputLimits inputLimits,
-        short minReplicationFactor) {
+        short minReplicationFactor,
+        Duration snapshotInterval) {
+
+    /** How often a stream task writes a snapshot unless configured otherwise. */
+    public static final Duration DEFAULT_SNAPSHOT_INTERVAL = Duration.ofHours(1);
 
     /** The replication factor that leaves the count to the brokers' {@code default.replication.factor}. */
     public static final short BROKER_DEFAULT_REPLICAS = TopicInitializer.BROKER_DEFAULT_REPLICAS;
@@ -139,6 +145,11 @@ public record CoordinatorConfig(
         }
         Objects.requireNonNull(failover, "failover");
         Objects.requireNonNull(inputLimits, "inputLimits");
+        Objects.requireNonNull(snapshotInterval, "snapshotInterval");
+        if (snapshotInterval.isNegative()) {
+            throw new IllegalArgumentException("snapshot-interval must be 0 (no snapshots) or positive, was "
+                    + snapshotInterval.toMillis());
+        }
         refuseOverrides(kafkaProperties, "kafkaProperties");
         kafkaProperties = Map.copyOf(kafkaProperties);
     }
@@ -163,13 +174,24 @@ public record CoordinatorConfig(
         }
     }
 
+    /** With snapshots every {@link #DEFAULT_SNAPSHOT_INTERVAL}. */
+    public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
+            short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
+            Map<String, String> kafkaProperties, QueryServerConfig queryServer, Failover failover,
+            SigningKey sidecarMasterKey, boolean allowUnsignedRequests, InputLimits inputLimits,
+            short minReplicationFactor) {
+        this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
+                commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey, allowUnsignedRequests,
+                inputLimits, minReplicationFactor, DEFAULT_SNAPSHOT_INTERVAL);
+    }
+
     /** With the {@link Failover#DEFAULTS}. */
     public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
             Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
                 commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS,
-                (short) 1);
+                (short) 1, DEFAULT_SNAPSHOT_INTERVAL);
     }
 
     /** A coordinator without REST API. */
@@ -178,7 +200,7 @@ public record CoordinatorConfig(
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
                 commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS,
-                (short) 1);
+                (short) 1, DEFAULT_SNAPSHOT_INTERVAL);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
@@ -190,28 +212,35 @@ public record CoordinatorConfig(
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor,
                 stateDir, tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, newQueryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval);
     }
 
     /** The same settings, requiring sidecar records and requests signed with keys derived from {@code masterKey}. */
     public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                masterKey, allowUnsignedRequests, inputLimits, minReplicationFactor);
+                masterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval);
     }
 
     /** The same settings, refusing to start on a Cairn topic with fewer than {@code minimum} replicas. */
     public CoordinatorConfig withMinReplicationFactor(short minimum) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minimum);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minimum, snapshotInterval);
+    }
+
+    /** The same settings, with a snapshot of each journal partition every {@code interval} (zero: none). */
+    public CoordinatorConfig withSnapshotInterval(Duration interval) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, interval);
     }
 
     /** The key requests are signed with, derived from the master key; empty without one. */

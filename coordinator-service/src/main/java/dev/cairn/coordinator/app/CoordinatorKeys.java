@@ -50,6 +50,7 @@ public final class CoordinatorKeys {
     static final String ACCEPTABLE_RECOVERY_LAG = "acceptable.recovery.lag";
     static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
     static final String TRANSACTION_TIMEOUT_MS = "transaction.timeout.ms";
+    static final String SNAPSHOT_INTERVAL_MS = "snapshot.interval.ms";
 
     /** -1 (the brokers' default) or a replica count of at least 1. */
     private static final ConfigDef.Validator REPLICAS_OR_BROKER_DEFAULT = ConfigDef.LambdaValidator.with(
@@ -132,7 +133,12 @@ public final class CoordinatorKeys {
                         "How often instances that warm up are checked (Kafka Streams' minimum is 60000).")
                 .define(TRANSACTION_TIMEOUT_MS, Type.LONG, 5000L, Range.atLeast(1), Importance.MEDIUM,
                         "transaction.timeout.ms: how long a killed instance's open transaction hides newer records "
-                                + "from read_committed readers.");
+                                + "from read_committed readers.")
+                .define(SNAPSHOT_INTERVAL_MS, Type.LONG, CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL.toMillis(),
+                        Range.atLeast(0), Importance.MEDIUM,
+                        "How often each journal partition's state is snapshotted to the snapshots topic, from which "
+                                + "store rebuilds start instead of the journal's first record; 0 writes none (the "
+                                + "journal must then keep every record).");
     }
 
     /**
@@ -155,7 +161,7 @@ public final class CoordinatorKeys {
                 Duration.ofMillis(config.getLong(COMMIT_INTERVAL_MS)), kafkaProperties(config),
                 HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config),
                 config.getBoolean(ALLOW_UNSIGNED_REQUESTS), inputLimits(config),
-                config.getShort(MIN_REPLICATION_FACTOR));
+                config.getShort(MIN_REPLICATION_FACTOR), Duration.ofMillis(config.getLong(SNAPSHOT_INTERVAL_MS)));
     }
 
     /**

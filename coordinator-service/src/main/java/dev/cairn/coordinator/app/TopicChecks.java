@@ -83,13 +83,14 @@ final class TopicChecks {
         if (!refusals.isEmpty()) {
             refuse(refusals);
         }
-        LOG.info("Checked topics {}*: the journal keeps every record, every topic has its {} partitions and at least "
-                + "{} replicas", config.topics().prefix(), config.partitions(), config.minReplicationFactor());
+        LOG.info("Checked topics {}*: the journal keeps every record no snapshot holds, every topic has its {} "
+                + "partitions and at least {} replicas", config.topics().prefix(), config.partitions(),
+                config.minReplicationFactor());
     }
 
     private static Wanted wanted(CoordinatorConfig config) {
         return new Wanted(config.topics(), config.partitions(), config.minReplicationFactor(),
-                config.bootstrapServers());
+                config.bootstrapServers(), config.snapshotInterval());
     }
 
     private static void refuse(List<String> refusals) {

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.events.topics.CairnTopics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -16,10 +17,13 @@ import java.util.stream.Collectors;
  * ({@link DescribedTopic}), or why one could not be read. Out: one refusal per problem, naming the topic, the value
  * found and the command or setting that mends it; none when the coordinator may start. The rules:
  * <ul>
- *   <li>the journal keeps every record: {@code retention.ms} and {@code retention.bytes} are -1 and
- *       {@code cleanup.policy} does not compact. The coordinator rebuilds its stores from the whole journal (after an
- *       upgrade that changes their layout, under a new application id, after lost changelogs), so a record deleted
- *       from it loses its job's history;</li>
+ *   <li>the journal keeps every record a rebuild may need: {@code retention.bytes} is -1, {@code cleanup.policy} does
+ *       not compact, and {@code retention.ms} is -1 or, with snapshots on, at least {@link #RETENTION_INTERVALS}
+ *       snapshot intervals. The coordinator rebuilds its stores (after an upgrade that changes their layout, under a
+ *       new application id, after lost changelogs) from the newest snapshot of each partition and the journal after
+ *       it, so a record deleted before a snapshot holds it loses its job's history;</li>
+ *   <li>the snapshots topic only compacts ({@code cleanup.policy=compact}): a partition's newest snapshot is kept
+ *       however old it is;</li>
  *   <li>the journal has the {@code partitions} the coordinator runs with, and every other Cairn topic the journal's
  *       count: a stream task reads partition {@code p} of the requests and the acks and rebuilds its stores from
  *       partition {@code p} of the journal, and sidecars find a job's notifications and restore point on the same
@@ -40,9 +44,15 @@ final class TopicRules {
     static final String RETENTION_BYTES = "retention.bytes";
     static final String CLEANUP_POLICY = "cleanup.policy";
     private static final String KEEP_FOREVER = "-1";
-    private static final String HISTORY = "the coordinator rebuilds its stores from the whole journal (after an "
-            + "upgrade that changes their layout, under a new application id, after lost changelogs), so the jobs "
-            + "whose records are deleted would be lost";
+    /**
+     * How many snapshot intervals a finite journal retention must span at least: a partition is snapshotted once an
+     * interval while its task runs, so its records outlive the next snapshot by a margin for a coordinator that was
+     * down or failing to write snapshots for most of a day (at the default hourly interval).
+     */
+    static final int RETENTION_INTERVALS = 24;
+    private static final String HISTORY = "the coordinator rebuilds its stores (after an upgrade that changes their "
+            + "layout, under a new application id, after lost changelogs) from the newest snapshot and the journal "
+            + "after it, so the jobs whose records are deleted before a snapshot holds them would be lost";
 
     private TopicRules() {
     }
@@ -54,12 +64,21 @@ final class TopicRules {
      * @param partitions           its {@code partitions} setting
      * @param minReplicationFactor its {@code min.replication.factor} setting
      * @param bootstrapServers     where Kafka is, for the commands a refusal shows
+     * @param snapshotInterval     its {@code snapshot.interval.ms} setting (zero: no snapshots)
      */
-    record Wanted(CairnTopics topics, int partitions, int minReplicationFactor, String bootstrapServers) {
+    record Wanted(CairnTopics topics, int partitions, int minReplicationFactor, String bootstrapServers,
+            Duration snapshotInterval) {
 
         Wanted {
             Objects.requireNonNull(topics, "topics");
             Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+            Objects.requireNonNull(snapshotInterval, "snapshotInterval");
+        }
+
+        /** With snapshots at the default interval. */
+        Wanted(CairnTopics topics, int partitions, int minReplicationFactor, String bootstrapServers) {
+            this(topics, partitions, minReplicationFactor, bootstrapServers,
+                    CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
         }
     }
 
@@ -78,6 +97,10 @@ final class TopicRules {
         DescribedTopic journal = byName.get(wanted.topics().journal());
         if (journal != null) {
             refusals.addAll(journalKeepsEverything(wanted, journal));
+            DescribedTopic snapshots = byName.get(wanted.topics().snapshots());
+            if (snapshots != null) {
+                snapshotsOnlyCompact(wanted, snapshots).ifPresent(refusals::add);
+            }
             journalPartitions(wanted, journal).ifPresent(refusals::add);
             for (String name : wanted.topics().all()) {
                 DescribedTopic topic = byName.get(name);
@@ -90,13 +113,26 @@ final class TopicRules {
         return refusals;
     }
 
-    /** Refusals of a journal that deletes records: finite retention by time or size, or compaction. */
+    /**
+     * Refusals of a journal that deletes records a rebuild may need: a retention by time shorter than
+     * {@link #RETENTION_INTERVALS} snapshot intervals (any, without snapshots), by size, or compaction.
+     */
     static List<String> journalKeepsEverything(Wanted wanted, DescribedTopic journal) {
         List<String> refusals = new ArrayList<>();
         String retentionMs = journal.config().get(RETENTION_MS);
-        if (!KEEP_FOREVER.equals(retentionMs)) {
+        if (!KEEP_FOREVER.equals(retentionMs) && !coveredBySnapshots(wanted, retentionMs)) {
+            long least = wanted.snapshotInterval().toMillis() * RETENTION_INTERVALS;
+            String snapshots = wanted.snapshotInterval().isZero()
+                    ? "snapshot.interval.ms is 0, so no snapshot holds what they delete. Turn snapshots on (a "
+                            + "finite retention then needs at least " + RETENTION_INTERVALS + " snapshot intervals), "
+                            + "or keep them forever: "
+                    : "a finite retention needs at least " + RETENTION_INTERVALS + " snapshot intervals ("
+                            + RETENTION_MS + "=" + least + duration(Long.toString(least)) + " at snapshot.interval.ms="
+                            + wanted.snapshotInterval().toMillis() + "), so that a snapshot holds every record "
+                            + "before it is deleted. Raise it: " + alterConfig(wanted, journal.topic(),
+                            RETENTION_MS + "=" + least) + ", or keep them forever: ";
             refusals.add(journal.topic() + ": " + RETENTION_MS + " is " + retentionMs + duration(retentionMs)
-                    + ", so the brokers delete journal records older than that; " + HISTORY + ". Keep them forever: "
+                    + ", so the brokers delete journal records older than that; " + HISTORY + "; " + snapshots
                     + alterConfig(wanted, journal.topic(), RETENTION_MS + "=" + KEEP_FOREVER) + SEE);
         }
         String retentionBytes = journal.config().get(RETENTION_BYTES);
@@ -114,6 +150,28 @@ final class TopicRules {
                     + alterConfig(wanted, journal.topic(), CLEANUP_POLICY + "=delete") + SEE);
         }
         return refusals;
+    }
+
+    private static boolean coveredBySnapshots(Wanted wanted, String retentionMs) {
+        try {
+            long retention = Long.parseLong(retentionMs);
+            return !wanted.snapshotInterval().isZero()
+                    && retention >= wanted.snapshotInterval().toMillis() * RETENTION_INTERVALS;
+        } catch (NumberFormatException | NullPointerException e) {
+            return false;
+        }
+    }
+
+    /** The refusal of a snapshots topic that deletes (old) records instead of only compacting. */
+    static Optional<String> snapshotsOnlyCompact(Wanted wanted, DescribedTopic snapshots) {
+        String policy = snapshots.config().get(CLEANUP_POLICY);
+        if (policy != null && Arrays.stream(policy.split(",")).map(String::trim).allMatch("compact"::equals)) {
+            return Optional.empty();
+        }
+        return Optional.of(snapshots.topic() + ": " + CLEANUP_POLICY + " is " + policy + ", so the brokers delete "
+                + "snapshots once they are older than the topic's retention, however new each partition's newest "
+                + "is; a rebuild of a partition whose journal is trimmed needs it. Compact it only: "
+                + alterConfig(wanted, snapshots.topic(), CLEANUP_POLICY + "=compact") + SEE);
     }
 
     /** The refusal of a journal whose partition count is not the coordinator's {@code partitions}. */

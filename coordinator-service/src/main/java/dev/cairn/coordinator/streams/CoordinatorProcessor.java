@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * in a {@link RebuildBacklog}; a punctuator every {@link #CATCH_UP_EVERY} writes the fold in steps of at most
  * {@link #CATCH_UP_STEP}, then decides the kept inputs in their order, and asks for a commit after each step. Timers
  * fire once nothing is left to catch up with. Every journal record decided on an input names that input in its
- * headers ({@link StoreLayout}).
+ * headers ({@link StoreLayout}). Every {@link SnapshotStore#INTERVAL_CONFIG} it starts a snapshot of its journal
+ * partition on a thread of its own ({@link SnapshotMaker}), from which later rebuilds start.
  *
  * <p>Failures are contained to the command that caused them: whatever deciding one record throws (an
  * {@code Error} included), and a decision whose records cannot be encoded or would be too large to send (every
@@ -84,6 +85,8 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private KeyValueStore<Bytes, Bytes> timers;
     /** The rebuild under way in the background, {@code null} when there is none. */
     private BackgroundRebuild rebuilding;
+    /** The snapshot last started, {@code null} before the first. */
+    private SnapshotMaker snapshotting;
     private RebuildBacklog backlog;
     private Cancellable catchingUp;
     /** Kafka Streams' commit interval, and when this processor last asked for a commit sooner. */
@@ -132,6 +135,22 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             catchingUp = context.schedule(CATCH_UP_EVERY, PunctuationType.WALL_CLOCK_TIME, this::catchUp);
         }
         context.schedule(tickInterval, PunctuationType.WALL_CLOCK_TIME, this::fireDueTimers);
+        Duration snapshotInterval = SnapshotMaker.interval(context.appConfigs());
+        if (rebuild.snapshots().keeps() && !snapshotInterval.isZero()) {
+            context.schedule(snapshotInterval, PunctuationType.WALL_CLOCK_TIME, this::snapshot);
+        }
+    }
+
+    /**
+     * Starts a snapshot of the task's journal partition ({@link SnapshotMaker}) unless the last one still runs or the
+     * stores are still rebuilt (the snapshot of a rebuild in the background would fold the same journal twice at once).
+     */
+    private void snapshot(long now) {
+        if (rebuilding != null || snapshotting != null && snapshotting.running()) {
+            return;
+        }
+        snapshotting = SnapshotMaker.start(rebuild, context.appConfigs(), journalTopic, context.taskId().partition(),
+                now);
     }
 
     /** The stores are of this release's layout: decisions read them from now on. */
@@ -193,6 +212,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     public void close() {
         if (rebuilding != null) {
             rebuilding.close();
+        }
+        if (snapshotting != null) {
+            snapshotting.close();
         }
     }
 

@@ -51,7 +51,8 @@ public final class CoordinatorTopology {
                 () -> new CoordinatorProcessor(options.wrapDecide().apply(decider::decide),
                         new CommandMapper(options.random(), settings.limits().maxIdLength()),
                         options.tickInterval(), new OutputSizeGuard(settings.maxRecordBytes()), options.listener(),
-                        new StoreRebuild(settings, options.journal(), options.listener()), topics.journal()),
+                        new StoreRebuild(settings, options.journal(), options.snapshots(), options.listener()),
+                        topics.journal()),
                 REQUESTS_SOURCE, ACKS_SOURCE);
         CoordinatorStores.builders().forEach(store -> topology.addStateStore(store, PROCESSOR));
         topology.addSink(JOURNAL_SINK, topics.journal(), new StringSerializer(), new ByteArraySerializer(), PROCESSOR);

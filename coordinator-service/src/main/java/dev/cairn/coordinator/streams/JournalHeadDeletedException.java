@@ -5,8 +5,9 @@ import org.apache.kafka.streams.errors.StreamsException;
 
 /**
  * A stream task's stores cannot be rebuilt ({@link StoreRebuild}): records were deleted from the head of its journal
- * partition (by retention, compaction or {@code kafka-delete-records.sh}), so its first offset is above 0 and a fold
- * of what is left would silently lose the jobs whose history they held. Nothing is folded. No retry mends it (the
+ * partition (by retention, compaction or {@code kafka-delete-records.sh}) that no snapshot covers: its first offset is
+ * above the newest snapshot's position (above 0 without a snapshot), and a fold of what is left would silently lose
+ * the jobs whose history they held. Nothing is folded. No retry mends it (the
  * records do not come back), so the coordinator stops the instance instead of replacing the stream thread, and its
  * command exits with the message.
  */
@@ -21,13 +22,16 @@ public final class JournalHeadDeletedException extends StreamsException {
     /**
      * @param topic       the journal topic
      * @param partition   the partition whose head was deleted
-     * @param firstOffset the first offset it still holds, above 0
+     * @param firstOffset the first offset it still holds, above {@code from}
+     * @param from        where the fold had to start: the newest snapshot's journal position, 0 without one
      */
-    JournalHeadDeletedException(String topic, int partition, long firstOffset) {
+    JournalHeadDeletedException(String topic, int partition, long firstOffset, long from) {
         super("Cannot rebuild the stores of partition " + partition + " from " + topic + ": the partition's first "
-                + "offset is " + firstOffset + ", so " + (firstOffset == 1 ? "its record at offset 0 was"
-                        : "its records at offsets 0 to " + (firstOffset - 1) + " were")
-                + " deleted (by retention, compaction or kafka-delete-records.sh), and a fold of the rest would "
+                + "offset is " + firstOffset + ", so " + (firstOffset - from == 1 ? "its record at offset " + from
+                        + " was" : "its records at offsets " + from + " to " + (firstOffset - 1) + " were")
+                + " deleted (by retention, compaction or kafka-delete-records.sh)"
+                + (from == 0 ? " and no snapshot holds them" : " after the newest snapshot (at offset " + from + ")")
+                + ", and a fold of the rest would "
                 + "silently lose the jobs whose history they held. Nothing was folded, and this instance stops: "
                 + "bring the deleted records back (from a backup or a mirror of " + topic + ") before starting it "
                 + "again (docs/operations.md, Start-up checks)");

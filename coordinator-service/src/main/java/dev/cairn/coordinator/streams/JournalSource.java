@@ -6,14 +6,14 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * Where a stream task reads its journal partition from when it rebuilds its stores ({@link StoreRebuild}): the
- * committed records of one partition of {@code cairn.journal}, from the first to the end at the time of reading, in
- * offset order. {@link KafkaJournalSource} reads them from Kafka; topology tests hand in their own.
+ * committed records of one partition of {@code cairn.journal}, from the first (or a snapshot's position) to the end at
+ * the time of reading, in offset order. {@link KafkaJournalSource} reads them from Kafka; topology tests hand in their own.
  */
 @FunctionalInterface
 public interface JournalSource {
 
     /** A journal with no records: every rebuild finds nothing to fold (topology tests without a journal). */
-    JournalSource EMPTY = (appConfigs, topic, partition, sink) -> { };
+    JournalSource EMPTY = (appConfigs, topic, partition, fromOffset, sink) -> { };
 
     /**
      * Where a fingerprint of no shipped schema version is looked up ({@code null}: nowhere): the schemas topic, so
@@ -54,10 +54,11 @@ public interface JournalSource {
     }
 
     /**
-     * Hands every committed record of {@code topic}'s {@code partition} to {@code sink}, oldest first, up to the
-     * partition's end when reading began.
+     * Hands every committed record of {@code topic}'s {@code partition} from {@code fromOffset} on to {@code sink},
+     * oldest first, up to the partition's end when reading began.
      *
      * @param appConfigs the Kafka Streams configuration of the application (where Kafka is, how to reach it)
+     * @param fromOffset the first offset to hand on (0: from the partition's first record; a snapshot's position)
      */
-    void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink);
+    void read(Map<String, Object> appConfigs, String topic, int partition, long fromOffset, RecordSink sink);
 }

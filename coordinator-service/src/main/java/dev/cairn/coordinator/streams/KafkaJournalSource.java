@@ -4,11 +4,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.message.SchemaStore;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
 
@@ -17,7 +15,7 @@ import org.apache.kafka.streams.errors.StreamsException;
  * consumer that restores a changelog (the application's connection and security settings, no group, read_committed
  * under exactly-once), so that a rebuild folds exactly what the previous owner of the partition committed. It tells
  * the rebuild the partition's first offset (its log start offset, which is above 0 when records were deleted from its
- * head) and reads up to the end offset it found when it began; a partition that makes no progress for {@link #STALL}
+ * head) and reads from the offset asked for up to the end offset it found when it began; a partition that makes no progress for {@link #STALL}
  * fails the rebuild, and Kafka Streams retries the task.
  */
 public final class KafkaJournalSource implements JournalSource {
@@ -51,20 +49,18 @@ public final class KafkaJournalSource implements JournalSource {
     }
 
     private static KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> appConfigs, int partition) {
-        StreamsConfig streams = new StreamsConfig(appConfigs);
-        Map<String, Object> config = streams.getRestoreConsumerConfigs(
-                streams.getString(StreamsConfig.APPLICATION_ID_CONFIG) + "-journal-rebuild-" + partition);
-        config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
-        return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return RestoreConsumers.open(appConfigs, "journal-rebuild-" + partition);
     }
 
     @Override
-    public void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink) {
+    public void read(Map<String, Object> appConfigs, String topic, int partition, long fromOffset,
+            RecordSink sink) {
         TopicPartition journal = new TopicPartition(topic, partition);
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(appConfigs, partition)) {
             consumer.assign(List.of(journal));
-            consumer.seekToBeginning(List.of(journal));
-            sink.start(consumer.beginningOffsets(List.of(journal)).get(journal));
+            long first = consumer.beginningOffsets(List.of(journal)).get(journal);
+            sink.start(first);
+            consumer.seek(journal, Math.max(first, fromOffset));
             long end = consumer.endOffsets(List.of(journal)).get(journal);
             sink.end(end);
             long lastProgress = System.nanoTime();

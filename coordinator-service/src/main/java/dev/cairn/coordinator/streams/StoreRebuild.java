@@ -68,12 +68,24 @@ public final class StoreRebuild {
 
     private final CoordinatorSettings settings;
     private final JournalSource journal;
+    private final SnapshotStore snapshots;
     private final DecisionListener listener;
 
     StoreRebuild(CoordinatorSettings settings, JournalSource journal, DecisionListener listener) {
+        this(settings, journal, SnapshotStore.NONE, listener);
+    }
+
+    StoreRebuild(CoordinatorSettings settings, JournalSource journal, SnapshotStore snapshots,
+            DecisionListener listener) {
         this.settings = settings;
         this.journal = journal;
+        this.snapshots = snapshots;
         this.listener = listener;
+    }
+
+    /** Where snapshots of the fold are kept. */
+    SnapshotStore snapshots() {
+        return snapshots;
     }
 
     /** What one rebuild folded, and how long folding and writing took. */
@@ -86,8 +98,11 @@ public final class StoreRebuild {
         private final CoordinatorState state;
         private final Set<TimerIndex.Timer> timers;
         private final Map<String, Long> inputPositions;
+        private final Snapshot base;
+        private final long journalOffset;
         private final long records;
         private final long undecodable;
+        private final long nowMs;
         private final long startedNanos;
 
         private Folded(Fold fold, long startedNanos) {
@@ -95,9 +110,30 @@ public final class StoreRebuild {
             this.state = fold.state;
             this.timers = fold.timers;
             this.inputPositions = Map.copyOf(fold.inputPositions);
+            this.base = fold.base;
+            this.journalOffset = fold.position();
             this.records = fold.records;
             this.undecodable = fold.undecodable;
+            this.nowMs = fold.nowMs;
             this.startedNanos = startedNanos;
+        }
+
+        /** The snapshot the fold started from, {@code null} when it started from the journal's first record. */
+        Snapshot base() {
+            return base;
+        }
+
+        /** The journal offset the fold reflects every record below. */
+        long journalOffset() {
+            return journalOffset;
+        }
+
+        /** The fold as a snapshot made at the time it was folded for. */
+        Snapshot snapshot() {
+            long before = base == null ? 0 : base.journalRecords();
+            long skipped = base == null ? 0 : base.undecodable();
+            return new Snapshot(partition, journalOffset, before + records, skipped + undecodable, nowMs,
+                    StoreLayout.CURRENT, state, timers, inputPositions);
         }
     }
 
@@ -130,17 +166,39 @@ public final class StoreRebuild {
     }
 
     /**
-     * Reads and folds the task's journal partition into memory; touches no store, so it may run on any thread.
+     * Reads and folds the task's journal partition into memory, from its newest snapshot when there is one of this
+     * layout, else from its first record; touches no store, so it may run on any thread.
      *
      * @param cancelled asked before every record: the fold stops with a {@link CancellationException} once it
      *     answers true (the task was closed)
      */
     Folded fold(Map<String, Object> appConfigs, String journalTopic, int partition, String reason, long nowMs,
             BooleanSupplier cancelled) {
+        return fold(appConfigs, journalTopic, partition, reason, nowMs, cancelled, listener);
+    }
+
+    /**
+     * Folds the task's journal partition as {@link #fold} does, for a snapshot ({@link SnapshotMaker}): its progress is
+     * logged, not reported to the listener as a rebuild's.
+     */
+    Folded foldForSnapshot(Map<String, Object> appConfigs, String journalTopic, int partition, long nowMs,
+            BooleanSupplier cancelled) {
+        return fold(appConfigs, journalTopic, partition, "snapshot", nowMs, cancelled, DecisionListener.NONE);
+    }
+
+    private Folded fold(Map<String, Object> appConfigs, String journalTopic, int partition, String reason, long nowMs,
+            BooleanSupplier cancelled, DecisionListener progress) {
         long started = System.nanoTime();
-        LOG.info("Rebuilding the stores of partition {} from {} ({})", partition, journalTopic, reason);
-        Fold fold = new Fold(journalTopic, partition, nowMs, cancelled);
-        journal.read(appConfigs, journalTopic, partition, fold);
+        Snapshot base = snapshots.latest(appConfigs, journalTopic, partition).orElse(null);
+        String start = base == null ? "its first record" : "the " + base;
+        if (progress == listener) {
+            LOG.info("Rebuilding the stores of partition {} from {} ({}), starting at {}", partition, journalTopic,
+                    reason, start);
+        } else {
+            LOG.info("Folding partition {} of {} for a snapshot, starting at {}", partition, journalTopic, start);
+        }
+        Fold fold = new Fold(journalTopic, partition, base, nowMs, cancelled, progress);
+        journal.read(appConfigs, journalTopic, partition, fold.from, fold);
         return new Folded(fold, started);
     }
 
@@ -241,8 +299,9 @@ public final class StoreRebuild {
         private void finish() {
             done = true;
             long millis = (System.nanoTime() - folded.startedNanos) / 1_000_000;
-            LOG.info("Rebuilt the stores of partition {} from {} journal records ({} undecodable, skipped) in {} ms: "
-                            + "{} entries, {} timers, inputs reflected up to {}", folded.partition, folded.records,
+            LOG.info("Rebuilt the stores of partition {} from {}{} journal records ({} undecodable, skipped) in {} ms: "
+                            + "{} entries, {} timers, inputs reflected up to {}", folded.partition,
+                    folded.base == null ? "" : "the " + folded.base + " and ", folded.records,
                     folded.undecodable, millis, written, folded.timers.size(), folded.inputPositions);
             listener.rebuilt(folded.partition, folded.records, millis);
             result = new Result(folded.records, folded.undecodable, folded.inputPositions, millis);
@@ -265,30 +324,54 @@ public final class StoreRebuild {
         private final int partition;
         private final long nowMs;
         private final CheckpointEvolver evolver = new CheckpointEvolver(settings);
-        private final CoordinatorState state = CoordinatorState.inMemory();
+        /** The state folded into: the base snapshot's own (decoded for this fold alone), else a new one. */
+        private final CoordinatorState state;
         private final JournalDecoder decoder = new JournalDecoder(journal.schemas());
         private final Set<TimerIndex.Timer> timers = new HashSet<>();
         private final Map<String, Long> inputPositions = new HashMap<>();
+        private final Snapshot base;
+        private final long from;
         private long records;
         private long undecodable;
         private long end = -1;
+        private long next;
         private long lastProgressMs = System.currentTimeMillis();
 
         private final BooleanSupplier cancelled;
 
-        private Fold(String topic, int partition, long nowMs, BooleanSupplier cancelled) {
+        private final DecisionListener progress;
+
+        private Fold(String topic, int partition, Snapshot base, long nowMs, BooleanSupplier cancelled,
+                DecisionListener progress) {
+            this.progress = progress;
             this.topic = topic;
             this.partition = partition;
+            this.base = base;
+            this.from = base == null ? 0 : base.journalOffset();
+            this.next = from;
             this.nowMs = nowMs;
             this.cancelled = cancelled;
+            this.state = base == null ? CoordinatorState.inMemory() : base.state();
+            if (base != null) {
+                base.timers().forEach(t -> timers.add(t.dueAtMs() > nowMs ? t : new TimerIndex.Timer(t.jobId(), nowMs)));
+                inputPositions.putAll(base.inputPositions());
+            }
         }
 
-        /** Refuses a partition whose head was deleted: what is left would fold into stores without those jobs. */
+        /**
+         * Refuses a partition whose head was deleted beyond where the fold starts: what is left would fold into stores
+         * without those jobs.
+         */
         @Override
         public void start(long firstOffset) {
-            if (firstOffset > 0) {
-                throw new JournalHeadDeletedException(topic, partition, firstOffset);
+            if (firstOffset > from) {
+                throw new JournalHeadDeletedException(topic, partition, firstOffset, from);
             }
+        }
+
+        /** The offset below which the fold reflects every journal record. */
+        private long position() {
+            return Math.max(next, end);
         }
 
         @Override
@@ -326,6 +409,7 @@ public final class StoreRebuild {
             StoreLayout.inputOf(headers).ifPresent(input -> inputPositions.merge(input.topic(), input.offset(),
                     Math::max));
             records++;
+            next = offset + 1;
             progress(offset);
         }
 
@@ -335,7 +419,7 @@ public final class StoreRebuild {
                 lastProgressMs = now;
                 LOG.info("Rebuilding partition {}: {} journal records folded, at offset {} of {}", partition,
                         records, offset, end);
-                listener.rebuilding(partition, records, Math.max(0, end - offset - 1));
+                progress.rebuilding(partition, records, Math.max(0, end - offset - 1));
             }
         }
     }

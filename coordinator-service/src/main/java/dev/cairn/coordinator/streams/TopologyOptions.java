@@ -21,31 +21,39 @@ import java.util.function.UnaryOperator;
  * @param listener gets every applied decision's events (the coordinator's metrics); default none
  * @param journal where stores that are not of this release's layout are rebuilt from ({@link KafkaJournalSource} in
  *     a coordinator; see {@link StoreRebuild}); default an empty journal
+ * @param snapshots where rebuilds start from and tasks write snapshots of their journal partition
+ *     ({@link KafkaSnapshotStore} in a coordinator; see {@link SnapshotMaker}); default none
  * @param wrapDecide wraps the decider (tests make it fail); default none
  */
 public record TopologyOptions(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
         Duration tickInterval, int maxRecordBytes, InputAuthentication auth, DecisionListener listener,
-        JournalSource journal, UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
+        JournalSource journal, SnapshotStore snapshots, UnaryOperator<CoordinatorProcessor.Decide> wrapDecide) {
 
     /** The defaults for everything but the topics, the settings, the random source and the tick interval. */
     public static TopologyOptions of(CairnTopics topics, CoordinatorSettings settings, DoubleSupplier random,
             Duration tickInterval) {
         return new TopologyOptions(topics, settings, random, tickInterval, CoordinatorTopology.DEFAULT_MAX_RECORD_BYTES,
-                InputAuthentication.NONE, DecisionListener.NONE, JournalSource.EMPTY, UnaryOperator.identity());
+                InputAuthentication.NONE, DecisionListener.NONE, JournalSource.EMPTY, SnapshotStore.NONE,
+                UnaryOperator.identity());
     }
 
     public TopologyOptions withAuth(InputAuthentication inputs) {
         return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, inputs, listener, journal,
-                wrapDecide);
+                snapshots, wrapDecide);
     }
 
     public TopologyOptions withListener(DecisionListener decisions) {
         return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, auth, decisions, journal,
-                wrapDecide);
+                snapshots, wrapDecide);
     }
 
     public TopologyOptions withJournal(JournalSource source) {
         return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, auth, listener, source,
-                wrapDecide);
+                snapshots, wrapDecide);
+    }
+
+    public TopologyOptions withSnapshots(SnapshotStore store) {
+        return new TopologyOptions(topics, settings, random, tickInterval, maxRecordBytes, auth, listener, journal,
+                store, wrapDecide);
     }
 }

@@ -16,14 +16,15 @@ import dev.cairn.kafka.test.KafkaClusterExtension;
 import dev.cairn.topics.TopicReadiness;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -40,9 +41,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The start-up check of Cairn's topics on a real broker, run as users run the coordinator: its command, signed with a
  * master key, with a REST tokens file and the default replication factor (the brokers'). A journal created beforehand
- * with the broker's 7-day retention, a compacted journal, an input topic with another partition count than the
+ * with the broker's 7-day retention while snapshots come every 8 hours (fewer than 24 in 7 days), a compacted journal, an input topic with another partition count than the
  * journal's, and a journal of another count than {@code --partitions} each make it exit with 1 and say what to
- * change, before Kafka Streams joined any group; once the journal keeps everything, the same command starts (and
+ * change, before Kafka Streams joined any group; with hourly snapshots (the default), the same command starts (and
  * still warns of the single replica its topics got from the broker's default replication factor). And a
  * coordinator of a new application id, which rebuilds its stores from the journal, over a journal partition whose
  * first records were deleted, folds nothing of it and exits with 1 naming the partition and its first offset.
@@ -68,29 +69,32 @@ class TopicChecksIT {
     }
 
     @Test
-    void shouldRefuseAJournalWithAFiniteRetentionAndStartOnceItKeepsEverything(KafkaCluster kafka) throws Exception {
+    void shouldRefuseAJournalRetentionOfTooFewSnapshotIntervalsAndStartOnceSnapshotsCoverIt(KafkaCluster kafka)
+            throws Exception {
         kafka.createTopics(2, topics.journal());
         try (Admin admin = kafka.createAdmin()) {
             String retention = admin.describeConfigs(List.of(journal())).all().get().get(journal())
                     .get("retention.ms").value();
+            String[] eightHourSnapshots = Stream.concat(Arrays.stream(flags(kafka, topics, 2)),
+                    Stream.of("--snapshot-interval-ms", "28800000")).toArray(String[]::new);
 
-            Result refused = CoordinatorMainTest.runWith(Map.of(), flags(kafka, topics, 2));
+            Result refused = CoordinatorMainTest.runWith(Map.of(), eightHourSnapshots);
 
             assertThat(refused.exit()).as(refused.err()).isEqualTo(CoordinatorMain.EXIT_REFUSED);
             assertThat(refused.err()).startsWith("cairn-coordinator: The coordinator does not start: Cairn's topics "
                     + "are not fit to run on\n  - " + topics.journal() + ": retention.ms is " + retention)
                     .contains(", so the brokers delete journal records older than that; the coordinator rebuilds its "
-                            + "stores from the whole journal")
-                    .contains("Keep them forever: kafka-configs.sh --bootstrap-server " + kafka.bootstrapServers()
+                            + "stores (after an upgrade that changes their layout")
+                    .contains("a finite retention needs at least 24 snapshot intervals")
+                    .contains("Raise it: kafka-configs.sh --bootstrap-server " + kafka.bootstrapServers()
                             + " --alter --entity-type topics --entity-name " + topics.journal() + " --add-config "
-                            + "retention.ms=-1" + SEE)
+                            + "retention.ms=691200000, or keep them forever")
                     .doesNotContain("cleanup.policy", "partitions,", "replica,");
             assertThat(refused.err().lines().filter(line -> line.startsWith("  - "))).hasSize(1);
             assertNoMemberEverJoined(admin);
 
-            admin.incrementalAlterConfigs(Map.of(journal(), List.of(new AlterConfigOp(
-                    new ConfigEntry("retention.ms", "-1"), AlterConfigOp.OpType.SET)))).all().get(60, TimeUnit.SECONDS);
             CoordinatorConfig config = CoordinatorMainTest.parseWith(Map.of(), flags(kafka, topics, 2)).config();
+            assertThat(config.snapshotInterval()).as("the default").isEqualTo(Duration.ofHours(1));
             try (CoordinatorApp app = CoordinatorApp.start(config)) {
                 Awaitility.await().atMost(CoordinatorTestBed.WAIT)
                         .until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
@@ -115,9 +119,10 @@ class TopicChecksIT {
             assertThat(refused.exit()).as(refused.err()).isEqualTo(CoordinatorMain.EXIT_REFUSED);
             assertThat(refused.err()).contains("\n  - " + topics.journal() + ": cleanup.policy is compact, so the "
                     + "brokers keep only the newest journal record of each job id and delete the rest of its "
-                    + "history; the coordinator rebuilds its stores from the whole journal (after an upgrade that "
-                    + "changes their layout, under a new application id, after lost changelogs), so the jobs whose "
-                    + "records are deleted would be lost. Stop compacting it (what compaction removed already is "
+                    + "history; the coordinator rebuilds its stores (after an upgrade that changes their layout, "
+                    + "under a new application id, after lost changelogs) from the newest snapshot and the journal "
+                    + "after it, so the jobs whose records are deleted before a snapshot holds them would be lost. "
+                    + "Stop compacting it (what compaction removed already is "
                     + "gone): kafka-configs.sh --bootstrap-server " + kafka.bootstrapServers() + " --alter "
                     + "--entity-type topics --entity-name " + topics.journal() + " --add-config cleanup.policy=delete"
                     + SEE + "\n");
@@ -194,8 +199,8 @@ class TopicChecksIT {
             assertThat(stopped.exit()).as(stopped.err()).isEqualTo(CoordinatorMain.EXIT_REFUSED);
             assertThat(stopped.err()).startsWith("cairn-coordinator: Cannot rebuild the stores of partition 0 from "
                     + written.journal() + ": the partition's first offset is 2, so its records at offsets 0 to 1 were "
-                    + "deleted (by retention, compaction or kafka-delete-records.sh), and a fold of the rest would "
-                    + "silently lose the jobs whose history they held. Nothing was folded, and this instance stops");
+                    + "deleted (by retention, compaction or kafka-delete-records.sh) and no snapshot holds them, and a "
+                    + "fold of the rest would silently lose the jobs whose history they held. Nothing was folded, and this instance stops");
             assertThat(rebuildLog.list).extracting(ILoggingEvent::getFormattedMessage)
                     .as("the rebuild began and folded nothing")
                     .anyMatch(line -> line.startsWith("Rebuilding the stores of partition 0 from " + written.journal()))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.cairn.coordinator.app.TopicRules.Wanted;
 import dev.cairn.events.topics.CairnTopics;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,9 +18,9 @@ class TopicRulesTest {
     private static final CairnTopics TOPICS = CairnTopics.defaults();
     private static final Wanted WANTED = new Wanted(TOPICS, 3, 1, "kafka-1:9092");
     private static final String SEE = " (docs/operations.md, Start-up checks)";
-    private static final String HISTORY = "the coordinator rebuilds its stores from the whole journal (after an "
-            + "upgrade that changes their layout, under a new application id, after lost changelogs), so the jobs "
-            + "whose records are deleted would be lost";
+    private static final String HISTORY = "the coordinator rebuilds its stores (after an upgrade that changes their "
+            + "layout, under a new application id, after lost changelogs) from the newest snapshot and the journal "
+            + "after it, so the jobs whose records are deleted before a snapshot holds them would be lost";
 
     @Test
     void shouldRefuseNothingWhenTheTopicsAreAsTheCoordinatorCreatesThem() {
@@ -29,15 +30,55 @@ class TopicRulesTest {
     }
 
     @Test
-    void shouldRefuseAJournalWithAFiniteRetention() {
+    void shouldAcceptAJournalWithAFiniteRetentionWhenItSpansEnoughSnapshotIntervals() {
         List<DescribedTopic> topics = replace(asCreated(3, 1), journal(3, "604800000", "-1", "delete"));
+
+        assertThat(TopicRules.refusals(WANTED, topics, Map.of())).as("7 days at hourly snapshots").isEmpty();
+        assertThat(TopicRules.refusals(new Wanted(TOPICS, 3, 1, "kafka-1:9092", Duration.ofHours(7)), topics,
+                Map.of())).as("7 days at snapshots every 7 hours: exactly 24 intervals").isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAJournalWhoseRetentionSpansFewerThan24SnapshotIntervals() {
+        List<DescribedTopic> topics = replace(asCreated(3, 1), journal(3, "604800000", "-1", "delete"));
+
+        List<String> refusals = TopicRules.refusals(new Wanted(TOPICS, 3, 1, "kafka-1:9092", Duration.ofHours(8)),
+                topics, Map.of());
+
+        assertThat(refusals).containsExactly("cairn.journal: retention.ms is 604800000 (7 days), so the brokers delete "
+                + "journal records older than that; " + HISTORY + "; a finite retention needs at least 24 snapshot "
+                + "intervals (retention.ms=691200000 (8 days) at snapshot.interval.ms=28800000), so that a snapshot "
+                + "holds every record before it is deleted. Raise it: kafka-configs.sh --bootstrap-server "
+                + "kafka-1:9092 --alter --entity-type topics --entity-name cairn.journal --add-config "
+                + "retention.ms=691200000, or keep them forever: kafka-configs.sh --bootstrap-server kafka-1:9092 "
+                + "--alter --entity-type topics --entity-name cairn.journal --add-config retention.ms=-1" + SEE);
+    }
+
+    @Test
+    void shouldRefuseAJournalWithAFiniteRetentionWhenSnapshotsAreOff() {
+        List<DescribedTopic> topics = replace(asCreated(3, 1), journal(3, "604800000", "-1", "delete"));
+
+        List<String> refusals = TopicRules.refusals(new Wanted(TOPICS, 3, 1, "kafka-1:9092", Duration.ZERO), topics,
+                Map.of());
+
+        assertThat(refusals).containsExactly("cairn.journal: retention.ms is 604800000 (7 days), so the brokers delete "
+                + "journal records older than that; " + HISTORY + "; snapshot.interval.ms is 0, so no snapshot holds "
+                + "what they delete. Turn snapshots on (a finite retention then needs at least 24 snapshot "
+                + "intervals), or keep them forever: kafka-configs.sh --bootstrap-server kafka-1:9092 --alter "
+                + "--entity-type topics --entity-name cairn.journal --add-config retention.ms=-1" + SEE);
+    }
+
+    @Test
+    void shouldRefuseASnapshotsTopicThatDeletesOldRecords() {
+        List<DescribedTopic> topics = replace(asCreated(3, 1), topic(TOPICS.snapshots(), 3, 1, brokerDefaults()));
 
         List<String> refusals = TopicRules.refusals(WANTED, topics, Map.of());
 
-        assertThat(refusals).containsExactly("cairn.journal: retention.ms is 604800000 (7 days), so the brokers delete "
-                + "journal records older than that; " + HISTORY + ". Keep them forever: kafka-configs.sh "
-                + "--bootstrap-server kafka-1:9092 --alter --entity-type topics --entity-name cairn.journal "
-                + "--add-config retention.ms=-1" + SEE);
+        assertThat(refusals).containsExactly("cairn.snapshots: cleanup.policy is delete, so the brokers delete "
+                + "snapshots once they are older than the topic's retention, however new each partition's newest is; "
+                + "a rebuild of a partition whose journal is trimmed needs it. Compact it only: kafka-configs.sh "
+                + "--bootstrap-server kafka-1:9092 --alter --entity-type topics --entity-name cairn.snapshots "
+                + "--add-config cleanup.policy=compact" + SEE);
     }
 
     @Test

@@ -137,7 +137,8 @@ class BackgroundRebuildTopologyTest {
         }
 
         @Override
-        public void read(Map<String, Object> appConfigs, String topic, int partition, RecordSink sink) {
+        public void read(Map<String, Object> appConfigs, String topic, int partition, long fromOffset,
+                RecordSink sink) {
             try {
                 if (!open.await(30, TimeUnit.SECONDS)) {
                     throw new IllegalStateException("the test never opened the journal");
@@ -146,7 +147,7 @@ class BackgroundRebuildTopologyTest {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            journal.read(appConfigs, topic, partition, sink);
+            journal.read(appConfigs, topic, partition, fromOffset, sink);
         }
     }
 }

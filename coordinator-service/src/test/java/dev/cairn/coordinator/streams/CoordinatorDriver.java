@@ -79,7 +79,7 @@ public final class CoordinatorDriver implements AutoCloseable {
         return CoordinatorTopology.build(new TopologyOptions(TOPICS, CoordinatorSettings.DEFAULTS, () -> 0.0, TICK,
                 options.maxRecordBytes, options.auth(),
                 options.metrics == null ? DecisionListener.NONE : options.metrics.decisions(), options.journal,
-                options.wrapDecide == null ? UnaryOperator.identity() : options.wrapDecide));
+                options.snapshots, options.wrapDecide == null ? UnaryOperator.identity() : options.wrapDecide));
     }
 
     /** A driver whose stores live in {@code stateDir}; see {@link Builder}. */
@@ -101,6 +101,7 @@ public final class CoordinatorDriver implements AutoCloseable {
         private boolean allowUnsignedRequests;
         private UnaryOperator<CoordinatorProcessor.Decide> wrapDecide;
         private JournalSource journal = JournalSource.EMPTY;
+        private SnapshotStore snapshots = SnapshotStore.NONE;
 
         private Builder(Path stateDir) {
             this.stateDir = stateDir;
@@ -146,6 +147,12 @@ public final class CoordinatorDriver implements AutoCloseable {
         /** The journal the topology's task rebuilds its stores from when it starts (default: an empty one). */
         public Builder rebuildingFrom(JournalSource source) {
             this.journal = source;
+            return this;
+        }
+
+        /** Where the task's rebuilds start from and its snapshots go (default: none). */
+        public Builder snapshotsIn(SnapshotStore store) {
+            this.snapshots = store;
             return this;
         }
 

@@ -191,13 +191,8 @@ class JobRemovalTopologyTest {
         List<TestRecord<String, byte[]>> written = cairn.rawJournal().readRecordsToList();
         Map<String, Map<Object, Object>> live = StoredEntries.of(cairn.reader(), OTHER);
 
-        try (CoordinatorDriver rebuilt = CoordinatorDriver.on(other).rebuildingFrom((configs, topic, partition,
-                sink) -> {
-            sink.end(written.size());
-            for (int offset = 0; offset < written.size(); offset++) {
-                sink.accept(offset, written.get(offset).headers(), written.get(offset).value());
-            }
-        }).start()) {
+        try (CoordinatorDriver rebuilt = CoordinatorDriver.on(other)
+                .rebuildingFrom(StoreRebuildTopologyTest.source(written)).start()) {
             assertThat(StoredEntries.of(rebuilt.reader(), JOB)).containsOnlyKeys(StateTable.REMOVED.store());
             assertThat(StoredEntries.of(rebuilt.reader(), OTHER)).isEqualTo(live);
             assertThat(timerJobs(rebuilt)).doesNotContain(JOB).contains(OTHER);

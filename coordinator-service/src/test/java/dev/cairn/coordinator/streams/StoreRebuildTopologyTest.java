@@ -95,7 +95,7 @@ class StoreRebuildTopologyTest {
             journal = writer.rawJournal().readRecordsToList();
         }
         List<Long> folded = new ArrayList<>();
-        JournalSource headDeleted = (configs, topic, partition, sink) -> {
+        JournalSource headDeleted = (configs, topic, partition, fromOffset, sink) -> {
             sink.start(3);
             sink.end(journal.size());
             for (int offset = 3; offset < journal.size(); offset++) {
@@ -114,8 +114,8 @@ class StoreRebuildTopologyTest {
                     assertThat(deleted).hasMessageStartingWith("Cannot rebuild the stores of partition 0 from "
                             + CoordinatorDriver.TOPICS.journal() + ": the partition's first offset is 3, so its "
                             + "records at offsets 0 to 2 were deleted (by retention, compaction or "
-                            + "kafka-delete-records.sh), and a fold of the rest would silently lose the jobs whose "
-                            + "history they held. Nothing was folded");
+                            + "kafka-delete-records.sh) and no snapshot holds them, and a fold of the rest would "
+                            + "silently lose the jobs whose history they held. Nothing was folded");
                 });
         assertThat(folded).as("no record of the partition folded").isEmpty();
     }
@@ -219,9 +219,9 @@ class StoreRebuildTopologyTest {
     }
 
     static JournalSource source(List<TestRecord<String, byte[]>> journal) {
-        return (configs, topic, partition, sink) -> {
+        return (configs, topic, partition, fromOffset, sink) -> {
             sink.end(journal.size());
-            for (int offset = 0; offset < journal.size(); offset++) {
+            for (int offset = (int) fromOffset; offset < journal.size(); offset++) {
                 sink.accept(offset, journal.get(offset).headers(), journal.get(offset).value());
             }
         };

@@ -6,6 +6,7 @@ import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RestorePart;
 import dev.cairn.events.RetainedCheckpoints;
+import dev.cairn.events.SnapshotEnvelope;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ public final class CairnSerdes {
     /** The envelope types whose schemas are frozen and kept readable forever. */
     public static final List<Class<? extends SpecificRecord>> ENVELOPES = List.of(
             RequestEnvelope.class, AckEnvelope.class, ControlEnvelope.class, JournalEnvelope.class,
-            RetainedCheckpoints.class, RestorePart.class);
+            RetainedCheckpoints.class, RestorePart.class, SnapshotEnvelope.class);
 
     private static final Map<Long, String> ALL_FINGERPRINTS = fingerprintsOfAllEnvelopes();
     private static final AvroEventSerde<RequestEnvelope> REQUESTS = forEnvelope(RequestEnvelope.class);
@@ -33,9 +34,10 @@ public final class CairnSerdes {
     private static final AvroEventSerde<JournalEnvelope> JOURNAL = forEnvelope(JournalEnvelope.class);
     private static final AvroEventSerde<RetainedCheckpoints> RETAINED = forEnvelope(RetainedCheckpoints.class);
     private static final AvroEventSerde<RestorePart> RESTORE_PARTS = forEnvelope(RestorePart.class);
+    private static final AvroEventSerde<SnapshotEnvelope> SNAPSHOTS = forEnvelope(SnapshotEnvelope.class);
     private static final Map<Class<?>, AvroEventSerde<?>> SHARED = Map.of(RequestEnvelope.class, REQUESTS,
             AckEnvelope.class, ACKS, ControlEnvelope.class, CONTROL, JournalEnvelope.class, JOURNAL,
-            RetainedCheckpoints.class, RETAINED, RestorePart.class, RESTORE_PARTS);
+            RetainedCheckpoints.class, RETAINED, RestorePart.class, RESTORE_PARTS, SnapshotEnvelope.class, SNAPSHOTS);
 
     private CairnSerdes() {}
 
@@ -67,6 +69,11 @@ public final class CairnSerdes {
     /** Values of cairn.completed under a restore part's key (see {@code CairnTopics#restorePartKey}). */
     public static AvroEventSerde<RestorePart> restoreParts() {
         return RESTORE_PARTS;
+    }
+
+    /** Values of cairn.snapshots: a snapshot's chunks and manifest. */
+    public static AvroEventSerde<SnapshotEnvelope> snapshots() {
+        return SNAPSHOTS;
     }
 
     /**

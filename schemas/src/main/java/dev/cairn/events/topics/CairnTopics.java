@@ -17,6 +17,9 @@ import java.util.function.Function;
  *   <li>{@code <prefix>control}: trigger, complete and abort notifications for sidecars;</li>
  *   <li>{@code <prefix>completed}: compacted, the retained completed checkpoints per job (key: the job id) and
  *       the state handles of its newest one in parts (key: {@link #restorePartKey}), on the job's partition;</li>
+ *   <li>{@code <prefix>snapshots}: compacted, snapshots of each journal partition's fold on the same partition
+ *       number (key: {@code manifest} for the newest complete one, {@code snapshot/<journal offset>/<chunk>} for its
+ *       parts), from which the coordinator rebuilds its stores without reading the journal's whole history;</li>
  *   <li>{@code <prefix>dlq}: records that could not be read, with the reason in headers;</li>
  *   <li>{@code <prefix>schemas}: compacted, the Avro schemas Cairn's programs write (key: the schema's fingerprint
  *       in 16 lower-case hex digits, value: its parsing canonical form), so that a reader one release older
@@ -85,6 +88,11 @@ public record CairnTopics(String prefix) {
                 && key.charAt(jobId.length()) == '\u0000';
     }
 
+    /** Snapshots of the journal partitions' fold (compacted; see the class comment). */
+    public String snapshots() {
+        return prefix + "snapshots";
+    }
+
     public String dlq() {
         return prefix + "dlq";
     }
@@ -113,6 +121,12 @@ public record CairnTopics(String prefix) {
         }
     }
 
+    /**
+     * How long a segment of the snapshots topic stays open: the brokers compact only closed segments, so snapshots
+     * replaced within the hour are cleaned within about the hour, and a rebuild reads about one snapshot per partition.
+     */
+    public static final long SNAPSHOT_SEGMENT_MS = 3_600_000;
+
     /** Every topic Cairn uses, with the topic-level configuration each needs. */
     public Map<String, Map<String, String>> withConfigs() {
         return Map.of(
@@ -122,11 +136,13 @@ public record CairnTopics(String prefix) {
                 control(), Map.of(),
                 completed(), Map.of("cleanup.policy", "compact"),
                 dlq(), Map.of("retention.ms", "-1", "retention.bytes", "-1"),
-                schemas(), Map.of("cleanup.policy", "compact"));
+                schemas(), Map.of("cleanup.policy", "compact"),
+                snapshots(), Map.of("cleanup.policy", "compact", "segment.ms", String.valueOf(SNAPSHOT_SEGMENT_MS),
+                        "min.cleanable.dirty.ratio", "0.1"));
     }
 
     /** Every topic name, in a fixed order. */
     public List<String> all() {
-        return List.of(requests(), acks(), journal(), control(), completed(), dlq(), schemas());
+        return List.of(requests(), acks(), journal(), control(), completed(), dlq(), schemas(), snapshots());
     }
 }

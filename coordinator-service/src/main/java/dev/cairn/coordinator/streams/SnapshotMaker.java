@@ -1,0 +1,86 @@
+package dev.cairn.coordinator.streams;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes one snapshot of a stream task's journal partition, on a daemon thread of its own: folds the partition from
+ * its newest snapshot (or its first record) up to the journal's committed end, as a rebuild would
+ * ({@link StoreRebuild#fold}), and writes the fold to the {@link SnapshotStore} when the journal moved on since. It
+ * reads Kafka and folds into memory of its own: it touches no store and holds no transaction, so the task goes on
+ * deciding meanwhile. Being made from the journal alone, a snapshot is exactly what a rebuild from the first record
+ * would fold up to its position, whoever made it (two owners of a partition during a rebalance make equal ones).
+ *
+ * <p>A stream task starts one every {@link SnapshotStore#INTERVAL_CONFIG} (default {@link #DEFAULT_INTERVAL}) while none runs. One
+ * that fails is logged, and the next interval tries again; a journal whose records were deleted beyond the newest
+ * snapshot cannot be snapshotted (nor rebuilt), which is logged as an error.
+ */
+final class SnapshotMaker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SnapshotMaker.class);
+    /** How often a task makes a snapshot unless {@link SnapshotStore#INTERVAL_CONFIG} says otherwise. */
+    static final Duration DEFAULT_INTERVAL = Duration.ofHours(1);
+
+    private final Thread thread;
+    private volatile boolean cancelled;
+
+    private SnapshotMaker(StoreRebuild rebuild, Map<String, Object> appConfigs, String journalTopic, int partition,
+            long nowMs) {
+        this.thread = new Thread(() -> make(rebuild, appConfigs, journalTopic, partition, nowMs),
+                "cairn-snapshot-" + journalTopic + "-" + partition);
+        thread.setDaemon(true);
+    }
+
+    /** How often a task makes a snapshot, by the application's configuration; zero when never. */
+    static Duration interval(Map<String, Object> appConfigs) {
+        Object configured = appConfigs.get(SnapshotStore.INTERVAL_CONFIG);
+        return configured == null ? DEFAULT_INTERVAL : Duration.ofMillis(Long.parseLong(configured.toString().strip()));
+    }
+
+    /** Starts making a snapshot of {@code journalTopic}'s {@code partition} as of {@code nowMs}. */
+    static SnapshotMaker start(StoreRebuild rebuild, Map<String, Object> appConfigs, String journalTopic,
+            int partition, long nowMs) {
+        SnapshotMaker maker = new SnapshotMaker(rebuild, appConfigs, journalTopic, partition, nowMs);
+        maker.thread.start();
+        return maker;
+    }
+
+    private void make(StoreRebuild rebuild, Map<String, Object> appConfigs, String journalTopic, int partition,
+            long nowMs) {
+        long started = System.nanoTime();
+        try {
+            StoreRebuild.Folded folded = rebuild.foldForSnapshot(appConfigs, journalTopic, partition, nowMs,
+                    () -> cancelled);
+            Snapshot base = folded.base();
+            long from = base == null ? 0 : base.journalOffset();
+            if (folded.journalOffset() <= from) {
+                LOG.debug("Partition {}: no journal record since the snapshot at offset {}", partition, from);
+                return;
+            }
+            rebuild.snapshots().write(appConfigs, journalTopic, folded.snapshot());
+            LOG.info("Snapshot of partition {} at journal offset {} made in {} ms (the journal from offset {} folded)",
+                    partition, folded.journalOffset(), (System.nanoTime() - started) / 1_000_000, from);
+        } catch (CancellationException closed) {
+            LOG.debug("Snapshot of partition {} given up: {}", partition, closed.getMessage());
+        } catch (JournalHeadDeletedException deleted) {
+            LOG.error("No snapshot of partition {} can be made: {}", partition, deleted.getMessage());
+        } catch (RuntimeException e) {
+            LOG.warn("Making a snapshot of partition {} failed (the next interval tries again): {}", partition,
+                    e.toString(), e);
+        }
+    }
+
+    /** Whether it still folds or writes. */
+    boolean running() {
+        return thread.isAlive();
+    }
+
+    /** Gives up the snapshot if it is still folded: the task was closed. */
+    @Override
+    public void close() {
+        cancelled = true;
+    }
+}
