@@ -91,7 +91,8 @@ public final class RebuildBenchmark {
             long events) throws InterruptedException {
         CoordinatorConfig config = new CoordinatorConfig(bootstrap, "rebuild-" + stateDir.getFileName(), topics,
                 partitions, (short) 1, stateDir, Duration.ofMillis(100), Duration.ofMillis(100), Map.of(), null,
-                CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS, (short) 1);
+                CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS, (short) 1,
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
         long started = System.nanoTime();
         try (CoordinatorApp app = CoordinatorApp.start(config)) {
             MeterRegistry registry = app.metrics().registry();

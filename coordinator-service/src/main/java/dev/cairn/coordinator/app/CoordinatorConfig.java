@@ -174,17 +174,6 @@ public record CoordinatorConfig(
         }
     }
 
-    /** With snapshots every {@link #DEFAULT_SNAPSHOT_INTERVAL}. */
-    public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
-            short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,
-            Map<String, String> kafkaProperties, QueryServerConfig queryServer, Failover failover,
-            SigningKey sidecarMasterKey, boolean allowUnsignedRequests, InputLimits inputLimits,
-            short minReplicationFactor) {
-        this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
-                commitInterval, kafkaProperties, queryServer, failover, sidecarMasterKey, allowUnsignedRequests,
-                inputLimits, minReplicationFactor, DEFAULT_SNAPSHOT_INTERVAL);
-    }
-
     /** With the {@link Failover#DEFAULTS}. */
     public CoordinatorConfig(String bootstrapServers, String applicationId, CairnTopics topics, int partitions,
             short replicationFactor, Path stateDir, Duration tickInterval, Duration commitInterval,

@@ -7,7 +7,8 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Where a stream task reads its journal partition from when it rebuilds its stores ({@link StoreRebuild}): the
  * committed records of one partition of {@code cairn.journal}, from the first (or a snapshot's position) to the end at
- * the time of reading, in offset order. {@link KafkaJournalSource} reads them from Kafka; topology tests hand in their own.
+ * the time of reading, in offset order. {@link KafkaJournalSource} reads them from Kafka; topology tests hand in
+ * their own.
  */
 @FunctionalInterface
 public interface JournalSource {

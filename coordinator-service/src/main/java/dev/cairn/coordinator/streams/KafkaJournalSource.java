@@ -7,16 +7,15 @@ import org.apache.avro.message.SchemaStore;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsException;
 
 /**
  * Reads a journal partition from Kafka with a consumer of its own, configured as Kafka Streams configures the
- * consumer that restores a changelog (the application's connection and security settings, no group, read_committed
- * under exactly-once), so that a rebuild folds exactly what the previous owner of the partition committed. It tells
- * the rebuild the partition's first offset (its log start offset, which is above 0 when records were deleted from its
- * head) and reads from the offset asked for up to the end offset it found when it began; a partition that makes no progress for {@link #STALL}
- * fails the rebuild, and Kafka Streams retries the task.
+ * consumer that restores a changelog ({@link RestoreConsumers}), so that a rebuild folds exactly what the previous
+ * owner of the partition committed. It tells the rebuild the partition's first offset (its log start offset, which is
+ * above 0 when records were deleted from its head) and reads from the offset asked for up to the end offset it found
+ * when it began; a partition that makes no progress for {@link #STALL} fails the rebuild, and Kafka Streams retries
+ * the task.
  */
 public final class KafkaJournalSource implements JournalSource {
 

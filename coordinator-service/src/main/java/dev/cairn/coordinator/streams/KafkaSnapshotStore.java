@@ -72,8 +72,10 @@ public final class KafkaSnapshotStore implements SnapshotStore {
                 return Optional.empty();
             }
             Map<Integer, SnapshotChunk> chunks = new HashMap<>();
+            String prefix = SnapshotCodec.chunkKeyPrefix(manifest.getJournalOffset());
             read(consumer, snapshots, manifest.getFirstChunkOffset(), scan.manifestOffset, record -> {
-                if (SnapshotCodec.isChunkKey(key(record)) && record.value() != null
+                String key = key(record);
+                if (key != null && key.startsWith(prefix) && record.value() != null
                         && serde.deserialize(snapshots.topic(), record.value()).getPart()
                                 instanceof SnapshotChunk chunk
                         && chunk.getJournalOffset() == manifest.getJournalOffset()) {
@@ -163,14 +165,28 @@ public final class KafkaSnapshotStore implements SnapshotStore {
                 } else {
                     scan.chunkKeys.add(key);
                 }
-            } else if (SnapshotCodec.MANIFEST_KEY.equals(key) && record.value() != null
-                    && serde.deserialize(partition.topic(), record.value()).getPart()
-                            instanceof SnapshotManifest manifest) {
-                scan.manifest = manifest;
-                scan.manifestOffset = record.offset();
+            } else if (SnapshotCodec.MANIFEST_KEY.equals(key) && record.value() != null) {
+                manifest(partition, record).ifPresent(manifest -> {
+                    scan.manifest = manifest;
+                    scan.manifestOffset = record.offset();
+                });
             }
         });
         return scan;
+    }
+
+    /** The manifest a record holds; empty, logged, for one that is not a manifest (the one before it stays newest). */
+    private Optional<SnapshotManifest> manifest(TopicPartition partition, ConsumerRecord<byte[], byte[]> record) {
+        try {
+            if (serde.deserialize(partition.topic(), record.value()).getPart() instanceof SnapshotManifest manifest) {
+                return Optional.of(manifest);
+            }
+            LOG.error("Record {} of {} under the manifest key holds no manifest: skipped", record.offset(), partition);
+        } catch (RuntimeException e) {
+            LOG.error("Record {} of {} under the manifest key does not decode, so it is skipped: {}", record.offset(),
+                    partition, e.getMessage());
+        }
+        return Optional.empty();
     }
 
     /** Hands the partition's records from {@code from} up to {@code before} (or its end) to {@code sink}. */

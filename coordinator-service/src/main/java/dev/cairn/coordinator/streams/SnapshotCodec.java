@@ -42,7 +42,12 @@ final class SnapshotCodec {
 
     /** The key of chunk {@code chunk} of the snapshot at {@code journalOffset}. */
     static String chunkKey(long journalOffset, int chunk) {
-        return CHUNK_PREFIX + journalOffset + "/" + chunk;
+        return chunkKeyPrefix(journalOffset) + chunk;
+    }
+
+    /** What the keys of every chunk of the snapshot at {@code journalOffset} begin with. */
+    static String chunkKeyPrefix(long journalOffset) {
+        return CHUNK_PREFIX + journalOffset + "/";
     }
 
     /** Whether {@code key} is a chunk's key, of any snapshot. */

@@ -14,9 +14,9 @@ import org.slf4j.LoggerFactory;
  * deciding meanwhile. Being made from the journal alone, a snapshot is exactly what a rebuild from the first record
  * would fold up to its position, whoever made it (two owners of a partition during a rebalance make equal ones).
  *
- * <p>A stream task starts one every {@link SnapshotStore#INTERVAL_CONFIG} (default {@link #DEFAULT_INTERVAL}) while none runs. One
- * that fails is logged, and the next interval tries again; a journal whose records were deleted beyond the newest
- * snapshot cannot be snapshotted (nor rebuilt), which is logged as an error.
+ * <p>A stream task starts one every {@link SnapshotStore#INTERVAL_CONFIG} (default {@link #DEFAULT_INTERVAL}) while
+ * none runs. One that fails is logged, and the next interval tries again; a journal whose records were deleted
+ * beyond the newest snapshot cannot be snapshotted (nor rebuilt), which is logged as an error.
  */
 final class SnapshotMaker implements AutoCloseable {
 

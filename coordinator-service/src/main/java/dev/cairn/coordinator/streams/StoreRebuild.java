@@ -353,7 +353,8 @@ public final class StoreRebuild {
             this.cancelled = cancelled;
             this.state = base == null ? CoordinatorState.inMemory() : base.state();
             if (base != null) {
-                base.timers().forEach(t -> timers.add(t.dueAtMs() > nowMs ? t : new TimerIndex.Timer(t.jobId(), nowMs)));
+                base.timers().forEach(t -> timers.add(t.dueAtMs() > nowMs ? t
+                        : new TimerIndex.Timer(t.jobId(), nowMs)));
                 inputPositions.putAll(base.inputPositions());
             }
         }

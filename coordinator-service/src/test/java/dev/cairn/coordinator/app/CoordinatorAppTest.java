@@ -21,7 +21,8 @@ class CoordinatorAppTest {
         Properties props = CoordinatorApp.streamsProperties(new CoordinatorConfig(LOCAL.bootstrapServers(),
                 LOCAL.applicationId(), LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(),
                 LOCAL.tickInterval(), LOCAL.commitInterval(), Map.of(), null, HOST_A, null, false,
-                InputLimits.DEFAULTS, (short) 1));
+                InputLimits.DEFAULTS, (short) 1,
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL));
 
         assertThat(props).containsEntry("main.consumer.group.instance.id", "host-a")
                 .containsEntry("session.timeout.ms", "6000")
@@ -44,7 +45,8 @@ class CoordinatorAppTest {
                 LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(), LOCAL.tickInterval(),
                 LOCAL.commitInterval(), Map.of("session.timeout.ms", "45000", "consumer.group.instance.id", "mine",
                         "num.standby.replicas", "0"), null,
-                HOST_A, null, false, InputLimits.DEFAULTS, (short) 1);
+                HOST_A, null, false, InputLimits.DEFAULTS, (short) 1,
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
 
         Properties props = CoordinatorApp.streamsProperties(config);
 

@@ -41,12 +41,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The start-up check of Cairn's topics on a real broker, run as users run the coordinator: its command, signed with a
  * master key, with a REST tokens file and the default replication factor (the brokers'). A journal created beforehand
- * with the broker's 7-day retention while snapshots come every 8 hours (fewer than 24 in 7 days), a compacted journal, an input topic with another partition count than the
- * journal's, and a journal of another count than {@code --partitions} each make it exit with 1 and say what to
- * change, before Kafka Streams joined any group; with hourly snapshots (the default), the same command starts (and
- * still warns of the single replica its topics got from the broker's default replication factor). And a
- * coordinator of a new application id, which rebuilds its stores from the journal, over a journal partition whose
- * first records were deleted, folds nothing of it and exits with 1 naming the partition and its first offset.
+ * with the broker's 7-day retention while snapshots come every 8 hours (fewer than 24 in 7 days), a compacted
+ * journal, an input topic with another partition count than the journal's, and a journal of another count than
+ * {@code --partitions} each make it exit with 1 and say what to change, before Kafka Streams joined any group; with
+ * hourly snapshots (the default), the same command starts (and still warns of the single replica its topics got from
+ * the broker's default replication factor). And a coordinator of a new application id, which rebuilds its stores
+ * from the journal, over a journal partition whose first records were deleted and no snapshot, folds nothing of it
+ * and exits with 1 naming the partition and its first offset.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class TopicChecksIT {
@@ -200,7 +201,8 @@ class TopicChecksIT {
             assertThat(stopped.err()).startsWith("cairn-coordinator: Cannot rebuild the stores of partition 0 from "
                     + written.journal() + ": the partition's first offset is 2, so its records at offsets 0 to 1 were "
                     + "deleted (by retention, compaction or kafka-delete-records.sh) and no snapshot holds them, and a "
-                    + "fold of the rest would silently lose the jobs whose history they held. Nothing was folded, and this instance stops");
+                    + "fold of the rest would silently lose the jobs whose history they held. Nothing was folded, and "
+                    + "this instance stops");
             assertThat(rebuildLog.list).extracting(ILoggingEvent::getFormattedMessage)
                     .as("the rebuild began and folded nothing")
                     .anyMatch(line -> line.startsWith("Rebuilding the stores of partition 0 from " + written.journal()))

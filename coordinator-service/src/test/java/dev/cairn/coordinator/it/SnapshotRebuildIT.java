@@ -4,30 +4,46 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.streams.KafkaSnapshotStore;
+import dev.cairn.coordinator.streams.Snapshot;
 import dev.cairn.coordinator.streams.SnapshotStore;
+import dev.cairn.coordinator.streams.StoreLayout;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
+import dev.cairn.core.events.TimerIndex;
+import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointAcknowledged;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.SnapshotManifest;
 import dev.cairn.events.serde.CairnSerdes;
+import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +53,9 @@ import org.junit.jupiter.api.io.TempDir;
  * partition to the snapshots topic; once the journal records before the snapshot are deleted (as a finite retention
  * deletes them), a coordinator of a new application id, which has no store nor changelog, rebuilds every job from
  * the snapshot and the journal after it, and goes on with the pending checkpoint and the next ids. Without the
- * snapshot the same rebuild would refuse the partition (its head was deleted).
+ * snapshot the same rebuild would refuse the partition (its head was deleted). And the snapshots topic as a reader
+ * finds it after writers stopped half way or wrote garbage: the newest whole snapshot of this layout is read, and the
+ * next writer removes what is left of the others.
  */
 @ExtendWith(KafkaClusterExtension.class)
 class SnapshotRebuildIT {
@@ -96,6 +114,59 @@ class SnapshotRebuildIT {
                     .as("the pending checkpoint not triggered again: the inputs the snapshot reflects were skipped")
                     .hasSize(1);
         }
+    }
+
+    @Test
+    void shouldReadTheNewestWholeSnapshotAndRemoveWhatIsLeftOfOlderOnes(KafkaCluster kafka) throws Exception {
+        CairnTopics topics = new CairnTopics("snapshots-" + UUID.randomUUID().toString().substring(0, 8) + ".");
+        kafka.createTopics(1, topics.journal(), topics.snapshots());
+        Map<String, Object> app = Map.of(StreamsConfig.APPLICATION_ID_CONFIG, "snapshot-store",
+                StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+        KafkaSnapshotStore store = new KafkaSnapshotStore();
+        TopicPartition partition = new TopicPartition(topics.snapshots(), 0);
+        store.write(app, topics.journal(), snapshot(10, StoreLayout.CURRENT, topics.acks()));
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(),
+                new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(partition.topic(), 0, "snapshot/30/0", new byte[] {7})).get();
+            producer.send(new ProducerRecord<>(partition.topic(), 0, "manifest", new byte[] {1, 2, 3})).get();
+        }
+
+        assertThat(store.latest(app, topics.journal(), 0)).as("a record under the manifest key that does not "
+                + "decode, and the chunk of a writer stopped half way, leave the snapshot before whole")
+                .hasValueSatisfying(read -> {
+                    assertThat(read.journalOffset()).isEqualTo(10);
+                    assertThat(read.timers()).isEqualTo(snapshot(10, StoreLayout.CURRENT, topics.acks()).timers());
+                    assertThat(read.inputPositions()).isEqualTo(Map.of(topics.acks(), 9L));
+                });
+
+        store.write(app, topics.journal(), snapshot(20, StoreLayout.CURRENT, topics.acks()));
+
+        assertThat(store.latest(app, topics.journal(), 0)).map(Snapshot::journalOffset).contains(20L);
+        assertThat(liveKeys(kafka, partition)).as("older chunks and the stray one removed")
+                .containsExactlyInAnyOrder("manifest", "snapshot/20/0");
+
+        store.write(app, topics.journal(), snapshot(30, StoreLayout.CURRENT + 1, topics.acks()));
+
+        assertThat(store.latest(app, topics.journal(), 0)).as("a snapshot of another store layout is not used")
+                .isEmpty();
+    }
+
+    /** A snapshot of an empty state, with two timers and the position of one input. */
+    private static Snapshot snapshot(long journalOffset, long layout, String input) {
+        return new Snapshot(0, journalOffset, journalOffset, 0, 1_000, layout, CoordinatorState.inMemory(),
+                Set.of(new TimerIndex.Timer("job-a", 2_000), new TimerIndex.Timer("job-b", 3_000)),
+                Map.of(input, 9L));
+    }
+
+    /** The keys of the partition whose newest record is not a tombstone. */
+    private static Set<String> liveKeys(KafkaCluster kafka, TopicPartition partition) {
+        Map<String, Boolean> live = new HashMap<>();
+        for (ConsumerRecord<byte[], byte[]> record : records(kafka, partition, endOffset(kafka, partition))) {
+            live.put(new String(record.key(), StandardCharsets.UTF_8), record.value() != null);
+        }
+        return live.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
     }
 
     private static Map<String, Object> consumerConfig(KafkaCluster kafka) {

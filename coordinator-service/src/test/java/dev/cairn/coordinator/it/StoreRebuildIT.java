@@ -131,7 +131,8 @@ class StoreRebuildIT {
         CairnTopics topics = new CairnTopics("guard-" + UUID.randomUUID().toString().substring(0, 8) + ".");
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), application, topics, 1, (short) 1,
                 dir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), null,
-                CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS, (short) 1);
+                CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS, (short) 1,
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
         KafkaConsumer<byte[], byte[]> newer = memberOfLayout(kafka, application, StoreLayout.CURRENT + 1);
         try {
             newer.subscribe(List.of("layout-guard-topic"));

@@ -215,7 +215,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), applicationId, topics,
                 settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20),
                 settings.kafkaProperties, queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
-                settings.masterKey == null, InputLimits.DEFAULTS, (short) 1);
+                settings.masterKey == null, InputLimits.DEFAULTS, (short) 1,
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;

@@ -1,0 +1,110 @@
+package dev.cairn.coordinator.streams;
+
+import static dev.cairn.coordinator.streams.StoreRebuildTopologyTest.assertWentOnWhereTheWriterLeft;
+import static dev.cairn.coordinator.streams.StoreRebuildTopologyTest.contents;
+import static dev.cairn.coordinator.streams.StoreRebuildTopologyTest.runUntilOnePendingAndOneQueued;
+import static dev.cairn.coordinator.streams.StoreRebuildTopologyTest.sendTheInputsOf;
+import static dev.cairn.coordinator.streams.StoreRebuildTopologyTest.source;
+import static dev.cairn.coordinator.streams.StoreRebuildTopologyTest.timers;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.cairn.core.contract.CoordinatorSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A rebuild starts from the partition's newest snapshot and folds only the journal after it: the stores equal those
+ * of the coordinator that wrote the journal although the records before the snapshot were deleted, the inputs the
+ * snapshot reflects are skipped, and the task goes on where the writer left; records deleted beyond the snapshot
+ * still fail the rebuild loudly.
+ */
+class SnapshotRebuildTopologyTest {
+
+    private static final String JOURNAL = CoordinatorDriver.TOPICS.journal();
+
+    @TempDir
+    Path first;
+    @TempDir
+    Path second;
+
+    @Test
+    void shouldRebuildTheWritersStoresFromASnapshotAndTheJournalAfterItWhenTheRecordsBeforeItWereDeleted() {
+        List<TestRecord<String, byte[]>> journal;
+        Map<String, Map<Object, Object>> before;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+            before = contents(writer);
+        }
+        int half = journal.size() / 2;
+        MemorySnapshots snapshots = snapshotOf(journal.subList(0, half));
+        List<Long> folded = new ArrayList<>();
+
+        try (CoordinatorDriver rebuilt = CoordinatorDriver.on(second).rebuildingFrom(headDeleted(journal, half, folded))
+                .snapshotsIn(snapshots).start()) {
+            assertThat(contents(rebuilt)).isEqualTo(before);
+            assertThat(StoreLayout.inputPositions(timers(rebuilt))).containsOnlyKeys(
+                    CoordinatorDriver.TOPICS.requests(), CoordinatorDriver.TOPICS.acks());
+            sendTheInputsOf(rebuilt);
+            assertThat(rebuilt.journal().readValuesToList()).as("nothing decided twice").isEmpty();
+
+            rebuilt.ack(StoreRebuildTopologyTest.JOB, 2, "source", 1, 10);
+            rebuilt.ack(StoreRebuildTopologyTest.JOB, 2, "sink", 0, 10);
+
+            assertWentOnWhereTheWriterLeft(rebuilt);
+        }
+        assertThat(folded).as("only the journal after the snapshot read").first().isEqualTo((long) half);
+    }
+
+    @Test
+    void shouldFailLoudlyWhenRecordsAfterTheSnapshotWereDeleted() {
+        List<TestRecord<String, byte[]>> journal;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+        }
+        int third = journal.size() / 3;
+        MemorySnapshots snapshots = snapshotOf(journal.subList(0, third));
+        List<Long> folded = new ArrayList<>();
+
+        Throwable failure = catchThrowable(() -> CoordinatorDriver.on(second)
+                .rebuildingFrom(headDeleted(journal, third + 2, folded)).snapshotsIn(snapshots).start().close());
+
+        assertThat(JournalHeadDeletedException.in(failure)).hasValueSatisfying(deleted -> assertThat(deleted)
+                .hasMessageContaining("its records at offsets " + third + " to " + (third + 1) + " were deleted (by "
+                        + "retention, compaction or kafka-delete-records.sh) after the newest snapshot (at offset "
+                        + third + ")"));
+        assertThat(folded).as("nothing folded").isEmpty();
+    }
+
+    /** A snapshot store holding the fold of {@code records}, the journal's first ones. */
+    private static MemorySnapshots snapshotOf(List<TestRecord<String, byte[]>> records) {
+        MemorySnapshots snapshots = new MemorySnapshots();
+        StoreRebuild rebuild = new StoreRebuild(CoordinatorSettings.DEFAULTS, source(records), snapshots,
+                DecisionListener.NONE);
+        StoreRebuild.Folded fold = rebuild.foldForSnapshot(Map.of(), JOURNAL, 0,
+                CoordinatorDriver.START.toEpochMilli(), () -> false);
+        snapshots.write(Map.of(), JOURNAL, fold.snapshot());
+        assertThat(snapshots.manifest().getJournalOffset()).isEqualTo(records.size());
+        assertThat(snapshots.manifest().getChunks()).as("several chunks").isGreaterThan(1);
+        return snapshots;
+    }
+
+    /** The journal with its records before {@code first} deleted; the offsets read go to {@code folded}. */
+    private static JournalSource headDeleted(List<TestRecord<String, byte[]>> journal, int first, List<Long> folded) {
+        return (configs, topic, partition, fromOffset, sink) -> {
+            sink.start(first);
+            sink.end(journal.size());
+            for (int offset = (int) Math.max(first, fromOffset); offset < journal.size(); offset++) {
+                folded.add((long) offset);
+                sink.accept(offset, journal.get(offset).headers(), journal.get(offset).value());
+            }
+        };
+    }
+}
