@@ -42,7 +42,13 @@ import org.apache.avro.specific.SpecificRecord;
  *       application id, or after lost changelogs) and the journal records they folded;
  *       {@code cairn_store_rebuild_duration_seconds{partition}}: how long they took;
  *       {@code cairn_store_rebuild_remaining_records{partition}}: the records a rebuild under way has left to read
- *       (0 once it ended).</li>
+ *       (0 once it ended);</li>
+ *   <li>{@code cairn_snapshots_total{partition}}, {@code cairn_snapshot_failures_total{partition}} and
+ *       {@code cairn_snapshot_duration_seconds{partition}}: snapshots of a partition's fold written, failed, and how
+ *       long they took; {@code cairn_snapshot_created_timestamp_seconds{partition}} and
+ *       {@code cairn_snapshot_journal_offset{partition}}: when the newest one this instance wrote was made and the
+ *       journal offset it reflects ({@code time() - cairn_snapshot_created_timestamp_seconds} is its age: alert when
+ *       it nears the journal's retention).</li>
  * </ul>
  *
  * Every label takes values from a closed set, or is the job id; none names a task or a subtask.
@@ -69,6 +75,8 @@ public final class DecisionMetrics implements DecisionListener {
 
     private final MeterRegistry registry;
     private final Map<Integer, AtomicLong> rebuildRemaining = new ConcurrentHashMap<>();
+    private final Map<Integer, AtomicLong> newestSnapshotAt = new ConcurrentHashMap<>();
+    private final Map<Integer, AtomicLong> newestSnapshotOffset = new ConcurrentHashMap<>();
     /**
      * Each job's ack counter, found by its job id alone: an ack is the commonest event, and the registry's own lookup
      * builds and compares an id of name and tags.
@@ -122,6 +130,30 @@ public final class DecisionMetrics implements DecisionListener {
                         + "started)")
                 .tag("partition", Integer.toString(partition))
                 .register(registry).increment(records);
+    }
+
+    @Override
+    public void snapshotWritten(int partition, long journalOffset, long createdAtMs, long millis) {
+        Counter.builder("cairn.snapshots").description("Snapshots of a partition's fold written to the snapshots "
+                        + "topic (per instance, since it started)")
+                .tag("partition", Integer.toString(partition)).register(registry).increment();
+        Timer.builder("cairn.snapshot.duration").description("How long folding and writing a partition's snapshots "
+                        + "took (per instance, since it started)")
+                .tag("partition", Integer.toString(partition)).register(registry).record(Duration.ofMillis(millis));
+        snapshotGauge(newestSnapshotAt, "cairn.snapshot.created.timestamp.seconds", partition).set(createdAtMs / 1000);
+        snapshotGauge(newestSnapshotOffset, "cairn.snapshot.journal.offset", partition).set(journalOffset);
+    }
+
+    @Override
+    public void snapshotFailed(int partition) {
+        Counter.builder("cairn.snapshot.failures").description("Snapshots of a partition that could not be made or "
+                        + "written (per instance, since it started); the next interval tries again")
+                .tag("partition", Integer.toString(partition)).register(registry).increment();
+    }
+
+    private AtomicLong snapshotGauge(Map<Integer, AtomicLong> gauges, String name, int partition) {
+        return gauges.computeIfAbsent(partition, p -> registry.gauge(name,
+                List.of(Tag.of("partition", Integer.toString(p))), new AtomicLong()));
     }
 
     private AtomicLong remaining(int partition) {

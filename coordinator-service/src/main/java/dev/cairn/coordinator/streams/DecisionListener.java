@@ -34,4 +34,18 @@ public interface DecisionListener {
     /** A rebuild of one partition's stores from the journal has ended: {@code records} folded in {@code millis}. */
     default void rebuilt(int partition, long records, long millis) {
     }
+
+    /**
+     * A snapshot of one partition's fold was written ({@link SnapshotMaker}).
+     *
+     * @param journalOffset it reflects the journal below this offset
+     * @param createdAtMs the time it was made for, epoch milliseconds
+     * @param millis how long folding and writing it took
+     */
+    default void snapshotWritten(int partition, long journalOffset, long createdAtMs, long millis) {
+    }
+
+    /** A snapshot of one partition could not be made or written (the next interval tries again). */
+    default void snapshotFailed(int partition) {
+    }
 }

@@ -61,15 +61,19 @@ final class SnapshotMaker implements AutoCloseable {
                 return;
             }
             rebuild.snapshots().write(appConfigs, journalTopic, folded.snapshot());
+            rebuild.listener().snapshotWritten(partition, folded.journalOffset(), nowMs,
+                    (System.nanoTime() - started) / 1_000_000);
             LOG.info("Snapshot of partition {} at journal offset {} made in {} ms (the journal from offset {} folded)",
                     partition, folded.journalOffset(), (System.nanoTime() - started) / 1_000_000, from);
         } catch (CancellationException closed) {
             LOG.debug("Snapshot of partition {} given up: {}", partition, closed.getMessage());
         } catch (JournalHeadDeletedException deleted) {
             LOG.error("No snapshot of partition {} can be made: {}", partition, deleted.getMessage());
+            rebuild.listener().snapshotFailed(partition);
         } catch (RuntimeException e) {
             LOG.warn("Making a snapshot of partition {} failed (the next interval tries again): {}", partition,
                     e.toString(), e);
+            rebuild.listener().snapshotFailed(partition);
         }
     }
 

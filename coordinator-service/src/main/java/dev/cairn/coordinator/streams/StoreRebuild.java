@@ -88,6 +88,11 @@ public final class StoreRebuild {
         return snapshots;
     }
 
+    /** Who is told of rebuilds and snapshots. */
+    DecisionListener listener() {
+        return listener;
+    }
+
     /** What one rebuild folded, and how long folding and writing took. */
     record Result(long records, long undecodable, Map<String, Long> inputPositions, long millis) {
     }

@@ -20,6 +20,8 @@ import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kafka.test.KafkaCluster;
 import dev.cairn.kafka.test.KafkaClusterExtension;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -87,6 +89,13 @@ class SnapshotRebuildIT {
                     .until(() -> newestManifest(kafka, new TopicPartition(cairn.topics().snapshots(), 0)),
                             manifest -> manifest.isPresent() && manifest.get().getJournalOffset() >= journalEnd)
                     .orElseThrow();
+            MeterRegistry registry = cairn.coordinator().metrics().registry();
+            await("the snapshot in the metrics").atMost(CoordinatorTestBed.WAIT).until(() -> {
+                Gauge offset = registry.find("cairn.snapshot.journal.offset").tag("partition", "0").gauge();
+                return offset != null && offset.value() >= snapshot.getJournalOffset();
+            });
+            assertThat(registry.get("cairn.snapshots").tag("partition", "0").counter().count()).isPositive();
+            assertThat(registry.find("cairn.snapshot.failures").counters()).as("no snapshot failed").isEmpty();
             assertThat(snapshot.getJournalRecords()).as("every record below its position folded")
                     .isEqualTo(snapshot.getJournalOffset() - transactionMarkers(kafka, journal,
                             snapshot.getJournalOffset()));
