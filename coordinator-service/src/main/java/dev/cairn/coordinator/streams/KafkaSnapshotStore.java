@@ -49,8 +49,6 @@ public final class KafkaSnapshotStore implements SnapshotStore {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSnapshotStore.class);
     /** About how many bytes of entries one chunk holds: far below the topic's {@code max.message.bytes}. */
     static final int CHUNK_BYTES = 512 * 1024;
-    /** The largest record the producer sends: a chunk with one entry as large as a store value can be. */
-    private static final int MAX_REQUEST_BYTES = 8 * 1024 * 1024;
     private static final Duration POLL = Duration.ofMillis(500);
     private static final Duration STALL = Duration.ofSeconds(60);
 
@@ -139,7 +137,7 @@ public final class KafkaSnapshotStore implements SnapshotStore {
         config.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_REQUEST_BYTES);
+        config.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, CairnTopics.SNAPSHOT_MAX_BYTES);
         return new KafkaProducer<>(config, new StringSerializer(), new ByteArraySerializer());
     }
 

@@ -126,6 +126,8 @@ public record CairnTopics(String prefix) {
      * replaced within the hour are cleaned within about the hour, and a rebuild reads about one snapshot per partition.
      */
     public static final long SNAPSHOT_SEGMENT_MS = 3_600_000;
+    /** The largest snapshot record: a chunk of about 512 KiB, or one holding a single store value larger than that. */
+    public static final int SNAPSHOT_MAX_BYTES = 8 * 1024 * 1024;
 
     /** Every topic Cairn uses, with the topic-level configuration each needs. */
     public Map<String, Map<String, String>> withConfigs() {
@@ -138,7 +140,8 @@ public record CairnTopics(String prefix) {
                 dlq(), Map.of("retention.ms", "-1", "retention.bytes", "-1"),
                 schemas(), Map.of("cleanup.policy", "compact"),
                 snapshots(), Map.of("cleanup.policy", "compact", "segment.ms", String.valueOf(SNAPSHOT_SEGMENT_MS),
-                        "min.cleanable.dirty.ratio", "0.1"));
+                        "min.cleanable.dirty.ratio", "0.1",
+                        "max.message.bytes", String.valueOf(SNAPSHOT_MAX_BYTES)));
     }
 
     /** Every topic name, in a fixed order. */
