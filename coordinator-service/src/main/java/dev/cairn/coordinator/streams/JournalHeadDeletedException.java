@@ -26,18 +26,38 @@ public final class JournalHeadDeletedException extends StreamsException {
      * @param from        where the fold had to start: the newest snapshot's journal position, 0 without one
      */
     JournalHeadDeletedException(String topic, int partition, long firstOffset, long from) {
-        super("Cannot rebuild the stores of partition " + partition + " from " + topic + ": the partition's first "
-                + "offset is " + firstOffset + ", so " + (firstOffset - from == 1 ? "its record at offset " + from
-                        + " was" : "its records at offsets " + from + " to " + (firstOffset - 1) + " were")
+        this(topic, partition, firstOffset, "Cannot rebuild the stores of partition " + partition + " from " + topic
+                + ": the partition's first offset is " + firstOffset + ", so "
+                + (firstOffset - from == 1 ? "its record at offset " + from + " was"
+                        : "its records at offsets " + from + " to " + (firstOffset - 1) + " were")
                 + " deleted (by retention, compaction or kafka-delete-records.sh)"
                 + (from == 0 ? " and no snapshot holds them" : " after the newest snapshot (at offset " + from + ")")
-                + ", and a fold of the rest would "
-                + "silently lose the jobs whose history they held. Nothing was folded, and this instance stops: "
-                + "bring the deleted records back (from a backup or a mirror of " + topic + ") before starting it "
-                + "again (docs/operations.md, Start-up checks)");
+                + ", and a fold of the rest would silently lose the jobs whose history they held. Nothing was "
+                + "folded, and this instance stops: bring the deleted records back (from a backup or a mirror of "
+                + topic + ") before starting it again (docs/operations.md, Start-up checks)");
+    }
+
+    private JournalHeadDeletedException(String topic, int partition, long firstOffset, String message) {
+        super(message);
         this.topic = topic;
         this.partition = partition;
         this.firstOffset = firstOffset;
+    }
+
+    /**
+     * The journal partition ends before the newest snapshot's position: it is not the journal the snapshot was
+     * folded from (the topic was deleted and created again) or it lost records the snapshot reflects (an unclean
+     * leader election), and neither a fold of it onto the snapshot nor one without it would give its jobs back.
+     *
+     * @param end the partition's end offset, below {@code snapshotOffset}
+     */
+    static JournalHeadDeletedException behindSnapshot(String topic, int partition, long end, long snapshotOffset) {
+        return new JournalHeadDeletedException(topic, partition, end, "Cannot rebuild the stores of partition "
+                + partition + " from " + topic + ": the partition ends at offset " + end + ", before the newest "
+                + "snapshot of it (at offset " + snapshotOffset + "), so the journal was deleted and created again "
+                + "after the snapshot, or lost records it reflects (an unclean leader election). Nothing was folded, "
+                + "and this instance stops: bring the journal's records back, or, to start over on a new journal, "
+                + "delete the snapshots topic as well (docs/operations.md, Snapshots and journal retention)");
     }
 
     /** The journal topic. */

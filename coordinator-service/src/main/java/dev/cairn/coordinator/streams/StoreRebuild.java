@@ -380,8 +380,12 @@ public final class StoreRebuild {
             return Math.max(next, end);
         }
 
+        /** Refuses a partition that ends before the snapshot the fold starts from: not the journal it came from. */
         @Override
         public void end(long endOffset) {
+            if (endOffset < from) {
+                throw JournalHeadDeletedException.behindSnapshot(topic, partition, endOffset, from);
+            }
             end = endOffset;
         }
 

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A rebuild starts from the partition's newest snapshot and folds only the journal after it: the stores equal those
  * of the coordinator that wrote the journal although the records before the snapshot were deleted, the inputs the
- * snapshot reflects are skipped, and the task goes on where the writer left; records deleted beyond the snapshot
- * still fail the rebuild loudly.
+ * snapshot reflects are skipped, and the task goes on where the writer left; records deleted beyond the snapshot, or
+ * a journal that ends before it (created again), fail the rebuild loudly.
  */
 class SnapshotRebuildTopologyTest {
 
@@ -81,6 +81,25 @@ class SnapshotRebuildTopologyTest {
                         + "retention, compaction or kafka-delete-records.sh) after the newest snapshot (at offset "
                         + third + ")"));
         assertThat(folded).as("nothing folded").isEmpty();
+    }
+
+    @Test
+    void shouldFailLoudlyWhenTheJournalEndsBeforeTheSnapshot() {
+        List<TestRecord<String, byte[]>> journal;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+        }
+        MemorySnapshots snapshots = snapshotOf(journal);
+        List<TestRecord<String, byte[]>> recreated = journal.subList(0, 3);
+
+        Throwable failure = catchThrowable(() -> CoordinatorDriver.on(second).rebuildingFrom(source(recreated))
+                .snapshotsIn(snapshots).start().close());
+
+        assertThat(JournalHeadDeletedException.in(failure)).hasValueSatisfying(behind -> assertThat(behind)
+                .hasMessageContaining("the partition ends at offset 3, before the newest snapshot of it (at offset "
+                        + journal.size() + "), so the journal was deleted and created again after the snapshot, or "
+                        + "lost records it reflects"));
     }
 
     /** A snapshot store holding the fold of {@code records}, the journal's first ones. */
