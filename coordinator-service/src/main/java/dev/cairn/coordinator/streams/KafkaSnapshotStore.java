@@ -89,6 +89,18 @@ public final class KafkaSnapshotStore implements SnapshotStore {
     }
 
     @Override
+    public long records(Map<String, Object> appConfigs, String journalTopic, int partition) {
+        TopicPartition snapshots = new TopicPartition(topic(journalTopic), partition);
+        try (KafkaConsumer<byte[], byte[]> consumer = RestoreConsumers.open(appConfigs, "snapshots-" + partition)) {
+            List<TopicPartition> partitions = List.of(snapshots);
+            return consumer.endOffsets(partitions, STALL).get(snapshots)
+                    - consumer.beginningOffsets(partitions, STALL).get(snapshots);
+        } catch (RuntimeException e) {
+            return -1;
+        }
+    }
+
+    @Override
     public void write(Map<String, Object> appConfigs, String journalTopic, Snapshot snapshot) {
         String topic = topic(journalTopic);
         TopicPartition snapshots = new TopicPartition(topic, snapshot.partition());

@@ -42,6 +42,15 @@ public interface SnapshotStore {
     /** Writes {@code snapshot} as its partition's newest, and removes what is left of older ones. */
     void write(Map<String, Object> appConfigs, String journalTopic, Snapshot snapshot);
 
+    /**
+     * How many records the partition's snapshots take (the snapshots partition's end offset less its first, chunks
+     * and tombstones of replaced snapshots included until compaction removes them); -1 when it cannot tell. Decides,
+     * with the journal's length, whether a rebuild folds at once ({@link StoreRebuild#inline}).
+     */
+    default long records(Map<String, Object> appConfigs, String journalTopic, int partition) {
+        return 0;
+    }
+
     /** Whether snapshots are kept at all (a task writes none to a store that keeps none). */
     default boolean keeps() {
         return true;

@@ -65,6 +65,12 @@ public final class StoreRebuild {
      * record is folded in the background).
      */
     public static final String INLINE_RECORDS_CONFIG = "cairn.rebuild.inline.records";
+    /**
+     * The most records the partition's snapshots may hold for a rebuild to run within {@code Processor.init}: a
+     * snapshot's chunks hold about 512 KiB each, so a few megabytes to read and write; a larger state is rebuilt in
+     * the background whatever the journal's length.
+     */
+    static final long INLINE_SNAPSHOT_RECORDS = 8;
 
     private final CoordinatorSettings settings;
     private final JournalSource journal;
@@ -143,14 +149,16 @@ public final class StoreRebuild {
     }
 
     /**
-     * Whether the task's journal partition is short enough ({@link #INLINE_RECORDS}) to be folded at once, within
-     * {@code Processor.init}; a partition whose length cannot be known is not.
+     * Whether the task's journal partition is short enough ({@link #INLINE_RECORDS}), and its snapshots small enough
+     * ({@link #INLINE_SNAPSHOT_RECORDS}), to be folded at once, within {@code Processor.init}; a partition whose length
+     * cannot be known is not.
      */
     boolean inline(Map<String, Object> appConfigs, String journalTopic, int partition) {
         Object bound = appConfigs.get(INLINE_RECORDS_CONFIG);
         long inline = bound == null ? INLINE_RECORDS : Long.parseLong(bound.toString().strip());
         long records = journal.records(appConfigs, journalTopic, partition);
-        return records >= 0 && records <= inline;
+        long snapshotRecords = snapshots.records(appConfigs, journalTopic, partition);
+        return records >= 0 && records <= inline && snapshotRecords >= 0 && snapshotRecords <= INLINE_SNAPSHOT_RECORDS;
     }
 
     /**

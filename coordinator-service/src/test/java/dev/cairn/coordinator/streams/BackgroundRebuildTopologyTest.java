@@ -109,7 +109,7 @@ class BackgroundRebuildTopologyTest {
     }
 
     /** Advances the wall clock, which the catching-up punctuator runs on, until the stores are rebuilt and drained. */
-    private static void awaitCaughtUp(CoordinatorDriver driver) {
+    static void awaitCaughtUp(CoordinatorDriver driver) {
         Awaitility.await("the stores rebuilt and every kept input decided").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(10)).until(() -> {
                     driver.advance(CoordinatorProcessor.CATCH_UP_EVERY);

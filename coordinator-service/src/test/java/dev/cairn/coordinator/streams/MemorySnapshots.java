@@ -18,6 +18,18 @@ final class MemorySnapshots implements SnapshotStore {
 
     private SnapshotManifest manifest;
     private final Map<Integer, SnapshotChunk> chunks = new HashMap<>();
+    private long records;
+
+    /** Tells rebuilds that the snapshots take {@code count} records ({@link SnapshotStore#records}); 0 by default. */
+    MemorySnapshots takingRecords(long count) {
+        this.records = count;
+        return this;
+    }
+
+    @Override
+    public long records(Map<String, Object> appConfigs, String journalTopic, int partition) {
+        return records;
+    }
 
     @Override
     public synchronized Optional<Snapshot> latest(Map<String, Object> appConfigs, String journalTopic,

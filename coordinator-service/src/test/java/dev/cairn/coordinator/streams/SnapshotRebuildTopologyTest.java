@@ -63,6 +63,30 @@ class SnapshotRebuildTopologyTest {
     }
 
     @Test
+    void shouldRebuildInTheBackgroundWhenTheSnapshotIsLargeWhateverTheJournalsLength() {
+        List<TestRecord<String, byte[]>> journal;
+        Map<String, Map<Object, Object>> before;
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            journal = writer.rawJournal().readRecordsToList();
+            before = contents(writer);
+        }
+        int half = journal.size() / 2;
+        MemorySnapshots snapshots = snapshotOf(journal.subList(0, half))
+                .takingRecords(StoreRebuild.INLINE_SNAPSHOT_RECORDS + 1);
+
+        try (CoordinatorDriver rebuilt = CoordinatorDriver.on(second).rebuildingFrom(headDeleted(journal, half,
+                new ArrayList<>())).snapshotsIn(snapshots).start()) {
+            assertThat(StoreLayout.recorded(timers(rebuilt))).as("not rebuilt within the task's initialisation")
+                    .isEmpty();
+
+            BackgroundRebuildTopologyTest.awaitCaughtUp(rebuilt);
+
+            assertThat(contents(rebuilt)).isEqualTo(before);
+        }
+    }
+
+    @Test
     void shouldFailLoudlyWhenRecordsAfterTheSnapshotWereDeleted() {
         List<TestRecord<String, byte[]>> journal;
         try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
