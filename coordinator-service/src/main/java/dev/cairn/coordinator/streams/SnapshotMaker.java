@@ -3,13 +3,17 @@ package dev.cairn.coordinator.streams;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes one snapshot of a stream task's journal partition, on a daemon thread of its own: folds the partition from
- * its newest snapshot (or its first record) up to the journal's committed end, as a rebuild would
- * ({@link StoreRebuild#fold}), and writes the fold to the {@link SnapshotStore} when the journal moved on since. It
+ * Makes one snapshot of a stream task's journal partition, on a daemon thread that makes this JVM's snapshots one at a
+ * time: folds the partition from its newest snapshot (or its first record) up to the journal's committed end, as a
+ * rebuild would ({@link StoreRebuild#fold}), and writes the fold to the {@link SnapshotStore} when the journal moved
+ * on since. It
  * reads Kafka and folds into memory of its own: it touches no store and holds no transaction, so the task goes on
  * deciding meanwhile. Being made from the journal alone, a snapshot is exactly what a rebuild from the first record
  * would fold up to its position, whoever made it (two owners of a partition during a rebalance make equal ones).
@@ -24,14 +28,20 @@ final class SnapshotMaker implements AutoCloseable {
     /** How often a task makes a snapshot unless {@link SnapshotStore#INTERVAL_CONFIG} says otherwise. */
     static final Duration DEFAULT_INTERVAL = Duration.ofHours(1);
 
-    private final Thread thread;
-    private volatile boolean cancelled;
-
-    private SnapshotMaker(StoreRebuild rebuild, Map<String, Object> appConfigs, String journalTopic, int partition,
-            long nowMs) {
-        this.thread = new Thread(() -> make(rebuild, appConfigs, journalTopic, partition, nowMs),
-                "cairn-snapshot-" + journalTopic + "-" + partition);
+    /**
+     * The one thread that makes the snapshots of every task of this JVM, one at a time: a fold holds a copy of its
+     * partition's state, so the heap needs room for one partition's state more, not for every task's at once.
+     */
+    private static final ExecutorService MAKER = Executors.newSingleThreadExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "cairn-snapshots");
         thread.setDaemon(true);
+        return thread;
+    });
+
+    private volatile boolean cancelled;
+    private Future<?> making;
+
+    private SnapshotMaker() {
     }
 
     /** How often a task makes a snapshot, by the application's configuration; zero when never. */
@@ -40,16 +50,22 @@ final class SnapshotMaker implements AutoCloseable {
         return configured == null ? DEFAULT_INTERVAL : Duration.ofMillis(Long.parseLong(configured.toString().strip()));
     }
 
-    /** Starts making a snapshot of {@code journalTopic}'s {@code partition} as of {@code nowMs}. */
+    /**
+     * Makes a snapshot of {@code journalTopic}'s {@code partition} as of {@code nowMs} once the snapshots asked for
+     * before it (of this JVM's other tasks) are made.
+     */
     static SnapshotMaker start(StoreRebuild rebuild, Map<String, Object> appConfigs, String journalTopic,
             int partition, long nowMs) {
-        SnapshotMaker maker = new SnapshotMaker(rebuild, appConfigs, journalTopic, partition, nowMs);
-        maker.thread.start();
+        SnapshotMaker maker = new SnapshotMaker();
+        maker.making = MAKER.submit(() -> maker.make(rebuild, appConfigs, journalTopic, partition, nowMs));
         return maker;
     }
 
     private void make(StoreRebuild rebuild, Map<String, Object> appConfigs, String journalTopic, int partition,
             long nowMs) {
+        if (cancelled) {
+            return;
+        }
         long started = System.nanoTime();
         try {
             StoreRebuild.Folded folded = rebuild.foldForSnapshot(appConfigs, journalTopic, partition, nowMs,
@@ -77,9 +93,9 @@ final class SnapshotMaker implements AutoCloseable {
         }
     }
 
-    /** Whether it still folds or writes. */
+    /** Whether it still waits for its turn, folds or writes. */
     boolean running() {
-        return thread.isAlive();
+        return !making.isDone();
     }
 
     /** Gives up the snapshot if it is still folded: the task was closed. */
