@@ -87,6 +87,13 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     private BackgroundRebuild rebuilding;
     /** The snapshot last started, {@code null} before the first. */
     private SnapshotMaker snapshotting;
+    /** Whether this task sent a journal record since the last snapshot started. */
+    private boolean journalMovedOn = true;
+    /**
+     * Whether it had sent one before the last snapshot started (or that one failed): the records of a transaction
+     * still open then were not in it, so one more is due.
+     */
+    private boolean movedOnBeforeLast;
     private RebuildBacklog backlog;
     private Cancellable catchingUp;
     /** Kafka Streams' commit interval, and when this processor last asked for a commit sooner. */
@@ -142,13 +149,21 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     }
 
     /**
-     * Starts a snapshot of the task's journal partition ({@link SnapshotMaker}) unless the last one still runs or the
-     * stores are still rebuilt (the snapshot of a rebuild in the background would fold the same journal twice at once).
+     * Starts a snapshot of the task's journal partition ({@link SnapshotMaker}) unless the last one still runs, the
+     * stores are still rebuilt (the snapshot of a rebuild in the background would fold the same journal twice at once),
+     * or the task sent no journal record since the one before the last (an idle partition is not read again; the last
+     * one may have missed the records of a transaction then open).
      */
     private void snapshot(long now) {
         if (rebuilding != null || snapshotting != null && snapshotting.running()) {
             return;
         }
+        boolean movedOn = journalMovedOn || snapshotting != null && !snapshotting.succeeded();
+        if (!movedOn && !movedOnBeforeLast) {
+            return;
+        }
+        movedOnBeforeLast = movedOn;
+        journalMovedOn = false;
         snapshotting = SnapshotMaker.start(rebuild, context.appConfigs(), journalTopic, context.taskId().partition(),
                 now);
     }
@@ -338,6 +353,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             EventDescriptions.describe(event).ifPresent(LOG::info);
             context.forward(new Record<>(jobId, output.journal(), now, inputHeaders),
                     CoordinatorTopology.JOURNAL_SINK);
+            journalMovedOn = true;
             if (output.control() != null) {
                 context.forward(new Record<>(jobId, output.control(), now), CoordinatorTopology.CONTROL_SINK);
             }

@@ -39,6 +39,7 @@ final class SnapshotMaker implements AutoCloseable {
     });
 
     private volatile boolean cancelled;
+    private volatile boolean succeeded;
     private Future<?> making;
 
     private SnapshotMaker() {
@@ -74,11 +75,13 @@ final class SnapshotMaker implements AutoCloseable {
             long from = base == null ? 0 : base.journalOffset();
             if (folded.journalOffset() <= from) {
                 LOG.debug("Partition {}: no journal record since the snapshot at offset {}", partition, from);
+                succeeded = true;
                 return;
             }
             rebuild.snapshots().write(appConfigs, journalTopic, folded.snapshot());
             rebuild.listener().snapshotWritten(partition, folded.journalOffset(), nowMs,
                     (System.nanoTime() - started) / 1_000_000);
+            succeeded = true;
             LOG.info("Snapshot of partition {} at journal offset {} made in {} ms (the journal from offset {} folded)",
                     partition, folded.journalOffset(), (System.nanoTime() - started) / 1_000_000, from);
         } catch (CancellationException closed) {
@@ -96,6 +99,11 @@ final class SnapshotMaker implements AutoCloseable {
     /** Whether it still waits for its turn, folds or writes. */
     boolean running() {
         return !making.isDone();
+    }
+
+    /** Whether it ended with the snapshot written, or with none needed (the journal did not move on since). */
+    boolean succeeded() {
+        return succeeded;
     }
 
     /** Gives up the snapshot if it is still folded: the task was closed. */
