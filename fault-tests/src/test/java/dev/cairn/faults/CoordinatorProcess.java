@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * One coordinator instance as a separate OS process: {@code java -jar cairn-coordinator-service.jar} with the
@@ -64,8 +65,17 @@ final class CoordinatorProcess implements AutoCloseable {
      */
     static CoordinatorProcess start(String name, Path dir, BrokerCluster kafka, String applicationId,
             String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
+        return start(name, dir, kafka, applicationId, topicPrefix, partitions, masterKeyFile, tuning, List.of());
+    }
+
+    /**
+     * {@link #start(String, Path, BrokerCluster, String, String, int, Path, FailoverTuning)} with {@code extraFlags}
+     * after the others (e.g. {@code --snapshot-interval-ms=3000}), kept across restarts.
+     */
+    static CoordinatorProcess start(String name, Path dir, BrokerCluster kafka, String applicationId,
+            String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning, List<String> extraFlags) {
         return start(Path.of(coordinatorJar()), name, dir, kafka, applicationId, topicPrefix, partitions, masterKeyFile,
-                tuning);
+                tuning, extraFlags);
     }
 
     /**
@@ -74,6 +84,15 @@ final class CoordinatorProcess implements AutoCloseable {
      */
     static CoordinatorProcess start(Path jar, String name, Path dir, BrokerCluster kafka, String applicationId,
             String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning) {
+        return start(jar, name, dir, kafka, applicationId, topicPrefix, partitions, masterKeyFile, tuning, List.of());
+    }
+
+    /**
+     * {@link #start(Path, String, Path, BrokerCluster, String, String, int, Path, FailoverTuning)} with
+     * {@code extraFlags} after the others, kept across restarts and upgrades.
+     */
+    static CoordinatorProcess start(Path jar, String name, Path dir, BrokerCluster kafka, String applicationId,
+            String topicPrefix, int partitions, Path masterKeyFile, FailoverTuning tuning, List<String> extraFlags) {
         int httpPort = freePort();
         int probesPort = freePort();
         Path home = dir.resolve(name);
@@ -92,6 +111,7 @@ final class CoordinatorProcess implements AutoCloseable {
                 "--sidecar-master-key-file=" + masterKeyFile,
                 "--http-tokens-file=" + tokensFile(dir)));
         flags.addAll(tuning.flags(name));
+        flags.addAll(extraFlags);
         CoordinatorProcess coordinator = new CoordinatorProcess(jar, name, home, List.copyOf(flags), masterKeyFile,
                 httpPort, probesPort);
         coordinator.launch();
@@ -191,6 +211,12 @@ final class CoordinatorProcess implements AutoCloseable {
     /** The log file of the current process (each start has its own). */
     Path log() {
         return process.log();
+    }
+
+    /** The log files of every process this instance ran, the first start's first. */
+    List<Path> logs() {
+        return IntStream.rangeClosed(1, incarnation)
+                .mapToObj(i -> dir.resolve("coordinator-" + i + ".log")).toList();
     }
 
     /** The jar the current process runs. */

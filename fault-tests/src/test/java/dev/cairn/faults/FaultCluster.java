@@ -33,11 +33,14 @@ final class FaultCluster implements AutoCloseable {
     final FailoverTuning tuning = FailoverTuning.fromSystemProperty();
     final Path dir;
     final SidecarMasterKey masterKey;
+    /** The flags every coordinator of the run gets beside its own and its tuning's. */
+    final List<String> coordinatorFlags;
     TopicRecorder recorder;
     JobFleet fleet;
 
-    private FaultCluster(Path dir, int brokers) {
+    private FaultCluster(Path dir, int brokers, List<String> coordinatorFlags) {
         this.dir = dir;
+        this.coordinatorFlags = List.copyOf(coordinatorFlags);
         this.masterKey = SidecarMasterKey.writeTo(dir);
         this.brokers = BrokerCluster.start(dir.resolve("kafka"), brokers);
     }
@@ -47,13 +50,20 @@ final class FaultCluster implements AutoCloseable {
      * checkpoint.
      */
     static FaultCluster start(String run, int brokers, int instances, int jobs) {
+        return start(run, brokers, instances, jobs, List.of());
+    }
+
+    /**
+     * {@link #start(String, int, int, int)} with {@code coordinatorFlags} given to every coordinator process of the
+     * run (e.g. {@code --snapshot-interval-ms=3000}), after its own flags and its tuning's.
+     */
+    static FaultCluster start(String run, int brokers, int instances, int jobs, List<String> coordinatorFlags) {
         Path dir = runDir(run);
-        FaultCluster cluster = new FaultCluster(dir, brokers);
+        FaultCluster cluster = new FaultCluster(dir, brokers, coordinatorFlags);
         try {
             String applicationId = "cairn-faults-" + UUID.randomUUID().toString().substring(0, 6);
             for (int i = 0; i < instances; i++) {
-                cluster.coordinators.add(CoordinatorProcess.start("coordinator-" + i, dir, cluster.brokers,
-                        applicationId, cluster.topics.prefix(), PARTITIONS, cluster.masterKey.file(), cluster.tuning));
+                cluster.startCoordinator("coordinator-" + i, applicationId);
             }
             // any REST answer means the topics exist and take writes
             Awaitility.await("coordinators answering").atMost(START).pollInterval(Duration.ofMillis(200))
@@ -64,13 +74,26 @@ final class FaultCluster implements AutoCloseable {
             long started = System.currentTimeMillis();
             Awaitility.await("every job completes a checkpoint").atMost(START).pollInterval(Duration.ofMillis(100))
                     .until(() -> cluster.jobsCompletedSince(started));
-            System.out.printf("[faults] %s: %d Kafka node(s) %s, %d coordinator(s), %d jobs, tuning %s, files in %s%n",
-                    run, brokers, cluster.brokers.bootstrapServers(), instances, jobs, cluster.tuning, dir);
+            System.out.printf("[faults] %s: %d Kafka node(s) %s, %d coordinator(s)%s, %d jobs, tuning %s, files in "
+                    + "%s%n", run, brokers, cluster.brokers.bootstrapServers(), instances,
+                    coordinatorFlags.isEmpty() ? "" : " with " + String.join(" ", coordinatorFlags), jobs,
+                    cluster.tuning, dir);
             return cluster;
         } catch (RuntimeException | Error e) {
             cluster.close();
             throw e;
         }
+    }
+
+    /**
+     * Starts another coordinator process, {@code name}, of {@code applicationId} over the run's Kafka and topics, with
+     * the run's master key, tuning and coordinator flags; it is stopped with the run. Returns once the process runs.
+     */
+    CoordinatorProcess startCoordinator(String name, String applicationId) {
+        CoordinatorProcess coordinator = CoordinatorProcess.start(name, dir, brokers, applicationId, topics.prefix(),
+                PARTITIONS, masterKey.file(), tuning, coordinatorFlags);
+        coordinators.add(coordinator);
+        return coordinator;
     }
 
     /** A new directory for the files of {@code run} under {@code cairn.faults.dir}. */

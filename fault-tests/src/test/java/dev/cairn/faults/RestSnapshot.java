@@ -120,6 +120,58 @@ final class RestSnapshot {
         return differences;
     }
 
+    /**
+     * What differs in the state of each job of {@code before} as {@code after} serves it: restore point, pending
+     * checkpoints, queued manual requests, counts, next id, status and history (id, status and end of each
+     * checkpoint); empty when each is what it was. Unlike {@link #differencesFrom} it leaves out what a view only
+     * shows (the periodic requests queued, the order of the pending checkpoints, the fields of a history entry beyond
+     * those three), so that it applies across releases that show more or less.
+     */
+    static List<String> stateDifferences(RestSnapshot before, RestSnapshot after) {
+        List<String> differences = new ArrayList<>();
+        for (String jobId : before.views.keySet()) {
+            Views was = before.of(jobId);
+            Views now = after.of(jobId);
+            same(differences, jobId + " restore point", restorePoint(was.latestCompleted()),
+                    restorePoint(now.latestCompleted()));
+            same(differences, jobId + " pending checkpoints", before.pending(jobId).stream()
+                    .map(RestSnapshot::pendingFields).toList(), after.pending(jobId).stream()
+                    .map(RestSnapshot::pendingFields).toList());
+            same(differences, jobId + " queued manual requests", before.queuedRequestIds(jobId),
+                    after.queuedRequestIds(jobId));
+            same(differences, jobId + " counts", was.checkpoints().get("counts"), now.checkpoints().get("counts"));
+            same(differences, jobId + " next checkpoint id", before.nextCheckpointId(jobId),
+                    after.nextCheckpointId(jobId));
+            same(differences, jobId + " status", was.job().get("state"), now.job().get("state"));
+            same(differences, jobId + " history", history(was), history(now));
+        }
+        return differences;
+    }
+
+    /** Id, status and end of each checkpoint in the history. */
+    private static List<List<JsonNode>> history(Views views) {
+        List<List<JsonNode>> history = new ArrayList<>();
+        views.checkpoints().path("history").forEach(c -> history.add(List.of(c.get("id"), c.get("status"),
+                c.get("end_timestamp"))));
+        return history;
+    }
+
+    private static List<JsonNode> restorePoint(JsonNode latest) {
+        return latest.isNull() ? List.of() : List.of(latest.get("id"), latest.get("completion_timestamp"),
+                latest.get("external_path"), latest.get("subtask_states"));
+    }
+
+    private static List<JsonNode> pendingFields(JsonNode pending) {
+        return List.of(pending.get("id"), pending.get("trigger_timestamp"), pending.get("expires_at"),
+                pending.get("checkpoint_type"), pending.get("external_path"), pending.get("num_acknowledged_subtasks"));
+    }
+
+    private static void same(List<String> differences, String what, Object was, Object now) {
+        if (!was.equals(now)) {
+            differences.add(what + ": was " + was + ", is " + now);
+        }
+    }
+
     private static void compare(String what, JsonNode was, JsonNode now, Set<String> ignored, List<String> out) {
         JsonNode left = without(was, ignored);
         JsonNode right = without(now, ignored);

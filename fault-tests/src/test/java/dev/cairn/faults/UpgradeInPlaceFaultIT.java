@@ -219,7 +219,9 @@ class UpgradeInPlaceFaultIT {
                 .contains("stopped: it left its group");
         long upgradeAt = System.currentTimeMillis();
         coordinator.upgradeTo(current.coordinatorJar());
-        List<String> differences = awaitSameViews(coordinator, s -> upgradeDifferences(beforeStop, s));
+        // each job's state must be what it was: the sidecars are frozen, so nothing can have moved but the periodic
+        // requests queued behind the pending checkpoints
+        List<String> differences = awaitSameViews(coordinator, s -> RestSnapshot.stateDifferences(beforeStop, s));
         long servedAt = System.currentTimeMillis();
         assertThat(differences).as("what this build serves after the upgrade, against what the previous release "
                 + "served before its stop").isEmpty();
@@ -237,55 +239,6 @@ class UpgradeInPlaceFaultIT {
         note("upgrade in place, as logged: " + (rebuilt.isEmpty() ? "stores of layout " + previousLayout
                 + " taken over as they are" : describeRebuild(rebuilt)));
         upgradeStartedAt = upgradeAt;
-    }
-
-    /**
-     * Restore point, pending checkpoints, queued manual requests, counts, next id and status of every job: each must
-     * be what it was (the sidecars are frozen, so nothing can have moved but the periodic requests queued behind the
-     * pending checkpoints).
-     */
-    private List<String> upgradeDifferences(RestSnapshot before, RestSnapshot after) {
-        List<String> differences = new ArrayList<>();
-        for (String jobId : jobIds) {
-            RestSnapshot.Views was = before.of(jobId);
-            RestSnapshot.Views now = after.of(jobId);
-            same(differences, jobId + " restore point", restorePoint(was.latestCompleted()),
-                    restorePoint(now.latestCompleted()));
-            same(differences, jobId + " pending checkpoints", before.pending(jobId).stream().map(this::pendingFields)
-                    .toList(), after.pending(jobId).stream().map(this::pendingFields).toList());
-            same(differences, jobId + " queued manual requests", before.queuedRequestIds(jobId),
-                    after.queuedRequestIds(jobId));
-            same(differences, jobId + " counts", was.checkpoints().get("counts"), now.checkpoints().get("counts"));
-            same(differences, jobId + " next checkpoint id", before.nextCheckpointId(jobId),
-                    after.nextCheckpointId(jobId));
-            same(differences, jobId + " status", was.job().get("state"), now.job().get("state"));
-            same(differences, jobId + " history", history(was), history(now));
-        }
-        return differences;
-    }
-
-    /** Id, status and end of each checkpoint in the history. */
-    private static List<List<JsonNode>> history(RestSnapshot.Views views) {
-        List<List<JsonNode>> history = new ArrayList<>();
-        views.checkpoints().path("history").forEach(c -> history.add(List.of(c.get("id"), c.get("status"),
-                c.get("end_timestamp"))));
-        return history;
-    }
-
-    private static List<JsonNode> restorePoint(JsonNode latest) {
-        return latest.isNull() ? List.of() : List.of(latest.get("id"), latest.get("completion_timestamp"),
-                latest.get("external_path"), latest.get("subtask_states"));
-    }
-
-    private List<JsonNode> pendingFields(JsonNode pending) {
-        return List.of(pending.get("id"), pending.get("trigger_timestamp"), pending.get("expires_at"),
-                pending.get("checkpoint_type"), pending.get("external_path"), pending.get("num_acknowledged_subtasks"));
-    }
-
-    private static void same(List<String> differences, String what, Object was, Object now) {
-        if (!was.equals(now)) {
-            differences.add(what + ": was " + was + ", is " + now);
-        }
     }
 
     /**
