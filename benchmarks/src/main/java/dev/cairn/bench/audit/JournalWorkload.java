@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -25,7 +26,8 @@ import org.apache.avro.specific.SpecificRecord;
  * {@code subtasks} subtasks register and start, then checkpoint round after round (one request per job, every
  * subtask acks with a 100-byte location and 36-character attempt ids, every tenth checkpoint of a job is declined
  * instead by its last subtask), until at least {@code events} events were written. Events are handed on round by
- * round, so a journal of millions of events is never held in memory.
+ * round, so a journal of millions of events is never held in memory. Job ids are 32 hex digits of 1, 2, ...; a
+ * workload that must fill only some partitions of a topic skips the ids that the job id filter refuses.
  */
 final class JournalWorkload {
 
@@ -33,14 +35,21 @@ final class JournalWorkload {
     private final CoordinatorState state = CoordinatorState.inMemory();
     private final int jobs;
     private final int subtasks;
+    private final Predicate<String> jobIdFilter;
     private final List<String> jobIds = new ArrayList<>();
     private final List<String> attempts = new ArrayList<>();
     private final String location = "s3://cairn-benchmark/" + "x".repeat(60) + "/";
     private long now = 1_000;
 
     JournalWorkload(int jobs, int subtasks) {
+        this(jobs, subtasks, jobId -> true);
+    }
+
+    /** @param jobIdFilter which job ids the workload may use (e.g. those of one partition, {@code JobPartitions}) */
+    JournalWorkload(int jobs, int subtasks, Predicate<String> jobIdFilter) {
         this.jobs = jobs;
         this.subtasks = subtasks;
+        this.jobIdFilter = jobIdFilter;
         for (int i = 0; i < subtasks; i++) {
             attempts.add(UUID.nameUUIDFromBytes(("attempt-" + i).getBytes()).toString());
         }
@@ -53,8 +62,11 @@ final class JournalWorkload {
             written[0]++;
             sink.accept(event);
         };
-        for (int j = 0; j < jobs; j++) {
-            String jobId = String.format("%032x", j + 1L);
+        for (long n = 1; jobIds.size() < jobs; n++) {
+            String jobId = String.format("%032x", n);
+            if (!jobIdFilter.test(jobId)) {
+                continue;
+            }
             jobIds.add(jobId);
             decide(new Command.RegisterJob(spec(jobId), 0.0), counting);
             for (int s = 0; s < subtasks; s++) {

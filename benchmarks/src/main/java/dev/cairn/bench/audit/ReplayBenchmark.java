@@ -24,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -146,6 +147,15 @@ public final class ReplayBenchmark {
 
     static long[] produce(String bootstrap, String topic, long events, int jobs, int subtasks)
             throws ExecutionException, InterruptedException {
+        return produce(bootstrap, topic, events, jobs, subtasks, jobId -> true);
+    }
+
+    /**
+     * Writes a {@link JournalWorkload} journal to {@code topic}, keyed by job id (so in the job's partition), of jobs
+     * whose ids {@code jobIdFilter} accepts; returns the events and the bytes of their values written.
+     */
+    static long[] produce(String bootstrap, String topic, long events, int jobs, int subtasks,
+            Predicate<String> jobIdFilter) throws ExecutionException, InterruptedException {
         AvroEventSerde<JournalEnvelope> serde = CairnSerdes.journal();
         Map<String, Object> settings = Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.LINGER_MS_CONFIG, 20,
@@ -154,7 +164,7 @@ public final class ReplayBenchmark {
         long written;
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(settings, new StringSerializer(),
                 new ByteArraySerializer())) {
-            written = new JournalWorkload(jobs, subtasks).write(events, event -> {
+            written = new JournalWorkload(jobs, subtasks, jobIdFilter).write(events, event -> {
                 byte[] value = serde.serialize(topic, new JournalEnvelope(event));
                 bytes[0] += value.length;
                 producer.send(new ProducerRecord<>(topic, dev.cairn.core.events.EventFields.jobId(event), value));
