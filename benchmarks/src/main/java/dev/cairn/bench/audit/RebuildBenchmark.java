@@ -5,6 +5,7 @@ import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.core.contract.InputLimits;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.events.topics.JobPartitions;
 import dev.cairn.kafka.EmbeddedKafkaBroker;
 import dev.cairn.topics.TopicInitializer;
 import io.micrometer.core.instrument.Counter;
@@ -40,11 +41,16 @@ import org.apache.kafka.clients.admin.Admin;
  * times (read the snapshot, read, decode, fold, write the stores and their changelogs); as the reference of the same
  * repeat, the audit's replay of the same journal (decode and fold in one thread, no stores).
  *
+ * <p>With {@code --live-partitions=N} (N &gt; 0) the topics get N partitions more, the journal's jobs are picked so
+ * that it fills only the first {@code --partitions}, and after the repeats a coordinator without snapshots rebuilds
+ * them in the background while a job on each of the N others keeps checkpointing ({@link RebuildBesideLiveJobs}).
+ *
  * <pre>
  * mvn -B -q -pl benchmarks exec:java@rebuild -Dexec.args="--events=1000000"
  * </pre>
  * Flags: {@code --events} (1,000,000), {@code --jobs} (100), {@code --subtasks} (10), {@code --partitions} (3),
- * {@code --repeats} (3), {@code --out} (a markdown file, default {@code target/benchmark/rebuild.md}).
+ * {@code --live-partitions} (0), {@code --live-subtasks} (10), {@code --repeats} (3), {@code --out} (a markdown
+ * file, default {@code target/benchmark/rebuild.md}).
  */
 public final class RebuildBenchmark {
 
@@ -72,17 +78,21 @@ public final class RebuildBenchmark {
         int jobs = Integer.parseInt(flags.getOrDefault("jobs", "100"));
         int subtasks = Integer.parseInt(flags.getOrDefault("subtasks", "10"));
         int partitions = Integer.parseInt(flags.getOrDefault("partitions", "3"));
+        int live = Integer.parseInt(flags.getOrDefault("live-partitions", "0"));
+        int liveSubtasks = Integer.parseInt(flags.getOrDefault("live-subtasks", "10"));
         int repeats = Integer.parseInt(flags.getOrDefault("repeats", "3"));
         Path out = Path.of(flags.getOrDefault("out", "target/benchmark/rebuild.md"));
+        int total = partitions + live;
         Path stateRoot = Files.createTempDirectory("cairn-rebuild-bench");
         try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start()) {
             String bootstrap = broker.bootstrapServers();
             CairnTopics topics = new CairnTopics("bench.");
             try (Admin admin = broker.createAdmin()) {
-                new TopicInitializer(admin, Duration.ofSeconds(60)).ensure(topics, partitions, (short) 1);
+                new TopicInitializer(admin, Duration.ofSeconds(60)).ensure(topics, total, (short) 1);
             }
-            long[] produced = ReplayBenchmark.produce(bootstrap, topics.journal(), events, jobs, subtasks);
-            SnapshotsMade snapshots = SnapshotsMade.make(bootstrap, topics, partitions, stateRoot.resolve("snapshots"),
+            long[] produced = ReplayBenchmark.produce(bootstrap, topics.journal(), events, jobs, subtasks,
+                    jobId -> JobPartitions.of(jobId, total) < partitions);
+            SnapshotsMade snapshots = SnapshotsMade.make(bootstrap, topics, total, stateRoot.resolve("snapshots"),
                     REBUILD_LIMIT);
             System.out.printf(Locale.ROOT, "snapshots at journal offsets %s made in %.2f s%n",
                     snapshots.journalOffsets(), snapshots.seconds());
@@ -91,9 +101,9 @@ public final class RebuildBenchmark {
                 long replayStarted = System.nanoTime();
                 long replayed = ReplayBenchmark.replay(bootstrap, topics.journal());
                 double replaySeconds = (System.nanoTime() - replayStarted) / 1e9;
-                Rebuild full = rebuild(bootstrap, topics, partitions, stateRoot.resolve("full-" + repeat),
-                        Duration.ZERO, replayed);
-                Rebuild fromSnapshots = rebuild(bootstrap, topics, partitions, stateRoot.resolve("snapshots-" + repeat),
+                Rebuild full = rebuild(bootstrap, topics, total, stateRoot.resolve("full-" + repeat), Duration.ZERO,
+                        replayed);
+                Rebuild fromSnapshots = rebuild(bootstrap, topics, total, stateRoot.resolve("snapshots-" + repeat),
                         NO_SNAPSHOT_MEANWHILE, 0);
                 if (fromSnapshots.records() >= replayed) {
                     throw new IllegalStateException("the rebuild from the snapshots folded " + fromSnapshots.records()
@@ -107,7 +117,9 @@ public final class RebuildBenchmark {
                         row.replaySeconds());
                 rows.add(row);
             }
-            report(rows, produced, partitions, snapshots, flags, out);
+            RebuildBesideLiveJobs.Result beside = live == 0 ? null : RebuildBesideLiveJobs.run(bootstrap, topics,
+                    partitions, live, liveSubtasks, stateRoot.resolve("beside-live-jobs"), REBUILD_LIMIT);
+            report(rows, produced, partitions, snapshots, beside, flags, out);
         }
     }
 
@@ -147,7 +159,7 @@ public final class RebuildBenchmark {
     }
 
     /** {@code cairn.store.rebuilds} by partition (a partition not rebuilt yet has none). */
-    private static Map<Integer, Long> rebuilds(MeterRegistry registry) {
+    static Map<Integer, Long> rebuilds(MeterRegistry registry) {
         Map<Integer, Long> rebuilds = new TreeMap<>();
         for (Counter counter : registry.find("cairn.store.rebuilds").counters()) {
             rebuilds.merge(Integer.parseInt(counter.getId().getTag("partition")), (long) counter.count(), Long::sum);
@@ -167,7 +179,7 @@ public final class RebuildBenchmark {
     }
 
     private static void report(List<Row> rows, long[] produced, int partitions, SnapshotsMade snapshots,
-            Map<String, String> flags, Path out) throws IOException {
+            RebuildBesideLiveJobs.Result beside, Map<String, String> flags, Path out) throws IOException {
         StringBuilder md = new StringBuilder();
         md.append(String.format(Locale.ROOT, "Store rebuild benchmark, %s, %d cores, Java %s, flags %s%n%n",
                 ZonedDateTime.now(ZoneOffset.UTC).toLocalDate(), Runtime.getRuntime().availableProcessors(),
@@ -200,6 +212,9 @@ public final class RebuildBenchmark {
                     row.repeat(), row.events(), row.full().wallSeconds(), row.full().partitionSeconds(),
                     row.fromSnapshots().wallSeconds(), row.fromSnapshots().partitionSeconds(),
                     row.fromSnapshots().records(), row.replaySeconds()));
+        }
+        if (beside != null) {
+            beside.appendTo(md);
         }
         ReplayBenchmark.printAndWrite(md, out);
     }
