@@ -11,9 +11,18 @@ class CairnTopicsTest {
         CairnTopics topics = new CairnTopics("x.");
 
         assertThat(topics.schemas()).isEqualTo("x.schemas");
-        assertThat(topics.all()).contains("x.schemas").hasSize(7).doesNotHaveDuplicates();
+        assertThat(topics.all()).contains("x.schemas").hasSize(8).doesNotHaveDuplicates();
         assertThat(topics.withConfigs()).containsOnlyKeys(topics.all());
         assertThat(topics.withConfigs().get("x.schemas")).containsEntry("cleanup.policy", "compact");
+    }
+
+    @Test
+    void shouldCreateTheSnapshotsTopicCompactedOnlyWithHourlySegmentsAndRoomForLargeChunks() {
+        CairnTopics topics = new CairnTopics("x.");
+
+        assertThat(topics.snapshots()).isEqualTo("x.snapshots");
+        assertThat(topics.withConfigs().get("x.snapshots")).containsEntry("cleanup.policy", "compact")
+                .containsEntry("segment.ms", "3600000").containsEntry("max.message.bytes", "8388608");
     }
 
     @Test
