@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * a real REST server the paths that answer liveness and readiness, on the probes port the coordinator listens on
  * (not the API's, which clients may flood), bound to an address the kubelet can reach; the image, the state volume and
  * the port are those of {@code coordinator-service/Dockerfile}, whose entry point runs the jar the build produces; and
- * each pod advertises its name under the headless Service the StatefulSet names.
+ * each pod advertises its name under the headless Service the StatefulSet names; a NetworkPolicy lets only the other
+ * instances and labelled clients reach the API's port, and only the scraper's namespace the probes port.
  */
 class KubernetesManifestConsistencyTest {
 
@@ -137,6 +138,35 @@ class KubernetesManifestConsistencyTest {
         assertThat(peers.at("/spec/publishNotReadyAddresses").asBoolean())
                 .as("instances restoring their stores are still reached by the others").isTrue();
         assertThat(statefulSet.at("/spec/template/metadata/labels")).isEqualTo(peers.at("/spec/selector"));
+    }
+
+    @Test
+    void shouldLetOnlyTheInstancesAndLabelledClientsReachTheApiAndOnlyTheScraperReachTheProbesPort()
+            throws IOException {
+        JsonNode policy = documents().stream().filter(d -> d.at("/kind").asText().equals("NetworkPolicy"))
+                .findFirst().orElseThrow(() -> new AssertionError("no NetworkPolicy in " + MANIFEST));
+        JsonNode container = container();
+        String api = container.at("/ports/0/name").asText();
+        String probes = container.at("/ports/1/name").asText();
+
+        assertThat(policy.at("/spec/podSelector/matchLabels")).as("the coordinator's pods")
+                .isEqualTo(statefulSet().at("/spec/template/metadata/labels"));
+        assertThat(policy.at("/spec/policyTypes").toString()).isEqualTo("[\"Ingress\"]");
+        JsonNode rules = policy.at("/spec/ingress");
+        assertThat(rules).hasSize(2).allSatisfy(rule -> {
+            assertThat(rule.get("from")).as("every rule names its sources: none is open to all").isNotEmpty();
+            assertThat(rule.get("ports")).hasSize(1);
+        });
+        JsonNode apiRule = rules.get(0);
+        assertThat(apiRule.at("/ports/0/port").asText()).isEqualTo(api);
+        assertThat(apiRule.at("/from/0/podSelector/matchLabels"))
+                .as("the other instances, which forward REST calls").isEqualTo(policy.at("/spec/podSelector/matchLabels"));
+        assertThat(apiRule.at("/from/1/podSelector/matchLabels/cairn-client").asText()).isEqualTo("true");
+        JsonNode probesRule = rules.get(1);
+        assertThat(probesRule.at("/ports/0/port").asText()).isEqualTo(probes);
+        assertThat(probesRule.at("/from/0/namespaceSelector/matchLabels").isObject())
+                .as("the scraper's namespace only").isTrue();
+        assertThat(probesRule.at("/from/0/podSelector").isMissingNode()).isTrue();
     }
 
     private static List<JsonNode> documents() throws IOException {

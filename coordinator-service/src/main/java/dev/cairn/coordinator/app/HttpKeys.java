@@ -34,6 +34,10 @@ final class HttpKeys {
     static final String MIN_REQUEST_DATA_RATE = "http.min.request.data.rate";
     static final String HEADER_TIMEOUT_MS = "http.header.timeout.ms";
     static final String PROBES_PORT = "http.probes.port";
+    /** The probes port's default: {@link #PROBES_OFFSET} above the API's port, so that side-by-side ones differ. */
+    static final int PROBES_BESIDE_API = -2;
+    /** How far above the API's port the probes listen by default: 8081 and 9081. */
+    static final int PROBES_OFFSET = 1000;
     static final String TOKENS_FILE = "http.tokens.file";
     static final String REQUIRE_TOKEN_FOR_READS = "http.require.token.for.reads";
     static final String KEYSTORE = "http.tls.keystore";
@@ -55,11 +59,13 @@ final class HttpKeys {
                         "Host at which the other coordinator instances reach this one's REST API (Kafka Streams' "
                                 + "application.server, which routes queries); default: the bind address, or this "
                                 + "machine's host name when listening on every interface.")
-                .define(PROBES_PORT, Type.INT, QueryServerConfig.NO_PROBES_PORT, Range.between(-1, 65_535),
-                        Importance.MEDIUM, "Port of a second listener, with its own threads and connections, that "
-                                + "serves only /health, /ready and /metrics, so that clients flooding the API never "
-                                + "make a probe time out (they are served on http.port too); 0 picks a free port, "
-                                + "-1 none. Point the liveness and readiness probes and the metrics scraper at it.")
+                .define(PROBES_PORT, Type.INT, PROBES_BESIDE_API, Range.between(PROBES_BESIDE_API, 65_535),
+                        Importance.MEDIUM, "Port of a second listener, with its own threads and connections (at "
+                                + "most 4 per client), that serves only /health, /ready and /metrics, so that "
+                                + "clients flooding the API never make a probe time out (they are served on "
+                                + "http.port too); 0 picks a free port, -1 none, -2 (the default) http.port + "
+                                + PROBES_OFFSET + " (a free port when http.port is 0). Point the liveness and "
+                                + "readiness probes and the metrics scraper at it.")
                 .define(IDLE_TIMEOUT_MS, Type.LONG, ClientLimits.DEFAULT_IDLE_TIMEOUT.toMillis(), Range.atLeast(1),
                         Importance.LOW, "A REST connection silent this long (e.g. a client stalling in its body) is "
                                 + "closed.")
@@ -74,9 +80,9 @@ final class HttpKeys {
                 .define(MAX_CONNECTIONS, Type.INT, ClientLimits.DEFAULT_MAX_CONNECTIONS, Range.atLeast(1),
                         Importance.LOW, "Open REST connections at most; more wait to be accepted.")
                 .define(MAX_CONNECTIONS_PER_CLIENT, Type.INT, ClientLimits.DEFAULT_MAX_CONNECTIONS_PER_CLIENT,
-                        Range.atLeast(0), Importance.LOW, "Open connections one remote address may hold on "
-                                + "http.port; a further one is closed at once. 0: no cap. Behind a proxy every "
-                                + "client has the proxy's address: raise it or set 0 there.")
+                        Range.atLeast(0), Importance.LOW, "Open connections one client (a remote IPv4 address, "
+                                + "or an IPv6 /64) may hold on http.port; a further one is closed at once. 0: no cap. "
+                                + "Behind a proxy every client has the proxy's address: raise it or set 0 there.")
                 .define(TOKENS_FILE, Type.STRING, null, Importance.HIGH,
                         "Properties file of bearer tokens allowed to PUT and POST: <principal>.token=<secret>, "
                                 + "<principal>.jobs=<job ids or prefix*> (default every job); without it the REST "
@@ -109,6 +115,13 @@ final class HttpKeys {
             return null;
         }
         int probesPort = config.getInt(PROBES_PORT);
+        if (probesPort == PROBES_BESIDE_API) {
+            probesPort = port == 0 ? 0 : port + PROBES_OFFSET;
+            if (probesPort > 65_535) {
+                throw config.problem(PORT, "is " + port + ", so the probes port it sets by default, " + PORT + " + "
+                        + PROBES_OFFSET + ", would be above 65535: set " + PROBES_PORT + " (or -1 for none)");
+            }
+        }
         if (probesPort == port && port != 0) {
             throw config.problem(PROBES_PORT, "must differ from " + PORT + " (" + port + ")");
         }

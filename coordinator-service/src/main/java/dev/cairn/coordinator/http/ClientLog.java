@@ -9,7 +9,8 @@ import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 
 /**
- * Warnings about one REST client (a remote address) at most once per interval per client, so that a flood of
+ * Warnings about one REST client (a remote address, grouped as {@link ClientGroups} counts clients) at most once per
+ * interval per client, so that a flood of
  * connections cannot flood the log: each warning says how many were left out since the last. Remembers at most
  * {@value #MAX_CLIENTS} clients (forgets them all past that), and quotes an address bounded by
  * {@link BoundedText#quoted}.
@@ -33,7 +34,8 @@ final class ClientLog {
     }
 
     /** Warns {@code client} + {@code what}, unless this client was warned about within the interval. */
-    void warn(InetAddress client, String what) {
+    void warn(InetAddress address, String what) {
+        InetAddress client = ClientGroups.of(address);
         long now = nanoClock.getAsLong();
         if (windows.size() >= MAX_CLIENTS && !windows.containsKey(client)) {
             windows.clear();
@@ -49,7 +51,7 @@ final class ClientLog {
             window.suppressed = 0;
             window.loggedAt = now == 0 ? 1 : now;
         }
-        log.warn("REST client {} {}{}", BoundedText.quoted(client.getHostAddress()), what,
+        log.warn("REST client {} {}{}", BoundedText.quoted(ClientGroups.describe(client)), what,
                 suppressed == 0 ? "" : " (" + suppressed + " more times since the last such warning)");
     }
 

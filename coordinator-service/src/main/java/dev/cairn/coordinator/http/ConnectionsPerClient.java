@@ -9,7 +9,8 @@ import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.SocketChannelEndPoint;
 
 /**
- * At most {@code max} open connections per remote address on a connector: the connection that goes over the cap is
+ * At most {@code max} open connections per client on a connector (a remote IPv4 address, or the /64 of an IPv6 one:
+ * {@link ClientGroups}): the connection that goes over the cap is
  * closed as soon as it is opened, before it is read, and the client's older connections keep working. Only network
  * connections count (with TLS, the HTTP connection inside the TLS one is not counted again). Jetty's own limits
  * ({@code NetworkConnectionLimit}, {@code ConnectionLimit}) count every client together; this keeps one address
@@ -19,20 +20,23 @@ import org.eclipse.jetty.io.SocketChannelEndPoint;
 final class ConnectionsPerClient implements Connection.Listener {
 
     private final int max;
+    private final String capName;
     private final ClientLog log;
     private final Map<InetAddress, Integer> open = new ConcurrentHashMap<>();
     /** The address each counted connection was counted under (a closed socket no longer tells it). */
     private final Map<Connection, InetAddress> counted = new ConcurrentHashMap<>();
 
     /**
-     * @param max connections per remote address at most (positive)
+     * @param max connections per client at most (positive)
+     * @param capName what sets the cap, named in the warning
      * @param log where closed connections are told
      */
-    ConnectionsPerClient(int max, ClientLog log) {
+    ConnectionsPerClient(int max, String capName, ClientLog log) {
         if (max <= 0) {
             throw new IllegalArgumentException("the cap must be positive, was " + max);
         }
         this.max = max;
+        this.capName = capName;
         this.log = log;
     }
 
@@ -45,8 +49,7 @@ final class ConnectionsPerClient implements Connection.Listener {
         counted.put(connection, client);
         int count = open.merge(client, 1, Integer::sum);
         if (count > max) {
-            log.warn(client, "has more than " + max + " open connections (http.max.connections.per.client): "
-                    + "closed its newest");
+            log.warn(client, "has more than " + max + " open connections (" + capName + "): closed its newest");
             connection.getEndPoint().close();
         }
     }
@@ -65,6 +68,6 @@ final class ConnectionsPerClient implements Connection.Listener {
             return null;
         }
         SocketAddress remote = endPoint.getRemoteSocketAddress();
-        return remote instanceof InetSocketAddress inet ? inet.getAddress() : null;
+        return remote instanceof InetSocketAddress inet ? ClientGroups.of(inet.getAddress()) : null;
     }
 }

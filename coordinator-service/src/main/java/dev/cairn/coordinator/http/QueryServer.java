@@ -32,13 +32,14 @@ import org.slf4j.LoggerFactory;
  * {@link ClientLimits} of {@link QueryServerConfig#limits()}: a bounded thread pool, connections closed when idle
  * for the idle timeout, when their request head takes longer than the header timeout ({@link HeaderDeadline}) or
  * their body arrives slower than the minimum rate ({@link MinimumBodyRate}, 408), at most so many open connections
- * in all and per remote address ({@link ConnectionsPerClient}), and request headers of at most
- * {@value #MAX_HEADER_BYTES} bytes (431 beyond). With a {@link QueryServerConfig#probesPort()}, a second server
- * with its own threads and connections serves {@code /health}, {@code /ready} and {@code /metrics} there
- * ({@link ProbePaths}), so that clients that hold every API connection never make a probe time out; the API's port
- * answers them too. Started in two steps, because Kafka Streams needs the port actually bound (its
- * {@code application.server}) before it is created, and the API needs the running Kafka Streams: {@link #bind}
- * opens the sockets, {@link #start} serves {@link QueryApi}, and the web page at {@code /} ({@link WebPageHandler}).
+ * in all and per client ({@link ConnectionsPerClient}: an IPv4 address or an IPv6 /64), and request headers of at
+ * most {@value #MAX_HEADER_BYTES} bytes (431 beyond). With a {@link QueryServerConfig#probesPort()}, a second server
+ * with its own threads and connections, at most {@value #PROBE_CONNECTIONS_PER_CLIENT} per client, serves
+ * {@code /health}, {@code /ready} and {@code /metrics} there ({@link ProbePaths}), so that clients that hold every API
+ * connection, or many of the probes port's, never make a probe time out; the API's port answers them too. Started
+ * in two steps, because Kafka Streams needs the port actually bound (its {@code application.server}) before it is
+ * created, and the API needs the running Kafka Streams: {@link #bind} opens the sockets, {@link #start} serves
+ * {@link QueryApi}, and the web page at {@code /} ({@link WebPageHandler}).
  */
 public final class QueryServer implements AutoCloseable {
 
@@ -49,6 +50,11 @@ public final class QueryServer implements AutoCloseable {
     /** The probes port's threads: one accepts, one selects, the rest answer probes. */
     private static final int PROBE_THREADS = 8;
     static final int MAX_HEADER_BYTES = 8 * 1024;
+    /**
+     * Open connections per client on the probes port: a kubelet's liveness and readiness probes and a metrics scraper
+     * need one or two each, and one client holding more cannot take the port's threads from the others.
+     */
+    static final int PROBE_CONNECTIONS_PER_CLIENT = 4;
 
     private final QueryServerConfig config;
     private final ClientLog clientLog;
@@ -86,7 +92,7 @@ public final class QueryServer implements AutoCloseable {
         Listener api = listener(config, config.port(), new QueuedThreadPool(MAX_THREADS, MIN_THREADS), -1, clientLog);
         if (config.limits().maxConnectionsPerClient() > 0) {
             api.connector().addEventListener(new ConnectionsPerClient(config.limits().maxConnectionsPerClient(),
-                    clientLog));
+                    "http.max.connections.per.client", clientLog));
         }
         open(api, config, config.port());
         if (config.probesPort() == QueryServerConfig.NO_PROBES_PORT) {
@@ -94,6 +100,8 @@ public final class QueryServer implements AutoCloseable {
         }
         Listener probes = listener(config, config.probesPort(), new QueuedThreadPool(PROBE_THREADS, 2), 1,
                 clientLog);
+        probes.connector().addEventListener(new ConnectionsPerClient(PROBE_CONNECTIONS_PER_CLIENT,
+                "the probes port's cap", clientLog));
         try {
             open(probes, config, config.probesPort());
         } catch (UncheckedIOException e) {

@@ -358,14 +358,35 @@ class CoordinatorMainTest {
     }
 
     @Test
-    void shouldLimitEachRestClientAndServeNoProbesPortWhenNothingIsGiven() {
+    void shouldLimitEachRestClientAndServeTheProbesAThousandAboveTheApiWhenNothingIsGiven() {
         QueryServerConfig config = parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests").config()
                 .queryServer();
 
         assertThat(config.limits()).isEqualTo(ClientLimits.DEFAULTS);
         assertThat(config.limits().maxConnectionsPerClient()).isEqualTo(20);
         assertThat(config.limits().minRequestDataRate()).isEqualTo(1024);
-        assertThat(config.probesPort()).isEqualTo(QueryServerConfig.NO_PROBES_PORT);
+        assertThat(config.port()).isEqualTo(8081);
+        assertThat(config.probesPort()).isEqualTo(9081);
+    }
+
+    @Test
+    void shouldPutTheProbesBesideTheApiPortByDefaultOrWhereTheyAreToldOrNowhere() {
+        assertThat(parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-port", "8181")
+                .config().queryServer().probesPort()).as("beside another API port").isEqualTo(9181);
+        assertThat(parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-port", "0")
+                .config().queryServer().probesPort()).as("a free port beside a free API port").isZero();
+        assertThat(parse("--allow-unsigned-sidecar-records", "--allow-unsigned-requests", "--http-probes-port", "-1")
+                .config().queryServer().probesPort()).as("none").isEqualTo(QueryServerConfig.NO_PROBES_PORT);
+    }
+
+    @Test
+    void shouldRefuseAnApiPortWhoseDefaultProbesPortWouldBeAbove65535() {
+        Result result = runWith(Map.of(), "--allow-unsigned-sidecar-records", "--allow-unsigned-requests",
+                "--http-port", "65000");
+
+        assertThat(result.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(result.err()).contains("http.port", "is 65000, so the probes port it sets by default, http.port + "
+                + "1000, would be above 65535: set http.probes.port (or -1 for none)");
     }
 
     @Test

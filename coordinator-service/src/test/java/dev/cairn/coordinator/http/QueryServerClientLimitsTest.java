@@ -67,17 +67,24 @@ class QueryServerClientLimitsTest {
     }
 
     @Test
-    void shouldNotCapConnectionsPerClientOnTheProbesPort() throws Exception {
+    void shouldCapConnectionsPerClientOnTheProbesPortByItsOwnSmallCapNotTheApis() throws Exception {
         start(TestLimits.perClient(1));
         List<RawClient> probes = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < QueryServer.PROBE_CONNECTIONS_PER_CLIENT; i++) {
             probes.add(connect("127.0.0.4", server.probesPort()));
         }
-
         for (RawClient probe : probes) {
             probe.send(GET_HEALTH);
             Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> probe.received().startsWith("HTTP/1.1 200 "));
         }
+
+        RawClient holdingTooMany = connect("127.0.0.4", server.probesPort());
+
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(holdingTooMany::closedByServer);
+        assertThat(holdingTooMany.received()).isEmpty();
+        RawClient kubelet = connect("127.0.0.5", server.probesPort());
+        kubelet.send(GET_HEALTH);
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> kubelet.received().startsWith("HTTP/1.1 200 "));
     }
 
     @Test
