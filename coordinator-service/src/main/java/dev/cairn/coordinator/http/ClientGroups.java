@@ -27,6 +27,9 @@ final class ClientGroups {
             return address;
         }
         byte[] bytes = address.getAddress();
+        if (ipv4Mapped(bytes)) {
+            return address;
+        }
         for (int i = IPV6_PREFIX / 8; i < bytes.length; i++) {
             bytes[i] = 0;
         }
@@ -35,6 +38,19 @@ final class ClientGroups {
         } catch (UnknownHostException impossible) {
             throw new IllegalStateException("16 bytes are an IPv6 address", impossible);
         }
+    }
+
+    /**
+     * Whether the bytes are an IPv4 address mapped into IPv6 ({@code ::ffff:a.b.c.d}): one IPv4 client, which its /64
+     * would merge with every other IPv4 client.
+     */
+    private static boolean ipv4Mapped(byte[] bytes) {
+        for (int i = 0; i < 10; i++) {
+            if (bytes[i] != 0) {
+                return false;
+            }
+        }
+        return bytes[10] == (byte) 0xff && bytes[11] == (byte) 0xff;
     }
 
     /** How a client group is named in the log: the address, or the network with {@code /64} for IPv6. */

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 
 /**
  * Warnings about one REST client (a remote address, grouped as {@link ClientGroups} counts clients) at most once per
- * interval per client, so that a flood of
- * connections cannot flood the log: each warning says how many were left out since the last. Remembers at most
+ * interval per client, so that a flood of connections cannot flood the log: each warning says how many were left out
+ * since the last. Remembers at most
  * {@value #MAX_CLIENTS} clients (forgets them all past that), and quotes an address bounded by
  * {@link BoundedText#quoted}.
  */

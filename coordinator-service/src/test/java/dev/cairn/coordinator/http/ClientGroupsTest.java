@@ -25,6 +25,16 @@ class ClientGroupsTest {
     }
 
     @Test
+    void shouldCountAnIpv4AddressMappedIntoIpv6AsItsOwnClient() throws Exception {
+        byte[] mapped = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 1, 2, 3};
+        byte[] other = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte) 0xff, (byte) 0xff, 10, 1, 2, 4};
+        InetAddress one = java.net.Inet6Address.getByAddress(null, mapped, -1);
+
+        assertThat(ClientGroups.of(one)).isNotEqualTo(ClientGroups.of(java.net.Inet6Address.getByAddress(null, other,
+                -1)));
+    }
+
+    @Test
     void shouldCountEachIpv4AddressAsItsOwnClient() throws Exception {
         InetAddress address = InetAddress.getByName("10.1.2.3");
 
