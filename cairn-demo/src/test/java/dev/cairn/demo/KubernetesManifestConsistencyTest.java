@@ -159,8 +159,8 @@ class KubernetesManifestConsistencyTest {
         });
         JsonNode apiRule = rules.get(0);
         assertThat(apiRule.at("/ports/0/port").asText()).isEqualTo(api);
-        assertThat(apiRule.at("/from/0/podSelector/matchLabels"))
-                .as("the other instances, which forward REST calls").isEqualTo(policy.at("/spec/podSelector/matchLabels"));
+        assertThat(apiRule.at("/from/0/podSelector/matchLabels")).as("the other instances, which forward REST calls")
+                .isEqualTo(policy.at("/spec/podSelector/matchLabels"));
         assertThat(apiRule.at("/from/1/podSelector/matchLabels/cairn-client").asText()).isEqualTo("true");
         JsonNode probesRule = rules.get(1);
         assertThat(probesRule.at("/ports/0/port").asText()).isEqualTo(probes);
