@@ -101,7 +101,7 @@ class SnapshotRebuildIT {
                             snapshot.getJournalOffset()));
 
             cairn.restartAsNewApplication(second, oldApplication -> {
-                deleteGroup(kafka, oldApplication);
+                StoreRebuildIT.deleteGroup(kafka, oldApplication);
                 deleteJournalBefore(kafka, journal, snapshot.getJournalOffset());
             });
 
@@ -228,13 +228,6 @@ class SnapshotRebuildIT {
                     .partitionResult(journal).get().offset()).as("the journal's head deleted").isEqualTo(offset);
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void deleteGroup(KafkaCluster kafka, String group) {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-            await().atMost(CoordinatorTestBed.WAIT).ignoreExceptions()
-                    .until(() -> admin.deleteConsumerGroups(List.of(group)).all().get() == null);
         }
     }
 }

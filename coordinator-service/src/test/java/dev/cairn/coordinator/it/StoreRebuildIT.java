@@ -167,7 +167,8 @@ class StoreRebuildIT {
         }
     }
 
-    private static void deleteGroup(KafkaCluster kafka, String group) {
+    /** Deletes the consumer group of an application that stopped, as a new application id leaves it behind. */
+    static void deleteGroup(KafkaCluster kafka, String group) {
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
             await().atMost(CoordinatorTestBed.WAIT).ignoreExceptions()
                     .until(() -> admin.deleteConsumerGroups(List.of(group)).all().get() == null);

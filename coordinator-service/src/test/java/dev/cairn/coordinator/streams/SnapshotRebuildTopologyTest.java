@@ -35,13 +35,9 @@ class SnapshotRebuildTopologyTest {
 
     @Test
     void shouldRebuildTheWritersStoresFromASnapshotAndTheJournalAfterItWhenTheRecordsBeforeItWereDeleted() {
-        List<TestRecord<String, byte[]>> journal;
-        Map<String, Map<Object, Object>> before;
-        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
-            runUntilOnePendingAndOneQueued(writer);
-            journal = writer.rawJournal().readRecordsToList();
-            before = contents(writer);
-        }
+        Written written = writeAJournal();
+        List<TestRecord<String, byte[]>> journal = written.journal();
+        Map<String, Map<Object, Object>> before = written.stores();
         int half = journal.size() / 2;
         MemorySnapshots snapshots = snapshotOf(journal.subList(0, half));
         List<Long> folded = new ArrayList<>();
@@ -64,13 +60,9 @@ class SnapshotRebuildTopologyTest {
 
     @Test
     void shouldRebuildInTheBackgroundWhenTheSnapshotIsLargeWhateverTheJournalsLength() {
-        List<TestRecord<String, byte[]>> journal;
-        Map<String, Map<Object, Object>> before;
-        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
-            runUntilOnePendingAndOneQueued(writer);
-            journal = writer.rawJournal().readRecordsToList();
-            before = contents(writer);
-        }
+        Written written = writeAJournal();
+        List<TestRecord<String, byte[]>> journal = written.journal();
+        Map<String, Map<Object, Object>> before = written.stores();
         int half = journal.size() / 2;
         MemorySnapshots snapshots = snapshotOf(journal.subList(0, half))
                 .takingRecords(StoreRebuild.INLINE_SNAPSHOT_RECORDS + 1);
@@ -88,11 +80,7 @@ class SnapshotRebuildTopologyTest {
 
     @Test
     void shouldFailLoudlyWhenRecordsAfterTheSnapshotWereDeleted() {
-        List<TestRecord<String, byte[]>> journal;
-        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
-            runUntilOnePendingAndOneQueued(writer);
-            journal = writer.rawJournal().readRecordsToList();
-        }
+        List<TestRecord<String, byte[]>> journal = writeAJournal().journal();
         int third = journal.size() / 3;
         MemorySnapshots snapshots = snapshotOf(journal.subList(0, third));
         List<Long> folded = new ArrayList<>();
@@ -109,11 +97,7 @@ class SnapshotRebuildTopologyTest {
 
     @Test
     void shouldFailLoudlyWhenTheJournalEndsBeforeTheSnapshot() {
-        List<TestRecord<String, byte[]>> journal;
-        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
-            runUntilOnePendingAndOneQueued(writer);
-            journal = writer.rawJournal().readRecordsToList();
-        }
+        List<TestRecord<String, byte[]>> journal = writeAJournal().journal();
         MemorySnapshots snapshots = snapshotOf(journal);
         List<TestRecord<String, byte[]>> recreated = journal.subList(0, 3);
 
@@ -124,6 +108,17 @@ class SnapshotRebuildTopologyTest {
                 .hasMessageContaining("the partition ends at offset 3, before the newest snapshot of it (at offset "
                         + journal.size() + "), so the journal was deleted and created again after the snapshot, or "
                         + "lost records it reflects"));
+    }
+
+    /** What a coordinator wrote and held after {@link StoreRebuildTopologyTest#runUntilOnePendingAndOneQueued}. */
+    private record Written(List<TestRecord<String, byte[]>> journal, Map<String, Map<Object, Object>> stores) {
+    }
+
+    private Written writeAJournal() {
+        try (CoordinatorDriver writer = CoordinatorDriver.start(first)) {
+            runUntilOnePendingAndOneQueued(writer);
+            return new Written(writer.rawJournal().readRecordsToList(), contents(writer));
+        }
     }
 
     /** A snapshot store holding the fold of {@code records}, the journal's first ones. */
