@@ -25,9 +25,20 @@ import java.util.regex.Pattern;
  *     deadline computed from it overflows)
  * @param locationSchemes the URI schemes a storage base or savepoint target may have, in lower case (a location
  *     is where tasks are told to write: {@code http://169.254.169.254/} or {@code javascript:} never is)
+ * @param requestFreshnessMs how far a request's own time (its {@code timestampMs}, which its signature covers) may be
+ *     from when the broker appended it; a request further off is refused as stale (each {@code RequestAdmitted}
+ *     records the window it was admitted in, so replay does not depend on it)
  */
 public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPerJob, int maxIdLength,
-        int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs, Set<String> locationSchemes) {
+        int maxLocationLength, int maxMessageLength, int maxRetained, long maxDurationMs, Set<String> locationSchemes,
+        long requestFreshnessMs) {
+
+    /** Five minutes, as much clock skew as Kerberos tolerates by default. */
+    public static final long DEFAULT_REQUEST_FRESHNESS_MS = 300_000;
+    /** The narrowest freshness window: a second. */
+    public static final long MIN_REQUEST_FRESHNESS_MS = 1_000;
+    /** The widest freshness window: a day (the keys of a job's requests of two windows are kept). */
+    public static final long MAX_REQUEST_FRESHNESS_MS = 86_400_000;
 
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._-]+");
     private static final Pattern SCHEME = Pattern.compile("[a-z][a-z0-9+.-]*");
@@ -45,12 +56,16 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
      * real one. Records that still grow too large for Kafka are refused when produced, not here.
      */
     public static final InputLimits DEFAULTS = new InputLimits(32_768, 10_000, 100_000, 256, 1_024, 16_384, 100,
-            366L * 24 * 3600 * 1000, DEFAULT_LOCATION_SCHEMES);
+            366L * 24 * 3600 * 1000, DEFAULT_LOCATION_SCHEMES, DEFAULT_REQUEST_FRESHNESS_MS);
 
     public InputLimits {
         if (maxParallelism < 1 || maxVertices < 1 || maxSubtasksPerJob < 1 || maxIdLength < 1
                 || maxLocationLength < 1 || maxMessageLength < 1 || maxRetained < 1 || maxDurationMs < 1) {
             throw new IllegalArgumentException("every input limit must be at least 1: " + this);
+        }
+        if (requestFreshnessMs < MIN_REQUEST_FRESHNESS_MS || requestFreshnessMs > MAX_REQUEST_FRESHNESS_MS) {
+            throw new IllegalArgumentException("the request freshness window must be between "
+                    + MIN_REQUEST_FRESHNESS_MS + " and " + MAX_REQUEST_FRESHNESS_MS + " ms, was " + requestFreshnessMs);
         }
         locationSchemes = Set.copyOf(schemes(locationSchemes));
     }
@@ -58,7 +73,13 @@ public record InputLimits(int maxParallelism, int maxVertices, int maxSubtasksPe
     /** These limits, allowing locations of {@code schemes} only. */
     public InputLimits withLocationSchemes(Collection<String> schemes) {
         return new InputLimits(maxParallelism, maxVertices, maxSubtasksPerJob, maxIdLength, maxLocationLength,
-                maxMessageLength, maxRetained, maxDurationMs, Set.copyOf(schemes));
+                maxMessageLength, maxRetained, maxDurationMs, Set.copyOf(schemes), requestFreshnessMs);
+    }
+
+    /** These limits, with a request freshness window of {@code windowMs}. */
+    public InputLimits withRequestFreshnessMs(long windowMs) {
+        return new InputLimits(maxParallelism, maxVertices, maxSubtasksPerJob, maxIdLength, maxLocationLength,
+                maxMessageLength, maxRetained, maxDurationMs, locationSchemes, windowMs);
     }
 
     /**

@@ -50,22 +50,30 @@ public final class CheckpointDecider {
         return evolver;
     }
 
-    /** What {@code command} leads to at {@code nowMs}: no events and no changes when it changes nothing. */
+    /**
+     * What {@code command} leads to at {@code nowMs}: no events and no changes when it changes nothing. A
+     * {@link Command.Delivered} request is admitted first ({@link RequestAdmission}), then decided as its request.
+     */
     public Decided decide(Command command, CoordinatorState state, long nowMs) {
-        Optional<String> outOfBounds = InputChecks.problem(command, settings.limits());
-        if (outOfBounds.isEmpty() && command instanceof Command.Acknowledge ack
+        Command.Delivered delivered = command instanceof Command.Delivered request ? request : null;
+        Command inner = delivered == null ? command : delivered.request();
+        Optional<String> outOfBounds = InputChecks.problem(inner, settings.limits());
+        if (outOfBounds.isEmpty() && inner instanceof Command.Acknowledge ack
                 && TaskMessages.acceptedShortOfCompletion(state, ack.event())) {
             return Decided.of(ack.event(), evolver);
         }
         Decision d = new Decision(state, evolver, settings, nowMs);
         if (outOfBounds.isPresent()) {
-            d.reject(command.jobId(), command, outOfBounds.get());
+            d.reject(inner.jobId(), inner, outOfBounds.get());
             return d.decided();
         }
-        if (command instanceof Command.Input input) {
+        if (delivered != null && !RequestAdmission.admit(d, delivered)) {
+            return d.decided();
+        }
+        if (inner instanceof Command.Input input) {
             decide(d, input);
-        } else if (d.state.job(command.jobId()).isPresent()) {
-            tick(d, command.jobId());
+        } else if (d.state.job(inner.jobId()).isPresent()) {
+            tick(d, inner.jobId());
         }
         return d.decided();
     }
@@ -107,7 +115,7 @@ public final class CheckpointDecider {
                     CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED,
                     PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED,
                     TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED,
-                    STATE_DISCARDED, RESTORE_POINT_REJECTED ->
+                    STATE_DISCARDED, RESTORE_POINT_REJECTED, REQUEST_ADMITTED ->
                     throw new IllegalArgumentException("a " + kind + " event is no input of the decider");
         };
     }
@@ -151,7 +159,8 @@ public final class CheckpointDecider {
             d.reject(request.getJobId(), command, "request id is empty");
             return;
         }
-        if (CheckpointRequestDecider.isKnownRequest(d.job(request.getJobId()), request.getRequestId())) {
+        if (CheckpointRequestDecider.isKnownRequest(d.job(request.getJobId()), request.getRequestId())
+                || d.state.request(request.getJobId(), request.getRequestId()).isPresent()) {
             return;
         }
         d.emit(request);

@@ -55,7 +55,7 @@ public sealed interface Command {
                     CHECKPOINT_COMPLETED, CHECKPOINT_ABORTED, ACK_DISCARDED, REQUEST_OUTCOME, JOB_FAILED,
                     PERIODIC_TRIGGER_SCHEDULED, PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, REQUEST_DEQUEUED,
                     TRIGGER_FAILED, CHECKPOINT_FAILURE_COUNTED, COMMAND_REJECTED, TASK_START_REJECTED,
-                    STATE_DISCARDED, RESTORE_POINT_REJECTED ->
+                    STATE_DISCARDED, RESTORE_POINT_REJECTED, REQUEST_ADMITTED ->
                     throw new IllegalArgumentException("a " + kind + " event is decided by the coordinator, not sent"
                             + " to it");
         };
@@ -150,6 +150,32 @@ public sealed interface Command {
 
     /** A subtask could not restore its state from the job's restore point. */
     record FailRestore(RestoreFailed event) implements Input {
+    }
+
+    /**
+     * A request as {@code cairn.requests} delivered it: the decider admits it (it is fresh, and nothing under its key
+     * was admitted within the window before) and only then decides {@link #request()}.
+     *
+     * @param appendedAtMs when the broker appended the record (the record timestamp of a topic with
+     *     {@code message.timestamp.type=LogAppendTime}), or {@link #UNKNOWN_TIME}: then only its key is checked
+     */
+    record Delivered(Input request, long appendedAtMs) implements Command {
+
+        /** The append time of a request whose record timestamp is not known. */
+        public static final long UNKNOWN_TIME = Long.MIN_VALUE;
+
+        public Delivered {
+            Objects.requireNonNull(request, "request");
+            if (request.kind().origin() != EventKind.Origin.REQUESTS) {
+                throw new IllegalArgumentException("only requests are delivered with their append time, not a "
+                        + request.kind());
+            }
+        }
+
+        @Override
+        public String jobId() {
+            return request.jobId();
+        }
     }
 
     /** Something of the job may be due (a checkpoint timeout or the periodic trigger). */

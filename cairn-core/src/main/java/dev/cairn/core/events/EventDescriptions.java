@@ -86,7 +86,7 @@ public final class EventDescriptions {
             case JOB_REMOVED -> removed((JobRemoved) event);
             case TRIGGER_REQUEST, CHECKPOINT_ACKNOWLEDGED, PARTICIPANT_ACKNOWLEDGED, PERIODIC_TRIGGER_SCHEDULED,
                     PERIODIC_TRIGGER_STOPPED, REQUEST_QUEUED, RESTORE_JOB, DISPOSE_SAVEPOINT, RESCALE_JOB,
-                    REMOVE_JOB -> null;
+                    REMOVE_JOB, REQUEST_ADMITTED -> null;
         };
     }
 

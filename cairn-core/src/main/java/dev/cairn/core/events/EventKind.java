@@ -20,6 +20,7 @@ import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
 import dev.cairn.events.RemoveJob;
+import dev.cairn.events.RequestAdmitted;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
@@ -79,7 +80,8 @@ public enum EventKind {
     RESTORE_POINT_REJECTED(RestorePointRejected.class, Origin.DECIDED, true, null),
     RESCALE_JOB(RescaleJob.class, Origin.REQUESTS, false, null),
     REMOVE_JOB(RemoveJob.class, Origin.REQUESTS, false, null),
-    JOB_REMOVED(JobRemoved.class, Origin.DECIDED, false, null);
+    JOB_REMOVED(JobRemoved.class, Origin.DECIDED, false, null),
+    REQUEST_ADMITTED(RequestAdmitted.class, Origin.DECIDED, false, null);
 
     /** Where an event of a kind comes from. */
     public enum Origin {

@@ -32,6 +32,7 @@ import dev.cairn.events.ParticipantState;
 import dev.cairn.events.ParticipantsTriggered;
 import dev.cairn.events.PeriodicTriggerScheduled;
 import dev.cairn.events.PeriodicTriggerStopped;
+import dev.cairn.events.RequestAdmitted;
 import dev.cairn.events.RequestDequeued;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestQueued;
@@ -130,6 +131,7 @@ public final class CheckpointEvolver {
             case RESTORE_POINT_REJECTED -> (self, s, e) -> RestorePointRecorder.rejected(s, (RestorePointRejected) e);
             case RESCALE_JOB -> (self, s, e) -> RescaleRecorder.requested(s, (RescaleJob) e);
             case JOB_REMOVED -> (self, s, e) -> RemovalRecorder.removed(s, (JobRemoved) e);
+            case REQUEST_ADMITTED -> (self, s, e) -> AdmissionRecorder.admitted(s, (RequestAdmitted) e);
             case REMOVE_JOB, RESTORE_JOB, DISPOSE_SAVEPOINT, TRIGGER_REQUEST, CHECKPOINT_DECLINED, PARTICIPANT_DECLINED,
                     ACK_DISCARDED, COMMAND_REJECTED, TASK_START_REJECTED, STATE_DISCARDED, RESTORE_FAILED -> NOTHING;
         };

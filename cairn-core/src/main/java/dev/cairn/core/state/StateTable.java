@@ -1,5 +1,6 @@
 package dev.cairn.core.state;
 
+import dev.cairn.coordinator.state.AdmittedRequests;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
@@ -90,9 +91,16 @@ public final class StateTable<K, V extends SpecificRecord> {
     public static final StateTable<String, RemovedJob> REMOVED = new StateTable<>("cairn-removed", StateKeys.JOB,
             RemovedJob.class, Removal.NEVER, Reads.WHEN_NEEDED, JobEntries.KEPT);
 
+    /**
+     * The keys of the job's requests admitted within the last two freshness windows, which a replay or retry would
+     * repeat; they outlive the job's removal.
+     */
+    public static final StateTable<String, AdmittedRequests> ADMISSIONS = new StateTable<>("cairn-admissions",
+            StateKeys.JOB, AdmittedRequests.class, Removal.NEVER, Reads.WHEN_NEEDED, JobEntries.KEPT);
+
     /** Every table, in the order a state lists them. */
     public static final List<StateTable<?, ?>> ALL = List.of(JOBS, SPECS, VERTICES, ATTEMPTS, FINISHED, ACKS,
-            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS, SHARED_STATES, REMOVED);
+            SUMMARIES, RETAINED, REQUESTS, REQUEST_INDEXES, SAVEPOINTS, SHARED_STATES, REMOVED, ADMISSIONS);
 
     /**
      * Which entries of a table are ever removed while their job lives. A job's removal removes every entry of the

@@ -160,7 +160,7 @@ class InputBoundsAndOrderTest {
     @Test
     void shouldHonourTighterLimitsGivenInTheSettings() {
         InputLimits tight = new InputLimits(4, 2, 6, 8, 64, 32, 2, 60_000,
-                InputLimits.DEFAULT_LOCATION_SCHEMES);
+                InputLimits.DEFAULT_LOCATION_SCHEMES, InputLimits.DEFAULT_REQUEST_FRESHNESS_MS);
         CoordinatorSettings settings = new CoordinatorSettings(1000, 10, 16, tight, DEFAULT_REQUESTS_KEPT);
 
         Then then = Scenario.withSettings(settings).when(new Command.RegisterJob(

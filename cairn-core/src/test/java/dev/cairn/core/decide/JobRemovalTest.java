@@ -62,14 +62,15 @@ class JobRemovalTest {
     private static final String SAVEPOINT_TARGET = "file:///savepoints/sp-2";
 
     /**
-     * Job {@link Fixtures#JOB} (incremental): checkpoint 1, savepoint 2 whose state names a shared object, checkpoint
-     * 3, the sink finished, then stopped with savepoint 4: FINISHED, with something in every table. Beside it job
+     * Job {@link Fixtures#JOB} (incremental): checkpoint 1, savepoint 2 (requested through the requests topic) whose
+     * state names a shared object, checkpoint 3, the sink finished, then stopped with savepoint 4: FINISHED, with
+     * something in every table. Beside it job
      * {@link #OTHER}, RUNNING, with checkpoint 1 completed.
      */
     private static Scenario finishedBesideAnother() {
         Scenario scenario = Scenario.runningJob(spec(config().setBackupType(BackupType.INCREMENTAL)), 1000)
                 .and(tick(), 1000).ackAll(JOB, 1, 1100)
-                .and(savepointRequest("sp", SAVEPOINT_TARGET), 1200)
+                .and(new Command.Delivered(savepointRequest("sp", SAVEPOINT_TARGET), 1200), 1200)
                 .and(ackNaming(2, SOURCE, 0, "mem://shared/a"), 1300)
                 .and(acknowledge(2, SOURCE, 1), 1300).and(acknowledge(2, SINK, 0), 1300)
                 .and(tick(), 2000).ackAll(JOB, 3, 2100)
@@ -117,8 +118,9 @@ class JobRemovalTest {
         RequestOutcome outcome = then.single(RequestOutcome.class);
         assertThat(outcome.getStatus()).isEqualTo(RequestStatus.COMPLETED);
         assertThat(outcome.getCheckpointId()).as("the newest id the job used").isEqualTo(4);
-        assertThat(StoredEntries.of(then.state(), JOB)).as("nothing of the job but where its ids got to")
-                .containsOnlyKeys(StateTable.REMOVED.store());
+        assertThat(StoredEntries.of(then.state(), JOB)).as("nothing of the job but where its ids got to and the "
+                + "requests it took, which a replay would repeat").containsOnlyKeys(StateTable.REMOVED.store(),
+                StateTable.ADMISSIONS.store());
         assertThat(then.state().removed(JOB)).contains(RemovedJob.newBuilder().setJobId(JOB).setNextCheckpointId(5)
                 .setRequestId("r1").setRemovedAtMs(5000).build());
         assertThat(then.state().jobIds()).containsExactly(OTHER);

@@ -51,6 +51,7 @@ public final class CoordinatorKeys {
     static final String PROBING_REBALANCE_INTERVAL_MS = "probing.rebalance.interval.ms";
     static final String TRANSACTION_TIMEOUT_MS = "transaction.timeout.ms";
     static final String SNAPSHOT_INTERVAL_MS = "snapshot.interval.ms";
+    static final String REQUEST_FRESHNESS_MS = "request.freshness.ms";
 
     /** -1 (the brokers' default) or a replica count of at least 1. */
     private static final ConfigDef.Validator REPLICAS_OR_BROKER_DEFAULT = ConfigDef.LambdaValidator.with(
@@ -138,7 +139,14 @@ public final class CoordinatorKeys {
                         Range.atLeast(0), Importance.MEDIUM,
                         "How often each journal partition's state is snapshotted to the snapshots topic, from which "
                                 + "store rebuilds start instead of the journal's first record; 0 writes none (the "
-                                + "journal must then keep every record).");
+                                + "journal must then keep every record).")
+                .define(REQUEST_FRESHNESS_MS, Type.LONG, InputLimits.DEFAULT_REQUEST_FRESHNESS_MS,
+                        Range.between(InputLimits.MIN_REQUEST_FRESHNESS_MS, InputLimits.MAX_REQUEST_FRESHNESS_MS),
+                        Importance.MEDIUM,
+                        "How far a request's own time (its timestampMs, covered by its signature) may be from when "
+                                + "the broker appended it to the requests topic: a request further off is refused as "
+                                + "stale, and one whose request id (or bytes) was taken within two such windows as "
+                                + "seen, so that a copied signed request cannot be replayed (docs/security.md).");
     }
 
     /**
@@ -183,7 +191,8 @@ public final class CoordinatorKeys {
     /** The default limits, with the location schemes of {@value #LOCATION_SCHEMES}. */
     private static InputLimits inputLimits(LayeredConfig config) {
         try {
-            return InputLimits.DEFAULTS.withLocationSchemes(config.getList(LOCATION_SCHEMES));
+            return InputLimits.DEFAULTS.withLocationSchemes(config.getList(LOCATION_SCHEMES))
+                    .withRequestFreshnessMs(config.getLong(REQUEST_FRESHNESS_MS));
         } catch (IllegalArgumentException e) {
             throw config.problem(LOCATION_SCHEMES, e.getMessage());
         }

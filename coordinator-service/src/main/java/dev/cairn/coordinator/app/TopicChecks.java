@@ -83,6 +83,9 @@ final class TopicChecks {
         if (!refusals.isEmpty()) {
             refuse(refusals);
         }
+        described.stream().filter(topic -> topic.topic().equals(config.topics().requests())).findFirst()
+                .flatMap(requests -> TopicRules.requestsAppendTime(wanted(config), requests))
+                .ifPresent(warning -> LOG.warn("{}", warning));
         LOG.info("Checked topics {}*: the journal keeps every record no snapshot holds, every topic has its {} "
                 + "partitions and at least {} replicas", config.topics().prefix(), config.partitions(),
                 config.minReplicationFactor());

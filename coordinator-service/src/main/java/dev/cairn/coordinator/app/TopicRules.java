@@ -162,6 +162,23 @@ final class TopicRules {
         }
     }
 
+    /**
+     * The warning about a requests topic whose record timestamps are the writers' ({@code CreateTime}, as a topic made
+     * by an earlier release has): the freshness check then compares a request's time with a timestamp its writer
+     * chose, so a replay that sets both passes it (its request id or bytes, if seen within the window, still do not).
+     * A warning, not a refusal, so that an upgrade in place starts.
+     */
+    static Optional<String> requestsAppendTime(Wanted wanted, DescribedTopic requests) {
+        String type = requests.config().get(CairnTopics.MESSAGE_TIMESTAMP_TYPE);
+        if (type == null || CairnTopics.LOG_APPEND_TIME.equals(type)) {
+            return Optional.empty();
+        }
+        return Optional.of(requests.topic() + ": " + CairnTopics.MESSAGE_TIMESTAMP_TYPE + " is " + type + ", so a "
+                + "request's record timestamp is whatever its writer set, and a replayed request can carry one that "
+                + "makes it look fresh. Let the brokers stamp it: " + alterConfig(wanted, requests.topic(),
+                CairnTopics.MESSAGE_TIMESTAMP_TYPE + "=" + CairnTopics.LOG_APPEND_TIME) + SEE);
+    }
+
     /** The refusal of a snapshots topic that deletes (old) records instead of only compacting. */
     static Optional<String> snapshotsOnlyCompact(Wanted wanted, DescribedTopic snapshots) {
         String policy = snapshots.config().get(CLEANUP_POLICY);

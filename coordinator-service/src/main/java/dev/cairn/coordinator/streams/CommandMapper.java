@@ -8,8 +8,10 @@ import java.util.function.DoubleSupplier;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
- * Turns a record of {@code cairn.requests} or {@code cairn.acks} into a decider {@link Command}. Random
- * values the decider needs (the first periodic trigger's delay) are drawn here, so the core stays pure.
+ * Turns a record of {@code cairn.requests} or {@code cairn.acks} into a decider {@link Command}: a request becomes a
+ * {@link Command.Delivered} with its record timestamp, when the broker appended it, so that the decider can refuse a
+ * stale or repeated request. Random values the decider needs (the first periodic trigger's delay) are drawn here, so
+ * the core stays pure.
  */
 final class CommandMapper {
 
@@ -23,27 +25,30 @@ final class CommandMapper {
     }
 
     /**
+     * @param timestampMs the record timestamp: when the broker appended it, on a topic with
+     *     {@code message.timestamp.type=LogAppendTime}; {@link Command.Delivered#UNKNOWN_TIME} when not known
      * @throws CommandFailedException ({@code ID_TOO_LONG}) when the record key is longer than a job id may be: such
      *     a record is dead-lettered before anything repeats its key (a rejection keyed by a megabyte id could not
      *     be sent, and under exactly-once a record that cannot be sent stops the stream thread)
      * @throws IllegalArgumentException when the record is keyed by another job than its event names (it
      *     would be processed in the wrong partition) or carries no known event
      */
-    Command toCommand(String key, SpecificRecord envelope) {
+    Command toCommand(String key, SpecificRecord envelope, long timestampMs) {
         if (key != null && key.length() > maxIdLength) {
             throw new CommandFailedException("ID_TOO_LONG", "the record key, a job id, has " + key.length()
                     + " characters, more than the limit of " + maxIdLength + ": " + BoundedText.quoted(key), null);
         }
-        Command command = map(envelope);
+        Command.Input command = map(envelope);
         if (key == null || !key.equals(command.jobId())) {
             throw new IllegalArgumentException("record key '" + BoundedText.quoted(key) + "' differs from the job id '"
                     + BoundedText.quoted(command.jobId()) + "' of its " + command.getClass().getSimpleName()
                     + " event: every Cairn record must be keyed by its job id");
         }
-        return command;
+        return envelope instanceof RequestEnvelope ? new Command.Delivered(command, timestampMs)
+                : command;
     }
 
-    private Command map(SpecificRecord envelope) {
+    private Command.Input map(SpecificRecord envelope) {
         Object event = envelope instanceof RequestEnvelope r ? r.getEvent()
                 : envelope instanceof AckEnvelope a ? a.getEvent()
                 : null;

@@ -208,7 +208,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             }
             RebuildBacklog.Entry entry = kept.get();
             try {
-                handle(entry, entry.key(), entry.envelope());
+                handle(entry, entry.timestampMs(), entry.key(), entry.envelope());
             } catch (StreamsException storeOrTaskFailure) {
                 throw storeOrTaskFailure;
             } catch (RuntimeException failure) {
@@ -237,15 +237,18 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
     public void process(Record<String, SpecificRecord> record) {
         RecordMetadata input = context.recordMetadata().orElse(null);
         if (input != null && catchingUp()) {
-            commands.toCommand(record.key(), record.value());
-            backlog.append(input, record.key(), record.value());
+            commands.toCommand(record.key(), record.value(), record.timestamp());
+            backlog.append(input, record.timestamp(), record.key(), record.value());
             return;
         }
-        handle(input, record.key(), record.value());
+        handle(input, record.timestamp(), record.key(), record.value());
     }
 
-    /** Decides one input (read now, or kept while the stores were rebuilt) and sends what it decided. */
-    private void handle(RecordMetadata input, String key, SpecificRecord envelope) {
+    /**
+     * Decides one input (read now, or kept while the stores were rebuilt) and sends what it decided;
+     * {@code timestampMs} is the input's record timestamp.
+     */
+    private void handle(RecordMetadata input, long timestampMs, String key, SpecificRecord envelope) {
         if (input != null && reflected(input)) {
             return;
         }
@@ -258,7 +261,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             unsendable.processing(input);
         }
         try {
-            Command command = commands.toCommand(key, envelope);
+            Command command = commands.toCommand(key, envelope, timestampMs);
             long now = context.currentSystemTimeMs();
             apply(command, decide(command, now), now, input == null ? null : StoreLayout.headersOf(input));
         } finally {
@@ -316,8 +319,9 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         } catch (StreamsException storeOrTaskFailure) {
             throw storeOrTaskFailure;
         } catch (Throwable failure) {
+            Command failed = command instanceof Command.Delivered delivered ? delivered.request() : command;
             throw new CommandFailedException(failure.getClass().getSimpleName(), "deciding "
-                    + command.getClass().getSimpleName() + " of job " + command.jobId() + " failed: " + failure,
+                    + failed.getClass().getSimpleName() + " of job " + command.jobId() + " failed: " + failure,
                     failure);
         }
         return new Ready(decided, sizeGuard.encode(command.jobId(), decided.events()));

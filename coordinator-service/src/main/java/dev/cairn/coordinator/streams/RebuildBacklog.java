@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.streams;
 
+import dev.cairn.core.events.Command;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.AvroEventSerde;
@@ -28,22 +29,27 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * a store, they are committed with the offsets of the inputs they hold: a coordinator killed while a rebuild runs
  * finds them again, and decides them once the next rebuild is done.
  *
- * <p>An entry holds where the input was (topic, partition, offset), its key and its envelope, encoded with the
- * current schema; it is read back with every schema version this release reads.
+ * <p>An entry holds where the input was (topic, partition, offset), its record timestamp (format 2; an entry of
+ * format 1, written by an earlier release, has none), its key and its envelope, encoded with the current schema; it
+ * is read back with every schema version this release reads.
  */
 final class RebuildBacklog {
 
     /** The due time of the entries in the timer index: never reached by a tick, below the layout entries. */
     static final long DUE = StoreLayout.NEVER - 1;
     static final String PREFIX = "backlog ";
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
+    private static final int FORMAT_WITHOUT_TIMESTAMP = 1;
     private static final byte REQUEST = 'R';
     private static final byte ACK = 'A';
     private static final AvroEventSerde<RequestEnvelope> REQUESTS = CairnSerdes.requests();
     private static final AvroEventSerde<AckEnvelope> ACKS = CairnSerdes.acks();
 
-    /** One input taken while the stores were rebuilt: where it was, its key and its envelope. */
-    record Entry(String topic, int partition, long offset, String key, SpecificRecord envelope)
+    /**
+     * One input taken while the stores were rebuilt: where it was, its key, its envelope and its record timestamp
+     * ({@link Command.Delivered#UNKNOWN_TIME} for an entry of an earlier release).
+     */
+    record Entry(String topic, int partition, long offset, String key, SpecificRecord envelope, long timestampMs)
             implements RecordMetadata {
     }
 
@@ -85,9 +91,12 @@ final class RebuildBacklog {
         return next - head;
     }
 
-    /** Keeps {@code envelope}, read at {@code input} with {@code key}, after every input kept before it. */
-    void append(RecordMetadata input, String key, SpecificRecord envelope) {
-        timers.put(key(next), encode(input, key, envelope));
+    /**
+     * Keeps {@code envelope}, read at {@code input} with {@code key} and the record timestamp {@code timestampMs},
+     * after every input kept before it.
+     */
+    void append(RecordMetadata input, long timestampMs, String key, SpecificRecord envelope) {
+        timers.put(key(next), encode(input, timestampMs, key, envelope));
         next++;
     }
 
@@ -111,13 +120,14 @@ final class RebuildBacklog {
         return Long.parseLong(TimerKeys.timerJob(key).substring(PREFIX.length()));
     }
 
-    private static Bytes encode(RecordMetadata input, String key, SpecificRecord envelope) {
+    private static Bytes encode(RecordMetadata input, long timestampMs, String key, SpecificRecord envelope) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
             out.writeByte(FORMAT);
             out.writeUTF(input.topic());
             out.writeInt(input.partition());
             out.writeLong(input.offset());
+            out.writeLong(timestampMs);
             byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
             out.writeInt(keyBytes == null ? -1 : keyBytes.length);
             if (keyBytes != null) {
@@ -141,20 +151,21 @@ final class RebuildBacklog {
     private static Entry decode(Bytes value) {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(value.get()))) {
             int format = in.readUnsignedByte();
-            if (format != FORMAT) {
+            if (format != FORMAT && format != FORMAT_WITHOUT_TIMESTAMP) {
                 throw new IllegalStateException("a backlog entry of format " + format + ", this release reads "
-                        + FORMAT);
+                        + FORMAT_WITHOUT_TIMESTAMP + " and " + FORMAT);
             }
             String topic = in.readUTF();
             int partition = in.readInt();
             long offset = in.readLong();
+            long timestampMs = format == FORMAT ? in.readLong() : Command.Delivered.UNKNOWN_TIME;
             int keyLength = in.readInt();
             String key = keyLength < 0 ? null : new String(in.readNBytes(keyLength), StandardCharsets.UTF_8);
             byte kind = in.readByte();
             byte[] envelope = in.readAllBytes();
             SpecificRecord decoded = kind == REQUEST ? REQUESTS.deserialize(topic, envelope)
                     : ACKS.deserialize(topic, envelope);
-            return new Entry(topic, partition, offset, key, decoded);
+            return new Entry(topic, partition, offset, key, decoded, timestampMs);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -245,6 +245,25 @@ class TopicRulesTest {
         assertThat(refusals).singleElement().asString().startsWith("cairn.journal: the coordinator cannot read");
     }
 
+    @Test
+    void shouldWarnOfARequestsTopicStampedWithTheWritersTimeAndSayHowToSwitchIt() {
+        DescribedTopic made = topic(TOPICS.requests(), 3, 1, Map.of("message.timestamp.type", "CreateTime"));
+
+        assertThat(TopicRules.requestsAppendTime(WANTED, made)).hasValueSatisfying(warning -> assertThat(warning)
+                .startsWith("cairn.requests: message.timestamp.type is CreateTime, so a request's record timestamp")
+                .contains("kafka-configs.sh --bootstrap-server kafka-1:9092 --alter --entity-type topics "
+                        + "--entity-name cairn.requests --add-config message.timestamp.type=LogAppendTime"));
+    }
+
+    @Test
+    void shouldNotWarnOfARequestsTopicAsTheCoordinatorCreatesIt() {
+        DescribedTopic created = asCreated(3, 1).stream().filter(t -> t.topic().equals(TOPICS.requests()))
+                .findFirst().orElseThrow();
+
+        assertThat(created.config()).containsEntry("message.timestamp.type", "LogAppendTime");
+        assertThat(TopicRules.requestsAppendTime(WANTED, created)).isEmpty();
+    }
+
     /** Every Cairn topic as the coordinator creates it on brokers with Kafka's defaults. */
     private static List<DescribedTopic> asCreated(int partitions, int replicas) {
         List<DescribedTopic> topics = new ArrayList<>();

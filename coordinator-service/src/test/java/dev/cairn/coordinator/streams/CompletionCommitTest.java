@@ -95,7 +95,8 @@ class CompletionCommitTest {
     }
 
     private void trigger(long id) {
-        process(new RequestEnvelope(Events.triggerRequest("job", "r-" + id).build()));
+        process(new RequestEnvelope(Events.triggerRequest("job", "r-" + id)
+                .setTimestampMs(context.currentSystemTimeMs()).build()));
     }
 
     private void ack(long id, int subtask) {

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.function.UnaryOperator;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -238,12 +239,21 @@ public final class CoordinatorDriver implements AutoCloseable {
     }
 
     public void register(JobSpec spec) {
-        requests.pipeInput(spec.getJobId(), new RequestEnvelope(spec));
+        send(spec.getJobId(), new RequestEnvelope(spec));
     }
 
-    /** A request as the REST API publishes it, keyed by its job. */
+    /**
+     * A request as the REST API publishes it, keyed by its job, appended the instant it was made: its record timestamp
+     * (a broker's append time) is its own {@code timestampMs}.
+     */
     public void send(String jobId, RequestEnvelope request) {
-        requests.pipeInput(jobId, request);
+        requests.pipeInput(jobId, request, madeAt(request));
+    }
+
+    /** When a request was made: its {@code timestampMs}. */
+    public static Instant madeAt(RequestEnvelope request) {
+        SpecificRecord event = (SpecificRecord) request.getEvent();
+        return Instant.ofEpochMilli((Long) event.get(event.getSchema().getField("timestampMs").pos()));
     }
 
     public void startTask(String jobId, String taskId, int subtask) {

@@ -150,7 +150,7 @@ class CoordinatorTopologyTest {
 
         List<String> kinds = journal.readValuesToList().stream()
                 .map(e -> e.getEvent().getClass().getSimpleName()).toList();
-        assertThat(kinds).startsWith("JobSpec").contains("TaskStarted", "CheckpointTriggered");
+        assertThat(kinds).startsWith("RequestAdmitted", "JobSpec").contains("TaskStarted", "CheckpointTriggered");
         assertThat(kinds.indexOf("CheckpointTriggered")).isGreaterThan(kinds.lastIndexOf("TaskStarted"));
     }
 

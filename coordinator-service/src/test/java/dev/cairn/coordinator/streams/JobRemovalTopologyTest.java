@@ -16,6 +16,7 @@ import dev.cairn.events.JobRemoved;
 import dev.cairn.events.JournalEnvelope;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RemoveJob;
+import dev.cairn.events.RequestAdmitted;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
@@ -128,9 +129,11 @@ class JobRemovalTopologyTest {
         remove("remove-1");
 
         List<Object> events = journal.readValuesToList().stream().map(JournalEnvelope::getEvent).toList();
-        assertThat(events).hasExactlyElementsOfTypes(RemoveJob.class, JobRemoved.class, RequestOutcome.class);
-        assertThat(((RequestOutcome) events.get(2)).getStatus()).isEqualTo(RequestStatus.COMPLETED);
-        assertThat(StoredEntries.of(cairn.reader(), JOB)).containsOnlyKeys(StateTable.REMOVED.store());
+        assertThat(events).hasExactlyElementsOfTypes(RequestAdmitted.class, RemoveJob.class, JobRemoved.class,
+                RequestOutcome.class);
+        assertThat(((RequestOutcome) events.get(3)).getStatus()).isEqualTo(RequestStatus.COMPLETED);
+        assertThat(StoredEntries.of(cairn.reader(), JOB)).containsOnlyKeys(StateTable.REMOVED.store(),
+                StateTable.ADMISSIONS.store());
         assertThat(cairn.reader().removed(JOB).orElseThrow().getNextCheckpointId()).isEqualTo(3);
         assertThat(timerJobs(cairn)).as("the timer index keeps nothing of the job").doesNotContain(JOB);
         assertThat(StoredEntries.of(cairn.reader(), OTHER)).as("the other job's entries").isEqualTo(other);
@@ -193,7 +196,8 @@ class JobRemovalTopologyTest {
 
         try (CoordinatorDriver rebuilt = CoordinatorDriver.on(other)
                 .rebuildingFrom(StoreRebuildTopologyTest.source(written)).start()) {
-            assertThat(StoredEntries.of(rebuilt.reader(), JOB)).containsOnlyKeys(StateTable.REMOVED.store());
+            assertThat(StoredEntries.of(rebuilt.reader(), JOB)).containsOnlyKeys(StateTable.REMOVED.store(),
+                StateTable.ADMISSIONS.store());
             assertThat(StoredEntries.of(rebuilt.reader(), OTHER)).isEqualTo(live);
             assertThat(timerJobs(rebuilt)).doesNotContain(JOB).contains(OTHER);
         }

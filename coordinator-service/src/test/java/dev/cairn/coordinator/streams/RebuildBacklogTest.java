@@ -39,9 +39,9 @@ class RebuildBacklogTest {
         AckEnvelope ack = new AckEnvelope(Events.ack("j", 1, "t", 0, "a-0").setTimestampMs(5).build());
         RequestEnvelope request = new RequestEnvelope(Events.triggerRequest("j", "r-1").setTimestampMs(6).build());
         for (int i = 0; i < 12; i++) {
-            backlog.append(new RebuildBacklog.Entry("cairn.acks", 0, i, "j", ack), "j", ack);
+            backlog.append(new RebuildBacklog.Entry("cairn.acks", 0, i, "j", ack, 5), 5, "j", ack);
         }
-        backlog.append(new RebuildBacklog.Entry("cairn.requests", 0, 40, "j", request), "j", request);
+        backlog.append(new RebuildBacklog.Entry("cairn.requests", 0, 40, "j", request, 7), 7, "j", request);
         assertThat(backlog.take()).hasValueSatisfying(entry -> assertThat(entry.offset()).isZero());
 
         RebuildBacklog restarted = RebuildBacklog.in(timers);
@@ -53,7 +53,7 @@ class RebuildBacklogTest {
             assertThat(entry.orElseThrow().offset()).isEqualTo(offset);
         }
         RebuildBacklog.Entry last = restarted.take().orElseThrow();
-        assertThat(last).isEqualTo(new RebuildBacklog.Entry("cairn.requests", 0, 40, "j", request));
+        assertThat(last).isEqualTo(new RebuildBacklog.Entry("cairn.requests", 0, 40, "j", request, 7));
         assertThat(restarted.isEmpty()).isTrue();
         assertThat(restarted.take()).isEmpty();
     }
@@ -62,7 +62,7 @@ class RebuildBacklogTest {
     void shouldKeepItsEntriesApartFromTimersAndLayoutEntries() {
         RebuildBacklog backlog = RebuildBacklog.in(timers);
         AckEnvelope ack = new AckEnvelope(Events.ack("j", 1, "t", 0, "a-0").setTimestampMs(5).build());
-        backlog.append(new RebuildBacklog.Entry("cairn.acks", 0, 3, "j", ack), "j", ack);
+        backlog.append(new RebuildBacklog.Entry("cairn.acks", 0, 3, "j", ack, 5), 5, "j", ack);
         timers.put(TimerKeys.timer(1_000, "j"), CoordinatorProcessor.NO_VALUE);
         StoreLayout.recordLayout(timers, StoreLayout.CURRENT);
 

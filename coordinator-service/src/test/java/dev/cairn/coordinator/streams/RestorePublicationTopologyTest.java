@@ -46,14 +46,12 @@ class RestorePublicationTopologyTest {
     Path stateDir;
 
     private CoordinatorDriver driver;
-    private TestInputTopic<String, RequestEnvelope> requests;
     private TestInputTopic<String, AckEnvelope> acks;
     private TestOutputTopic<String, byte[]> completed;
 
     @BeforeEach
     void start() {
         driver = CoordinatorDriver.on(stateDir).maxRecordBytes(MAX_RECORD_BYTES).start();
-        requests = driver.requests();
         acks = driver.acks();
         completed = driver.completed();
     }
@@ -155,7 +153,7 @@ class RestorePublicationTopologyTest {
         savepoint(4, "stop", PostCheckpointAction.SUSPEND);
         completed.readRecordsToList();
 
-        requests.pipeInput("job", new RequestEnvelope(RestoreJob.newBuilder().setJobId("job").setRequestId("restore")
+        driver.send("job", new RequestEnvelope(RestoreJob.newBuilder().setJobId("job").setRequestId("restore")
                 .setCheckpointId(2L).setRestoreMode(RestoreMode.NO_CLAIM).setRequester("test").setTimestampMs(0)
                 .build()));
 
@@ -171,7 +169,7 @@ class RestorePublicationTopologyTest {
 
     /** A savepoint of the job's two subtasks, acked by both; a stop when {@code action} is not NONE. */
     private void savepoint(long id, String requestId, PostCheckpointAction action) {
-        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", requestId)
+        driver.send("job", new RequestEnvelope(Events.triggerRequest("job", requestId)
                 .setType(CheckpointType.SAVEPOINT).setPostCheckpointAction(action).setTimestampMs(0).build()));
         ack(id, 0);
         ack(id, 1);
@@ -188,7 +186,7 @@ class RestorePublicationTopologyTest {
 
     /** Registers the job with {@code parallelism} subtasks and starts every one. */
     private void register(int parallelism) {
-        requests.pipeInput("job", new RequestEnvelope(Events.jobSpec("job", Map.of("map", parallelism))
+        driver.send("job", new RequestEnvelope(Events.jobSpec("job", Map.of("map", parallelism))
                 .setConfig(Events.config(3_600_000, 60_000).setStorageBaseLocation("file:///cp").build())
                 .setTimestampMs(START.toEpochMilli()).build()));
         for (int subtask = 0; subtask < parallelism; subtask++) {
@@ -198,7 +196,7 @@ class RestorePublicationTopologyTest {
     }
 
     private void trigger(long id) {
-        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", "r-" + id).setTimestampMs(0)
+        driver.send("job", new RequestEnvelope(Events.triggerRequest("job", "r-" + id).setTimestampMs(0)
                 .build()));
     }
 

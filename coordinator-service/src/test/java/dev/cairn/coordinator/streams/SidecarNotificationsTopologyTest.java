@@ -40,7 +40,6 @@ class SidecarNotificationsTopologyTest {
     Path stateDir;
 
     private CoordinatorDriver driver;
-    private TestInputTopic<String, RequestEnvelope> requests;
     private TestInputTopic<String, AckEnvelope> acks;
     private TestOutputTopic<String, ControlEnvelope> control;
     private TestOutputTopic<String, JournalEnvelope> journal;
@@ -48,11 +47,10 @@ class SidecarNotificationsTopologyTest {
     @BeforeEach
     void start() {
         driver = CoordinatorDriver.start(stateDir);
-        requests = driver.requests();
         acks = driver.acks();
         control = driver.control();
         journal = driver.journal();
-        requests.pipeInput("job", new RequestEnvelope(Events.jobSpec("job", "map").setConfig(Events.config(3_600_000,
+        driver.send("job", new RequestEnvelope(Events.jobSpec("job", "map").setConfig(Events.config(3_600_000,
                 60_000).setStorageBaseLocation("file:///cp").build()).setTimestampMs(START.toEpochMilli()).build()));
         acks.pipeInput("job", new AckEnvelope(Events.taskStarted("job", "map", 0, "a").setTimestampMs(0).build()));
     }
@@ -105,7 +103,7 @@ class SidecarNotificationsTopologyTest {
     }
 
     private void request(String id, CheckpointType type, PostCheckpointAction action) {
-        requests.pipeInput("job", new RequestEnvelope(Events.triggerRequest("job", id).setType(type)
+        driver.send("job", new RequestEnvelope(Events.triggerRequest("job", id).setType(type)
                 .setPostCheckpointAction(action).setTimestampMs(0).build()));
     }
 

@@ -129,10 +129,18 @@ public record CairnTopics(String prefix) {
     /** The largest snapshot record: a chunk of about 512 KiB, or one holding a single store value larger than that. */
     public static final int SNAPSHOT_MAX_BYTES = 8 * 1024 * 1024;
 
+    /**
+     * The requests topic's timestamps are the brokers' append times, which no writer chooses: the coordinator refuses a
+     * request whose own time is too far from it, so that a copied signed request cannot be written again later.
+     */
+    public static final String MESSAGE_TIMESTAMP_TYPE = "message.timestamp.type";
+    /** The value of {@link #MESSAGE_TIMESTAMP_TYPE} the requests topic is created with. */
+    public static final String LOG_APPEND_TIME = "LogAppendTime";
+
     /** Every topic Cairn uses, with the topic-level configuration each needs. */
     public Map<String, Map<String, String>> withConfigs() {
         return Map.of(
-                requests(), Map.of(),
+                requests(), Map.of(MESSAGE_TIMESTAMP_TYPE, LOG_APPEND_TIME),
                 acks(), Map.of(),
                 journal(), Map.of("retention.ms", "-1", "retention.bytes", "-1"),
                 control(), Map.of(),
