@@ -66,6 +66,8 @@ public final class Participants {
         }
         Optional<PendingCheckpoint> pending = PendingCheckpoints.find(d.job(jobId), ack.getCheckpointId());
         if (answered(pending.get(), ack.getParticipant())) {
+            d.reject(jobId, command, "participant " + ack.getParticipant() + " answered checkpoint "
+                    + ack.getCheckpointId() + " of job " + jobId + " already: a repeated answer changes nothing");
             return;
         }
         d.emit(ack);

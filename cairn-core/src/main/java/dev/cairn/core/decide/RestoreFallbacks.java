@@ -31,12 +31,15 @@ final class RestoreFallbacks {
             d.reject(jobId, command, "unknown task " + failed.getTaskId() + " subtask " + failed.getSubtaskIndex());
             return;
         }
-        d.emit(failed);
         List<CheckpointCompleted> retained = d.state.retained(jobId).map(RetainedCheckpoints::getCheckpoints)
                 .orElse(List.of());
         if (retained.isEmpty() || retained.get(retained.size() - 1).getCheckpointId() != failed.getCheckpointId()) {
+            d.reject(jobId, command, "checkpoint " + failed.getCheckpointId() + " is not the restore point of job "
+                    + jobId + " (" + (retained.isEmpty() ? "it has none" : retained.get(retained.size() - 1)
+                    .getCheckpointId() + " is") + "): a report about it changes nothing");
             return;
         }
+        d.emit(failed);
         String what = "checkpoint " + failed.getCheckpointId() + " of job " + jobId + " cannot be restored by task "
                 + failed.getTaskId() + " subtask " + failed.getSubtaskIndex() + ": " + failed.getMessage();
         if (retained.size() < 2) {

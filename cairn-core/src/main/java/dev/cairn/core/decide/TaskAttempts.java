@@ -53,6 +53,9 @@ final class TaskAttempts {
         Optional<CurrentAttempt> previous = d.state.currentAttempt(jobId, started.getTaskId(),
                 started.getSubtaskIndex());
         if (previous.isPresent() && previous.get().getAttemptId().equals(started.getAttemptId())) {
+            d.reject(jobId, new Command.StartTask(started), "attempt " + started.getAttemptId() + " of task "
+                    + started.getTaskId() + " subtask " + started.getSubtaskIndex() + " is the running one already: a "
+                    + "repeated announcement changes nothing");
             return;
         }
         if (previous.isPresent() && !startsAfter(started, previous.get())) {
@@ -105,6 +108,8 @@ final class TaskAttempts {
             return;
         }
         if (d.state.finished(jobId, finished.getTaskId(), finished.getSubtaskIndex()).isPresent()) {
+            d.reject(jobId, command, "task " + finished.getTaskId() + " subtask " + finished.getSubtaskIndex()
+                    + " finished already (attempt " + finished.getAttemptId() + "): a repeated finish changes nothing");
             return;
         }
         d.emit(finished);

@@ -147,8 +147,11 @@ class AbortAndFailureTest {
     }
 
     @Test
-    void shouldIgnoreRestartRegistrationOfTheCurrentAttempt() {
-        pending(config()).when(Fixtures.start(SOURCE, 0, 1), 1100).thenNothing();
+    void shouldRefuseARepeatedRegistrationOfTheCurrentAttemptWithItsReason() {
+        Then then = pending(config()).when(Fixtures.start(SOURCE, 0, 1), 1100);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).contains("is the running one already");
     }
 
     @Test

@@ -278,8 +278,12 @@ class FinishedTasksTest {
 
     /** Flink's ExecutionState FINISHED is terminal: a second report of the same finish changes nothing. */
     @Test
-    void shouldIgnoreARepeatedFinish() {
-        running().and(finish(SOURCE, 0, 30), 900).when(finish(SOURCE, 0, 30), 950).thenNothing();
+    void shouldRefuseARepeatedFinishWithItsReason() {
+        Then then = running().and(finish(SOURCE, 0, 30), 900).when(finish(SOURCE, 0, 30), 950);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).contains("finished already")
+                .endsWith("a repeated finish changes nothing");
     }
 
     /** A subtask that finished is not failed by its absence: a decline of the others still aborts as usual. */

@@ -159,8 +159,12 @@ class ParticipantsTest {
 
     /** Each participant answers once: a repeated ack changes nothing. */
     @Test
-    void shouldIgnoreARepeatedAckOfAParticipant() {
-        asking().and(participantAck(1, BETA, 5), 1100).when(participantAck(1, BETA, 6), 1150).thenNothing();
+    void shouldRefuseARepeatedAckOfAParticipantWithItsReason() {
+        Then then = asking().and(participantAck(1, BETA, 5), 1100).when(participantAck(1, BETA, 6), 1150);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).isEqualTo("participant " + BETA
+                + " answered checkpoint 1 of job " + JOB + " already: a repeated answer changes nothing");
     }
 
     /** Flink's PendingCheckpoint#acknowledgeMasterState: a master state once in is not taken back. */

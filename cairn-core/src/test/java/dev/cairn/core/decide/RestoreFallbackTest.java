@@ -16,6 +16,7 @@ import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CommandRejected;
 import dev.cairn.events.JobFailed;
 import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestoreMode;
@@ -84,12 +85,14 @@ class RestoreFallbackTest {
     }
 
     @Test
-    void shouldChangeNothingWhenTheReportIsAboutAPointThatIsNoLongerTheRestorePoint() {
+    void shouldRefuseAReportAboutAPointThatIsNoLongerTheRestorePoint() {
         Scenario fellBack = twoCompleted(2).and(failed(2), 2500);
 
         Then then = fellBack.when(failed(2), 2600);
 
-        then.thenTypes(RestoreFailed.class);
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).isEqualTo("checkpoint 2 is not the restore point "
+                + "of job " + JOB + " (1 is): a report about it changes nothing");
         assertThat(Retention.newest(then.state().retained(JOB)).orElseThrow().getCheckpointId()).isEqualTo(1);
     }
 }

@@ -23,6 +23,7 @@ import dev.cairn.events.AckDiscarded;
 import dev.cairn.events.CheckpointAborted;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointFailureReason;
+import dev.cairn.events.CommandRejected;
 import dev.cairn.events.TaskStartRejected;
 import dev.cairn.events.TaskStarted;
 import org.junit.jupiter.api.Test;
@@ -105,12 +106,14 @@ class TaskAttemptOrderTest {
     }
 
     @Test
-    void shouldKeepAnExactDuplicateOfTheCurrentAttemptsTaskStartedSilent() {
+    void shouldRefuseAnExactDuplicateOfTheCurrentAttemptsTaskStartedInTheJournalOnly() {
         Scenario scenario = restartedThenPending();
 
         Then then = scenario.when(new Command.StartTask(started(SOURCE, 0, attempt(SOURCE, 0, 2), 2_000)), 1100);
 
-        then.thenNothing();
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).isEqualTo("attempt " + attempt(SOURCE, 0, 2)
+                + " of task source subtask 0 is the running one already: a repeated announcement changes nothing");
         assertThat(then.job(JOB).getPending()).hasSize(1);
     }
 
