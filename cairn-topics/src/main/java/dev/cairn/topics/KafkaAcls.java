@@ -108,6 +108,7 @@ public final class KafkaAcls {
                 topics(Principal.SIDECAR, List.of(READ, DESCRIBE), topics.control(), topics.completed()),
                 topics(Principal.SIDECAR, List.of(READ, WRITE, DESCRIBE), topics.schemas()),
                 topics(Principal.REQUESTER, List.of(WRITE, DESCRIBE), topics.requests(), topics.schemas()),
+                topics(Principal.REQUESTER, List.of(READ, DESCRIBE), topics.journal()),
                 topics(Principal.AUDITOR, List.of(READ, DESCRIBE), topics.journal(), topics.schemas()));
     }
 

@@ -19,12 +19,13 @@ class KafkaAclsTest {
     private static final CairnTopics TOPICS = new CairnTopics("prod.");
 
     @Test
-    void shouldGiveTheRequesterWritesOnRequestsAndSchemasOnly() {
+    void shouldGiveTheRequesterWritesOnRequestsAndSchemasAndReadsOnTheJournalOnly() {
         List<AclBinding> bindings = KafkaAcls.bindings(Principal.REQUESTER, "User:ops", TOPICS, "coord");
 
         assertThat(bindings).containsExactlyInAnyOrder(
                 allow("prod.requests", AclOperation.WRITE), allow("prod.requests", AclOperation.DESCRIBE),
-                allow("prod.schemas", AclOperation.WRITE), allow("prod.schemas", AclOperation.DESCRIBE));
+                allow("prod.schemas", AclOperation.WRITE), allow("prod.schemas", AclOperation.DESCRIBE),
+                allow("prod.journal", AclOperation.READ), allow("prod.journal", AclOperation.DESCRIBE));
     }
 
     @Test

@@ -129,6 +129,8 @@ class KafkaAclsIT {
         }
         await().atMost(WAIT).until(() -> worker0.completed().contains(outcome.getCheckpointId())
                 && worker1.completed().contains(outcome.getCheckpointId()));
+        // and the requester lists the job's savepoints, which replays the journal
+        assertThat(cli(Principal.REQUESTER, "savepoint", "list", "--job", JOB)).startsWith("exit 0");
         // and the auditor checks the journal with cairn audit, and reads the schemas the coordinator and the sidecars
         // published
         assertThat(cli(Principal.AUDITOR, "audit", "check")).startsWith("exit 0").contains("no violation");
