@@ -39,6 +39,11 @@ final class AckingHook implements SnapshotHook {
         // a fresh start: nothing to restore
     }
 
+    @Override
+    public void close() {
+        // holds nothing
+    }
+
     /** The checkpoints the sidecar said completed, in order. */
     List<Long> completed() {
         return completed;

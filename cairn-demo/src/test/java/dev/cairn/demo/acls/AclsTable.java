@@ -1,7 +1,7 @@
 package dev.cairn.demo.acls;
 
-import dev.cairn.topics.KafkaAcls.Principal;
 import dev.cairn.topics.KafkaAcls;
+import dev.cairn.topics.KafkaAcls.Principal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.cairn.events.topics.CairnTopics;
-import dev.cairn.topics.KafkaAcls.Principal;
 import dev.cairn.topics.KafkaAcls;
+import dev.cairn.topics.KafkaAcls.Principal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
