@@ -1,18 +1,9 @@
 package dev.cairn.kafka;
 
-import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * controller quorum), starts the server and returns once the broker answers a {@code DescribeCluster}
  * request. The node only listens on the loopback interface. Internal topics are configured for a single
  * node (replication factor 1, {@code transaction.state.log.min.isr=1}) and consumer groups rebalance
- * without the initial delay; every default can be overridden with {@link #start(Map)}.
+ * without the initial delay; every default can be overridden with {@link #start(Map)}. With
+ * {@link #start(Map, SaslScram)} the listeners take SASL instead of plaintext (SCRAM for clients), for tests of a
+ * secured cluster and its ACLs.
  *
  * <p>{@link #stop()} shuts the node down but keeps its log directory and ports, so that {@link #restart()}
  * brings back the same cluster (same cluster id, same topics and data, same bootstrap address). This is
@@ -79,17 +72,21 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private final int clientPort;
     private final int controllerPort;
     private final Properties brokerProperties;
+    private final SaslScram sasl;
+    private final String brokerPassword;
 
     private KafkaRaftServer server; // guarded by this
     private boolean closed; // guarded by this
 
     private EmbeddedKafkaBroker(Map<String, String> overrides, Path logDir, String clusterId, int clientPort,
-                                int controllerPort) {
+                                int controllerPort, SaslScram sasl) {
         this.overrides = overrides;
         this.logDir = logDir;
         this.clusterId = clusterId;
         this.clientPort = clientPort;
         this.controllerPort = controllerPort;
+        this.sasl = sasl;
+        this.brokerPassword = sasl == null ? null : Uuid.randomUuid().toString().replace("-", "");
         this.brokerProperties = buildProperties();
     }
 
@@ -115,6 +112,19 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @throws IllegalStateException    if the broker could not be started
      */
     public static EmbeddedKafkaBroker start(Map<String, ?> brokerProperties) {
+        return start(brokerProperties, null);
+    }
+
+    /**
+     * As {@link #start(Map)}, with SASL on both listeners ({@link SaslScram}): clients connect with SCRAM as a user
+     * the admin of {@code sasl} created, and {@link #createAdmin()} signs in as that admin. Without an authorizer in
+     * {@code brokerProperties}, every authenticated user may do anything.
+     *
+     * @param brokerProperties extra or overriding broker configuration, may be empty
+     * @param sasl the SCRAM mechanism and the admin; {@code null} for the plaintext listeners of {@link #start(Map)}
+     * @return the running broker; close it to shut it down and delete its data
+     */
+    public static EmbeddedKafkaBroker start(Map<String, ?> brokerProperties, SaslScram sasl) {
         Objects.requireNonNull(brokerProperties, "brokerProperties");
         Map<String, String> overrides = new LinkedHashMap<>();
         brokerProperties.forEach((key, value) -> {
@@ -129,12 +139,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         RuntimeException lastFailure = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             long startNanos = System.nanoTime();
-            Path dir = createTempDir();
+            Path dir = BrokerResources.createTempDir();
             EmbeddedKafkaBroker broker = null;
             try {
-                int[] ports = freeLoopbackPorts(2);
+                int[] ports = BrokerResources.freeLoopbackPorts(2);
                 broker = new EmbeddedKafkaBroker(Map.copyOf(overrides), dir, Uuid.randomUuid().toString(),
-                        ports[0], ports[1]);
+                        ports[0], ports[1], sasl);
                 broker.format();
                 broker.startServer();
                 LOG.info("Embedded Kafka broker started at {} in {} ms (cluster {}, log dir {})",
@@ -145,8 +155,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 lastFailure = e;
                 LOG.warn("Embedded Kafka broker failed to start (attempt {} of {}): {}", attempt, START_ATTEMPTS,
                         e.toString());
-                deleteRecursively(dir);
-                if (!isBindFailure(e)) {
+                BrokerResources.deleteRecursively(dir);
+                if (!BrokerResources.isBindFailure(e)) {
                     break;
                 }
             }
@@ -206,7 +216,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
      * @return a new admin client bootstrapped to {@link #bootstrapServers()}
      */
     public Admin createAdmin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+        return Admin.create(adminClientProperties());
+    }
+
+    /**
+     * What an admin client of this broker sets: {@code bootstrap.servers}, and on a broker started with
+     * {@link SaslScram} the admin's SASL settings.
+     *
+     * @return a new mutable map
+     */
+    public Map<String, Object> adminClientProperties() {
+        Map<String, Object> props = new LinkedHashMap<>();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        if (sasl != null) {
+            props.putAll(sasl.adminClientProperties());
+        }
+        return props;
     }
 
     /**
@@ -241,7 +266,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 return;
             } catch (RuntimeException e) {
                 // A port of the previous incarnation can still be held for a moment by the OS; retry only that.
-                if (!isBindFailure(e) || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMillis) > deadline) {
+                if (!BrokerResources.isBindFailure(e)
+                        || System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(backoffMillis) > deadline) {
                     throw new IllegalStateException("Could not restart the embedded Kafka broker at "
                             + bootstrapServers(), e);
                 }
@@ -265,7 +291,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         try {
             shutdownServer();
         } finally {
-            deleteRecursively(logDir);
+            BrokerResources.deleteRecursively(logDir);
         }
     }
 
@@ -283,6 +309,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
     private Properties buildProperties() {
         Properties props = SingleNodeKRaft.properties(clientPort, controllerPort, logDir);
+        if (sasl != null) {
+            props.putAll(sasl.brokerProperties(clientPort, controllerPort, brokerPassword));
+        }
         props.putAll(overrides);
         return props;
     }
@@ -296,6 +325,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 .setMetadataLogDirectory(logDir.toString())
                 .setReleaseVersion(MetadataVersion.latestProduction())
                 .setControllerListenerName(CONTROLLER_LISTENER);
+        if (sasl != null) {
+            formatter.setScramArguments(sasl.formatArguments(brokerPassword));
+        }
         long startNanos = System.nanoTime();
         try {
             formatter.run();
@@ -327,10 +359,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     /** {@code startup()} returns once the broker is unfenced; make sure it also serves client requests. */
     private void awaitBrokerAnswers() {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        try (Admin admin = Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 20,
-                AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200))) {
+        Map<String, Object> adminProps = adminClientProperties();
+        adminProps.put(AdminClientConfig.RETRY_BACKOFF_MS_CONFIG, 20);
+        adminProps.put(AdminClientConfig.RETRY_BACKOFF_MAX_MS_CONFIG, 200);
+        try (Admin admin = Admin.create(adminProps)) {
             while (true) {
                 long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (remainingMillis <= 0) {
@@ -376,88 +408,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private void ensureNotClosed() {
         if (closed) {
             throw new IllegalStateException(this + " has been closed");
-        }
-    }
-
-    /** Kafka reports a taken port as "Socket server failed to bind to ...: Address already in use". */
-    private static boolean isBindFailure(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof java.net.BindException) {
-                return true;
-            }
-            String message = t.getMessage();
-            if (message != null && (message.contains("failed to bind") || message.contains("Address already in use"))) {
-                return true;
-            }
-            if (t.getCause() == t) {
-                break;
-            }
-        }
-        return false;
-    }
-
-    /** Probes {@code count} distinct free ports on 127.0.0.1 (all sockets are held until every port is picked). */
-    private static int[] freeLoopbackPorts(int count) {
-        ServerSocket[] sockets = new ServerSocket[count];
-        try {
-            InetAddress loopback = InetAddress.getByName(LOOPBACK);
-            int[] ports = new int[count];
-            for (int i = 0; i < count; i++) {
-                sockets[i] = new ServerSocket(0, 1, loopback);
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not find free loopback ports", e);
-        } finally {
-            for (ServerSocket socket : sockets) {
-                if (socket != null) {
-                    try {
-                        socket.close();
-                    } catch (IOException ignored) {
-                        // probing only
-                    }
-                }
-            }
-        }
-    }
-
-    private static Path createTempDir() {
-        try {
-            return Files.createTempDirectory("cairn-kafka-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not create a temporary log directory", e);
-        }
-    }
-
-    private static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException exc) throws IOException {
-                    if (exc instanceof NoSuchFileException) {
-                        return FileVisitResult.CONTINUE;
-                    }
-                    throw exc;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            LOG.warn("Could not delete the embedded Kafka log directory {}: {}", root, e.toString());
         }
     }
 

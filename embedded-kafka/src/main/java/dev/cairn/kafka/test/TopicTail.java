@@ -2,6 +2,7 @@ package dev.cairn.kafka.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,13 +32,13 @@ public final class TopicTail<V> implements AutoCloseable {
     private final List<ConsumerRecord<String, V>> records = new ArrayList<>();
     private int cursor;
 
-    private TopicTail(String bootstrapServers, String topic, Deserializer<V> values, Function<V, Object> unwrap) {
+    private TopicTail(Map<String, ?> clientProperties, String topic, Deserializer<V> values,
+            Function<V, Object> unwrap) {
         this.topic = topic;
         this.unwrap = unwrap;
-        Map<String, Object> config = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed",
-                ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        Map<String, Object> config = new HashMap<>(clientProperties);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), values);
         List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
@@ -48,7 +49,16 @@ public final class TopicTail<V> implements AutoCloseable {
     /** Follows the topic from its beginning. */
     public static <V> TopicTail<V> fromBeginning(String bootstrapServers, String topic, Deserializer<V> values,
             Function<V, Object> unwrap) {
-        return new TopicTail<>(bootstrapServers, topic, values, unwrap);
+        return fromBeginning(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topic, values, unwrap);
+    }
+
+    /**
+     * Follows the topic from its beginning with a consumer of {@code clientProperties} ({@code bootstrap.servers}
+     * and, on a secured cluster, the reader's security settings).
+     */
+    public static <V> TopicTail<V> fromBeginning(Map<String, ?> clientProperties, String topic,
+            Deserializer<V> values, Function<V, Object> unwrap) {
+        return new TopicTail<>(clientProperties, topic, values, unwrap);
     }
 
     /** The first event of {@code type} that matches among everything read; waits up to {@code timeout}. */
