@@ -1,6 +1,7 @@
 package dev.cairn.auth;
 
 import dev.cairn.events.serde.EventDecodingException;
+import java.time.Clock;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -14,27 +15,39 @@ import org.apache.kafka.common.serialization.Deserializer;
  * always checked, also where unsigned ones are allowed. Kafka Streams sends either failure to the dead-letter
  * topic with that reason.
  *
+ * <p>During a key rotation the previous shared key is accepted too, until the end of the overlap as {@code clock}
+ * tells it, the record's {@value RecordSignatures#KEY_ID_HEADER} naming which key signed it ({@code SignatureCheck}).
+ *
  * @param <T> the record type
  */
 public final class SharedKeyVerifyingDeserializer<T> implements Deserializer<T> {
 
     private final Deserializer<T> inner;
-    private final SigningKey key;
+    private final RotatingKeys keys;
     private final boolean allowUnsigned;
     private final String remedy;
+    private final Clock clock;
+
+    /** Accepts {@code key} only. */
+    public SharedKeyVerifyingDeserializer(Deserializer<T> inner, SigningKey key, boolean allowUnsigned,
+            String remedy) {
+        this(inner, RotatingKeys.of(key), allowUnsigned, remedy, Clock.systemUTC());
+    }
 
     /**
-     * @param key the key every record must be signed with
+     * @param keys the keys a record may be signed with (the previous one during a rotation)
      * @param allowUnsigned whether a record without signature is decoded as it is (a signed one is still checked)
      * @param remedy what the operator does about an unsigned record, appended to its error message (which key
      *     to sign with, which setting accepts unsigned records)
+     * @param clock what tells whether the previous key's overlap has ended
      */
-    public SharedKeyVerifyingDeserializer(Deserializer<T> inner, SigningKey key, boolean allowUnsigned,
-            String remedy) {
+    public SharedKeyVerifyingDeserializer(Deserializer<T> inner, RotatingKeys keys, boolean allowUnsigned,
+            String remedy, Clock clock) {
         this.inner = inner;
-        this.key = key;
+        this.keys = keys;
         this.allowUnsigned = allowUnsigned;
         this.remedy = remedy;
+        this.clock = clock;
     }
 
     @Override
@@ -49,10 +62,9 @@ public final class SharedKeyVerifyingDeserializer<T> implements Deserializer<T> 
             throw new EventDecodingException(EventDecodingException.Problem.UNSIGNED, "the record on topic " + topic
                     + " has no " + RecordSignatures.HEADER + " header; " + remedy, null);
         }
-        if (signature != null && (data == null || !key.verifies(data, signature))) {
-            throw new EventDecodingException(EventDecodingException.Problem.BAD_SIGNATURE, "the signature of the "
-                    + "record on topic " + topic + " does not match its value: signed with another key, forged, "
-                    + "or altered after signing", null);
+        if (signature != null) {
+            SignatureCheck.verify(keys, RecordSignatures.keyId(headers), data, signature, clock.instant(),
+                    "the record on topic " + topic, "another key");
         }
         return inner.deserialize(topic, headers, data);
     }

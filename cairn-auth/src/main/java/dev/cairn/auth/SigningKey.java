@@ -8,6 +8,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -20,21 +21,30 @@ import javax.crypto.spec.SecretKeySpec;
  * topic with. Its context has no job id and another prefix, so no job id derives it, and neither a job key nor
  * the requests key reveals the master key or another derived key. Keys are written as Base64 (standard
  * alphabet) of at least {@value #MIN_BYTES} bytes; {@link #toString()} never shows the secret.
+ *
+ * <p>Every key has a public {@link #id()}: the hex of the first {@value #ID_BYTES} bytes of
+ * {@code SHA-256("cairn.key-id.v1:" + key)}. Signers send it beside the signature, so that a verifier holding several
+ * keys (during a rotation) knows which one to check; it reveals nothing of the key.
  */
 public final class SigningKey {
 
     /** HMAC-SHA256 keys shorter than its output weaken it. */
     public static final int MIN_BYTES = 32;
+    /** How many bytes of the SHA-256 of the key its {@link #id()} shows (16 hex digits). */
+    public static final int ID_BYTES = 8;
     static final String ALGORITHM = "HmacSHA256";
     private static final String JOB_KEY_CONTEXT = "cairn.job-key.v1:";
     private static final String REQUESTS_KEY_CONTEXT = "cairn.requests-key.v1";
+    private static final String KEY_ID_CONTEXT = "cairn.key-id.v1:";
 
     private final byte[] secret;
+    private final String id;
     /** One initialised MAC per thread: computing a signature costs the hash only, not a provider look-up. */
     private final ThreadLocal<Mac> macs;
 
     private SigningKey(byte[] secret) {
         this.secret = secret.clone();
+        this.id = idOf(this.secret);
         SecretKeySpec spec = new SecretKeySpec(this.secret, ALGORITHM);
         this.macs = ThreadLocal.withInitial(() -> {
             try {
@@ -111,6 +121,25 @@ public final class SigningKey {
         return signature != null && MessageDigest.isEqual(mac(data), signature);
     }
 
+    /**
+     * The key's public id, 16 lowercase hex digits: the first {@value #ID_BYTES} bytes of
+     * {@code SHA-256("cairn.key-id.v1:" + key)}. What the header {@value RecordSignatures#KEY_ID_HEADER} carries and
+     * {@code cairn keys} prints, so that an operator can tell keys apart without seeing them.
+     */
+    public String id() {
+        return id;
+    }
+
+    private static String idOf(byte[] secret) {
+        try {
+            MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
+            sha256.update(KEY_ID_CONTEXT.getBytes(StandardCharsets.US_ASCII));
+            return HexFormat.of().formatHex(sha256.digest(secret), 0, ID_BYTES);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK: " + e, e);
+        }
+    }
+
     /** The key in Base64, for writing it to a key file. */
     public String toBase64() {
         return Base64.getEncoder().encodeToString(secret);
@@ -118,6 +147,6 @@ public final class SigningKey {
 
     @Override
     public String toString() {
-        return "SigningKey[" + secret.length + " bytes, secret]";
+        return "SigningKey[id " + id + ", " + secret.length + " bytes, secret]";
     }
 }

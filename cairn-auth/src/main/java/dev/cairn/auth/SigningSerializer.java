@@ -6,7 +6,9 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * Serializes with {@code inner}, then signs the value bytes with the key of the record's job into the
- * {@value RecordSignatures#HEADER} header: what a sidecar's producer uses for cairn.acks.
+ * {@value RecordSignatures#HEADER} header, the key's id into {@value RecordSignatures#KEY_ID_HEADER}: what a
+ * sidecar's producer uses for cairn.acks. The key is asked for per record, so a key that changes (a sidecar that
+ * re-read its key file, the REST API at the end of a rotation's overlap) signs the next record.
  *
  * @param <T> the record type
  */
@@ -20,7 +22,10 @@ public final class SigningSerializer<T> implements Serializer<T> {
         this(inner, record -> jobKey);
     }
 
-    /** @param keyOf the key of the job a record belongs to (a tool that sends for several jobs) */
+    /**
+     * @param keyOf the key to sign a record with, asked for each record: the key of the job it belongs to (a tool that
+     *     sends for several jobs), or the key in force now
+     */
     public SigningSerializer(Serializer<T> inner, Function<T, SigningKey> keyOf) {
         this.inner = inner;
         this.keyOf = keyOf;

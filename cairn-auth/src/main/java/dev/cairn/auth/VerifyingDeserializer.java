@@ -1,6 +1,7 @@
 package dev.cairn.auth;
 
 import dev.cairn.events.serde.EventDecodingException;
+import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -9,11 +10,15 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Decodes with {@code inner}, then checks the record's {@value RecordSignatures#HEADER} against the key of
- * the job the decoded record names, derived from the master key: a record without a signature fails with
+ * the job the decoded record names, derived from the master keys: a record without a signature fails with
  * {@link EventDecodingException.Problem#UNSIGNED}, one whose signature does not match (forged, signed with
  * another job's key, or altered on the way) with {@link EventDecodingException.Problem#BAD_SIGNATURE}.
- * Kafka Streams sends either to the dead-letter topic with that reason. Derived job keys are cached (at
- * most {@value #MAX_CACHED_KEYS}).
+ * Kafka Streams sends either to the dead-letter topic with that reason.
+ *
+ * <p>During a key rotation the job's key derived from the previous master key is accepted too, until the end of the
+ * overlap as {@code clock} tells it, the record's {@value RecordSignatures#KEY_ID_HEADER} naming which key signed it
+ * ({@code SignatureCheck}). Derived job keys are cached (at most {@value #MAX_CACHED_KEYS} jobs), so that a record
+ * costs one HMAC, not a key derivation.
  *
  * @param <T> the record type
  */
@@ -22,15 +27,27 @@ public final class VerifyingDeserializer<T> implements Deserializer<T> {
     static final int MAX_CACHED_KEYS = 10_000;
 
     private final Deserializer<T> inner;
-    private final SigningKey masterKey;
+    private final RotatingKeys masterKeys;
     private final Function<T, String> jobIdOf;
-    private final Map<String, SigningKey> jobKeys = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final Map<String, RotatingKeys> jobKeys = new ConcurrentHashMap<>();
 
-    /** @param jobIdOf the job a decoded record belongs to */
+    /** Accepts the keys derived from {@code masterKey} only. */
     public VerifyingDeserializer(Deserializer<T> inner, SigningKey masterKey, Function<T, String> jobIdOf) {
+        this(inner, RotatingKeys.of(masterKey), jobIdOf, Clock.systemUTC());
+    }
+
+    /**
+     * @param masterKeys the master keys the job keys are derived from (the previous one during a rotation)
+     * @param jobIdOf the job a decoded record belongs to
+     * @param clock what tells whether the previous key's overlap has ended
+     */
+    public VerifyingDeserializer(Deserializer<T> inner, RotatingKeys masterKeys, Function<T, String> jobIdOf,
+            Clock clock) {
         this.inner = inner;
-        this.masterKey = masterKey;
+        this.masterKeys = masterKeys;
         this.jobIdOf = jobIdOf;
+        this.clock = clock;
     }
 
     @Override
@@ -48,24 +65,21 @@ public final class VerifyingDeserializer<T> implements Deserializer<T> {
                     + " for job '" + jobId + "' has no " + RecordSignatures.HEADER
                     + " header; this coordinator accepts only records signed with the job's key", null);
         }
-        if (!jobKey(jobId).verifies(data, signature)) {
-            throw new EventDecodingException(EventDecodingException.Problem.BAD_SIGNATURE, "the signature of the "
-                    + "record on topic " + topic + " for job '" + jobId + "' does not match: signed with another "
-                    + "job's key, forged, or altered after signing", null);
-        }
+        SignatureCheck.verify(jobKeys(jobId), RecordSignatures.keyId(headers), data, signature, clock.instant(),
+                "the record on topic " + topic + " for job '" + jobId + "'", "another job's key");
         return record;
     }
 
-    private SigningKey jobKey(String jobId) {
-        SigningKey key = jobKeys.get(jobId);
-        if (key == null) {
+    private RotatingKeys jobKeys(String jobId) {
+        RotatingKeys keys = jobKeys.get(jobId);
+        if (keys == null) {
             if (jobKeys.size() >= MAX_CACHED_KEYS) {
                 jobKeys.clear();
             }
-            key = masterKey.jobKey(jobId);
-            jobKeys.put(jobId, key);
+            keys = masterKeys.derive(master -> master.jobKey(jobId));
+            jobKeys.put(jobId, keys);
         }
-        return key;
+        return keys;
     }
 
     @Override

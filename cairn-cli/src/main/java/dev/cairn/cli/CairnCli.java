@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
  *   <li>{@code cairn savepoint}: lists a job's savepoints (from the journal) or disposes of one;</li>
  *   <li>{@code cairn remove}: a {@code RemoveJob} (a job that is not RUNNING leaves the stores), whose outcome it
  *       waits for;</li>
- *   <li>{@code cairn keys}: makes the keys that sign sidecar records and requests (sends nothing);</li>
+ *   <li>{@code cairn keys}: makes the keys that sign sidecar records and requests, and a new master key to rotate
+ *       to (sends nothing);</li>
  *   <li>{@code cairn audit}: reads the journal directly (sends nothing): a checkpoint's timeline, the journal's
  *       invariants, a job's state as it was, the replay against the live coordinator ({@link AuditCommand}).</li>
  * </ul>
@@ -81,6 +82,7 @@ import picocli.CommandLine.Spec;
                 "  cairn keys generate --out master.key",
                 "  cairn keys job --job orders --master-key-file master.key",
                 "  cairn keys requests --master-key-file master.key --out requests.key",
+                "  cairn keys rotate --master-key-file master.key --out master-2.key --overlap 24h",
                 "  cairn audit timeline --job orders --checkpoint 42",
                 "  cairn audit check",
                 "",

@@ -1,5 +1,6 @@
 package dev.cairn.cli;
 
+import dev.cairn.auth.RecordSignatures;
 import dev.cairn.auth.SigningKey;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -19,12 +20,17 @@ import picocli.CommandLine.Spec;
  * master key for the coordinator ({@code --sidecar-master-key-file}); {@code job} prints the key of one job's
  * sidecars, derived from the master key, for the operator to hand to that job's sidecars only
  * ({@code auth.key} / {@code CAIRN_SIDECAR_AUTH_KEY}); {@code requests} prints or writes the requests key, derived
- * from the master key, that the CLI signs requests with ({@code --requests-key-file}). None talks to Kafka.
+ * from the master key, that the CLI signs requests with ({@code --requests-key-file}); {@code rotate} writes a new
+ * master key to replace the current one and prints the settings of the rotation ({@link KeysRotateCommand}). Each
+ * prints the public id of what it makes ({@link SigningKey#id()}), the value of the {@code cairn.sig.key-id} header
+ * of the records a key signs; {@code job} and {@code requests} print it on standard error, so that their standard
+ * output is the key alone. None talks to Kafka.
  */
 @Command(name = "keys", description = "Makes the keys that authenticate sidecar records and requests (nothing is "
         + "sent).",
-        subcommands = {KeysCommand.Generate.class, KeysCommand.Job.class, KeysCommand.Requests.class},
-        synopsisSubcommandLabel = "(generate | job | requests)")
+        subcommands = {KeysCommand.Generate.class, KeysCommand.Job.class, KeysCommand.Requests.class,
+                KeysRotateCommand.class},
+        synopsisSubcommandLabel = "(generate | job | requests | rotate)")
 final class KeysCommand {
 
     /** {@code cairn keys generate --out FILE}. */
@@ -40,11 +46,12 @@ final class KeysCommand {
 
         @Override
         public Integer call() {
-            writeNew(spec, out, SigningKey.generate());
+            SigningKey master = SigningKey.generate();
+            writeNew(spec, out, master);
             PrintWriter writer = spec.commandLine().getOut();
-            writer.println("Wrote a new master key to " + out + ". Start the coordinator with "
-                    + "--sidecar-master-key-file " + out + "; give each job's sidecars `cairn keys job`'s key, and "
-                    + "those who send requests `cairn keys requests`' key.");
+            writer.println("Wrote a new master key to " + out + " (key id " + master.id() + "). Start the "
+                    + "coordinator with --sidecar-master-key-file " + out + "; give each job's sidecars `cairn keys "
+                    + "job`'s key, and those who send requests `cairn keys requests`' key.");
             writer.flush();
             return 0;
         }
@@ -69,10 +76,11 @@ final class KeysCommand {
             if (jobId.isBlank()) {
                 throw new ParameterException(spec.commandLine(), "--job must not be blank");
             }
-            SigningKey master = readMaster(spec, masterKeyFile);
+            SigningKey jobKey = readMaster(spec, masterKeyFile).jobKey(jobId);
             PrintWriter writer = spec.commandLine().getOut();
-            writer.println(master.jobKey(jobId).toBase64());
+            writer.println(jobKey.toBase64());
             writer.flush();
+            printKeyId(spec, jobKey);
             return 0;
         }
     }
@@ -99,17 +107,28 @@ final class KeysCommand {
             PrintWriter writer = spec.commandLine().getOut();
             if (out == null) {
                 writer.println(requestsKey.toBase64());
+                writer.flush();
+                printKeyId(spec, requestsKey);
             } else {
                 writeNew(spec, out, requestsKey);
-                writer.println("Wrote the requests key to " + out + ". Sign requests with --requests-key-file " + out
-                        + " (or CAIRN_REQUESTS_KEY_FILE).");
+                writer.println("Wrote the requests key to " + out + " (key id " + requestsKey.id() + "). Sign "
+                        + "requests with --requests-key-file " + out + " (or CAIRN_REQUESTS_KEY_FILE).");
+                writer.flush();
             }
-            writer.flush();
             return 0;
         }
     }
 
-    private static SigningKey readMaster(CommandSpec spec, Path masterKeyFile) {
+    /** Prints the id of a key printed on standard output, on standard error: the output stays the key alone. */
+    private static void printKeyId(CommandSpec spec, SigningKey key) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("key id " + key.id() + " (what the " + RecordSignatures.KEY_ID_HEADER + " header of the records "
+                + "it signs holds)");
+        err.flush();
+    }
+
+    /** The master key of {@code masterKeyFile}, or a usage error naming {@code --master-key-file}. */
+    static SigningKey readMaster(CommandSpec spec, Path masterKeyFile) {
         try {
             return SigningKey.fromFile(masterKeyFile);
         } catch (IllegalArgumentException e) {
@@ -118,7 +137,7 @@ final class KeysCommand {
     }
 
     /** Writes {@code key} to the new file {@code out}, readable by its owner only. */
-    private static void writeNew(CommandSpec spec, Path out, SigningKey key) {
+    static void writeNew(CommandSpec spec, Path out, SigningKey key) {
         try {
             Files.writeString(out, key.toBase64() + "\n", StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
             if (Files.getFileStore(out).supportsFileAttributeView("posix")) {

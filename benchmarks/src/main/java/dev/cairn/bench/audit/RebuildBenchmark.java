@@ -128,7 +128,7 @@ public final class RebuildBenchmark {
             Path stateDir, SigningKey masterKey, Duration snapshotInterval) {
         return new CoordinatorConfig(bootstrap, applicationId, topics, partitions, (short) 1, stateDir,
                 Duration.ofMillis(100), Duration.ofMillis(100), Map.of(), null, CoordinatorConfig.Failover.DEFAULTS,
-                masterKey, false, InputLimits.DEFAULTS, (short) 1, snapshotInterval);
+                masterKey, false, InputLimits.DEFAULTS, (short) 1, snapshotInterval, null, null);
     }
 
     /**

@@ -192,6 +192,11 @@ class ReadmeCommandsIT {
         SigningKey master = SigningKey.fromFile(dir.resolve("master.key"));
         Run jobKey = SHELL.run(ran, one("bin/cairn keys job"), dir, Map.of());
         assertThat(jobKey.out().strip()).isEqualTo(master.jobKey("orders").toBase64());
+        Run rotate = SHELL.run(ran, one("bin/cairn keys rotate"), dir, Map.of());
+        SigningKey next = SigningKey.fromFile(dir.resolve("master-2.key"));
+        assertThat(rotate.out()).contains("sidecar.master.key.file=master-2.key",
+                "sidecar.previous.master.key.file=master.key", "sidecar.previous.master.key.until=",
+                "(key id " + next.id() + ")", "(key id " + master.id() + ")");
 
         Map<String, String> env = Map.of("CAIRN_TOPIC_PREFIX", "readme-" + UUID.randomUUID() + ".",
                 "CAIRN_APPLICATION_ID", "readme-" + UUID.randomUUID(), "CAIRN_HTTP_PORT", "0",

@@ -1,11 +1,13 @@
 package dev.cairn.client.requests;
 
+import dev.cairn.auth.RotatingKeys;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.SchemaPublisher;
 import dev.cairn.events.topics.CairnTopics;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,10 +29,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * Sends requests to one topic with an idempotent {@link KafkaProducer} ({@code acks=all}, no linger), one at a
- * time, each signed with the requests key when it has one (the header {@code cairn.sig.hmac-sha256}, see
- * {@code RecordSignatures}). Before its first send it checks with an admin client (same connection and security
- * settings) that the topic exists: a broker that creates topics on first use would otherwise turn a mistyped topic
- * prefix into a request that nobody reads.
+ * time, each signed with the requests key when it has one (the headers {@code cairn.sig.hmac-sha256} and
+ * {@code cairn.sig.key-id}, see {@code RecordSignatures}). Before its first send it checks with an admin client
+ * (same connection and security settings) that the topic exists: a broker that creates topics on first use would
+ * otherwise turn a mistyped topic prefix into a request that nobody reads.
  *
  * <p>Once the topic is seen, and before its first request, it publishes the schema it writes requests with to the
  * schemas topic beside it ({@code <prefix>schemas} for {@code <prefix>requests}, {@link SchemaPublisher}), so that a
@@ -63,6 +65,25 @@ public final class KafkaRequestSender implements RequestSender {
      */
     public KafkaRequestSender(Map<String, ?> producerSettings, String topic, Duration sendTimeout,
             Optional<SigningKey> requestsKey) {
+        this(producerSettings, topic, sendTimeout, serializer(requestsKey));
+    }
+
+    /**
+     * A sender that signs each request with the key in force when it is sent: during a key rotation's overlap the
+     * previous requests key, which every coordinator instance accepts (restarted with the new keys or not yet), after
+     * it the current one ({@link RotatingKeys#signingKeyAt}). What the REST API of a coordinator signs with.
+     *
+     * @param requestsKeys the requests keys of the coordinator's master keys
+     * @param clock what tells whether the overlap has ended
+     * @throws IllegalArgumentException when Kafka refuses the settings
+     */
+    public KafkaRequestSender(Map<String, ?> producerSettings, String topic, Duration sendTimeout,
+            RotatingKeys requestsKeys, Clock clock) {
+        this(producerSettings, topic, sendTimeout, serializer(requestsKeys, clock));
+    }
+
+    private KafkaRequestSender(Map<String, ?> producerSettings, String topic, Duration sendTimeout,
+            Serializer<RequestEnvelope> serializer) {
         Map<String, Object> config = producerConfig(producerSettings, sendTimeout);
         this.topic = topic;
         this.config = config;
@@ -71,7 +92,7 @@ public final class KafkaRequestSender implements RequestSender {
         Admin createdAdmin = null;
         try {
             createdAdmin = Admin.create(adminConfig(config, sendTimeout));
-            this.producer = new KafkaProducer<>(config, new StringSerializer(), serializer(requestsKey));
+            this.producer = new KafkaProducer<>(config, new StringSerializer(), serializer);
             this.admin = createdAdmin;
         } catch (KafkaException e) {
             if (createdAdmin != null) {
@@ -88,6 +109,12 @@ public final class KafkaRequestSender implements RequestSender {
         return requestsKey.<Serializer<RequestEnvelope>>map(
                 key -> new SigningSerializer<>(CairnSerdes.requests().serializer(), key))
                 .orElseGet(() -> CairnSerdes.requests().serializer());
+    }
+
+    /** Avro, then the signature of the requests key in force at the moment of each send. */
+    static Serializer<RequestEnvelope> serializer(RotatingKeys requestsKeys, Clock clock) {
+        return new SigningSerializer<>(CairnSerdes.requests().serializer(),
+                request -> requestsKeys.signingKeyAt(clock.instant()));
     }
 
     /** The settings with what a request needs on top: idempotent, acks=all, timeouts from the send timeout. */

@@ -21,7 +21,9 @@ import dev.cairn.coordinator.streams.UnsendableInputs;
 import dev.cairn.core.contract.CoordinatorSettings;
 import dev.cairn.events.serde.SchemaCatalog;
 import dev.cairn.topics.TopicInitializer;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -147,7 +149,8 @@ public final class CoordinatorApp implements AutoCloseable {
         SchemaCatalog schemas = CoordinatorSchemas.catalog(config);
         return CoordinatorTopology.build(TopologyOptions.of(config.topics(), settings,
                         () -> ThreadLocalRandom.current().nextDouble(), config.tickInterval())
-                .withAuth(new InputAuthentication(config.sidecarMasterKey(), config.allowUnsignedRequests(), schemas))
+                .withAuth(new InputAuthentication(config.masterKeys(), config.allowUnsignedRequests(), schemas,
+                        Clock.systemUTC()))
                 .withListener(listener).withJournal(new KafkaJournalSource(schemas))
                 .withSnapshots(config.snapshotInterval().isZero() ? SnapshotStore.NONE : new KafkaSnapshotStore()));
     }
@@ -168,15 +171,7 @@ public final class CoordinatorApp implements AutoCloseable {
 
     private static CoordinatorApp start(CoordinatorConfig config, CompletableFuture<Void> topicsReady,
             CompletableFuture<QueryServer> restBound) {
-        if (config.sidecarMasterKey() == null) {
-            LOG.warn("No sidecar master key: records on {} and {} are accepted unsigned, so any client that can write "
-                    + "those topics can acknowledge any job's checkpoints and register jobs or take savepoints",
-                    config.topics().acks(), config.topics().requests());
-        } else if (config.allowUnsignedRequests()) {
-            LOG.warn("allow.unsigned.requests: unsigned records on {} are accepted, so any client that can write "
-                    + "that topic can register jobs or take savepoints (signed ones are still checked)",
-                    config.topics().requests());
-        }
+        SigningLog.log(config, Instant.now());
         CoordinatorMetrics metrics = new CoordinatorMetrics();
         Topology topology = topology(config, metrics.decisions());
         Properties props = streamsProperties(config);
@@ -221,7 +216,7 @@ public final class CoordinatorApp implements AutoCloseable {
         RequestPublisher publisher = null;
         if (queryServer != null) {
             publisher = RequestPublisher.kafka(config.bootstrapServers(), config.kafkaProperties(),
-                    config.topics().requests(), config.requestsKey());
+                    config.topics().requests(), config.requestsKeys(), Clock.systemUTC());
             StreamsStateSource state = new StreamsStateSource(streams, queryServer.self());
             metrics.bindStreams(streams);
             metrics.watchJobs(state);

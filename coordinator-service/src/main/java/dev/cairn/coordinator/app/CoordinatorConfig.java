@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.app;
 
+import dev.cairn.auth.RotatingKeys;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.coordinator.http.QueryServerConfig;
 import dev.cairn.core.contract.InputLimits;
@@ -7,6 +8,7 @@ import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.topics.TopicInitializer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -40,6 +42,10 @@ import org.apache.kafka.streams.StreamsConfig;
  *     a topic with fewer ({@code docs/operations.md}, Start-up checks)
  * @param snapshotInterval how often each stream task writes a snapshot of its journal partition's fold to the
  *     snapshots topic, from which rebuilds start; zero writes none (and then the journal must keep every record)
+ * @param previousMasterKey during a key rotation, the master key being replaced: records signed with keys derived
+ *     from it are accepted too until {@code previousMasterKeyUntil}, and the REST API signs with its requests key until
+ *     then ({@link #masterKeys()}); {@code null} outside a rotation
+ * @param previousMasterKeyUntil the end of the rotation's overlap, given exactly when {@code previousMasterKey} is
  */
 public record CoordinatorConfig(
         String bootstrapServers,
@@ -57,7 +63,9 @@ public record CoordinatorConfig(
         boolean allowUnsignedRequests,
         InputLimits inputLimits,
         short minReplicationFactor,
-        Duration snapshotInterval) {
+        Duration snapshotInterval,
+        SigningKey previousMasterKey,
+        Instant previousMasterKeyUntil) {
 
     /** How often a stream task writes a snapshot unless configured otherwise. */
     public static final Duration DEFAULT_SNAPSHOT_INTERVAL = Duration.ofHours(1);
@@ -152,6 +160,14 @@ public record CoordinatorConfig(
         }
         refuseOverrides(kafkaProperties, "kafkaProperties");
         kafkaProperties = Map.copyOf(kafkaProperties);
+        if (previousMasterKey != null && sidecarMasterKey == null) {
+            throw new IllegalArgumentException("a previous master key needs a current one (sidecarMasterKey)");
+        }
+        if (sidecarMasterKey != null) {
+            new RotatingKeys(sidecarMasterKey, previousMasterKey, previousMasterKeyUntil);
+        } else if (previousMasterKeyUntil != null) {
+            throw new IllegalArgumentException("previousMasterKeyUntil is set without a previous master key");
+        }
     }
 
     /**
@@ -180,7 +196,7 @@ public record CoordinatorConfig(
             Map<String, String> kafkaProperties, QueryServerConfig queryServer) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
                 commitInterval, kafkaProperties, queryServer, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS,
-                (short) 1, DEFAULT_SNAPSHOT_INTERVAL);
+                (short) 1, DEFAULT_SNAPSHOT_INTERVAL, null, null);
     }
 
     /** A coordinator without REST API. */
@@ -189,7 +205,7 @@ public record CoordinatorConfig(
             Map<String, String> kafkaProperties) {
         this(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir, tickInterval,
                 commitInterval, kafkaProperties, null, Failover.DEFAULTS, null, false, InputLimits.DEFAULTS,
-                (short) 1, DEFAULT_SNAPSHOT_INTERVAL);
+                (short) 1, DEFAULT_SNAPSHOT_INTERVAL, null, null);
     }
 
     /** Settings for a coordinator on one broker, as tests and the demo use it. */
@@ -201,40 +217,67 @@ public record CoordinatorConfig(
     public CoordinatorConfig withPartitions(int newPartitions) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, newPartitions, replicationFactor,
                 stateDir, tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval,
+                previousMasterKey, previousMasterKeyUntil);
     }
 
     /** The same settings with the REST API at {@code newQueryServer} ({@code null}: no REST API). */
     public CoordinatorConfig withQueryServer(QueryServerConfig newQueryServer) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, newQueryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval,
+                previousMasterKey, previousMasterKeyUntil);
     }
 
     /** The same settings, requiring sidecar records and requests signed with keys derived from {@code masterKey}. */
     public CoordinatorConfig withSidecarMasterKey(SigningKey masterKey) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                masterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval);
+                masterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval, null, null);
+    }
+
+    /**
+     * The same settings in a key rotation: records signed with keys derived from {@code previous} are accepted too
+     * until {@code until}, and the REST API signs with {@code previous}'s requests key until then.
+     */
+    public CoordinatorConfig withPreviousMasterKey(SigningKey previous, Instant until) {
+        return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
+                tickInterval, commitInterval, kafkaProperties, queryServer, failover,
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, snapshotInterval,
+                previous, until);
     }
 
     /** The same settings, refusing to start on a Cairn topic with fewer than {@code minimum} replicas. */
     public CoordinatorConfig withMinReplicationFactor(short minimum) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minimum, snapshotInterval);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minimum, snapshotInterval, previousMasterKey,
+                previousMasterKeyUntil);
     }
 
     /** The same settings, with a snapshot of each journal partition every {@code interval} (zero: none). */
     public CoordinatorConfig withSnapshotInterval(Duration interval) {
         return new CoordinatorConfig(bootstrapServers, applicationId, topics, partitions, replicationFactor, stateDir,
                 tickInterval, commitInterval, kafkaProperties, queryServer, failover,
-                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, interval);
+                sidecarMasterKey, allowUnsignedRequests, inputLimits, minReplicationFactor, interval, previousMasterKey,
+                previousMasterKeyUntil);
     }
 
-    /** The key requests are signed with, derived from the master key; empty without one. */
-    public Optional<SigningKey> requestsKey() {
-        return Optional.ofNullable(sidecarMasterKey).map(SigningKey::requestsKey);
+    /**
+     * The master keys records are verified with: the master key, and the previous one until the end of a rotation's
+     * overlap; {@code null} without a master key.
+     */
+    public RotatingKeys masterKeys() {
+        return sidecarMasterKey == null ? null
+                : new RotatingKeys(sidecarMasterKey, previousMasterKey, previousMasterKeyUntil);
+    }
+
+    /**
+     * The keys requests are signed with, derived from the master keys (the REST API signs with the previous one during
+     * a rotation's overlap: {@link RotatingKeys#signingKeyAt}); empty without a master key.
+     */
+    public Optional<RotatingKeys> requestsKeys() {
+        return Optional.ofNullable(masterKeys()).map(keys -> keys.derive(SigningKey::requestsKey));
     }
 
     private static void requirePositive(String name, long value) {

@@ -13,6 +13,8 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.kafka.common.config.ConfigDef;
@@ -40,6 +42,8 @@ public final class CoordinatorKeys {
     static final String COMMIT_INTERVAL_MS = "commit.interval.ms";
     static final String KAFKA_CONFIG = "kafka.config";
     static final String SIDECAR_MASTER_KEY_FILE = "sidecar.master.key.file";
+    static final String PREVIOUS_MASTER_KEY_FILE = "sidecar.previous.master.key.file";
+    static final String PREVIOUS_MASTER_KEY_UNTIL = "sidecar.previous.master.key.until";
     static final String ALLOW_UNSIGNED = "allow.unsigned.sidecar.records";
     static final String ALLOW_UNSIGNED_REQUESTS = "allow.unsigned.requests";
     static final String LOCATION_SCHEMES = "location.schemes";
@@ -70,7 +74,7 @@ public final class CoordinatorKeys {
     }
 
     private static ConfigDef definition() {
-        return new ConfigDef()
+        return signingKeys(new ConfigDef()
                 .define(BOOTSTRAP_SERVERS, Type.STRING, "localhost:9092", new NonEmptyString(), Importance.HIGH,
                         "Kafka bootstrap servers.")
                 .define(APPLICATION_ID, Type.STRING, "cairn-coordinator", new NonEmptyString(), Importance.HIGH,
@@ -96,15 +100,7 @@ public final class CoordinatorKeys {
                                 + "interval).")
                 .define(KAFKA_CONFIG, Type.STRING, null, Importance.MEDIUM,
                         "Properties file passed to the Kafka clients as it is (security settings, Kafka Streams "
-                                + "settings); it may not set application.id or processing.guarantee.")
-                .define(SIDECAR_MASTER_KEY_FILE, Type.STRING, null, Importance.HIGH,
-                        "File holding the master key (Base64, from `cairn keys generate`) from which every job's "
-                                + "sidecar key and the requests key are derived; records on the acks topic must then "
-                                + "be signed with their job's key, records on the requests topic with the requests "
-                                + "key (the REST API signs what it publishes).")
-                .define(ALLOW_UNSIGNED, Type.BOOLEAN, false, Importance.HIGH,
-                        "Accept unsigned TaskStarted, ack and decline records: only where nobody untrusted can "
-                                + "write the acks topic.")
+                                + "settings); it may not set application.id or processing.guarantee."))
                 .define(LOCATION_SCHEMES, Type.LIST, String.join(",",
                                 new TreeSet<>(InputLimits.DEFAULT_LOCATION_SCHEMES)), Importance.MEDIUM,
                         "URI schemes a job's storage base or a savepoint target may have; any other location is "
@@ -149,6 +145,29 @@ public final class CoordinatorKeys {
                                 + "seen, so that a copied signed request cannot be replayed (docs/security.md).");
     }
 
+    /** The keys that say which keys sign the records of the input topics. */
+    private static ConfigDef signingKeys(ConfigDef def) {
+        return def
+                .define(SIDECAR_MASTER_KEY_FILE, Type.STRING, null, Importance.HIGH,
+                        "File holding the master key (Base64, from `cairn keys generate`) from which every job's "
+                                + "sidecar key and the requests key are derived; records on the acks topic must then "
+                                + "be signed with their job's key, records on the requests topic with the requests "
+                                + "key (the REST API signs what it publishes).")
+                .define(PREVIOUS_MASTER_KEY_FILE, Type.STRING, null, Importance.MEDIUM,
+                        "During a key rotation (`cairn keys rotate`), the file of the master key being replaced: "
+                                + "records signed with keys derived from it are accepted beside those of "
+                                + SIDECAR_MASTER_KEY_FILE + " until " + PREVIOUS_MASTER_KEY_UNTIL + ", and until then "
+                                + "the REST API signs what it publishes with its requests key, which instances not "
+                                + "yet restarted accept too (docs/security.md, Rotating keys).")
+                .define(PREVIOUS_MASTER_KEY_UNTIL, Type.STRING, null, Importance.MEDIUM,
+                        "The end of the rotation's overlap, an ISO-8601 instant (2030-01-31T12:00:00Z); required "
+                                + "with " + PREVIOUS_MASTER_KEY_FILE + ". From then on records signed with the "
+                                + "previous key are dead-lettered as BAD_SIGNATURE.")
+                .define(ALLOW_UNSIGNED, Type.BOOLEAN, false, Importance.HIGH,
+                        "Accept unsigned TaskStarted, ack and decline records: only where nobody untrusted can "
+                                + "write the acks topic.");
+    }
+
     /**
      * The coordinator's configuration.
      *
@@ -163,13 +182,73 @@ public final class CoordinatorKeys {
         } catch (IllegalArgumentException e) {
             throw config.problem(TOPIC_PREFIX, e.getMessage());
         }
-        return new CoordinatorConfig(config.getString(BOOTSTRAP_SERVERS), config.getString(APPLICATION_ID),
+        CoordinatorConfig current = new CoordinatorConfig(config.getString(BOOTSTRAP_SERVERS),
+                config.getString(APPLICATION_ID),
                 topics, config.getInt(PARTITIONS), replicationFactor(config), stateDir,
                 Duration.ofMillis(config.getLong(TICK_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(COMMIT_INTERVAL_MS)), kafkaProperties(config),
                 HttpKeys.toConfig(config), failover(config, stateDir), sidecarMasterKey(config),
                 config.getBoolean(ALLOW_UNSIGNED_REQUESTS), inputLimits(config),
-                config.getShort(MIN_REPLICATION_FACTOR), Duration.ofMillis(config.getLong(SNAPSHOT_INTERVAL_MS)));
+                config.getShort(MIN_REPLICATION_FACTOR), Duration.ofMillis(config.getLong(SNAPSHOT_INTERVAL_MS)),
+                null, null);
+        PreviousKey previous = previousMasterKey(config, current.sidecarMasterKey());
+        return previous.key() == null ? current : current.withPreviousMasterKey(previous.key(), previous.until());
+    }
+
+    /** A previous master key and the end of its overlap; both {@code null} outside a rotation. */
+    private record PreviousKey(SigningKey key, Instant until) {
+    }
+
+    /**
+     * The previous master key of a rotation and the end of its overlap: both or neither must be given, the key's file
+     * must hold a key other than the master key's, and the end must be an ISO-8601 instant.
+     */
+    private static PreviousKey previousMasterKey(LayeredConfig config, SigningKey masterKey) {
+        String file = config.getString(PREVIOUS_MASTER_KEY_FILE);
+        String until = config.getString(PREVIOUS_MASTER_KEY_UNTIL);
+        if (file == null && until == null) {
+            return new PreviousKey(null, null);
+        }
+        if (file == null) {
+            throw config.problem(PREVIOUS_MASTER_KEY_UNTIL, "is set but " + PREVIOUS_MASTER_KEY_FILE + " is not: "
+                    + "the end of an overlap belongs to a previous master key; give both (`cairn keys rotate` prints "
+                    + "them) or neither");
+        }
+        if (masterKey == null) {
+            throw config.problem(PREVIOUS_MASTER_KEY_FILE, "is set but " + SIDECAR_MASTER_KEY_FILE + " is not: a "
+                    + "previous master key is accepted beside a current one; give " + SIDECAR_MASTER_KEY_FILE);
+        }
+        if (until == null) {
+            throw new ConfigProblem(PREVIOUS_MASTER_KEY_UNTIL, config.describe(PREVIOUS_MASTER_KEY_FILE) + " is set "
+                    + "but " + PREVIOUS_MASTER_KEY_UNTIL + " is missing: the previous master key is accepted only "
+                    + "until the end of the rotation's overlap, an ISO-8601 instant such as 2030-01-31T12:00:00Z "
+                    + "(`cairn keys rotate` prints it); " + LayeredConfig.ways(SCHEMA, PREVIOUS_MASTER_KEY_UNTIL));
+        }
+        Instant end;
+        try {
+            end = Instant.parse(until.strip());
+        } catch (DateTimeParseException e) {
+            throw config.problem(PREVIOUS_MASTER_KEY_UNTIL, "is not an ISO-8601 instant such as "
+                    + "2030-01-31T12:00:00Z (UTC, with the Z), was '" + quoted(until) + "'");
+        }
+        SigningKey previous;
+        try {
+            previous = SigningKey.fromFile(Path.of(file));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(PREVIOUS_MASTER_KEY_FILE, "the previous master key: " + e.getMessage());
+        }
+        if (previous.id().equals(masterKey.id())) {
+            throw config.problem(PREVIOUS_MASTER_KEY_FILE, "holds the same key as " + SIDECAR_MASTER_KEY_FILE
+                    + " (key id " + masterKey.id() + "): give the new master key as " + SIDECAR_MASTER_KEY_FILE
+                    + " and the one it replaces as " + PREVIOUS_MASTER_KEY_FILE);
+        }
+        return new PreviousKey(previous, end);
+    }
+
+    /** At most 64 characters of {@code value}, control characters replaced. */
+    private static String quoted(String value) {
+        String shown = value.length() > 64 ? value.substring(0, 64) + "..." : value;
+        return shown.replaceAll("\\p{Cntrl}", "?");
     }
 
     /**

@@ -22,7 +22,7 @@ class CoordinatorAppTest {
                 LOCAL.applicationId(), LOCAL.topics(), LOCAL.partitions(), LOCAL.replicationFactor(), LOCAL.stateDir(),
                 LOCAL.tickInterval(), LOCAL.commitInterval(), Map.of(), null, HOST_A, null, false,
                 InputLimits.DEFAULTS, (short) 1,
-                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL));
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL, null, null));
 
         assertThat(props).containsEntry("main.consumer.group.instance.id", "host-a")
                 .containsEntry("session.timeout.ms", "6000")
@@ -46,7 +46,7 @@ class CoordinatorAppTest {
                 LOCAL.commitInterval(), Map.of("session.timeout.ms", "45000", "consumer.group.instance.id", "mine",
                         "num.standby.replicas", "0"), null,
                 HOST_A, null, false, InputLimits.DEFAULTS, (short) 1,
-                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL, null, null);
 
         Properties props = CoordinatorApp.streamsProperties(config);
 

@@ -257,7 +257,8 @@ class CoordinatorMainTest {
         CoordinatorConfig config = parse("--sidecar-master-key-file", file.toString()).config();
 
         assertThat(config.allowUnsignedRequests()).isFalse();
-        assertThat(config.requestsKey()).map(SigningKey::toBase64).contains(key.requestsKey().toBase64());
+        assertThat(config.requestsKeys()).map(keys -> keys.current().toBase64())
+                .contains(key.requestsKey().toBase64());
     }
 
     @Test
@@ -268,7 +269,7 @@ class CoordinatorMainTest {
                 .config();
 
         assertThat(config.allowUnsignedRequests()).isTrue();
-        assertThat(config.requestsKey()).as("the REST API still signs what it publishes").isPresent();
+        assertThat(config.requestsKeys()).as("the REST API still signs what it publishes").isPresent();
     }
 
     @Test

@@ -132,7 +132,7 @@ class StoreRebuildIT {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), application, topics, 1, (short) 1,
                 dir, Duration.ofMillis(50), Duration.ofMillis(20), Map.of(), null,
                 CoordinatorConfig.Failover.DEFAULTS, SigningKey.generate(), false, InputLimits.DEFAULTS, (short) 1,
-                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL, null, null);
         KafkaConsumer<byte[], byte[]> newer = memberOfLayout(kafka, application, StoreLayout.CURRENT + 1);
         try {
             newer.subscribe(List.of("layout-guard-topic"));

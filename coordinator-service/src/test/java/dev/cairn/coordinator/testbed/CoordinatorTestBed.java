@@ -31,6 +31,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -137,6 +138,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         private int partitions = 2;
         private QueryServerConfig queryServer;
         private SigningKey masterKey = SigningKey.generate();
+        private SigningKey previousMasterKey;
+        private Instant previousMasterKeyUntil;
         private final Map<String, String> kafkaProperties = new HashMap<>();
 
         private Builder(KafkaCluster kafka, Path stateDir) {
@@ -179,6 +182,16 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
         }
 
         /**
+         * A coordinator in a key rotation: records signed with keys derived from {@code previous} are accepted too
+         * until {@code until} ({@code sidecar.previous.master.key.file} and {@code .until}).
+         */
+        public Builder withPreviousMasterKey(SigningKey previous, Instant until) {
+            this.previousMasterKey = Objects.requireNonNull(previous, "previous");
+            this.previousMasterKeyUntil = Objects.requireNonNull(until, "until");
+            return this;
+        }
+
+        /**
          * A coordinator without master key that accepts unsigned sidecar records and requests
          * ({@code --allow-unsigned-sidecar-records --allow-unsigned-requests}), and a bed that sends them unsigned:
          * only for tests whose subject is that mode.
@@ -216,7 +229,8 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
                 settings.partitions, (short) 1, dir, Duration.ofMillis(50), Duration.ofMillis(20),
                 settings.kafkaProperties, queryServer, CoordinatorConfig.Failover.DEFAULTS, settings.masterKey,
                 settings.masterKey == null, InputLimits.DEFAULTS, (short) 1,
-                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL);
+                CoordinatorConfig.DEFAULT_SNAPSHOT_INTERVAL, settings.previousMasterKey,
+                settings.previousMasterKeyUntil);
         CoordinatorApp app = CoordinatorApp.start(config);
         Awaitility.await().atMost(WAIT).until(() -> app.streams().state() == KafkaStreams.State.RUNNING);
         return app;
@@ -340,6 +354,17 @@ public final class CoordinatorTestBed implements AutoCloseable, BeforeAllCallbac
     /** Produces a sidecar's event ({@code TaskStarted}, an ack, a decline...) to the acks topic. */
     public void sendAck(String jobId, Object event) {
         BedProducers.send(acks, topics.acks(), jobId, new AckEnvelope(event));
+    }
+
+    /**
+     * Produces a sidecar's event to the acks topic signed with {@code jobKey} (and its key id) instead of the key the
+     * bed derives: as a sidecar still holding a key of the previous master key sends it.
+     */
+    public void sendAckSignedWith(SigningKey jobKey, String jobId, Object event) {
+        byte[] value = CairnSerdes.acks().serialize(topics.acks(), new AckEnvelope(event));
+        RecordHeaders headers = new RecordHeaders();
+        RecordSignatures.sign(headers, jobKey, value);
+        BedProducers.sendRaw(kafka.bootstrapServers(), topics.acks(), jobId, value, headers);
     }
 
     public void startTask(String jobId, String taskId, int subtaskIndex, String attemptId) {

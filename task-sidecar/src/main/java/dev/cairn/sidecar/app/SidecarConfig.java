@@ -41,6 +41,9 @@ import java.util.Map;
  *     {@code null} serves no metrics
  * @param metricsBindAddress {@code metrics.bind.address}: the address that port is bound to
  *     ({@value #DEFAULT_METRICS_BIND_ADDRESS}: only local scrapers reach it)
+ * @param authKeyFile {@code auth.key.file}: the file {@code authKey} was read from, which the running sidecar re-reads
+ *     when it changes (a new key after a key rotation signs the next record); {@code null} when the key was given
+ *     inline or in code, or there is none
  */
 public record SidecarConfig(
         String bootstrapServers,
@@ -59,7 +62,8 @@ public record SidecarConfig(
         SigningKey authKey,
         String participant,
         Integer metricsPort,
-        String metricsBindAddress) {
+        String metricsBindAddress,
+        Path authKeyFile) {
 
     /** Flink's default checkpoint timeout. */
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
@@ -97,6 +101,10 @@ public record SidecarConfig(
         if (metricsPort != null) {
             SidecarKeys.checkMetricsPort(metricsPort);
         }
+        if (authKeyFile != null && authKey == null) {
+            throw new ConfigProblem(SidecarKeys.AUTH_KEY_FILE, SidecarKeys.AUTH_KEY_FILE + " is set without the key "
+                    + "read from it");
+        }
         metricsBindAddress = metricsBindAddress == null ? DEFAULT_METRICS_BIND_ADDRESS : metricsBindAddress;
         SidecarKeys.checkBindAddress(metricsBindAddress);
         if (hookKind == HookKind.COMMAND && hookCommand.isEmpty()) {
@@ -111,7 +119,7 @@ public record SidecarConfig(
     public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
                 null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
-                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS);
+                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS, null);
     }
 
     /**
@@ -121,7 +129,7 @@ public record SidecarConfig(
     public static SidecarConfig forParticipant(String bootstrapServers, String jobId, String participant) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, null, -1, HookKind.JAVA, null, null,
                 List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, Map.of(), null,
-                participant, null, DEFAULT_METRICS_BIND_ADDRESS);
+                participant, null, DEFAULT_METRICS_BIND_ADDRESS, null);
     }
 
     /** Whether it runs as a coordinator-side participant rather than beside a task. */
@@ -133,7 +141,25 @@ public record SidecarConfig(
     public SidecarConfig withAuthKey(SigningKey jobKey) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant,
-                metricsPort, metricsBindAddress);
+                metricsPort, metricsBindAddress, null);
+    }
+
+    /**
+     * Signs every record with the key of {@code file} (from {@code cairn keys job}), re-read when the file changes.
+     *
+     * @throws ConfigProblem naming {@code auth.key.file} when the file cannot be read or holds no key
+     */
+    public SidecarConfig withAuthKeyFile(Path file) {
+        SigningKey key;
+        try {
+            key = SigningKey.fromFile(file);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigProblem(SidecarKeys.AUTH_KEY_FILE, SidecarKeys.AUTH_KEY_FILE + " does not hold a valid "
+                    + "key: " + e.getMessage(), e);
+        }
+        return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
+                hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, key, participant,
+                metricsPort, metricsBindAddress, file);
     }
 
     /** Reads {@code file} (a properties file, {@link SidecarKeys}) with overrides from {@code environment}. */
@@ -150,13 +176,13 @@ public record SidecarConfig(
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant,
-                metricsPort, metricsBindAddress);
+                metricsPort, metricsBindAddress, authKeyFile);
     }
 
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
-                startupTimeout, kafkaProperties, authKey, participant);
+                startupTimeout, kafkaProperties, authKey, participant, authKeyFile);
     }
 
     private static void require(String key, Object value) {

@@ -93,7 +93,10 @@ public final class SidecarKeys {
                 .define(AUTH_KEY, Type.PASSWORD, null, Importance.HIGH,
                         "The job's signing key (Base64, from `cairn keys job`); without it or auth.key.file the "
                                 + "sidecar sends unsigned records, which a coordinator with a master key dead-letters.")
-                .define(AUTH_KEY_FILE, Type.STRING, null, Importance.HIGH, "A file holding the job's signing key.")
+                .define(AUTH_KEY_FILE, Type.STRING, null, Importance.HIGH, "A file holding the job's signing key; "
+                        + "the sidecar re-reads it when it changes (checked at most once a second, as it sends), so "
+                        + "a new key after a key rotation needs no restart. A file that became unreadable or holds no "
+                        + "key keeps the key read before, with an error in the log.")
                 .define(METRICS_PORT, Type.INT, null, OptionalValue.of(value -> checkMetricsPort((Integer) value),
                         "[0,...,65535]"), Importance.LOW,
                         "Serve Prometheus GET /metrics on this port (0: any free port); unset: no metrics endpoint.")
@@ -124,13 +127,16 @@ public final class SidecarKeys {
         String participant = participant(config);
         Duration snapshotTimeout = Duration.ofMillis(config.getLong(SNAPSHOT_TIMEOUT_MS));
         Long hookTimeout = config.getLong(HOOK_TIMEOUT_MS);
+        SigningKey authKey = authKey(config);
+        String authKeyFile = config.getString(AUTH_KEY_FILE);
         return new SidecarConfig(config.getString(BOOTSTRAP_SERVERS), topics(config), config.getString(JOB_ID),
                 participant != null ? null : (String) required(config, TASK_ID),
                 participant != null ? -1 : (Integer) required(config, SUBTASK_INDEX),
                 kind, config.getString(HOOK_CLASS), url == null ? null : URI.create(url), command,
                 hookTimeout == null ? snapshotTimeout : Duration.ofMillis(hookTimeout), snapshotTimeout,
-                Duration.ofMillis(config.getLong(STARTUP_TIMEOUT_MS)), config.passThrough(), authKey(config),
-                participant, config.getInt(METRICS_PORT), metricsBindAddress(config));
+                Duration.ofMillis(config.getLong(STARTUP_TIMEOUT_MS)), config.passThrough(), authKey,
+                participant, config.getInt(METRICS_PORT), metricsBindAddress(config),
+                authKeyFile == null ? null : Path.of(authKeyFile));
     }
 
     private static CairnTopics topics(LayeredConfig config) {

@@ -1,6 +1,5 @@
 package dev.cairn.sidecar.kafka;
 
-import dev.cairn.auth.SigningSerializer;
 import dev.cairn.events.AckEnvelope;
 import dev.cairn.events.ControlEnvelope;
 import dev.cairn.events.StateHandle;
@@ -173,8 +172,7 @@ public final class KafkaSidecar implements AutoCloseable {
                             UUID.randomUUID().toString());
             published.join();
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
-                    settings.authKey() == null ? CairnSerdes.acks().serializer()
-                            : new SigningSerializer<>(CairnSerdes.acks().serializer(), settings.authKey()));
+                    AckSerializers.of(settings, Clock.systemUTC(), ReloadingKeyFile.CHECK_INTERVAL));
             Optional<Startup.Registered> registered = identity instanceof TaskAttempt attempt
                     ? Optional.of(Startup.register(producer, settings, attempt, clock, deadline)) : Optional.empty();
             Startup.Restored restored = Startup.restoreOrReport(hook, settings,

@@ -2,6 +2,7 @@ package dev.cairn.sidecar.kafka;
 
 import dev.cairn.auth.SigningKey;
 import dev.cairn.events.topics.CairnTopics;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
@@ -21,10 +22,12 @@ import java.util.Objects;
  * @param kafkaProperties passed to the consumers and the producer as they are (security settings, tuning)
  * @param authKey the job's key that signs every record sent; {@code null}: unsigned
  * @param participant the coordinator-side participant it runs as; {@code null} for a task sidecar
+ * @param authKeyFile the file {@code authKey} was read from, re-read when it changes ({@link ReloadingKeyFile});
+ *     {@code null}: the key never changes
  */
 public record RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId,
         int subtaskIndex, Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
-        SigningKey authKey, String participant) {
+        SigningKey authKey, String participant, Path authKeyFile) {
 
     public RuntimeSettings {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -37,6 +40,17 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
         Objects.requireNonNull(snapshotTimeout, "snapshotTimeout");
         Objects.requireNonNull(startupTimeout, "startupTimeout");
         kafkaProperties = Map.copyOf(kafkaProperties);
+        if (authKeyFile != null) {
+            Objects.requireNonNull(authKey, "authKey (read from authKeyFile)");
+        }
+    }
+
+    /** Settings whose key, if any, never changes. */
+    public RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId, int subtaskIndex,
+            Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
+            SigningKey authKey, String participant) {
+        this(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout, startupTimeout, kafkaProperties,
+                authKey, participant, null);
     }
 
     /** A task sidecar's settings. */
@@ -44,7 +58,7 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
             Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
             SigningKey authKey) {
         this(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout, startupTimeout, kafkaProperties,
-                authKey, null);
+                authKey, null, null);
     }
 
     /** Whether it runs as a coordinator-side participant. */

@@ -18,7 +18,8 @@ public final class SidecarConfigCopies {
         SidecarConfig c = config;
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), c.snapshotTimeout(),
-                timeout, c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress());
+                timeout, c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress(),
+                c.authKeyFile());
     }
 
     /** {@code config} declining a snapshot that takes longer than {@code timeout}. */
@@ -27,7 +28,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), timeout,
                 c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(),
-                c.metricsBindAddress());
+                c.metricsBindAddress(), c.authKeyFile());
     }
 
     /** {@code config} reaching the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
@@ -35,7 +36,8 @@ public final class SidecarConfigCopies {
         SidecarConfig c = config;
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 HookKind.HTTP, null, url, List.of(), timeout, c.snapshotTimeout(), c.startupTimeout(),
-                c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress());
+                c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress(),
+                c.authKeyFile());
     }
 
     /** {@code config} running {@code command} for each call (hook.kind=command), each limited to {@code timeout}. */
@@ -43,7 +45,8 @@ public final class SidecarConfigCopies {
         SidecarConfig c = config;
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 HookKind.COMMAND, null, null, command, timeout, c.snapshotTimeout(), c.startupTimeout(),
-                c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress());
+                c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress(),
+                c.authKeyFile());
     }
 
     /** {@code config} instantiating {@code className} as the hook (hook.kind=java). */
@@ -52,7 +55,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 HookKind.JAVA, className, null, List.of(), c.hookTimeout(), c.snapshotTimeout(),
                 c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(),
-                c.metricsBindAddress());
+                c.metricsBindAddress(), c.authKeyFile());
     }
 
     /** {@code config} serving {@code GET /metrics} on {@code bindAddress}:{@code port} (0: any free port). */
@@ -60,6 +63,7 @@ public final class SidecarConfigCopies {
         SidecarConfig c = config;
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), c.snapshotTimeout(),
-                c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), port, bindAddress);
+                c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), port, bindAddress,
+                c.authKeyFile());
     }
 }

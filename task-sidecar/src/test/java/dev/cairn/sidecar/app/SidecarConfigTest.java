@@ -276,6 +276,20 @@ class SidecarConfigTest {
     }
 
     @Test
+    void shouldRememberTheKeyFileSoThatTheRunningSidecarRereadsItButNotAnInlineKey() throws Exception {
+        SigningKey key = SigningKey.generate();
+        Path file = Files.writeString(dir.resolve("orders.key"), key.toBase64() + "\n");
+
+        SidecarConfig fromFile = SidecarConfig.fromProperties(with("auth.key.file", file.toString()), NO_ENV);
+        SidecarConfig inline = SidecarConfig.fromProperties(with("auth.key", key.toBase64()), NO_ENV);
+
+        assertThat(fromFile.authKeyFile()).isEqualTo(file);
+        assertThat(fromFile.runtimeSettings().authKeyFile()).isEqualTo(file);
+        assertThat(inline.authKeyFile()).isNull();
+        assertThat(fromFile.withAuthKey(key).authKeyFile()).as("a key given in code replaces the file's").isNull();
+    }
+
+    @Test
     void shouldRejectTheJobKeyWithoutPrintingItWhenItIsInvalid() {
         String tooShort = "c2VjcmV0LXNob3J0";
         rejecting(with("auth.key", tooShort), NO_ENV, "auth.key")

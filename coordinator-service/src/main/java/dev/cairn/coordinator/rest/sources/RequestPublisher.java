@@ -1,5 +1,6 @@
 package dev.cairn.coordinator.rest.sources;
 
+import dev.cairn.auth.RotatingKeys;
 import dev.cairn.auth.SigningKey;
 import dev.cairn.client.requests.KafkaRequestSender;
 import dev.cairn.client.requests.RequestSender;
@@ -12,6 +13,7 @@ import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -91,17 +93,22 @@ public interface RequestPublisher extends AutoCloseable {
     }
 
     /**
-     * Publishes to {@code topic} through a {@link KafkaRequestSender}.
+     * Publishes to {@code topic} through a {@link KafkaRequestSender}. Each request is signed with the requests key
+     * in force when it is sent: during a key rotation's overlap the previous master key's, which every instance
+     * accepts, whether it was restarted with the new master key yet or not (so a rolling restart loses no request),
+     * after the overlap the current one's ({@link RotatingKeys#signingKeyAt}).
      *
      * @param kafkaProperties passed to the producer as they are (security settings and the like)
-     * @param requestsKey the key every request is signed with ({@link SigningKey#requestsKey()}); empty sends
-     *     them unsigned (a coordinator without master key)
+     * @param requestsKeys the requests keys of the master keys ({@link SigningKey#requestsKey()}); empty sends
+     *     requests unsigned (a coordinator without master key)
+     * @param clock what tells whether the overlap has ended
      */
     static RequestPublisher kafka(String bootstrapServers, Map<String, String> kafkaProperties, String topic,
-            Optional<SigningKey> requestsKey) {
+            Optional<RotatingKeys> requestsKeys, Clock clock) {
         Map<String, Object> settings = new HashMap<>(kafkaProperties);
         settings.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         settings.put(ProducerConfig.CLIENT_ID_CONFIG, "cairn-rest-requests");
-        return of(new KafkaRequestSender(settings, topic, SEND_TIMEOUT, requestsKey));
+        return of(requestsKeys.map(keys -> new KafkaRequestSender(settings, topic, SEND_TIMEOUT, keys, clock))
+                .orElseGet(() -> new KafkaRequestSender(settings, topic, SEND_TIMEOUT, Optional.empty())));
     }
 }
