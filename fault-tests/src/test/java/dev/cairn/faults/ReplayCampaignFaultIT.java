@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
  * views (spec and status, checkpoint counts and history, restore point, savepoints) must be what they were, the
  * removed job must stay removed, every copy must be answered in the journal by exactly one refusal that says why
  * ({@link ReplayVerdicts}), found by the input headers of the journal records ({@link JournalAnswers}), and no
- * refusal may hand a state of a kept savepoint or of the restore point out for deletion. The class takes 1.5 to 2.5
- * minutes, about a minute of it starting Kafka and the coordinator.
+ * refusal may hand a state of a kept savepoint or of the restore point out for deletion. The class takes 1 to 2.5
+ * minutes, about half of it starting Kafka and the coordinator.
  */
 class ReplayCampaignFaultIT {
 
