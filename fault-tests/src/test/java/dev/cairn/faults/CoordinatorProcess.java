@@ -38,7 +38,7 @@ final class CoordinatorProcess implements AutoCloseable {
 
     private final String name;
     private final Path dir;
-    private final List<String> flags;
+    private List<String> flags;
     private final Path masterKeyFile;
     private final int httpPort;
     private final int probesPort;
@@ -197,6 +197,18 @@ final class CoordinatorProcess implements AutoCloseable {
     }
 
     /**
+     * Stops the instance cleanly (SIGTERM) and starts it again with {@code moreFlags} after its flags (e.g. another
+     * {@code --request-freshness-ms}), kept across later restarts; same state directory, instance id and ports.
+     */
+    void restartWith(List<String> moreFlags) {
+        stop();
+        List<String> changed = new ArrayList<>(flags);
+        changed.addAll(moreFlags);
+        flags = List.copyOf(changed);
+        launch();
+    }
+
+    /**
      * Starts the stopped instance again on another release's coordinator {@code jar}, with the same flags (so the same
      * application id, topics and state directory) and the same REST port: an upgrade in place.
      */
@@ -244,6 +256,11 @@ final class CoordinatorProcess implements AutoCloseable {
     /** {@code PUT path} with the JSON {@code body} and the run's bearer token, as {@link #post}. */
     HttpAnswer put(String path, String body) {
         return write("PUT", path, body);
+    }
+
+    /** {@code DELETE path} with the JSON {@code body} and the run's bearer token, as {@link #post}. */
+    HttpAnswer delete(String path, String body) {
+        return write("DELETE", path, body);
     }
 
     private HttpAnswer write(String method, String path, String body) {

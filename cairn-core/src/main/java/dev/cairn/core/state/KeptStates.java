@@ -17,10 +17,11 @@ import java.util.Optional;
  * The states that checkpoints the coordinator keeps refer to, which no worker may be told to delete. Kafka delivers
  * at least once, so an ack the coordinator accepted may arrive again at any time, also after its checkpoint
  * completed (Flink's RPC never delivers one twice): the state handle of a discarded ack is handed out for clean-up
- * only when no pending or retained checkpoint, and no finished subtask's final state, refers to its location. A
- * retained checkpoint whose accepted acks are no longer stored (they left the history) is taken to refer to every
- * state of its own id: nothing is handed out that might be part of it. A checkpoint of a job removed under the
- * same id ({@link #ofRemovedJob}) keeps its states too: the removed job's checkpoints and savepoints stay the user's.
+ * only when no pending or retained checkpoint, no kept savepoint (a participant's state included), and no finished
+ * subtask's final state, refers to its location. A retained checkpoint whose accepted acks are no longer stored
+ * (they left the history) is taken to refer to every state of its own id: nothing is handed out that might be part of
+ * it. A checkpoint of a job removed under the same id ({@link #ofRemovedJob}) keeps its states too: the removed
+ * job's checkpoints and savepoints stay the user's.
  */
 public final class KeptStates {
 
@@ -55,27 +56,40 @@ public final class KeptStates {
         return Optional.empty();
     }
 
-    /** Why a participant's handle must be kept, naming the retained checkpoint that holds it; else empty. */
+    /**
+     * Why a participant's handle must be kept, naming the retained checkpoint, kept savepoint or pending checkpoint
+     * that holds it; else empty.
+     */
     public static Optional<String> whyKept(CoordinatorState state, JobState job, String participant,
             StateHandle handle) {
         if (handle == null) {
             return Optional.empty();
         }
         for (CheckpointCompleted retained : retained(state, job.getJobId())) {
-            for (ParticipantState kept : retained.getParticipantStates()) {
-                if (kept.getParticipant().equals(participant) && sameLocation(kept.getState(), handle)) {
-                    return Optional.of("retained checkpoint " + retained.getCheckpointId() + " refers to it");
-                }
+            if (holds(retained.getParticipantStates(), participant, handle)) {
+                return Optional.of("retained checkpoint " + retained.getCheckpointId() + " refers to it");
+            }
+        }
+        for (CheckpointCompleted savepoint : state.savepoints(job.getJobId())) {
+            if (holds(savepoint.getParticipantStates(), participant, handle)) {
+                return Optional.of("savepoint " + savepoint.getCheckpointId() + " refers to it");
             }
         }
         for (PendingCheckpoint pending : job.getPending()) {
-            for (ParticipantState kept : pending.getParticipantStates()) {
-                if (kept.getParticipant().equals(participant) && sameLocation(kept.getState(), handle)) {
-                    return Optional.of("checkpoint " + pending.getCheckpointId() + " refers to it");
-                }
+            if (holds(pending.getParticipantStates(), participant, handle)) {
+                return Optional.of("checkpoint " + pending.getCheckpointId() + " refers to it");
             }
         }
         return Optional.empty();
+    }
+
+    private static boolean holds(List<ParticipantState> states, String participant, StateHandle handle) {
+        for (ParticipantState kept : states) {
+            if (kept.getParticipant().equals(participant) && sameLocation(kept.getState(), handle)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
