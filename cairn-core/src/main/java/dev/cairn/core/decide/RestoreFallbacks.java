@@ -10,6 +10,7 @@ import dev.cairn.events.RestoreFailed;
 import dev.cairn.events.RestorePointRejected;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A subtask could not restore the job's restore point (a missing or corrupt state object): the job falls back to the
@@ -29,6 +30,13 @@ final class RestoreFallbacks {
         String jobId = failed.getJobId();
         if (!TaskVertices.hasSubtask(d.state.vertex(jobId, failed.getTaskId()), failed.getSubtaskIndex())) {
             d.reject(jobId, command, "unknown task " + failed.getTaskId() + " subtask " + failed.getSubtaskIndex());
+            return;
+        }
+        Optional<String> running = d.state.attempt(jobId, failed.getTaskId(), failed.getSubtaskIndex());
+        if (running.isEmpty() || !running.get().equals(failed.getAttemptId())) {
+            d.reject(jobId, command, "attempt " + failed.getAttemptId() + " of task " + failed.getTaskId()
+                    + " subtask " + failed.getSubtaskIndex() + " is not the running one (" + running.orElse("none "
+                    + "started") + "): its report about checkpoint " + failed.getCheckpointId() + " changes nothing");
             return;
         }
         List<CheckpointCompleted> retained = d.state.retained(jobId).map(RetainedCheckpoints::getCheckpoints)

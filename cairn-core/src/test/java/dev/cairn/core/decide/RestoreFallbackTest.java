@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.events.SidecarNotifications;
 import dev.cairn.core.state.Retention;
+import dev.cairn.core.testing.Fixtures;
 import dev.cairn.core.testing.Scenario;
 import dev.cairn.core.testing.Then;
 import dev.cairn.events.CheckpointAborted;
@@ -94,5 +95,19 @@ class RestoreFallbackTest {
         assertThat(then.single(CommandRejected.class).getReason()).isEqualTo("checkpoint 2 is not the restore point "
                 + "of job " + JOB + " (1 is): a report about it changes nothing");
         assertThat(Retention.newest(then.state().retained(JOB)).orElseThrow().getCheckpointId()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldRefuseAReportOfAnAttemptThatIsNoLongerRunning() {
+        Scenario restarted = twoCompleted(2).and(new Command.StartTask(Fixtures.started(JOB, SOURCE, 1,
+                attempt(SOURCE, 1, 2))), 2400);
+
+        Then then = restarted.when(failed(2), 2500);
+
+        then.thenTypes(CommandRejected.class);
+        assertThat(then.single(CommandRejected.class).getReason()).isEqualTo("attempt " + attempt(SOURCE, 1, 1)
+                + " of task source subtask 1 is not the running one (" + attempt(SOURCE, 1, 2) + "): its report "
+                + "about checkpoint 2 changes nothing");
+        assertThat(Retention.newest(then.state().retained(JOB)).orElseThrow().getCheckpointId()).isEqualTo(2);
     }
 }
