@@ -84,7 +84,7 @@ class KafkaAclsIT {
         CoordinatorConfig config = new CoordinatorConfig(kafka.bootstrapServers(), APPLICATION_ID, TOPICS, 2,
                 (short) 1, dir.resolve("coordinator-state"), Duration.ofMillis(50), Duration.ofMillis(20),
                 kafkaConfig, null, CoordinatorConfig.Failover.DEFAULTS, master, false, InputLimits.DEFAULTS,
-                (short) 1, Duration.ofSeconds(1));
+                (short) 1, Duration.ofSeconds(1), null, null);
         coordinator = CoordinatorApp.start(config);
         await().atMost(WAIT).until(() -> coordinator.streams().state() == KafkaStreams.State.RUNNING);
     }
