@@ -37,6 +37,11 @@ final class ProcessRun {
     private final StreamCapture stdout = StreamCapture.head(MAX_STDOUT_BYTES);
     private final StreamCapture stderr = StreamCapture.tail(MAX_STDERR_BYTES);
     private final CompletableFuture<Outcome> outcome = new CompletableFuture<>();
+    /**
+     * Set before the timer destroys the process: the exit that destroying causes may complete the outcome before the
+     * timer does, and must still say that the run timed out (not that it was killed by a signal).
+     */
+    private volatile boolean expired;
 
     private ProcessRun(Process process) {
         this.process = process;
@@ -62,7 +67,7 @@ final class ProcessRun {
                 if (error != null) {
                     run.outcome.completeExceptionally(error);
                 } else {
-                    run.outcome.complete(new Outcome(run.process.exitValue(), false, run.stdout.text(),
+                    run.outcome.complete(new Outcome(run.process.exitValue(), run.expired, run.stdout.text(),
                             run.stdout.overflowed(), run.stderr.lastLines(STDERR_LINES)));
                 }
             });
@@ -89,6 +94,7 @@ final class ProcessRun {
         if (outcome.isDone()) {
             return;
         }
+        expired = true;
         destroy();
         outcome.complete(new Outcome(-1, true, stdout.text(), stdout.overflowed(), stderr.lastLines(STDERR_LINES)));
     }
