@@ -164,6 +164,7 @@ public record CoordinatorConfig(
             throw new IllegalArgumentException("a previous master key needs a current one (sidecarMasterKey)");
         }
         if (sidecarMasterKey != null) {
+            // refuses a previous key without the end of its overlap (or the reverse), and one equal to the master key
             new RotatingKeys(sidecarMasterKey, previousMasterKey, previousMasterKeyUntil);
         } else if (previousMasterKeyUntil != null) {
             throw new IllegalArgumentException("previousMasterKeyUntil is set without a previous master key");
