@@ -63,8 +63,8 @@ public final class SharedKeyVerifyingDeserializer<T> implements Deserializer<T> 
                     + " has no " + RecordSignatures.HEADER + " header; " + remedy, null);
         }
         if (signature != null) {
-            SignatureCheck.verify(keys, RecordSignatures.keyId(headers), data, signature, clock.instant(),
-                    "the record on topic " + topic, "another key");
+            SignatureCheck.verify(keys, RecordSignatures.keyId(headers), data, signature, clock,
+                    () -> "the record on topic " + topic, "another key");
         }
         return inner.deserialize(topic, headers, data);
     }

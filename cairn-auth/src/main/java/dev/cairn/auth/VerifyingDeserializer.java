@@ -65,8 +65,8 @@ public final class VerifyingDeserializer<T> implements Deserializer<T> {
                     + " for job '" + jobId + "' has no " + RecordSignatures.HEADER
                     + " header; this coordinator accepts only records signed with the job's key", null);
         }
-        SignatureCheck.verify(jobKeys(jobId), RecordSignatures.keyId(headers), data, signature, clock.instant(),
-                "the record on topic " + topic + " for job '" + jobId + "'", "another job's key");
+        SignatureCheck.verify(jobKeys(jobId), RecordSignatures.keyId(headers), data, signature, clock,
+                () -> "the record on topic " + topic + " for job '" + jobId + "'", "another job's key");
         return record;
     }
 

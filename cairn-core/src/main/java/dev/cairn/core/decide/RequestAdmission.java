@@ -2,6 +2,7 @@ package dev.cairn.core.decide;
 
 import dev.cairn.coordinator.state.AdmittedRequest;
 import dev.cairn.coordinator.state.AdmittedRequests;
+import dev.cairn.core.events.BoundedText;
 import dev.cairn.core.events.Command;
 import dev.cairn.core.events.EventFields;
 import dev.cairn.core.events.EventKind;
@@ -11,9 +12,6 @@ import dev.cairn.events.RequestAdmitted;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import org.apache.avro.Schema;
@@ -45,7 +43,6 @@ final class RequestAdmission {
 
     /** The most keys a job keeps: a request beyond them within two windows is refused. */
     static final int MAX_ADMITTED = 1_000;
-    private static final HexFormat HEX = HexFormat.of();
     /** Bytes of the SHA-256 a key keeps: 128 bits. */
     private static final int DIGEST_BYTES = 16;
 
@@ -136,7 +133,7 @@ final class RequestAdmission {
         if (id != null && !id.toString().isBlank()) {
             return "id:" + id;
         }
-        return "sha256:" + HEX.formatHex(sha256(encode(event)), 0, DIGEST_BYTES);
+        return "sha256:" + BoundedText.sha256(encode(event)).substring(0, 2 * DIGEST_BYTES);
     }
 
     private static byte[] encode(SpecificRecord event) {
@@ -149,13 +146,5 @@ final class RequestAdmission {
             throw new UncheckedIOException("cannot encode " + EventFields.type(event), e);
         }
         return bytes.toByteArray();
-    }
-
-    private static byte[] sha256(byte[] bytes) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(bytes);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is part of every JDK", e);
-        }
     }
 }

@@ -54,6 +54,15 @@ class RequestReplayTopologyTest {
                 .setTimestampMs(madeAtMs).build());
     }
 
+    /** The job suspended by a request made at {@code madeAt}, then resumed; returns the suspension, journal read. */
+    private RequestEnvelope suspendedThenResumed(long madeAt) {
+        RequestEnvelope suspend = status(JobStatus.SUSPENDED, madeAt);
+        cairn.send(JOB, suspend);
+        cairn.send(JOB, status(JobStatus.RUNNING, madeAt + 1000));
+        journal.readValuesToList();
+        return suspend;
+    }
+
     private List<Object> events() {
         return journal.readValuesToList().stream().map(JournalEnvelope::getEvent).toList();
     }
@@ -65,11 +74,8 @@ class RequestReplayTopologyTest {
     @Test
     void shouldRefuseASuspensionWrittenAgainAfterTheJobWasResumed() {
         long madeAt = cairn.now();
-        RequestEnvelope suspend = status(JobStatus.SUSPENDED, madeAt);
-        cairn.send(JOB, suspend);
-        cairn.send(JOB, status(JobStatus.RUNNING, madeAt + 1000));
+        RequestEnvelope suspend = suspendedThenResumed(madeAt);
         assertThat(status()).isEqualTo(JobStatus.RUNNING);
-        journal.readValuesToList();
 
         cairn.requests().pipeInput(JOB, suspend, Instant.ofEpochMilli(madeAt + 2000));
 
@@ -83,9 +89,7 @@ class RequestReplayTopologyTest {
     @Test
     void shouldRefuseARequestWrittenAgainAfterTheFreshnessWindow() {
         long madeAt = cairn.now();
-        RequestEnvelope suspend = status(JobStatus.SUSPENDED, madeAt);
-        cairn.send(JOB, suspend);
-        cairn.send(JOB, status(JobStatus.RUNNING, madeAt + 1000));
+        RequestEnvelope suspend = suspendedThenResumed(madeAt);
         cairn.advance(Duration.ofMinutes(11));
         journal.readValuesToList();
 
