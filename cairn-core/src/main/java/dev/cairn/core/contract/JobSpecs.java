@@ -196,11 +196,14 @@ public final class JobSpecs {
         return Math.max(config.getIntervalMs(), config.getMinPauseMs());
     }
 
-    /** The first periodic trigger delay: minPause + fraction * (interval - minPause), fraction clamped to [0, 1). */
+    /**
+     * The first periodic trigger delay, in [minPause, interval] both included as Flink draws it:
+     * minPause + floor(fraction * (interval - minPause + 1)), fraction clamped to [0, 1).
+     */
     public static long initialDelayMs(CheckpointConfig config, double fraction) {
         double clamped = Double.isNaN(fraction) ? 0 : Math.min(Math.max(fraction, 0), Math.nextDown(1.0));
         long span = effectiveIntervalMs(config) - config.getMinPauseMs();
-        return config.getMinPauseMs() + (long) Math.floor(clamped * span);
+        return config.getMinPauseMs() + (long) Math.floor(clamped * (span + 1));
     }
 
     /** The smallest {@code dueAt + k * interval} (k >= 1) after {@code now}: fixed rate, no burst. */

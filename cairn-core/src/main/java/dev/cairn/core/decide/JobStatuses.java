@@ -19,7 +19,7 @@ final class JobStatuses {
     }
 
     /**
-     * @param initialDelayFraction in [0, 1): where in [minPause, interval) the first periodic trigger falls when
+     * @param initialDelayFraction in [0, 1): where in [minPause, interval] the first periodic trigger falls when
      *     the job enters RUNNING
      * @param why the message of what leaving RUNNING aborts and drops; null says the status it left for
      */

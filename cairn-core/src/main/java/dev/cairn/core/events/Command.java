@@ -82,7 +82,7 @@ public sealed interface Command {
      * Registers a job or replaces its spec.
      *
      * @param initialDelayFraction a random value in [0, 1) mapping to the first periodic trigger delay
-     *     in [minPause, interval)
+     *     in [minPause, interval], both included as in Flink
      */
     record RegisterJob(JobSpec event, double initialDelayFraction) implements Input {
     }

@@ -61,10 +61,11 @@ class JobLifecycleTest {
         "1000, 0, 0.999, 999",
         "1000, 300, 0.0, 300",
         "100, 300, 0.7, 300",
-        "1000, 0, 1.5, 999",
+        "1000, 0, 0.9999, 1000",
+        "1000, 0, 1.5, 1000",
         "1000, 0, -1.0, 0"
     })
-    void shouldDrawFirstTriggerDelayWithinMinPauseAndInterval(long interval, long minPause, double fraction,
+    void shouldDrawFirstTriggerDelayWithinMinPauseAndIntervalBothIncludedAsFlinkDoes(long interval, long minPause, double fraction,
             long delay) {
         Then then = Scenario.given()
                 .when(new Command.RegisterJob(spec(config().setIntervalMs(interval).setMinPauseMs(minPause)), fraction),
