@@ -91,7 +91,9 @@ public final class CoordinatorKeys {
                         "The fewest replicas every Cairn topic must have: the coordinator refuses to start when one "
                                 + "has fewer (docs/operations.md, Start-up checks).")
                 .define(STATE_DIR, Type.STRING, "/tmp/cairn-coordinator", new NonEmptyString(), Importance.MEDIUM,
-                        "Where Kafka Streams keeps this instance's process id and stores.")
+                        "Where Kafka Streams keeps this instance's process id and task directories; the stores "
+                                + "themselves live in the heap and are restored from their changelogs "
+                                + "(docs/operations.md, Sizing the heap).")
                 .define(TICK_INTERVAL_MS, Type.LONG, 100L, Range.atLeast(1), Importance.LOW,
                         "How often due timers are looked for.")
                 .define(COMMIT_INTERVAL_MS, Type.LONG, 20L, Range.atLeast(1), Importance.MEDIUM,
