@@ -78,7 +78,17 @@ final class DocumentedCommands {
             "mvn -B -o -q -pl cairn-demo -am test -Dtest=ConfigurationReferenceTest "
                     + "-Dsurefire.failIfNoSpecifiedTests=false -Dcairn.write-config-reference=true",
             "ConfigurationReferenceTest (cairn-demo), which mvn -B verify in .ci/run runs: it fails when "
-                    + "docs/configuration.md differs from what this command writes");
+                    + "docs/configuration.md differs from what this command writes",
+            "docker compose up --build",
+            "not run: the build machines have no Docker engine; DockerComposeConsistencyTest (cairn-demo) checks "
+                    + "docker-compose.yml against the Dockerfiles, the keys the programs read and their ports",
+            "docker compose run --rm cli register --job demo-job --task source:1 --task sink:1 --interval-ms 2000 "
+                    + "--timeout-ms 10000 --storage file:///var/lib/cairn-worker",
+            "not run: no Docker engine; the cli service's image runs the CLI jar whose register command "
+                    + ReadmeCommandsIT.class.getSimpleName() + " runs as bin/cairn register",
+            "docker run -d --name kafka -p 9092:9092 apache/kafka:4.4.0",
+            "not run: no Docker engine; ReadmeTourIT runs the tour against the in-JVM KRaft broker instead, and "
+                    + "DockerComposeConsistencyTest keeps the image's tag equal to docker-compose.yml's broker");
 
     private DocumentedCommands() {
     }
