@@ -66,7 +66,7 @@ class DockerComposeConsistencyTest {
     @Test
     void shouldRehearseTheCoordinatorWithFlagsItAccepts() throws IOException {
         String dockerfile = Files.readString(ROOT.resolve("coordinator-service/Dockerfile"));
-        Matcher rehearsal = Pattern.compile("cairn-coordinator-service\\.jar \\\\\\s+(--rehearse[^\\n]*)")
+        Matcher rehearsal = Pattern.compile("cairn-coordinator-service\\.jar \\\\\\s+(--rehearse[^\\n\\\\]*)")
                 .matcher(dockerfile);
 
         assertThat(rehearsal.find()).as("a --rehearse run in %s", dockerfile).isTrue();

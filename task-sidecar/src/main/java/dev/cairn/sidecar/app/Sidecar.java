@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * configured subtask and serves the hook until {@link #close()}. Configured with a participant
  * ({@link SidecarConfig#forParticipant}), it runs as that coordinator-side participant of the job instead: it
  * registers nothing and answers the {@code ParticipantsTriggered} that name it. With
- * {@link SidecarConfig#metricsPort()} set, it serves {@code GET /metrics} ({@link SidecarMetrics}) there.
+ * {@link SidecarConfig#metricsPort()} set, it serves {@code GET /metrics} ({@link SidecarMetrics}) there, and
+ * {@code GET /health}: 200 while it is connected and runs its hook loop, 503 with the reason otherwise.
  *
  * <p>In: {@code <prefix>control} (the job's triggers, notifications and discarded acks, from the end at
  * start-up) and {@code <prefix>completed} (read once at start-up for the restore point). Out:
@@ -52,18 +53,23 @@ public final class Sidecar implements AutoCloseable {
         this.metrics = metrics;
     }
 
-    /** The sidecar's metrics and their endpoint, when {@link SidecarConfig#metricsPort()} is set. */
-    private record Metrics(SidecarMetrics registry, MetricsServer server) implements AutoCloseable {
+    /**
+     * The sidecar's metrics, its health and their endpoint, when {@link SidecarConfig#metricsPort()} is set. The
+     * endpoint is up before the sidecar starts, so that {@code GET /health} says it is starting.
+     */
+    private record Metrics(SidecarMetrics registry, HealthCheck health, MetricsServer server)
+            implements AutoCloseable {
 
-        /** Serves the metrics of {@code config}, or none when it sets no port. */
+        /** Serves the metrics and health of {@code config}, or none when it sets no port. */
         static Optional<Metrics> of(SidecarConfig config) {
             if (config.metricsPort() == null) {
                 return Optional.empty();
             }
             SidecarMetrics registry = new SidecarMetrics();
+            HealthCheck health = new HealthCheck();
             try {
-                return Optional.of(new Metrics(registry,
-                        MetricsServer.start(registry, config.metricsBindAddress(), config.metricsPort())));
+                return Optional.of(new Metrics(registry, health, MetricsServer.start(registry, health,
+                        config.metricsBindAddress(), config.metricsPort())));
             } catch (RuntimeException e) {
                 registry.close();
                 throw e;
@@ -86,15 +92,16 @@ public final class Sidecar implements AutoCloseable {
         Optional<Metrics> metrics = Metrics.of(config);
         try {
             SnapshotHook served = metrics.map(m -> m.instrument(hook)).orElse(hook);
-            return new Sidecar(config, KafkaSidecar.start(config.runtimeSettings(), served), ownedHook,
-                    metrics.orElse(null));
+            KafkaSidecar running = KafkaSidecar.start(config.runtimeSettings(), served);
+            metrics.ifPresent(m -> m.health().started(HealthCheck.Loop.of(running)));
+            return new Sidecar(config, running, ownedHook, metrics.orElse(null));
         } catch (RuntimeException e) {
             metrics.ifPresent(Metrics::close);
             throw e;
         }
     }
 
-    /** The port of {@code GET /metrics}, when the config asks for metrics. */
+    /** The port of {@code GET /metrics} and {@code GET /health}, when the config asks for metrics. */
     public Optional<Integer> metricsPort() {
         return Optional.ofNullable(metrics).map(m -> m.server().port());
     }
@@ -202,6 +209,9 @@ public final class Sidecar implements AutoCloseable {
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
+        }
+        if (metrics != null) {
+            metrics.health().closing();
         }
         running.close();
         if (ownedHook != null) {

@@ -99,7 +99,8 @@ public final class SidecarKeys {
                         + "key keeps the key read before, with an error in the log.")
                 .define(METRICS_PORT, Type.INT, null, OptionalValue.of(value -> checkMetricsPort((Integer) value),
                         "[0,...,65535]"), Importance.LOW,
-                        "Serve Prometheus GET /metrics on this port (0: any free port); unset: no metrics endpoint.")
+                        "Serve Prometheus GET /metrics and GET /health (200 once connected and running, 503 with "
+                                + "the reason otherwise) on this port (0: any free port); unset: no such endpoint.")
                 .define(METRICS_BIND_ADDRESS, Type.STRING, SidecarConfig.DEFAULT_METRICS_BIND_ADDRESS,
                         OptionalValue.of(value -> checkBindAddress((String) value), "a host name or IP address"),
                         Importance.LOW, "The address metrics.port binds; only with metrics.port.");

@@ -259,6 +259,23 @@ public final class KafkaSidecar implements AutoCloseable {
     }
 
     /**
+     * Whether the control consumer hears from the cluster: it had a fetch response within its metrics window (the
+     * {@code fetch-rate} of its last {@code metrics.num.samples} windows of {@code metrics.sample.window.ms}, 30 to
+     * 60 s by default). It fetches all the time (every {@code fetch.max.wait.ms}), records or not.
+     */
+    public boolean isConnected() {
+        try {
+            return control.metrics().entrySet().stream()
+                    .filter(e -> e.getKey().name().equals("fetch-rate")
+                            && e.getKey().group().equals("consumer-fetch-manager-metrics"))
+                    .anyMatch(e -> e.getValue().metricValue() instanceof Double rate && rate > 0);
+        } catch (RuntimeException e) {
+            LOG.debug("Could not read the metrics of the control consumer of {}", settings.name(), e);
+            return false;
+        }
+    }
+
+    /**
      * Why the sidecar stopped consuming control events on its own (the job fell back from the point its worker
      * restored), if it did: the worker must be restarted with it.
      */

@@ -8,21 +8,27 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Serves a sidecar's {@link SidecarMetrics} on {@code GET /metrics}, on one daemon thread of the JDK's HTTP
- * server. Another method is answered 405 with {@code Allow: GET}, another path 404, both with a JSON body
- * {@code {"error": "..."}} saying what is wrong.
+ * Serves a sidecar's {@link SidecarMetrics} on {@code GET /metrics} and its {@link SidecarHealth} on
+ * {@code GET /health} (200 when up, 503 when down, a JSON body {@code {"status":"UP"}} or
+ * {@code {"status":"DOWN","reason":"..."}}), on one daemon thread of the JDK's HTTP server. Another method is
+ * answered 405 with {@code Allow: GET}, another path 404, both with a JSON body {@code {"error": "..."}} saying what
+ * is wrong.
  */
 public final class MetricsServer implements AutoCloseable {
 
-    /** The path served. */
+    /** The path of the metrics. */
     public static final String PATH = "/metrics";
+    /** The path of the health check (a Kubernetes probe's). */
+    public static final String HEALTH_PATH = "/health";
     private static final Logger LOG = LoggerFactory.getLogger(MetricsServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,11 +41,13 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Binds {@code bindAddress}:{@code port} (0: any free port) and serves {@code metrics} there.
+     * Binds {@code bindAddress}:{@code port} (0: any free port) and serves {@code metrics} and what {@code health}
+     * says at each request there.
      *
      * @throws UncheckedIOException when the address cannot be bound (port in use, unknown address)
      */
-    public static MetricsServer start(SidecarMetrics metrics, String bindAddress, int port) {
+    public static MetricsServer start(SidecarMetrics metrics, Supplier<SidecarHealth> health, String bindAddress,
+            int port) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(bindAddress, port), 16);
@@ -53,23 +61,27 @@ public final class MetricsServer implements AutoCloseable {
             return t;
         });
         server.setExecutor(thread);
-        server.createContext("/", exchange -> answer(exchange, metrics));
+        server.createContext("/", exchange -> answer(exchange, metrics, health));
         server.start();
         MetricsServer started = new MetricsServer(server, thread);
-        LOG.info("Sidecar metrics on http://{}:{}{}", bindAddress, started.port(), PATH);
+        LOG.info("Sidecar metrics on http://{}:{}{}, health on {}", bindAddress, started.port(), PATH, HEALTH_PATH);
         return started;
     }
 
-    private static void answer(HttpExchange exchange, SidecarMetrics metrics) throws IOException {
+    private static void answer(HttpExchange exchange, SidecarMetrics metrics, Supplier<SidecarHealth> health)
+            throws IOException {
         try (exchange) {
             exchange.getRequestBody().readAllBytes();
             String path = exchange.getRequestURI().getPath();
             String method = exchange.getRequestMethod();
-            if (!PATH.equals(path)) {
-                error(exchange, 404, "no endpoint " + method + " " + path + "; the sidecar serves GET " + PATH);
+            if (!PATH.equals(path) && !HEALTH_PATH.equals(path)) {
+                error(exchange, 404, "no endpoint " + method + " " + path + "; the sidecar serves GET " + PATH
+                        + " and GET " + HEALTH_PATH);
             } else if (!"GET".equals(method)) {
                 exchange.getResponseHeaders().set("Allow", "GET");
                 error(exchange, 405, method + " is not allowed here; allowed: GET");
+            } else if (HEALTH_PATH.equals(path)) {
+                health(exchange, health.get());
             } else {
                 PrometheusScrape scrape = metrics.scrape(exchange.getRequestHeaders().getFirst("Accept"));
                 exchange.getResponseHeaders().set("Content-Type", scrape.contentType());
@@ -78,6 +90,17 @@ public final class MetricsServer implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("Could not answer {} {}", exchange.getRequestMethod(), exchange.getRequestURI(), e);
         }
+    }
+
+    private static void health(HttpExchange exchange, SidecarHealth health) throws IOException {
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("status", health.up() ? "UP" : "DOWN");
+        if (!health.up()) {
+            body.put("reason", health.reason());
+        }
+        exchange.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        send(exchange, health.up() ? 200 : 503, JSON.writeValueAsBytes(body));
     }
 
     private static void error(HttpExchange exchange, int status, String message) throws IOException {

@@ -8,16 +8,30 @@ import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointDeclined;
 import dev.cairn.sidecar.app.Sidecar;
+import dev.cairn.sidecar.app.SidecarConfig;
 import dev.cairn.sidecar.app.SidecarConfigCopies;
+import dev.cairn.sidecar.hook.RestorePoint;
+import dev.cairn.sidecar.hook.SnapshotHook;
+import dev.cairn.sidecar.hook.SnapshotRequest;
+import dev.cairn.sidecar.hook.SnapshotResult;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** Each sidecar's {@code GET /metrics}, scraped while a real coordinator checkpoints its job. */
+/**
+ * Each sidecar's {@code GET /metrics}, scraped while a real coordinator checkpoints its job, and its
+ * {@code GET /health}, down while it starts and up once it runs.
+ */
 class SidecarMetricsIT extends SidecarTestBase {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -44,6 +58,63 @@ class SidecarMetricsIT extends SidecarTestBase {
                 "cairn_sidecar_hook_duration_seconds_count{call=\"snapshot\",outcome=\"declined\"}"))
                 .isEqualTo(1.0);
         assertThat(sinkScrape).contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void shouldAnswerHealthDownWhileTheWorkerRestoresAndUpOnceTheSidecarRuns() throws Exception {
+        String job = CoordinatorTestBed.uniqueJobId("health");
+        bed.register(Events.job(job, 60_000, 60_000, "source"));
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        CountDownLatch restoring = new CountDownLatch(1);
+        CountDownLatch restore = new CountDownLatch(1);
+        RecordingHook worker = RecordingHook.acking();
+        SnapshotHook slowRestore = new SnapshotHook() {
+            @Override
+            public CompletionStage<SnapshotResult> snapshot(SnapshotRequest request) {
+                return worker.snapshot(request);
+            }
+
+            @Override
+            public void notifyComplete(long checkpointId, long lastSubsumedId) {
+                worker.notifyComplete(checkpointId, lastSubsumedId);
+            }
+
+            @Override
+            public void notifyAborted(long checkpointId, long latestCompletedId) {
+                worker.notifyAborted(checkpointId, latestCompletedId);
+            }
+
+            @Override
+            public void restore(Optional<RestorePoint> from) throws InterruptedException {
+                restoring.countDown();
+                restore.await();
+            }
+        };
+        SidecarConfig config = SidecarConfigCopies.withMetrics(sidecars.config(job, "source", 0), port, "127.0.0.1");
+        CompletableFuture<Sidecar> started = CompletableFuture.supplyAsync(() -> sidecars.start(config, slowRestore));
+        assertThat(restoring.await(CoordinatorTestBed.WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+        HttpResponse<String> starting = health(port);
+        restore.countDown();
+        Sidecar sidecar = started.get(CoordinatorTestBed.WAIT.toSeconds(), TimeUnit.SECONDS);
+        AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+        await().atMost(CoordinatorTestBed.WAIT).until(() -> {
+            last.set(health(port));
+            return last.get().statusCode() == 200;
+        });
+
+        assertThat(starting.statusCode()).isEqualTo(503);
+        assertThat(starting.body()).contains("\"status\":\"DOWN\"", "starting: ");
+        assertThat(last.get().body()).isEqualTo("{\"status\":\"UP\"}");
+        assertThat(sidecar.metricsPort()).hasValue(port);
+    }
+
+    private HttpResponse<String> health(int port) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/health")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private String awaitScrape(Sidecar sidecar, String series) {

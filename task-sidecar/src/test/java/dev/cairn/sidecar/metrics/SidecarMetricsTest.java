@@ -121,7 +121,7 @@ class SidecarMetricsTest {
     @Test
     void shouldServeTheMetricsOnGetAndAJsonErrorOtherwiseWhenScrapedOverHttp() throws Exception {
         metrics.instrument(new Worker(id -> null)).notifyAborted(1, -1);
-        server = MetricsServer.start(metrics, "127.0.0.1", 0);
+        server = MetricsServer.start(metrics, SidecarHealth::healthy, "127.0.0.1", 0);
 
         HttpResponse<String> get = send(HttpRequest.newBuilder(uri("/metrics")).GET().build());
         HttpResponse<String> post = send(HttpRequest.newBuilder(uri("/metrics"))
@@ -137,12 +137,12 @@ class SidecarMetricsTest {
                 .isEqualTo("POST is not allowed here; allowed: GET");
         assertThat(elsewhere.statusCode()).isEqualTo(404);
         assertThat(new ObjectMapper().readTree(elsewhere.body()).get("error").asText())
-                .isEqualTo("no endpoint GET /snapshot; the sidecar serves GET /metrics");
+                .isEqualTo("no endpoint GET /snapshot; the sidecar serves GET /metrics and GET /health");
     }
 
     @Test
     void shouldServeOpenMetricsWhenAskedForIt() throws Exception {
-        server = MetricsServer.start(metrics, "127.0.0.1", 0);
+        server = MetricsServer.start(metrics, SidecarHealth::healthy, "127.0.0.1", 0);
 
         HttpResponse<String> get = send(HttpRequest.newBuilder(uri("/metrics"))
                 .header("Accept", "application/openmetrics-text; version=1.0.0").GET().build());
@@ -154,9 +154,9 @@ class SidecarMetricsTest {
 
     @Test
     void shouldSayWhichAddressCannotBeBoundWhenThePortIsTaken() {
-        server = MetricsServer.start(metrics, "127.0.0.1", 0);
+        server = MetricsServer.start(metrics, SidecarHealth::healthy, "127.0.0.1", 0);
 
-        assertThatThrownBy(() -> MetricsServer.start(metrics, "127.0.0.1", server.port()))
+        assertThatThrownBy(() -> MetricsServer.start(metrics, SidecarHealth::healthy, "127.0.0.1", server.port()))
                 .isInstanceOf(UncheckedIOException.class)
                 .hasMessageStartingWith("cannot serve the sidecar's metrics on 127.0.0.1:" + server.port());
     }
