@@ -79,7 +79,8 @@ class SidecarConfigBuilderTest {
     void shouldSignWithTheKeyGivenInCodeOrReadFromAFileWhenOneIsSet() throws Exception {
         SigningKey key = SigningKey.generate().jobKey("orders");
         Path file = dir.resolve("job.key");
-        Files.writeString(file, Base64.getEncoder().encodeToString(SigningKey.generate().jobKey("orders").mac(new byte[0])));
+        byte[] secret = SigningKey.generate().mac(new byte[0]);
+        Files.writeString(file, Base64.getEncoder().encodeToString(secret));
 
         assertThat(task().authKey(key).build().authKey()).isEqualTo(key);
         SidecarConfig fromFile = task().authKeyFile(file).build();
