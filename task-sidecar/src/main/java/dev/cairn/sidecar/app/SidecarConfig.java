@@ -44,6 +44,8 @@ import java.util.Map;
  * @param authKeyFile {@code auth.key.file}: the file {@code authKey} was read from, which the running sidecar re-reads
  *     when it changes (a new key after a key rotation signs the next record); {@code null} when the key was given
  *     inline or in code, or there is none
+ * @param host {@code host}: the host the subtask's attempt names in its {@code TaskStarted}; {@code null}: the
+ *     {@code HOSTNAME} environment variable, else the machine's host name
  */
 public record SidecarConfig(
         String bootstrapServers,
@@ -63,7 +65,8 @@ public record SidecarConfig(
         String participant,
         Integer metricsPort,
         String metricsBindAddress,
-        Path authKeyFile) {
+        Path authKeyFile,
+        String host) {
 
     /** Flink's default checkpoint timeout. */
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
@@ -111,6 +114,19 @@ public record SidecarConfig(
             throw new ConfigProblem(SidecarKeys.HOOK_COMMAND, SidecarKeys.HOOK_COMMAND
                     + " is missing: hook.kind=command needs the program to run and its arguments");
         }
+        if (host != null) {
+            SidecarKeys.checkHost(host);
+        }
+    }
+
+    /** A config whose attempts name this machine's host. */
+    public SidecarConfig(String bootstrapServers, CairnTopics topics, String jobId, String taskId, int subtaskIndex,
+            HookKind hookKind, String hookClass, URI hookUrl, List<String> hookCommand, Duration hookTimeout,
+            Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties, SigningKey authKey,
+            String participant, Integer metricsPort, String metricsBindAddress, Path authKeyFile) {
+        this(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl, hookCommand,
+                hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort,
+                metricsBindAddress, authKeyFile, null);
     }
 
     /**
@@ -141,7 +157,7 @@ public record SidecarConfig(
     public SidecarConfig withAuthKey(SigningKey jobKey) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant,
-                metricsPort, metricsBindAddress, null);
+                metricsPort, metricsBindAddress, null, host);
     }
 
     /**
@@ -159,7 +175,7 @@ public record SidecarConfig(
         }
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, key, participant,
-                metricsPort, metricsBindAddress, file);
+                metricsPort, metricsBindAddress, file, host);
     }
 
     /** Reads {@code file} (a properties file, {@link SidecarKeys}) with overrides from {@code environment}. */
@@ -176,13 +192,13 @@ public record SidecarConfig(
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant,
-                metricsPort, metricsBindAddress, authKeyFile);
+                metricsPort, metricsBindAddress, authKeyFile, host);
     }
 
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
-                startupTimeout, kafkaProperties, authKey, participant, authKeyFile);
+                startupTimeout, kafkaProperties, authKey, participant, authKeyFile, host);
     }
 
     private static void require(String key, Object value) {
