@@ -114,19 +114,7 @@ public record SidecarConfig(
             throw new ConfigProblem(SidecarKeys.HOOK_COMMAND, SidecarKeys.HOOK_COMMAND
                     + " is missing: hook.kind=command needs the program to run and its arguments");
         }
-        if (host != null) {
-            SidecarKeys.checkHost(host);
-        }
-    }
-
-    /** A config whose attempts name this machine's host. */
-    public SidecarConfig(String bootstrapServers, CairnTopics topics, String jobId, String taskId, int subtaskIndex,
-            HookKind hookKind, String hookClass, URI hookUrl, List<String> hookCommand, Duration hookTimeout,
-            Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties, SigningKey authKey,
-            String participant, Integer metricsPort, String metricsBindAddress, Path authKeyFile) {
-        this(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl, hookCommand,
-                hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant, metricsPort,
-                metricsBindAddress, authKeyFile, null);
+        SidecarKeys.checkHost(host);
     }
 
     /**
@@ -135,7 +123,7 @@ public record SidecarConfig(
     public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
                 null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
-                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS, null);
+                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS, null, null);
     }
 
     /**
@@ -145,7 +133,7 @@ public record SidecarConfig(
     public static SidecarConfig forParticipant(String bootstrapServers, String jobId, String participant) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, null, -1, HookKind.JAVA, null, null,
                 List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, Map.of(), null,
-                participant, null, DEFAULT_METRICS_BIND_ADDRESS, null);
+                participant, null, DEFAULT_METRICS_BIND_ADDRESS, null, null);
     }
 
     /** Whether it runs as a coordinator-side participant rather than beside a task. */

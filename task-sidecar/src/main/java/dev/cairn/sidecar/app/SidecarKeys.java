@@ -237,9 +237,12 @@ public final class SidecarKeys {
         }
     }
 
-    /** A host to announce: not blank, no white space or control characters, within the coordinator's limit. */
+    /**
+     * A host to announce, if set ({@code null} is fine: the machine's): not blank, no white space or control
+     * characters, within the coordinator's limit.
+     */
     static void checkHost(String host) {
-        String problem = HostNames.problem(host);
+        String problem = host == null ? null : HostNames.problem(host);
         if (problem != null) {
             throw new ConfigProblem(HOST, HOST + " must be a host name without white space or control characters, at "
                     + "most " + HostNames.MAX_LENGTH + " characters; it " + problem + ": '"

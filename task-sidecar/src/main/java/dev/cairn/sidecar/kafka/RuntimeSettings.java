@@ -50,14 +50,6 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
         }
     }
 
-    /** Settings whose {@code TaskStarted} names this machine. */
-    public RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId, int subtaskIndex,
-            Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
-            SigningKey authKey, String participant, Path authKeyFile) {
-        this(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout, startupTimeout, kafkaProperties,
-                authKey, participant, authKeyFile, null);
-    }
-
     /** Settings whose key, if any, never changes. */
     public RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId, int subtaskIndex,
             Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,

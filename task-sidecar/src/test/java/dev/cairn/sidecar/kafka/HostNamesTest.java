@@ -10,7 +10,8 @@ class HostNamesTest {
 
     @Test
     void shouldTakeTheHostnameVariableFirstThenTheMachinesName() {
-        assertThat(HostNames.local(Map.of("HOSTNAME", "orders-sink-2"), () -> "ip-10-0-0-7")).isEqualTo("orders-sink-2");
+        assertThat(HostNames.local(Map.of("HOSTNAME", "orders-sink-2"), () -> "ip-10-0-0-7"))
+                .isEqualTo("orders-sink-2");
         assertThat(HostNames.local(Map.of(), () -> "ip-10-0-0-7")).isEqualTo("ip-10-0-0-7");
     }
 
