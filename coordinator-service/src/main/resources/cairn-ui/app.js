@@ -1,6 +1,7 @@
 /*
- * Cairn web page: reads the coordinator's REST API (same origin) every 2 s and renders the jobs list, the selected
- * job's checkpoints (table, plots, counts) and the selected checkpoint's subtask acknowledgements. Routes are in the
+ * Cairn web page: reads the coordinator's REST API (same origin) every 2 s and renders a summary of every job, the
+ * jobs list, the selected job's checkpoints (table, plots, counts) and checkpoint configuration, and the selected
+ * checkpoint's subtask acknowledgements, with the host of each subtask still awaited. Routes are in the
  * hash: #/ (jobs), #/jobs/{jobId}, #/jobs/{jobId}/checkpoints/{checkpointId}. A 401 or 403 shows a field for a
  * bearer token, kept in sessionStorage for this tab only.
  */
@@ -87,6 +88,44 @@
         : [h('tr', { class: 'empty-row' }, h('td', { colspan: headings.length }, empty))]));
   }
 
+  /** A tile of the summary: a figure and what it counts; {@code attrs} names it for tests and styles. */
+  function tile(attrs, value, label) {
+    return h('div', Object.assign({ class: 'tile' }, attrs), h('span', { class: 'value' }, String(value)),
+      h('span', { class: 'label' }, label));
+  }
+
+  /** Every job at a glance (GET /jobs): jobs by status, checkpoints completed and failed, each job's latest. */
+  function renderSummary(listing) {
+    const byStatus = new Map();
+    let completed = 0;
+    let failed = 0;
+    let pending = 0;
+    listing.jobs.forEach((job) => {
+      byStatus.set(job.status, (byStatus.get(job.status) || 0) + 1);
+      completed += job.counts.completed;
+      failed += job.counts.failed;
+      pending += job.pending_checkpoints;
+    });
+    const statuses = [...byStatus.keys()].sort().map((status) => tile({ 'data-jobs-status': status,
+      class: 'tile status ' + String(status).toLowerCase().replace('_', '-') }, byStatus.get(status),
+    String(status).replace('_', ' ').toLowerCase() + ' job' + (byStatus.get(status) === 1 ? '' : 's')));
+    const latest = listing.jobs.map((job) => {
+      const last = job.last_checkpoint;
+      const when = last !== null && last.id === job.latest_completed_id ? ' · ' + ago(last.end_timestamp) : '';
+      return h('tr', { 'data-job-id': job.id }, h('td', {}, h('a', { href: jobHash(job.id) }, job.id)),
+        job.latest_completed_id === null ? h('td', { class: 'muted' }, 'none yet')
+          : h('td', {}, `#${job.latest_completed_id}${when}`));
+    });
+    byId('summary').replaceChildren(h('div', { class: 'summary' },
+      h('div', { class: 'tiles', id: 'jobs-by-status' }, statuses.length > 0 ? statuses
+        : [h('p', { class: 'muted' }, 'No job is registered yet.')]),
+      h('div', { class: 'tiles', id: 'checkpoint-totals' },
+        tile({ 'data-total': 'completed', class: 'tile completed' }, completed, 'checkpoints completed'),
+        tile({ 'data-total': 'failed', class: 'tile failed' }, failed, 'checkpoints failed'),
+        tile({ 'data-total': 'pending', class: 'tile in-progress' }, pending, 'pending now'))),
+    table('latest-table', ['Job', 'Latest completed checkpoint'], latest, 'No job is registered yet.'));
+  }
+
   function renderJobs(listing) {
     const rows = listing.jobs.map((job) => {
       const last = job.last_checkpoint;
@@ -131,6 +170,27 @@
       'No checkpoint was triggered yet.'));
   }
 
+  /** The job's checkpoint configuration as registered (GET .../checkpoints/config), as Flink's Configuration tab. */
+  function renderConfig(config) {
+    const text = (value) => (value === null || value === undefined ? '–' : String(value));
+    const rows = [
+      ['mode', 'Checkpointing mode', text(config.mode).replace(/_/g, ' ')],
+      ['interval', 'Interval', C.duration(config.interval)],
+      ['timeout', 'Timeout', C.duration(config.timeout)],
+      ['min_pause', 'Minimum pause between checkpoints', C.duration(config.min_pause)],
+      ['max_concurrent', 'Maximum concurrent checkpoints', text(config.max_concurrent)],
+      ['tolerable_failed_checkpoints', 'Tolerable failed checkpoints', text(config.tolerable_failed_checkpoints)],
+      ['storage_base_location', 'Checkpoint storage', text(config.storage_base_location)],
+      ['retained', 'Retained checkpoints', text(config.retained)],
+      ['unaligned_checkpoints', 'Unaligned checkpoints', config.unaligned_checkpoints === true ? 'enabled'
+        : config.unaligned_checkpoints === false ? 'disabled' : '–'],
+      ['backup_type', 'Backup type', text(config.backup_type).toLowerCase()],
+    ].map(([key, label, value]) => h('tr', { 'data-key': key }, h('th', { scope: 'row' }, label),
+      h('td', {}, value)));
+    byId('checkpoint-config').replaceChildren(h('table', { id: 'config-table', class: 'grid-table config' },
+      h('tbody', {}, rows)));
+  }
+
   function renderSavepoints(listing) {
     const point = listing.restore_point;
     byId('restore-point').textContent = point === null ? 'No restore point yet: a worker starting now starts fresh.'
@@ -164,7 +224,8 @@
     const missingNote = missing.length === 0 ? [] : [h('p', { id: 'missing-subtasks', class: 'missing-note' },
       `Waiting for ${missing.length} subtask${missing.length === 1 ? '' : 's'}: `,
       missing.map((s, i) => [i > 0 ? ', ' : '', h('span', { class: 'missing-subtask',
-        'data-subtask': `${s.task_id}#${s.index}` }, `${s.task_id} #${s.index}`)]))];
+        'data-subtask': `${s.task_id}#${s.index}`, 'data-host': s.host || null }, `${s.task_id} #${s.index}`),
+      s.host ? h('span', { class: 'host' }, ` on ${s.host}`) : '']))];
     byId('checkpoint-body').replaceChildren(
       h('dl', { class: 'facts' }, facts.map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v)))),
       ...missingNote, C.ackTimeline(detail, Date.now()));
@@ -200,7 +261,11 @@
     };
     const selected = route;
     try {
-      if (!(await attempt(async () => renderJobs(await api('/jobs')))) && byId('jobs-loading')) {
+      if (!(await attempt(async () => {
+        const listing = await api('/jobs');
+        renderSummary(listing);
+        renderJobs(listing);
+      })) && byId('jobs-loading')) {
         byId('jobs-loading').textContent = 'Not loaded: see above.';
       }
       byId('job-view').hidden = selected.job === null;
@@ -215,6 +280,7 @@
         if (stats !== null) {
           renderJob(selected.job, stats, shown);
         }
+        await attempt(async () => renderConfig(await api(jobPath(selected.job) + '/checkpoints/config')));
         await attempt(async () => renderSavepoints(await api(jobPath(selected.job) + '/savepoints')));
         byId('checkpoint-view').hidden = shown === null;
         if (shown !== null && !(await attempt(async () => renderCheckpoint(

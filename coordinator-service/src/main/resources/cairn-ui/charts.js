@@ -195,12 +195,13 @@
       missingByTask.delete(task.task_id);
       const entries = task.subtasks.map((s) => ({ task: task.task_id, index: s.index, acked: true,
         offset: Math.max(0, s.ack_timestamp - trigger), size: s.state_size }))
-        .concat(missing.map((s) => ({ task: task.task_id, index: s.index, acked: false, attempt: s.attempt_id })));
+        .concat(missing.map((s) => ({ task: task.task_id, index: s.index, acked: false, attempt: s.attempt_id,
+          host: s.host })));
       entries.sort((a, b) => a.index - b.index);
       rows.push(...entries);
     });
     missingByTask.forEach((missing, taskId) => missing.forEach((s) => rows.push({ task: taskId, index: s.index,
-      acked: false, attempt: s.attempt_id })));
+      acked: false, attempt: s.attempt_id, host: s.host })));
     const pending = detail.status === 'IN_PROGRESS';
     const waited = pending ? Math.max(0, nowMs - trigger) : (detail.end_to_end_duration || 0);
     const span = axisScale(Math.max(waited, ...rows.filter((r) => r.acked).map((r) => r.offset), 1), 5, duration);
@@ -237,7 +238,8 @@
           `+${duration(r.offset)} · ${bytes(r.size)}`));
       } else {
         row.append(svg('rect', { x: m.left, y: top + 4, width: Math.max(1, x(waited) - m.left), height: rowH - 8,
-          rx: 2, class: 'missing-bar' }, svg('title', {}, `${key} has not acknowledged`)));
+          rx: 2, class: 'missing-bar' },
+        svg('title', {}, `${key}${r.host ? ' on ' + r.host : ''} has not acknowledged`)));
         row.append(svg('text', { x: width - m.right + 10, y: top + 14, class: 'row-note missing-note' },
           pending ? `not acked · ${duration(waited)}` : 'never acked'));
       }

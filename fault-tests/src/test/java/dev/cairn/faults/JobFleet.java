@@ -77,7 +77,7 @@ final class JobFleet implements AutoCloseable {
         workers.put(jobId + "/" + task, worker);
         sidecars.put(jobId + "/" + task, Sidecar.start(new SidecarConfig(bootstrapServers, topics, jobId, task, 0,
                 HookKind.JAVA, null, null, List.of(), SidecarConfig.DEFAULT_SNAPSHOT_TIMEOUT, Duration.ofSeconds(10),
-                SidecarConfig.DEFAULT_STARTUP_TIMEOUT, Map.of(), masterKey.jobKey(jobId), null, null, null, null),
+                SidecarConfig.DEFAULT_STARTUP_TIMEOUT, Map.of(), masterKey.jobKey(jobId), null, null, null, null, null),
                 worker));
         return worker;
     }

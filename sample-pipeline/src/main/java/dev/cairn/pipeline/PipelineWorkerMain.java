@@ -229,7 +229,7 @@ public final class PipelineWorkerMain implements Callable<Integer> {
             sidecar = new SidecarConfig(sidecar.bootstrapServers(), topics, sidecar.jobId(), role, subtask,
                     sidecar.hookKind(), sidecar.hookClass(), sidecar.hookUrl(), sidecar.hookCommand(),
                     sidecar.hookTimeout(), sidecar.snapshotTimeout(), sidecar.startupTimeout(), sidecarProperties,
-                    key, null, null, sidecar.metricsBindAddress(), null);
+                    key, null, null, sidecar.metricsBindAddress(), null, sidecar.host());
         }
         return new Settings(topology, role, subtask, parallelism, clients, sidecar, checkpoints, s3);
     }

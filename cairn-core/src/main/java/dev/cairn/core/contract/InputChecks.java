@@ -146,7 +146,8 @@ public final class InputChecks {
                 limits.checkId("job id", started.getJobId()),
                 limits.checkId("task id", started.getTaskId()),
                 limits.checkSubtaskIndex(started.getSubtaskIndex()),
-                limits.checkId("attempt id", started.getAttemptId()));
+                limits.checkId("attempt id", started.getAttemptId()),
+                started.getHost() == null ? null : limits.checkId("host", started.getHost()));
     }
 
     /** The first problem of an ack, or {@code null}: checked one field after the other, with no array per ack. */

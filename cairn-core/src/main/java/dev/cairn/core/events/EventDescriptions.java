@@ -180,7 +180,7 @@ public final class EventDescriptions {
 
     private static String taskStarted(TaskStarted e) {
         return "Task " + e.getTaskId() + " subtask " + e.getSubtaskIndex() + " of job " + e.getJobId()
-                + " started attempt " + e.getAttemptId();
+                + " started attempt " + e.getAttemptId() + (e.getHost() == null ? "" : " on " + e.getHost());
     }
 
     private static String participantsTriggered(ParticipantsTriggered e) {

@@ -20,9 +20,13 @@ final class SubtaskRecorder {
     private SubtaskRecorder() {
     }
 
-    /** The new attempt replaces the current one; a finished subtask that starts again is no longer finished. */
+    /**
+     * The new attempt, on the host it named, replaces the current one; a finished subtask that starts again is no
+     * longer finished.
+     */
     static void started(CoordinatorState state, TaskStarted e) {
-        state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(), e.getTimestampMs());
+        state.putAttempt(e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), e.getAttemptId(), e.getTimestampMs(),
+                e.getHost());
         if (state.finished(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()).isPresent()) {
             state.remove(StateTable.FINISHED, new AttemptKey(e.getJobId(), e.getTaskId(), e.getSubtaskIndex()));
             count(state, e.getJobId(), e.getTaskId(), e.getSubtaskIndex(), -1);

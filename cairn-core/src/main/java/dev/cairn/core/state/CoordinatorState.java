@@ -289,10 +289,19 @@ public final class CoordinatorState {
         return get(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex));
     }
 
-    /** Makes {@code attemptId}, started at {@code startedAtMs}, the subtask's current attempt. */
+    /** Makes {@code attemptId}, started at {@code startedAtMs}, the subtask's current attempt, on no known host. */
     public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId, long startedAtMs) {
+        putAttempt(jobId, taskId, subtaskIndex, attemptId, startedAtMs, null);
+    }
+
+    /**
+     * Makes {@code attemptId}, started at {@code startedAtMs} on {@code host} ({@code null}: not named), the
+     * subtask's current attempt.
+     */
+    public void putAttempt(String jobId, String taskId, int subtaskIndex, String attemptId, long startedAtMs,
+            String host) {
         put(StateTable.ATTEMPTS, new AttemptKey(jobId, taskId, subtaskIndex),
-                new CurrentAttempt(Objects.requireNonNull(attemptId), startedAtMs));
+                new CurrentAttempt(Objects.requireNonNull(attemptId), startedAtMs, host));
     }
 
     /** How the subtask finished, empty while it has not. */

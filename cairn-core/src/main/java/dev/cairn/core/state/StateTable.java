@@ -23,6 +23,8 @@ import dev.cairn.events.TaskVertex;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificRecord;
 
 /**
@@ -47,9 +49,12 @@ public final class StateTable<K, V extends SpecificRecord> {
     /** The spec's vertices one key each: the per-message lookup of acks, declines and task starts. */
     public static final StateTable<VertexKey, TaskVertex> VERTICES = new StateTable<>("cairn-vertices",
             StateKeys.VERTEX, TaskVertex.class, Removal.BY_KEY, Reads.OFTEN, JobEntries.GROUP);
-    /** A subtask's current attempt and the start time its TaskStarted carried. */
+    /**
+     * A subtask's current attempt, the start time its TaskStarted carried and the host it named; values written
+     * before the host existed decode with none ({@link #attempts()}).
+     */
     public static final StateTable<AttemptKey, CurrentAttempt> ATTEMPTS = new StateTable<>("cairn-attempts",
-            StateKeys.SUBTASK, CurrentAttempt.class, Removal.NEVER, Reads.OFTEN, JobEntries.GROUP);
+            StateKeys.SUBTASK, attempts(), Removal.NEVER, Reads.OFTEN, JobEntries.GROUP);
     /** A subtask that finished for good, with its final state, until a new attempt of it starts. */
     public static final StateTable<AttemptKey, TaskFinished> FINISHED = new StateTable<>("cairn-finished",
             StateKeys.SUBTASK, TaskFinished.class, Removal.BY_KEY, Reads.WHEN_NEEDED, JobEntries.GROUP);
@@ -171,6 +176,17 @@ public final class StateTable<K, V extends SpecificRecord> {
         this.reads = reads;
         this.jobEntries = jobEntries;
         this.index = nextIndex();
+    }
+
+    /**
+     * The attempts' codec: writes the current {@link CurrentAttempt}, reads it and its first schema (attempt id and
+     * start time, without the host), so that stores and snapshots written before the host existed need no rebuild.
+     */
+    private static AvroEventSerde<CurrentAttempt> attempts() {
+        Schema first = new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"CurrentAttempt\","
+                + "\"namespace\":\"dev.cairn.coordinator.state\",\"fields\":[{\"name\":\"attemptId\","
+                + "\"type\":\"string\"},{\"name\":\"startedAtMs\",\"type\":\"long\"}]}");
+        return new AvroEventSerde<>(CurrentAttempt.class, List.of(first), Map.of());
     }
 
     private static int nextIndex() {

@@ -192,8 +192,16 @@ public final class ApiViews {
     public record Alignment(long duration) {
     }
 
-    /** A subtask by task id and index, with its current attempt ({@code null} when it never started). */
-    public record SubtaskRef(String taskId, int index, String attemptId) {
+    /**
+     * A subtask by task id and index, with its current attempt ({@code null} when it never started) and the host
+     * that attempt's TaskStarted named ({@code null} when none: never started, or a sidecar that names none).
+     */
+    public record SubtaskRef(String taskId, int index, String attemptId, String host) {
+
+        /** A subtask whose host is not known. */
+        public SubtaskRef(String taskId, int index, String attemptId) {
+            this(taskId, index, attemptId, null);
+        }
     }
 
     /**

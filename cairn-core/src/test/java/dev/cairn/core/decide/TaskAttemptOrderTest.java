@@ -63,7 +63,7 @@ class TaskAttemptOrderTest {
                 + " at 2000)").contains("the current attempt stays");
         assertThat(rejected.getTimestampMs()).isEqualTo(1100);
         assertThat(then.state().currentAttempt(JOB, SOURCE, 0))
-                .contains(new CurrentAttempt(attempt(SOURCE, 0, 2), 2_000L));
+                .contains(new CurrentAttempt(attempt(SOURCE, 0, 2), 2_000L, null));
         assertThat(then.job(JOB).getPending()).singleElement()
                 .satisfies(p -> assertThat(p.getCheckpointId()).isEqualTo(1));
     }
@@ -102,7 +102,7 @@ class TaskAttemptOrderTest {
         then.thenTypes(TaskStarted.class, CheckpointAborted.class);
         assertThat(then.single(CheckpointAborted.class).getReason()).isEqualTo(CheckpointFailureReason.TASK_FAILURE);
         assertThat(then.state().currentAttempt(JOB, SOURCE, 0))
-                .contains(new CurrentAttempt(attempt(SOURCE, 0, 2), 1_050L));
+                .contains(new CurrentAttempt(attempt(SOURCE, 0, 2), 1_050L, null));
     }
 
     @Test
@@ -145,7 +145,7 @@ class TaskAttemptOrderTest {
         assertThat(then.single(CheckpointAborted.class).getMessage())
                 .contains("attempt source-0-a3 replaces source-0-a2");
         assertThat(then.state().currentAttempt(JOB, SOURCE, 0))
-                .contains(new CurrentAttempt(attempt(SOURCE, 0, 3), 2_001L));
+                .contains(new CurrentAttempt(attempt(SOURCE, 0, 3), 2_001L, null));
     }
 
     @Test

@@ -2,8 +2,10 @@ package dev.cairn.coordinator.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.coordinator.testbed.OptionalTool;
+import dev.cairn.coordinator.testbed.RestClient;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobSpec;
@@ -83,6 +85,10 @@ class WebPageIT {
         }
     }
 
+    /**
+     * Also the summary of every job (jobs by status, checkpoints completed and failed, each job's latest completed),
+     * the job's checkpoint configuration as registered, and the host of the subtask a pending checkpoint waits for.
+     */
     @Test
     void shouldShowCompletedCheckpointsPlotsAndThePendingSubtaskOfAJob(KafkaCluster kafka, @TempDir Path stateDir)
             throws Exception {
@@ -91,7 +97,8 @@ class WebPageIT {
             cairn.register(spec("nightly-report", 3_600_000, new String[] {"report", "1"}));
             cairn.register(spec(JOB, 300, new String[] {"source", "2"}, new String[] {"enrich", "3"},
                     new String[] {"sink", "1"}));
-            SUBTASKS.forEach(s -> cairn.startTask(JOB, s[0], Integer.parseInt(s[1]), attempt(s)));
+            SUBTASKS.forEach(s -> cairn.sendAck(JOB, Events.taskStarted(JOB, s[0], Integer.parseInt(s[1]), attempt(s))
+                    .setHost(host(s)).build()));
             List<Long> completed = new ArrayList<>();
             long failed = -1;
             long pending = -1;
@@ -137,7 +144,19 @@ class WebPageIT {
             assertThat(rows("#timeline g.subtask-row.missing")).extracting(row -> row.getDomAttribute("data-subtask"))
                     .containsExactly("sink#0");
             assertThat(rows("#timeline g.subtask-row.acked")).hasSize(SUBTASKS.size() - 1);
-            assertThat(browser.findElement(By.id("missing-subtasks")).getText()).contains("sink #0");
+            assertThat(browser.findElement(By.id("missing-subtasks")).getText())
+                    .contains("sink #0 on " + host(SUBTASKS.get(5)));
+            assertThat(browser.findElement(By.cssSelector("#missing-subtasks [data-subtask='sink#0']"))
+                    .getDomAttribute("data-host")).isEqualTo(host(SUBTASKS.get(5)));
+            assertTheSummary(cairn, completed);
+            assertThat(configRow("interval")).isEqualTo("300 ms");
+            assertThat(configRow("timeout")).isEqualTo("10 min");
+            assertThat(configRow("min_pause")).isEqualTo("0 ms");
+            assertThat(configRow("max_concurrent")).isEqualTo("1");
+            assertThat(configRow("tolerable_failed_checkpoints")).isEqualTo("100");
+            assertThat(configRow("storage_base_location")).isEqualTo("s3://checkpoints");
+            assertThat(configRow("retained")).isEqualTo("3");
+            assertThat(configRow("mode")).isEqualTo("exactly once");
             assertThat(browser.findElement(By.cssSelector("#counts [data-count='completed'] .value")).getText())
                     .isEqualTo(String.valueOf(completed.size()));
             assertThat(browser.findElement(By.id("restore-point")).getText())
@@ -173,6 +192,38 @@ class WebPageIT {
         }
     }
 
+    /**
+     * The summary: both jobs running, the checkpoints of both jobs completed (the report job's tasks never started,
+     * so only the job's), failed (the declined one and those that failed as GET /jobs counts them: the report job's,
+     * and the job's while its tasks were still starting) and pending, and each job's latest completed checkpoint.
+     */
+    private void assertTheSummary(CoordinatorTestBed cairn, List<Long> completed) {
+        long failed = 0;
+        long pending = 0;
+        for (JsonNode job : RestClient.json(cairn.rest().get("/jobs")).get("jobs")) {
+            failed += job.get("counts").get("failed").asLong();
+            pending += job.get("pending_checkpoints").asLong();
+        }
+        assertThat(failed).as("the declined checkpoint at least").isPositive();
+        assertThat(browser.findElement(By.cssSelector("#jobs-by-status [data-jobs-status='RUNNING']")).getText())
+                .isEqualTo("2\nrunning jobs");
+        assertThat(browser.findElement(By.cssSelector("#checkpoint-totals [data-total='completed'] .value"))
+                .getText()).isEqualTo(String.valueOf(completed.size()));
+        assertThat(browser.findElement(By.cssSelector("#checkpoint-totals [data-total='failed'] .value")).getText())
+                .isEqualTo(String.valueOf(failed));
+        assertThat(browser.findElement(By.cssSelector("#checkpoint-totals [data-total='pending'] .value")).getText())
+                .isEqualTo(String.valueOf(pending));
+        assertThat(browser.findElement(By.cssSelector("#latest-table tr[data-job-id='" + JOB + "']")).getText())
+                .contains(JOB + " #" + completed.get(completed.size() - 1));
+        assertThat(browser.findElement(By.cssSelector("#latest-table tr[data-job-id='nightly-report']")).getText())
+                .isEqualTo("nightly-report none yet");
+    }
+
+    /** What the configuration view shows for {@code key} (a field of GET /jobs/{jobId}/checkpoints/config). */
+    private String configRow(String key) {
+        return browser.findElement(By.cssSelector("#config-table tr[data-key='" + key + "'] td")).getText();
+    }
+
     /** Turns the page's refresh off and waits for a refresh under way to end, so that elements stay put. */
     private void pauseRefreshing(WebDriverWait wait) {
         browser.findElement(By.id("auto-refresh")).click();
@@ -206,6 +257,11 @@ class WebPageIT {
 
     private static String attempt(String[] subtask) {
         return subtask[0] + "-" + subtask[1] + "-attempt-1";
+    }
+
+    /** The host the subtask's sidecar names in its TaskStarted. */
+    private static String host(String[] subtask) {
+        return "worker-" + subtask[0] + "-" + subtask[1] + ".pool-a.cluster.local";
     }
 
     /** A job of the given tasks ({task, parallelism}), checkpointed every {@code intervalMs}, timeout 10 min. */

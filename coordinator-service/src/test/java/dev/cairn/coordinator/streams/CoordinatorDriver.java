@@ -257,8 +257,13 @@ public final class CoordinatorDriver implements AutoCloseable {
     }
 
     public void startTask(String jobId, String taskId, int subtask) {
+        startTask(jobId, taskId, subtask, null);
+    }
+
+    /** The subtask's attempt starts now on {@code host}, as its sidecar names it ({@code null}: none named). */
+    public void startTask(String jobId, String taskId, int subtask, String host) {
         acks.pipeInput(jobId, new AckEnvelope(Events.taskStarted(jobId, taskId, subtask, attempt(taskId, subtask))
-                .setTimestampMs(now()).build()));
+                .setTimestampMs(now()).setHost(host).build()));
     }
 
     /** Acks with {@code sizeBytes} of state at the current wall-clock time, sync 1, async 2, alignment 3, delay 4. */

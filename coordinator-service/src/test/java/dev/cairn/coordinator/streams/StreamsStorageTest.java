@@ -50,7 +50,7 @@ class StreamsStorageTest {
 
     @Test
     void shouldEncodeValuesAsTheSingleObjectEncodingOfTheirCurrentSchema() {
-        CurrentAttempt attempt = new CurrentAttempt("attempt-1", 5L);
+        CurrentAttempt attempt = new CurrentAttempt("attempt-1", 5L, "worker-1.cluster.local");
         byte[] expected = AvroEventSerde.currentOnly(CurrentAttempt.class).serialize("any", attempt);
 
         assertThat(StateTable.ATTEMPTS.encode(attempt)).isEqualTo(expected);

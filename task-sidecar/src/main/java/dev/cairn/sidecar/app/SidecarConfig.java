@@ -44,6 +44,8 @@ import java.util.Map;
  * @param authKeyFile {@code auth.key.file}: the file {@code authKey} was read from, which the running sidecar re-reads
  *     when it changes (a new key after a key rotation signs the next record); {@code null} when the key was given
  *     inline or in code, or there is none
+ * @param host {@code host}: the host the subtask's attempt names in its {@code TaskStarted}; {@code null}: the
+ *     {@code HOSTNAME} environment variable, else the machine's host name
  */
 public record SidecarConfig(
         String bootstrapServers,
@@ -63,7 +65,8 @@ public record SidecarConfig(
         String participant,
         Integer metricsPort,
         String metricsBindAddress,
-        Path authKeyFile) {
+        Path authKeyFile,
+        String host) {
 
     /** Flink's default checkpoint timeout. */
     public static final Duration DEFAULT_SNAPSHOT_TIMEOUT = Duration.ofMinutes(10);
@@ -111,6 +114,7 @@ public record SidecarConfig(
             throw new ConfigProblem(SidecarKeys.HOOK_COMMAND, SidecarKeys.HOOK_COMMAND
                     + " is missing: hook.kind=command needs the program to run and its arguments");
         }
+        SidecarKeys.checkHost(host);
     }
 
     /**
@@ -119,7 +123,7 @@ public record SidecarConfig(
     public static SidecarConfig forTask(String bootstrapServers, String jobId, String taskId, int subtaskIndex) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, taskId, subtaskIndex, HookKind.JAVA,
                 null, null, List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT,
-                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS, null);
+                Map.of(), null, null, null, DEFAULT_METRICS_BIND_ADDRESS, null, null);
     }
 
     /**
@@ -129,7 +133,7 @@ public record SidecarConfig(
     public static SidecarConfig forParticipant(String bootstrapServers, String jobId, String participant) {
         return new SidecarConfig(bootstrapServers, CairnTopics.defaults(), jobId, null, -1, HookKind.JAVA, null, null,
                 List.of(), DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT, DEFAULT_STARTUP_TIMEOUT, Map.of(), null,
-                participant, null, DEFAULT_METRICS_BIND_ADDRESS, null);
+                participant, null, DEFAULT_METRICS_BIND_ADDRESS, null, null);
     }
 
     /** Whether it runs as a coordinator-side participant rather than beside a task. */
@@ -141,7 +145,7 @@ public record SidecarConfig(
     public SidecarConfig withAuthKey(SigningKey jobKey) {
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, jobKey, participant,
-                metricsPort, metricsBindAddress, null);
+                metricsPort, metricsBindAddress, null, host);
     }
 
     /**
@@ -159,7 +163,7 @@ public record SidecarConfig(
         }
         return new SidecarConfig(bootstrapServers, topics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, key, participant,
-                metricsPort, metricsBindAddress, file);
+                metricsPort, metricsBindAddress, file, host);
     }
 
     /** Reads {@code file} (a properties file, {@link SidecarKeys}) with overrides from {@code environment}. */
@@ -176,13 +180,13 @@ public record SidecarConfig(
     public SidecarConfig withTopics(CairnTopics newTopics) {
         return new SidecarConfig(bootstrapServers, newTopics, jobId, taskId, subtaskIndex, hookKind, hookClass, hookUrl,
                 hookCommand, hookTimeout, snapshotTimeout, startupTimeout, kafkaProperties, authKey, participant,
-                metricsPort, metricsBindAddress, authKeyFile);
+                metricsPort, metricsBindAddress, authKeyFile, host);
     }
 
     /** What the Kafka side of the sidecar needs. */
     public RuntimeSettings runtimeSettings() {
         return new RuntimeSettings(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout,
-                startupTimeout, kafkaProperties, authKey, participant, authKeyFile);
+                startupTimeout, kafkaProperties, authKey, participant, authKeyFile, host);
     }
 
     private static void require(String key, Object value) {

@@ -6,6 +6,7 @@ import dev.cairn.config.ConfigSchema;
 import dev.cairn.config.LayeredConfig;
 import dev.cairn.config.OptionalValue;
 import dev.cairn.events.topics.CairnTopics;
+import dev.cairn.sidecar.kafka.HostNames;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -47,6 +48,8 @@ public final class SidecarKeys {
     public static final String AUTH_KEY_FILE = "auth.key.file";
     public static final String METRICS_PORT = "metrics.port";
     public static final String METRICS_BIND_ADDRESS = "metrics.bind.address";
+    /** The host the subtask's attempt announces, for the coordinator's views of pending subtasks. */
+    public static final String HOST = "host";
 
     private static final String JAVA_CLASS_NAME = "[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*";
 
@@ -103,7 +106,12 @@ public final class SidecarKeys {
                                 + "the reason otherwise) on this port (0: any free port); unset: no such endpoint.")
                 .define(METRICS_BIND_ADDRESS, Type.STRING, SidecarConfig.DEFAULT_METRICS_BIND_ADDRESS,
                         OptionalValue.of(value -> checkBindAddress((String) value), "a host name or IP address"),
-                        Importance.LOW, "The address metrics.port binds; only with metrics.port.");
+                        Importance.LOW, "The address metrics.port binds; only with metrics.port.")
+                .define(HOST, Type.STRING, null, OptionalValue.of(value -> checkHost((String) value),
+                        "a host name without white space, at most " + HostNames.MAX_LENGTH + " characters"),
+                        Importance.LOW, "The host the subtask's attempt names in its TaskStarted, which the "
+                                + "coordinator shows beside a subtask a pending checkpoint waits for; default: the "
+                                + "HOSTNAME environment variable, else the machine's host name.");
     }
 
     /**
@@ -137,7 +145,7 @@ public final class SidecarKeys {
                 hookTimeout == null ? snapshotTimeout : Duration.ofMillis(hookTimeout), snapshotTimeout,
                 Duration.ofMillis(config.getLong(STARTUP_TIMEOUT_MS)), config.passThrough(), authKey,
                 participant, config.getInt(METRICS_PORT), metricsBindAddress(config),
-                authKeyFile == null ? null : Path.of(authKeyFile));
+                authKeyFile == null ? null : Path.of(authKeyFile), config.getString(HOST));
     }
 
     private static CairnTopics topics(LayeredConfig config) {
@@ -227,6 +235,19 @@ public final class SidecarKeys {
                 || address.chars().anyMatch(c -> Character.isWhitespace(c) || Character.isISOControl(c))) {
             throw new ConfigProblem(METRICS_BIND_ADDRESS, METRICS_BIND_ADDRESS
                     + " must be a host name or IP address, was '" + address.replaceAll("\\p{Cntrl}", "?") + "'");
+        }
+    }
+
+    /**
+     * A host to announce, if set ({@code null} is fine: the machine's): not blank, no white space or control
+     * characters, within the coordinator's limit.
+     */
+    static void checkHost(String host) {
+        String problem = host == null ? null : HostNames.problem(host);
+        if (problem != null) {
+            throw new ConfigProblem(HOST, HOST + " must be a host name without white space or control characters, at "
+                    + "most " + HostNames.MAX_LENGTH + " characters; it " + problem + ": '"
+                    + HostNames.shown(host) + "'");
         }
     }
 

@@ -36,7 +36,7 @@ public final class AckEvents {
     /** Why a snapshot failed, as a decline says it. */
     public record Failure(CheckpointFailureReason reason, String message) {}
 
-    /** The announcement of a new attempt. */
+    /** The announcement of a new attempt, naming its host if it has one. */
     public static TaskStarted started(TaskAttempt attempt, long nowMs) {
         return TaskStarted.newBuilder()
                 .setJobId(attempt.jobId())
@@ -44,6 +44,7 @@ public final class AckEvents {
                 .setSubtaskIndex(attempt.subtaskIndex())
                 .setAttemptId(attempt.attemptId())
                 .setTimestampMs(nowMs)
+                .setHost(attempt.host())
                 .build();
     }
 

@@ -10,8 +10,10 @@ import java.util.Objects;
  * @param taskId the task (a vertex of the job's plan)
  * @param subtaskIndex the subtask, from 0
  * @param attemptId this attempt's id, announced with {@code TaskStarted}
+ * @param host the host it runs on, announced with {@code TaskStarted}; {@code null}: not named
  */
-public record TaskAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) implements SidecarIdentity {
+public record TaskAttempt(String jobId, String taskId, int subtaskIndex, String attemptId, String host)
+        implements SidecarIdentity {
 
     public TaskAttempt {
         Objects.requireNonNull(jobId, "jobId");
@@ -22,8 +24,14 @@ public record TaskAttempt(String jobId, String taskId, int subtaskIndex, String 
         }
     }
 
+    /** An attempt that names no host. */
+    public TaskAttempt(String jobId, String taskId, int subtaskIndex, String attemptId) {
+        this(jobId, taskId, subtaskIndex, attemptId, null);
+    }
+
     @Override
     public String toString() {
-        return "task " + taskId + " subtask " + subtaskIndex + " of job " + jobId + " (attempt " + attemptId + ")";
+        return "task " + taskId + " subtask " + subtaskIndex + " of job " + jobId + " (attempt " + attemptId
+                + (host == null ? "" : " on " + host) + ")";
     }
 }

@@ -169,7 +169,7 @@ public final class KafkaSidecar implements AutoCloseable {
             SidecarIdentity identity = settings.isParticipant()
                     ? new Participant(settings.jobId(), settings.participant())
                     : new TaskAttempt(settings.jobId(), settings.taskId(), settings.subtaskIndex(),
-                            UUID.randomUUID().toString());
+                            UUID.randomUUID().toString(), HostNames.orLocal(settings.host()));
             published.join();
             producer = new KafkaProducer<>(KafkaClients.producer(settings), new StringSerializer(),
                     AckSerializers.of(settings, Clock.systemUTC(), ReloadingKeyFile.CHECK_INTERVAL));

@@ -24,10 +24,12 @@ import java.util.Objects;
  * @param participant the coordinator-side participant it runs as; {@code null} for a task sidecar
  * @param authKeyFile the file {@code authKey} was read from, re-read when it changes ({@link ReloadingKeyFile});
  *     {@code null}: the key never changes
+ * @param host the host a task sidecar's {@code TaskStarted} names; {@code null}: this machine's name
+ *     ({@link HostNames#orLocal})
  */
 public record RuntimeSettings(String bootstrapServers, CairnTopics topics, String jobId, String taskId,
         int subtaskIndex, Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
-        SigningKey authKey, String participant, Path authKeyFile) {
+        SigningKey authKey, String participant, Path authKeyFile, String host) {
 
     public RuntimeSettings {
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
@@ -43,6 +45,9 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
         if (authKeyFile != null) {
             Objects.requireNonNull(authKey, "authKey (read from authKeyFile)");
         }
+        if (host != null && HostNames.problem(host) != null) {
+            throw new IllegalArgumentException("host " + HostNames.problem(host));
+        }
     }
 
     /** Settings whose key, if any, never changes. */
@@ -50,7 +55,7 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
             Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
             SigningKey authKey, String participant) {
         this(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout, startupTimeout, kafkaProperties,
-                authKey, participant, null);
+                authKey, participant, null, null);
     }
 
     /** A task sidecar's settings. */
@@ -58,7 +63,7 @@ public record RuntimeSettings(String bootstrapServers, CairnTopics topics, Strin
             Duration snapshotTimeout, Duration startupTimeout, Map<String, String> kafkaProperties,
             SigningKey authKey) {
         this(bootstrapServers, topics, jobId, taskId, subtaskIndex, snapshotTimeout, startupTimeout, kafkaProperties,
-                authKey, null, null);
+                authKey, null, null, null);
     }
 
     /** Whether it runs as a coordinator-side participant. */

@@ -19,7 +19,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), c.snapshotTimeout(),
                 timeout, c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress(),
-                c.authKeyFile());
+                c.authKeyFile(), c.host());
     }
 
     /** {@code config} declining a snapshot that takes longer than {@code timeout}. */
@@ -28,7 +28,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), timeout,
                 c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(),
-                c.metricsBindAddress(), c.authKeyFile());
+                c.metricsBindAddress(), c.authKeyFile(), c.host());
     }
 
     /** {@code config} reaching the worker at {@code url} (hook.kind=http), each request limited to {@code timeout}. */
@@ -37,7 +37,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 HookKind.HTTP, null, url, List.of(), timeout, c.snapshotTimeout(), c.startupTimeout(),
                 c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress(),
-                c.authKeyFile());
+                c.authKeyFile(), c.host());
     }
 
     /** {@code config} running {@code command} for each call (hook.kind=command), each limited to {@code timeout}. */
@@ -46,7 +46,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 HookKind.COMMAND, null, null, command, timeout, c.snapshotTimeout(), c.startupTimeout(),
                 c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(), c.metricsBindAddress(),
-                c.authKeyFile());
+                c.authKeyFile(), c.host());
     }
 
     /** {@code config} instantiating {@code className} as the hook (hook.kind=java). */
@@ -55,7 +55,7 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 HookKind.JAVA, className, null, List.of(), c.hookTimeout(), c.snapshotTimeout(),
                 c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), c.metricsPort(),
-                c.metricsBindAddress(), c.authKeyFile());
+                c.metricsBindAddress(), c.authKeyFile(), c.host());
     }
 
     /** {@code config} serving {@code GET /metrics} on {@code bindAddress}:{@code port} (0: any free port). */
@@ -64,6 +64,6 @@ public final class SidecarConfigCopies {
         return new SidecarConfig(c.bootstrapServers(), c.topics(), c.jobId(), c.taskId(), c.subtaskIndex(),
                 c.hookKind(), c.hookClass(), c.hookUrl(), c.hookCommand(), c.hookTimeout(), c.snapshotTimeout(),
                 c.startupTimeout(), c.kafkaProperties(), c.authKey(), c.participant(), port, bindAddress,
-                c.authKeyFile());
+                c.authKeyFile(), c.host());
     }
 }

@@ -30,6 +30,14 @@ class AckEventsTest {
         assertThat(started.getSubtaskIndex()).isEqualTo(2);
         assertThat(started.getAttemptId()).isEqualTo("a-1");
         assertThat(started.getTimestampMs()).isEqualTo(42);
+        assertThat(started.getHost()).as("an attempt that names no host").isNull();
+    }
+
+    @Test
+    void shouldNameTheAttemptsHostWhenRegistering() {
+        TaskStarted started = AckEvents.started(new TaskAttempt("job", "map", 2, "a-1", "worker-3"), 42);
+
+        assertThat(started.getHost()).isEqualTo("worker-3");
     }
 
     @Test

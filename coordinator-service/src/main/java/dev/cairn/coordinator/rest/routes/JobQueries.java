@@ -3,6 +3,7 @@ package dev.cairn.coordinator.rest.routes;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
+import dev.cairn.coordinator.state.CurrentAttempt;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.core.state.CoordinatorState;
@@ -54,10 +55,17 @@ final class JobQueries {
         List<ApiViews.SubtaskRef> missing = completed ? List.of()
                 : JobViews.unacknowledged(spec, acks).stream()
                         .filter(m -> stores.finished(jobId, m.taskId(), m.index()).isEmpty())
-                        .map(m -> new ApiViews.SubtaskRef(m.taskId(), m.index(),
-                                stores.attempt(jobId, m.taskId(), m.index()).orElse(null)))
+                        .map(m -> current(stores, jobId, m))
                         .toList();
         return JobViews.detail(checkpoint, spec, acks, missing);
+    }
+
+    /** {@code missing} with the subtask's current attempt and the host it runs on: one point read. */
+    private static ApiViews.SubtaskRef current(CoordinatorState stores, String jobId, ApiViews.SubtaskRef missing) {
+        Optional<CurrentAttempt> attempt = stores.currentAttempt(jobId, missing.taskId(), missing.index());
+        return new ApiViews.SubtaskRef(missing.taskId(), missing.index(),
+                attempt.map(CurrentAttempt::getAttemptId).orElse(null),
+                attempt.map(CurrentAttempt::getHost).orElse(null));
     }
 
     static ApiViews.Restore latestCompleted(CoordinatorState stores, String jobId) {

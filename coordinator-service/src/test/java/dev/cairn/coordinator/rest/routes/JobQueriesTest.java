@@ -5,6 +5,8 @@ import static dev.cairn.coordinator.streams.CoordinatorDriver.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cairn.client.Json;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.core.views.ApiViews;
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class JobQueriesTest {
 
     private static final String JOB = "job-1";
+    private static final String SINK_HOST = "worker-7.cluster.local";
 
     @TempDir
     Path stateDir;
@@ -37,7 +40,7 @@ class JobQueriesTest {
         cairn.register(spec(JOB, task("source", 2), task("sink", 1)));
         cairn.startTask(JOB, "source", 0);
         cairn.startTask(JOB, "source", 1);
-        cairn.startTask(JOB, "sink", 0);
+        cairn.startTask(JOB, "sink", 0, SINK_HOST);
         first = cairn.nextTrigger();
         cairn.advance(Duration.ofMillis(50));
         cairn.ack(JOB, first.getCheckpointId(), "source", 0, 100);
@@ -63,8 +66,8 @@ class JobQueriesTest {
         assertThat(detail.checkpoint().acks().stateSize()).isEqualTo(400);
         assertThat(detail.checkpoint().timing().endToEndDuration()).isEqualTo(20L);
         assertThat(detail.missingSubtasks()).containsExactly(
-                new ApiViews.SubtaskRef("source", 1, CoordinatorDriver.attempt("source", 1)),
-                new ApiViews.SubtaskRef("sink", 0, CoordinatorDriver.attempt("sink", 0)));
+                new ApiViews.SubtaskRef("source", 1, CoordinatorDriver.attempt("source", 1), null),
+                new ApiViews.SubtaskRef("sink", 0, CoordinatorDriver.attempt("sink", 0), SINK_HOST));
         ApiViews.SubtaskStats acked = detail.tasks().get(0).subtasks().get(0);
         assertThat(acked.index()).isZero();
         assertThat(acked.attemptId()).isEqualTo(CoordinatorDriver.attempt("source", 0));
@@ -72,6 +75,19 @@ class JobQueriesTest {
         assertThat(acked.endToEndDuration()).isEqualTo(20);
         assertThat(acked.snapshot().checkpoint()).isEqualTo(new ApiViews.SyncAsync(1, 2));
         assertThat(acked.snapshot().startDelay()).isEqualTo(4);
+    }
+
+    @Test
+    void shouldNameTheHostOfEachPendingSubtaskInTheViewAndNullWhereItsSidecarNamedNone() {
+        JsonNode missing = Json.MAPPER.valueToTree(JobQueries.checkpoint(cairn.reader(), JOB,
+                second.getCheckpointId())).get("missing_subtasks");
+
+        assertThat(missing).hasSize(2);
+        assertThat(missing.get(0).get("task_id").asText()).isEqualTo("source");
+        assertThat(missing.get(0).get("host").isNull()).as("a sidecar that named no host").isTrue();
+        assertThat(missing.get(1).get("task_id").asText()).isEqualTo("sink");
+        assertThat(missing.get(1).get("attempt_id").asText()).isEqualTo(CoordinatorDriver.attempt("sink", 0));
+        assertThat(missing.get(1).get("host").asText()).isEqualTo(SINK_HOST);
     }
 
     @Test
