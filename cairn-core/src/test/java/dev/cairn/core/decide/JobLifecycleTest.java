@@ -65,8 +65,8 @@ class JobLifecycleTest {
         "1000, 0, 1.5, 1000",
         "1000, 0, -1.0, 0"
     })
-    void shouldDrawFirstTriggerDelayWithinMinPauseAndIntervalBothIncludedAsFlinkDoes(long interval, long minPause, double fraction,
-            long delay) {
+    void shouldDrawFirstTriggerDelayWithinMinPauseAndIntervalBothIncludedAsFlinkDoes(long interval, long minPause,
+            double fraction, long delay) {
         Then then = Scenario.given()
                 .when(new Command.RegisterJob(spec(config().setIntervalMs(interval).setMinPauseMs(minPause)), fraction),
                         0);
