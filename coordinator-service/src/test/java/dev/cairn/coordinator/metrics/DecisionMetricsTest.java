@@ -13,7 +13,9 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DiscardReason;
 import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.JobRemoved;
+import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobStatus;
+import dev.cairn.events.RestoreMode;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStartRejected;
@@ -74,6 +76,21 @@ class DecisionMetricsTest {
         assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"orders\"}"))
                 .as("a job registered again under the id counts from zero").isEqualTo(1.0);
         assertThat(Scrapes.value(scrape, "cairn_checkpoint_acks_total{job=\"billing\"}")).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldCountRestoresPerJobAndForgetThemWhenTheJobIsRemoved() {
+        metrics.decided("orders", List.of(restored("orders", 3), restored("orders", 7)), 1_000);
+        metrics.decided("billing", List.of(restored("billing", 2)), 1_000);
+
+        assertThat(Scrapes.value(registry.scrape(), "cairn_restores_total{job=\"orders\"}")).isEqualTo(2.0);
+
+        metrics.decided("orders", List.of(JobRemoved.newBuilder().setJobId("orders").setRequestId("rm-1")
+                .setStatus(JobStatus.CANCELED).setNextCheckpointId(8).setTimestampMs(2_000).build()), 2_000);
+
+        String scrape = registry.scrape();
+        assertThat(scrape).doesNotContain("cairn_restores_total{job=\"orders\"}");
+        assertThat(Scrapes.value(scrape, "cairn_restores_total{job=\"billing\"}")).isEqualTo(1.0);
     }
 
     @Test
@@ -139,6 +156,12 @@ class DecisionMetricsTest {
         return CheckpointAborted.newBuilder().setJobId(jobId).setCheckpointId(checkpointId)
                 .setType(CheckpointType.CHECKPOINT).setReason(reason).setMessage("failed").setTimestampMs(1_000)
                 .build();
+    }
+
+    private static JobRestored restored(String jobId, long checkpointId) {
+        return JobRestored.newBuilder().setJobId(jobId).setRequestId("restore-" + checkpointId)
+                .setRestorePoint(completed(jobId, checkpointId, 1, 2)).setRestoreMode(RestoreMode.NO_CLAIM)
+                .setTimestampMs(1_000).build();
     }
 
     private static CheckpointCompleted completed(String jobId, long checkpointId, long triggerMs, long completionMs) {
