@@ -141,12 +141,12 @@ class DecisionMetricsTest {
                 .build();
     }
 
-    private static AckDiscarded discarded(String jobId, AckDiscardStatus status) {
+    static AckDiscarded discarded(String jobId, AckDiscardStatus status) {
         return AckDiscarded.newBuilder().setJobId(jobId).setCheckpointId(1).setTaskId("map").setSubtaskIndex(0)
                 .setAttemptId("a").setStatus(status).setMessage("late").setTimestampMs(1_000).build();
     }
 
-    private static TaskStartRejected rejectedStart(String jobId) {
+    static TaskStartRejected rejectedStart(String jobId) {
         return TaskStartRejected.newBuilder().setJobId(jobId).setTaskId("map").setSubtaskIndex(0).setAttemptId("old")
                 .setStartedAtMs(1).setCurrentAttemptId("live").setCurrentStartedAtMs(2).setReason("not after")
                 .setTimestampMs(1_000).build();
@@ -158,13 +158,13 @@ class DecisionMetricsTest {
                 .build();
     }
 
-    private static JobRestored restored(String jobId, long checkpointId) {
+    static JobRestored restored(String jobId, long checkpointId) {
         return JobRestored.newBuilder().setJobId(jobId).setRequestId("restore-" + checkpointId)
                 .setRestorePoint(completed(jobId, checkpointId, 1, 2)).setRestoreMode(RestoreMode.NO_CLAIM)
                 .setTimestampMs(1_000).build();
     }
 
-    private static CheckpointCompleted completed(String jobId, long checkpointId, long triggerMs, long completionMs) {
+    static CheckpointCompleted completed(String jobId, long checkpointId, long triggerMs, long completionMs) {
         return CheckpointCompleted.newBuilder().setJobId(jobId).setCheckpointId(checkpointId)
                 .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(triggerMs)
                 .setCompletionTimestampMs(completionMs).setStorageLocation("file:///cp").setTotalSizeBytes(10)
