@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Grafana dashboard of {@code docs/monitoring/cairn-dashboard.json}: every panel queries what a coordinator exports. */
+/** The Grafana dashboard {@code docs/monitoring/cairn-dashboard.json}: its panels query what a coordinator exports. */
 class DashboardTest {
 
     private static final Path DASHBOARD = AlertRulesTest.FOLDER.resolve("cairn-dashboard.json");

@@ -66,10 +66,12 @@ final class ExportedMetrics {
 
     /**
      * The metrics of the scrape that start with {@code prefix}, as queries name them: a counter with its
-     * {@code _total}, a histogram without its {@code _bucket}, {@code _count}, {@code _sum} and {@code _max}.
+     * {@code _total}, a histogram or a summary (a timer) without its {@code _bucket}, {@code _count}, {@code _sum} and
+     * {@code _max}.
      */
     static Set<String> metrics(String scrape, String prefix) {
-        Set<String> histograms = scrape.lines().filter(line -> line.startsWith("# TYPE ") && line.endsWith(" histogram"))
+        Set<String> histograms = scrape.lines().filter(line -> line.startsWith("# TYPE ")
+                        && (line.endsWith(" histogram") || line.endsWith(" summary")))
                 .map(line -> line.split(" ")[2]).collect(Collectors.toSet());
         return sampleNames(scrape).stream().filter(name -> name.startsWith(prefix))
                 .map(name -> histograms.stream().filter(h -> name.startsWith(h + "_")).findFirst().orElse(name))
