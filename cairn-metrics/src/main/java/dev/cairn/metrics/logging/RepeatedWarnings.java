@@ -55,19 +55,11 @@ public final class RepeatedWarnings {
      * that suppressed occurrences.
      */
     public boolean admit(String key, Summary summary) {
-        Map<String, Long> ended = new LinkedHashMap<>();
+        Map<String, Long> ended;
         boolean log;
         synchronized (this) {
             long now = clockMs.getAsLong();
-            for (Iterator<Map.Entry<String, Window>> it = windows.entrySet().iterator(); it.hasNext();) {
-                Map.Entry<String, Window> entry = it.next();
-                if (now - entry.getValue().startMs >= window.toMillis()) {
-                    if (entry.getValue().suppressed > 0) {
-                        ended.put(entry.getKey(), entry.getValue().suppressed);
-                    }
-                    it.remove();
-                }
-            }
+            ended = endWindows(now);
             String counted = windows.containsKey(key) || windows.size() < maxKeys ? key : OTHER;
             Window current = windows.computeIfAbsent(counted, k -> new Window(now));
             log = current.logged < firstPerKey;
@@ -79,6 +71,33 @@ public final class RepeatedWarnings {
         }
         ended.forEach((ofKey, count) -> summary.suppressed(ofKey, count, window));
         return log;
+    }
+
+    /**
+     * Hands {@code summary} the windows that ended with occurrences suppressed, without counting an occurrence: for a
+     * periodic caller, so that the summary of a flood that stopped is logged too.
+     */
+    public void flush(Summary summary) {
+        Map<String, Long> ended;
+        synchronized (this) {
+            ended = windows.isEmpty() ? Map.of() : endWindows(clockMs.getAsLong());
+        }
+        ended.forEach((ofKey, count) -> summary.suppressed(ofKey, count, window));
+    }
+
+    /** Removes the windows ended by {@code now}; the suppressed count of each that suppressed something. */
+    private Map<String, Long> endWindows(long now) {
+        Map<String, Long> ended = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, Window>> it = windows.entrySet().iterator(); it.hasNext();) {
+            Map.Entry<String, Window> entry = it.next();
+            if (now - entry.getValue().startMs >= window.toMillis()) {
+                if (entry.getValue().suppressed > 0) {
+                    ended.put(entry.getKey(), entry.getValue().suppressed);
+                }
+                it.remove();
+            }
+        }
+        return ended;
     }
 
     private static final class Window {

@@ -42,6 +42,19 @@ class RepeatedWarningsTest {
     }
 
     @Test
+    void shouldSumUpAFloodThatStoppedWhenFlushedAfterItsWindow() {
+        IntStream.range(0, 5).forEach(i -> admit("TRUNCATED"));
+        warnings.flush((of, count, window) -> summaries.add(of + " " + count));
+        assertThat(summaries).as("the window has not ended").isEmpty();
+
+        now.addAndGet(Duration.ofMinutes(1).toMillis());
+        warnings.flush((of, count, window) -> summaries.add(of + " " + count));
+        warnings.flush((of, count, window) -> summaries.add(of + " " + count));
+
+        assertThat(summaries).containsExactly("TRUNCATED 2");
+    }
+
+    @Test
     void shouldLimitEachReasonOnItsOwn() {
         IntStream.range(0, 5).forEach(i -> admit("BAD_SIGNATURE"));
 

@@ -275,6 +275,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
      * reads only the timers due by then (the in-memory store copies the keys of the range it iterates).
      */
     private void fireDueTimers(long now) {
+        DeadLetterQueueHandler.logSuppressed();
         if (catchingUp()) {
             return;
         }

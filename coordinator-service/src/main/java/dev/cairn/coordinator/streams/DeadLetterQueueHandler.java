@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * quote at most {@value #MAX_MESSAGE_CHARS} characters (fewer under a small {@code max.request.size}). So the dead
  * letter itself always fits in what the producer sends, and no input is echoed whole. The log line of a dead letter
  * is rate-limited ({@link RepeatedWarnings}): the first {@value #LOGGED_PER_REASON} of each stage and reason a
- * minute, then one line with how many more were sent, so that a flood of bad records cannot flood the log.
+ * minute, then, once the minute is over, one line with how many more were sent, so that a flood of bad records cannot
+ * flood the log.
  *
  * <p>Records sent are counted in {@value #DEAD_LETTERS}{@code {stage, reason}} (Prometheus:
  * {@code cairn_dead_letters_total}) of the Micrometer registry given as the Kafka Streams property
@@ -287,6 +288,14 @@ public final class DeadLetterQueueHandler
         byte[] kept = bounded(value, maxValueBytes, headers, TRUNCATED_FROM, VALUE_SHA256);
         byte[] keptKey = bounded(key, maxKeyBytes, headers, KEY_TRUNCATED_FROM, KEY_SHA256);
         return new ProducerRecord<>(deadLetterTopic, null, keptKey, kept, headers);
+    }
+
+    /**
+     * Logs how many dead letters went unlogged in the windows that ended: the processor calls it at each tick, so that
+     * the summary of a flood that stopped is logged too.
+     */
+    static void logSuppressed() {
+        WARNINGS.flush(DeadLetterQueueHandler::suppressed);
     }
 
     private static void suppressed(String stageAndReason, long count, Duration window) {
