@@ -12,6 +12,7 @@ import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointTriggered;
 import dev.cairn.events.JobStatus;
 import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestEnvelope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -94,6 +95,19 @@ class MetricsScrapeTest {
         assertThat(Scrapes.value(suspended, "cairn_job_status{job=\"orders\",status=\"SUSPENDED\"}"))
                 .isEqualTo(1.0);
         assertThat(Scrapes.value(suspended, "cairn_job_status{job=\"orders\",status=\"RUNNING\"}")).isEqualTo(0.0);
+    }
+
+    @Test
+    void shouldDropEverySeriesOfTheJobWhenItIsRemoved() {
+        assertThat(scrape()).contains("cairn_job_status{job=\"orders\"");
+        cairn.send(JOB, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(JOB).setStatus(JobStatus.CANCELED)
+                .setTimestampMs(cairn.now()).build()));
+        assertThat(Scrapes.value(scrape(), "cairn_job_status{job=\"orders\",status=\"CANCELED\"}")).isEqualTo(1.0);
+
+        cairn.send(JOB, new RequestEnvelope(RemoveJob.newBuilder().setJobId(JOB).setRequestId("remove-1")
+                .setRequester("test").setTimestampMs(cairn.now()).build()));
+
+        assertThat(scrape().lines().filter(line -> line.contains("job=\"orders\""))).isEmpty();
     }
 
     @Test
