@@ -34,6 +34,7 @@ import org.apache.avro.specific.SpecificRecord;
  *   <li>{@code cairn_checkpoint_acks_total{job}}: accepted subtask acknowledgements, for {@code rate()};</li>
  *   <li>{@code cairn_checkpoint_acks_discarded_total{job, status}}: acknowledgements not accepted (DUPLICATE,
  *       UNKNOWN, DISCARDED, LATE);</li>
+ *   <li>{@code cairn_restores_total{job}}: restores of the job from a point a user chose ({@code JobRestored});</li>
  *   <li>{@code cairn_task_starts_rejected_total{job}}: {@code TaskStarted} records not taken because their attempt
  *       did not start after the subtask's current one (a replayed or reordered old announcement, or a restart
  *       whose clock is behind, which then announces itself again);</li>
@@ -71,7 +72,7 @@ public final class DecisionMetrics implements DecisionListener {
     /** The names of the series labelled by job that this class registers. */
     private static final Set<String> JOB_SERIES = Set.of("cairn.checkpoint.acks", "cairn.checkpoint.acks.discarded",
             "cairn.state.discarded.objects", "cairn.state.discarded.bytes", "cairn.restore.points.rejected",
-            "cairn.task.starts.rejected", "cairn.checkpoint.failures", "cairn.checkpoint.duration");
+            "cairn.task.starts.rejected", "cairn.checkpoint.failures", "cairn.checkpoint.duration", "cairn.restores");
 
     private final MeterRegistry registry;
     private final Map<Integer, AtomicLong> rebuildRemaining = new ConcurrentHashMap<>();
@@ -100,6 +101,7 @@ public final class DecisionMetrics implements DecisionListener {
                 case TASK_START_REJECTED -> rejectedStarts(jobId).increment();
                 case STATE_DISCARDED -> discardedState(jobId, (StateDiscarded) event);
                 case RESTORE_POINT_REJECTED -> rejectedRestorePoints(jobId).increment();
+                case JOB_RESTORED -> restores(jobId).increment();
                 case JOB_REMOVED -> removeSeriesOf(jobId);
                 default -> {
                     // the other kinds count towards no metric
@@ -212,6 +214,14 @@ public final class DecisionMetrics implements DecisionListener {
         return Counter.builder("cairn.restore.points.rejected")
                 .description("Restore points a subtask could not read, from which the job fell back to an older "
                         + "retained checkpoint (per instance, since it started)")
+                .tag("job", jobId)
+                .register(registry);
+    }
+
+    private Counter restores(String jobId) {
+        return Counter.builder("cairn.restores")
+                .description("Restores of the job from a point a user chose, a savepoint or a retained checkpoint "
+                        + "(per instance, since it started)")
                 .tag("job", jobId)
                 .register(registry);
     }

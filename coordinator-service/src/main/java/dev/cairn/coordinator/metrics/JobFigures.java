@@ -6,6 +6,7 @@ import dev.cairn.coordinator.state.CompletedTotals;
 import dev.cairn.coordinator.state.JobState;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointCompleted;
+import dev.cairn.events.JobStatus;
 import dev.cairn.events.RetainedCheckpoints;
 import java.util.Optional;
 
@@ -26,10 +27,15 @@ import java.util.Optional;
  * @param lastDurationSeconds the latest completed checkpoint's end-to-end duration
  * @param lastSizeBytes the latest completed checkpoint's state size
  * @param lastCompletionSeconds when the latest checkpoint completed
+ * @param status the job's status now
+ * @param lastCompletedId the id of the latest completed checkpoint or savepoint, -1 before the first (as Flink's
+ *     {@code lastCompletedCheckpointId})
+ * @param intervalSeconds the job's periodic checkpoint interval
  */
 record JobFigures(long triggered, long completed, long failed, int inProgress, int queued,
         int consecutiveFailures, double completedDurationSeconds, double completedSizeBytes,
-        double lastDurationSeconds, double lastSizeBytes, double lastCompletionSeconds) {
+        double lastDurationSeconds, double lastSizeBytes, double lastCompletionSeconds, JobStatus status,
+        long lastCompletedId, double intervalSeconds) {
 
     /** The job's figures: its state, and one point read of its latest completed checkpoint's summary. */
     static JobFigures of(JobState job, CoordinatorState reader) {
@@ -39,7 +45,8 @@ record JobFigures(long triggered, long completed, long failed, int inProgress, i
                 job.getCounts().getFailed(), job.getPending().size(), job.getQueue().size(),
                 job.getConsecutiveFailures(), totals.getSumDurationMs() / 1000.0, totals.getSumSizeBytes(),
                 last.map(Last::durationSeconds).orElse(Double.NaN), last.map(Last::sizeBytes).orElse(Double.NaN),
-                job.getLastCompletionMs() == null ? Double.NaN : job.getLastCompletionMs() / 1000.0);
+                job.getLastCompletionMs() == null ? Double.NaN : job.getLastCompletionMs() / 1000.0,
+                job.getStatus(), job.getLastSucceededId(), job.getConfig().getIntervalMs() / 1000.0);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.metrics;
 
 import dev.cairn.coordinator.rest.sources.StateSource;
+import dev.cairn.events.JobStatus;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
@@ -29,7 +30,11 @@ import org.slf4j.LoggerFactory;
  *       {@code cairn_checkpoint_consecutive_failures}: now;</li>
  *   <li>{@code cairn_checkpoint_last_completed_duration_seconds}, {@code cairn_checkpoint_last_completed_size_bytes},
  *       {@code cairn_checkpoint_last_completion_timestamp_seconds}: the latest completed checkpoint or savepoint
- *       (NaN before the first).</li>
+ *       (NaN before the first), and {@code cairn_checkpoint_last_completed_id} its id (-1 before the first, as
+ *       Flink's {@code lastCompletedCheckpointId});</li>
+ *   <li>{@code cairn_checkpoint_interval_seconds}: the job's periodic checkpoint interval (what an alert on
+ *       missing completions compares the time since the last one with);</li>
+ *   <li>{@code cairn_job_status{job, status}}: 1 for the job's status now, 0 for each other {@link JobStatus}.</li>
  * </ul>
  *
  * Plus {@code cairn_coordinator_jobs} (jobs owned here) and {@code cairn_coordinator_unreadable_partitions}
@@ -109,6 +114,18 @@ public final class JobMetrics {
         registered.add(gauge("cairn.checkpoint.last.completion.timestamp", "seconds",
                 "When the latest checkpoint or savepoint completed, seconds since the epoch", jobId,
                 JobFigures::lastCompletionSeconds));
+        registered.add(gauge("cairn.checkpoint.last.completed.id", null,
+                "Id of the latest completed checkpoint or savepoint, -1 before the first", jobId,
+                JobFigures::lastCompletedId));
+        registered.add(gauge("cairn.checkpoint.interval", "seconds", "The job's periodic checkpoint interval", jobId,
+                JobFigures::intervalSeconds));
+        for (JobStatus status : JobStatus.values()) {
+            registered.add(Gauge.builder("cairn.job.status", this,
+                            m -> m.value(jobId, job -> job.status() == status ? 1 : 0))
+                    .description("1 for the job's status now, 0 for the others (from the job's state)")
+                    .tag("job", jobId).tag("status", status.name())
+                    .register(registry));
+        }
         return registered;
     }
 

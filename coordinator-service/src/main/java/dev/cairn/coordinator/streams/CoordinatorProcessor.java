@@ -8,6 +8,7 @@ import dev.cairn.core.events.EventDescriptions;
 import dev.cairn.core.events.TimerIndex;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.JobRemoved;
+import dev.cairn.metrics.logging.JobLogContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -260,7 +261,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
             }
             unsendable.processing(input);
         }
-        try {
+        try (JobLogContext.Scope job = JobLogContext.of(key)) {
             Command command = commands.toCommand(key, envelope, timestampMs);
             long now = context.currentSystemTimeMs();
             apply(command, decide(command, now), now, input == null ? null : StoreLayout.headersOf(input));
@@ -274,6 +275,7 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
      * reads only the timers due by then (the in-memory store copies the keys of the range it iterates).
      */
     private void fireDueTimers(long now) {
+        DeadLetterQueueHandler.logSuppressed();
         if (catchingUp()) {
             return;
         }
@@ -291,17 +293,23 @@ final class CoordinatorProcessor implements Processor<String, SpecificRecord, St
         }
         fired.forEach(timers::delete);
         for (String jobId : dueJobs) {
-            Command tick = new Command.Tick(jobId);
-            Ready decided;
-            try {
-                decided = decide(tick, now);
-            } catch (CommandFailedException e) {
-                LOG.error("Timer of job {} failed; retrying in {} ms: {}", jobId, TICK_RETRY_MS, e.getMessage(), e);
-                timers.put(TimerKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
-                continue;
+            try (JobLogContext.Scope job = JobLogContext.of(jobId)) {
+                tick(jobId, now);
             }
-            apply(tick, decided, now, null);
         }
+    }
+
+    private void tick(String jobId, long now) {
+        Command tick = new Command.Tick(jobId);
+        Ready decided;
+        try {
+            decided = decide(tick, now);
+        } catch (CommandFailedException e) {
+            LOG.error("Timer of job {} failed; retrying in {} ms: {}", jobId, TICK_RETRY_MS, e.getMessage(), e);
+            timers.put(TimerKeys.timer(now + TICK_RETRY_MS, jobId), NO_VALUE);
+            return;
+        }
+        apply(tick, decided, now, null);
     }
 
     /**

@@ -2,10 +2,12 @@ package dev.cairn.coordinator.streams;
 
 import dev.cairn.core.events.BoundedText;
 import dev.cairn.events.serde.EventDecodingException;
+import dev.cairn.metrics.logging.RepeatedWarnings;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Metrics;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +45,10 @@ import org.slf4j.LoggerFactory;
  * {@value #TRUNCATED_FROM} says how large it was and {@value #VALUE_SHA256} what its SHA-256 was; a key larger than
  * an eighth of it likewise ({@value #KEY_TRUNCATED_FROM}, {@value #KEY_SHA256}); the message and the log line
  * quote at most {@value #MAX_MESSAGE_CHARS} characters (fewer under a small {@code max.request.size}). So the dead
- * letter itself always fits in what the producer sends, and no input is echoed whole.
+ * letter itself always fits in what the producer sends, and no input is echoed whole. The log line of a dead letter
+ * is rate-limited ({@link RepeatedWarnings}): the first {@value #LOGGED_PER_REASON} of each stage and reason a
+ * minute, then, once the minute is over, one line with how many more were sent, so that a flood of bad records cannot
+ * flood the log.
  *
  * <p>Records sent are counted in {@value #DEAD_LETTERS}{@code {stage, reason}} (Prometheus:
  * {@code cairn_dead_letters_total}) of the Micrometer registry given as the Kafka Streams property
@@ -81,6 +86,15 @@ public final class DeadLetterQueueHandler
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0," + (MAX_REASON_LABEL_CHARS - 1) + "}");
 
     private static final Logger LOG = LoggerFactory.getLogger(DeadLetterQueueHandler.class);
+    /** Dead letters logged per stage and reason and minute; the others are counted and summed up. */
+    static final int LOGGED_PER_REASON = 10;
+    static final Duration LOG_WINDOW = Duration.ofMinutes(1);
+    /**
+     * One limit for the whole process: Kafka Streams creates a handler per thread and task, and a flood is one
+     * whatever thread it reaches.
+     */
+    private static final RepeatedWarnings WARNINGS =
+            new RepeatedWarnings(LOGGED_PER_REASON, LOG_WINDOW, 64, System::currentTimeMillis);
 
     private String deadLetterTopic;
     private MeterRegistry registry;
@@ -259,8 +273,10 @@ public final class DeadLetterQueueHandler
     private ProducerRecord<byte[], byte[]> deadLetter(String stage, String reason, String topic, int partition,
             long offset, byte[] key, byte[] value, Throwable exception) {
         String message = BoundedText.of(String.valueOf(exception.getMessage()), maxMessageChars);
-        LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", topic, partition, offset, deadLetterTopic, stage,
-                reason, message);
+        if (WARNINGS.admit(stage + " " + reason, DeadLetterQueueHandler::suppressed)) {
+            LOG.warn("Sent record {}-{}@{} to {}: {} failed, {}: {}", topic, partition, offset, deadLetterTopic, stage,
+                    reason, message);
+        }
         deadLetters(stage, reason).increment();
         RecordHeaders headers = new RecordHeaders();
         headers.add(REASON, utf8(reason));
@@ -272,6 +288,20 @@ public final class DeadLetterQueueHandler
         byte[] kept = bounded(value, maxValueBytes, headers, TRUNCATED_FROM, VALUE_SHA256);
         byte[] keptKey = bounded(key, maxKeyBytes, headers, KEY_TRUNCATED_FROM, KEY_SHA256);
         return new ProducerRecord<>(deadLetterTopic, null, keptKey, kept, headers);
+    }
+
+    /**
+     * Logs how many dead letters went unlogged in the windows that ended: the processor calls it at each tick, so that
+     * the summary of a flood that stopped is logged too.
+     */
+    static void logSuppressed() {
+        WARNINGS.flush(DeadLetterQueueHandler::suppressed);
+    }
+
+    private static void suppressed(String stageAndReason, long count, Duration window) {
+        LOG.warn("Sent {} more records to the dead-letter topic ({} failed) in {} s without logging each: the first "
+                + "{} of each reason a minute are logged; cairn_dead_letters_total counts them all", count,
+                stageAndReason, window.toSeconds(), LOGGED_PER_REASON);
     }
 
     /** {@code bytes}, or their first {@code max} with their size and hash in the two headers. */

@@ -13,7 +13,9 @@ import dev.cairn.events.CheckpointType;
 import dev.cairn.events.DiscardReason;
 import dev.cairn.events.DiscardedObject;
 import dev.cairn.events.JobRemoved;
+import dev.cairn.events.JobRestored;
 import dev.cairn.events.JobStatus;
+import dev.cairn.events.RestoreMode;
 import dev.cairn.events.StateDiscarded;
 import dev.cairn.events.SubtaskMetrics;
 import dev.cairn.events.TaskStartRejected;
@@ -77,6 +79,21 @@ class DecisionMetricsTest {
     }
 
     @Test
+    void shouldCountRestoresPerJobAndForgetThemWhenTheJobIsRemoved() {
+        metrics.decided("orders", List.of(restored("orders", 3), restored("orders", 7)), 1_000);
+        metrics.decided("billing", List.of(restored("billing", 2)), 1_000);
+
+        assertThat(Scrapes.value(registry.scrape(), "cairn_restores_total{job=\"orders\"}")).isEqualTo(2.0);
+
+        metrics.decided("orders", List.of(JobRemoved.newBuilder().setJobId("orders").setRequestId("rm-1")
+                .setStatus(JobStatus.CANCELED).setNextCheckpointId(8).setTimestampMs(2_000).build()), 2_000);
+
+        String scrape = registry.scrape();
+        assertThat(scrape).doesNotContain("cairn_restores_total{job=\"orders\"}");
+        assertThat(Scrapes.value(scrape, "cairn_restores_total{job=\"billing\"}")).isEqualTo(1.0);
+    }
+
+    @Test
     void shouldCountRejectedTaskStartsPerJob() {
         metrics.decided("orders", List.of(rejectedStart("orders"), rejectedStart("orders")), 1_000);
 
@@ -124,12 +141,12 @@ class DecisionMetricsTest {
                 .build();
     }
 
-    private static AckDiscarded discarded(String jobId, AckDiscardStatus status) {
+    static AckDiscarded discarded(String jobId, AckDiscardStatus status) {
         return AckDiscarded.newBuilder().setJobId(jobId).setCheckpointId(1).setTaskId("map").setSubtaskIndex(0)
                 .setAttemptId("a").setStatus(status).setMessage("late").setTimestampMs(1_000).build();
     }
 
-    private static TaskStartRejected rejectedStart(String jobId) {
+    static TaskStartRejected rejectedStart(String jobId) {
         return TaskStartRejected.newBuilder().setJobId(jobId).setTaskId("map").setSubtaskIndex(0).setAttemptId("old")
                 .setStartedAtMs(1).setCurrentAttemptId("live").setCurrentStartedAtMs(2).setReason("not after")
                 .setTimestampMs(1_000).build();
@@ -141,7 +158,13 @@ class DecisionMetricsTest {
                 .build();
     }
 
-    private static CheckpointCompleted completed(String jobId, long checkpointId, long triggerMs, long completionMs) {
+    static JobRestored restored(String jobId, long checkpointId) {
+        return JobRestored.newBuilder().setJobId(jobId).setRequestId("restore-" + checkpointId)
+                .setRestorePoint(completed(jobId, checkpointId, 1, 2)).setRestoreMode(RestoreMode.NO_CLAIM)
+                .setTimestampMs(1_000).build();
+    }
+
+    static CheckpointCompleted completed(String jobId, long checkpointId, long triggerMs, long completionMs) {
         return CheckpointCompleted.newBuilder().setJobId(jobId).setCheckpointId(checkpointId)
                 .setType(CheckpointType.CHECKPOINT).setTriggerTimestampMs(triggerMs)
                 .setCompletionTimestampMs(completionMs).setStorageLocation("file:///cp").setTotalSizeBytes(10)

@@ -10,6 +10,10 @@ import dev.cairn.coordinator.rest.sources.StateSource;
 import dev.cairn.coordinator.streams.CoordinatorDriver;
 import dev.cairn.core.state.CoordinatorState;
 import dev.cairn.events.CheckpointTriggered;
+import dev.cairn.events.JobStatus;
+import dev.cairn.events.JobStatusChange;
+import dev.cairn.events.RemoveJob;
+import dev.cairn.events.RequestEnvelope;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,6 +78,36 @@ class MetricsScrapeTest {
         assertThat(Scrapes.value(scrape, "cairn_checkpoints_completed_size_bytes_total{job=\"orders\"}"))
                 .isEqualTo(350.0);
         assertThat(Scrapes.value(scrape, "cairn_coordinator_jobs")).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldReportTheJobsStatusLastCompletedIdAndIntervalFromItsState() {
+        String scrape = scrape();
+
+        assertThat(Scrapes.value(scrape, "cairn_job_status{job=\"orders\",status=\"RUNNING\"}")).isEqualTo(1.0);
+        assertThat(Scrapes.value(scrape, "cairn_job_status{job=\"orders\",status=\"FAILED\"}")).isEqualTo(0.0);
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_last_completed_id{job=\"orders\"}")).isEqualTo(1.0);
+        assertThat(Scrapes.value(scrape, "cairn_checkpoint_interval_seconds{job=\"orders\"}")).isEqualTo(1.0);
+
+        cairn.send(JOB, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(JOB).setStatus(JobStatus.SUSPENDED)
+                .setTimestampMs(cairn.now()).build()));
+        String suspended = scrape();
+        assertThat(Scrapes.value(suspended, "cairn_job_status{job=\"orders\",status=\"SUSPENDED\"}"))
+                .isEqualTo(1.0);
+        assertThat(Scrapes.value(suspended, "cairn_job_status{job=\"orders\",status=\"RUNNING\"}")).isEqualTo(0.0);
+    }
+
+    @Test
+    void shouldDropEverySeriesOfTheJobWhenItIsRemoved() {
+        assertThat(scrape()).contains("cairn_job_status{job=\"orders\"");
+        cairn.send(JOB, new RequestEnvelope(JobStatusChange.newBuilder().setJobId(JOB).setStatus(JobStatus.CANCELED)
+                .setTimestampMs(cairn.now()).build()));
+        assertThat(Scrapes.value(scrape(), "cairn_job_status{job=\"orders\",status=\"CANCELED\"}")).isEqualTo(1.0);
+
+        cairn.send(JOB, new RequestEnvelope(RemoveJob.newBuilder().setJobId(JOB).setRequestId("remove-1")
+                .setRequester("test").setTimestampMs(cairn.now()).build()));
+
+        assertThat(scrape().lines().filter(line -> line.contains("job=\"orders\""))).isEmpty();
     }
 
     @Test

@@ -30,6 +30,10 @@ public record OptionalTool(String name, String packages, List<Path> executables)
     /** Debian's python3, found on {@code PATH} (where a pyenv or virtualenv python3 also counts). */
     public static final OptionalTool PYTHON = new OptionalTool("python", "python3", List.of(Path.of("python3")));
 
+    /** Prometheus' promtool (Debian's prometheus), found on {@code PATH}: it checks and unit-tests alert rules. */
+    public static final OptionalTool PROMTOOL = new OptionalTool("promtool", "prometheus",
+            List.of(Path.of("promtool")));
+
     /** The system property that makes the tool required. */
     public String property() {
         return "cairn." + name;

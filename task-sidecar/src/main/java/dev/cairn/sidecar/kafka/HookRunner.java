@@ -1,5 +1,6 @@
 package dev.cairn.sidecar.kafka;
 
+import dev.cairn.metrics.logging.JobLogContext;
 import dev.cairn.sidecar.hook.CheckpointAbort;
 import dev.cairn.sidecar.hook.CheckpointCompletion;
 import dev.cairn.sidecar.hook.DiscardedState;
@@ -60,12 +61,13 @@ final class HookRunner implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile Run current;
 
-    HookRunner(SnapshotHook hook, String name, Outcomes outcomes) {
+    /** Its threads log for {@code jobId} (the job in every line's logging context). */
+    HookRunner(SnapshotHook hook, String name, String jobId, Outcomes outcomes) {
         this.hook = hook;
         this.outcomes = outcomes;
-        this.snapshots = Executors.newSingleThreadExecutor(threads("cairn-snapshot-" + name));
-        this.notifications = Executors.newSingleThreadExecutor(threads("cairn-notify-" + name));
-        this.timer = Executors.newSingleThreadScheduledExecutor(threads("cairn-sidecar-timer-" + name));
+        this.snapshots = Executors.newSingleThreadExecutor(threads("cairn-snapshot-" + name, jobId));
+        this.notifications = Executors.newSingleThreadExecutor(threads("cairn-notify-" + name, jobId));
+        this.timer = Executors.newSingleThreadScheduledExecutor(threads("cairn-sidecar-timer-" + name, jobId));
     }
 
     /** Starts the hook's snapshot on the snapshot thread; reports a time-out after {@code timeout}. */
@@ -208,9 +210,12 @@ final class HookRunner implements AutoCloseable {
         close(Duration.ofSeconds(5));
     }
 
-    private static ThreadFactory threads(String name) {
+    private static ThreadFactory threads(String name, String jobId) {
         return runnable -> {
-            Thread thread = new Thread(runnable, name);
+            Thread thread = new Thread(() -> {
+                JobLogContext.forThread(jobId);
+                runnable.run();
+            }, name);
             thread.setDaemon(true);
             return thread;
         };

@@ -6,6 +6,7 @@ import dev.cairn.events.StateHandle;
 import dev.cairn.events.serde.AvroEventSerde;
 import dev.cairn.events.serde.CairnSerdes;
 import dev.cairn.events.serde.EventDecodingException;
+import dev.cairn.metrics.logging.JobLogContext;
 import dev.cairn.sidecar.core.Participant;
 import dev.cairn.sidecar.core.SidecarAction;
 import dev.cairn.sidecar.core.SidecarCore;
@@ -121,7 +122,7 @@ public final class KafkaSidecar implements AutoCloseable {
         this.control = control;
         this.producer = producer;
         this.restoredFrom = restoredFrom;
-        this.hooks = new HookRunner(hook, settings.name(), new HookRunner.Outcomes() {
+        this.hooks = new HookRunner(hook, settings.name(), settings.jobId(), new HookRunner.Outcomes() {
             @Override
             public void succeeded(long checkpointId, SnapshotResult result) {
                 dispatch(c -> c.onSnapshotSucceeded(checkpointId, result, clock.millis()));
@@ -137,7 +138,10 @@ public final class KafkaSidecar implements AutoCloseable {
                 dispatch(c -> c.onSnapshotTimedOut(checkpointId, clock.millis()));
             }
         });
-        this.loop = new Thread(this::pollControl, "cairn-sidecar-" + settings.name());
+        this.loop = new Thread(() -> {
+            JobLogContext.forThread(settings.jobId());
+            pollControl();
+        }, "cairn-sidecar-" + settings.name());
         this.loop.setDaemon(true);
     }
 
@@ -154,6 +158,12 @@ public final class KafkaSidecar implements AutoCloseable {
      *         is not acknowledged by the broker within the start-up timeout
      */
     public static KafkaSidecar start(RuntimeSettings settings, SnapshotHook hook, Clock clock) {
+        try (JobLogContext.Scope job = JobLogContext.of(settings.jobId())) {
+            return startFor(settings, hook, clock);
+        }
+    }
+
+    private static KafkaSidecar startFor(RuntimeSettings settings, SnapshotHook hook, Clock clock) {
         Deadline deadline = Deadline.after(settings.startupTimeout());
         KafkaConsumer<String, byte[]> control = new KafkaConsumer<>(KafkaClients.consumer(settings, "control"),
                 new StringDeserializer(), new ByteArrayDeserializer());
@@ -334,8 +344,10 @@ public final class KafkaSidecar implements AutoCloseable {
         if (closed) {
             return;
         }
-        for (SidecarAction action : input.apply(core)) {
-            perform(action);
+        try (JobLogContext.Scope job = JobLogContext.of(settings.jobId())) {
+            for (SidecarAction action : input.apply(core)) {
+                perform(action);
+            }
         }
     }
 

@@ -87,7 +87,7 @@ class HookRunnerTest {
     private HookRunner runner;
 
     private HookRunner runnerFor(SnapshotHook hook) {
-        runner = new HookRunner(hook, "test", recorder);
+        runner = new HookRunner(hook, "test", "job", recorder);
         return runner;
     }
 
