@@ -24,6 +24,9 @@ public enum Route {
             "spec, status, next id, schedule, queue", "`GET /jobs/:jobid`"),
     REGISTER("PUT", "/jobs/{jobId}", Access.JOB_CHANGE, QueryApi::register,
             "register a job or replace its spec", "none: Flink submits a job graph"),
+    CANCEL("PATCH", "/jobs/{jobId}", Access.JOB_CHANGE, QueryApi::cancel,
+            "cancel the job (`?mode=cancel`): it stops checkpointing, its pending checkpoints are aborted",
+            "`PATCH /jobs/:jobid?mode=cancel`"),
     REMOVE("DELETE", "/jobs/{jobId}", Access.JOB_CHANGE, QueryApi::remove,
             "remove a job that is not RUNNING: its state leaves the stores, its journal and files stay",
             "none: Flink cleans a job up once it is globally terminal"),
@@ -111,6 +114,8 @@ public enum Route {
         }
     }
 
+    /** The version prefix of Flink's REST API, under which every route is served too. */
+    static final String VERSION = "v1";
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
     /** The routes the API serves, those with fewer placeholders first, so that a literal segment wins. */
     private static final List<Route> DISPATCH_ORDER = Arrays.stream(values()).filter(r -> r.handler != null)
@@ -154,6 +159,15 @@ public enum Route {
 
     public Access access() {
         return access;
+    }
+
+    /**
+     * The segments of a path with Flink's version prefix {@code v1} taken off: every route is also served under
+     * {@code /v1}, as Flink serves its API (and its REST client sends every request there).
+     */
+    static List<String> unversioned(List<String> segments) {
+        return !segments.isEmpty() && segments.get(0).equals(VERSION) ? segments.subList(1, segments.size())
+                : segments;
     }
 
     /**
