@@ -164,6 +164,11 @@ public final class QueryApi {
         return forwarder.get(owner, request.rawPathAndQuery(), passedOnAuthorization(request));
     }
 
+    /** {@code GET /openapi.json}: this API as an OpenAPI 3 document ({@link OpenApiDocument}). */
+    HttpAnswer openApi() {
+        return new HttpAnswer(200, OpenApiDocument.JSON, Map.of());
+    }
+
     /** 200 {@code {"status":"UP"}} or 503 {@code {"status":"DOWN","reason":...}}; answered here, never forwarded. */
     HttpAnswer health(boolean readiness) {
         HealthSource.Health check = readiness ? health.readiness() : health.liveness();
