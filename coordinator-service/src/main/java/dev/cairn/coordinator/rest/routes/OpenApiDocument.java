@@ -88,8 +88,9 @@ final class OpenApiDocument {
         for (String placeholder : route.path().split("/")) {
             if (placeholder.startsWith("{")) {
                 String name = placeholder.substring(1, placeholder.length() - 1);
-                operation.addParametersItem(new Parameter().in("path").name(name).required(true)
-                        .schema(name.equals("checkpointId") ? new IntegerSchema().format("int64") : new StringSchema()));
+                Schema<?> value = name.equals("checkpointId") ? new IntegerSchema().format("int64")
+                        : new StringSchema();
+                operation.addParametersItem(new Parameter().in("path").name(name).required(true).schema(value));
             }
         }
         for (String query : shape.query()) {

@@ -283,7 +283,8 @@ public final class QueryApi {
         String jobId = call.jobId();
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
-            HttpAnswer answer = forwarder.get(owner, "/jobs/" + PathValues.encode(jobId), passedOnAuthorization(call.request()));
+            HttpAnswer answer = forwarder.get(owner, "/jobs/" + PathValues.encode(jobId),
+                    passedOnAuthorization(call.request()));
             if (answer.status() != 200) {
                 throw new ForwardedRefusal(answer);
             }
