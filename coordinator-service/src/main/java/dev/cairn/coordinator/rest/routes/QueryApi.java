@@ -42,9 +42,10 @@ import org.slf4j.LoggerFactory;
  * mutation), so that no mutation added later can skip the check. A GET for a job owned by another instance is
  * forwarded to it (see {@link Forwarder}); every answer names the instance that served it in
  * {@value Forwarder#SERVED_BY}. A PUT, PATCH, POST or DELETE is produced to the requests topic by whichever
- * instance receives it: the topic routes it to the owner. Every route is served under {@code /v1} too. Errors are JSON {@code {"error": "..."}}; no request, however broken, stops
- * the server. It knows nothing of the HTTP server: {@link JettyApiHandler} turns Jetty's requests into
- * {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
+ * instance receives it: the topic routes it to the owner. Every route is served under {@code /v1} too. Errors are
+ * JSON {@code {"error": "..."}}; no request, however broken, stops the server. It knows nothing of the HTTP
+ * server: {@link JettyApiHandler} turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s
+ * back.
  */
 public final class QueryApi {
 
