@@ -124,11 +124,17 @@ public final class CheckpointEvolver {
             case CHECKPOINT_FAILURE_COUNTED -> (self, s, e) -> self.onFailureCounted(s, (CheckpointFailureCounted) e);
             case JOB_FAILED -> (self, s, e) -> self.onJobFailed(s, (JobFailed) e);
             case JOB_RESTORED -> (self, s, e) -> {
+                RestoreCounter.restored(s, ((JobRestored) e).getJobId(), ((JobRestored) e).getRestorePoint(),
+                        ((JobRestored) e).getTimestampMs());
                 RestorePointRecorder.restored(s, (JobRestored) e);
                 RescaleRecorder.restored(s, ((JobRestored) e).getJobId(), ((JobRestored) e).getRequestId());
             };
             case SAVEPOINT_DISPOSED -> (self, s, e) -> RestorePointRecorder.disposed(s, (SavepointDisposed) e);
-            case RESTORE_POINT_REJECTED -> (self, s, e) -> RestorePointRecorder.rejected(s, (RestorePointRejected) e);
+            case RESTORE_POINT_REJECTED -> (self, s, e) -> {
+                RestoreCounter.restored(s, ((RestorePointRejected) e).getJobId(),
+                        ((RestorePointRejected) e).getFallback(), ((RestorePointRejected) e).getTimestampMs());
+                RestorePointRecorder.rejected(s, (RestorePointRejected) e);
+            };
             case RESCALE_JOB -> (self, s, e) -> RescaleRecorder.requested(s, (RescaleJob) e);
             case JOB_REMOVED -> (self, s, e) -> RemovalRecorder.removed(s, (JobRemoved) e);
             case REQUEST_ADMITTED -> (self, s, e) -> AdmissionRecorder.admitted(s, (RequestAdmitted) e);
@@ -427,7 +433,7 @@ public final class CheckpointEvolver {
     private static CheckpointCounts counts(JobState job, long triggered, long inProgress, long completed,
             long failed) {
         CheckpointCounts c = job.getCounts();
-        return CheckpointCounts.newBuilder()
+        return CheckpointCounts.newBuilder(c)
                 .setTriggered(c.getTriggered() + triggered)
                 .setInProgress(c.getInProgress() + inProgress)
                 .setCompleted(c.getCompleted() + completed)

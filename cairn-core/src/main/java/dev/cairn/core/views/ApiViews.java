@@ -3,6 +3,7 @@ package dev.cairn.core.views;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.cairn.coordinator.state.CheckpointCounts;
 import java.util.List;
 
 /**
@@ -97,8 +98,19 @@ public final class ApiViews {
             List<Checkpoint> history) {
     }
 
-    /** How many checkpoints were triggered, are in progress, completed and failed, since the job was registered. */
-    public record Counts(long triggered, long inProgress, long completed, long failed) {
+    /**
+     * How many checkpoints were triggered, are in progress, completed and failed since the job was registered, with
+     * Flink's {@code CheckpointingStatistics.Counts} beside them: {@code total} (in progress, completed and failed,
+     * as Flink adds them up) and {@code restored} (how often the job was restored: from a point a user chose, by a
+     * restore or a rescale, or from the one the coordinator fell back to).
+     */
+    public record Counts(long restored, long total, long triggered, long inProgress, long completed, long failed) {
+
+        /** The counts of a job's state. */
+        public static Counts of(CheckpointCounts c) {
+            return new Counts(c.getRestored(), c.getInProgress() + c.getCompleted() + c.getFailed(), c.getTriggered(),
+                    c.getInProgress(), c.getCompleted(), c.getFailed());
+        }
     }
 
     /**
@@ -109,7 +121,8 @@ public final class ApiViews {
     }
 
     /** Min, average, max and nearest-rank percentiles of one measure; all zero when nothing was measured. */
-    public record Figures(long count, long min, double avg, long max, long p50, long p90, long p99) {
+    public record Figures(long count, long min, double avg, long max, long p50, long p90, long p95, long p99,
+            long p999) {
     }
 
     /** All-time figures of every completed checkpoint of the job. */
@@ -120,8 +133,19 @@ public final class ApiViews {
     public record Totals(long count, long min, double avg, long max) {
     }
 
-    /** The newest completed checkpoint, completed savepoint and failed checkpoint in the history. */
-    public record Latest(Checkpoint completed, Checkpoint savepoint, Checkpoint failed) {
+    /**
+     * The newest completed checkpoint, completed savepoint and failed checkpoint in the history, and the point the
+     * job was last restored from ({@code null} when it never was).
+     */
+    public record Latest(Checkpoint completed, Checkpoint savepoint, Checkpoint failed, Restored restored) {
+    }
+
+    /**
+     * The point a job was last restored from, as Flink's {@code RestoredCheckpointStatistics} names it: its id, when
+     * the coordinator decided the restore, whether it is a savepoint, and where it is.
+     */
+    public record Restored(long id, long restoreTimestamp, @JsonProperty("is_savepoint") boolean isSavepoint,
+            String externalPath) {
     }
 
     /**

@@ -10,7 +10,7 @@ import java.util.function.ToLongFunction;
 
 /**
  * Summary statistics of a job's completed checkpoints, as Flink's web UI shows them: over the
- * completed checkpoints in the bounded history, min/avg/max and the p50/p90/p99 percentiles
+ * completed checkpoints in the bounded history, min/avg/max and the p50/p90/p95/p99/p99.9 percentiles
  * (nearest rank) of end-to-end duration and state size; and all-time min/avg/max from the totals.
  *
  * @param completedInHistory how many completed checkpoints the percentiles are computed over
@@ -23,9 +23,10 @@ public record CheckpointStatsSummary(int completedInHistory, Figures endToEndDur
     }
 
     /** Min, average, max and percentiles of one measure; all zero when nothing was measured. */
-    public record Figures(long count, long min, double avg, long max, long p50, long p90, long p99) {
+    public record Figures(long count, long min, double avg, long max, long p50, long p90, long p95, long p99,
+            long p999) {
 
-        static final Figures NONE = new Figures(0, 0, 0, 0, 0, 0, 0);
+        static final Figures NONE = new Figures(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
         static Figures of(List<Long> values) {
             if (values.isEmpty()) {
@@ -33,13 +34,14 @@ public record CheckpointStatsSummary(int completedInHistory, Figures endToEndDur
             }
             long[] sorted = values.stream().mapToLong(Long::longValue).sorted().toArray();
             double avg = values.stream().mapToLong(Long::longValue).average().orElse(0);
-            return new Figures(sorted.length, sorted[0], avg, sorted[sorted.length - 1], percentile(sorted, 50),
-                    percentile(sorted, 90), percentile(sorted, 99));
+            return new Figures(sorted.length, sorted[0], avg, sorted[sorted.length - 1], percentile(sorted, 500),
+                    percentile(sorted, 900), percentile(sorted, 950), percentile(sorted, 990), percentile(sorted, 999));
         }
 
-        private static long percentile(long[] sorted, int p) {
-            int rank = (int) Math.ceil(p / 100.0 * sorted.length);
-            return sorted[Math.max(0, rank - 1)];
+        /** The nearest-rank percentile, {@code permille} in thousandths (999: p99.9), in whole numbers. */
+        private static long percentile(long[] sorted, int permille) {
+            long rank = ((long) permille * sorted.length + 999) / 1000;
+            return sorted[(int) Math.max(0, rank - 1)];
         }
     }
 

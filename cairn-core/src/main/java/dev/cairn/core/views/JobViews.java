@@ -3,6 +3,7 @@ package dev.cairn.core.views;
 import dev.cairn.coordinator.state.CheckpointStatus;
 import dev.cairn.coordinator.state.CheckpointSummary;
 import dev.cairn.coordinator.state.JobState;
+import dev.cairn.coordinator.state.LatestRestore;
 import dev.cairn.coordinator.state.PendingCheckpoint;
 import dev.cairn.coordinator.state.QueuedRequest;
 import dev.cairn.core.contract.JobSpecs;
@@ -82,12 +83,16 @@ public final class JobViews {
         ApiViews.Latest latest = new ApiViews.Latest(
                 newest(ended, s -> completed(s) && s.getType() == CheckpointType.CHECKPOINT),
                 newest(ended, s -> completed(s) && s.getType() == CheckpointType.SAVEPOINT),
-                newest(ended, s -> s.getStatus() == CheckpointStatus.FAILED));
-        var counts = job.getCounts();
-        return new ApiViews.CheckpointStats(
-                new ApiViews.Counts(counts.getTriggered(), counts.getInProgress(), counts.getCompleted(),
-                        counts.getFailed()),
+                newest(ended, s -> s.getStatus() == CheckpointStatus.FAILED), restored(job.getLatestRestore()));
+        return new ApiViews.CheckpointStats(ApiViews.Counts.of(job.getCounts()),
                 summary(CheckpointStatsSummary.of(job, ended)), latest, pending, history);
+    }
+
+    /** The point the job was last restored from, {@code null} when it never was. */
+    static ApiViews.Restored restored(LatestRestore restore) {
+        return restore == null ? null : new ApiViews.Restored(restore.getCheckpointId(),
+                restore.getRestoreTimestampMs(), restore.getType() == CheckpointType.SAVEPOINT,
+                restore.getExternalPath());
     }
 
     /** The summary figures of {@link CheckpointStatsSummary}. */
@@ -269,7 +274,8 @@ public final class JobViews {
     }
 
     private static ApiViews.Figures figures(CheckpointStatsSummary.Figures f) {
-        return new ApiViews.Figures(f.count(), f.min(), f.avg(), f.max(), f.p50(), f.p90(), f.p99());
+        return new ApiViews.Figures(f.count(), f.min(), f.avg(), f.max(), f.p50(), f.p90(), f.p95(), f.p99(),
+                f.p999());
     }
 
     private static ApiViews.Totals totals(CheckpointStatsSummary.AllTime a) {

@@ -132,7 +132,7 @@ class StateAndStatsTest {
 
         assertThat(summary.completedInHistory()).isEqualTo(4);
         assertThat(summary.endToEndDurationMs()).isEqualTo(
-                new CheckpointStatsSummary.Figures(4, 100, 250.0, 400, 200, 400, 400));
+                new CheckpointStatsSummary.Figures(4, 100, 250.0, 400, 200, 400, 400, 400, 400));
         assertThat(summary.stateSizeBytes().max()).isEqualTo(30);
         assertThat(summary.allTimeEndToEndDurationMs())
                 .isEqualTo(new CheckpointStatsSummary.AllTime(4, 100, 250.0, 400));

@@ -34,8 +34,9 @@ import java.util.stream.Collectors;
  * number for a string, a name that is not one of an enum's) are refused. Every such problem of a body is named
  * at once, by the JSON path of its field ({@code tasks[0].parallelism}): the body is bound again without each
  * value Jackson refused until it binds, so that the caller can add the problems of the rest. Request bodies take
- * Flink's request field names (camelCase, as {@code targetDirectory}, {@code formatType}); responses are written
- * by {@link Json#MAPPER} (snake_case).
+ * the field names of Flink's request bodies, which mix spellings ({@code target-directory} and {@code cancel-job}
+ * in a savepoint trigger, {@code targetDirectory}, {@code formatType} and {@code triggerId} elsewhere), and Cairn's
+ * camel-case names beside them; responses are written by {@link Json#MAPPER} (snake_case, as Flink's).
  */
 final class BodyReader {
 

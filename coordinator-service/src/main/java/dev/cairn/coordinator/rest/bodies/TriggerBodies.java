@@ -22,6 +22,11 @@ public enum TriggerBodies {
         this.type = type;
     }
 
+    /** The class the body is bound to. */
+    Class<? extends TriggerBody> type() {
+        return type;
+    }
+
     /**
      * The request a body of this endpoint asks for, stamped {@code nowMs}, with the body's request id or else one
      * from {@code ids}.

@@ -79,6 +79,20 @@ sealed interface TriggerBody permits CheckpointBody, SavepointBody, StopBody {
         return field(path, SAVEPOINT_NAMES, requestId() != null ? "requestId" : "triggerId");
     }
 
+    /**
+     * A problem when a body gives a field under both of its names ({@code flinkName}, Flink's, and
+     * {@code cairnName}), whatever the values.
+     *
+     * @param what what the field says, in words
+     */
+    static List<String> bothNames(String flinkName, Object flinkValue, String cairnName, Object cairnValue,
+            String what) {
+        return flinkValue != null && cairnValue != null
+                ? List.of(flinkName + " and " + cairnName + " both say " + what + "; give only one (" + flinkName
+                        + " is Flink's name)")
+                : List.of();
+    }
+
     /** A problem when the body names two different request ids. */
     default List<String> requestIdProblems() {
         String requestId = requestId();

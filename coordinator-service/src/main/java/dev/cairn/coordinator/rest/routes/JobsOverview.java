@@ -102,11 +102,8 @@ final class JobsOverview {
         List<Long> history = job.getHistoryIds();
         ApiViews.Checkpoint last = history.isEmpty() ? null
                 : stores.summary(job.getJobId(), history.get(history.size() - 1)).map(JobViews::ended).orElse(null);
-        var counts = job.getCounts();
         return new JobSummary(job.getJobId(), job.getStatus().name(), job.getPending().size(),
-                job.getLatestCompletedId() < 0 ? null : job.getLatestCompletedId(),
-                new ApiViews.Counts(counts.getTriggered(), counts.getInProgress(), counts.getCompleted(),
-                        counts.getFailed()),
+                job.getLatestCompletedId() < 0 ? null : job.getLatestCompletedId(), ApiViews.Counts.of(job.getCounts()),
                 last);
     }
 

@@ -22,13 +22,9 @@ import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RescaleJob;
 import dev.cairn.events.RestoreJob;
 import dev.cairn.events.TriggerRequest;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -45,11 +41,11 @@ import org.slf4j.LoggerFactory;
  * route; below {@code /jobs/{jobId}} the caller's token is checked first (every method but GET and HEAD as a
  * mutation), so that no mutation added later can skip the check. A GET for a job owned by another instance is
  * forwarded to it (see {@link Forwarder}); every answer names the instance that served it in
- * {@value Forwarder#SERVED_BY}. A PUT, POST or DELETE is produced to the requests topic by whichever instance receives
- * it:
- * the topic routes it to the owner. Errors are JSON {@code {"error": "..."}}; no request, however broken, stops
- * the server. It knows nothing of the HTTP server: {@link JettyApiHandler} turns Jetty's requests into
- * {@link ApiRequest}s and writes the {@link HttpAnswer}s back.
+ * {@value Forwarder#SERVED_BY}. A PUT, PATCH, POST or DELETE is produced to the requests topic by whichever
+ * instance receives it: the topic routes it to the owner. Every route is served under {@code /v1} too. Errors are
+ * JSON {@code {"error": "..."}}; no request, however broken, stops the server. It knows nothing of the HTTP
+ * server: {@link JettyApiHandler} turns Jetty's requests into {@link ApiRequest}s and writes the {@link HttpAnswer}s
+ * back.
  */
 public final class QueryApi {
 
@@ -92,6 +88,8 @@ public final class QueryApi {
         HttpAnswer answer;
         try {
             answer = route(request);
+        } catch (ForwardedRefusal e) {
+            answer = e.answer;
         } catch (ApiException e) {
             answer = HttpAnswer.error(e);
         } catch (InvalidStateStoreException e) {
@@ -106,7 +104,7 @@ public final class QueryApi {
 
     /** Checks the caller's token (below a job, before anything else), then hands the call to its route. */
     private HttpAnswer route(ApiRequest request) {
-        List<String> path = segments(request.rawPath());
+        List<String> path = Route.unversioned(PathValues.segments(request.rawPath()));
         Route found = Route.find(path, request.method());
         Route route = found == null ? null : found.forMethod(request.method());
         if (route == null) {
@@ -133,12 +131,12 @@ public final class QueryApi {
     }
 
     HttpAnswer requestStatus(Route.Call call, boolean savepointPath) {
-        String requestId = requestId(call.values().get("requestId"));
+        String requestId = PathValues.requestId(call.values().get("requestId"));
         return read(call, stores -> JobQueries.request(stores, call.jobId(), requestId, savepointPath));
     }
 
     HttpAnswer checkpoint(Route.Call call) {
-        long checkpointId = checkpointId(call.values().get("checkpointId"));
+        long checkpointId = PathValues.checkpointId(call.values().get("checkpointId"));
         return read(call, stores -> JobQueries.checkpoint(stores, call.jobId(), checkpointId));
     }
 
@@ -166,6 +164,11 @@ public final class QueryApi {
         return forwarder.get(owner, request.rawPathAndQuery(), passedOnAuthorization(request));
     }
 
+    /** {@code GET /openapi.json}: this API as an OpenAPI 3 document ({@link OpenApiDocument}). */
+    HttpAnswer openApi() {
+        return new HttpAnswer(200, OpenApiDocument.JSON, Map.of());
+    }
+
     /** 200 {@code {"status":"UP"}} or 503 {@code {"status":"DOWN","reason":...}}; answered here, never forwarded. */
     HttpAnswer health(boolean readiness) {
         HealthSource.Health check = readiness ? health.readiness() : health.liveness();
@@ -179,7 +182,7 @@ public final class QueryApi {
      */
     HttpAnswer trigger(Route.Call call, TriggerBodies body) {
         TriggerRequest trigger = body.read(call.request().bodyText(), call.jobId(), clock.getAsLong(),
-                () -> UUID.randomUUID().toString(), limits);
+                PathValues::newRequestId, limits);
         return publishFor(call, () -> publisher.publish(trigger), TriggerRequests.describe(trigger),
                 trigger.getRequestId());
     }
@@ -187,7 +190,7 @@ public final class QueryApi {
     /** {@code POST /jobs/{jobId}/restore}: reads the body, checks that the job exists, produces the RestoreJob. */
     HttpAnswer restore(Route.Call call) {
         RestoreJob restore = RestoreBodies.restore(call.request().bodyText(), call.jobId(), clock.getAsLong(),
-                () -> UUID.randomUUID().toString(), limits);
+                PathValues::newRequestId, limits);
         String from = restore.getCheckpointId() != null ? "checkpoint " + restore.getCheckpointId()
                 : restore.getSavepointPath() != null ? restore.getSavepointPath() : "its restore point";
         return publishFor(call, () -> publisher.publish(restore), "a restore from " + from + " ("
@@ -200,7 +203,7 @@ public final class QueryApi {
      */
     HttpAnswer rescale(Route.Call call) {
         RescaleJob rescale = RescaleBodies.rescale(call.request().bodyText(), call.jobId(), clock.getAsLong(),
-                () -> UUID.randomUUID().toString(), limits);
+                PathValues::newRequestId, limits);
         return publishFor(call, tasks -> RescaleBodies.requireFits(rescale, tasks), () -> publisher.publish(rescale),
                 "a rescale to " + RescaleBodies.describe(rescale) + " (" + rescale.getRestoreMode() + ")",
                 rescale.getRequestId());
@@ -213,14 +216,14 @@ public final class QueryApi {
      */
     HttpAnswer remove(Route.Call call) {
         RemoveJob remove = RemoveBody.remove(call.request().bodyText(), call.jobId(), clock.getAsLong(),
-                () -> UUID.randomUUID().toString(), limits);
+                PathValues::newRequestId, limits);
         return publishFor(call, () -> publisher.publish(remove), "the removal of the job", remove.getRequestId());
     }
 
     /** {@code POST /jobs/{jobId}/savepoints/dispose}: the same for a DisposeSavepoint. */
     HttpAnswer dispose(Route.Call call) {
         DisposeSavepoint dispose = RestoreBodies.dispose(call.request().bodyText(), call.jobId(), clock.getAsLong(),
-                () -> UUID.randomUUID().toString(), limits);
+                PathValues::newRequestId, limits);
         String which = dispose.getCheckpointId() != null ? "savepoint " + dispose.getCheckpointId()
                 : "the savepoint at " + dispose.getSavepointPath();
         return publishFor(call, () -> publisher.publish(dispose), "the disposal of " + which,
@@ -242,28 +245,67 @@ public final class QueryApi {
      */
     private HttpAnswer publishFor(Route.Call call, Consumer<List<SpecTask>> fits, Runnable publish, String what,
             String requestId) {
-        ApiRequest request = call.request();
+        checkJob(call, fits == null ? JobCheck.EXISTS : new JobCheck(
+                (stores, jobId) -> fits.accept(JobTasks.local(stores, jobId)),
+                (view, owner) -> fits.accept(JobTasks.ofView(view, owner))));
+        publish.run();
+        LOG.info("REST: {} requested {} ({}) of job {}", call.principal(), what, requestId, call.jobId());
+        return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
+    }
+
+    /**
+     * {@code PATCH /jobs/{jobId}?mode=cancel}, Flink's cancellation: checks the call ({@link JobCancellation}) and
+     * the job's status (asking its owner if need be), produces the JobStatusChange to CANCELED and answers 202
+     * {@code {}}, as Flink does.
+     */
+    HttpAnswer cancel(Route.Call call) {
+        JobCancellation.requireCancel(call.request().rawQuery(), call.request().bodyText());
+        checkJob(call, new JobCheck(
+                (stores, jobId) -> JobCancellation.requireCancellable(jobId,
+                        JobQueries.existing(stores, jobId).getStatus().name()),
+                (view, owner) -> JobCancellation.requireCancellable(call.jobId(), JobCancellation.statusOfView(view))));
+        publisher.publish(JobCancellation.change(call.jobId(), clock.getAsLong()));
+        LOG.info("REST: {} cancelled job {}", call.principal(), call.jobId());
+        return HttpAnswer.json(202, Map.of());
+    }
+
+    /**
+     * What a change checks against the job before it is produced: the job in this instance's stores, or the view
+     * ({@code GET /jobs/{jobId}}) the instance owning it answered; each throws an {@link ApiException} to refuse.
+     */
+    private record JobCheck(BiConsumer<CoordinatorState, String> local, BiConsumer<byte[], String> remote) {
+        /** Only that the job exists. */
+        static final JobCheck EXISTS = new JobCheck(JobQueries::existing, (view, owner) -> { });
+    }
+
+    /** Runs {@code check} on the job here, or on its owner's view of it (whose error answers are passed on). */
+    private void checkJob(Route.Call call, JobCheck check) {
         String jobId = call.jobId();
         JobLocation location = source.locate(jobId);
         if (location instanceof JobLocation.Remote owner) {
-            HttpAnswer answer = forwarder.get(owner, "/jobs/" + encode(jobId), passedOnAuthorization(request));
+            HttpAnswer answer = forwarder.get(owner, "/jobs/" + PathValues.encode(jobId),
+                    passedOnAuthorization(call.request()));
             if (answer.status() != 200) {
-                return answer;
+                throw new ForwardedRefusal(answer);
             }
-            if (fits != null) {
-                fits.accept(JobTasks.ofView(answer.body(), owner.authority()));
-            }
-        } else if (location instanceof JobLocation.Local local && fits != null) {
-            fits.accept(JobTasks.local(source.reader(local.partition()), jobId));
+            check.remote().accept(answer.body(), owner.authority());
         } else if (location instanceof JobLocation.Local local) {
-            JobQueries.job(source.reader(local.partition()), jobId);
+            check.local().accept(source.reader(local.partition()), jobId);
         } else {
             throw ApiException.unavailable("cannot check that job '" + jobId + "' exists right now: "
                     + ((JobLocation.Unavailable) location).reason());
         }
-        publish.run();
-        LOG.info("REST: {} requested {} ({}) of job {}", call.principal(), what, requestId, jobId);
-        return HttpAnswer.json(202, new ApiViews.Triggered(requestId));
+    }
+
+    /** The owner's answer when it refused to show the job: passed on to the caller as it is. */
+    private static final class ForwardedRefusal extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final transient HttpAnswer answer;
+
+        ForwardedRefusal(HttpAnswer answer) {
+            super(null, null, false, false);
+            this.answer = answer;
+        }
     }
 
     /**
@@ -313,47 +355,5 @@ public final class QueryApi {
     /** The caller's Authorization header, passed on to the owner of the job when reads need a token. */
     private String passedOnAuthorization(ApiRequest request) {
         return access.readsNeedToken() ? request.header(AUTHORIZATION) : null;
-    }
-
-    private static long checkpointId(String segment) {
-        try {
-            return Long.parseLong(segment);
-        } catch (NumberFormatException e) {
-            throw ApiException.badRequest("checkpoint id must be a number (or 'latest-completed'), not '"
-                    + segment + "'");
-        }
-    }
-
-    /** A request id from the path: what the coordinator accepts as one (no control characters, bounded length). */
-    private static String requestId(String segment) {
-        if (segment.chars().anyMatch(Character::isISOControl)) {
-            throw ApiException.badRequest("request id must not contain control characters");
-        }
-        int max = InputLimits.DEFAULTS.maxIdLength();
-        if (segment.length() > max) {
-            throw ApiException.badRequest("request id is " + segment.length() + " characters long, more than the "
-                    + "limit of " + max + ", so no request has it");
-        }
-        return segment;
-    }
-
-    /** Path segments, percent-decoded one by one (so that an encoded '/' stays inside its segment). */
-    static List<String> segments(String rawPath) {
-        List<String> segments = new ArrayList<>();
-        for (String raw : rawPath.split("/")) {
-            if (raw.isEmpty()) {
-                continue;
-            }
-            try {
-                segments.add(URLDecoder.decode(raw.replace("+", "%2B"), StandardCharsets.UTF_8));
-            } catch (IllegalArgumentException e) {
-                throw ApiException.badRequest("malformed percent-encoding in path segment '" + raw + "'");
-            }
-        }
-        return segments;
-    }
-
-    static String encode(String segment) {
-        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
     }
 }

@@ -1,6 +1,9 @@
 package dev.cairn.coordinator.rest.routes;
 
+import dev.cairn.coordinator.rest.bodies.BodyTypes;
 import dev.cairn.coordinator.rest.bodies.TriggerBodies;
+import dev.cairn.core.views.ApiViews;
+import dev.cairn.core.views.SavepointViews;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -19,64 +22,82 @@ import java.util.stream.Collectors;
  */
 public enum Route {
     JOBS("GET", "/jobs", Access.LISTING, (api, c) -> api.jobs(c.request()),
-            "every job of every instance: status, counts, last checkpoint", "`GET /jobs`"),
+            "every job of every instance: status, counts, last checkpoint", "`GET /jobs`",
+            Shape.read(JobsOverview.Listing.class).withQuery("scope", "all", "local")),
     JOB("GET", "/jobs/{jobId}", Access.JOB_READ, (api, c) -> api.read(c, s -> JobQueries.job(s, c.jobId())),
-            "spec, status, next id, schedule, queue", "`GET /jobs/:jobid`"),
+            "spec, status, next id, schedule, queue", "`GET /jobs/:jobid`", Shape.read(ApiViews.Job.class)),
     REGISTER("PUT", "/jobs/{jobId}", Access.JOB_CHANGE, QueryApi::register,
-            "register a job or replace its spec", "none: Flink submits a job graph"),
+            "register a job or replace its spec", "none: Flink submits a job graph",
+            Shape.change(BodyTypes.JOB_SPEC, ApiViews.Registered.class)),
+    CANCEL("PATCH", "/jobs/{jobId}", Access.JOB_CHANGE, QueryApi::cancel,
+            "cancel the job (`?mode=cancel`): it stops checkpointing, its pending checkpoints are aborted",
+            "`PATCH /jobs/:jobid?mode=cancel`", Shape.change(null, null).withQuery("mode", "cancel")),
     REMOVE("DELETE", "/jobs/{jobId}", Access.JOB_CHANGE, QueryApi::remove,
             "remove a job that is not RUNNING: its state leaves the stores, its journal and files stay",
-            "none: Flink cleans a job up once it is globally terminal"),
+            "none: Flink cleans a job up once it is globally terminal",
+            Shape.change(BodyTypes.REMOVE, ApiViews.Triggered.class)),
     CHECKPOINTS("GET", "/jobs/{jobId}/checkpoints", Access.JOB_READ,
             (api, c) -> api.read(c, s -> JobQueries.checkpoints(s, c.jobId())),
-            "counts, summary (p50/p90/p99), latest, pending, history", "`GET /jobs/:jobid/checkpoints`"),
+            "counts, summary (p50/p90/p95/p99/p999), latest, pending, history", "`GET /jobs/:jobid/checkpoints`",
+            Shape.read(ApiViews.CheckpointStats.class)),
     TRIGGER("POST", "/jobs/{jobId}/checkpoints", Access.JOB_CHANGE,
             (api, c) -> api.trigger(c, TriggerBodies.CHECKPOINT),
-            "trigger a checkpoint or a savepoint", "`POST /jobs/:jobid/checkpoints`"),
+            "trigger a checkpoint or a savepoint", "`POST /jobs/:jobid/checkpoints`",
+            Shape.change(BodyTypes.of(TriggerBodies.CHECKPOINT), ApiViews.Triggered.class)),
     SAVEPOINT("POST", "/jobs/{jobId}/savepoints", Access.JOB_CHANGE,
             (api, c) -> api.trigger(c, TriggerBodies.SAVEPOINT),
-            "trigger a savepoint, Flink's body", "`POST /jobs/:jobid/savepoints`"),
+            "trigger a savepoint, Flink's body", "`POST /jobs/:jobid/savepoints`",
+            Shape.change(BodyTypes.of(TriggerBodies.SAVEPOINT), ApiViews.Triggered.class)),
     STOP("POST", "/jobs/{jobId}/stop", Access.JOB_CHANGE, (api, c) -> api.trigger(c, TriggerBodies.STOP),
-            "stop the job with a savepoint", "`POST /jobs/:jobid/stop`"),
+            "stop the job with a savepoint", "`POST /jobs/:jobid/stop`",
+            Shape.change(BodyTypes.of(TriggerBodies.STOP), ApiViews.Triggered.class)),
     RESTORE("POST", "/jobs/{jobId}/restore", Access.JOB_CHANGE, QueryApi::restore,
             "restore a job that is not RUNNING from a savepoint or retained checkpoint, in CLAIM or NO_CLAIM mode",
-            "none: `flink run -s <path> --restoreMode` (Flink's `POST /jars/:jarid/run` with `savepointPath`)"),
+            "none: `flink run -s <path> --restoreMode` (Flink's `POST /jars/:jarid/run` with `savepointPath`)",
+            Shape.change(BodyTypes.RESTORE, ApiViews.Triggered.class)),
     RESCALING("POST", "/jobs/{jobId}/rescaling", Access.JOB_CHANGE, QueryApi::rescale,
             "change the parallelism of some of the job's tasks: stop with a savepoint if RUNNING, resume from it",
             "none: the Kubernetes operator's savepoint upgrade (Flink's old `PATCH /jobs/:jobid/rescaling` is "
-                    + "disabled)"),
+                    + "disabled)", Shape.change(BodyTypes.RESCALE, ApiViews.Triggered.class)),
     SAVEPOINTS("GET", "/jobs/{jobId}/savepoints", Access.JOB_READ,
             (api, c) -> api.read(c, s -> JobQueries.savepoints(s, c.jobId())),
-            "the savepoints the job keeps, newest first, and its restore point", "none"),
+            "the savepoints the job keeps, newest first, and its restore point", "none",
+            Shape.read(SavepointViews.Savepoints.class)),
     DISPOSE("POST", "/jobs/{jobId}/savepoints/dispose", Access.JOB_CHANGE, QueryApi::dispose,
-            "dispose of one of the job's savepoints", "`POST /savepoint-disposal`"),
+            "dispose of one of the job's savepoints", "`POST /savepoint-disposal`",
+            Shape.change(BodyTypes.DISPOSE, ApiViews.Triggered.class)),
     CHECKPOINT("GET", "/jobs/{jobId}/checkpoints/{checkpointId}", Access.JOB_READ, QueryApi::checkpoint,
             "one checkpoint: per-subtask figures, subtasks not yet acknowledged",
-            "`GET /jobs/:jobid/checkpoints/details/:checkpointid` (served too)"),
+            "`GET /jobs/:jobid/checkpoints/details/:checkpointid` (served too)",
+            Shape.read(ApiViews.CheckpointDetail.class)),
     /** Flink's path of {@link #CHECKPOINT}, named in that route's row of the docs rather than a row of its own. */
     CHECKPOINT_DETAILS("GET", "/jobs/{jobId}/checkpoints/details/{checkpointId}", Access.JOB_READ,
-            QueryApi::checkpoint, null, null, null),
+            QueryApi::checkpoint, null, null, null, Shape.read(ApiViews.CheckpointDetail.class)),
     LATEST_COMPLETED("GET", "/jobs/{jobId}/checkpoints/latest-completed", Access.JOB_READ,
             (api, c) -> api.read(c, s -> JobQueries.latestCompleted(s, c.jobId())),
-            "what to restore from", "none: `latest.completed` of `GET /jobs/:jobid/checkpoints`"),
+            "what to restore from", "none: `latest.completed` of `GET /jobs/:jobid/checkpoints`",
+            Shape.read(ApiViews.Restore.class)),
     CONFIG("GET", "/jobs/{jobId}/checkpoints/config", Access.JOB_READ,
             (api, c) -> api.read(c, s -> JobQueries.config(s, c.jobId())),
             "the checkpoint configuration, Flink's `CheckpointConfigInfo` names",
-            "`GET /jobs/:jobid/checkpoints/config`"),
+            "`GET /jobs/:jobid/checkpoints/config`", Shape.read(ApiViews.Config.class)),
     SAVEPOINT_STATUS("GET", "/jobs/{jobId}/savepoints/{requestId}", Access.JOB_READ,
             (api, c) -> api.requestStatus(c, true), "what became of a request: Flink's `SavepointInfo`",
-            "`GET /jobs/:jobid/savepoints/:triggerid`"),
+            "`GET /jobs/:jobid/savepoints/:triggerid`", Shape.read(ApiViews.Operation.class)),
     CHECKPOINT_STATUS("GET", "/jobs/{jobId}/checkpoints/{requestId}", Access.JOB_READ,
             (api, c) -> api.requestStatus(c, false), "the same, as Flink's `CheckpointInfo`",
-            "`GET /jobs/:jobid/checkpoints/:triggerid`"),
+            "`GET /jobs/:jobid/checkpoints/:triggerid`", Shape.read(ApiViews.Operation.class)),
     HEALTH("GET", "/health", Access.PROBE, (api, c) -> api.health(false), "liveness of this instance", "none",
-            "Health and readiness"),
+            "Health and readiness", Shape.read(ApiViews.Health.class)),
     READY("GET", "/ready", Access.PROBE, (api, c) -> api.health(true), "readiness of this instance", "none",
-            "Health and readiness"),
+            "Health and readiness", Shape.read(ApiViews.Health.class)),
+    OPENAPI("GET", "/openapi.json", Access.ANYONE, (api, c) -> api.openApi(),
+            "this API as an OpenAPI 3 document, generated from this table", "none", "The OpenAPI document",
+            Shape.text(Shape.JSON)),
     METRICS("GET", "/metrics", Access.PROBE, null, "Prometheus' text format ([monitoring.md](monitoring.md#metrics))",
-            "none: Flink's Prometheus reporter has its own port", null),
+            "none: Flink's Prometheus reporter has its own port", null, Shape.text("text/plain")),
     WEB_PAGE("GET", "/", Access.ANYONE, null, "the web page ([monitoring.md](monitoring.md#the-web-page))",
-            "Flink's web UI", null);
+            "Flink's web UI", null, Shape.text("text/html"));
 
     /** Who may call a route. */
     public enum Access {
@@ -111,6 +132,8 @@ public enum Route {
         }
     }
 
+    /** The version prefix of Flink's REST API, under which every route is served too. */
+    static final String VERSION = "v1";
     private static final Pattern NUMBER = Pattern.compile("-?[0-9]+");
     /** The routes the API serves, those with fewer placeholders first, so that a literal segment wins. */
     private static final List<Route> DISPATCH_ORDER = Arrays.stream(values()).filter(r -> r.handler != null)
@@ -127,12 +150,16 @@ public enum Route {
     /** The heading of docs/rest.md that describes it; {@code null} when none does. */
     final String section;
     private final List<String> segments;
+    /** What it takes and answers. */
+    final Shape shape;
 
-    Route(String method, String path, Access access, Handler handler, String summary, String flink) {
-        this(method, path, access, handler, summary, flink, method + " " + path);
+    Route(String method, String path, Access access, Handler handler, String summary, String flink, Shape shape) {
+        this(method, path, access, handler, summary, flink, method + " " + path, shape);
     }
 
-    Route(String method, String path, Access access, Handler handler, String summary, String flink, String section) {
+    Route(String method, String path, Access access, Handler handler, String summary, String flink, String section,
+            Shape shape) {
+        this.shape = shape;
         this.method = method;
         this.path = path;
         this.access = access;
@@ -154,6 +181,15 @@ public enum Route {
 
     public Access access() {
         return access;
+    }
+
+    /**
+     * The segments of a path with Flink's version prefix {@code v1} taken off: every route is also served under
+     * {@code /v1}, as Flink serves its API (and its REST client sends every request there).
+     */
+    static List<String> unversioned(List<String> segments) {
+        return !segments.isEmpty() && segments.get(0).equals(VERSION) ? segments.subList(1, segments.size())
+                : segments;
     }
 
     /**

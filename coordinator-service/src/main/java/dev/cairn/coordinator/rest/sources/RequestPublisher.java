@@ -8,6 +8,7 @@ import dev.cairn.client.requests.SendFailedException;
 import dev.cairn.coordinator.rest.ApiException;
 import dev.cairn.events.DisposeSavepoint;
 import dev.cairn.events.JobSpec;
+import dev.cairn.events.JobStatusChange;
 import dev.cairn.events.RemoveJob;
 import dev.cairn.events.RequestEnvelope;
 import dev.cairn.events.RescaleJob;
@@ -47,6 +48,11 @@ public interface RequestPublisher extends AutoCloseable {
     /** Sends a job spec ({@code PUT /jobs/{jobId}}): registers the job or replaces its spec. */
     default void publish(JobSpec spec) {
         publish(spec.getJobId(), new RequestEnvelope(spec));
+    }
+
+    /** Sends a status change ({@code PATCH /jobs/{jobId}?mode=cancel}: the job becomes CANCELED). */
+    default void publish(JobStatusChange change) {
+        publish(change.getJobId(), new RequestEnvelope(change));
     }
 
     /** Sends a restore ({@code POST /jobs/{jobId}/restore}). */

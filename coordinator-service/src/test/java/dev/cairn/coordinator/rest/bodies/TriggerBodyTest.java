@@ -107,8 +107,62 @@ class TriggerBodyTest {
                 SavepointBody.class)
                 .hasMessage("requestId and triggerId name the same thing (the request's id); give only one; "
                         + "cancelJob: true (cancel with savepoint) is not supported; to stop the job with a savepoint "
-                        + "use POST /jobs/{jobId}/stop (with \"drain\": true to drain it first); targetDirectory is "
-                        + "empty (leave it out for the job's storage base location)");
+                        + "use POST /jobs/{jobId}/stop (with \"drain\": true to drain it first), to cancel it PATCH "
+                        + "/jobs/{jobId}?mode=cancel; targetDirectory is empty (leave it out for the job's storage "
+                        + "base location)");
+    }
+
+    @Test
+    void shouldReadFlinksSavepointTriggerBodyWhenItUsesFlinksFieldNames() {
+        TriggerRequest request = TriggerBody.read("{\"target-directory\":\"s3://sp/2\",\"cancel-job\":false,"
+                + "\"formatType\":\"NATIVE\",\"triggerId\":\"8a3c0f2e9b1d4c5e6f708192a3b4c5d6\"}", SavepointBody.class,
+                "job-1", 42L, () -> "generated", InputLimits.DEFAULTS);
+
+        assertThat(request).isEqualTo(TriggerRequest.newBuilder().setJobId("job-1")
+                .setRequestId("8a3c0f2e9b1d4c5e6f708192a3b4c5d6").setType(CheckpointType.SAVEPOINT).setForce(null)
+                .setTargetLocation("s3://sp/2").setRequester("rest").setTimestampMs(42L)
+                .setPostCheckpointAction(PostCheckpointAction.NONE)
+                .setOptions(RequestedOptions.newBuilder().setSavepointFormat(SavepointFormat.NATIVE).build())
+                .build());
+    }
+
+    @Test
+    void shouldReadFlinksBodyWithEveryFieldNullWhenFlinksMapperWritesNulls() {
+        TriggerRequest request = TriggerBody.read("{\"target-directory\":null,\"cancel-job\":null,"
+                + "\"formatType\":null,\"triggerId\":null}", SavepointBody.class, "job-1", 42L, () -> "generated",
+                InputLimits.DEFAULTS);
+
+        assertThat(request.getTargetLocation()).isNull();
+        assertThat(request.getRequestId()).isEqualTo("generated");
+        assertThat(request.getOptions()).isNull();
+    }
+
+    @Test
+    void shouldNameFlinksFieldsWhenASavepointBodyInFlinksSpellingIsWrong() {
+        assertRejected("{\"cancel-job\":true,\"target-directory\":\"\"}", SavepointBody.class)
+                .hasMessage("cancel-job: true (cancel with savepoint) is not supported; to stop the job with a "
+                        + "savepoint use POST /jobs/{jobId}/stop (with \"drain\": true to drain it first), to cancel "
+                        + "it PATCH /jobs/{jobId}?mode=cancel; target-directory is empty (leave it out for the job's "
+                        + "storage base location)");
+        assertRejected("{\"cancel-job\":\"no\",\"target-directory\":5}", SavepointBody.class)
+                .hasMessage("cancel-job must be true or false, not the string \"no\"; target-directory must be a "
+                        + "string, not the number 5");
+    }
+
+    @Test
+    void shouldRefuseASavepointBodyThatGivesAFieldUnderBothNames() {
+        assertRejected("{\"target-directory\":\"s3://a\",\"targetDirectory\":\"s3://a\",\"cancel-job\":false,"
+                + "\"cancelJob\":false}", SavepointBody.class)
+                .hasMessage("target-directory and targetDirectory both say where the savepoint goes; give only one "
+                        + "(target-directory is Flink's name); cancel-job and cancelJob both say whether the job is "
+                        + "cancelled; give only one (cancel-job is Flink's name)");
+    }
+
+    @Test
+    void shouldListFlinksAndCairnsNamesWhenASavepointBodyHasAnUnknownField() {
+        assertRejected("{\"target_directory\":\"s3://a\"}", SavepointBody.class)
+                .hasMessage("unknown field 'target_directory' (known fields: cancel-job, cancelJob, formatType, "
+                        + "requestId, target-directory, targetDirectory, triggerId)");
     }
 
     @Test

@@ -107,7 +107,8 @@ class JobQueriesTest {
     void shouldCountAndListTheCheckpointsOfTheJob() {
         ApiViews.CheckpointStats stats = JobQueries.checkpoints(cairn.reader(), JOB);
 
-        assertThat(stats.counts()).isEqualTo(new ApiViews.Counts(2, 1, 1, 0));
+        assertThat(stats.counts()).isEqualTo(new ApiViews.Counts(0, 2, 2, 1, 1, 0));
+        assertThat(stats.latest().restored()).isNull();
         assertThat(stats.pending()).extracting(c -> c.identity().id()).containsExactly(second.getCheckpointId());
         assertThat(stats.history()).extracting(c -> c.identity().id()).containsExactly(first.getCheckpointId());
         assertThat(stats.latest().completed().identity().id()).isEqualTo(first.getCheckpointId());

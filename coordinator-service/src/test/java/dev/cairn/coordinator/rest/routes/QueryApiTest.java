@@ -218,7 +218,7 @@ class QueryApiTest {
         assertThat(json(unknown).get("error").asText()).startsWith("no endpoint GET /overview; the API serves");
         assertThat(wrongMethod.statusCode()).isEqualTo(405);
         assertThat(json(wrongMethod).get("error").asText())
-                .isEqualTo("POST is not allowed here; allowed: DELETE, GET, PUT");
+                .isEqualTo("POST is not allowed here; allowed: DELETE, GET, PATCH, PUT");
         assertThat(badId.statusCode()).isEqualTo(400);
         assertThat(json(badId).get("error").asText())
                 .isEqualTo("checkpoint id must be a number (or 'latest-completed'), not 'latest'");
