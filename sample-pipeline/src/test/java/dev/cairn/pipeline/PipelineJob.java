@@ -7,8 +7,10 @@ import dev.cairn.coordinator.testbed.CoordinatorTestBed;
 import dev.cairn.core.testing.Events;
 import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.CheckpointType;
+import dev.cairn.events.JobFailed;
 import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RequestOutcome;
 import dev.cairn.kafka.test.KafkaCluster;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * A sample pipeline job of the pipeline ITs on an in-JVM coordinator, as the ITs share it: its directory
@@ -103,9 +106,24 @@ final class PipelineJob {
     void awaitEveryWorkerExitsZero(PipelineProcesses workers) {
         PipelineTopology.Parallelism running = workers.parallelism();
         int all = running.source() + running.count() + running.sink();
-        await("every worker exits after the stop-with-savepoint").atMost(wait)
-                .until(() -> exitStatuses(workers).size() == all);
+        try {
+            await("every worker exits after the stop-with-savepoint").atMost(wait)
+                    .until(() -> exitStatuses(workers).size() == all);
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(e.getMessage() + "; what the journal says of job " + id + ": " + stopOutcome(),
+                    e);
+        }
         assertThat(exitStatuses(workers)).containsOnly(0);
+    }
+
+    /** The outcomes of the job's requests and its failures, as the journal has them: why a stop did not stop it. */
+    private String stopOutcome() {
+        List<String> outcomes = cairn.journal(RequestOutcome.class, o -> o.getJobId().equals(id)).stream()
+                .map(o -> o.getRequestId() + " " + o.getStatus() + (o.getMessage() == null ? "" : " (" + o.getMessage()
+                        + ")")).toList();
+        List<String> failures = cairn.journal(JobFailed.class, f -> f.getJobId().equals(id)).stream()
+                .map(f -> f.getCause().toString()).toList();
+        return "request outcomes " + outcomes + ", job failures " + failures;
     }
 
     private static List<Integer> exitStatuses(PipelineProcesses workers) {

@@ -72,6 +72,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private final KeyedState state;
     private final SnapshotBook book = new SnapshotBook();
     private final IncrementalSnapshots incremental = new IncrementalSnapshots();
+    private final ReusedObjects reusedObjects = new ReusedObjects();
     private final BlockingQueue<Command> commands = new LinkedBlockingQueue<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private volatile boolean running;
@@ -150,8 +151,14 @@ public final class KafkaOperatorTask implements SnapshotHook {
         return result;
     }
 
+    /**
+     * Confirms the checkpoint's snapshot as the base of the next ones at once, and queues the completion for the loop.
+     * The sidecar hands over the discards of the checkpoints this one subsumed on this same thread after it, so no
+     * snapshot planned from then on reuses their objects (those planned before keep them, {@link ReusedObjects}).
+     */
     @Override
     public void notifyComplete(CheckpointCompletion completion) {
+        incremental.completed(completion.checkpointId());
         commands.add(new Command.Complete(completion));
     }
 
@@ -167,10 +174,16 @@ public final class KafkaOperatorTask implements SnapshotHook {
 
     /**
      * Deletes a state object the coordinator discarded (its checkpoint was subsumed or aborted, or its ack was not
-     * taken), through the task's storage; deleting one that is gone already is no error.
+     * taken), through the task's storage; deleting one that is gone already is no error. A key group object that a
+     * snapshot planned at its barrier reuses is deleted once that snapshot is written or dropped.
      */
     @Override
     public void discardState(DiscardedState state) throws IOException {
+        if (reusedObjects.deferIfLeased(state.location())) {
+            LOG.info("Operator {}: deletes {} of checkpoint {} ({}) once the snapshot planned on it is written",
+                    config.name(), state.location(), state.checkpointId(), state.cause());
+            return;
+        }
         SnapshotFiles.discard(config, output::partNames, state.location());
         LOG.info("Operator {}: deleted {} of checkpoint {} ({})", config.name(), state.location(),
                 state.checkpointId(), state.cause());
@@ -241,6 +254,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
         try {
             while (running) {
                 serveCommands();
+                deleteReleased();
                 if (!running) {
                     break;
                 }
@@ -261,6 +275,20 @@ public final class KafkaOperatorTask implements SnapshotHook {
             running = false;
             declineQueued();
             book.stopped(notRunning());
+            deleteReleased();
+        }
+    }
+
+    /** Deletes the discarded objects that no snapshot planned and not yet written reuses any more. */
+    private void deleteReleased() {
+        for (String location : reusedObjects.release(book.held())) {
+            try {
+                SnapshotFiles.discard(config, output::partNames, location);
+                LOG.info("Operator {}: deleted {}, which a planned snapshot reused when it was discarded",
+                        config.name(), location);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("Operator {}: could not delete the discarded {}: {}", config.name(), location, e.toString());
+            }
         }
     }
 
@@ -318,8 +346,9 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private void aligned(Step.Snapshot<ConsumerRecord<byte[], byte[]>> snapshot) {
         OperatorState header = new OperatorState(config.taskId(), config.subtask(), snapshot.checkpointId(),
                 generation, config.inputTopic(), snapshot.positions(), Map.of());
-        PendingState pending = new PendingState(header, incremental.plan(snapshot.checkpointId(), state,
-                (group, entries) -> KeyGroupCodec.encode(config.taskId(), config.subtask(), group, entries), false));
+        PendingState pending = new PendingState(header, reusedObjects.planned(snapshot.checkpointId(),
+                () -> incremental.plan(snapshot.checkpointId(), state, (group, entries) -> KeyGroupCodec.encode(
+                        config.taskId(), config.subtask(), group, entries), false)));
         TaskOutput.Sealed sealed = output.barrier(snapshot.checkpointId(), snapshot.alignment());
         deadLetters.confirm();
         book.aligned(new SnapshotBook.Aligned(snapshot.checkpointId(), pending, sealed)).ifPresent(this::write);
@@ -328,7 +357,7 @@ public final class KafkaOperatorTask implements SnapshotHook {
     private void write(SnapshotBook.Ready ready) {
         long checkpointId = ready.request().request().checkpointId();
         try {
-            SnapshotResult result = SnapshotFiles.write(config, incremental, ready);
+            SnapshotResult result = SnapshotFiles.write(config, incremental, ready, reusedObjects::discarded);
             book.taken(checkpointId, result.location());
             ready.request().result().complete(result);
         } catch (IOException | RuntimeException e) {

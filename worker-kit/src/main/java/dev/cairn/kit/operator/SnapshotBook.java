@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NavigableMap;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
@@ -59,6 +60,11 @@ final class SnapshotBook {
         waiting.clear();
         aligned.clear();
         dropped.forEach(w -> w.result().completeExceptionally(cause));
+    }
+
+    /** The checkpoints whose snapshots were taken at their barrier and wait for their request. */
+    Set<Long> held() {
+        return Set.copyOf(aligned.keySet());
     }
 
     /** The checkpoint the subtask's state comes from (-1: the initial state). */

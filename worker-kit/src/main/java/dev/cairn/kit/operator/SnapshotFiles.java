@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 
 /**
  * An operator subtask's snapshot objects: its state file ({@link OperatorTaskConfig#stateFileName()}) and its
@@ -39,6 +40,16 @@ final class SnapshotFiles {
      */
     static SnapshotResult write(OperatorTaskConfig config, IncrementalSnapshots incremental, SnapshotBook.Ready ready)
             throws IOException {
+        return write(config, incremental, ready, location -> false);
+    }
+
+    /**
+     * As {@link #write(OperatorTaskConfig, IncrementalSnapshots, SnapshotBook.Ready)}; a reused object that
+     * {@code discarded} names (the coordinator discarded it after the plan, {@link ReusedObjects}) is copied into an
+     * object of this checkpoint instead of being referred to.
+     */
+    static SnapshotResult write(OperatorTaskConfig config, IncrementalSnapshots incremental, SnapshotBook.Ready ready,
+            Predicate<String> discarded) throws IOException {
         SnapshotRequest request = ready.request().request();
         SnapshotStorage storage = config.storage();
         PendingState pending = ready.snapshot().state();
@@ -52,7 +63,7 @@ final class SnapshotFiles {
         List<KeyGroupObject> objects = new ArrayList<>();
         List<SharedObject> shared = new ArrayList<>();
         for (KeyGroupObject reused : pending.plan().reused()) {
-            if (full) {
+            if (full || discarded.test(reused.location())) {
                 toWrite.put(reused.group(), storage.read(reused.location()));
             } else {
                 objects.add(reused);
