@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The flags {@code cairn trigger}, {@code savepoint} and {@code stop} share (a picocli mixin): the job, the savepoint's target
- * and format, the request id; and how both check and send the {@code TriggerRequest} they make.
+ * The flags {@code cairn trigger} and {@code cairn stop} share (a picocli mixin): the job, the savepoint's target and
+ * format, the request id; and how they, and {@code cairn savepoint}, check and send the {@code TriggerRequest} they
+ * make and wait for its outcome.
  */
 final class RequestFlags {
 
