@@ -118,13 +118,13 @@ class ReadmeCommandsIT {
         CompletableFuture<Run> savepointing = background(ran, "bin/cairn savepoint");
         CheckpointTriggered second = ackUntil("orders", t -> "s3://bucket/sp-2".equals(t.getStorageLocation()), 4,
                 "a2");
-        Run savepoint = savepointing.join();
-        assertThat(savepoint.out()).contains("Savepoint completed. Path: s3://bucket/sp-2")
+        Run waited = savepointing.join();
+        assertThat(waited.out()).contains("Savepoint completed. Path: s3://bucket/sp-2")
                 .contains("checkpoint id: " + second.getCheckpointId());
         assertThat(SHELL.run(ran, one("bin/cairn list"), ROOT, Map.of()).out()).containsPattern("orders\\s+RUNNING");
         assertThat(SHELL.run(ran, one("bin/cairn checkpoints"), ROOT, Map.of()).out())
                 .contains("latest savepoint: savepoint " + second.getCheckpointId());
-        assertThat(SHELL.run(ran, one("bin/cairn request"), ROOT, Map.of("REQUEST_ID", requestId(savepoint.out())))
+        assertThat(SHELL.run(ran, one("bin/cairn request"), ROOT, Map.of("REQUEST_ID", requestId(waited.out())))
                 .out()).contains(": COMPLETED").contains("path: s3://bucket/sp-2");
         CompletableFuture<Run> stopping = background(ran, "bin/cairn stop");
         CheckpointTriggered last = ackUntil("orders", t -> t.getOptions() != null
