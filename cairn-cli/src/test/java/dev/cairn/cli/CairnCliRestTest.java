@@ -137,7 +137,8 @@ class CairnCliRestTest {
                 + "\"latest_completed_id\":11,\"counts\":{\"triggered\":13,\"in_progress\":1,\"completed\":11,"
                 + "\"failed\":1}}],\"unreachable\":[]}")
                 .on("GET", "/jobs/orders/checkpoints", 200, "{\"counts\":{\"triggered\":13,\"in_progress\":1,"
-                        + "\"completed\":11,\"failed\":1},\"latest\":{\"completed\":{\"id\":11,\"status\":\"COMPLETED\","
+                        + "\"completed\":11,\"failed\":1},\"latest\":{\"completed\":{\"id\":11,"
+                        + "\"status\":\"COMPLETED\","
                         + "\"checkpoint_type\":\"CHECKPOINT\",\"trigger_timestamp\":1,\"end_to_end_duration\":120,"
                         + "\"external_path\":\"file:///c/chk-11\"}},\"pending\":[{\"id\":13,\"status\":\"IN_PROGRESS\","
                         + "\"checkpoint_type\":\"CHECKPOINT\",\"num_subtasks\":4,\"num_acknowledged_subtasks\":1}],"

@@ -32,13 +32,14 @@ class CairnClientTest {
     void shouldCompleteWithTheLocationWhenTheSavepointCompletes() throws Exception {
         AtomicInteger polls = new AtomicInteger();
         api.on("POST", "/jobs/orders/savepoints", 202, "{\"request-id\":\"sp-1\"}")
-                .on("GET", STATUS, () -> polls.incrementAndGet() < 3
-                        ? new FakeCoordinator.Answer(200, "{\"status\":{\"id\":\"IN_PROGRESS\"},\"stage\":\"TRIGGERED\","
-                                + "\"checkpoint_type\":\"SAVEPOINT\",\"checkpoint_id\":9}")
-                        : new FakeCoordinator.Answer(200, "{\"status\":{\"id\":\"COMPLETED\"},\"operation\":{\"location\":"
-                                + "\"s3://b/sp\"},\"request_id\":\"sp-1\",\"stage\":\"COMPLETED\",\"checkpoint_type\":"
-                                + "\"SAVEPOINT\",\"checkpoint_id\":9,\"location\":\"s3://b/sp\",\"failure_reason\":null,"
-                                + "\"failure_message\":null,\"timestamp\":1,\"a_field_of_a_later_release\":true}"))
+                .on("GET", STATUS, () -> new FakeCoordinator.Answer(200, polls.incrementAndGet() < 3
+                        ? "{\"status\":{\"id\":\"IN_PROGRESS\"},\"stage\":\"TRIGGERED\","
+                                + "\"checkpoint_type\":\"SAVEPOINT\",\"checkpoint_id\":9}"
+                        : "{\"status\":{\"id\":\"COMPLETED\"},\"operation\":{\"location\":"
+                                + "\"s3://b/sp\"},\"request_id\":\"sp-1\",\"stage\":\"COMPLETED\","
+                                + "\"checkpoint_type\":\"SAVEPOINT\",\"checkpoint_id\":9,\"location\":\"s3://b/sp\","
+                                + "\"failure_reason\":null,\"failure_message\":null,\"timestamp\":1,"
+                                + "\"a_field_of_a_later_release\":true}"))
                 .on("GET", "/jobs/orders/checkpoints/9", 200, "{\"id\":9,\"status\":\"IN_PROGRESS\","
                         + "\"num_subtasks\":4,\"num_acknowledged_subtasks\":3}");
         List<String> progress = new ArrayList<>();
@@ -93,7 +94,8 @@ class CairnClientTest {
     void shouldFailNamingTheApiWhenItCannotBeReached() {
         CairnClient nowhere = new CairnClient(URI.create("http://127.0.0.1:1"), null, Duration.ofSeconds(2));
 
-        assertThatThrownBy(() -> nowhere.jobs().get(20, TimeUnit.SECONDS)).cause().isInstanceOf(RestException.class)
+        assertThatThrownBy(() -> nowhere.jobs().get(20, TimeUnit.SECONDS)).cause()
+                .isInstanceOf(RestException.class)
                 .hasMessageContaining("cannot reach the REST API at http://127.0.0.1:1 (GET /jobs)");
     }
 
@@ -104,9 +106,10 @@ class CairnClientTest {
                 + "\"failed\":0},\"last_checkpoint\":null,\"new\":1}],\"unreachable\":[\"10.0.0.2:8081\"]}")
                 .on("GET", "/jobs/a%20b/checkpoints", 200, "{\"counts\":{\"triggered\":2,\"in_progress\":0,"
                         + "\"completed\":1,\"failed\":1},\"latest\":{\"completed\":{\"id\":1,\"status\":\"COMPLETED\","
-                        + "\"checkpoint_type\":\"CHECKPOINT\",\"external_path\":\"file:///c/chk-1\"},\"savepoint\":null,"
-                        + "\"failed\":null},\"pending\":[],\"history\":[{\"id\":2,\"status\":\"FAILED\","
-                        + "\"failure_reason\":\"CHECKPOINT_EXPIRED\"},{\"id\":1,\"status\":\"COMPLETED\"}]}");
+                        + "\"checkpoint_type\":\"CHECKPOINT\",\"external_path\":\"file:///c/chk-1\"},"
+                        + "\"savepoint\":null,\"failed\":null},\"pending\":[],"
+                        + "\"history\":[{\"id\":2,\"status\":\"FAILED\",\"failure_reason\":\"CHECKPOINT_EXPIRED\"},"
+                        + "{\"id\":1,\"status\":\"COMPLETED\"}]}");
 
         JobOverview.Listing jobs = client.jobs().get(20, TimeUnit.SECONDS);
         Checkpoints stats = client.checkpoints("a b").get(20, TimeUnit.SECONDS);
