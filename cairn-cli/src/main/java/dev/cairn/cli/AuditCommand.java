@@ -42,7 +42,7 @@ import picocli.CommandLine.Spec;
                 "  cairn audit check --format json",
                 "  cairn audit state --job orders --as-of 2024-06-01T12:00:00Z",
                 "  cairn audit state --job orders --as-of 1200",
-                "  cairn audit verify --rest-url http://coordinator:8080 --token $TOKEN",
+                "  cairn audit verify --rest-url http://coordinator:8081 --token-file ops.token",
                 "",
                 "Exit codes: 0 done and nothing found, 1 violations or differences found or something is not "
                         + "there (Kafka, topic, job, checkpoint, REST API), 2 malformed flags."})

@@ -7,13 +7,15 @@ import dev.cairn.core.audit.Replay;
 import dev.cairn.core.contract.CoordinatorSettings;
 import java.io.PrintWriter;
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code cairn audit verify --rest-url URL}: the replayed journal against the live stores, through the REST API. */
+/**
+ * {@code cairn audit verify --rest-url URL}: the replayed journal against the live stores, through the REST API
+ * ({@code --rest-url} and {@code --token-file} are the common keys of {@link CliKeys}).
+ */
 @Command(name = "verify",
         description = "Replays the whole journal and compares, per job of the journal, GET /jobs/{id}, "
                 + "GET /jobs/{id}/checkpoints and GET /jobs/{id}/checkpoints/latest-completed of a live coordinator "
@@ -27,18 +29,15 @@ final class AuditVerifyCommand extends AuditSubcommand {
     /** What a verification found, as the JSON output shows it. */
     record Report(String restUrl, long events, int jobs, List<Difference> differences) {}
 
-    @Option(names = "--rest-url", required = true, paramLabel = "URL",
-            description = "The coordinator's REST API, e.g. http://coordinator:8080.")
-    String restUrl;
-
-    @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:CAIRN_REST_TOKEN}",
-            description = "A bearer token that may read the jobs (env CAIRN_REST_TOKEN).")
+    @Option(names = "--token", paramLabel = "TOKEN",
+            description = "A bearer token that may read the jobs (default: the first line of --token-file, else the "
+                    + "variable CAIRN_REST_TOKEN).")
     String token;
 
     @Override
     public Integer call() {
         URI base = base();
-        String bearer = token == null || token.isBlank() ? null : token.strip();
+        String bearer = token == null || token.isBlank() ? audit.cli.token(spec) : token.strip();
         return AuditCommand.reporting(spec, () -> {
             Replay replay = new Replay(CoordinatorSettings.DEFAULTS, null);
             audit.read(spec, JournalReader.Bounds.ALL, replay::accept, false);
@@ -49,17 +48,10 @@ final class AuditVerifyCommand extends AuditSubcommand {
         });
     }
 
+    /** The REST API of {@code --rest-url} (common to every command), which verify needs. */
     private URI base() {
-        try {
-            URI uri = new URI(restUrl.strip());
-            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
-                throw new URISyntaxException(restUrl, "expected http:// or https:// and a host");
-            }
-            return uri;
-        } catch (URISyntaxException e) {
-            throw usage("--rest-url: '" + restUrl + "' is not a URL of the REST "
-                    + "API (e.g. http://coordinator:8080): " + e.getReason());
-        }
+        return audit.cli.restUrl(spec).orElseThrow(() -> usage("Missing --rest-url URL: the coordinator's REST "
+                + "API to compare the journal with, e.g. --rest-url http://coordinator:8081 (or set CAIRN_REST_URL)"));
     }
 
     private void write(PrintWriter out, Report report) {

@@ -1,11 +1,16 @@
 package dev.cairn.cli;
 
 import dev.cairn.auth.SigningKey;
+import dev.cairn.client.rest.CairnClient;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.ConfigSchema;
 import dev.cairn.config.LayeredConfig;
 import dev.cairn.config.PropertiesFile;
 import dev.cairn.events.topics.CairnTopics;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -29,6 +34,11 @@ public final class CliKeys {
     public static final String SEND_TIMEOUT_MS = "send.timeout.ms";
     public static final String REQUESTS_KEY_FILE = "requests.key.file";
     public static final String UNSIGNED_REQUESTS = "unsigned.requests";
+    public static final String REST_URL = "rest.url";
+    public static final String TOKEN_FILE = "token.file";
+
+    /** The environment variable of a bearer token itself, read when no {@value #TOKEN_FILE} is given. */
+    public static final String REST_TOKEN_VARIABLE = "CAIRN_REST_TOKEN";
 
     /** Used when neither the key nor the {@code kafka.config} file names the brokers. */
     static final String DEFAULT_BOOTSTRAP_SERVERS = "localhost:9092";
@@ -53,7 +63,14 @@ public final class CliKeys {
                             + "allow.unsigned.requests.")
             .define(UNSIGNED_REQUESTS, Type.BOOLEAN, false, Importance.LOW,
                     "Send requests unsigned, to a coordinator that runs with allow.unsigned.requests (or without "
-                            + "a master key)."),
+                            + "a master key).")
+            .define(REST_URL, Type.STRING, null, Importance.MEDIUM,
+                    "The coordinator's REST API, e.g. http://coordinator:8081: when given, requests are sent to it "
+                            + "and their outcomes read from it (no Kafka settings or requests key needed); cairn "
+                            + "list, checkpoints and request read from it.")
+            .define(TOKEN_FILE, Type.STRING, null, Importance.MEDIUM,
+                    "File whose first line is a bearer token of the coordinator's tokens file, sent with every "
+                            + "REST call; without it, the " + REST_TOKEN_VARIABLE + " variable's token, if any."),
             "CAIRN_", null);
 
     private CliKeys() {
@@ -106,6 +123,48 @@ public final class CliKeys {
             return Optional.of(SigningKey.fromFile(Path.of(file)));
         } catch (IllegalArgumentException e) {
             throw config.problem(REQUESTS_KEY_FILE, e.getMessage());
+        }
+    }
+
+    /**
+     * The REST API's root of {@value #REST_URL}, empty when not given.
+     *
+     * @throws IllegalArgumentException naming the key when it is not an http(s) URL
+     */
+    static Optional<URI> restUrl(LayeredConfig config) {
+        String url = config.getString(REST_URL);
+        if (url == null || url.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(CairnClient.baseUrl(url));
+        } catch (IllegalArgumentException e) {
+            throw config.problem(REST_URL, e.getMessage());
+        }
+    }
+
+    /**
+     * The bearer token: the first line of the {@value #TOKEN_FILE} file, else {@value #REST_TOKEN_VARIABLE} of
+     * {@code environment}; {@code null} when neither is given.
+     *
+     * @throws IllegalArgumentException naming the key when the file cannot be read or holds no token
+     */
+    static String token(LayeredConfig config, Map<String, String> environment) {
+        String file = config.getString(TOKEN_FILE);
+        if (file == null) {
+            String token = environment.get(REST_TOKEN_VARIABLE);
+            return token == null || token.isBlank() ? null : token.strip();
+        }
+        try {
+            String token = Files.readAllLines(Path.of(file)).stream().map(String::strip).filter(l -> !l.isEmpty())
+                    .findFirst().orElseThrow(() -> config.problem(TOKEN_FILE, "the file " + file + " holds no token"));
+            if (token.chars().anyMatch(c -> c <= ' ' || c > '~')) {
+                throw config.problem(TOKEN_FILE, "the first line of " + file + " is not a bearer token (it has "
+                        + "spaces or characters outside printable ASCII)");
+            }
+            return token;
+        } catch (IOException | InvalidPathException e) {
+            throw config.problem(TOKEN_FILE, "cannot read the token file " + file + ": " + e);
         }
     }
 

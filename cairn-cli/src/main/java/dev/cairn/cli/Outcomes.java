@@ -1,6 +1,7 @@
 package dev.cairn.cli;
 
 import dev.cairn.client.audit.JournalDecoder;
+import dev.cairn.events.CheckpointCompleted;
 import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.RequestStatus;
 import java.time.Duration;
@@ -33,6 +34,11 @@ interface Outcomes {
         /** The first COMPLETED or FAILED outcome of the job's request, empty when none came within {@code timeout}. */
         Optional<RequestOutcome> await(String jobId, String requestId, Duration timeout);
 
+        /** Where checkpoint {@code checkpointId} of the awaited job was written, when its completion was seen. */
+        default Optional<String> location(Long checkpointId) {
+            return Optional.empty();
+        }
+
         @Override
         void close();
     }
@@ -62,6 +68,7 @@ interface Outcomes {
                     : new IllegalArgumentException("cannot read " + journalTopic + ": " + e.getMessage(), e);
         }
         JournalDecoder decoder = new JournalDecoder();
+        Map<Long, String> locations = new HashMap<>();
         return new Watch() {
             @Override
             public Optional<RequestOutcome> await(String jobId, String requestId, Duration timeout) {
@@ -72,6 +79,9 @@ interface Outcomes {
                             continue;
                         }
                         Object event = decode(decoder, journalTopic, record.value());
+                        if (event instanceof CheckpointCompleted completed) {
+                            locations.put(completed.getCheckpointId(), completed.getStorageLocation());
+                        }
                         if (event instanceof RequestOutcome outcome && requestId.equals(outcome.getRequestId())
                                 && outcome.getStatus() != RequestStatus.TRIGGERED) {
                             return Optional.of(outcome);
@@ -79,6 +89,11 @@ interface Outcomes {
                     }
                 }
                 return Optional.empty();
+            }
+
+            @Override
+            public Optional<String> location(Long checkpointId) {
+                return Optional.ofNullable(checkpointId == null ? null : locations.get(checkpointId));
             }
 
             @Override

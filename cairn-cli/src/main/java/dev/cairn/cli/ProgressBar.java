@@ -13,13 +13,19 @@ final class ProgressBar implements JournalReader.Progress {
     private static final long REDRAW_NANOS = 250_000_000L;
 
     private final PrintWriter out;
-    private final String label;
+    private String label;
     private long lastDrawn = Long.MIN_VALUE;
     private boolean drawn;
 
     ProgressBar(PrintWriter out, String label) {
         this.out = out;
         this.label = label;
+    }
+
+    /** Draws {@code label} from the next redraw on. */
+    ProgressBar relabel(String newLabel) {
+        this.label = newLabel;
+        return this;
     }
 
     @Override

@@ -1,13 +1,13 @@
 package dev.cairn.cli;
 
-import dev.cairn.client.requests.RequestSender.Delivery;
 import dev.cairn.client.requests.SendFailedException;
-import dev.cairn.core.contract.SpecProblem;
 import dev.cairn.core.contract.TriggerRequests;
+import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RequestEnvelope;
+import dev.cairn.events.RequestOutcome;
 import dev.cairn.events.SavepointFormat;
 import dev.cairn.events.TriggerRequest;
-import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -16,8 +16,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The flags {@code cairn trigger} and {@code cairn stop} share (a picocli mixin): the job, the savepoint's target
- * and format, the request id; and how both check and send the {@code TriggerRequest} they make.
+ * The flags {@code cairn trigger} and {@code cairn stop} share (a picocli mixin): the job, the savepoint's target and
+ * format, the request id; and how they, and {@code cairn savepoint}, check and send the {@code TriggerRequest} they
+ * make and wait for its outcome.
  */
 final class RequestFlags {
 
@@ -59,31 +60,33 @@ final class RequestFlags {
 
     /**
      * Checks the request with the coordinator's rules ({@link TriggerRequests#problems}), naming each problem by
-     * its flag, sends it and prints it and its request id.
+     * its flag, sends it, prints it and its request id and, unless {@code waitMs} is 0, waits for the checkpoint's
+     * outcome: exit code 0 when it completed (its location and id printed), 1 when it failed or none came in time.
      *
      * @throws picocli.CommandLine.ParameterException naming every problem, by flag (nothing is sent)
-     * @throws SendFailedException naming the request id to retry with when the broker did not acknowledge it
+     * @throws SendFailedException naming the request id to retry with when the request could not be sent
      */
-    int send(TriggerRequest request) {
-        CairnCli cli = cli();
-        CommandSpec spec = command;
-        List<SpecProblem> problems = TriggerRequests.problems(request);
-        CairnCli.requireNoProblems(spec, problems.stream()
-                .map(p -> FLAGS.getOrDefault(p.path(), p.path()) + " " + p.message()).toList());
-        Delivery delivery;
-        try {
-            delivery = cli.send(spec, request.getJobId(), new RequestEnvelope(request));
-        } catch (SendFailedException e) {
-            throw new SendFailedException(e.getMessage() + System.lineSeparator() + "request id: "
-                    + request.getRequestId() + " (to retry, pass --request-id " + request.getRequestId()
-                    + ": the coordinator acts on a request id only once)", e.getCause());
-        }
-        PrintWriter out = spec.commandLine().getOut();
-        out.println("Sent TriggerRequest of job '" + request.getJobId() + "' to " + delivery.describe() + ": "
-                + TriggerRequests.describe(request) + ".");
-        out.println("request id: " + request.getRequestId());
-        out.println("Its outcome is the RequestOutcome with this request id on " + cli.topics(spec).journal() + ".");
-        out.flush();
-        return 0;
+    int send(TriggerRequest request, long waitMs, boolean progress, List<String> moreProblems) {
+        return send(cli(), command, request, waitMs, progress, moreProblems);
+    }
+
+    /** The same, for a command without these flags ({@code cairn savepoint}). */
+    static int send(CairnCli cli, CommandSpec command, TriggerRequest request, long waitMs, boolean progress,
+            List<String> moreProblems) {
+        List<String> problems = new ArrayList<>(moreProblems);
+        TriggerRequests.problems(request).stream()
+                .map(p -> FLAGS.getOrDefault(p.path(), p.path()) + " " + p.message()).forEach(problems::add);
+        CairnCli.requireNoProblems(command, problems);
+        return new AwaitedRequest(request.getJobId(), request.getRequestId(), new RequestEnvelope(request),
+                TriggerRequests.describe(request), (outcome, location) -> completed(request, outcome, location))
+                .send(cli, command, waitMs, progress);
+    }
+
+    /** What a completed checkpoint or savepoint prints, as Flink's {@code flink savepoint} does. */
+    static String completed(TriggerRequest request, RequestOutcome outcome, String location) {
+        String kind = request.getType() == CheckpointType.SAVEPOINT ? "Savepoint" : "Checkpoint";
+        return kind + " completed. Path: " + (location == null ? "(not known; GET /jobs/" + request.getJobId()
+                + "/checkpoints/" + outcome.getCheckpointId() + " names it)" : location) + System.lineSeparator()
+                + "checkpoint id: " + outcome.getCheckpointId();
     }
 }

@@ -5,6 +5,8 @@ import dev.cairn.events.PostCheckpointAction;
 import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.TriggerRequest;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,13 +16,15 @@ import picocli.CommandLine.Option;
  * {@code cairn stop}: produces the {@code TriggerRequest} of a stop-with-savepoint (Flink's {@code flink stop}), a
  * savepoint after which the coordinator finishes the job: its tasks stop where they are (SUSPEND), or with
  * {@code --drain} after they drained their input (TERMINATE). Either way the job is FINISHED, and the savepoint is
- * its restore point, from which {@code cairn resume} continues.
+ * its restore point, from which {@code cairn resume} continues. It waits for the savepoint's outcome, as
+ * {@code flink stop} does, unless {@code --detached}.
  */
 @Command(name = "stop",
         description = "Stops a job with a savepoint (Flink: flink stop): produces a TriggerRequest for a savepoint "
                 + "that stops the job when it completes: the job is FINISHED and the savepoint is its restore "
-                + "point, from which cairn resume --job JOB (or cairn status --status RUNNING) continues. Prints the "
-                + "request id, which the coordinator's RequestOutcome on <prefix>journal carries.")
+                + "point, from which cairn resume --job JOB (or cairn status --status RUNNING) continues. Waits for "
+                + "the savepoint and prints its path and checkpoint id (exit code 0), or why it failed (1); "
+                + "--detached prints the request id and returns.")
 final class StopCommand implements Callable<Integer> {
 
     @Mixin
@@ -32,13 +36,31 @@ final class StopCommand implements Callable<Integer> {
                     + "savepoint completes, and cairn resume --job JOB continues from the savepoint.")
     boolean drain;
 
+    @Option(names = "--detached",
+            description = "Return once the request is sent (Flink: -detached); its outcome is then the RequestOutcome "
+                    + "on <prefix>journal, or cairn request JOB ID with --rest-url.")
+    boolean detached;
+
+    @Mixin
+    WaitFlags wait;
+
     @Override
     public Integer call() {
         TriggerRequest request = request();
-        int exit = flags.send(request);
+        List<String> problems = new ArrayList<>();
+        if (!detached) {
+            wait.check(problems);
+        }
+        int exit = flags.send(request, detached ? 0 : wait.waitMs, wait.progress, problems);
         PrintWriter out = flags.command.commandLine().getOut();
-        out.println("Once the savepoint completes, job '" + request.getJobId() + "' is FINISHED and the savepoint is "
-                + "its restore point: cairn resume --job " + request.getJobId() + " continues from it.");
+        if (detached) {
+            out.println("Once the savepoint completes, job '" + request.getJobId() + "' is FINISHED and the "
+                    + "savepoint is its restore point: cairn resume --job " + request.getJobId() + " continues from "
+                    + "it.");
+        } else if (exit == 0) {
+            out.println("Job '" + request.getJobId() + "' is FINISHED and the savepoint is its restore point: cairn "
+                    + "resume --job " + request.getJobId() + " continues from it.");
+        }
         out.flush();
         return exit;
     }

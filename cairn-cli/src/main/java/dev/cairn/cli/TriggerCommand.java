@@ -4,6 +4,8 @@ import dev.cairn.events.BackupType;
 import dev.cairn.events.CheckpointType;
 import dev.cairn.events.RequestedOptions;
 import dev.cairn.events.TriggerRequest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,8 +17,9 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "trigger",
         description = "Asks for a checkpoint (or a savepoint) of a job now: produces a TriggerRequest. Prints the "
-                + "request id, which the coordinator's RequestOutcome on <prefix>journal carries. Options left out "
-                + "take the job's.")
+                + "request id, which the coordinator's RequestOutcome on <prefix>journal carries; --wait waits for "
+                + "the outcome. Options left out take the job's. (A savepoint with the job's options and a wait: "
+                + "cairn savepoint --job JOB.)")
 final class TriggerCommand implements Callable<Integer> {
 
     /** Flink's {@code checkpointType} of a checkpoint trigger: CONFIGURED takes the job's backup type. */
@@ -49,9 +52,21 @@ final class TriggerCommand implements Callable<Integer> {
                     + "(0 starts unaligned; default: the job's --aligned-timeout-ms).")
     Long alignedTimeoutMs;
 
+    @Option(names = "--wait",
+            description = "Wait for the checkpoint's outcome and print its path and id (exit code 0), or why it "
+                    + "failed (1); without it the command returns once the request is sent.")
+    boolean wait;
+
+    @Mixin
+    WaitFlags waiting;
+
     @Override
     public Integer call() {
-        return flags.send(request());
+        List<String> problems = new ArrayList<>();
+        if (wait) {
+            waiting.check(problems);
+        }
+        return flags.send(request(), wait ? waiting.waitMs : 0, waiting.progress, problems);
     }
 
     /** The event the flags describe; {@link RequestFlags#send} checks it. */

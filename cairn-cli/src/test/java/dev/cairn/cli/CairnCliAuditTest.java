@@ -74,7 +74,7 @@ class CairnCliAuditTest {
         assertThat(missing.exit).isEqualTo(2);
         assertThat(missing.err).contains("Missing required option: '--job=JOB'");
         assertThat(url.exit).isEqualTo(2);
-        assertThat(url.err).contains("--rest-url: 'ftp:/nowhere' is not a URL of the REST API");
+        assertThat(url.err).contains("--rest-url").contains("'ftp:/nowhere' is not a URL of the REST API");
         assertThat(noSubcommand.exit).isEqualTo(2);
         assertThat(noSubcommand.err).contains("timeline, check, state or verify");
     }

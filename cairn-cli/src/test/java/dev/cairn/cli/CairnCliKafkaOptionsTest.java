@@ -158,7 +158,8 @@ class CairnCliKafkaOptionsTest {
 
         assertThat(run.exit).isEqualTo(CommandLine.ExitCode.USAGE);
         assertThat(run.err)
-                .contains("Name what to send: register, trigger, stop, resume, rescale, savepoint, status or remove.");
+                .contains("Name what to do: register, trigger, savepoint, stop, resume, rescale, list, checkpoints, "
+                        + "request, status, remove, keys or audit.");
     }
 
     @Test

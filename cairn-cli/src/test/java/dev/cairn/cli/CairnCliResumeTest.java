@@ -138,7 +138,7 @@ class CairnCliResumeTest {
 
     @Test
     void shouldSayThatAStoppedJobResumesFromTheStopsSavepoint() {
-        CliRun run = CliRun.of("stop", "--job", "orders");
+        CliRun run = CliRun.of("stop", "--job", "orders", "--detached");
 
         assertThat(run.out).contains("job 'orders' is FINISHED and the savepoint is its restore point: cairn resume "
                 + "--job orders continues from it.");

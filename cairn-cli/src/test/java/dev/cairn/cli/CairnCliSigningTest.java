@@ -26,7 +26,8 @@ class CairnCliSigningTest {
             {"register", "--job", "orders", "--task", "source:1", "--interval-ms", "2000", "--timeout-ms", "10000",
                 "--storage", "file:///tmp/cairn"},
             {"trigger", "--job", "orders", "--savepoint", "--target", "file:///tmp/sp-1"},
-            {"stop", "--job", "orders"},
+            {"stop", "--job", "orders", "--detached"},
+            {"savepoint", "--job", "orders", "--detached"},
             {"status", "--job", "orders", "--status", "SUSPENDED"}};
         for (String[] command : commands) {
             CliRun run = CliRun.of(command);

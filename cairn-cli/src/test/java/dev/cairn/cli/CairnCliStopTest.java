@@ -18,7 +18,7 @@ class CairnCliStopTest {
     @Test
     void shouldProduceAStopWithSavepointThatDrainsWhenDrainIsGiven() {
         CliRun run = CliRun.of("stop", "--job", "orders", "--drain", "--target", "s3://bucket/final", "--format",
-                "native", "--request-id", "stop-1");
+                "native", "--request-id", "stop-1", "--detached");
 
         assertThat(run.exit).as(run.err).isZero();
         assertThat(run.sent.get(0).topic()).isEqualTo("cairn.requests");
@@ -36,7 +36,7 @@ class CairnCliStopTest {
 
     @Test
     void shouldSuspendTheJobWithTheJobsDefaultsWhenOnlyTheJobIsGiven() {
-        CliRun run = CliRun.of("stop", "--job", "orders");
+        CliRun run = CliRun.of("stop", "--job", "orders", "--detached");
 
         TriggerRequest request = (TriggerRequest) run.event();
         assertThat(request.getType()).isEqualTo(CheckpointType.SAVEPOINT);
@@ -72,7 +72,7 @@ class CairnCliStopTest {
     @Test
     void shouldNameTheRequestIdToRetryWithWhenTheSendFails() {
         CliRun run = new CliRun().failingWith(new SendFailedException("broker down", null))
-                .run("stop", "--job", "orders", "--request-id", "stop-2");
+                .run("stop", "--job", "orders", "--request-id", "stop-2", "--detached");
 
         assertThat(run.exit).isEqualTo(1);
         assertThat(run.err).contains("broker down").contains("to retry, pass --request-id stop-2");

@@ -2,6 +2,7 @@ package dev.cairn.demo;
 
 import dev.cairn.auth.SigningKey;
 import dev.cairn.auth.SigningSerializer;
+import dev.cairn.config.Release;
 import dev.cairn.coordinator.app.CoordinatorApp;
 import dev.cairn.coordinator.app.CoordinatorConfig;
 import dev.cairn.coordinator.http.QueryServerConfig;
@@ -49,7 +50,7 @@ import picocli.CommandLine.Option;
  * every result committed over both runs, a summary and an audit: the journal replayed into a fresh state must equal
  * the live store. Requests go through the {@code cairn} command line ({@link DemoCli}), signed as users sign them.
  */
-@Command(name = "cairn-demo", mixinStandardHelpOptions = true,
+@Command(name = "cairn-demo", mixinStandardHelpOptions = true, versionProvider = Release.Version.class,
         description = "Runs Cairn end to end on an in-JVM Kafka broker for a bounded time and exits.")
 public final class DemoMain implements Callable<Integer> {
 

@@ -58,7 +58,8 @@ final class DemoRequests {
     }
 
     /**
-     * Stops the job with a savepoint ({@code cairn stop}, with {@code --drain} when {@code drain}). A stop can fail (a
+     * Stops the job with a savepoint ({@code cairn stop --detached}, with {@code --drain} when {@code drain}; the demo
+     * follows the outcome in the journal itself). A stop can fail (a
      * restarted subtask that has not caught up declines it): then the job keeps running, periodic checkpointing
      * resumes, and the demo asks again, at most {@link #STOP_ATTEMPTS} times.
      *
@@ -69,7 +70,7 @@ final class DemoRequests {
             String requestId = name + "-" + attempt + "-" + UUID.randomUUID().toString().substring(0, 8);
             String target = target(name + "-" + attempt);
             List<String> args = new ArrayList<>(List.of("stop", "--job", jobId, "--target", target, "--request-id",
-                    requestId));
+                    requestId, "--detached"));
             if (drain) {
                 args.add("--drain");
             }

@@ -4,6 +4,7 @@ import dev.cairn.auth.SigningKey;
 import dev.cairn.config.ConfigOptions;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.LayeredConfig;
+import dev.cairn.config.Release;
 import dev.cairn.events.topics.CairnTopics;
 import dev.cairn.kit.storage.S3Settings;
 import dev.cairn.kit.storage.SnapshotStorages;
@@ -40,7 +41,7 @@ import picocli.CommandLine.Spec;
  * the task fails or finds it is behind (its supervisor restarts it, and the restart restores the latest completed
  * checkpoint) or when the sidecar cannot start; 2, with a message naming the flag, for a bad flag or value.
  */
-@Command(name = "cairn-pipeline-worker", mixinStandardHelpOptions = true,
+@Command(name = "cairn-pipeline-worker", mixinStandardHelpOptions = true, versionProvider = Release.Version.class,
         description = "Runs one subtask of the sample pipeline (source -> count -> exactly-once sink) with its "
                 + "Cairn sidecar embedded.")
 public final class PipelineWorkerMain implements Callable<Integer> {

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
@@ -102,9 +103,9 @@ class CairnCliIT {
         cairn.awaitNextJournal(JobSpec.class, s -> s.getJobId().equals(job));
         cairn.startTask(job, "source", 0, "source-0");
 
-        CliRun stop = cli("stop", "--job", job, "--drain", "--target", "file:///tmp/cairn-cli-it/final");
-        assertThat(stop.exit()).as(stop.err()).isZero();
-        String requestId = requestId(stop.out());
+        String requestId = "stop-" + job;
+        CompletableFuture<CliRun> stopping = CompletableFuture.supplyAsync(() -> cli("stop", "--job", job, "--drain",
+                "--target", "file:///tmp/cairn-cli-it/final", "--request-id", requestId));
 
         CheckpointTriggered savepoint = cairn.awaitNextControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && requestId.equals(t.getRequestId()));
@@ -112,6 +113,12 @@ class CairnCliIT {
         assertThat(savepoint.getOptions().getPostCheckpointAction()).isEqualTo(PostCheckpointAction.TERMINATE);
         assertThat(savepoint.getStorageLocation()).isEqualTo("file:///tmp/cairn-cli-it/final");
         cairn.ack(job, savepoint.getCheckpointId(), "source", 0, "source-0");
+        CliRun stop = stopping.join();
+        assertThat(stop.exit()).as(stop.err()).isZero();
+        assertThat(stop.out()).contains("request id: " + requestId)
+                .contains("Savepoint completed. Path: file:///tmp/cairn-cli-it/final")
+                .contains("checkpoint id: " + savepoint.getCheckpointId())
+                .contains("Job '" + job + "' is FINISHED");
         assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())
                 .isEqualTo(JobStatus.FINISHED);
     }

@@ -101,7 +101,7 @@ class CairnCliRemoveIT {
 
     /** The job stopped with a savepoint through the CLI, acknowledged: FINISHED; the savepoint's id. */
     private static long stop(String job, String attempt) {
-        CliRun stopping = cli("stop", "--job", job, "--request-id", "stop");
+        CliRun stopping = cli("stop", "--job", job, "--request-id", "stop", "--detached");
         assertThat(stopping.exit()).as(stopping.err()).isZero();
         return acked(job, "stop", attempt);
     }

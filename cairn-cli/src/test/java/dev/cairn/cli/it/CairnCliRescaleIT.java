@@ -145,7 +145,7 @@ class CairnCliRescaleIT {
      */
     private static String stoppedJob(String prefix) {
         String job = runningJob(prefix);
-        CliRun stopping = cli("stop", "--job", job, "--request-id", job + "-stop");
+        CliRun stopping = cli("stop", "--job", job, "--request-id", job + "-stop", "--detached");
         assertThat(stopping.exit()).as(stopping.err()).isZero();
         CheckpointTriggered stop = cairn.awaitControl(CheckpointTriggered.class,
                 t -> t.getJobId().equals(job) && (job + "-stop").equals(t.getRequestId()));

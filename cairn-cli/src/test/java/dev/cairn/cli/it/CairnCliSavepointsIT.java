@@ -42,7 +42,7 @@ class CairnCliSavepointsIT {
         cairn.startTask(job, "source", 0, "source-0");
 
         long first = savepoint(job, cli("trigger", "--job", job, "--savepoint", "--target", base + "/sp-1"));
-        CliRun stop = cli("stop", "--job", job, "--target", base + "/final");
+        CliRun stop = cli("stop", "--job", job, "--target", base + "/final", "--detached");
         assertThat(stop.out()).contains("cairn resume --job " + job + " continues from it");
         long last = savepoint(job, stop);
         assertThat(cairn.awaitNextJournal(JobStatusChange.class, c -> c.getJobId().equals(job)).getStatus())

@@ -34,6 +34,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -102,7 +104,7 @@ class ReadmeCommandsIT {
 
         Run trigger = SHELL.run(ran, one("bin/cairn trigger"), ROOT, Map.of());
         String requestId = requestId(trigger.out());
-        CheckpointTriggered savepoint = ackUntil("orders", requestId, 4, "a1");
+        CheckpointTriggered savepoint = ackUntil("orders", t -> requestId.equals(t.getRequestId()), 4, "a1");
         assertThat(savepoint.getStorageLocation()).isEqualTo("s3://bucket/sp-1");
         auditedCheckpoint = savepoint.getCheckpointId();
         cairn.awaitJournal(CheckpointCompleted.class, c -> c.getJobId().equals("orders")
@@ -113,9 +115,22 @@ class ReadmeCommandsIT {
                 .isEqualTo(JobStatus.SUSPENDED);
         cairn.changeStatus("orders", JobStatus.RUNNING);
         startOrders("a2");
-        Run stop = SHELL.run(ran, one("bin/cairn stop"), ROOT, Map.of());
-        CheckpointTriggered last = ackUntil("orders", requestId(stop.out()), 4, "a2");
-        assertThat(last.getOptions().getPostCheckpointAction()).isEqualTo(PostCheckpointAction.TERMINATE);
+        CompletableFuture<Run> savepointing = background(ran, "bin/cairn savepoint");
+        CheckpointTriggered second = ackUntil("orders", t -> "s3://bucket/sp-2".equals(t.getStorageLocation()), 4,
+                "a2");
+        Run waited = savepointing.join();
+        assertThat(waited.out()).contains("Savepoint completed. Path: s3://bucket/sp-2")
+                .contains("checkpoint id: " + second.getCheckpointId());
+        assertThat(SHELL.run(ran, one("bin/cairn list"), ROOT, Map.of()).out()).containsPattern("orders\\s+RUNNING");
+        assertThat(SHELL.run(ran, one("bin/cairn checkpoints"), ROOT, Map.of()).out())
+                .contains("latest savepoint: savepoint " + second.getCheckpointId());
+        assertThat(SHELL.run(ran, one("bin/cairn request"), ROOT, Map.of("REQUEST_ID", requestId(waited.out())))
+                .out()).contains(": COMPLETED").contains("path: s3://bucket/sp-2");
+        CompletableFuture<Run> stopping = background(ran, "bin/cairn stop");
+        CheckpointTriggered last = ackUntil("orders", t -> t.getOptions() != null
+                && t.getOptions().getPostCheckpointAction() == PostCheckpointAction.TERMINATE, 4, "a2");
+        assertThat(stopping.join().out()).contains("Savepoint completed. Path: s3://bucket/final")
+                .contains("checkpoint id: " + last.getCheckpointId());
         Awaitility.await().atMost(CoordinatorTestBed.WAIT).until(() -> cairn.liveJob("orders") != null
                 && cairn.liveJob("orders").getStatus() == JobStatus.FINISHED);
 
@@ -128,6 +143,7 @@ class ReadmeCommandsIT {
         assertThat(SHELL.run(ran, one("bin/cairn audit state"), ROOT, Map.of()).out()).contains("FINISHED");
         assertThat(SHELL.run(ran, one("bin/cairn audit verify"), ROOT, Map.of()).out()).contains("no difference");
         assertRanEvery(ran, "bin/cairn register", "bin/cairn trigger", "bin/cairn status", "bin/cairn stop",
+                "bin/cairn savepoint", "bin/cairn list", "bin/cairn checkpoints", "bin/cairn request",
                 "bin/cairn audit");
     }
 
@@ -276,16 +292,32 @@ class ReadmeCommandsIT {
                 && s.getJobId().equals(job));
     }
 
-    /** Acks every trigger of {@code job} as its sidecars would, until the one of {@code requestId}; returns it. */
-    private static CheckpointTriggered ackUntil(String job, String requestId, int subtasks, String attempt) {
+    /** Acks every trigger of {@code job} as its sidecars would, until one that {@code last} matches; returns it. */
+    private static CheckpointTriggered ackUntil(String job, Predicate<CheckpointTriggered> last, int subtasks,
+            String attempt) {
         while (true) {
             CheckpointTriggered t = cairn.awaitNextControl(CheckpointTriggered.class, e -> e.getJobId().equals(job));
             assertThat(t.getAcksExpected()).isEqualTo(subtasks);
             ackAll(job, t.getCheckpointId(), attempt, "source", 1, "map", 2, "sink", 1);
-            if (requestId.equals(t.getRequestId())) {
+            if (last.test(t)) {
                 return t;
             }
         }
+    }
+
+    /** Runs the documented command starting with {@code prefix} in the background: it waits for what it asked. */
+    private static CompletableFuture<Run> background(List<Command> ran, String prefix) {
+        Command command = one(prefix);
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return SHELL.run(ran, command, ROOT, Map.of());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** Acks {@code checkpoint} for every subtask of the given tasks (name, parallelism, name, parallelism...). */

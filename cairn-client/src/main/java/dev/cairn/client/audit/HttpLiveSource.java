@@ -16,7 +16,7 @@ public final class HttpLiveSource implements JournalVerifier.LiveSource {
     private final Duration timeout;
 
     /**
-     * @param base the API's root, e.g. {@code http://coordinator:8080}
+     * @param base the API's root, e.g. {@code http://coordinator:8081}
      * @param token a bearer token, {@code null} for none
      * @param timeout how long one GET may take
      */
@@ -40,7 +40,7 @@ public final class HttpLiveSource implements JournalVerifier.LiveSource {
             if (response.statusCode() == 401 || response.statusCode() == 403) {
                 throw new AuditException("the REST API at " + base + " refused GET " + path + " (HTTP "
                         + response.statusCode()
-                        + "): pass a token that may read jobs with --token or CAIRN_REST_TOKEN");
+                        + "): pass a token that may read jobs with --token, --token-file or CAIRN_REST_TOKEN");
             }
             return new Answer(response.statusCode(), response.body());
         } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.cairn.coordinator.app;
 
 import dev.cairn.config.ConfigOptions;
+import dev.cairn.config.Release;
 import dev.cairn.coordinator.streams.JournalHeadDeletedException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -20,7 +21,7 @@ import picocli.CommandLine.ScopeType;
  * cannot rebuild its stores from ({@link JournalHeadDeletedException}) exit with {@value #EXIT_REFUSED} and a
  * message naming the topic, what was found and what to change.
  */
-@Command(name = "cairn-coordinator", mixinStandardHelpOptions = true,
+@Command(name = "cairn-coordinator", mixinStandardHelpOptions = true, versionProvider = Release.Version.class,
         description = "Runs the Cairn checkpoint coordinator (a Kafka Streams application).")
 public final class CoordinatorMain implements Callable<Integer> {
 

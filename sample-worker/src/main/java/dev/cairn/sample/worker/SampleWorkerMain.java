@@ -3,6 +3,7 @@ package dev.cairn.sample.worker;
 import dev.cairn.config.ConfigOptions;
 import dev.cairn.config.ConfigProblem;
 import dev.cairn.config.LayeredConfig;
+import dev.cairn.config.Release;
 import dev.cairn.kit.storage.S3Settings;
 import dev.cairn.kit.storage.SnapshotStorages;
 import java.io.IOException;
@@ -26,7 +27,7 @@ import picocli.CommandLine.Spec;
  * variables say ({@link S3Settings#fromEnvironment}). An invalid value exits with status 2 and a message naming the
  * key or variable and what is wrong.
  */
-@Command(name = "cairn-sample-worker", mixinStandardHelpOptions = true,
+@Command(name = "cairn-sample-worker", mixinStandardHelpOptions = true, versionProvider = Release.Version.class,
         description = "Serves a sample counter worker over Cairn's HTTP hook protocol "
                 + "(POST /snapshot, /notify, /restore, /discard).")
 public final class SampleWorkerMain implements Callable<Integer> {

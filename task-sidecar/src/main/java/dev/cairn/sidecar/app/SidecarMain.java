@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * stopped. A missing or invalid setting exits with status 2 and a message naming it and where it came from; a
  * failed start-up exits with 1.
  */
-@Command(name = "cairn-sidecar", mixinStandardHelpOptions = true, versionProvider = SidecarMain.Version.class,
+@Command(name = "cairn-sidecar", mixinStandardHelpOptions = true, versionProvider = Release.Version.class,
         description = "Runs beside a worker: registers its task attempt, consumes the job's checkpoint triggers, "
                 + "calls the worker's snapshot hook and publishes acknowledgements or declines.",
         footer = {"", "Every flag is also a key of the --config file (--job-id is job.id) and an environment variable "
@@ -29,14 +29,6 @@ import picocli.CommandLine.Spec;
                         + "kafka.security.protocol.",
                 "Reference: docs/configuration.md"})
 public final class SidecarMain implements Callable<Integer> {
-
-    /** {@code --version}: the release of the jar ({@link Release}). */
-    static final class Version implements CommandLine.IVersionProvider {
-        @Override
-        public String[] getVersion() {
-            return new String[] {"Cairn task sidecar " + Release.version()};
-        }
-    }
 
     static final int CONFIG_ERROR = 2;
     static final int START_FAILED = 1;
