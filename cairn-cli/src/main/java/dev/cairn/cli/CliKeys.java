@@ -65,9 +65,9 @@ public final class CliKeys {
                     "Send requests unsigned, to a coordinator that runs with allow.unsigned.requests (or without "
                             + "a master key).")
             .define(REST_URL, Type.STRING, null, Importance.MEDIUM,
-                    "The coordinator's REST API, e.g. http://coordinator:8081: when given, requests are sent to it "
-                            + "and their outcomes read from it (no Kafka settings or requests key needed); cairn "
-                            + "list, checkpoints and request read from it.")
+                    "The base URL of the coordinator's REST API (scheme, host and port): when given, requests are "
+                            + "sent to it and their outcomes read from it (no Kafka settings or requests key needed); "
+                            + "cairn list, checkpoints and request read from it.")
             .define(TOKEN_FILE, Type.STRING, null, Importance.MEDIUM,
                     "File whose first line is a bearer token of the coordinator's tokens file, sent with every "
                             + "REST call; without it, the " + REST_TOKEN_VARIABLE + " variable's token, if any."),
