@@ -171,7 +171,7 @@ class ReadmeCommandsIT {
 
         Map<String, String> answers = Map.of("/jobs", "{\"jobs\":[{\"id\":\"demo-job\",\"status\":\"RUNNING\"",
                 "/jobs/demo-job", "{\"jid\":\"demo-job\",\"state\":\"RUNNING\"",
-                "/jobs/demo-job/checkpoints", "{\"counts\":{\"triggered\":",
+                "/jobs/demo-job/checkpoints", "{\"counts\":{\"restored\":",
                 "/jobs/demo-job/checkpoints/7", "{\"id\":7,\"status\":\"COMPLETED\"",
                 "/jobs/demo-job/checkpoints/latest-completed", "{\"id\":7,",
                 "/jobs/demo-job/checkpoints/config", "\"interval\":100,",
