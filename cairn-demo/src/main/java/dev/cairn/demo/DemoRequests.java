@@ -70,10 +70,11 @@ final class DemoRequests {
             String requestId = name + "-" + attempt + "-" + UUID.randomUUID().toString().substring(0, 8);
             String target = target(name + "-" + attempt);
             List<String> args = new ArrayList<>(List.of("stop", "--job", jobId, "--target", target, "--request-id",
-                    requestId, "--detached"));
+                    requestId));
             if (drain) {
                 args.add("--drain");
             }
+            args.add("--detached");
             if (cli.run(args.toArray(String[]::new)) != 0) {
                 return Optional.empty();
             }
