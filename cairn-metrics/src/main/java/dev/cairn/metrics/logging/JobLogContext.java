@@ -18,13 +18,16 @@ public final class JobLogContext {
     /** The MDC key of the job's id. */
     public static final String KEY = "job";
 
+    /** The scope of a thread that had no job before: the coordinator's stream thread, for every record it reads. */
+    private static final Scope NONE_BEFORE = new Scope(null);
+
     private JobLogContext() {}
 
     /** Sets the job of the current thread's log lines ({@code null}: none) until the scope is closed. */
     public static Scope of(String jobId) {
         String previous = MDC.get(KEY);
         put(jobId);
-        return new Scope(previous);
+        return previous == null ? NONE_BEFORE : new Scope(previous);
     }
 
     /** Sets the job of the current thread's log lines for the rest of its life: for a thread that serves one job. */
